@@ -1,0 +1,17 @@
+import type { DnsLookup } from './dns/dns-types.js';
+
+/** A bounded HTTPS GET used by MTA-STS and BIMI: resolves through the checks' DNS, refuses private addresses. */
+export interface HttpsFetcher {
+  get(url: string, options: { readonly maxBytes: number; readonly timeoutMs: number }): Promise<HttpsFetchResult>;
+}
+
+export type HttpsFetchResult =
+  | { readonly ok: true; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Buffer; readonly url: string }
+  | { readonly ok: false; readonly reason: string; readonly code: string };
+
+/** Everything a check needs from the outside world; built once per request, nothing shared between requests. */
+export interface CheckContext {
+  readonly dns: DnsLookup;
+  readonly https: HttpsFetcher;
+  readonly now: () => Date;
+}
