@@ -1,0 +1,162 @@
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
+import type { LookupFunction } from 'node:net';
+import type { HttpsFetcher, HttpsFetchResult } from '../check-context.js';
+import type { DnsLookup } from '../dns/dns-types.js';
+import { resolveFetchAddresses, type FetchAddress } from './resolve-fetch-addresses.js';
+
+export interface HttpsFetcherConfig {
+  /** Lifts the public-address rule (tests reach 127.0.0.1 this way). Never set it in production. */
+  readonly allowPrivate: boolean;
+  /** Port used when a URL names none; 443 in production, the local fixture server's port in tests. */
+  readonly httpsPort: number;
+  /**
+   * Extra trusted CA certificates (PEM), added to Node's bundled roots. Tests pass their own CA here;
+   * production trusts Node's roots plus NODE_EXTRA_CA_CERTS, which Node reads once at start.
+   */
+  readonly ca?: string | Buffer;
+}
+
+/** CHECKS_ALLOW_PRIVATE_ADDRESSES=1 lifts the address rule; CHECKS_HTTPS_PORT (default 443) sets the port. */
+export function httpsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpsFetcherConfig {
+  const rawPort = env.CHECKS_HTTPS_PORT?.trim();
+  const httpsPort = rawPort ? Number(rawPort) : 443;
+  if (!Number.isInteger(httpsPort) || httpsPort < 1 || httpsPort > 65535) {
+    // Bad configuration fails at start-up, not on the first check.
+    throw new Error(`CHECKS_HTTPS_PORT must be a port number from 1 to 65535, not "${rawPort}".`);
+  }
+  const flag = env.CHECKS_ALLOW_PRIVATE_ADDRESSES?.trim().toLowerCase();
+  return { allowPrivate: flag === '1' || flag === 'true', httpsPort };
+}
+
+/**
+ * A bounded HTTPS GET for URLs published by strangers (MTA-STS policies, BIMI logos and marks).
+ *
+ * - HTTPS only, with a certificate valid for the URL's host name (RFC 8461 section 3.3 for MTA-STS).
+ * - The host is resolved through the checks' DnsLookup and every address vetted (see
+ *   resolveFetchAddresses); the socket then connects only to those vetted addresses through a fixed
+ *   `lookup`, so there is no second resolution an attacker could answer differently (DNS rebinding).
+ * - Redirects are never followed: RFC 8461 section 3.3 forbids it for policies, and a 3xx is handed
+ *   back as-is so the caller can say where it pointed.
+ * - One deadline covers resolution, connection and body; a body past maxBytes is abandoned.
+ */
+export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): HttpsFetcher {
+  const ca = config.ca === undefined ? undefined : [...rootCertificates, config.ca.toString()];
+  return {
+    async get(url, { maxBytes, timeoutMs }) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return { ok: false, code: 'invalid_url', reason: `"${url}" is not a valid URL.` };
+      }
+      if (parsed.protocol !== 'https:') {
+        return { ok: false, code: 'not_https', reason: `${url} is not an HTTPS URL; only HTTPS is fetched.` };
+      }
+      if (parsed.username || parsed.password) {
+        return { ok: false, code: 'invalid_url', reason: `${url} carries credentials; such URLs are not fetched.` };
+      }
+      const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+      const port = parsed.port ? Number(parsed.port) : config.httpsPort;
+
+      let timer: NodeJS.Timeout | undefined;
+      const controller = new AbortController();
+      const deadline = new Promise<HttpsFetchResult>((resolve) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          resolve({ ok: false, code: 'timeout', reason: `${url} did not answer within ${timeoutMs} ms.` });
+        }, timeoutMs);
+      });
+      const work = (async (): Promise<HttpsFetchResult> => {
+        const resolved = await resolveFetchAddresses(dns, host, config.allowPrivate);
+        if (!resolved.ok) return resolved;
+        if (controller.signal.aborted) return { ok: false, code: 'timeout', reason: `${url} did not answer within ${timeoutMs} ms.` };
+        return request(parsed, host, port, resolved.addresses, maxBytes, ca, controller.signal);
+      })();
+      try {
+        return await Promise.race([work, deadline]);
+      } finally {
+        clearTimeout(timer);
+        controller.abort();
+      }
+    },
+  };
+}
+
+function request(
+  url: URL, host: string, port: number, addresses: readonly FetchAddress[], maxBytes: number,
+  ca: string[] | undefined, signal: AbortSignal,
+): Promise<HttpsFetchResult> {
+  // Hands Node the addresses we already vetted instead of asking the system resolver again.
+  const fixedLookup: LookupFunction = (_hostname, options, callback) => {
+    const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+    const list = wanted.length > 0 ? wanted : addresses;
+    if (options.all) {
+      (callback as unknown as (err: null, list: FetchAddress[]) => void)(null, [...list]);
+    } else {
+      const first = list[0]!;
+      callback(null, first.address, first.family);
+    }
+  };
+  return new Promise((resolve) => {
+    const req = https.request({
+      host,
+      port,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers: { accept: '*/*', 'user-agent': 'deliverability-checks/1 (+https)', connection: 'close' },
+      lookup: fixedLookup,
+      agent: false,
+      ca,
+      rejectUnauthorized: true,
+      signal,
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (signal.aborted) return; // the deadline already answered
+      resolve(describeError(url.href, host, error));
+    });
+    req.on('response', (res) => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      const declared = Number(headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        res.destroy();
+        resolve(tooLarge(url.href, maxBytes, `declares ${declared} bytes`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          res.destroy();
+          resolve(tooLarge(url.href, maxBytes, 'sent more'));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ ok: true, status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks), url: url.href }));
+      res.on('error', (error: NodeJS.ErrnoException) => {
+        if (!signal.aborted) resolve(describeError(url.href, host, error));
+      });
+    });
+    req.end();
+  });
+}
+
+function tooLarge(url: string, maxBytes: number, what: string): HttpsFetchResult {
+  return { ok: false, code: 'too_large', reason: `${url} ${what} than the ${maxBytes}-byte limit; it was not read further.` };
+}
+
+function describeError(url: string, host: string, error: NodeJS.ErrnoException): HttpsFetchResult {
+  const code = error.code ?? '';
+  if (/CERT|SIGNATURE|ISSUER|ALTNAME|SELF_SIGNED/.test(code)) {
+    return { ok: false, code: 'certificate_invalid', reason: `The TLS certificate of ${host} is not valid for it (${code}: ${error.message}).` };
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code.startsWith('ERR_SSL') || code.startsWith('EPROTO')) {
+    return { ok: false, code: 'tls_failed', reason: `The TLS handshake with ${host} failed (${code}).` };
+  }
+  return { ok: false, code: 'connection_failed', reason: `${url} could not be fetched (${code || error.message}).` };
+}
