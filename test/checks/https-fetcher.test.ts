@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpsFetcher, httpsConfigFromEnv } from '../../resolvers/checks/http/create-https-fetcher.js';
+import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import type { HttpsFetcher } from '../../resolvers/checks/check-context.js';
+import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { createTestCa, type TestCa } from '../support/test-ca.js';
+
+// The fixture names exist only in the local test DNS server, so a fetch that reached them proves the
+// fetcher resolved through the checks' DnsLookup and not through the system resolver.
+const hosts = ['site.fetch.test', 'wrong-cert.fetch.test', 'expired.fetch.test', 'untrusted.fetch.test'];
+const records: ZoneRecord[] = hosts.map((name) => ({ name, type: 'A', data: '127.0.0.1' }));
+
+describe('the HTTPS fetcher', () => {
+  let ca: TestCa;
+  let otherCa: TestCa;
+  let dnsServer: TestDnsServer;
+  let server: TestHttpsServer;
+  let fetcher: HttpsFetcher;
+
+  beforeAll(async () => {
+    ca = createTestCa();
+    otherCa = createTestCa('Nobody Trusts This CA');
+    const good = ca.issue({ hosts: ['site.fetch.test'] });
+    const forAnotherName = ca.issue({ hosts: ['somewhere-else.test'] });
+    const expired = ca.issue({ hosts: ['expired.fetch.test'], notBefore: new Date('2020-01-01'), notAfter: new Date('2021-01-01') });
+    const untrusted = otherCa.issue({ hosts: ['untrusted.fetch.test'] });
+    dnsServer = await startTestDnsServer({
+      records: [...records],
+      behaviours: { 'broken.fetch.test': 'servfail' },
+    });
+    server = await startTestHttpsServer({
+      certificates: [
+        { hosts: ['site.fetch.test'], ...good },
+        { hosts: ['wrong-cert.fetch.test'], ...forAnotherName },
+        { hosts: ['expired.fetch.test'], ...expired },
+        { hosts: ['untrusted.fetch.test'], ...untrusted },
+      ],
+      routes: {
+        'https://site.fetch.test/hello.txt': { body: 'hello', contentType: 'text/plain; charset=utf-8', headers: { 'x-extra': 'yes' } },
+        'https://site.fetch.test/moved': { redirect: 'https://site.fetch.test/hello.txt' },
+        'https://site.fetch.test/gone': { status: 410, body: 'gone' },
+        'https://site.fetch.test/big': { body: 'x'.repeat(5000) },
+        'https://site.fetch.test/big-chunked': { body: 'y'.repeat(5000), headers: { 'transfer-encoding': 'chunked' } },
+        'https://site.fetch.test/slow': { body: 'late', delayMs: 1500 },
+        'https://wrong-cert.fetch.test/hello.txt': { body: 'hello' },
+        'https://expired.fetch.test/hello.txt': { body: 'hello' },
+        'https://untrusted.fetch.test/hello.txt': { body: 'hello' },
+      },
+    });
+    // Tests trust their own CA through `ca`; production relies on Node's roots plus NODE_EXTRA_CA_CERTS.
+    fetcher = createHttpsFetcher(
+      createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }),
+      { allowPrivate: true, httpsPort: server.port, ca: ca.certPem },
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dnsServer?.close();
+    ca?.close();
+    otherCa?.close();
+  });
+
+  const limits = { maxBytes: 1000, timeoutMs: 3000 };
+
+  it('returns status, lower-cased headers and body of a 200', async () => {
+    const result = await fetcher.get('https://site.fetch.test/hello.txt', limits);
+    expect(result).toMatchObject({ ok: true, status: 200, url: 'https://site.fetch.test/hello.txt' });
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.body.toString()).toBe('hello');
+    expect(result.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(result.headers['x-extra']).toBe('yes');
+  });
+
+  it('hands a redirect back as-is and does not follow it', async () => {
+    server.requests.length = 0;
+    const result = await fetcher.get('https://site.fetch.test/moved', limits);
+    expect(result).toMatchObject({ ok: true, status: 301, headers: { location: 'https://site.fetch.test/hello.txt' } });
+    expect(server.requests.map((r) => r.path)).toEqual(['/moved']);
+  });
+
+  it('returns a non-200 status as an answer, not a failure', async () => {
+    const result = await fetcher.get('https://site.fetch.test/gone', limits);
+    expect(result).toMatchObject({ ok: true, status: 410 });
+  });
+
+  it('stops at a declared length over the cap', async () => {
+    const result = await fetcher.get('https://site.fetch.test/big', limits);
+    expect(result).toMatchObject({ ok: false, code: 'too_large' });
+    expect(!result.ok && result.reason).toContain('1000-byte limit');
+  });
+
+  it('stops reading a chunked body once it passes the cap', async () => {
+    const result = await fetcher.get('https://site.fetch.test/big-chunked', limits);
+    expect(result).toMatchObject({ ok: false, code: 'too_large' });
+  });
+
+  it('gives up at the deadline', async () => {
+    const started = Date.now();
+    const result = await fetcher.get('https://site.fetch.test/slow', { maxBytes: 1000, timeoutMs: 300 });
+    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1200);
+  });
+
+  it('refuses a certificate issued for another name', async () => {
+    const result = await fetcher.get('https://wrong-cert.fetch.test/hello.txt', limits);
+    expect(result).toMatchObject({ ok: false, code: 'certificate_invalid' });
+  });
+
+  it('refuses an expired certificate', async () => {
+    const result = await fetcher.get('https://expired.fetch.test/hello.txt', limits);
+    expect(result).toMatchObject({ ok: false, code: 'certificate_invalid' });
+    expect(!result.ok && result.reason).toContain('CERT_HAS_EXPIRED');
+  });
+
+  it('refuses a certificate from a CA it does not trust', async () => {
+    const result = await fetcher.get('https://untrusted.fetch.test/hello.txt', limits);
+    expect(result).toMatchObject({ ok: false, code: 'certificate_invalid' });
+  });
+
+  it('refuses our own test certificate when the test CA is not passed', async () => {
+    const strict = createHttpsFetcher(
+      createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }),
+      { allowPrivate: true, httpsPort: server.port },
+    );
+    const result = await strict.get('https://site.fetch.test/hello.txt', limits);
+    expect(result).toMatchObject({ ok: false, code: 'certificate_invalid' });
+  });
+
+  it('fetches only HTTPS URLs', async () => {
+    expect(await fetcher.get('http://site.fetch.test/hello.txt', limits)).toMatchObject({ ok: false, code: 'not_https' });
+    expect(await fetcher.get('not a url', limits)).toMatchObject({ ok: false, code: 'invalid_url' });
+  });
+
+  it('says a name has no address rather than that the lookup failed', async () => {
+    expect(await fetcher.get('https://nothing-here.fetch.test/', limits)).toMatchObject({ ok: false, code: 'no_address' });
+  });
+
+  it('says the lookup failed when the DNS server fails', async () => {
+    const result = await fetcher.get('https://broken.fetch.test/', limits);
+    expect(result).toMatchObject({ ok: false, code: 'dns_failed' });
+  });
+});
+
+describe('httpsConfigFromEnv', () => {
+  it('defaults to port 443 with the address rule on', () => {
+    expect(httpsConfigFromEnv({})).toEqual({ allowPrivate: false, httpsPort: 443 });
+  });
+
+  it('reads CHECKS_ALLOW_PRIVATE_ADDRESSES=1 and CHECKS_HTTPS_PORT', () => {
+    expect(httpsConfigFromEnv({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1', CHECKS_HTTPS_PORT: '8443' })).toEqual({ allowPrivate: true, httpsPort: 8443 });
+  });
+
+  it('keeps the address rule on for any other value', () => {
+    expect(httpsConfigFromEnv({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '0' }).allowPrivate).toBe(false);
+  });
+
+  it('fails at start-up on a port that is not a port', () => {
+    expect(() => httpsConfigFromEnv({ CHECKS_HTTPS_PORT: '99999' })).toThrow(/CHECKS_HTTPS_PORT/);
+  });
+});
