@@ -1,0 +1,152 @@
+import { isIP, isIPv4 } from 'node:net';
+import { badRequest } from '../../api-error.js';
+import type { CheckContext } from '../check-context.js';
+import type { CheckResultBase, Finding } from '../check-result.js';
+import { statusFromFindings } from '../check-result.js';
+import { normalizeDomain } from '../normalize-domain.js';
+import { organizationalDomain } from '../organizational-domain.js';
+import { resolveMailRoute } from '../verify-email/resolve-mail-route.js';
+import type { BlacklistConfig } from './blacklist-config.js';
+import { DOMAIN_LISTS, IP_LISTS } from './dnsbl-lists.js';
+import { queryDnsbl } from './query-dnsbl.js';
+import type { DnsblListResult } from './query-dnsbl.js';
+
+export interface BlacklistInput {
+  /** A domain name or an IPv4 address. */
+  readonly input: unknown;
+}
+
+/** What was asked: which names and addresses, on how many lists, and why. */
+export interface BlacklistChecked {
+  readonly description: string;
+  readonly domain: string | null;
+  readonly mail_hosts: readonly string[];
+  readonly addresses: readonly string[];
+  readonly domain_lists: number;
+  readonly ip_lists: number;
+}
+
+export interface BlacklistAnswer extends CheckResultBase {
+  readonly input: string;
+  readonly input_kind: 'ipv4' | 'domain';
+  readonly domain: string | null;
+  readonly domain_unicode: string | null;
+  readonly checked: BlacklistChecked;
+  /** One entry per (list, target) asked. */
+  readonly lists: readonly DnsblListResult[];
+  readonly listed_count: number;
+  /** Entries with a usable answer (listed true or false). */
+  readonly checked_count: number;
+  /** Entries with listed null: the list refused, failed or timed out. */
+  readonly unanswered_count: number;
+}
+
+/** Mail hosts and addresses asked per domain: enough for every real MX set, bounded for the lists' sake. */
+const MAX_MAIL_HOSTS = 5;
+const MAX_ADDRESSES = 10;
+
+export interface BlacklistContext extends CheckContext {
+  readonly blacklist: BlacklistConfig;
+}
+
+async function mailServerAddresses(ctx: CheckContext, domain: string): Promise<{ hosts: string[]; addresses: string[]; note: Finding | null }> {
+  const route = await resolveMailRoute(ctx.dns, domain);
+  if (route.kind === 'implicit_mx') {
+    return { hosts: [domain], addresses: route.addresses.filter((a) => isIPv4(a)).slice(0, MAX_ADDRESSES), note: null };
+  }
+  if (route.kind !== 'mx') {
+    const notes = {
+      null_mx: `${domain} publishes a null MX (RFC 7505): it receives no mail, so no mail server address was checked.`,
+      no_route: `${domain} has no MX and no address record, so no mail server address was checked.`,
+      not_found: `${domain} does not exist in DNS (NXDOMAIN), so no mail server address was checked.`,
+      failed: `The mail server lookup for ${domain} failed${route.kind === 'failed' ? ` (${route.detail})` : ''}; its addresses were not checked. This is not a missing record.`,
+    } as const;
+    return { hosts: [], addresses: [], note: { severity: route.kind === 'failed' ? 'warning' : 'info', code: 'mail_servers_not_checked', message: notes[route.kind] } };
+  }
+  const hosts = [...new Set(route.mx.map((m) => m.exchange.toLowerCase()))].slice(0, MAX_MAIL_HOSTS);
+  const answers = await Promise.all(hosts.map((host) => ctx.dns.lookup(host, 'A')));
+  const addresses = [...new Set(answers.flatMap((a) => (a.ok ? a.records.map((r) => r.data) : [])))].slice(0, MAX_ADDRESSES);
+  const failed = answers.filter((a) => !a.ok && a.failure !== 'nxdomain' && a.failure !== 'nodata');
+  const note: Finding | null = failed.length > 0
+    ? { severity: 'warning', code: 'mail_servers_not_checked', message: `The address lookup failed for ${failed.map((a) => a.name).join(', ')}; those hosts were not checked. This is not a missing record.` }
+    : null;
+  return { hosts, addresses, note };
+}
+
+function parseBlacklistInput(raw: unknown): { kind: 'ipv4'; address: string } | { kind: 'domain'; domain: string; unicode: string | null } {
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  if (text === '') throw badRequest('missing_parameter', 'Pass the query parameter "input": a domain such as example.com or an IPv4 address such as 192.0.2.1.');
+  if (isIPv4(text)) return { kind: 'ipv4', address: text };
+  if (isIP(text.replace(/^\[|\]$/g, '')) === 6) {
+    throw badRequest('invalid_input', '"input" is an IPv6 address; the blocklists checked here publish IPv4 data only. Pass an IPv4 address or a domain.');
+  }
+  const { domain, unicode } = normalizeDomain(text, 'input');
+  return { kind: 'domain', domain, unicode };
+}
+
+/**
+ * Which of 30+ maintained blocklists list a domain or an IPv4 address, all asked concurrently.
+ * An IPv4 address is asked on the IP lists. A domain is asked, as its registered domain, on the
+ * domain lists, and the IPv4 addresses of its mail servers (MX hosts, or the domain itself under
+ * RFC 5321's implicit MX) are asked on the IP lists. A list that refuses, errs or times out is
+ * `listed: null` with the reason and is never counted as a listing.
+ */
+export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContext): Promise<BlacklistAnswer> {
+  const parsed = parseBlacklistInput(input.input);
+  const findings: Finding[] = [];
+  let checked: BlacklistChecked;
+  let pending: Promise<DnsblListResult>[];
+  if (parsed.kind === 'ipv4') {
+    pending = IP_LISTS.map((list) => queryDnsbl(ctx.dns, list, parsed.address, ctx.blacklist));
+    checked = {
+      description: `The IPv4 address ${parsed.address} on ${IP_LISTS.length} IP blocklists.`,
+      domain: null, mail_hosts: [], addresses: [parsed.address], domain_lists: 0, ip_lists: IP_LISTS.length,
+    };
+  } else {
+    // URI lists list registered domains (URIBL and SURBL only answer for them).
+    const registered = organizationalDomain(parsed.domain) ?? parsed.domain;
+    const domainQueries = DOMAIN_LISTS.map((list) => queryDnsbl(ctx.dns, list, registered, ctx.blacklist));
+    const mail = await mailServerAddresses(ctx, parsed.domain);
+    if (mail.note) findings.push(mail.note);
+    pending = [...domainQueries, ...mail.addresses.flatMap((address) => IP_LISTS.map((list) => queryDnsbl(ctx.dns, list, address, ctx.blacklist)))];
+    checked = {
+      description: `The registered domain ${registered} on ${DOMAIN_LISTS.length} domain blocklists, and the IPv4 addresses of its mail servers `
+        + `(${mail.hosts.length > 0 ? mail.hosts.join(', ') : 'none found'}; at most ${MAX_MAIL_HOSTS} hosts and ${MAX_ADDRESSES} addresses) on ${IP_LISTS.length} IP blocklists each.`,
+      domain: registered, mail_hosts: mail.hosts, addresses: mail.addresses, domain_lists: DOMAIN_LISTS.length, ip_lists: IP_LISTS.length,
+    };
+  }
+  const lists = await Promise.all(pending);
+
+  const weightOf = new Map([...IP_LISTS, ...DOMAIN_LISTS].map((l) => [l.id, l.weight]));
+  for (const entry of lists.filter((l) => l.listed === true)) {
+    const major = weightOf.get(entry.list_id) === 'major';
+    findings.push({
+      severity: major ? 'error' : 'warning',
+      code: major ? 'listed_major' : 'listed_minor',
+      message: `${entry.target} is listed on ${entry.list} (${entry.codes.map((c) => c.meaning).join('; ')}). Fix the cause, then ask for removal at ${entry.removal_url}.`,
+    });
+  }
+  const unanswered = lists.filter((l) => l.listed === null);
+  if (unanswered.length > 0) {
+    findings.push({
+      severity: 'info', code: 'lists_unanswered',
+      message: `${unanswered.length} list(s) gave no usable answer (${[...new Set(unanswered.map((l) => l.list))].slice(0, 5).join(', ')}${unanswered.length > 5 ? ', ...' : ''}); they are not counted as listings. Each entry's reason says why.`,
+    });
+  }
+  const listedCount = lists.filter((l) => l.listed === true).length;
+  const checkedCount = lists.length - unanswered.length;
+  const target = parsed.kind === 'ipv4' ? parsed.address : parsed.domain;
+  const status = lists.length > 0 && checkedCount === 0 ? 'error' : statusFromFindings(findings);
+  const summary = status === 'error'
+    ? `None of the ${lists.length} blocklist queries for ${target} gave a usable answer; nothing could be determined.`
+    : listedCount === 0
+      ? `${target} is not listed on any of the ${checkedCount} blocklist queries that answered${unanswered.length > 0 ? ` (${unanswered.length} gave no usable answer)` : ''}.`
+      : `${target} is listed ${listedCount} time(s) across ${checkedCount} blocklist queries that answered.`;
+  return {
+    status, summary, findings,
+    input: target, input_kind: parsed.kind,
+    domain: parsed.kind === 'domain' ? parsed.domain : null,
+    domain_unicode: parsed.kind === 'domain' ? parsed.unicode : null,
+    checked, lists, listed_count: listedCount, checked_count: checkedCount, unanswered_count: unanswered.length,
+  };
+}

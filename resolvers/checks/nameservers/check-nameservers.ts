@@ -1,0 +1,115 @@
+import { getDomain } from 'tldts';
+import type { CheckContext } from '../check-context.js';
+import type { CheckResultBase, Finding } from '../check-result.js';
+import { statusFromFindings } from '../check-result.js';
+import type { DnsAnswer } from '../dns/dns-types.js';
+import { isMissing } from '../dns/dns-types.js';
+import { NAMESERVERS_LIMIT, parseBulkDomains } from '../bulk-input.js';
+import { DNS_PROVIDERS } from './dns-provider-table.js';
+import { matchSuffixRule } from './match-host-suffix.js';
+
+export interface NameserversInput {
+  /** Comma-separated string or list of strings; at most NAMESERVERS_LIMIT distinct domains. */
+  readonly domains: unknown;
+}
+
+export interface NameserverProvider {
+  readonly id: string;
+  readonly name: string;
+  readonly nameservers: readonly string[];
+}
+
+export type NameserverOutcome = 'ok' | 'no_nameservers' | 'not_found' | 'invalid' | 'lookup_failed';
+
+export interface NameserverResult {
+  readonly domain: string;
+  readonly domain_unicode: string | null;
+  /** The zone whose NS records are shown: the domain itself, or its registered domain for a host name. */
+  readonly zone: string | null;
+  readonly outcome: NameserverOutcome;
+  readonly nameservers: readonly string[];
+  /** Providers the name servers belong to; unmatched servers are grouped under id "unknown". */
+  readonly providers: readonly NameserverProvider[];
+  /** The single provider's name, "Mixed" when several, null when none is known. */
+  readonly provider: string | null;
+  readonly reason: string | null;
+}
+
+export interface NameserversAnswer extends CheckResultBase {
+  readonly results: readonly NameserverResult[];
+  readonly provider_counts: Readonly<Record<string, number>>;
+}
+
+function groupByProvider(nameservers: readonly string[]): NameserverProvider[] {
+  const groups = new Map<string, { id: string; name: string; nameservers: string[] }>();
+  for (const ns of nameservers) {
+    const rule = matchSuffixRule(ns, DNS_PROVIDERS);
+    const id = rule?.id ?? 'unknown';
+    const group = groups.get(id) ?? { id, name: rule?.name ?? 'Unknown provider', nameservers: [] };
+    group.nameservers.push(ns);
+    groups.set(id, group);
+  }
+  return [...groups.values()];
+}
+
+function failureReason(answer: DnsAnswer): string {
+  return answer.ok ? '' : `The NS lookup failed (${answer.failure}): ${answer.detail}. This is not a missing record; try again.`;
+}
+
+async function lookupNameservers(domain: string, unicode: string | null, ctx: CheckContext): Promise<NameserverResult> {
+  const base = { domain, domain_unicode: unicode };
+  let zone = domain;
+  let answer = await ctx.dns.lookup(domain, 'NS');
+  // A host name (www.example.com) has no NS records of its own; its zone's are the ones that serve it.
+  const registered = getDomain(domain, { allowPrivateDomains: false });
+  if (!answer.ok && answer.failure === 'nodata' && registered && registered !== domain) {
+    zone = registered;
+    answer = await ctx.dns.lookup(registered, 'NS');
+  }
+  if (!answer.ok) {
+    if (answer.failure === 'nxdomain') {
+      return { ...base, zone: null, outcome: 'not_found', nameservers: [], providers: [], provider: null, reason: `${zone} does not exist in DNS (NXDOMAIN).` };
+    }
+    if (isMissing(answer)) {
+      return { ...base, zone, outcome: 'no_nameservers', nameservers: [], providers: [], provider: null, reason: `${zone} exists but publishes no NS records.` };
+    }
+    return { ...base, zone: null, outcome: 'lookup_failed', nameservers: [], providers: [], provider: null, reason: failureReason(answer) };
+  }
+  const nameservers = [...new Set(answer.records.map((r) => r.data.toLowerCase().replace(/\.$/, '')))].sort();
+  const providers = groupByProvider(nameservers);
+  const known = providers.filter((p) => p.id !== 'unknown');
+  const provider = known.length === 0 ? null : known.length === 1 && providers.length === 1 ? (known[0]?.name ?? null) : 'Mixed';
+  return { ...base, zone, outcome: 'ok', nameservers, providers, provider, reason: null };
+}
+
+/**
+ * NS records and DNS provider per domain. Providers come from the name servers' names by suffix
+ * (dns-provider-table.ts). Every domain is looked up concurrently through the request's DnsLookup,
+ * which de-duplicates and caps questions in flight.
+ */
+export async function checkNameservers(input: NameserversInput, ctx: CheckContext): Promise<NameserversAnswer> {
+  const items = parseBulkDomains(input.domains, 'domains', NAMESERVERS_LIMIT);
+  const results = await Promise.all(items.map((item): Promise<NameserverResult> | NameserverResult => (
+    item.ok
+      ? lookupNameservers(item.domain, item.unicode, ctx)
+      : { domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason }
+  )));
+
+  const counts: Record<string, number> = {};
+  for (const r of results) if (r.provider) counts[r.provider] = (counts[r.provider] ?? 0) + 1;
+  const failed = results.filter((r) => r.outcome === 'lookup_failed');
+  const findings: Finding[] = [];
+  for (const r of results) {
+    if (r.outcome === 'not_found' || r.outcome === 'no_nameservers' || r.outcome === 'invalid') {
+      findings.push({ severity: 'warning', code: r.outcome === 'invalid' ? 'invalid_domain' : 'no_nameservers', message: `${r.domain}: ${r.reason}` });
+    }
+  }
+  for (const r of failed) findings.push({ severity: 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` });
+
+  const resolved = results.filter((r) => r.outcome === 'ok').length;
+  const status = failed.length > 0 && failed.length === results.length ? 'error' : statusFromFindings(findings);
+  const summary = status === 'error'
+    ? `The NS lookups failed for all ${results.length} domain(s); nothing could be determined.`
+    : `${resolved} of ${results.length} domain(s) have name servers${Object.keys(counts).length > 0 ? `; providers: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}.`;
+  return { status, summary, findings, results, provider_counts: counts };
+}

@@ -1,0 +1,50 @@
+import type { SuffixRule } from './match-host-suffix.js';
+
+/**
+ * DNS providers by the names of their name servers. Matched on label boundaries (see
+ * match-host-suffix.ts). Route 53 hands out awsdns-NN under four TLDs; NS1 also serves Netlify DNS
+ * (dnsN.p0N.nsone.net), which cannot be told apart by name.
+ */
+export const DNS_PROVIDERS: readonly SuffixRule[] = [
+  { id: 'cloudflare', name: 'Cloudflare', suffixes: ['cloudflare.com'] },
+  { id: 'route53', name: 'Amazon Route 53', suffixes: [], patterns: [/(^|\.)awsdns-\d{1,3}\.(com|net|org|co\.uk)$/] },
+  { id: 'godaddy', name: 'GoDaddy', suffixes: ['domaincontrol.com'] },
+  { id: 'namecheap', name: 'Namecheap', suffixes: ['registrar-servers.com', 'namecheaphosting.com'] },
+  { id: 'google_cloud_dns', name: 'Google Cloud DNS', suffixes: ['googledomains.com'] },
+  { id: 'azure_dns', name: 'Azure DNS', suffixes: ['azure-dns.com', 'azure-dns.net', 'azure-dns.org', 'azure-dns.info'] },
+  { id: 'microsoft_365', name: 'Microsoft 365', suffixes: ['microsoftonline.com'] },
+  { id: 'digitalocean', name: 'DigitalOcean', suffixes: ['digitalocean.com'] },
+  { id: 'porkbun', name: 'Porkbun', suffixes: ['porkbun.com'] },
+  { id: 'hetzner', name: 'Hetzner', suffixes: ['hetzner.com', 'hetzner.de', 'your-server.de', 'second-ns.de', 'second-ns.com', 'first-ns.de'] },
+  { id: 'ovh', name: 'OVHcloud', suffixes: ['ovh.net', 'ovh.ca', 'anycast.me'] },
+  { id: 'gandi', name: 'Gandi', suffixes: ['gandi.net'] },
+  { id: 'ns1', name: 'NS1 (IBM; also Netlify DNS)', suffixes: ['nsone.net'] },
+  { id: 'dnsimple', name: 'DNSimple', suffixes: ['dnsimple.com', 'dnsimple-edge.net', 'dnsimple-edge.org'] },
+  { id: 'vercel', name: 'Vercel', suffixes: ['vercel-dns.com'] },
+  { id: 'wix', name: 'Wix', suffixes: ['wixdns.net'] },
+  { id: 'squarespace', name: 'Squarespace', suffixes: ['squarespacedns.com'] },
+  { id: 'hostinger', name: 'Hostinger', suffixes: ['dns-parking.com', 'hostinger.com'] },
+  { id: 'ionos', name: 'IONOS', suffixes: ['ui-dns.com', 'ui-dns.de', 'ui-dns.org', 'ui-dns.biz'] },
+  { id: 'name_com', name: 'Name.com', suffixes: ['name.com'] },
+  { id: 'dynadot', name: 'Dynadot', suffixes: ['dynadot.com'] },
+  { id: 'bluehost', name: 'Bluehost', suffixes: ['bluehost.com'] },
+  { id: 'hostgator', name: 'HostGator', suffixes: ['hostgator.com'] },
+  { id: 'namesilo', name: 'NameSilo', suffixes: ['dnsowl.com'] },
+  { id: 'network_solutions', name: 'Network Solutions', suffixes: ['worldnic.com'] },
+  { id: 'akamai', name: 'Akamai Edge DNS', suffixes: ['akam.net'] },
+  { id: 'linode', name: 'Linode (Akamai)', suffixes: ['linode.com'] },
+  { id: 'vultr', name: 'Vultr', suffixes: ['vultr.com'] },
+  { id: 'dyn', name: 'Oracle Dyn', suffixes: ['dynect.net'] },
+  { id: 'ultradns', name: 'UltraDNS (Vercara)', suffixes: ['ultradns.com', 'ultradns.net', 'ultradns.org', 'ultradns.biz', 'ultradns.info', 'ultradns.co.uk'] },
+  { id: 'constellix', name: 'Constellix', suffixes: ['constellix.com', 'constellix.net'] },
+  { id: 'cloudns', name: 'ClouDNS', suffixes: ['cloudns.net'] },
+  { id: 'hurricane_electric', name: 'Hurricane Electric', suffixes: ['he.net'] },
+  { id: 'alibaba_cloud', name: 'Alibaba Cloud DNS', suffixes: ['alidns.com', 'hichina.com'] },
+  { id: 'dnspod', name: 'Tencent DNSPod', suffixes: ['dnspod.net'] },
+  { id: 'wordpress_com', name: 'WordPress.com', suffixes: ['wordpress.com'] },
+  { id: 'hover', name: 'Hover', suffixes: ['hover.com'] },
+  { id: 'afraid', name: 'FreeDNS (afraid.org)', suffixes: ['afraid.org'] },
+  { id: 'sedo_parking', name: 'Sedo parking', suffixes: ['sedoparking.com'] },
+  { id: 'parkingcrew', name: 'ParkingCrew', suffixes: ['parkingcrew.net'] },
+  { id: 'bodis', name: 'Bodis parking', suffixes: ['bodis.com'] },
+];
