@@ -1,0 +1,154 @@
+import { createRequire } from 'node:module';
+import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
+import type { CheckContext } from '../check-context.js';
+import type { CheckResultBase, Finding } from '../check-result.js';
+import type { DnsLookup, MxRecord } from '../dns/dns-types.js';
+import { VERIFY_EMAIL_LIMIT, parseBulkInput } from '../bulk-input.js';
+import { checkEmailSyntax } from './email-syntax.js';
+import { resolveMailRoute } from './resolve-mail-route.js';
+import type { MailRoute } from './resolve-mail-route.js';
+
+// role-based-email-addresses is CommonJS without types: an array of local parts.
+const roleList = createRequire(import.meta.url)('role-based-email-addresses') as readonly string[];
+const ROLE_LOCAL_PARTS: ReadonlySet<string> = new Set(roleList.map((r) => r.toLowerCase()));
+const DISPOSABLE_DOMAINS: ReadonlySet<string> = disposableEmailBlocklistSet();
+
+export interface VerifyEmailInput {
+  /** Comma-separated string or list of strings; at most VERIFY_EMAIL_LIMIT distinct addresses. */
+  readonly emails: unknown;
+}
+
+export type EmailReason =
+  | 'deliverable' | 'invalid_syntax' | 'null_mx' | 'no_mail_route' | 'domain_not_found' | 'mail_hosts_do_not_resolve' | 'dns_lookup_failed';
+
+export interface EmailResult {
+  readonly email: string;
+  /** true: DNS says mail can be delivered; false: it cannot; null: a lookup failed, so we cannot tell. */
+  readonly valid: boolean | null;
+  readonly syntax_valid: boolean;
+  readonly reason: EmailReason;
+  readonly detail: string;
+  readonly domain: string | null;
+  readonly domain_unicode: string | null;
+  /** MX records, lowest preference first; for an implicit MX, the domain itself at preference 0. */
+  readonly mx: readonly MxRecord[];
+  /** No MX, so mail goes to the domain's own A/AAAA address (RFC 5321 section 5.1). */
+  readonly implicit_mx: boolean;
+  /** The RFC 7505 null MX: the domain states it takes no mail. */
+  readonly null_mx: boolean;
+  /** The domain (or a parent of it) is a disposable-mail provider. */
+  readonly disposable: boolean;
+  /** The local part names a role (info, sales, support...) rather than a person. */
+  readonly role: boolean;
+}
+
+export interface VerifyEmailAnswer extends CheckResultBase {
+  readonly results: readonly EmailResult[];
+  readonly counts: { readonly valid: number; readonly invalid: number; readonly unknown: number; readonly disposable: number; readonly role: number };
+  readonly catch_all_note: string;
+}
+
+const CATCH_ALL_NOTE = 'No SMTP connection is opened, so a mailbox is not confirmed to exist: catch-all domains and '
+  + 'deleted mailboxes on a live domain come back valid.';
+
+/** The domain or any parent of it (mail.mailinator.com -> mailinator.com) is on the disposable list. */
+export function isDisposableDomain(domain: string): boolean {
+  const labels = domain.toLowerCase().split('.');
+  for (let i = 0; i < labels.length - 1; i += 1) {
+    if (DISPOSABLE_DOMAINS.has(labels.slice(i).join('.'))) return true;
+  }
+  return false;
+}
+
+/** Role local parts, ignoring a +tag (sales+eu@ is still sales@). */
+export function isRoleLocalPart(local: string): boolean {
+  return ROLE_LOCAL_PARTS.has(local.toLowerCase().split('+')[0] ?? '');
+}
+
+/** A domain's verdict, computed once per distinct domain whatever the number of its addresses. */
+interface DomainVerdict {
+  readonly route: MailRoute;
+  readonly valid: boolean | null;
+  readonly reason: EmailReason;
+  readonly detail: string;
+}
+
+/** At least one MX host has an address: A first, AAAA only when no host has an A record. */
+async function mailHostsResolve(dns: DnsLookup, mx: readonly MxRecord[]): Promise<boolean | null> {
+  const hosts = [...new Set(mx.map((m) => m.exchange.toLowerCase()))];
+  const a = await Promise.all(hosts.map((h) => dns.lookup(h, 'A')));
+  if (a.some((r) => r.ok)) return true;
+  const aaaa = await Promise.all(hosts.map((h) => dns.lookup(h, 'AAAA')));
+  if (aaaa.some((r) => r.ok)) return true;
+  const unknown = [...a, ...aaaa].some((r) => !r.ok && r.failure !== 'nxdomain' && r.failure !== 'nodata');
+  return unknown ? null : false;
+}
+
+async function verifyDomain(dns: DnsLookup, domain: string): Promise<DomainVerdict> {
+  const route = await resolveMailRoute(dns, domain);
+  switch (route.kind) {
+    case 'null_mx': return { route, valid: false, reason: 'null_mx', detail: `${domain} publishes a null MX (RFC 7505): it accepts no mail.` };
+    case 'no_route': return { route, valid: false, reason: 'no_mail_route', detail: `${domain} has no MX and no A/AAAA record, so mail cannot be delivered.` };
+    case 'not_found': return { route, valid: false, reason: 'domain_not_found', detail: `${domain} does not exist in DNS (NXDOMAIN).` };
+    case 'failed': return { route, valid: null, reason: 'dns_lookup_failed', detail: `The lookup failed, so deliverability is unknown (not a missing record): ${route.detail}.` };
+    case 'implicit_mx': return { route, valid: true, reason: 'deliverable', detail: `${domain} has no MX; mail goes to its own address (implicit MX, RFC 5321 section 5.1).` };
+    case 'mx': {
+      const resolves = await mailHostsResolve(dns, route.mx);
+      if (resolves === true) return { route, valid: true, reason: 'deliverable', detail: `${domain} has MX records whose hosts resolve.` };
+      if (resolves === false) return { route, valid: false, reason: 'mail_hosts_do_not_resolve', detail: `None of ${domain}'s MX hosts has an address record.` };
+      return { route, valid: null, reason: 'dns_lookup_failed', detail: `The address lookups of ${domain}'s MX hosts failed, so deliverability is unknown.` };
+    }
+  }
+}
+
+/**
+ * Per address: syntax (email-syntax.ts), the domain's mail route from DNS (MX, RFC 7505 null MX,
+ * RFC 5321 implicit MX), whether the domain is disposable and whether the local part is a role.
+ * Each distinct domain is resolved once; every lookup goes through the request's DnsLookup, which
+ * de-duplicates (name, type) questions and keeps at most DNS_CONCURRENCY in flight. No SMTP.
+ */
+export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): Promise<VerifyEmailAnswer> {
+  const emails = parseBulkInput(input.emails, 'emails', VERIFY_EMAIL_LIMIT, 'ana@example.com,bo@example.org');
+  const verdicts = new Map<string, Promise<DomainVerdict>>();
+  const results = await Promise.all(emails.map(async (email): Promise<EmailResult> => {
+    const syntax = checkEmailSyntax(email);
+    if (!syntax.valid) {
+      return {
+        email, valid: false, syntax_valid: false, reason: 'invalid_syntax', detail: syntax.message, domain: null, domain_unicode: null,
+        mx: [], implicit_mx: false, null_mx: false, disposable: false, role: false,
+      };
+    }
+    let pending = verdicts.get(syntax.domain);
+    if (!pending) {
+      pending = verifyDomain(ctx.dns, syntax.domain);
+      verdicts.set(syntax.domain, pending);
+    }
+    const verdict = await pending;
+    const route = verdict.route;
+    return {
+      email, valid: verdict.valid, syntax_valid: true, reason: verdict.reason, detail: verdict.detail,
+      domain: syntax.domain, domain_unicode: syntax.domain_unicode,
+      mx: route.kind === 'mx' ? route.mx : route.kind === 'implicit_mx' ? [{ preference: 0, exchange: syntax.domain }] : [],
+      implicit_mx: route.kind === 'implicit_mx', null_mx: route.kind === 'null_mx',
+      disposable: isDisposableDomain(syntax.domain), role: isRoleLocalPart(syntax.local),
+    };
+  }));
+
+  const counts = {
+    valid: results.filter((r) => r.valid === true).length,
+    invalid: results.filter((r) => r.valid === false).length,
+    unknown: results.filter((r) => r.valid === null).length,
+    disposable: results.filter((r) => r.disposable).length,
+    role: results.filter((r) => r.role).length,
+  };
+  const findings: Finding[] = [{ severity: 'info', code: 'no_smtp_check', message: CATCH_ALL_NOTE }];
+  if (counts.invalid > 0) findings.push({ severity: 'warning', code: 'invalid_addresses', message: `${counts.invalid} address(es) cannot receive mail; remove them before sending.` });
+  if (counts.disposable > 0) findings.push({ severity: 'warning', code: 'disposable_addresses', message: `${counts.disposable} address(es) use a disposable-mail provider.` });
+  if (counts.role > 0) findings.push({ severity: 'info', code: 'role_addresses', message: `${counts.role} address(es) are role addresses (info@, sales@...), which complain and bounce more than personal ones.` });
+  if (counts.unknown > 0) findings.push({ severity: 'warning', code: 'lookup_failed', message: `${counts.unknown} address(es) could not be checked because a DNS lookup failed; try them again.` });
+  const status = counts.unknown > 0 && counts.unknown === results.length ? 'error' : findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass';
+  const summary = status === 'error'
+    ? `DNS lookups failed for every address; nothing could be verified.`
+    : `${counts.valid} of ${results.length} address(es) can receive mail, ${counts.invalid} cannot, ${counts.unknown} unknown. No SMTP check, so catch-all domains count as valid.`;
+  return { status, summary, findings, results, counts, catch_all_note: CATCH_ALL_NOTE };
+}
