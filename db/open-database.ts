@@ -1,0 +1,99 @@
+import { mkdirSync, openSync, writeSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+/** A plain SQL door for libraries that want `query({text, values})` (rate-limiter-flexible). */
+export interface RawQuery {
+  query(q: { text: string; values?: unknown[] }): Promise<{ rows: any[]; rowCount: number }>;
+}
+
+export interface OpenedDatabase {
+  readonly db: Kysely<Database>;
+  readonly kind: 'pglite' | 'postgres';
+  readonly raw: RawQuery;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://... uses pg; unset uses embedded PGlite. */
+  readonly databaseUrl?: string | undefined;
+  /** PGlite data folder; 'memory' keeps everything in memory (tests). */
+  readonly dataDir?: string | undefined;
+  readonly poolSize?: number;
+}
+
+export class DatabaseInUseError extends Error {}
+
+export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options.dataDir ?? './data');
+}
+
+function openPostgres(url: string, max: number): OpenedDatabase {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 3000 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    raw: { query: async (q) => { const r = await pool.query(q.text, q.values); return { rows: r.rows, rowCount: r.rowCount ?? 0 }; } },
+    close: () => db.destroy(),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<OpenedDatabase> {
+  let release = () => {};
+  let client: PGlite;
+  if (dataDir === 'memory') {
+    client = new PGlite();
+  } else {
+    const dir = resolve(dataDir);
+    mkdirSync(dir, { recursive: true });
+    release = holdDataDirLock(dir);
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return {
+    db,
+    kind: 'pglite',
+    raw: { query: async (q) => { const r = await client.query(q.text, q.values ?? []); return { rows: r.rows as any[], rowCount: r.affectedRows ?? r.rows.length }; } },
+    close: async () => { await db.destroy(); release(); },
+  };
+}
+
+/**
+ * PGlite is one process's database: two processes writing the same folder would corrupt it. A lock
+ * file holding the owner's pid keeps a second process (the server, or an admin command) out with a
+ * sentence that says what to do; a lock left by a process that died is taken over.
+ */
+function holdDataDirLock(dir: string): () => void {
+  const lockPath = join(dir, 'service.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => { try { unlinkSync(lockPath); } catch { /* already gone */ } };
+    } catch (error: any) {
+      if (error.code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lockPath, 'utf8'));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new DatabaseInUseError(
+          `The embedded database in ${dir} is in use by process ${owner} (PGlite serves one process). ` +
+          `Stop that process first, or run the service on PostgreSQL with DATABASE_URL so both can run together.`);
+      }
+      unlinkSync(lockPath);
+    }
+  }
+  throw new DatabaseInUseError(`Could not take the lock on ${lockPath}; remove it if no service is running.`);
+}
+
+function isAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (error: any) { return error.code === 'EPERM'; }
+}

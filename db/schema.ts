@@ -1,0 +1,216 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamps: Date out of both drivers, Date or ISO string in. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface AccountTable {
+  id: Generated<number>;
+  name: string;
+  processor_customer_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The first characters of the key, shown in listings so a person can tell keys apart. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  key_hash: string;
+  /** Comma-separated scopes: read, write, orders:place. */
+  scopes: string;
+  created_at: CreatedAt;
+  revoked_at: Timestamp | null;
+}
+
+export interface PlanTable {
+  id: Generated<number>;
+  account_id: number;
+  sku: string;
+  product: string;
+  description: string;
+  unit_amount: number;
+  currency: string;
+  interval: string;
+  mailboxes_per_unit: number;
+  orderable: boolean;
+  why_not: string | null;
+  processor_price_id: string | null;
+  price_updated_at: Generated<Date>;
+}
+
+export interface WorkspaceTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface OrderTable {
+  id: Generated<number>;
+  account_id: number;
+  plan_id: number;
+  reference: string;
+  subscription_id: string;
+  status: string;
+  quantity: number;
+  unit_amount: number;
+  currency: string;
+  interval: string;
+  sequencer: string | null;
+  monitor_reconnection: Generated<boolean>;
+  monitor_deliverability: Generated<boolean>;
+  processor_subscription_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface DomainTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  workspace_id: number | null;
+  domain: string;
+  build_state: string;
+  forward_to: string | null;
+  /** When deliverability monitoring started; null means not yet watched (analytics are null, never 0). */
+  watched_since: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface MailboxTable {
+  id: Generated<number>;
+  domain_id: number;
+  first_name: string;
+  last_name: string;
+  local_part: string;
+}
+
+export interface ChangeRequestTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  kind: string;
+  summary: string;
+  forward_to: string | null;
+  status: string;
+  created_at: CreatedAt;
+}
+
+export interface RequestReplyTable {
+  id: Generated<number>;
+  request_id: number;
+  author: string;
+  body: string;
+  created_at: CreatedAt;
+}
+
+export interface InvoiceTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number | null;
+  number: string;
+  status: string;
+  amount_due: number;
+  amount_paid: number;
+  currency: string;
+  issued_at: Timestamp;
+  due_at: Timestamp;
+  paid_at: Timestamp | null;
+  processor_invoice_id: string | null;
+}
+
+export interface PaymentMethodTable {
+  account_id: number;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  processor_ref: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ReferralTable {
+  account_id: number;
+  code: string;
+  payout_destination: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ReferralEarningTable {
+  id: Generated<number>;
+  account_id: number;
+  referred_account: string;
+  amount: number;
+  currency: string;
+  status: string;
+  earned_at: Timestamp;
+}
+
+export interface DomainAnalyticsTable {
+  domain_id: number;
+  /** A calendar day, 'YYYY-MM-DD'. */
+  day: ColumnType<string, string, string>;
+  sent: number;
+  delivered: number;
+  bounced: number;
+  replied: number;
+  inbox_placed: number;
+  spam_placed: number;
+}
+
+export interface IdempotencyRecordTable {
+  account_id: number;
+  key: string;
+  request_hash: string;
+  /** in_progress while a placement runs, done once its answer is stored. */
+  state: string;
+  order_id: number | null;
+  response: string | null;
+  created_at: CreatedAt;
+  locked_until: Timestamp | null;
+}
+
+export interface RateLimitTable {
+  key: string;
+  points: number;
+  expire: ColumnType<string | null, number | null, number | null>;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  api_keys: ApiKeyTable;
+  plans: PlanTable;
+  workspaces: WorkspaceTable;
+  orders: OrderTable;
+  domains: DomainTable;
+  mailboxes: MailboxTable;
+  change_requests: ChangeRequestTable;
+  request_replies: RequestReplyTable;
+  invoices: InvoiceTable;
+  payment_methods: PaymentMethodTable;
+  referrals: ReferralTable;
+  referral_earnings: ReferralEarningTable;
+  domain_analytics: DomainAnalyticsTable;
+  idempotency_records: IdempotencyRecordTable;
+  rate_limits: RateLimitTable;
+}
+
+export type Account = Selectable<AccountTable>;
+export type ApiKey = Selectable<ApiKeyTable>;
+export type NewApiKey = Insertable<ApiKeyTable>;
+export type Plan = Selectable<PlanTable>;
+export type NewPlan = Insertable<PlanTable>;
+export type Workspace = Selectable<WorkspaceTable>;
+export type Order = Selectable<OrderTable>;
+export type NewOrder = Insertable<OrderTable>;
+export type OrderUpdate = Updateable<OrderTable>;
+export type Domain = Selectable<DomainTable>;
+export type NewDomain = Insertable<DomainTable>;
+export type Mailbox = Selectable<MailboxTable>;
+export type ChangeRequest = Selectable<ChangeRequestTable>;
+export type RequestReply = Selectable<RequestReplyTable>;
+export type Invoice = Selectable<InvoiceTable>;
+export type PaymentMethod = Selectable<PaymentMethodTable>;
+export type Referral = Selectable<ReferralTable>;
+export type ReferralEarning = Selectable<ReferralEarningTable>;

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import { badRequest } from '../api-error.js';
+import type { Context } from '../context.js';
+import { requireAccountId } from '../auth/require-account.js';
+
+/** Accepted `period` values and their length in days (SPEC shows only 7d; the rest are our decision). */
+export const ANALYTICS_PERIODS = { '1d': 1, '7d': 7, '14d': 14, '30d': 30, '90d': 90 } as const;
+export type AnalyticsPeriod = keyof typeof ANALYTICS_PERIODS;
+
+export interface DomainDeliverability {
+  readonly domain: string;
+  /** False until monitoring starts; every figure is then null, never 0. */
+  readonly watched: boolean;
+  readonly sent: number | null;
+  readonly delivered: number | null;
+  readonly bounced: number | null;
+  readonly replied: number | null;
+  /** Percentages with one decimal, of sent (bounce, reply) or of placement tests (inbox, spam). */
+  readonly bounceRate: number | null;
+  readonly replyRate: number | null;
+  readonly inboxRate: number | null;
+  readonly spamRate: number | null;
+}
+
+export interface Analytics {
+  readonly period: AnalyticsPeriod;
+  readonly from: string;
+  readonly to: string;
+  readonly domains: readonly DomainDeliverability[];
+}
+
+export function parsePeriod(raw: string | null | undefined): AnalyticsPeriod {
+  const value = raw ?? '7d';
+  if (value in ANALYTICS_PERIODS) return value as AnalyticsPeriod;
+  throw badRequest('invalid_period', `"period" must be one of ${Object.keys(ANALYTICS_PERIODS).join(', ')}; "${String(value).slice(0, 20)}" is not accepted.`);
+}
+
+function pct(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 1000) / 10 : null;
+}
+
+/** Per-domain deliverability over the period ending today (UTC), one query. */
+export async function getAnalytics(ctx: Context, rawPeriod: string | null | undefined): Promise<Analytics> {
+  const period = parsePeriod(rawPeriod);
+  const accountId = await requireAccountId(ctx);
+  const to = ctx.now();
+  const from = new Date(to.getTime() - (ANALYTICS_PERIODS[period] - 1) * 86_400_000);
+  const fromDay = from.toISOString().slice(0, 10);
+  const toDay = to.toISOString().slice(0, 10);
+  const rows = await ctx.services.db.selectFrom('domains')
+    .leftJoin('domain_analytics as a', (join) => join.onRef('a.domain_id', '=', 'domains.id').on('a.day', '>=', fromDay).on('a.day', '<=', toDay))
+    .select(['domains.domain', 'domains.watched_since'])
+    .select([
+      sql<number>`coalesce(sum(a.sent), 0)::int`.as('sent'),
+      sql<number>`coalesce(sum(a.delivered), 0)::int`.as('delivered'),
+      sql<number>`coalesce(sum(a.bounced), 0)::int`.as('bounced'),
+      sql<number>`coalesce(sum(a.replied), 0)::int`.as('replied'),
+      sql<number>`coalesce(sum(a.inbox_placed), 0)::int`.as('inbox_placed'),
+      sql<number>`coalesce(sum(a.spam_placed), 0)::int`.as('spam_placed'),
+    ])
+    .where('domains.account_id', '=', accountId)
+    .groupBy(['domains.id', 'domains.domain', 'domains.watched_since'])
+    .orderBy('domains.domain')
+    .execute();
+  return {
+    period, from: fromDay, to: toDay,
+    domains: rows.map((r) => {
+      if (r.watched_since === null) {
+        return { domain: r.domain, watched: false, sent: null, delivered: null, bounced: null, replied: null, bounceRate: null, replyRate: null, inboxRate: null, spamRate: null };
+      }
+      const placed = Number(r.inbox_placed) + Number(r.spam_placed);
+      return {
+        domain: r.domain, watched: true, sent: Number(r.sent), delivered: Number(r.delivered), bounced: Number(r.bounced), replied: Number(r.replied),
+        bounceRate: pct(Number(r.bounced), Number(r.sent)), replyRate: pct(Number(r.replied), Number(r.sent)),
+        inboxRate: pct(Number(r.inbox_placed), placed), spamRate: pct(Number(r.spam_placed), placed),
+      };
+    }),
+  };
+}

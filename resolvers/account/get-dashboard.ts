@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Context } from '../context.js';
+import { requireAccountId } from '../auth/require-account.js';
+
+export interface DashboardDomain {
+  readonly domain: string;
+  readonly buildState: string;
+  readonly mailboxCount: number;
+  readonly forwardTo: string | null;
+  readonly workspaceId: number | null;
+  readonly workspaceName: string | null;
+}
+
+export interface DashboardOrder {
+  readonly orderId: number;
+  readonly subscriptionId: string;
+  readonly reference: string;
+  readonly sku: string;
+  readonly product: string;
+  readonly status: string;
+  readonly createdAt: Date;
+  readonly domains: readonly DashboardDomain[];
+}
+
+export interface Dashboard {
+  readonly accountId: number;
+  readonly accountName: string;
+  readonly orderCount: number;
+  readonly domainCount: number;
+  readonly mailboxCount: number;
+  readonly orders: readonly DashboardOrder[];
+}
+
+/**
+ * Every owned domain grouped by the order that paid for it. Three queries whatever the number of
+ * orders or domains (the account, its orders, its domains with mailbox counts), grouped in memory.
+ */
+export async function getDashboard(ctx: Context): Promise<Dashboard> {
+  const accountId = await requireAccountId(ctx);
+  const db = ctx.services.db;
+  const [account, orders, domains] = await Promise.all([
+    db.selectFrom('accounts').select(['id', 'name']).where('id', '=', accountId).executeTakeFirstOrThrow(),
+    db.selectFrom('orders').innerJoin('plans', 'plans.id', 'orders.plan_id')
+      .select(['orders.id', 'orders.subscription_id', 'orders.reference', 'orders.status', 'orders.created_at', 'plans.sku', 'plans.product'])
+      .where('orders.account_id', '=', accountId).orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').execute(),
+    db.selectFrom('domains')
+      .leftJoin('workspaces', 'workspaces.id', 'domains.workspace_id')
+      .select(['domains.order_id', 'domains.domain', 'domains.build_state', 'domains.forward_to', 'domains.workspace_id', 'workspaces.name as workspace_name'])
+      .select((eb) => eb.selectFrom('mailboxes').whereRef('mailboxes.domain_id', '=', 'domains.id')
+        .select(sql<number>`count(*)::int`.as('n')).as('mailbox_count'))
+      .where('domains.account_id', '=', accountId).orderBy('domains.domain').execute(),
+  ]);
+  const byOrder = new Map<number, DashboardDomain[]>();
+  for (const d of domains) {
+    const list = byOrder.get(d.order_id) ?? [];
+    list.push({ domain: d.domain, buildState: d.build_state, mailboxCount: Number(d.mailbox_count ?? 0), forwardTo: d.forward_to, workspaceId: d.workspace_id, workspaceName: d.workspace_name });
+    byOrder.set(d.order_id, list);
+  }
+  const grouped = orders.map((o) => ({
+    orderId: o.id, subscriptionId: o.subscription_id, reference: o.reference, sku: o.sku, product: o.product,
+    status: o.status, createdAt: o.created_at, domains: byOrder.get(o.id) ?? [],
+  }));
+  return {
+    accountId: account.id,
+    accountName: account.name,
+    orderCount: orders.length,
+    domainCount: domains.length,
+    mailboxCount: domains.reduce((sum, d) => sum + Number(d.mailbox_count ?? 0), 0),
+    orders: grouped,
+  };
+}

@@ -1,0 +1,66 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../api-error.js';
+import { isScope, type Scope } from './scopes.js';
+
+/** Keys start with this so secret scanners (and people) recognise a leaked key. */
+export const KEY_PREFIX = 'sk_live_';
+
+export interface Caller {
+  readonly accountId: number;
+  readonly keyId: number;
+  readonly scopes: readonly Scope[];
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A new random key: the prefix plus 32 bytes of base64url. Only its hash is ever stored. */
+export function generateKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export async function createApiKey(db: Kysely<Database>, accountId: number, scopes: readonly Scope[]): Promise<{ key: string; keyId: number }> {
+  const key = generateKey();
+  const row = await db.insertInto('api_keys')
+    .values({ account_id: accountId, prefix: key.slice(0, KEY_PREFIX.length + 6), key_hash: hashKey(key), scopes: scopes.join(',') })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { key, keyId: row.id };
+}
+
+export async function revokeApiKey(db: Kysely<Database>, keyId: number): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: new Date() })
+    .where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Reads the bearer token from an Authorization header value; null when absent or not a bearer. */
+export function bearerToken(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Finds the caller for a key, or null for an unknown or revoked key (the same answer for both, so a
+ * revoked key reveals nothing). The lookup is by SHA-256 hash, so the database never compares secrets;
+ * the stored hash is compared once more in constant time. Read on every request: revocation takes
+ * effect on the next one, on every instance. A database that cannot be reached is a 503.
+ */
+export async function authenticateKey(db: Kysely<Database>, key: string): Promise<Caller | null> {
+  if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
+  const hash = hashKey(key);
+  let row;
+  try {
+    row = await db.selectFrom('api_keys').select(['id', 'account_id', 'key_hash', 'scopes', 'revoked_at'])
+      .where('key_hash', '=', hash).executeTakeFirst();
+  } catch {
+    throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', { retry_after: 5 });
+  }
+  if (!row || row.revoked_at !== null) return null;
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  return { accountId: row.account_id, keyId: row.id, scopes: row.scopes.split(',').filter(isScope) };
+}

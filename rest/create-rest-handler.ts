@@ -1,0 +1,92 @@
+import type { OperationRow } from './operation-table.js';
+import { createRouteMatcher } from './match-route.js';
+import { readParams } from './read-params.js';
+import { camelizeKeys } from './snake-to-camel.js';
+import { errorResponse, jsonResponse } from './json-response.js';
+import { ApiError, badRequest } from '../resolvers/api-error.js';
+import { createContext, type Context, type Services } from '../resolvers/context.js';
+import type { Yoga } from '../server/create-yoga.js';
+import { runOperation } from '../server/run-operation.js';
+
+export interface RestRequestInfo {
+  readonly requestId: string;
+  readonly clientAddress: string;
+}
+
+/**
+ * The REST door: matches a row of the operation table, counts the request against its allowance,
+ * turns path, query and body into variables, and runs the row's operation in-process. It holds no
+ * business rule; every refusal comes from the schema or a resolver.
+ */
+export function createRestHandler(options: { readonly rows: readonly OperationRow[]; readonly yoga: Yoga; readonly services: Services; readonly cors: boolean }) {
+  const match = createRouteMatcher(options.rows);
+  const corsHeaders: Record<string, string> = options.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
+
+  return async function handleRest(request: Request, info: RestRequestInfo): Promise<Response | null> {
+    const url = new URL(request.url);
+    const headers: Record<string, string> = { ...corsHeaders, 'X-Request-Id': info.requestId };
+    try {
+      // Public checks also take POST with a JSON body whose keys are the query parameter names.
+      const publicPost = options.cors && request.method === 'POST';
+      const found = match(publicPost ? 'GET' : request.method, url.pathname);
+      if (found.kind === 'not_found') return null;
+      if (found.kind === 'wrong_method') {
+        const allow = [...found.allow, ...(options.cors ? ['POST', 'OPTIONS'] : [])].join(', ');
+        throw new ApiError(405, 'method_not_allowed', `Use ${allow} on ${url.pathname}; ${request.method} is not accepted there.`, { allow });
+      }
+      const { row, pathParams } = found.match;
+      const ctx = createContext(options.services, {
+        authorization: request.headers.get('authorization'),
+        requestId: info.requestId,
+        clientAddress: info.clientAddress,
+      });
+      const remaining = await countRequest(row, ctx);
+      if (remaining !== null) headers['X-RateLimit-Remaining'] = String(remaining);
+
+      const body = row.bodyVariable || publicPost ? await readJsonBody(request) : undefined;
+      const variables = readParams(row, pathParams, url.searchParams, publicPost ? (body as Record<string, unknown>) : undefined);
+      if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(body);
+      for (const { header, variable } of row.headerVariables ?? []) {
+        const value = request.headers.get(header);
+        if (value !== null) variables[variable] = value;
+      }
+
+      const answer = await runOperation(options.yoga, row, variables, ctx);
+      return jsonResponse(200, answer, headers);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const extra = { ...headers };
+        if (error.status === 405 && typeof error.extras.allow === 'string') extra.Allow = error.extras.allow;
+        return errorResponse(error, info.requestId, extra);
+      }
+      throw error;
+    }
+  };
+}
+
+/**
+ * Account rows count per key (reading and changing classes); public rows per client address. A call
+ * without a valid key is not counted here: the operation answers it 401.
+ */
+async function countRequest(row: OperationRow, ctx: Context): Promise<number | null> {
+  if (row.scope === null) {
+    return (await ctx.services.rateLimits.consume('public', ctx.clientAddress)).remaining;
+  }
+  const caller = await ctx.caller();
+  if (!caller) return null;
+  const kind = row.method === 'GET' || row.rateLimit === 'read' ? 'read' : 'change';
+  return (await ctx.services.rateLimits.consume(kind, `key:${caller.keyId}`)).remaining;
+}
+
+async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.trim() === '') throw badRequest('missing_body', 'Send a JSON object as the request body.');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('malformed_json', 'The body is not valid JSON; send a JSON object with Content-Type: application/json.');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('body_not_object', 'Send a JSON object (not a list, string or number) as the request body.');
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,66 @@
+import type { Scope } from '../resolvers/auth/scopes.js';
+import type { RateLimitClass } from '../resolvers/limits/rate-limits.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** How one input reaches the operation's variables. */
+export interface ParamSpec {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly type: 'string' | 'integer';
+  readonly required: boolean;
+  readonly description: string;
+}
+
+/**
+ * One documented operation. The table drives the REST routes, the MCP tool lists, tools.json and
+ * the OpenAPI documents; adding an endpoint is adding a row and its operation document.
+ */
+export interface OperationRow {
+  /** operationId, and the MCP tool name where the row is a tool. */
+  readonly name: string;
+  readonly listener: 'api' | 'public';
+  readonly method: HttpMethod;
+  /** Path with {param} placeholders. */
+  readonly path: string;
+  /** File in rest/operations/ holding the named GraphQL operation. */
+  readonly document: string;
+  /** The REST answer is data[unwrap] when set, else the whole data object. */
+  readonly unwrap?: string;
+  /** null for the public checks. */
+  readonly scope: Scope | null;
+  readonly rateLimit: RateLimitClass;
+  readonly summary: string;
+  readonly params: readonly ParamSpec[];
+  /** The variable that receives the JSON body (keys turned from snake_case to camelCase), if any. */
+  readonly bodyVariable?: string;
+  /** Request headers passed to the operation as variables (Idempotency-Key). */
+  readonly headerVariables?: readonly { readonly header: string; readonly variable: string }[];
+  /** MCP tool name on the listener's /mcp, when the operation is a tool there. */
+  readonly mcpTool?: string;
+}
+
+const periodParam: ParamSpec = { name: 'period', in: 'query', type: 'string', required: false, description: 'Length of the period ending today: 1d, 7d (default), 14d, 30d or 90d.' };
+
+export const accountReadingRows = [
+  { name: 'get_dashboard', listener: 'api', method: 'GET', path: '/v1/portal/dashboard', document: 'dashboard', unwrap: 'dashboard', scope: 'read', rateLimit: 'read',
+    summary: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.', params: [], mcpTool: 'get_dashboard' },
+  { name: 'list_orders', listener: 'api', method: 'GET', path: '/v1/portal/orders', document: 'orders', scope: 'read', rateLimit: 'read',
+    summary: "The caller's orders.", params: [], mcpTool: 'list_orders' },
+  { name: 'get_billing', listener: 'api', method: 'GET', path: '/v1/portal/billing', document: 'billing', unwrap: 'billing', scope: 'read', rateLimit: 'read',
+    summary: "Invoices, this month's spend, anything past due, the next charge.", params: [], mcpTool: 'get_billing' },
+  { name: 'get_deliverability', listener: 'api', method: 'GET', path: '/v1/portal/analytics', document: 'analytics', unwrap: 'analytics', scope: 'read', rateLimit: 'read',
+    summary: "Deliverability of the caller's domains over a period; a domain not yet watched carries null.", params: [periodParam], mcpTool: 'get_deliverability' },
+  { name: 'list_workspaces', listener: 'api', method: 'GET', path: '/v1/portal/workspaces', document: 'workspaces', unwrap: 'workspaces', scope: 'read', rateLimit: 'read',
+    summary: 'Folders and the number of domains in each.', params: [] },
+  { name: 'list_requests', listener: 'api', method: 'GET', path: '/v1/portal/requests', document: 'requests', scope: 'read', rateLimit: 'read',
+    summary: "Change requests and the service's replies.", params: [] },
+  { name: 'get_referrals', listener: 'api', method: 'GET', path: '/v1/portal/referrals', document: 'referrals', unwrap: 'referrals', scope: 'read', rateLimit: 'read',
+    summary: 'Referral code, earnings, payout destination.', params: [] },
+  { name: 'list_catalogue', listener: 'api', method: 'GET', path: '/v1/catalogue', document: 'catalogue', scope: 'read', rateLimit: 'read',
+    summary: 'What can be ordered and at what price: only plans the caller is already on.', params: [], mcpTool: 'list_catalogue' },
+  { name: 'check_payment_method', listener: 'api', method: 'GET', path: '/v1/payment-method', document: 'payment-method', unwrap: 'paymentMethod', scope: 'read', rateLimit: 'read',
+    summary: 'Whether a card is on file, as brand and last four.', params: [], mcpTool: 'check_payment_method' },
+] as const satisfies readonly OperationRow[];
+
+export const operationTable: readonly OperationRow[] = [...accountReadingRows];

@@ -1,0 +1,42 @@
+import { ApiError, badRequest } from '../resolvers/api-error.js';
+import type { OperationRow } from './operation-table.js';
+import { snakeToCamel } from './snake-to-camel.js';
+
+/**
+ * Path and query parameters of a row as GraphQL variables. Query parameters the row does not name
+ * are ignored (as caches and proxies add their own); one named twice is refused, as is a missing one.
+ */
+export function readParams(row: OperationRow, pathParams: Readonly<Record<string, string>>, query: URLSearchParams, fromBody?: Record<string, unknown>): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const param of row.params) {
+    let raw: unknown;
+    if (param.in === 'path') {
+      raw = pathParams[param.name];
+    } else if (fromBody) {
+      raw = fromBody[param.name];
+      if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) raw = raw.join(',');
+      if (raw !== undefined && raw !== null && typeof raw !== 'string') {
+        throw badRequest('invalid_parameter', `"${param.name}" must be a string${param.name.endsWith('s') ? ' or a list of strings' : ''}.`);
+      }
+    } else {
+      const values = query.getAll(param.name);
+      if (values.length > 1) throw badRequest('repeated_parameter', `Pass "${param.name}" once; it was given ${values.length} times.`);
+      raw = values[0];
+    }
+    if (raw === undefined || raw === null || raw === '') {
+      if (param.required) throw badRequest('missing_parameter', `Pass the ${param.in === 'path' ? 'path' : 'query'} parameter "${param.name}": ${param.description}`);
+      continue;
+    }
+    if (param.type === 'integer') {
+      const text = String(raw);
+      if (!/^-?\d{1,9}$/.test(text)) {
+        throw new ApiError(param.in === 'path' ? 404 : 400, param.in === 'path' ? 'not_found' : 'invalid_parameter',
+          param.in === 'path' ? `There is no record with ${param.name} "${text.slice(0, 40)}"; ${param.name} is a whole number from a listing.` : `"${param.name}" must be a whole number.`);
+      }
+      variables[snakeToCamel(param.name)] = Number(text);
+    } else {
+      variables[snakeToCamel(param.name)] = String(raw);
+    }
+  }
+  return variables;
+}

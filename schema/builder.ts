@@ -1,0 +1,58 @@
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
+import { ApiError } from '../resolvers/api-error.js';
+import type { Context } from '../resolvers/context.js';
+import type { Scope } from '../resolvers/auth/scopes.js';
+
+/** Scope-auth names are identifiers; the wire name of each is SPEC 5's. */
+const WIRE_SCOPE = { read: 'read', write: 'write', ordersPlace: 'orders:place' } as const satisfies Record<string, Scope>;
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  AuthScopes: { read: boolean; write: boolean; ordersPlace: boolean };
+  Scalars: { JSON: { Input: unknown; Output: unknown }; DateTime: { Input: Date; Output: Date | string } };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ScopeAuthPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    // One key lookup per request, memoised on the context; a database outage surfaces as a 503 here.
+    authScopes: async (context) => {
+      const caller = await context.caller();
+      const has = (scope: Scope) => caller?.scopes.includes(scope) ?? false;
+      return { read: has('read'), write: has('write'), ordersPlace: has('orders:place') };
+    },
+    unauthorizedError: (_parent, context, _info, result) => unauthorized(context, result.failure),
+  },
+});
+
+/** 401 when there is no valid key at all, 403 naming the scope when the key lacks it. */
+function unauthorized(context: Context, failure: AuthFailure): Error {
+  const scopeFailure = findScopeFailure(failure);
+  if (scopeFailure?.kind === AuthScopeFailureType.AuthScopeFunction && scopeFailure.error instanceof ApiError) return scopeFailure.error;
+  // The scope check awaited the caller, so it is known by now.
+  if (!context.knownCaller()) {
+    return new ApiError(401, 'unauthenticated', context.sentKey
+      ? 'The API key is not recognised or has been revoked; send a valid key as "Authorization: Bearer <key>".'
+      : 'This call needs an API key: send "Authorization: Bearer <key>" with a key from the portal\'s settings.');
+  }
+  const scopeName = scopeFailure && 'scope' in scopeFailure ? scopeFailure.scope : 'read';
+  const wire = WIRE_SCOPE[scopeName as keyof typeof WIRE_SCOPE] ?? scopeName;
+  return new ApiError(403, 'missing_scope',
+    `This API key lacks the "${wire}" scope this call needs; create a key with "${wire}" in the portal's settings and use it instead.`,
+    { required_scope: wire });
+}
+
+function findScopeFailure(failure: AuthFailure): AuthFailure | undefined {
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
+    for (const inner of failure.failures) {
+      const found = findScopeFailure(inner);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return failure;
+}
+
+builder.queryType({});
+

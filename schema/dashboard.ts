@@ -1,0 +1,44 @@
+import { builder } from './builder.js';
+import { getDashboard, type Dashboard, type DashboardDomain, type DashboardOrder } from '../resolvers/account/get-dashboard.js';
+
+const DashboardDomainRef = builder.objectRef<DashboardDomain>('DashboardDomain').implement({
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    buildState: t.exposeString('buildState', { description: 'queued, building, live, suspended or cancelled (docs/api.md).' }),
+    mailboxCount: t.exposeInt('mailboxCount'),
+    forwardTo: t.exposeString('forwardTo', { nullable: true }),
+    workspaceId: t.exposeInt('workspaceId', { nullable: true }),
+    workspaceName: t.exposeString('workspaceName', { nullable: true }),
+  }),
+});
+
+const DashboardOrderRef = builder.objectRef<DashboardOrder>('DashboardOrder').implement({
+  fields: (t) => ({
+    orderId: t.exposeInt('orderId'),
+    subscriptionId: t.exposeString('subscriptionId'),
+    reference: t.exposeString('reference'),
+    sku: t.exposeString('sku'),
+    product: t.exposeString('product'),
+    status: t.exposeString('status'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    domains: t.field({ type: [DashboardDomainRef], resolve: (o) => o.domains }),
+  }),
+});
+
+const DashboardRef = builder.objectRef<Dashboard>('Dashboard').implement({
+  fields: (t) => ({
+    accountId: t.exposeInt('accountId'),
+    accountName: t.exposeString('accountName'),
+    orderCount: t.exposeInt('orderCount'),
+    domainCount: t.exposeInt('domainCount'),
+    mailboxCount: t.exposeInt('mailboxCount'),
+    orders: t.field({ type: [DashboardOrderRef], resolve: (d) => d.orders }),
+  }),
+});
+
+builder.queryField('dashboard', (t) => t.field({
+  type: DashboardRef,
+  description: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.',
+  authScopes: { read: true },
+  resolve: (_root, _args, ctx) => getDashboard(ctx),
+}));

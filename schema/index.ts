@@ -1,0 +1,15 @@
+// Loads every type file, then prints the schema. Each file registers its own types and fields.
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.js';
+import './scalars.js';
+import './dashboard.js';
+import './orders.js';
+import './billing.js';
+import './analytics.js';
+import './workspaces.js';
+import './requests.js';
+import './referrals.js';
+import './catalogue.js';
+import './payment-method.js';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,31 @@
+import { builder } from './builder.js';
+import { listOrders, type OrderSummary } from '../resolvers/account/list-orders.js';
+
+export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').implement({
+  fields: (t) => ({
+    orderId: t.exposeInt('orderId'),
+    subscriptionId: t.exposeString('subscriptionId'),
+    reference: t.exposeString('reference'),
+    sku: t.exposeString('sku'),
+    product: t.exposeString('product'),
+    status: t.exposeString('status'),
+    quantity: t.exposeInt('quantity'),
+    unitAmount: t.exposeInt('unitAmount', { description: 'Minor units (cents).' }),
+    currency: t.exposeString('currency'),
+    interval: t.exposeString('interval'),
+    renewalTotal: t.exposeInt('renewalTotal', { description: 'What every renewal costs, minor units.' }),
+    sequencer: t.exposeString('sequencer', { nullable: true }),
+    monitorReconnection: t.exposeBoolean('monitorReconnection'),
+    monitorDeliverability: t.exposeBoolean('monitorDeliverability'),
+    domainCount: t.exposeInt('domainCount'),
+    mailboxCount: t.exposeInt('mailboxCount'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('orders', (t) => t.field({
+  type: [OrderSummaryRef],
+  description: "The caller's orders, newest first.",
+  authScopes: { read: true },
+  resolve: (_root, _args, ctx) => listOrders(ctx),
+}));

@@ -1,0 +1,32 @@
+import { builder } from './builder.js';
+import { getReferrals, type ReferralEarningView, type Referrals } from '../resolvers/account/get-referrals.js';
+
+const EarningRef = builder.objectRef<ReferralEarningView>('ReferralEarning').implement({
+  fields: (t) => ({
+    referredAccount: t.exposeString('referredAccount'),
+    amount: t.exposeInt('amount'),
+    currency: t.exposeString('currency'),
+    status: t.exposeString('status', { description: 'pending or paid.' }),
+    earnedAt: t.expose('earnedAt', { type: 'DateTime' }),
+  }),
+});
+
+const ReferralsRef = builder.objectRef<Referrals>('Referrals').implement({
+  fields: (t) => ({
+    code: t.exposeString('code', { nullable: true }),
+    link: t.exposeString('link', { nullable: true }),
+    payoutDestination: t.exposeString('payoutDestination', { nullable: true }),
+    currency: t.exposeString('currency'),
+    earnedTotal: t.exposeInt('earnedTotal'),
+    pendingTotal: t.exposeInt('pendingTotal'),
+    paidTotal: t.exposeInt('paidTotal'),
+    earnings: t.field({ type: [EarningRef], resolve: (r) => r.earnings }),
+  }),
+});
+
+builder.queryField('referrals', (t) => t.field({
+  type: ReferralsRef,
+  description: 'Referral code, earnings, payout destination.',
+  authScopes: { read: true },
+  resolve: (_root, _args, ctx) => getReferrals(ctx),
+}));

@@ -1,0 +1,36 @@
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { schema } from '../schema/index.js';
+import type { Context } from '../resolvers/context.js';
+import { maskError } from './mask-error.js';
+
+export interface YogaServerContext { readonly appContext: Context }
+export type Yoga = YogaServerInstance<YogaServerContext, Context>;
+
+/** Armor limits for every door (documented in docs/api.md). */
+export const GRAPHQL_LIMITS = { maxDepth: 10, maxAliases: 40, maxCost: 5000, maxTokens: 2000, maxDirectives: 20, maxBatch: 5 } as const;
+
+/** The one GraphQL pipeline: /graphql, REST and MCP all run operations through it. */
+export function createGraphqlServer(options: { readonly graphiql: boolean }): Yoga {
+  return createYoga<YogaServerContext, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: options.graphiql ? { title: 'Deliverability service GraphQL' } : false,
+    landingPage: false,
+    logging: false,
+    batching: { limit: GRAPHQL_LIMITS.maxBatch },
+    // The door builds the request's Context (key, request id, loaders) before calling yoga.
+    context: ({ appContext }) => appContext,
+    maskedErrors: { maskError },
+    plugins: [
+      EnvelopArmorPlugin({
+        maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+        maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+        costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+        maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+        maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+        blockFieldSuggestion: { enabled: true },
+      }),
+    ],
+  });
+}

@@ -1,0 +1,26 @@
+import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { DatabaseInUseError } from '../db/open-database.js';
+import { startService } from './start-service.js';
+import { log } from './log.js';
+
+// `npm start`: both listeners on the embedded defaults; SIGTERM/SIGINT finish in-flight requests first.
+try {
+  const config = serviceConfigFromEnv();
+  const service = await startService(config, { seedWhenEmpty: true });
+  process.stdout.write(`Public checks API: ${service.publicUrl}\nAccount API:       ${service.apiUrl}\n`);
+  process.stdout.write(`Database:          ${service.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}\n`);
+  if (service.demoKey) {
+    process.stdout.write(`\nA demo account was created. Its API key (shown once, all three scopes):\n  ${service.demoKey}\n` +
+      `Try:  curl -H "Authorization: Bearer ${service.demoKey}" ${service.apiUrl}/v1/portal/dashboard\n\n`);
+  }
+  const shutdown = (signal: string) => {
+    log('info', 'shutting down', { signal });
+    service.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+} catch (error) {
+  const message = error instanceof DatabaseInUseError || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Could not start: ${message}\n`);
+  process.exit(1);
+}

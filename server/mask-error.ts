@@ -1,0 +1,31 @@
+import { GraphQLError } from 'graphql';
+import { ApiError } from '../resolvers/api-error.js';
+import { log } from './log.js';
+
+/**
+ * Yoga's error masking: an ApiError keeps its status, code, detail and extras in `extensions` (and
+ * `http.status` for /graphql); anything else is logged and becomes a bare 500 with no internals.
+ */
+export function maskError(error: unknown): Error {
+  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (original instanceof ApiError) {
+    return apiErrorToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+  }
+  if (error instanceof GraphQLError && !error.originalError) return error; // validation and syntax errors
+  log('error', 'unexpected error', { error: original instanceof Error ? (original.stack ?? original.message) : String(original) });
+  return new GraphQLError('Something went wrong on our side; the request id in this answer lets the operator find what happened.', {
+    ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+    extensions: { code: 'internal_error', status: 500, http: { status: 500 } },
+  });
+}
+
+export function apiErrorToGraphQLError(apiError: ApiError, located?: GraphQLError): GraphQLError {
+  const headers: Record<string, string> = {};
+  const retryAfter = apiError.extras.retry_after;
+  if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
+  return new GraphQLError(apiError.detail, {
+    ...(located ? { nodes: located.nodes, path: located.path } : {}),
+    originalError: apiError,
+    extensions: { ...apiError.extras, code: apiError.code, status: apiError.status, detail: apiError.detail, http: { status: apiError.status, headers } },
+  });
+}

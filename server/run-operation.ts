@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse, Kind } from 'graphql';
+import type { OperationRow } from '../rest/operation-table.js';
+import type { Context } from '../resolvers/context.js';
+import { ApiError } from '../resolvers/api-error.js';
+import type { Yoga } from './create-yoga.js';
+import { graphqlErrorToApiError, type GraphqlErrorJson } from './graphql-error-to-api-error.js';
+
+interface LoadedDocument { readonly source: string; readonly operationName: string }
+
+const documents = new Map<string, LoadedDocument>();
+
+/** Reads rest/operations/<name>.graphql once and finds its operation's name. */
+export function loadDocument(name: string): LoadedDocument {
+  let doc = documents.get(name);
+  if (!doc) {
+    const source = readFileSync(fileURLToPath(new URL(`../rest/operations/${name}.graphql`, import.meta.url)), 'utf8');
+    const operation = parse(source).definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    if (!operation || operation.kind !== Kind.OPERATION_DEFINITION || !operation.name) throw new Error(`rest/operations/${name}.graphql must hold one named operation.`);
+    doc = { source, operationName: operation.name.value };
+    documents.set(name, doc);
+  }
+  return doc;
+}
+
+/**
+ * Runs an operation-table row in-process through the same yoga pipeline as /graphql (armor limits,
+ * scope-auth, error masking) and returns the REST answer, or throws the ApiError a caller should see.
+ */
+export async function runOperation(yoga: Yoga, row: OperationRow, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
+  const { source, operationName } = loadDocument(row.document);
+  const response = await yoga.fetch('http://internal/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query: source, variables, operationName }),
+  }, { appContext: ctx });
+  const result = (await response.json()) as { data?: Record<string, unknown> | null; errors?: GraphqlErrorJson[] };
+  if (result.errors?.length) throw graphqlErrorToApiError(result.errors);
+  if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
+  return row.unwrap ? result.data[row.unwrap] : result.data;
+}

@@ -1,0 +1,88 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { log, requestScope } from './log.js';
+
+export interface RequestInfo {
+  readonly requestId: string;
+  readonly clientAddress: string;
+}
+
+export type FetchHandler = (request: Request, info: RequestInfo) => Promise<Response>;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,80}$/;
+
+/**
+ * Node's HTTP server in front of a web-standard handler: the only place node:http appears. Bodies
+ * over the limit are refused with 413 before they are read whole; an exception becomes a JSON 500
+ * carrying the request id.
+ */
+export function serveHttp(handler: FetchHandler, options: { readonly maxBodyBytes: number; readonly name: string }): Server {
+  const server = createServer((req, res) => {
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = performance.now();
+    requestScope.run({ requestId }, () => {
+      handle(req, res, handler, options.maxBodyBytes, requestId)
+        .catch((error) => {
+          log('error', 'request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+          if (!res.headersSent) sendJson(res, 500, { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId }, requestId);
+          else res.destroy();
+        })
+        .finally(() => {
+          if (process.env.LOG_REQUESTS !== '0') {
+            log('info', 'request', { listener: options.name, method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) });
+          }
+        });
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  return server;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, maxBodyBytes: number, requestId: string): Promise<void> {
+  const method = req.method ?? 'GET';
+  let body: Buffer | undefined;
+  if (method !== 'GET' && method !== 'HEAD') {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId);
+      chunks.push(chunk as Buffer);
+    }
+    body = Buffer.concat(chunks);
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const host = req.headers.host && /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost';
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `http://${host}`);
+  } catch {
+    return sendJson(res, 400, { detail: 'The request path is not a valid URL path.', code: 'bad_path', request_id: requestId }, requestId);
+  }
+  const request = new Request(url, { method, headers, ...(body && body.length ? { body: new Uint8Array(body) } : {}) });
+  const response = await handler(request, { requestId, clientAddress: req.socket.remoteAddress ?? 'unknown' });
+  const outHeaders: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => { outHeaders[name] = value; });
+  outHeaders['x-request-id'] = requestId;
+  res.writeHead(response.status, outHeaders);
+  if (method === 'HEAD' || !response.body) return void res.end();
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+function tooLarge(res: ServerResponse, maxBodyBytes: number, requestId: string): void {
+  // The connection closes after the answer, so what is left of the body is never read.
+  sendJson(res, 413, { detail: `The body is larger than ${maxBodyBytes} bytes; send a smaller request (split large orders or lists).`, code: 'body_too_large', request_id: requestId }, requestId, { connection: 'close' });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { seedDemo } from '../db/seed-demo.js';
+import type { ServiceConfig } from '../resolvers/service-config.js';
+import type { Services } from '../resolvers/context.js';
+import { createServices, type ServiceOverrides } from './create-services.js';
+import { createGraphqlServer, type Yoga } from './create-yoga.js';
+import { createApiApp } from './api-app.js';
+import { createPublicApp } from './public-app.js';
+import { serveHttp } from './serve-http.js';
+
+export interface RunningService {
+  readonly publicUrl: string;
+  readonly apiUrl: string;
+  readonly services: Services;
+  readonly database: OpenedDatabase;
+  readonly yoga: Yoga;
+  /** The demo key when this start seeded an empty embedded database, else null. */
+  readonly demoKey: string | null;
+  /** Stops taking connections, lets in-flight requests finish, then closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions extends ServiceOverrides {
+  /** Seed the demo account when the embedded database is new (npm start does; tests decide). */
+  readonly seedWhenEmpty?: boolean;
+}
+
+/** Opens and migrates the database, then serves both listeners. Ports 0 pick free ports (tests). */
+export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(database.db);
+    let demoKey: string | null = null;
+    if (options.seedWhenEmpty && database.kind === 'pglite') {
+      const existing = await database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+      if (!existing) demoKey = (await seedDemo(database.db)).key;
+    }
+    const services = createServices(database, config, options);
+    const yoga = createGraphqlServer({ graphiql: !config.production });
+    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public' });
+    const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api' });
+    const publicPort = await listen(publicServer, config.publicPort, config.host);
+    const apiPort = await listen(apiServer, config.apiPort, config.host);
+    const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+    let stopping: Promise<void> | undefined;
+    return {
+      publicUrl: config.publicPort === 0 ? `http://${urlHost}:${publicPort}` : config.publicUrl,
+      apiUrl: config.apiPort === 0 ? `http://${urlHost}:${apiPort}` : config.apiUrl,
+      services, database, yoga, demoKey,
+      stop: () => (stopping ??= (async () => {
+        await Promise.all([close(publicServer), close(apiServer)]);
+        await database.close();
+      })()),
+    };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/** close() waits for in-flight requests; idle keep-alive sockets are closed so it does not wait on them. */
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
