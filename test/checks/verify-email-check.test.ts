@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../resolvers/api-error.js';
+import { VERIFY_EMAIL_LIMIT } from '../../resolvers/checks/bulk-input.js';
+import type { CheckContext } from '../../resolvers/checks/check-context.js';
+import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { isDisposableDomain, isRoleLocalPart, verifyEmail } from '../../resolvers/checks/verify-email/verify-email.js';
+import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+
+const mx = (name: string, exchange: string, preference = 10): ZoneRecord => ({ name, type: 'MX', data: { preference, exchange } });
+
+const records: ZoneRecord[] = [
+  mx('good.example', 'mx2.good.example', 20), mx('good.example', 'mx1.good.example', 10),
+  { name: 'mx1.good.example', type: 'A', data: '192.0.2.1' },
+  { name: 'mx2.good.example', type: 'A', data: '192.0.2.2' },
+  mx('nullmx.example', '.', 0),
+  { name: 'nullmx.example', type: 'A', data: '192.0.2.3' },
+  { name: 'implicit.example', type: 'AAAA', data: '2001:db8::25' },
+  { name: 'nothing.example', type: 'TXT', data: ['v=spf1 -all'] },
+  mx('dangling.example', 'mx.gone.example'),
+  { name: 'v6mx.example', type: 'MX', data: { preference: 5, exchange: 'mx.v6mx.example' } },
+  { name: 'mx.v6mx.example', type: 'AAAA', data: '2001:db8::26' },
+  mx('mailinator.com', 'mx.good.example'),
+  mx('sub.mailinator.com', 'mx1.good.example'),
+  mx('xn--bcher-kva.example', 'mx1.good.example'),
+];
+
+let server: TestDnsServer;
+beforeAll(async () => {
+  server = await startTestDnsServer({ records, behaviours: { 'slow.example': 'timeout', 'broken.example': 'servfail' } });
+});
+afterAll(() => server.close());
+
+const ctx = (concurrency = 32): CheckContext => ({
+  dns: createDnsLookup({ servers: [server.server], timeoutMs: 300, tries: 1, concurrency }),
+  https: { get: () => Promise.reject(new Error('no HTTPS in verify-email tests')) },
+  now: () => new Date('2026-09-26T00:00:00Z'),
+});
+
+describe('verify-email', () => {
+  it('a domain whose MX hosts resolve is valid, with its MX records lowest preference first', async () => {
+    const { results, catch_all_note } = await verifyEmail({ emails: 'ana@good.example' }, ctx());
+    expect(results[0]).toMatchObject({
+      email: 'ana@good.example', valid: true, syntax_valid: true, reason: 'deliverable', domain: 'good.example', implicit_mx: false, null_mx: false,
+      mx: [{ preference: 10, exchange: 'mx1.good.example' }, { preference: 20, exchange: 'mx2.good.example' }], disposable: false, role: false,
+    });
+    expect(catch_all_note).toMatch(/No SMTP connection.*catch-all/);
+  });
+
+  it('a null MX (RFC 7505) takes no mail even though the domain has an address', async () => {
+    const { results } = await verifyEmail({ emails: 'bo@nullmx.example' }, ctx());
+    expect(results[0]).toMatchObject({ valid: false, reason: 'null_mx', null_mx: true, mx: [] });
+  });
+
+  it('no MX but an AAAA record is an implicit MX (RFC 5321 5.1) and valid', async () => {
+    const { results } = await verifyEmail({ emails: 'cy@implicit.example' }, ctx());
+    expect(results[0]).toMatchObject({ valid: true, implicit_mx: true, mx: [{ preference: 0, exchange: 'implicit.example' }] });
+  });
+
+  it('no MX and no address is invalid; NXDOMAIN is invalid; dangling MX hosts are invalid; an IPv6-only MX host is valid', async () => {
+    const { results } = await verifyEmail({ emails: ['a@nothing.example', 'b@absent.example', 'c@dangling.example', 'd@v6mx.example'] }, ctx());
+    expect(results.map((r) => [r.valid, r.reason])).toEqual([
+      [false, 'no_mail_route'], [false, 'domain_not_found'], [false, 'mail_hosts_do_not_resolve'], [true, 'deliverable'],
+    ]);
+  });
+
+  it('a timeout or SERVFAIL is valid null with the lookup named, never "no mail"', async () => {
+    const answer = await verifyEmail({ emails: 'a@slow.example,b@broken.example' }, ctx());
+    expect(answer.results.map((r) => [r.valid, r.reason])).toEqual([[null, 'dns_lookup_failed'], [null, 'dns_lookup_failed']]);
+    expect(answer.results[0]?.detail).toMatch(/timeout/);
+    expect(answer.status).toBe('error');
+  });
+
+  it('bad syntax is answered per address without a lookup', async () => {
+    const before = server.questions.length;
+    const { results } = await verifyEmail({ emails: ['"quoted"@good.example', 'no-at-sign', 'x@[192.0.2.1]'] }, ctx());
+    expect(results.map((r) => [r.syntax_valid, r.valid, r.reason])).toEqual([
+      [false, false, 'invalid_syntax'], [false, false, 'invalid_syntax'], [false, false, 'invalid_syntax'],
+    ]);
+    expect(server.questions.length).toBe(before);
+  });
+
+  it('disposable domains match subdomains, and role local parts ignore a +tag', async () => {
+    const { results } = await verifyEmail({ emails: 'x@mailinator.com,info+eu@sub.mailinator.com,Sales@good.example' }, ctx());
+    expect(results.map((r) => [r.disposable, r.role])).toEqual([[true, false], [true, true], [false, true]]);
+    expect(isDisposableDomain('mailinator.com.good.example')).toBe(false);
+    expect(isRoleLocalPart('ana.perez')).toBe(false);
+  });
+
+  it('an internationalised domain is looked up as its A-label and echoed in Unicode', async () => {
+    const { results } = await verifyEmail({ emails: 'hans@bücher.example' }, ctx());
+    expect(results[0]).toMatchObject({ valid: true, domain: 'xn--bcher-kva.example', domain_unicode: 'bücher.example' });
+  });
+
+  it('duplicates are answered once, and over the limit is a 400 naming it', async () => {
+    const { results } = await verifyEmail({ emails: 'ana@good.example, ana@good.example,,' }, ctx());
+    expect(results).toHaveLength(1);
+    const emails = Array.from({ length: VERIFY_EMAIL_LIMIT + 1 }, (_, i) => `u${i}@good.example`);
+    const error = await verifyEmail({ emails }, ctx()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toContain(`limit is ${VERIFY_EMAIL_LIMIT}`);
+  });
+});
+
+describe('verify-email batching', () => {
+  // 400 domains: 300 with MX on 20 shared hosts, 50 implicit MX, 50 NXDOMAIN; 5 addresses each.
+  const bulk: ZoneRecord[] = [];
+  for (let i = 0; i < 400; i += 1) {
+    if (i < 300) bulk.push(mx(`d${i}.bulk.example`, `mx${i % 20}.hosts.example`));
+    else if (i < 350) bulk.push({ name: `d${i}.bulk.example`, type: 'A', data: '192.0.2.9' });
+  }
+  for (let h = 0; h < 20; h += 1) bulk.push({ name: `mx${h}.hosts.example`, type: 'A', data: `192.0.2.${100 + h}` });
+  const emails = Array.from({ length: 2000 }, (_, n) => `user${Math.floor(n / 400)}@d${n % 400}.bulk.example`);
+
+  it('2,000 addresses on 400 domains ask each (name, type) once, with at most DNS_CONCURRENCY in flight', async () => {
+    const concurrency = 16;
+    const delayMs = 40;
+    const bulkServer = await startTestDnsServer({ records: bulk, delayMs });
+    try {
+      const lookup = createDnsLookup({ servers: [bulkServer.server], timeoutMs: 2000, tries: 1, concurrency });
+      const started = performance.now();
+      const running = verifyEmail({ emails }, { ...ctx(), dns: lookup });
+      // Before the first answer can arrive, no more than the cap can have been sent.
+      await new Promise((resolve) => setTimeout(resolve, delayMs / 2));
+      expect(bulkServer.questions.length).toBeGreaterThan(0);
+      expect(bulkServer.questions.length).toBeLessThanOrEqual(concurrency);
+      const answer = await running;
+      const wall = performance.now() - started;
+
+      const keys = bulkServer.questions.map((q) => `${q.name}|${q.type}`);
+      expect(keys.length).toBe(new Set(keys).size);
+      // 400 MX + 20 host A + 100 A/AAAA for the no-MX domains.
+      expect(new Set(keys).size).toBe(520);
+      expect(lookup.questionsAsked).toBe(520);
+      expect(wall).toBeGreaterThanOrEqual(Math.floor(520 / concurrency) * delayMs * 0.9);
+      expect(answer.counts).toMatchObject({ valid: 1750, invalid: 250, unknown: 0 });
+    } finally {
+      await bulkServer.close();
+    }
+  });
+});
