@@ -89,7 +89,7 @@ function describe(type: CheckDnsType, record: DnsRecordAnswer): string {
 function recordFindings(domain: string, type: CheckDnsType, records: readonly DnsRecordAnswer[]): Finding[] {
   const findings: Finding[] = [];
   if (type === 'MX') {
-    const mx = records as { preference: number; exchange: string }[];
+    const mx = records as readonly { preference: number; exchange: string }[];
     if (mx.some((r) => r.exchange === '')) {
       findings.push({ severity: 'info', code: 'dns_null_mx', message: `${domain} publishes a null MX (RFC 7505): it declares that it accepts no mail.` });
     }
