@@ -30,11 +30,13 @@ export interface StripeProcessorConfig {
   readonly maxNetworkRetries: number;
   /** Checkout needs a currency in setup mode to pick the payment methods it offers. */
   readonly setupCurrency: string;
+  /** `STRIPE_WEBHOOK_SECRET` (whsec_...), for verifyStripeWebhook; null when unset. */
+  readonly webhookSecret?: string | null;
 }
 
 /**
- * Reads STRIPE_SECRET_KEY, STRIPE_API_BASE, STRIPE_TIMEOUT_MS, STRIPE_MAX_NETWORK_RETRIES and
- * STRIPE_SETUP_CURRENCY. Null when no secret key is set (the sandbox serves). A malformed value throws
+ * Reads STRIPE_SECRET_KEY, STRIPE_API_BASE, STRIPE_TIMEOUT_MS, STRIPE_MAX_NETWORK_RETRIES,
+ * STRIPE_SETUP_CURRENCY and STRIPE_WEBHOOK_SECRET. Null when no secret key is set (the sandbox serves). A malformed value throws
  * at start-up, not on the first order.
  */
 export function stripeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StripeProcessorConfig | null {
@@ -51,6 +53,7 @@ export function stripeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Strip
     timeoutMs: positiveInt(env.STRIPE_TIMEOUT_MS, 20_000, 'STRIPE_TIMEOUT_MS'),
     maxNetworkRetries: nonNegativeInt(env.STRIPE_MAX_NETWORK_RETRIES, apiBase ? 0 : 1, 'STRIPE_MAX_NETWORK_RETRIES'),
     setupCurrency: (env.STRIPE_SETUP_CURRENCY?.trim() || 'usd').toLowerCase(),
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null,
   };
 }
 

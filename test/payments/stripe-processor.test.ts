@@ -317,6 +317,25 @@ describe('idempotency', () => {
   });
 });
 
+describe('the fake\'s test controls over HTTP', () => {
+  it('saves a card, queues faults and counts charges through /__test/', async () => {
+    const { customerId } = await processor.ensureCustomer({ id: 7, name: 'Acme' });
+    const post = (path: string, body: unknown): Promise<Response> =>
+      fetch(`${fake.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post(`/__test/customers/${customerId}/cards`, { number: '4242424242424242' })).status).toBe(200);
+    expect((await post('/__test/faults', { mode: 'server_error', count: 1, method: 'POST', path: '/v1/subscriptions' })).status).toBe(200);
+    await expect(processor.createSubscription(order(customerId))).rejects.toBeInstanceOf(ProcessorUnavailableError);
+    await processor.createSubscription(order(customerId, { idempotencyKey: 'after-fault-1' }));
+    const charges = (await (await fetch(`${fake.url}/__test/charges`)).json()) as { count: number };
+    expect(charges.count).toBe(1);
+  });
+
+  it('refuses a request without the secret key, as Stripe does', async () => {
+    const error = await new StripeProcessor({ ...config, secretKey: 'sk_test_wrong' }).ensureCustomer({ id: 1, name: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+  });
+});
+
 describe('compensation', () => {
   it('cancels a subscription, and cancelling it again is harmless', async () => {
     const customerId = await customerWithCard();
@@ -339,7 +358,9 @@ describe('configuration', () => {
       timeoutMs: 1500,
       maxNetworkRetries: 0,
       setupCurrency: 'usd',
+      webhookSecret: null,
     });
+    expect(stripeConfigFromEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_1' })?.webhookSecret).toBe('whsec_1');
     expect(stripeConfigFromEnv({ STRIPE_SECRET_KEY: 'sk_live_x' })?.maxNetworkRetries).toBe(1);
   });
 
