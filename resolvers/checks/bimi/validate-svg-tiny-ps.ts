@@ -87,7 +87,8 @@ export function validateSvgTinyPs(body: Buffer): SvgTinyPsResult {
   else if (textOf(title).trim() === '') problems.push('the <title> element is empty');
 
   const found = new Set<string>();
-  walk(children, (name, attributes, node) => {
+  // From the root itself, so an onload= on <svg> is seen too.
+  walk([root], (name, attributes, node) => {
     const forbidden = FORBIDDEN[localName(name)];
     if (forbidden) found.add(`the SVG contains ${forbidden}`);
     if (localName(name) === 'style' && /@import|url\(\s*['"]?(?!#)/i.test(textOf(node))) {
