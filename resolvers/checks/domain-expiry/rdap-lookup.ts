@@ -1,0 +1,58 @@
+import type { RegistrationLookup } from './registration-record.js';
+
+interface RdapEvent { eventAction?: unknown; eventDate?: unknown }
+interface RdapEntity { roles?: unknown; vcardArray?: unknown; entities?: unknown }
+
+function isoDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/** The registrar's name: the vCard "fn" of the entity with role "registrar" (RFC 9083 section 5.1). */
+function registrarName(entities: unknown): string | null {
+  if (!Array.isArray(entities)) return null;
+  for (const entity of entities as RdapEntity[]) {
+    if (!Array.isArray(entity.roles) || !entity.roles.includes('registrar')) continue;
+    const vcard = Array.isArray(entity.vcardArray) ? entity.vcardArray[1] : null;
+    if (Array.isArray(vcard)) {
+      const fn = (vcard as unknown[]).find((p): p is unknown[] => Array.isArray(p) && p[0] === 'fn');
+      if (fn && typeof fn[3] === 'string' && fn[3].trim() !== '') return fn[3].trim();
+    }
+  }
+  return null;
+}
+
+/** Reads an RDAP domain object (RFC 9083 section 5.3): registrar entity and registration/expiration events. */
+export function parseRdapDomain(body: unknown, server: string): RegistrationLookup {
+  const object = (body ?? {}) as { objectClassName?: unknown; events?: unknown; entities?: unknown };
+  const events = Array.isArray(object.events) ? (object.events as RdapEvent[]) : [];
+  const dateOf = (action: string): string | null => isoDate(events.find((e) => e.eventAction === action)?.eventDate);
+  return { kind: 'found', registrar: registrarName(object.entities), created: dateOf('registration'), expires: dateOf('expiration'), server };
+}
+
+/**
+ * GET {base}domain/{name} (RFC 9082 section 3.1.3) on each of the TLD's RDAP services in turn.
+ * 404 is "not registered" (RFC 9082 / 7480 section 5.3); anything else that is not a 200 with JSON
+ * is a failure, tried on the next service.
+ */
+export async function lookupRdap(domain: string, bases: readonly string[], timeoutMs: number): Promise<RegistrationLookup> {
+  let last: RegistrationLookup = { kind: 'failed', reason: 'no RDAP service', server: null };
+  for (const base of bases) {
+    const url = `${base.endsWith('/') ? base : `${base}/`}domain/${encodeURIComponent(domain)}`;
+    const server = new URL(url).host;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json, application/json' } });
+      if (response.status === 404) return { kind: 'not_found', server };
+      if (!response.ok) {
+        last = { kind: 'failed', reason: `RDAP server ${server} answered HTTP ${response.status}`, server };
+        continue;
+      }
+      return parseRdapDomain(await response.json(), server);
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      last = { kind: 'failed', reason: timedOut ? `RDAP server ${server} did not answer within ${timeoutMs} ms` : `RDAP server ${server} could not be read (${error instanceof Error ? error.message : String(error)})`, server };
+    }
+  }
+  return last;
+}
