@@ -51,7 +51,7 @@ export interface CheckDmarcAnswer extends CheckResultBase {
 
 const STRENGTH: Record<DmarcPolicy, number> = { none: 0, quarantine: 1, reject: 2 };
 const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
-/** A TXT record's character-strings are concatenated (RFC 7489 section 6.6.3, via RFC 7208-style joining). */
+/** A TXT record's character-strings are joined without separator, as receivers do for records over 255 octets. */
 const dmarcTexts = (answer: DnsAnswer<'TXT'>): string[] =>
   (answer.ok ? answer.records.map((r) => r.data.join('')) : []).filter(looksLikeDmarc);
 
