@@ -1,28 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectMarkCertificate } from '../../resolvers/checks/bimi/inspect-mark-certificate.js';
-import { createTestCa, logotypeExtensionDer, type IssueOptions, type TestCa } from '../support/test-ca.js';
+import { createTestCa, logotypeExtensionDer, markCertificateOptions as markCertificateOptionsFor, type MarkCertificateOverrides, type TestCa } from '../support/test-ca.js';
 
-export const LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 10 10"><title>Brand</title><rect width="10" height="10" fill="#036"/></svg>');
-
-/**
- * A VMC-like certificate made with openssl: the BIMI extended key usage, the mark certificate policy,
- * subject:markType and a logotype extension embedding the gzipped logo as a data: URI, as issued
- * mark certificates do. It is not a real VMC (our test CA is no Mark Certificate root).
- */
-export function markCertificateOptions(overrides: Partial<IssueOptions> & { markType?: string | null; logotype?: Buffer | null } = {}): IssueOptions {
-  const { markType = 'Registered Mark', logotype = logotypeExtensionDer(gzipSync(LOGO)), ...rest } = overrides;
-  return {
-    hosts: ['brand.test'],
-    subject: [['CN', 'Brand Inc'], ['O', 'Brand Inc'], ...(markType ? [['1.3.6.1.4.1.53087.1.13', markType] as const] : [])],
-    extendedKeyUsage: '1.3.6.1.5.5.7.3.31',
-    extraExtensions: [
-      'certificatePolicies = 1.3.6.1.4.1.53087.1.1',
-      ...(logotype ? [`1.3.6.1.5.5.7.1.12 = DER:${logotype.toString('hex')}`] : []),
-    ],
-    ...rest,
-  };
-}
+const LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 10 10"><title>Brand</title><rect width="10" height="10" fill="#036"/></svg>');
+const markCertificateOptions = (overrides: MarkCertificateOverrides = {}) => markCertificateOptionsFor(LOGO, overrides);
 
 describe('inspecting a mark certificate', () => {
   let ca: TestCa;

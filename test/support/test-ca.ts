@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,4 +142,31 @@ export function logotypeExtensionDer(imageBytes: Buffer, options: { hashOf?: Buf
     tlv(0x30, tlv(0x16, Buffer.from(uri, 'ascii'))));
   const logotypeData = tlv(0xa0, tlv(0x30, tlv(0x30, details)));
   return tlv(0x30, tlv(0xa2, logotypeData));
+}
+
+export type MarkCertificateOverrides = Partial<IssueOptions> & {
+  /** subject:markType (1.3.6.1.4.1.53087.1.13); null leaves it out. Default "Registered Mark" (a VMC). */
+  readonly markType?: string | null;
+  /** The logotype extension DER; null leaves it out. Default: the gzipped logo as a data: URI. */
+  readonly logotype?: Buffer | null;
+};
+
+/**
+ * Issue options for a VMC-like certificate: the BIMI extended key usage 1.3.6.1.5.5.7.3.31, the mark
+ * certificate policy 1.3.6.1.4.1.53087.1.1, subject:markType, a SAN of brand.test and a logotype
+ * extension embedding `logo` gzipped, as issued mark certificates do. Not a real VMC: the test CA
+ * is no Mark Certificate root.
+ */
+export function markCertificateOptions(logo: Buffer, overrides: MarkCertificateOverrides = {}): IssueOptions {
+  const { markType = 'Registered Mark', logotype = logotypeExtensionDer(gzipSync(logo)), ...rest } = overrides;
+  return {
+    hosts: ['brand.test'],
+    subject: [['CN', 'Brand Inc'], ['O', 'Brand Inc'], ...(markType ? [['1.3.6.1.4.1.53087.1.13', markType] as const] : [])],
+    extendedKeyUsage: '1.3.6.1.5.5.7.3.31',
+    extraExtensions: [
+      'certificatePolicies = 1.3.6.1.4.1.53087.1.1',
+      ...(logotype ? [`1.3.6.1.5.5.7.1.12 = DER:${logotype.toString('hex')}`] : []),
+    ],
+    ...rest,
+  };
 }

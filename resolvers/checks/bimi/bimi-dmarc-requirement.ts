@@ -97,6 +97,9 @@ function locate(name: string, answer: DnsAnswer<'TXT'>, failed: string[]): Locat
   const pctGiven = record.tags.some((t) => t.tag === 'pct');
   const verdict = dmarcEnforcement({ valid: true, policy, subdomain_policy: sp, pct: pctGiven ? record.pct : null });
   const problems = [...verdict.reasons];
+  // dmarcEnforcement names sp=none only once p= is enforcing; BIMI refuses sp=none on its own
+  // (section 7.1 step 8), so say both changes at once rather than one per visit.
+  if (sp === 'none' && policy === 'none') problems.push('The subdomain policy is sp=none; remove sp= or set it to quarantine or reject.');
   if (record.t === 'y') problems.push('t=y puts the policy in test mode, which lowers it one step; remove t=y.');
   if (parsed.fallback.length > 0 && record.p === 'none') problems.push(parsed.fallback[0]!.message);
   return { name, text, policy, sp, pct: record.pct, problems };

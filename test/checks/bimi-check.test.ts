@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBimi } from '../../resolvers/checks/bimi/check-bimi.js';
+import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
+import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import type { CheckContext } from '../../resolvers/checks/check-context.js';
+import { ApiError } from '../../resolvers/api-error.js';
+import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
+import { createTestCa, markCertificateOptions, type TestCa } from '../support/test-ca.js';
+
+const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100"><title>Brand Inc</title><circle cx="50" cy="50" r="45" fill="#036"/></svg>';
+const BAD_LOGO = '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 200 100"><circle cx="50" cy="50" r="45"/></svg>';
+const ASSETS = 'https://assets.brand.test';
+
+const txt = (name: string, value: string): ZoneRecord => ({ name, type: 'TXT', data: [value] });
+const reject = (domain: string): ZoneRecord => txt(`_dmarc.${domain}`, 'v=DMARC1; p=reject; rua=mailto:dmarc@brand.test');
+const full = `v=BIMI1; l=${ASSETS}/logo.svg; a=${ASSETS}/vmc.pem`;
+
+const records: ZoneRecord[] = [
+  { name: 'assets.brand.test', type: 'A', data: '127.0.0.1' },
+  txt('default._bimi.brand.test', full),
+  txt('brand2._bimi.brand.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=${ASSETS}/vmc.pem; avp=personal`),
+  txt('_dmarc.brand.test', 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@brand.test'),
+  // mail.brand.test has no records of its own: BIMI and DMARC come from brand.test.
+  { name: 'mail.brand.test', type: 'MX', data: { preference: 10, exchange: 'mx.brand.test' } },
+  txt('default._bimi.weak.test', `v=BIMI1; l=${ASSETS}/logo.svg`),
+  txt('_dmarc.weak.test', 'v=DMARC1; p=none; sp=none; rua=mailto:dmarc@weak.test'),
+  txt('default._bimi.declined.test', 'v=BIMI1; l=; a=;'), reject('declined.test'),
+  reject('none.test'),
+  txt('default._bimi.badlogo.test', `v=BIMI1; l=${ASSETS}/bad.svg; a=`), reject('badlogo.test'),
+  txt('default._bimi.missinglogo.test', `v=BIMI1; l=${ASSETS}/gone.svg`), reject('missinglogo.test'),
+  txt('default._bimi.othercert.test', full), reject('othercert.test'),
+  txt('default._bimi.twice.test', full), txt('default._bimi.twice.test', `v=BIMI1; l=${ASSETS}/bad.svg`), reject('twice.test'),
+  reject('servfail.test'),
+];
+
+describe('checkBimi', () => {
+  let ca: TestCa;
+  let dnsServer: TestDnsServer;
+  let server: TestHttpsServer;
+
+  beforeAll(async () => {
+    ca = createTestCa();
+    const site = ca.issue({ hosts: ['assets.brand.test'] });
+    const vmc = ca.issue(markCertificateOptions(Buffer.from(LOGO)));
+    dnsServer = await startTestDnsServer({ records, behaviours: { 'default._bimi.servfail.test': 'servfail' } });
+    server = await startTestHttpsServer({
+      certificates: [{ hosts: ['assets.brand.test'], ...site }],
+      routes: {
+        [`${ASSETS}/logo.svg`]: { body: LOGO, contentType: 'image/svg+xml' },
+        [`${ASSETS}/bad.svg`]: { body: BAD_LOGO, contentType: 'image/svg+xml' },
+        [`${ASSETS}/vmc.pem`]: { body: vmc.chainPem, contentType: 'application/pem-certificate-chain' },
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dnsServer?.close();
+    ca?.close();
+  });
+
+  const context = (): CheckContext => {
+    const dns = createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 });
+    return { dns, https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: server.port, ca: ca.certPem }), now: () => new Date() };
+  };
+  const codes = (answer: { findings: readonly { code: string }[] }) => answer.findings.map((f) => f.code);
+
+  it('passes a record with a valid logo, a matching VMC and DMARC at reject', async () => {
+    const answer = await checkBimi({ domain: 'brand.test' }, context());
+    expect(answer).toMatchObject({
+      status: 'pass',
+      domain: 'brand.test',
+      selector: 'default',
+      record_domain: 'brand.test',
+      record: full,
+      valid: true,
+      declined: false,
+      logo_url: `${ASSETS}/logo.svg`,
+      authority_url: `${ASSETS}/vmc.pem`,
+      dmarc_enforced: true,
+      dmarc_detail: { domain_record: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@brand.test', organizational_domain: 'brand.test', policy: 'reject', changes: [] },
+      logo: { fetched: true, size_bytes: Buffer.byteLength(LOGO), svg_tiny_ps_valid: true, problems: [] },
+      certificate: { fetched: true, expired: false, covers_domain: true, mark_type: 'VMC', logo_embedded: true, logo_matches: true, problems: [] },
+      findings: [],
+    });
+    expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
+  });
+
+  it('falls back to the organisational domain, where the subdomain policy applies', async () => {
+    const answer = await checkBimi({ domain: 'mail.brand.test' }, context());
+    expect(answer).toMatchObject({
+      status: 'pass', record_domain: 'brand.test', record: full, dmarc_enforced: true,
+      dmarc_detail: { domain_record: null, organizational_record: expect.stringContaining('p=reject'), policy: 'quarantine' },
+      certificate: { covers_domain: true },
+    });
+    expect(codes(answer)).toEqual(['bimi_organizational_fallback']);
+  });
+
+  it('reads a record under another selector', async () => {
+    const answer = await checkBimi({ domain: 'brand.test', selector: 'Brand2' }, context());
+    expect(answer).toMatchObject({ selector: 'brand2', record: expect.stringContaining('avp=personal'), status: 'pass' });
+  });
+
+  it('fails when DMARC is p=none and says what to change, and warns that there is no VMC', async () => {
+    const answer = await checkBimi({ domain: 'weak.test' }, context());
+    expect(answer.status).toBe('fail');
+    expect(answer.dmarc_enforced).toBe(false);
+    expect(answer.dmarc_detail.changes.join(' ')).toMatch(/p=none; set p=quarantine or p=reject/);
+    expect(answer.dmarc_detail.changes.join(' ')).toMatch(/sp=none/);
+    expect(codes(answer)).toEqual(expect.arrayContaining(['bimi_dmarc_not_enforced', 'bimi_no_certificate']));
+    expect(answer.certificate).toBeNull();
+    expect(answer.logo?.svg_tiny_ps_valid).toBe(true);
+  });
+
+  it('reports an explicit declination', async () => {
+    const answer = await checkBimi({ domain: 'declined.test' }, context());
+    expect(answer).toMatchObject({ status: 'warn', declined: true, valid: true, logo: null, certificate: null });
+    expect(codes(answer)).toEqual(['bimi_declined']);
+  });
+
+  it('fails with no record at the domain (an apex, so there is no fallback)', async () => {
+    const answer = await checkBimi({ domain: 'none.test' }, context());
+    expect(answer).toMatchObject({ status: 'fail', record: null, record_domain: null, valid: false });
+    expect(codes(answer)).toEqual(['bimi_no_record']);
+    expect(dnsServer.questions.filter((q) => q.name.includes('_bimi.none.test'))).toHaveLength(1);
+  });
+
+  it('fails on a logo that breaks SVG Tiny PS and lists every fault', async () => {
+    const answer = await checkBimi({ domain: 'badlogo.test' }, context());
+    expect(answer.logo).toMatchObject({ fetched: true, svg_tiny_ps_valid: false });
+    expect(answer.logo?.problems.join('\n')).toMatch(/no <title>/);
+    expect(answer.logo?.problems.join('\n')).toMatch(/must be square/);
+    expect(codes(answer).filter((c) => c === 'bimi_logo_invalid')).toHaveLength(2);
+  });
+
+  it('fails on a logo URL that answers 404', async () => {
+    const answer = await checkBimi({ domain: 'missinglogo.test' }, context());
+    expect(answer.logo).toMatchObject({ fetched: false, svg_tiny_ps_valid: null });
+    expect(codes(answer)).toContain('bimi_logo_unreachable');
+  });
+
+  it('fails when the mark certificate does not name the domain', async () => {
+    const answer = await checkBimi({ domain: 'othercert.test' }, context());
+    expect(answer.certificate).toMatchObject({ covers_domain: false, mark_type: 'VMC' });
+    expect(answer.findings.find((f) => f.code === 'bimi_certificate_invalid')?.message).toMatch(/do not include othercert\.test/);
+  });
+
+  it('fails with two BIMI records at one name', async () => {
+    const answer = await checkBimi({ domain: 'twice.test' }, context());
+    expect(answer).toMatchObject({ status: 'fail', valid: false, record: null });
+    expect(codes(answer)).toContain('bimi_multiple_records');
+  });
+
+  it('answers status error, not "no record", when the lookup fails', async () => {
+    const answer = await checkBimi({ domain: 'servfail.test' }, context());
+    expect(answer.status).toBe('error');
+    expect(codes(answer)).toEqual(['bimi_lookup_failed']);
+    expect(answer.summary).toMatch(/failed/);
+  });
+
+  it('refuses a selector that is not DNS labels with a 400', async () => {
+    const error = await checkBimi({ domain: 'brand.test', selector: 'bad selector!' }, context()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('invalid_selector');
+  });
+});
