@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { benchBulk } from '../../bench/bulk.js';
+
+describe('bench:bulk', () => {
+  it('asks every distinct question exactly once in both bulk runs and reports its figures', async () => {
+    const result = await benchBulk({ delayMs: 5, concurrency: 32 });
+    expect(result.runs.map((r) => r.name)).toEqual(['verify-email (2,000 addresses, 400 domains)', 'segment-esp (1,000 domains)']);
+    for (const run of result.runs) {
+      expect(run.questions_per_distinct).toBe(1);
+      expect(run.wall_per_ideal).toBeGreaterThan(0);
+      expect(run.peak_rss_mb).toBeGreaterThan(0);
+    }
+    expect(result.runs[0]?.distinct_questions).toBe(520);
+  });
+});
