@@ -1,17 +1,13 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FileMigrationProvider, Migrator, type Kysely } from 'kysely';
+import { Migrator, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-
-const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+import { migrations } from './migration-list.js';
 
 /**
  * Brings the database to the newest schema. Kysely's migrator takes a PostgreSQL advisory lock
  * (pg_advisory_xact_lock) around the run, so several instances starting at once migrate exactly once.
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FileMigrationProvider({ fs, path, migrationFolder }) });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -34,3 +34,4 @@ export function createGraphqlServer(options: { readonly graphiql: boolean }): Yo
     ],
   });
 }
+

@@ -51,7 +51,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       services, database, yoga, demoKey,
       stop: () => (stopping ??= (async () => {
         await Promise.all([close(publicServer), close(apiServer)]);
-        await database.close();
+        await database.close().catch(() => {});
       })()),
     };
   } catch (error) {

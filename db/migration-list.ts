@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as createAccountTables from './migrations/2026_11_25_0900_create_account_tables.js';
+
+/**
+ * Every migration, by name, in order. Listed here rather than read from the folder at run time so
+ * that tsx, vitest and a bundler all load them the same way; a new migration is a new line.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026_11_25_0900_create_account_tables': createAccountTables,
+};

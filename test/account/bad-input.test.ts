@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { operationTable } from '../../rest/operation-table.js';
+import { startTestService, graphql, type TestService } from '../support/test-service.js';
+
+let service: TestService;
+beforeAll(async () => { service = await startTestService({ rateLimits: { read: 100_000, change: 100_000 } }); });
+afterAll(async () => { await service?.close(); });
+
+async function expectRefusal(response: Response, status?: number) {
+  if (status) expect(response.status).toBe(status);
+  expect(response.status).toBeGreaterThanOrEqual(400);
+  expect(response.status).toBeLessThan(500);
+  const body = await response.json();
+  expect(typeof body.detail).toBe('string');
+  expect(body.detail.length).toBeGreaterThan(10);
+  return body;
+}
+
+describe('refusals at the door', () => {
+  it('an unknown path is a 404 with a detail', async () => {
+    await expectRefusal(await service.api('/v1/portal/nope'), 404);
+    await expectRefusal(await service.api('/'), 404);
+  });
+
+  it('a wrong method is a 405 naming the allowed ones in Allow', async () => {
+    const response = await service.api('/v1/portal/orders', { method: 'DELETE' });
+    expect(response.headers.get('allow')).toBe('GET');
+    await expectRefusal(response, 405);
+  });
+
+  it('a body over the limit is a 413', async () => {
+    const response = await service.api('/v1/portal/dashboard', { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024) });
+    await expectRefusal(response, 413);
+  });
+
+  it('a repeated query parameter is a 400', async () => {
+    await expectRefusal(await service.api('/v1/portal/analytics?period=7d&period=30d'), 400);
+  });
+
+  it('graphql-armor limits answer 400 with a sentence', async () => {
+    const long = `query { paymentMethod { ${'onFile '.repeat(2100)} } }`;
+    const aliases = `query { ${Array.from({ length: 60 }, (_, i) => `a${i}: paymentMethod { onFile }`).join(' ')} }`;
+    const result = await graphql(service, aliases);
+    expect(result.status).toBe(400);
+    expect(result.body.errors?.[0]?.message).toMatch(/Aliases limit/);
+    const tooLong = await graphql(service, long);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors?.[0]?.message).toMatch(/Token limit/i);
+    expect((await graphql(service, 'query { paymentMethod { onFile } }')).body.errors).toBeUndefined();
+  });
+});
+
+describe('fuzzing every account path (fast-check)', () => {
+  const rows = operationTable.filter((r) => r.listener === 'api');
+  it('odd paths, query strings, headers and bodies never produce a 500 and always carry a detail', async () => {
+    const text = fc.string({ maxLength: 40 });
+    await fc.assert(fc.asyncProperty(
+      fc.constantFrom(...rows),
+      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+      fc.dictionary(fc.constantFrom('period', 'x', 'domain', '__proto__', 'constructor'), text, { maxKeys: 3 }),
+      fc.oneof(fc.json(), text, fc.constant('{"a":'), fc.constant('')),
+      fc.oneof(fc.constant(''), text.map((s) => encodeURIComponent(s)), fc.constant('%E0%A4%A'), fc.constant('/..%2f')),
+      async (row, method, query, body, suffix) => {
+        const qs = new URLSearchParams(query).toString();
+        const path = row.path.replace(/\{\w+\}/g, 'x') + suffix + (qs ? `?${qs}` : '');
+        const response = await service.api(path, { method, headers: { 'content-type': 'application/json' }, ...(method === 'GET' ? {} : { body }) });
+        expect(response.status).toBeLessThan(500);
+        if (response.status >= 400) {
+          const json = await response.json();
+          expect(typeof json.detail).toBe('string');
+        } else {
+          await response.arrayBuffer();
+        }
+      },
+    ), { numRuns: 150 });
+  });
+});
+
+describe('the database', () => {
+  it('migrations create every table on an empty database', async () => {
+    const tables = await service.services.db.introspection.getTables();
+    const names = tables.map((t) => t.name);
+    for (const table of ['accounts', 'api_keys', 'plans', 'workspaces', 'orders', 'domains', 'mailboxes', 'change_requests',
+      'request_replies', 'invoices', 'payment_methods', 'referrals', 'referral_earnings', 'domain_analytics', 'idempotency_records', 'rate_limits']) {
+      expect(names).toContain(table);
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { operationTable } from '../../rest/operation-table.js';
+import { createApiKey, revokeApiKey } from '../../resolvers/auth/api-keys.js';
+import { SCOPES, type Scope } from '../../resolvers/auth/scopes.js';
+import { startTestService, graphql, type TestService } from '../support/test-service.js';
+
+let service: TestService;
+const keys = {} as Record<Scope, string>;
+beforeAll(async () => {
+  service = await startTestService();
+  for (const scope of SCOPES) keys[scope] = (await createApiKey(service.services.db, service.demo.accountId, [scope])).key;
+});
+afterAll(async () => { await service?.close(); });
+
+const accountRows = operationTable.filter((r) => r.listener === 'api');
+const document = (name: string) => readFileSync(new URL(`../../rest/operations/${name}.graphql`, import.meta.url), 'utf8');
+const sample: Record<string, unknown> = { period: '7d' };
+
+function request(row: (typeof accountRows)[number], key: string | null) {
+  const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) => String(name === 'workspace_id' ? 1 : name === 'domain' ? 'example.com' : 'sub_x'));
+  return service.api(path, { method: row.method, key, headers: { 'content-type': 'application/json', 'idempotency-key': 'matrix-key-1' }, ...(row.method === 'GET' ? {} : { body: '{}' }) });
+}
+
+describe('the 401/403 matrix over every account path', () => {
+  for (const row of accountRows) {
+    it(`${row.method} ${row.path}: no key 401, unknown key 401, each scope allowed or 403 naming ${row.scope}`, async () => {
+      const none = await request(row, null);
+      expect(none.status).toBe(401);
+      expect((await none.json()).detail).toMatch(/Authorization: Bearer/);
+      const unknown = await request(row, 'sk_live_not-a-real-key');
+      expect(unknown.status).toBe(401);
+      for (const scope of SCOPES) {
+        const response = await request(row, keys[scope]);
+        const body = await response.json();
+        if (scope === row.scope) {
+          expect([200, 400, 404, 409, 422]).toContain(response.status);
+        } else {
+          expect(response.status).toBe(403);
+          expect(body.detail).toContain(`"${row.scope}"`);
+        }
+      }
+    });
+
+    it(`${row.path} on /graphql obeys the same rule`, async () => {
+      const variables = row.params.some((p) => p.name === 'period') ? sample : {};
+      const none = await graphql(service, document(row.document), variables, null);
+      expect(none.body.errors?.[0]?.extensions?.status).toBe(401);
+      for (const scope of SCOPES) {
+        const result = await graphql(service, document(row.document), variables, keys[scope]);
+        if (scope === row.scope) expect(result.body.errors).toBeUndefined();
+        else expect(result.body.errors?.[0]?.extensions?.status).toBe(403);
+      }
+    });
+  }
+});
+
+describe('revocation', () => {
+  it('a revoked key fails on its next request, with the same 401 as an unknown key', async () => {
+    const { key, keyId } = await createApiKey(service.services.db, service.demo.accountId, ['read']);
+    expect((await service.api('/v1/portal/dashboard', { key })).status).toBe(200);
+    await revokeApiKey(service.services.db, keyId);
+    const revoked = await service.api('/v1/portal/dashboard', { key });
+    const unknown = await service.api('/v1/portal/dashboard', { key: 'sk_live_never-issued' });
+    expect(revoked.status).toBe(401);
+    const [a, b] = [await revoked.json(), await unknown.json()];
+    expect(a.detail).toBe(b.detail);
+  });
+
+  it('only a hash of the key is stored, and the key carries the sk_live_ prefix', async () => {
+    const { key } = await createApiKey(service.services.db, service.demo.accountId, ['read']);
+    expect(key).toMatch(/^sk_live_[A-Za-z0-9_-]{40,}$/);
+    const rows = await service.services.db.selectFrom('api_keys').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(key);
+  });
+});
+
+describe('rate limits', () => {
+  it('the header counts down and the 241st read in a minute is a 429 with Retry-After', async () => {
+    const { key } = await createApiKey(service.services.db, service.demo.accountId, ['read']);
+    const first = await service.api('/v1/payment-method', { key });
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('239');
+    const second = await service.api('/v1/payment-method', { key });
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('238');
+    const statuses: number[] = [];
+    for (let i = 0; i < 238; i += 1) statuses.push((await service.api('/v1/payment-method', { key })).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const over = await service.api('/v1/payment-method', { key });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await over.json()).detail).toMatch(/240 per minute/);
+    // Another key keeps its own allowance.
+    expect((await service.api('/v1/payment-method')).status).toBe(200);
+  });
+});
+
+describe('when the database cannot be reached', () => {
+  it('a keyed request is a 503 with Retry-After and a detail, not a 500', async () => {
+    const isolated = await startTestService();
+    await isolated.database.close();
+    const response = await isolated.api('/v1/portal/dashboard');
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await response.json()).detail).toMatch(/retry/i);
+    await isolated.close();
+  });
+});
