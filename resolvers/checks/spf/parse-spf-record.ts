@@ -39,7 +39,9 @@ export interface SpfInvalidTerm {
 export type SpfTerm = SpfMechanismTerm | SpfModifierTerm | SpfInvalidTerm;
 
 export interface SpfSyntaxError {
-  /** The offending term as written (or the whole record for record-level problems). */
+  /** syntax_error, or duplicate_modifier for a second redirect= or exp= (RFC 7208 6). */
+  readonly code: 'syntax_error' | 'duplicate_modifier';
+  /** The offending term as written. */
   readonly term: string;
   readonly message: string;
 }
@@ -161,7 +163,7 @@ export function parseSpfRecord(text: string): ParsedSpfRecord {
     const parsed = parseTerm(part);
     if (parsed.kind === 'invalid') {
       terms.push({ kind: 'invalid', text: part, error: parsed.error });
-      errors.push({ term: part, message: parsed.error });
+      errors.push({ code: 'syntax_error', term: part, message: parsed.error });
       continue;
     }
     if (parsed.kind === 'modifier' && (parsed.name === 'redirect' || parsed.name === 'exp')) {
@@ -169,7 +171,7 @@ export function parseSpfRecord(text: string): ParsedSpfRecord {
       if ((parsed.name === 'redirect' ? redirect : exp) !== null) {
         const error = `"${part}": the ${parsed.name} modifier appears more than once; a record may have at most one (RFC 7208 6)`;
         terms.push({ kind: 'invalid', text: part, error });
-        errors.push({ term: part, message: error });
+        errors.push({ code: 'duplicate_modifier', term: part, message: error });
         continue;
       }
       if (parsed.name === 'redirect') redirect = parsed;
