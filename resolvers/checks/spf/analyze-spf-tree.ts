@@ -146,7 +146,16 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
     }
   }
 
+  /** Same key order for every node, so the JSON reads the same whatever the term. */
   async function termNode(term: SpfTerm, current: string, path: readonly string[], place: Place, evaluated: boolean): Promise<SpfTermNode> {
+    const n = await unorderedTermNode(term, current, path, place, evaluated);
+    return {
+      term: n.term, qualifier: n.qualifier, mechanism: n.mechanism, value: n.value, lookups: n.lookups,
+      evaluated: n.evaluated, void_lookup: n.void_lookup, errors: n.errors, children: n.children,
+    };
+  }
+
+  async function unorderedTermNode(term: SpfTerm, current: string, path: readonly string[], place: Place, evaluated: boolean): Promise<SpfTermNode> {
     if (term.kind === 'invalid') {
       return { term: term.text, qualifier: null, mechanism: 'invalid', value: null, lookups: 0, evaluated, void_lookup: false, errors: [term.error], children: null };
     }

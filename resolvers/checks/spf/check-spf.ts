@@ -184,6 +184,6 @@ function summarize(
     if (lookups > MAX_DNS_LOOKUPS) return `The SPF record of ${domain} needs ${lookups} DNS lookups, more than the ${MAX_DNS_LOOKUPS} SPF allows, so receivers treat it as a permanent error.${forIp}`;
     return `The SPF record of ${domain} is invalid, so receivers treat it as a permanent error: ${findings.find((f) => f.severity === 'error')?.message ?? ''}${forIp}`;
   }
-  const warnings = findings.filter((f) => f.severity === 'warning' || f.severity === 'error').length;
+  const warnings = findings.filter((f) => (f.severity === 'warning' || f.severity === 'error') && !f.code.startsWith('ip_')).length;
   return `${domain} has a valid SPF record using ${lookups} of ${MAX_DNS_LOOKUPS} DNS lookups${warnings > 0 ? `, with ${warnings} thing${warnings === 1 ? '' : 's'} to improve` : ''}.${forIp}`;
 }
