@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { CheckContext } from './checks/check-context.js';
+import type { FullCheckContext } from './checks/full-check-context.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import { authenticateKey, bearerToken, type Caller } from './auth/api-keys.js';
 import type { ServiceConfig } from './service-config.js';
@@ -12,7 +12,7 @@ export interface Services {
   readonly rateLimits: RateLimits;
   readonly config: ServiceConfig;
   /** A fresh DNS loader and HTTPS fetcher for one request: nothing is shared between requests. */
-  readonly createCheckContext: () => CheckContext;
+  readonly createCheckContext: () => FullCheckContext;
 }
 
 /** One per request, for every door (/graphql, REST, MCP). */
@@ -26,7 +26,7 @@ export interface Context {
   /** The caller once `caller()` has settled; undefined before. */
   readonly knownCaller: () => Caller | null | undefined;
   /** The request's check context, made on first use. */
-  readonly checks: () => CheckContext;
+  readonly checks: () => FullCheckContext;
   /** Whether the request carried any Authorization header (for the 401 sentence). */
   readonly sentKey: boolean;
 }
@@ -41,7 +41,7 @@ export function createContext(services: Services, facts: RequestFacts): Context 
   const token = bearerToken(facts.authorization);
   let caller: Promise<Caller | null> | undefined;
   let known: Caller | null | undefined;
-  let checks: CheckContext | undefined;
+  let checks: FullCheckContext | undefined;
   return {
     services,
     requestId: facts.requestId,

@@ -1,5 +1,6 @@
 import type { Scope } from '../resolvers/auth/scopes.js';
 import type { RateLimitClass } from '../resolvers/limits/rate-limits.js';
+import { publicCheckRows } from './public-check-rows.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -42,7 +43,7 @@ export interface OperationRow {
 
 const periodParam: ParamSpec = { name: 'period', in: 'query', type: 'string', required: false, description: 'Length of the period ending today: 1d, 7d (default), 14d, 30d or 90d.' };
 
-export const accountReadingRows = [
+export const accountReadingRows: readonly OperationRow[] = [
   { name: 'get_dashboard', listener: 'api', method: 'GET', path: '/v1/portal/dashboard', document: 'dashboard', unwrap: 'dashboard', scope: 'read', rateLimit: 'read',
     summary: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.', params: [], mcpTool: 'get_dashboard' },
   { name: 'list_orders', listener: 'api', method: 'GET', path: '/v1/portal/orders', document: 'orders', scope: 'read', rateLimit: 'read',
@@ -61,6 +62,7 @@ export const accountReadingRows = [
     summary: 'What can be ordered and at what price: only plans the caller is already on.', params: [], mcpTool: 'list_catalogue' },
   { name: 'check_payment_method', listener: 'api', method: 'GET', path: '/v1/payment-method', document: 'payment-method', unwrap: 'paymentMethod', scope: 'read', rateLimit: 'read',
     summary: 'Whether a card is on file, as brand and last four.', params: [], mcpTool: 'check_payment_method' },
-] as const satisfies readonly OperationRow[];
+];
 
-export const operationTable: readonly OperationRow[] = [...accountReadingRows];
+// check-deliverability joins when its resolver lands (the grade is being built).
+export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...publicCheckRows.filter((r) => r.name !== 'check_deliverability')];

@@ -11,5 +11,6 @@ import './requests.js';
 import './referrals.js';
 import './catalogue.js';
 import './payment-method.js';
+import './checks.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

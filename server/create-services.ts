@@ -4,11 +4,16 @@ import type { ServiceConfig } from '../resolvers/service-config.js';
 import { createRateLimits, type RateLimitClass } from '../resolvers/limits/rate-limits.js';
 import { createDnsLookup, dnsConfigFromEnv } from '../resolvers/checks/dns/create-dns-lookup.js';
 import { createHttpsFetcher, httpsConfigFromEnv } from '../resolvers/checks/http/create-https-fetcher.js';
+import { blacklistConfigFromEnv } from '../resolvers/checks/blacklist/blacklist-config.js';
+import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/registration-config.js';
+import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
 export interface ServiceOverrides {
   /** Tests lower the allowances to reach them quickly. */
   readonly rateLimits?: Partial<Record<RateLimitClass, number>>;
   readonly env?: NodeJS.ProcessEnv;
+  /** Tests replace the probe of Google's sign-in discovery (it would reach the internet). */
+  readonly googleTenancy?: GoogleTenancyProbe;
 }
 
 /** Everything shared by all requests of one process; configuration errors throw here, at start. */
@@ -16,6 +21,9 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
   const env = overrides.env ?? process.env;
   const dnsConfig = dnsConfigFromEnv(env);
   const httpsConfig = httpsConfigFromEnv(env);
+  const blacklist = blacklistConfigFromEnv(env);
+  const registration = registrationConfigFromEnv(env);
+  const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   return {
     db: database.db,
     dbKind: database.kind,
@@ -23,7 +31,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     rateLimits: createRateLimits(database.raw, overrides.rateLimits),
     createCheckContext: () => {
       const dns = createDnsLookup(dnsConfig);
-      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date() };
+      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy };
     },
   };
 }
