@@ -5,16 +5,26 @@ import { jsonResponse } from '../rest/json-response.js';
 import type { Yoga } from './create-yoga.js';
 import { handleGraphql } from './graphql-door.js';
 import { healthResponse } from './health.js';
+import { createMcpHandler } from '../mcp/create-mcp-handler.js';
 import type { FetchHandler } from './serve-http.js';
 
 /** {api_url}: the account API (/v1/...), /graphql and health. */
 export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
-  const rest = createRestHandler({ rows: operationTable.filter((r) => r.listener === 'api'), yoga, services, cors: false });
+  const rows = operationTable.filter((r) => r.listener === 'api');
+  const rest = createRestHandler({ rows, yoga, services, cors: false });
+  const mcp = createMcpHandler({
+    name: 'deliverability-account', rows, yoga, services, requireKey: true,
+    // place_order takes the Idempotency-Key as an argument (same format rule as the header).
+    extraInputs: (row) => row.headerVariables?.length
+      ? { extra: { idempotency_key: { type: 'string', pattern: '^[A-Za-z0-9.:_-]{8,64}$', description: 'A new unique key per order (8-64 letters, digits, . - : _); retrying with the same key never places a second order.' } } }
+      : {},
+  });
   return async function apiApp(request, info) {
     const path = new URL(request.url).pathname;
     const health = await healthResponse(path, services);
     if (health) return health;
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
+    if (path === '/mcp') return mcp(request, info);
     const answer = await rest(request, info);
     if (answer) return answer;
     return jsonResponse(404, { detail: `There is no ${path}; the account API's paths are under /v1 (see ${services.config.apiUrl}/docs).`, code: 'not_found', request_id: info.requestId });

@@ -5,6 +5,8 @@ import { jsonResponse } from '../rest/json-response.js';
 import type { Yoga } from './create-yoga.js';
 import { handleGraphql } from './graphql-door.js';
 import { healthResponse } from './health.js';
+import { createMcpHandler } from '../mcp/create-mcp-handler.js';
+import { toolsCatalogue } from '../rest/tools-catalogue.js';
 import type { FetchHandler } from './serve-http.js';
 
 const CORS = {
@@ -16,7 +18,9 @@ const CORS = {
 
 /** {base_url}: the keyless public checks, CORS open on every answer. */
 export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
-  const rest = createRestHandler({ rows: operationTable.filter((r) => r.listener === 'public'), yoga, services, cors: true });
+  const rows = operationTable.filter((r) => r.listener === 'public');
+  const rest = createRestHandler({ rows, yoga, services, cors: true });
+  const mcp = createMcpHandler({ name: 'deliverability-checks', rows, yoga, services, requireKey: false });
   return async function publicApp(request, info) {
     const response = await route(request, info);
     for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value);
@@ -29,6 +33,8 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
     const health = await healthResponse(path, services);
     if (health) return health;
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
+    if (path === '/mcp') return mcp(request, info);
+    if (path === '/tools.json') return jsonResponse(200, toolsCatalogue(rows, services.config.publicUrl));
     const answer = await rest(request, info);
     if (answer) return answer;
     return jsonResponse(404, { detail: `There is no ${path}; the checks are at /.platform/functions/<name> (see /tools.json).`, code: 'not_found', request_id: info.requestId });

@@ -1,0 +1,21 @@
+import type { ZoneRecord } from './dns-server.js';
+
+/**
+ * A small, well-configured sending domain (good.test) and a poorly configured one (bad.test), shared
+ * by the tests that go through the service's doors. Names under .test never exist on the internet.
+ */
+export const fixtureZone: ZoneRecord[] = [
+  { name: 'good.test', type: 'MX', data: { preference: 10, exchange: 'mx.good.test' } },
+  { name: 'mx.good.test', type: 'A', data: '192.0.2.10' },
+  { name: 'good.test', type: 'A', data: '192.0.2.20' },
+  { name: 'good.test', type: 'NS', data: 'ns1.good.test' },
+  { name: 'good.test', type: 'TXT', data: ['v=spf1 mx include:_spf.mailer.test -all'] },
+  { name: '_spf.mailer.test', type: 'TXT', data: ['v=spf1 ip4:198.51.100.0/24 -all'] },
+  { name: '_dmarc.good.test', type: 'TXT', data: ['v=DMARC1; p=reject; rua=mailto:dmarc@good.test'] },
+  { name: 'google._domainkey.good.test', type: 'TXT', data: ['v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAtQ0Wq1DS0sB9bqIHVcQY1SIDoNdlRFNwLPS5q4fl5BvZTNdHXMfuIXGvo7/WcYTEUVOiaaBBmIl3L6+QgEphT6NKM0ORQaMHQ2mbzZY5lNWTvY6NNe3/Plu1y4dFfCGzt1HyG/5sfZxfSlDmCPdeY6/lGlS8z5VxmzhYA5CdrfYfjdUwz4a7H5HozA9uZf7wUPFGj1sxh0AXh2t/0JtxNHoPlbdXfW36sgP5ybEJkChuMU6zvsFYSewtw5WdjZWEzpfwjRzZs5T5LAJnXWpz+iBLRLSqfZU61JBqmD5FFgg0a2VDLFGXnw5ZgoeKkbRgI7g0yO9gwdsyMz2eIpZOgwIDAQAB'] },
+  { name: '_domainkey.good.test', type: 'TXT', data: ['o=~'] },
+  { name: 'bad.test', type: 'A', data: '192.0.2.30' },
+  { name: 'bad.test', type: 'TXT', data: ['v=spf1 +all'] },
+  { name: 'track.good.test', type: 'CNAME', data: 'links.mailer.test' },
+  { name: 'links.mailer.test', type: 'A', data: '192.0.2.40' },
+];
