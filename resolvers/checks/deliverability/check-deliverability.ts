@@ -1,0 +1,167 @@
+import { ApiError } from '../../api-error.js';
+import { checkBlacklist } from '../blacklist/check-blacklist.js';
+import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
+import { checkDkim } from '../dkim/check-dkim.js';
+import { checkDmarc } from '../dmarc/check-dmarc.js';
+import { checkDomainExpiry } from '../domain-expiry/check-domain-expiry.js';
+import type { FullCheckContext } from '../full-check-context.js';
+import { normalizeDomain } from '../normalize-domain.js';
+import { checkSpf } from '../spf/check-spf.js';
+import { combineParts } from './combine-parts.js';
+import type { AppliedCap, BreakdownEntry } from './combine-parts.js';
+import { GRADE_PARTS } from './grade-weights.js';
+import type { Grade, GradePart } from './grade-weights.js';
+import { inspectMailExchangers } from './inspect-mail-exchangers.js';
+import { orderFixes } from './order-fixes.js';
+import type { DeliverabilityFix } from './order-fixes.js';
+import type { PartAssessment } from './part-assessment.js';
+import { notScored } from './part-assessment.js';
+import { scoreBlacklists } from './score-blacklists.js';
+import { scoreDkim } from './score-dkim.js';
+import { scoreDmarc } from './score-dmarc.js';
+import { scoreDomainAge } from './score-domain-age.js';
+import { scoreMx } from './score-mx.js';
+import { scoreSpf } from './score-spf.js';
+
+export type { BreakdownEntry, AppliedCap } from './combine-parts.js';
+export type { DeliverabilityFix } from './order-fixes.js';
+export type { Grade, GradePart } from './grade-weights.js';
+
+export interface CheckDeliverabilityInput {
+  readonly domain: string;
+}
+
+/** The status and summary of one check the grade ran; the check itself (by name) gives the details. */
+export interface DeliverabilitySubCheck {
+  readonly check: 'check-spf' | 'check-dkim' | 'check-dmarc' | 'check-dns' | 'check-blacklist' | 'check-domain-expiry';
+  readonly status: CheckStatus;
+  readonly summary: string;
+}
+
+export interface CheckDeliverabilityAnswer extends CheckResultBase {
+  readonly domain: string;
+  readonly domain_unicode?: string;
+  /** A-F after caps; null only when no part could be scored. */
+  readonly grade: Grade | null;
+  /** 0-100, the weighted mean over the parts that were scored; null when none was. */
+  readonly score: number | null;
+  readonly breakdown: Readonly<Record<GradePart, BreakdownEntry>>;
+  /** Caps in force, lowest grade first (docs/grade.md lists them). */
+  readonly caps: readonly AppliedCap[];
+  /** Parts left out of the score because their lookups failed or the evidence could not tell. */
+  readonly not_scored: readonly GradePart[];
+  /** Most points first. */
+  readonly fixes: readonly DeliverabilityFix[];
+  readonly checks: Readonly<Record<GradePart, DeliverabilitySubCheck>>;
+}
+
+const CHECK_NAMES: Readonly<Record<GradePart, DeliverabilitySubCheck['check']>> = {
+  spf: 'check-spf', dkim: 'check-dkim', dmarc: 'check-dmarc', mx: 'check-dns', blacklists: 'check-blacklist', domain_age: 'check-domain-expiry',
+};
+
+const PART_NAMES: Readonly<Record<GradePart, string>> = {
+  spf: 'SPF', dkim: 'DKIM', dmarc: 'DMARC', mx: 'MX', blacklists: 'blacklists', domain_age: 'domain age',
+};
+
+interface PartRun {
+  readonly assessment: PartAssessment;
+  readonly status: CheckStatus;
+  readonly summary: string;
+}
+
+/**
+ * Runs one check and scores it. A check that throws (which a check should not do for a DNS or
+ * registry failure) leaves its part not scored instead of failing the whole grade.
+ */
+async function runPart<A extends { readonly status: CheckStatus; readonly summary: string }>(
+  part: GradePart, run: () => Promise<A>, score: (answer: A) => PartAssessment,
+): Promise<PartRun> {
+  try {
+    const answer = await run();
+    return { assessment: score(answer), status: answer.status, summary: answer.summary };
+  } catch (error) {
+    const why = error instanceof ApiError ? error.detail : 'the check stopped on an unexpected error';
+    const summary = `The ${PART_NAMES[part]} check could not be completed: ${why}`;
+    return { assessment: notScored('error', `Not scored: ${summary}`), status: 'error', summary };
+  }
+}
+
+function findingsFrom(parts: Readonly<Record<GradePart, PartAssessment>>, caps: readonly AppliedCap[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const part of GRADE_PARTS) {
+    const p = parts[part];
+    if (!p.scored) {
+      findings.push({ severity: 'warning', code: 'part_not_scored', message: `${PART_NAMES[part]} was not scored and left out of the score. ${p.detail}` });
+      continue;
+    }
+    for (const d of p.deductions) {
+      const severe = d.fraction >= 0.5 || (d.cap !== undefined && d.cap !== 'B');
+      findings.push({ severity: severe ? 'error' : 'warning', code: d.code, message: `${d.problem} ${d.fix}` });
+    }
+  }
+  for (const cap of caps.filter((c) => c.part === 'spf_and_dkim')) {
+    findings.push({ severity: 'error', code: cap.code, message: `${cap.reason} Set up both SPF and DKIM.` });
+  }
+  return findings;
+}
+
+function summarize(domain: string, score: number | null, grade: Grade | null, uncapped: Grade | null, caps: readonly AppliedCap[], notScoredParts: readonly GradePart[]): string {
+  if (score === null || grade === null) {
+    return `No part of the grade for ${domain} could be scored because every lookup failed, so there is no grade; try again.`;
+  }
+  let sentence = `${domain} grades ${grade} (${score}/100)`;
+  const binding = caps[0];
+  if (binding && grade !== uncapped) {
+    sentence += `, capped at ${binding.grade} from ${uncapped}: ${binding.reason.replace(/\.$/, '')}`;
+  }
+  if (notScoredParts.length > 0) {
+    const names = notScoredParts.map((p) => PART_NAMES[p]).join(', ');
+    sentence += `; ${names} ${notScoredParts.length === 1 ? 'was' : 'were'} not scored (lookup failed or undetermined), so the score is over the other parts' weights`;
+  }
+  return `${sentence}.`;
+}
+
+function statusFor(grade: Grade | null, notScoredParts: readonly GradePart[]): CheckStatus {
+  if (grade === null) return 'error';
+  if (grade === 'D' || grade === 'F') return 'fail';
+  // An A with parts left unscored is not a clean pass: part of the picture is missing.
+  if (grade === 'B' || grade === 'C' || notScoredParts.length > 0) return 'warn';
+  return 'pass';
+}
+
+/**
+ * The A-F cold-email readiness grade (docs/grade.md): SPF, DKIM (common selectors scanned), DMARC,
+ * MX, blacklists and domain age, all run at once on the same request context, so their shared
+ * questions (the MX set, the MX hosts' addresses) go to DNS once. Each part is scored 0..1 and
+ * weighted; a part whose lookup failed is not scored and the others' weights are renormalised;
+ * caps lower the letter for problems that sink cold email whatever the rest looks like.
+ */
+export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: FullCheckContext): Promise<CheckDeliverabilityAnswer> {
+  const { domain, unicode } = normalizeDomain(input.domain);
+  const [spf, dkim, dmarc, mx, blacklists, domainAge] = await Promise.all([
+    runPart('spf', () => checkSpf({ domain }, ctx), scoreSpf),
+    runPart('dkim', () => checkDkim({ domain }, ctx), scoreDkim),
+    runPart('dmarc', () => checkDmarc({ domain }, ctx), scoreDmarc),
+    runPart('mx', () => inspectMailExchangers(ctx.dns, domain), scoreMx),
+    runPart('blacklists', () => checkBlacklist({ input: domain }, ctx), scoreBlacklists),
+    runPart('domain_age', () => checkDomainExpiry({ domain }, ctx), scoreDomainAge),
+  ]);
+  const runs: Record<GradePart, PartRun> = { spf, dkim, dmarc, mx, blacklists, domain_age: domainAge };
+  const parts = Object.fromEntries(GRADE_PARTS.map((p) => [p, runs[p].assessment])) as Record<GradePart, PartAssessment>;
+  const combined = combineParts(parts);
+  const checks = Object.fromEntries(GRADE_PARTS.map((p): [GradePart, DeliverabilitySubCheck] => [p, { check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }])) as Record<GradePart, DeliverabilitySubCheck>;
+  return {
+    status: statusFor(combined.grade, combined.not_scored),
+    summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored),
+    findings: findingsFrom(parts, combined.caps),
+    domain,
+    ...(unicode ? { domain_unicode: unicode } : {}),
+    grade: combined.grade,
+    score: combined.score,
+    breakdown: combined.breakdown,
+    caps: combined.caps,
+    not_scored: combined.not_scored,
+    fixes: orderFixes(parts, combined.effectiveWeights),
+    checks,
+  };
+}
