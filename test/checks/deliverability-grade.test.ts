@@ -105,6 +105,7 @@ describe('check-deliverability', () => {
     const answer = await checkDeliverability({ domain: 'bare.example' }, ctx());
     expect(answer).toMatchObject({ grade: 'F', score: 55, status: 'fail' });
     expect(answer.fixes.map((f) => [f.part, f.points])).toEqual([['dmarc', 25], ['spf', 20]]);
+    expect(answer.summary).toBe('bare.example grades F (55/100); fixing DMARC adds the most (25 points).');
     expect(answer.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['spf_missing', 'dmarc_missing']));
   });
 

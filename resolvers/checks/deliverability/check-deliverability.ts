@@ -105,14 +105,20 @@ function findingsFrom(parts: Readonly<Record<GradePart, PartAssessment>>, caps: 
   return findings;
 }
 
-function summarize(domain: string, score: number | null, grade: Grade | null, uncapped: Grade | null, caps: readonly AppliedCap[], notScoredParts: readonly GradePart[]): string {
+function summarize(
+  domain: string, score: number | null, grade: Grade | null, uncapped: Grade | null, caps: readonly AppliedCap[],
+  notScoredParts: readonly GradePart[], fixes: readonly DeliverabilityFix[],
+): string {
   if (score === null || grade === null) {
     return `No part of the grade for ${domain} could be scored because every lookup failed, so there is no grade; try again.`;
   }
   let sentence = `${domain} grades ${grade} (${score}/100)`;
   const binding = caps[0];
+  const top = fixes[0];
   if (binding && grade !== uncapped) {
     sentence += `, capped at ${binding.grade} from ${uncapped}: ${binding.reason.replace(/\.$/, '')}`;
+  } else if (top && top.points > 0) {
+    sentence += `; fixing ${PART_NAMES[top.part]} adds the most (${top.points} points)`;
   }
   if (notScoredParts.length > 0) {
     const names = notScoredParts.map((p) => PART_NAMES[p]).join(', ');
@@ -149,10 +155,11 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
   const runs: Record<GradePart, PartRun> = { spf, dkim, dmarc, mx, blacklists, domain_age: domainAge };
   const parts = Object.fromEntries(GRADE_PARTS.map((p) => [p, runs[p].assessment])) as Record<GradePart, PartAssessment>;
   const combined = combineParts(parts);
+  const fixes = orderFixes(parts, combined.effectiveWeights);
   const checks = Object.fromEntries(GRADE_PARTS.map((p): [GradePart, DeliverabilitySubCheck] => [p, { check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }])) as Record<GradePart, DeliverabilitySubCheck>;
   return {
     status: statusFor(combined.grade, combined.not_scored),
-    summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored),
+    summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored, fixes),
     findings: findingsFrom(parts, combined.caps),
     domain,
     ...(unicode ? { domain_unicode: unicode } : {}),
@@ -161,7 +168,7 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
     breakdown: combined.breakdown,
     caps: combined.caps,
     not_scored: combined.not_scored,
-    fixes: orderFixes(parts, combined.effectiveWeights),
+    fixes,
     checks,
   };
 }

@@ -14,6 +14,12 @@ function removalSentence(entries: readonly DnsblListResult[]): string {
   return [...byList.values()].map((e) => `${e.list} (${e.removal_url})`).join(', ');
 }
 
+function listedOn(entries: readonly DnsblListResult[], kind: string): string {
+  const targets = new Set(entries.map((e) => e.target)).size;
+  const lists = new Set(entries.map((e) => e.list_id)).size;
+  return `${targets === 1 ? 'is' : 'are'} listed on ${lists === 1 ? `a ${kind} blocklist` : `${lists} ${kind} blocklists`}`;
+}
+
 /**
  * Blacklists: full marks when no list that answered lists the domain or its mail servers. A
  * listing on a major list (Spamhaus, Barracuda, SpamCop...) blocks mail at many receivers: the part
@@ -30,7 +36,7 @@ export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
   if (major.length > 0) {
     deductions.push({
       code: 'blacklist_major', fraction: 1, cap: 'D',
-      problem: `${targets(major)} ${major.length === 1 ? 'is' : 'are'} listed on major blocklists: ${removalSentence(major)}.`,
+      problem: `${targets(major)} ${listedOn(major, 'major')}: ${removalSentence(major)}.`,
       fix: `Stop what got the listing (compromised accounts, purchased lists, high complaint rates), then ask for removal at ${removalSentence(major)}.`,
     });
   }
@@ -38,7 +44,7 @@ export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
     const lists = new Set(minor.map((m) => m.list_id)).size;
     deductions.push({
       code: 'blacklist_minor', fraction: Math.min(1, lists * MINOR_FRACTION),
-      problem: `${targets(minor)} ${minor.length === 1 ? 'is' : 'are'} listed on smaller blocklists: ${removalSentence(minor)}.`,
+      problem: `${targets(minor)} ${listedOn(minor, 'smaller')}: ${removalSentence(minor)}.`,
       fix: `Ask for removal at ${removalSentence(minor)}.`,
     });
   }
