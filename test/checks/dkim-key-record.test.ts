@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { assessDkimKey } from '../../resolvers/checks/dkim/dkim-key-assessment.js';
 import { parseDkimKeyRecord } from '../../resolvers/checks/dkim/dkim-key-record.js';
+import { conformanceDir, conformanceFile } from '../support/conformance-dir.js';
 
-const conformance = '/work/shared/conformance';
+const conformance = conformanceDir;
 
 interface MoxCase {
   record: string; is_dkim: boolean; error: string | null; note?: string;

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseDmarcRecord } from '../../resolvers/checks/dmarc/dmarc-record.js';
+import { conformanceDir, conformanceFile } from '../support/conformance-dir.js';
 
-const conformance = '/work/shared/conformance';
+const conformance = conformanceDir;
 
 interface MoxVectors {
   invalid: { record: string; note: string }[];

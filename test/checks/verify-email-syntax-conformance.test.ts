@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { checkEmailSyntax } from '../../resolvers/checks/verify-email/email-syntax.js';
+import { conformanceFile } from '../support/conformance-dir.js';
 
 /**
  * How the is_email categories map to "can a sender send to this" (syntax_valid):
@@ -14,7 +15,7 @@ import { checkEmailSyntax } from '../../resolvers/checks/verify-email/email-synt
  *   TLD (the same corpus has test@io as VALID because io had an MX), so it is a DNS verdict: our
  *   syntax accepts it and the MX lookup decides. hapi's port, which has no DNS, calls both valid.
  */
-const CONFORMANCE = new URL('../../../shared/conformance/', import.meta.url);
+
 
 function expectedFromCategory(category: string, diagnosis: string): boolean {
   if (diagnosis === 'ISEMAIL_RFC5321_TLD') return true;
@@ -28,7 +29,7 @@ function fromControlPictures(text: string): string {
 
 describe('email syntax against the is_email corpora', () => {
   it('classifies all 164 of Dominic Sayers\' tests.xml cases as their category says', () => {
-    const xml = readFileSync(new URL('email-isemail-dominicsayers/tests.xml', CONFORMANCE), 'utf8');
+    const xml = readFileSync(conformanceFile('email-isemail-dominicsayers', 'tests.xml'), 'utf8');
     const parsed = new XMLParser({ parseTagValue: false, trimValues: false, processEntities: true, htmlEntities: true }).parse(xml) as {
       tests: { test: { address?: string | number; category: string; diagnosis: string }[] };
     };
@@ -39,7 +40,7 @@ describe('email syntax against the is_email corpora', () => {
   });
 
   it('classifies 209 of the 210 hapi isemail tests.json cases as their diagnosis says, and refuses the one unassigned code point on purpose', () => {
-    const cases = JSON.parse(readFileSync(new URL('email-isemail-hapi-json/tests.json', CONFORMANCE), 'utf8')) as [string, string][];
+    const cases = JSON.parse(readFileSync(conformanceFile('email-isemail-hapi-json', 'tests.json'), 'utf8')) as [string, string][];
     expect(cases).toHaveLength(210);
     const wrong = cases.filter(([address, diagnosis]) => checkEmailSyntax(address).valid !== (diagnosis === 'valid'));
     // hapi punycodes any code point; its one "valid" domain that starts with U+103FF (unassigned in
