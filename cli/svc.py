@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""svc: the command line client of the account API.
+
+One file, Python 3.8 or later, standard library only. Download it from {api_url}/v1/cli, then:
+
+    export SERVICE_API_URL=https://api.example.com   # the account API's base URL
+    export SERVICE_API_KEY=sk_live_...               # a key made in the portal's settings
+    python3 svc.py dashboard
+
+Every command prints the JSON answer on stdout and exits 0. A refusal prints the service's reason
+(its `detail` sentence) on stderr and exits 1. `python3 svc.py COMMAND --help` explains a command.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import textwrap
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+
+VERSION = "1.0.0"
+
+# SPEC: an Idempotency-Key is 8 to 64 letters, digits, dots, dashes, colons or underscores.
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9.:_-]{8,64}$")
+
+
+class Refusal(Exception):
+    """Anything that ends the command with exit status 1: the message goes to stderr."""
+
+
+# --------------------------------------------------------------------------------------------------
+# HTTP
+
+
+class Client:
+    def __init__(self, api_url, key, timeout):
+        self.api_url = api_url
+        self.key = key
+        self.timeout = timeout
+
+    def request(self, method, path, body=None, headers=None):
+        if not path.startswith("/"):
+            path = "/" + path
+        url = self.api_url + path
+        data = None
+        all_headers = {
+            "Authorization": "Bearer " + self.key,
+            "Accept": "application/json",
+            "User-Agent": "svc/%s python/%s" % (VERSION, sys.version.split()[0]),
+        }
+        if body is not None:
+            data = json.dumps(body).encode("utf-8")
+            all_headers["Content-Type"] = "application/json"
+        all_headers.update(headers or {})
+        req = urllib.request.Request(url, data=data, method=method, headers=all_headers)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as response:
+                return decode(response.read(), response.headers.get("Content-Type", ""))
+        except urllib.error.HTTPError as error:
+            raise Refusal(refusal_message(error))
+        except urllib.error.URLError as error:
+            raise Refusal("Could not reach %s: %s. Check --api or SERVICE_API_URL." % (self.api_url, error.reason))
+        except (TimeoutError, OSError) as error:
+            raise Refusal("No answer from %s within %s seconds (%s); the request may or may not have been carried out."
+                          % (self.api_url, self.timeout, error))
+
+
+def decode(raw, content_type):
+    text = raw.decode("utf-8", errors="replace")
+    if "json" in content_type:
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
+def refusal_message(error):
+    """The `detail` sentence first, then what helps a person act on it (problems, the wait, the request id)."""
+    raw = error.read()
+    body = decode(raw, error.headers.get("Content-Type", "") if error.headers else "")
+    lines = []
+    if isinstance(body, dict) and isinstance(body.get("detail"), str):
+        lines.append(body["detail"])
+        if body.get("problems"):
+            lines.append("problems:")
+            lines.append(json.dumps(body["problems"], indent=2, ensure_ascii=False))
+    else:
+        snippet = body if isinstance(body, str) else json.dumps(body)
+        lines.append("The service answered HTTP %s: %s" % (error.code, snippet.strip()[:300] or error.reason))
+    if error.code == 429:
+        # Reported, never waited out: the wait can be up to an hour (the order allowance), and a script
+        # calling svc is better placed to decide whether to sleep.
+        retry_after = error.headers.get("Retry-After") if error.headers else None
+        lines.append("Rate limited: wait %s seconds (Retry-After) and run the command again."
+                     % (retry_after if retry_after else "a few"))
+    request_id = body.get("request_id") if isinstance(body, dict) else None
+    code = body.get("code") if isinstance(body, dict) else None
+    lines.append("(HTTP %s%s%s)" % (error.code, ", " + code if code else "", ", request id " + request_id if request_id else ""))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------------
+# Commands: each returns the JSON value to print.
+
+
+def read_json_file(name):
+    try:
+        if name == "-":
+            text = sys.stdin.read()
+        else:
+            with open(name, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise Refusal("Cannot read %s: %s." % (name, error.strerror or error))
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise Refusal("%s is not valid JSON (%s); it must hold one JSON object." % ("stdin" if name == "-" else name, error))
+    if not isinstance(value, dict):
+        raise Refusal("%s must hold a JSON object, not a %s." % ("stdin" if name == "-" else name, type(value).__name__))
+    return value
+
+
+def cmd_get_simple(path):
+    return lambda client, args: client.request("GET", path)
+
+
+def cmd_deliverability(client, args):
+    return client.request("GET", "/v1/portal/analytics?" + urllib.parse.urlencode({"period": args.period}))
+
+
+def cmd_preview(client, args):
+    return client.request("POST", "/v1/orders/preview", read_json_file(args.file))
+
+
+def cmd_order(client, args):
+    if not args.yes:
+        raise Refusal("Not placed: an order charges the card on file at once. Check it with "
+                      "`svc preview %s`, then run this command again with --yes." % args.file)
+    body = read_json_file(args.file)
+    key = args.idempotency_key
+    if key is None:
+        key = "svc-" + uuid.uuid4().hex
+        sys.stderr.write("Idempotency-Key: %s\n(if this command fails or you are unsure whether it went through, run it "
+                         "again with --idempotency-key %s: the service never places a second order for one key)\n" % (key, key))
+        sys.stderr.flush()
+    elif not IDEMPOTENCY_KEY.match(key):
+        raise Refusal("--idempotency-key must be 8 to 64 letters, digits, dots, dashes, colons or underscores.")
+    return client.request("POST", "/v1/orders", body, {"Idempotency-Key": key})
+
+
+def cmd_setup_link(client, args):
+    return client.request("POST", "/v1/payment-method/setup-link", {"success_url": args.success_url, "cancel_url": args.cancel_url})
+
+
+def cmd_get(client, args):
+    return client.request("GET", args.path)
+
+
+def cmd_post(client, args):
+    return client.request("POST", args.path, read_json_file(args.file) if args.file else None)
+
+
+def cmd_put(client, args):
+    return client.request("PUT", args.path, read_json_file(args.file) if args.file else None)
+
+
+def cmd_delete(client, args):
+    return client.request("DELETE", args.path)
+
+
+# --------------------------------------------------------------------------------------------------
+# Command line
+
+
+def connection_options(suppress):
+    """--api, --key and --timeout, accepted before or after the command name."""
+    parser = argparse.ArgumentParser(add_help=False)
+    default = (lambda value: argparse.SUPPRESS) if suppress else (lambda value: value)
+    group = parser.add_argument_group("connection")
+    group.add_argument("--api", metavar="URL", default=default(None),
+                       help="base URL of the account API (overrides SERVICE_API_URL), e.g. https://api.example.com")
+    group.add_argument("--key", metavar="KEY", default=default(None),
+                       help="API key (overrides SERVICE_API_KEY); prefer the variable, as options show in the process list")
+    group.add_argument("--timeout", metavar="SECONDS", type=float, default=default(60.0),
+                       help="seconds to wait for an answer (default 60)")
+    return parser
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="svc",
+        parents=[connection_options(False)],
+        description="Command line client of the account API. Prints JSON on stdout and exits 0; "
+                    "a refusal prints the reason on stderr and exits 1.",
+        epilog="Environment: SERVICE_API_URL (the account API's base URL) and SERVICE_API_KEY (a key from the "
+               "portal's settings). Run `svc COMMAND --help` for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version="svc " + VERSION)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    common = [connection_options(True)]
+
+    def add(name, summary, description, handler, epilog=None):
+        sub = commands.add_parser(name, help=summary, description=textwrap.fill(description, max(40, min(shutil.get_terminal_size().columns - 2, 100))), epilog=epilog, parents=common,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    add("catalogue", "what can be ordered, and prices",
+        "Lists the plans this account can order (GET /v1/catalogue). A plan that cannot be ordered through "
+        "the API says why in why_not.", cmd_get_simple("/v1/catalogue"))
+
+    sub = add("preview", "check and price an order from a JSON file; creates nothing",
+              "Previews an order (POST /v1/orders/preview): the same checks as placing, the quantity and the price, "
+              "and every problem by domain. Nothing is created or charged. Needs a key with scope read.",
+              cmd_preview, epilog=ORDER_FILE_HELP)
+    sub.add_argument("file", metavar="FILE", help="JSON file holding the order request, or - for stdin")
+
+    sub = add("order", "place an order from a JSON file (charges the card on file; needs --yes)",
+              "Places an order (POST /v1/orders) and charges the card saved on the account. Needs a key with "
+              "scope orders:place, and --yes. Without --idempotency-key a new key is made and printed on stderr: "
+              "run the command again with that key to retry safely; the service never places a second order "
+              "for one key.", cmd_order, epilog=ORDER_FILE_HELP)
+    sub.add_argument("file", metavar="FILE", help="JSON file holding the order request, or - for stdin")
+    sub.add_argument("--yes", action="store_true", help="confirm that the order should be placed and charged")
+    sub.add_argument("--idempotency-key", metavar="K",
+                     help="8 to 64 letters, digits, . - : _; reuse the key to retry the same order without placing it twice")
+
+    add("payment-method", "whether a card is on file",
+        "Shows whether a card is saved on the account, as brand and last four (GET /v1/payment-method).",
+        cmd_get_simple("/v1/payment-method"))
+
+    sub = add("setup-link", "a link where a person saves a card",
+              "Makes a link to the payment processor's page where a person saves a card "
+              "(POST /v1/payment-method/setup-link). Card details never pass through the API or this client. "
+              "Needs a key with scope orders:place.", cmd_setup_link)
+    sub.add_argument("--success-url", metavar="U", required=True, help="where the page sends the person once the card is saved")
+    sub.add_argument("--cancel-url", metavar="U", required=True, help="where the page sends the person who gives up")
+
+    add("dashboard", "domains grouped by the order that paid for them",
+        "Every owned domain, grouped by order, with build state and mailbox count (GET /v1/portal/dashboard).",
+        cmd_get_simple("/v1/portal/dashboard"))
+    add("orders", "the account's orders", "The account's orders (GET /v1/portal/orders).", cmd_get_simple("/v1/portal/orders"))
+    add("billing", "invoices, spend, what is due next",
+        "Invoices, this month's spend, anything past due and the next charge (GET /v1/portal/billing).",
+        cmd_get_simple("/v1/portal/billing"))
+    sub = add("deliverability", "how the domains are sending",
+              "Deliverability of each domain over a period (GET /v1/portal/analytics). A domain not yet watched "
+              "carries null figures, not 0.", cmd_deliverability)
+    sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
+    add("requests", "change requests and the replies",
+        "Change requests and the service's replies (GET /v1/portal/requests).", cmd_get_simple("/v1/portal/requests"))
+    add("workspaces", "folders and their domain counts",
+        "Folders (workspaces) and the number of domains in each (GET /v1/portal/workspaces).",
+        cmd_get_simple("/v1/portal/workspaces"))
+
+    sub = add("get", "GET any account API path",
+              "Sends GET to any path of the account API and prints the answer.", cmd_get,
+              epilog="Example: svc get '/v1/portal/analytics?period=30d'")
+    sub.add_argument("path", metavar="PATH", help="a path such as /v1/portal/referrals, with its query string if any")
+    sub = add("post", "POST a JSON file to any account API path",
+              "Sends POST to any path of the account API, with FILE as the JSON body (no body without FILE).",
+              cmd_post, epilog="Example: echo '{\"name\": \"Client B\"}' | svc post /v1/portal/workspaces -")
+    sub.add_argument("path", metavar="PATH", help="a path such as /v1/portal/workspaces")
+    sub.add_argument("file", metavar="FILE", nargs="?", help="JSON file holding the body, or - for stdin")
+    sub = add("put", "PUT a JSON file to any account API path",
+              "Sends PUT to any path of the account API, with FILE as the JSON body.", cmd_put,
+              epilog="Example: echo '{\"name\": \"Renamed\"}' | svc put /v1/portal/workspaces/3 -")
+    sub.add_argument("path", metavar="PATH", help="a path such as /v1/portal/workspaces/3")
+    sub.add_argument("file", metavar="FILE", nargs="?", help="JSON file holding the body, or - for stdin")
+    sub = add("delete", "DELETE any account API path", "Sends DELETE to any path of the account API.", cmd_delete)
+    sub.add_argument("path", metavar="PATH", help="a path such as /v1/portal/workspaces/3")
+    return parser
+
+
+ORDER_FILE_HELP = """The order file names what to build, never what to charge:
+
+  {
+    "sku": "google-inbox-unwarmed",
+    "promotion_code": "OPTIONAL",
+    "domains": [
+      {"domain": "example.com", "forward_to": "example.org",
+       "mailboxes": [{"first_name": "Ada", "last_name": "Lovelace", "local_part": "ada"}]}
+    ]
+  }
+"""
+
+
+def connection(args):
+    api = args.api or os.environ.get("SERVICE_API_URL", "")
+    key = args.key or os.environ.get("SERVICE_API_KEY", "")
+    if not api:
+        raise Refusal("No API URL: pass --api URL or set SERVICE_API_URL to the account API's base URL "
+                      "(the address this file was downloaded from, without /v1/cli).")
+    if not key:
+        raise Refusal("No API key: set SERVICE_API_KEY (or pass --key) to a key created in the portal's settings.")
+    api = api.rstrip("/")
+    if api.endswith("/v1"):
+        api = api[: -len("/v1")]  # the paths already start with /v1
+    if not re.match(r"^https?://", api):
+        raise Refusal("The API URL must start with https:// (or http:// for a local service), not %r." % api)
+    return Client(api, key, args.timeout)
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "order" and not args.yes:
+            cmd_order(None, args)  # refuses before anything else is needed
+        answer = args.handler(connection(args), args)
+    except Refusal as refusal:
+        sys.stderr.write(str(refusal) + "\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrupted.\n")
+        return 130
+    if isinstance(answer, str):
+        sys.stdout.write(answer if answer.endswith("\n") else answer + "\n")
+    else:
+        sys.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
