@@ -49,6 +49,7 @@ export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
     });
   }
   const unanswered = answer.unanswered_count > 0 ? ` ${answer.unanswered_count} of ${answer.lists.length} list queries gave no usable answer and were not counted.` : '';
-  const detail = (deductions.length === 0 ? answer.summary : deductions.map((d) => d.problem).join(' ')) + unanswered;
+  const notChecked = answer.findings.find((f) => f.code === 'mail_servers_not_checked');
+  const detail = (deductions.length === 0 ? answer.summary : deductions.map((d) => d.problem).join(' ')) + unanswered + (notChecked ? ` ${notChecked.message}` : '');
   return scoredPart(answer.status, detail, deductions);
 }
