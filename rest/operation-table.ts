@@ -64,5 +64,4 @@ export const accountReadingRows: readonly OperationRow[] = [
     summary: 'Whether a card is on file, as brand and last four.', params: [], mcpTool: 'check_payment_method' },
 ];
 
-// check-deliverability joins when its resolver lands (the grade is being built).
-export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...publicCheckRows.filter((r) => r.name !== 'check_deliverability')];
+export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...publicCheckRows];

@@ -15,6 +15,7 @@ import { checkDomainExpiry } from '../resolvers/checks/domain-expiry/check-domai
 import { checkProviderDomain } from '../resolvers/checks/provider-domain/check-provider-domain.js';
 import { verifyEmail } from '../resolvers/checks/verify-email/verify-email.js';
 import { segmentEsp } from '../resolvers/checks/segment-esp/segment-esp.js';
+import { checkDeliverability } from '../resolvers/checks/deliverability/check-deliverability.js';
 
 type Args<Names extends string> = Partial<Record<Names, string>>;
 
@@ -44,6 +45,7 @@ function checkField<Names extends string>(
   }));
 }
 
+checkField('checkDeliverability', ['domain'], 'A-F cold-email readiness grade with breakdown and fixes.', (i, c) => checkDeliverability(i as Parameters<typeof checkDeliverability>[0], c));
 checkField('checkSpf', ['domain', 'ip', 'sender', 'helo'], 'SPF record, lookup counts, include tree; with ip, check_host().', (i, c) => checkSpf(i as Parameters<typeof checkSpf>[0], c));
 checkField('checkDkim', ['domain', 'selector'], 'DKIM key under a selector, or a scan of 26 common selectors.', (i, c) => checkDkim(i as Parameters<typeof checkDkim>[0], c));
 checkField('checkDmarc', ['domain'], 'DMARC record parsed and explained.', (i, c) => checkDmarc(i as Parameters<typeof checkDmarc>[0], c));

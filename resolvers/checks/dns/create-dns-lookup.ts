@@ -27,7 +27,7 @@ function positiveInteger(env: NodeJS.ProcessEnv, key: string, fallback: number):
 
 /**
  * DNS_SERVERS (comma-separated; default the system resolvers), DNS_TIMEOUT_MS (2000), DNS_TRIES (2),
- * DNS_CONCURRENCY (32). Read once at start-up: a bad value throws there, not on a request.
+ * DNS_CONCURRENCY (64: the grade's widest level of independent questions fits in one round trip). Read once at start-up: a bad value throws there, not on a request.
  */
 export function dnsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DnsConfig {
   const listed = (env.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -38,7 +38,7 @@ export function dnsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DnsConfi
     servers,
     timeoutMs: positiveInteger(env, 'DNS_TIMEOUT_MS', 2000),
     tries: positiveInteger(env, 'DNS_TRIES', 2),
-    concurrency: positiveInteger(env, 'DNS_CONCURRENCY', 32),
+    concurrency: positiveInteger(env, 'DNS_CONCURRENCY', 64),
   };
 }
 
