@@ -28,10 +28,23 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     db: database.db,
     dbKind: database.kind,
     config,
-    rateLimits: createRateLimits(database.raw, overrides.rateLimits),
+    rateLimits: createRateLimits(database.raw, { ...rateLimitsFromEnv(env), ...overrides.rateLimits }),
     createCheckContext: () => {
       const dns = createDnsLookup(dnsConfig);
       return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy };
     },
   };
+}
+
+/**
+ * RATE_LIMIT_READ_PER_MINUTE raises (or lowers) the per-key reading allowance of SPEC 8 (240). It is
+ * for load tests and benchmarks that must not hit the limit; production leaves it unset. A value that
+ * is not a whole number of at least 1 stops the start with a sentence.
+ */
+function rateLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<RateLimitClass, number>> {
+  const raw = (env.RATE_LIMIT_READ_PER_MINUTE ?? '').trim();
+  if (raw === '') return {};
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`RATE_LIMIT_READ_PER_MINUTE must be a whole number of at least 1, not "${raw}".`);
+  return { read: value };
 }
