@@ -7,11 +7,14 @@ import { handleGraphql } from './graphql-door.js';
 import { healthResponse } from './health.js';
 import { createMcpHandler } from '../mcp/create-mcp-handler.js';
 import type { FetchHandler } from './serve-http.js';
+import { CLI_PATH, serveCli } from './serve-cli.js';
+import { createDocsRoutes } from './serve-docs.js';
 
 /** {api_url}: the account API (/v1/...), /graphql and health. */
 export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const rows = operationTable.filter((r) => r.listener === 'api');
   const rest = createRestHandler({ rows, yoga, services, cors: false });
+  const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
   const mcp = createMcpHandler({
     name: 'deliverability-account', rows, yoga, services, requireKey: true,
     // place_order takes the Idempotency-Key as an argument (same format rule as the header).
@@ -25,6 +28,9 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
     if (health) return health;
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
     if (path === '/mcp') return mcp(request, info);
+    if (path === CLI_PATH) return serveCli(request, info.requestId);
+    const reference = docs(request, path);
+    if (reference) return reference;
     const answer = await rest(request, info);
     if (answer) return answer;
     return jsonResponse(404, { detail: `There is no ${path}; the account API's paths are under /v1 (see ${services.config.apiUrl}/docs).`, code: 'not_found', request_id: info.requestId });

@@ -8,6 +8,7 @@ import { healthResponse } from './health.js';
 import { createMcpHandler } from '../mcp/create-mcp-handler.js';
 import { toolsCatalogue } from '../rest/tools-catalogue.js';
 import type { FetchHandler } from './serve-http.js';
+import { createDocsRoutes } from './serve-docs.js';
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -21,6 +22,7 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
   const rows = operationTable.filter((r) => r.listener === 'public');
   const rest = createRestHandler({ rows, yoga, services, cors: true });
   const mcp = createMcpHandler({ name: 'deliverability-checks', rows, yoga, services, requireKey: false });
+  const docs = createDocsRoutes(rows, 'public', services.config.publicUrl);
   return async function publicApp(request, info) {
     const response = await route(request, info);
     for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value);
@@ -35,6 +37,8 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
     if (path === '/mcp') return mcp(request, info);
     if (path === '/tools.json') return jsonResponse(200, toolsCatalogue(rows, services.config.publicUrl));
+    const reference = docs(request, path);
+    if (reference) return reference;
     const answer = await rest(request, info);
     if (answer) return answer;
     return jsonResponse(404, { detail: `There is no ${path}; the checks are at /.platform/functions/<name> (see /tools.json).`, code: 'not_found', request_id: info.requestId });

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 /** Where the command line client is downloaded from, on {api_url}. */
 export const CLI_PATH = '/v1/cli';
 
-let cached: { body: Uint8Array; etag: string } | undefined;
+let cached: { body: Uint8Array<ArrayBuffer>; etag: string } | undefined;
 
-function cliFile(): { body: Uint8Array; etag: string } {
+function cliFile(): { body: Uint8Array<ArrayBuffer>; etag: string } {
   if (!cached) {
     const body = new Uint8Array(readFileSync(fileURLToPath(new URL('../cli/svc.py', import.meta.url))));
     cached = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
@@ -21,9 +21,9 @@ function cliFile(): { body: Uint8Array; etag: string } {
  * set a key up. It is served as text/x-python so a browser shows it and `curl -o svc.py` saves it;
  * an ETag lets a script refresh its copy cheaply.
  */
-export function serveCli(request: Request): Response {
+export function serveCli(request: Request, requestId: string): Response {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return new Response(JSON.stringify({ detail: `Use GET on ${CLI_PATH} to download the command line client.`, code: 'method_not_allowed' }), {
+    return new Response(JSON.stringify({ detail: `Use GET on ${CLI_PATH} to download the command line client.`, code: 'method_not_allowed', request_id: requestId }), {
       status: 405, headers: { 'content-type': 'application/json; charset=utf-8', allow: 'GET, HEAD' },
     });
   }

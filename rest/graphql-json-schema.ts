@@ -1,0 +1,149 @@
+import {
+  Kind, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
+  type DocumentNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLOutputType, type GraphQLSchema,
+  type OperationDefinitionNode, type SelectionSetNode,
+} from 'graphql';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** first_invoice ← firstInvoice: the REST door camelises body keys, so documented names are the snake ones. */
+export function camelToSnake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** Our scalars on the wire. JSON is any value, so it gets the empty schema. */
+function scalarSchema(name: string, description?: string | null): JsonSchema {
+  const base: JsonSchema = ({
+    String: { type: 'string' }, ID: { type: 'string' }, Int: { type: 'integer' }, Float: { type: 'number' }, Boolean: { type: 'boolean' },
+    DateTime: { type: 'string', format: 'date-time' },
+  } as Record<string, JsonSchema>)[name] ?? {};
+  return description ? { ...base, description } : base;
+}
+
+/** Adds null to a schema's allowed values (OpenAPI 3.1 is JSON Schema 2020-12: `type: [T, "null"]`). */
+export function orNull(schema: JsonSchema): JsonSchema {
+  if (typeof schema.$ref === 'string') {
+    const { $ref, ...rest } = schema;
+    return { ...rest, anyOf: [{ $ref }, { type: 'null' }] };
+  }
+  if (typeof schema.type === 'string') {
+    const out: JsonSchema = { ...schema, type: [schema.type, 'null'] };
+    if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
+    return out;
+  }
+  return schema; // no type: already any value, null included
+}
+
+/**
+ * The JSON Schema of an operation's answer (its `data` object), derived from the selection set
+ * against the schema: aliases give the property names, nullable fields allow null, and every
+ * selected field is required (GraphQL always returns what was selected, null or not).
+ */
+export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): JsonSchema {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  if (!root) throw new Error(`The schema has no ${operation.operation} type.`);
+
+  function objectSchema(typeName: string, selectionSet: SelectionSetNode, description?: string | null): JsonSchema {
+    const properties: Record<string, JsonSchema> = {};
+    const type = schema.getType(typeName);
+    if (!type || !(isObjectType(type) || isInterfaceType(type))) return { type: 'object' };
+    const fields = type.getFields();
+    const collect = (set: SelectionSetNode): void => {
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FIELD) {
+          const key = selection.alias?.value ?? selection.name.value;
+          if (selection.name.value === '__typename') { properties[key] = { type: 'string' }; continue; }
+          const field = fields[selection.name.value];
+          if (!field) throw new Error(`${typeName} has no field ${selection.name.value}.`);
+          properties[key] = outputSchema(field.type, selection.selectionSet, field.description);
+        } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+          const fragment = fragments.get(selection.name.value);
+          if (!fragment) throw new Error(`Fragment ${selection.name.value} is not defined.`);
+          collect(fragment.selectionSet);
+        } else {
+          collect(selection.selectionSet);
+        }
+      }
+    };
+    collect(selectionSet);
+    const out: JsonSchema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+    const text = description ?? type.description;
+    return text ? { description: text, ...out } : out;
+  }
+
+  function outputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, description?: string | null): JsonSchema {
+    if (isNonNullType(type)) return innerOutputSchema(type.ofType, selectionSet, description);
+    return orNull(innerOutputSchema(type, selectionSet, description));
+  }
+
+  function innerOutputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, description?: string | null): JsonSchema {
+    if (isListType(type)) {
+      const items = outputSchema(type.ofType, selectionSet);
+      return description ? { type: 'array', description, items } : { type: 'array', items };
+    }
+    const named = getNamedType(type);
+    if (isEnumType(named)) {
+      const out: JsonSchema = { type: 'string', enum: named.getValues().map((v) => v.name) };
+      return description ?? named.description ? { ...out, description: description ?? named.description } : out;
+    }
+    if (isScalarType(named)) return scalarSchema(named.name, description ?? (named.name === 'JSON' ? named.description : undefined));
+    if (!selectionSet) return { type: 'object' };
+    return objectSchema(named.name, selectionSet, description);
+  }
+
+  return objectSchema(root.name, operation.selectionSet);
+}
+
+/**
+ * The JSON Schema of a GraphQL input type, with snake_case property names (the REST door camelises
+ * body keys) and unknown fields refused, as the schema refuses them. Input objects are registered in
+ * `components` under their GraphQL name and referenced, so a shared type (a mailbox) is written once.
+ */
+export function inputSchema(type: GraphQLInputType, components: Record<string, JsonSchema>, description?: string | null): JsonSchema {
+  if (isNonNullType(type)) return innerInputSchema(type.ofType, components, description);
+  return orNull(innerInputSchema(type, components, description));
+}
+
+function innerInputSchema(type: GraphQLInputType, components: Record<string, JsonSchema>, description?: string | null): JsonSchema {
+  if (isListType(type)) {
+    const items = inputSchema(type.ofType, components);
+    return description ? { type: 'array', description, items } : { type: 'array', items };
+  }
+  const named = getNamedType(type);
+  if (isEnumType(named)) {
+    const out: JsonSchema = { type: 'string', enum: named.getValues().map((v) => v.name) };
+    return description ? { ...out, description } : out;
+  }
+  if (isScalarType(named)) return scalarSchema(named.name, description);
+  if (!isInputObjectType(named)) return {};
+  if (!components[named.name]) {
+    components[named.name] = { type: 'object' }; // placeholder first: input types may refer to themselves
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const field of Object.values(named.getFields())) {
+      const name = camelToSnake(field.name);
+      properties[name] = saysRequired(field.description) && !isNonNullType(field.type)
+        ? innerInputSchema(field.type, components, field.description)
+        : inputSchema(field.type, components, field.description);
+      if (field.defaultValue !== undefined) properties[name] = { ...properties[name], default: field.defaultValue };
+      if ((isNonNullType(field.type) && field.defaultValue === undefined) || saysRequired(field.description)) required.push(name);
+    }
+    components[named.name] = {
+      ...(named.description ? { description: named.description } : {}),
+      type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false,
+    };
+  }
+  const ref = { $ref: `#/components/schemas/${named.name}` };
+  return description ? { ...ref, description } : ref;
+}
+
+/**
+ * Some inputs are nullable in GraphQL only so that their resolver, not GraphQL validation, refuses a
+ * missing value with a sentence (a 422 naming the field). Their description starts "Required:", and
+ * the documents list them as required, which is what a caller must do.
+ */
+export function saysRequired(description: string | null | undefined): boolean {
+  return typeof description === 'string' && /^Required\b/.test(description);
+}

@@ -1,0 +1,318 @@
+import { Kind, parse, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
+import { schema as graphqlSchema } from '../schema/index.js';
+import { loadDocument } from '../server/run-operation.js';
+import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
+import type { OperationRow, ParamSpec } from './operation-table.js';
+import { inputSchemaFor } from './input-schema.js';
+import { CHECKS_API_VERSION } from './tools-catalogue.js';
+import { inputSchema, selectionSchema, type JsonSchema } from './graphql-json-schema.js';
+
+export type OpenApiDocument = Record<string, unknown> & {
+  readonly openapi: string;
+  readonly paths: Record<string, Record<string, OpenApiOperation>>;
+  readonly components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>;
+};
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  parameters?: JsonSchema[];
+  requestBody?: JsonSchema;
+  responses: Record<string, JsonSchema>;
+  security: Record<string, string[]>[];
+  [extension: `x-${string}`]: unknown;
+}
+
+/** What each error status means on this API (SPEC 7), in the words the reference page shows. */
+export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
+  400: 'Refused: `detail` says what to change (a missing or malformed parameter, an unknown or price-like body field, order problems listed by domain in `problems`).',
+  401: 'The key is missing, not recognised, or revoked.',
+  402: 'The payment processor did not take the payment (declined card, or a code it would not redeem). Nothing charged.',
+  403: 'The key lacks the scope this call needs; `required_scope` names it.',
+  404: 'No such record, or no such sku on the account.',
+  409: 'Cannot go ahead as sent (no card on file, the price changed since the preview, the plan cannot be ordered this way, a name already used). Nothing charged.',
+  413: 'The body is larger than 1 MiB.',
+  422: 'A return URL or a field is not in the expected shape.',
+  429: 'Too many requests; wait `Retry-After` seconds.',
+  502: 'The payment processor could not be reached. Nothing charged; retry.',
+  503: 'A dependency is unavailable (the database, or the sign-in checks an order runs); retry after `Retry-After` seconds.',
+};
+
+/**
+ * Statuses a row gives beyond what its shape implies (401, 403, 429 and 503 for every account row;
+ * 400 with inputs; 404 with path parameters; 413 with a body). Read from the resolvers; a new row
+ * not listed here still gets its shape's statuses.
+ */
+const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
+  create_workspace: [409],
+  rename_workspace: [409],
+  set_monitors: [422],
+  raise_request: [404, 409],
+  preview_order: [404, 409],
+  place_order: [402, 404, 409, 502],
+  create_card_setup_link: [422, 502],
+};
+
+/** Header inputs whose format is a rule of the API (SPEC 4.2, Idempotency). */
+const HEADER_SCHEMAS: Readonly<Record<string, { schema: JsonSchema; required: boolean; description: string }>> = {
+  'Idempotency-Key': {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9.:_-]{8,64}$', minLength: 8, maxLength: 64 },
+    required: true,
+    description: 'A new unique key per order: 8 to 64 letters, digits, dots, dashes, colons or underscores. Retrying with the same key answers the order already placed (`replayed` true) and never places a second one.',
+  },
+};
+
+const LIST_PARAMS = new Set(['domains', 'emails']);
+
+/**
+ * The OpenAPI 3.1 document of one listener, generated from the operation table: paths and
+ * parameters from the rows, request bodies from the GraphQL input types, answers from the
+ * operation documents' selection sets, scopes and error statuses from the rows. {api_url}/openapi.json
+ * serves the account rows, {base_url}/openapi.json the public checks.
+ */
+export function openApiDocument(rows: readonly OperationRow[], listener: 'api' | 'public', baseUrl: string): OpenApiDocument {
+  const schemas: Record<string, JsonSchema> = { Error: errorSchema() };
+  if (listener === 'public') Object.assign(schemas, checkAnswerSchemas());
+  const paths: Record<string, Record<string, OpenApiOperation>> = {};
+  for (const row of rows.filter((r) => r.listener === listener)) {
+    const item = (paths[row.path] ??= {});
+    if (listener === 'public') {
+      item.get = publicOperation(row, 'GET');
+      item.post = publicOperation(row, 'POST');
+    } else {
+      item[row.method.toLowerCase()] = accountOperation(row, schemas);
+    }
+  }
+  const api = listener === 'api';
+  return {
+    openapi: '3.1.0',
+    info: api
+      ? {
+          title: 'Account API',
+          version: 'v1',
+          description: 'Reading an account, managing folders and settings, previewing and placing inbox orders. Every request carries '
+            + '`Authorization: Bearer <API_KEY>`; each operation names the scope its key needs. Every JSON answer carries '
+            + '`X-RateLimit-Remaining`. The same operations are MCP tools at `/mcp`, and a one-file command line client downloads from `/v1/cli`.',
+        }
+      : {
+          title: 'Public checks API',
+          version: CHECKS_API_VERSION,
+          description: 'Keyless, read-only deliverability checks, run live at call time and never cached. Every check answers GET with '
+            + 'query parameters and POST with a JSON body of the same names (lists may be JSON arrays there). CORS is open. '
+            + 'The same checks are MCP tools at `/mcp` and are listed in `/tools.json`.',
+        },
+    servers: [{ url: baseUrl }],
+    tags: api
+      ? [{ name: 'Reading', description: 'GET, scope read.' }, { name: 'Changing', description: 'Folders, filing, sequencer, monitors, change requests; scope write.' },
+        { name: 'Ordering', description: 'Preview (read), place and the card setup link (orders:place).' }]
+      : [{ name: 'Checks', description: 'Public, keyless; 120 requests per minute per client address.' }],
+    paths,
+    components: {
+      schemas,
+      ...(api ? { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key made in the portal\'s settings, sent as `Authorization: Bearer <key>`. Its scopes (read, write, orders:place) are fixed at creation; each stands alone.' } } } : {}),
+      headers: {
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current allowance window.', schema: { type: 'integer', minimum: 0 } },
+        'X-Request-Id': { description: 'Quote it to the operator about this request.', schema: { type: 'string' } },
+      },
+    },
+  };
+}
+
+function tagOf(row: OperationRow): string {
+  if (row.listener === 'public') return 'Checks';
+  if (row.scope === 'orders:place' || row.path.startsWith('/v1/orders')) return 'Ordering';
+  return row.method === 'GET' ? 'Reading' : 'Changing';
+}
+
+function rateLimitText(row: OperationRow): string {
+  const kind = row.listener === 'public' ? 'public' : row.method === 'GET' ? 'read' : row.rateLimit;
+  const spec = RATE_LIMIT_CLASSES[kind];
+  return `${spec.points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per} (${kind})`;
+}
+
+function parameterOf(param: ParamSpec): JsonSchema {
+  const schema: JsonSchema = param.type === 'integer' ? { type: 'integer' } : { type: 'string', ...(param.required ? { minLength: 1 } : {}) };
+  const description = LIST_PARAMS.has(param.name) && !/comma/i.test(param.description) ? `${param.description} Comma-separated.` : param.description;
+  return { name: param.name, in: param.in, required: param.in === 'path' ? true : param.required, description, schema };
+}
+
+const PUBLIC_MEANINGS: Readonly<Record<number, string>> = {
+  400: 'A missing or malformed parameter; `detail` says what to pass instead.',
+  429: 'Too many requests from this address; wait `Retry-After` seconds.',
+};
+
+function errorResponses(statuses: Iterable<number>, meanings: Readonly<Record<number, string>> = ERROR_MEANINGS): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const status of [...new Set(statuses)].sort((a, b) => a - b)) {
+    const headers: Record<string, JsonSchema> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+    if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    out[String(status)] = {
+      description: meanings[status] ?? ERROR_MEANINGS[status] ?? 'Refused; `detail` says why.',
+      headers,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return out;
+}
+
+function publicOperation(row: OperationRow, method: 'GET' | 'POST'): OpenApiOperation {
+  const get = method === 'GET';
+  return {
+    operationId: get ? row.name : `${row.name}_post`,
+    summary: row.summary,
+    description: get
+      ? `${row.summary} Live at call time, never cached. Answer fields and finding codes: docs/checks.md.`
+      : `The same check as GET ${row.path}, with its parameters as a JSON body (lists may be arrays).`,
+    tags: [tagOf(row)],
+    ...(get ? { parameters: row.params.map(parameterOf) } : {
+      requestBody: { required: true, content: { 'application/json': { schema: inputSchemaFor(row) } } },
+    }),
+    responses: {
+      200: {
+        description: 'The check\'s answer: status, summary, findings and the check\'s own fields.',
+        headers: { 'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckAnswer' } } },
+      },
+      ...errorResponses([400, 429], PUBLIC_MEANINGS),
+    },
+    security: [],
+    'x-rate-limit': rateLimitText(row),
+    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool } : {}),
+    ...(get ? {} : { 'x-same-as': row.name }),
+  };
+}
+
+function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>): OpenApiOperation {
+  const { source } = loadDocument(row.document);
+  const document = parse(source);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation) throw new Error(`rest/operations/${row.document}.graphql holds no operation.`);
+
+  const parameters = row.params.map(parameterOf);
+  for (const { header, variable } of row.headerVariables ?? []) {
+    const known = HEADER_SCHEMAS[header];
+    const definition = operation.variableDefinitions?.find((v) => v.variable.name.value === variable);
+    parameters.push({
+      name: header, in: 'header',
+      required: known?.required ?? definition?.type.kind === Kind.NON_NULL_TYPE,
+      description: known?.description ?? `Passed to the operation as $${variable}.`,
+      schema: known?.schema ?? { type: 'string' },
+    });
+  }
+
+  let requestBody: JsonSchema | undefined;
+  let bodyRequired = false;
+  if (row.bodyVariable) {
+    const definition = operation.variableDefinitions?.find((v) => v.variable.name.value === row.bodyVariable);
+    const type = definition ? (typeFromAST(graphqlSchema, definition.type as never) as GraphQLInputType | undefined) : undefined;
+    if (!definition || !type) throw new Error(`${row.name}: the body variable $${row.bodyVariable} is not declared with a known type in ${row.document}.graphql.`);
+    bodyRequired = definition.type.kind === Kind.NON_NULL_TYPE;
+    const body = inputSchema(type, schemas);
+    requestBody = { required: bodyRequired, description: 'A JSON object; field names in snake_case. Unknown fields are refused.', content: { 'application/json': { schema: body } } };
+  }
+
+  // The answer: data[unwrap] when the row unwraps, else the whole data object.
+  const data = selectionSchema(graphqlSchema, document, operation);
+  const properties = data.properties as Record<string, JsonSchema>;
+  const answer = row.unwrap ? properties[row.unwrap] : data;
+  if (!answer) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
+  const answerName = `${pascal(row.name)}Answer`;
+  schemas[answerName] = answer;
+
+  const statuses = [401, 403, 429, 503, ...(EXTRA_STATUSES[row.name] ?? [])];
+  if (row.params.length || row.bodyVariable || row.headerVariables?.length) statuses.push(400);
+  if (row.params.some((p) => p.in === 'path')) statuses.push(404);
+  if (row.bodyVariable) statuses.push(413);
+  if (requestBody && bodyMentions(requestBody, schemas, 'sku')) statuses.push(404);
+
+  return {
+    operationId: row.name,
+    summary: row.summary,
+    description: `${row.summary} Needs a key with scope \`${row.scope}\`. Rate limit: ${rateLimitText(row)}.`,
+    tags: [tagOf(row)],
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      200: {
+        description: 'Success.',
+        headers: { 'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${answerName}` } } },
+      },
+      ...errorResponses(statuses),
+    },
+    security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
+    'x-scope': row.scope,
+    'x-rate-limit': rateLimitText(row),
+    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool } : {}),
+  };
+}
+
+/** Whether a body (following $refs into the components) has a property of this name. */
+function bodyMentions(requestBody: JsonSchema, schemas: Record<string, JsonSchema>, name: string): boolean {
+  const seen = new Set<string>();
+  const visit = (node: unknown): boolean => {
+    if (!node || typeof node !== 'object') return false;
+    if (Array.isArray(node)) return node.some(visit);
+    const obj = node as Record<string, unknown>;
+    if (typeof obj.$ref === 'string') {
+      const ref = obj.$ref.split('/').at(-1) as string;
+      if (seen.has(ref)) return false;
+      seen.add(ref);
+      return visit(schemas[ref]);
+    }
+    if (obj.properties && typeof obj.properties === 'object' && name in (obj.properties as object)) return true;
+    return Object.values(obj).some(visit);
+  };
+  return visit(requestBody);
+}
+
+function pascal(name: string): string {
+  return name.split(/[_-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+function errorSchema(): JsonSchema {
+  return {
+    type: 'object',
+    description: 'Every refusal. Extra fields sit beside `detail` where they help: `problems` (order issues by domain), `retry_after`, `required_scope`, `allow`.',
+    required: ['detail', 'code', 'request_id'],
+    properties: {
+      detail: { type: 'string', description: 'A sentence saying what went wrong and what to send instead.' },
+      code: { type: 'string', description: 'A stable machine-readable name of the refusal.' },
+      request_id: { type: 'string', description: 'Quote it to the operator.' },
+      problems: { type: 'array', description: 'Order problems, grouped by domain.', items: { type: 'object' } },
+      retry_after: { type: 'integer', description: 'Seconds to wait (429, 503).' },
+      required_scope: { type: 'string', description: 'The scope the key lacks (403).' },
+    },
+    additionalProperties: true,
+  };
+}
+
+function checkAnswerSchemas(): Record<string, JsonSchema> {
+  return {
+    Finding: {
+      type: 'object',
+      required: ['severity', 'code', 'message'],
+      properties: {
+        severity: { type: 'string', enum: ['error', 'warning', 'info'] },
+        code: { type: 'string', description: 'Stable finding code; each check\'s codes are listed in docs/checks.md.' },
+        message: { type: 'string', description: 'A sentence a person can act on.' },
+      },
+      additionalProperties: true,
+    },
+    CheckAnswer: {
+      type: 'object',
+      description: 'Every check answers status, summary and findings, plus its own snake_case fields (docs/checks.md). A DNS timeout or SERVFAIL gives status "error", never a missing record.',
+      required: ['status', 'summary', 'findings'],
+      properties: {
+        status: { type: 'string', enum: ['pass', 'warn', 'fail', 'error'] },
+        summary: { type: 'string', description: 'One sentence.' },
+        findings: { type: 'array', items: { $ref: '#/components/schemas/Finding' } },
+      },
+      additionalProperties: true,
+    },
+  };
+}
+
