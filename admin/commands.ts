@@ -57,6 +57,23 @@ export const adminCommands: Record<string, AdminCommand> = {
       return { revoked: true };
     },
   },
+  'set-plan-price': {
+    usage: 'set-plan-price --account ID --sku SKU --unit-amount N [--processor-price-id PRICE]',
+    options: { account: { type: 'string' }, sku: { type: 'string' }, 'unit-amount': { type: 'string' }, 'processor-price-id': { type: 'string' } },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      const sku = values.sku?.trim();
+      if (!sku) return fail('--sku is required: a sku of the account\'s catalogue.');
+      const unitAmount = wholeNumber(values['unit-amount'], 'unit-amount', fail);
+      const plan = await db.selectFrom('plans').select(['id', 'unit_amount', 'currency', 'processor_price_id'])
+        .where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+      if (!plan) return fail(`Account ${accountId} has no plan with sku "${sku}".`);
+      // With Stripe the charge follows the Stripe Price: a new amount needs a new Price id alongside.
+      const priceRef = values['processor-price-id']?.trim() || plan.processor_price_id;
+      await db.updateTable('plans').set({ unit_amount: unitAmount, processor_price_id: priceRef, price_updated_at: new Date() }).where('id', '=', plan.id).execute();
+      return { account_id: accountId, sku, unit_amount: unitAmount, previous_unit_amount: plan.unit_amount, currency: plan.currency, processor_price_id: priceRef };
+    },
+  },
   'seed-demo': {
     usage: 'seed-demo',
     options: {},

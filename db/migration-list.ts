@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as createAccountTables from './migrations/2026_11_25_0900_create_account_tables.js';
+import * as orderingTables from './migrations/2026_11_26_0900_ordering_tables.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -7,4 +8,5 @@ import * as createAccountTables from './migrations/2026_11_25_0900_create_accoun
  */
 export const migrations: Record<string, Migration> = {
   '2026_11_25_0900_create_account_tables': createAccountTables,
+  '2026_11_26_0900_ordering_tables': orderingTables,
 };

@@ -63,6 +63,11 @@ export interface OrderTable {
   monitor_deliverability: Generated<boolean>;
   processor_subscription_id: string | null;
   created_at: CreatedAt;
+  /** What the first invoice came to (promotion code applied), minor units; null on orders made before ordering existed. */
+  first_invoice: number | null;
+  promotion_code_id: number | null;
+  /** `created` (Unix seconds) of the newest processor event applied to this order. */
+  processor_event_created: ColumnType<string | null, number | null, number | null>;
 }
 
 export interface DomainTable {
@@ -118,6 +123,8 @@ export interface InvoiceTable {
   due_at: Timestamp;
   paid_at: Timestamp | null;
   processor_invoice_id: string | null;
+  processor_event_created: ColumnType<string | null, number | null | undefined, number | null>;
+  processor_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PaymentMethodTable {
@@ -177,6 +184,74 @@ export interface RateLimitTable {
   expire: ColumnType<string | null, number | null, number | null>;
 }
 
+export interface PromotionCodeTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Stored upper-case; matched case-insensitively. */
+  code: string;
+  /** The only plan the code applies to; null for any plan of the account. */
+  plan_id: number | null;
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string | null;
+  /** once, repeating or forever (Stripe's coupon durations). */
+  duration: string;
+  duration_in_months: number | null;
+  expires_at: Timestamp | null;
+  max_redemptions: number | null;
+  times_redeemed: Generated<number>;
+  /** Stripe's promotion code id (promo_...) when Stripe serves; null to look the code up by name. */
+  processor_ref: string | null;
+  created_at: CreatedAt;
+}
+
+export interface OrderPreviewTable {
+  account_id: number;
+  order_hash: string;
+  plan_id: number;
+  unit_amount: number;
+  currency: string;
+  interval: string;
+  mailboxes_per_unit: number;
+  previewed_at: Timestamp;
+}
+
+export interface SandboxSetupTokenTable {
+  token: string;
+  customer_id: string;
+  success_url: string;
+  cancel_url: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface SandboxCardTable {
+  customer_id: string;
+  payment_method_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  outcome: string;
+  saved_at: Timestamp;
+}
+
+export interface SandboxSubscriptionTable {
+  subscription_id: string;
+  customer_id: string;
+  idempotency_key: string;
+  price_ref: string;
+  quantity: number;
+  status: string;
+  invoice_id: string;
+  amount_paid: number;
+  currency: string;
+  payment_method_id: string;
+  /** JSON object of strings. */
+  metadata: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -194,6 +269,11 @@ export interface Database {
   domain_analytics: DomainAnalyticsTable;
   idempotency_records: IdempotencyRecordTable;
   rate_limits: RateLimitTable;
+  promotion_codes: PromotionCodeTable;
+  order_previews: OrderPreviewTable;
+  sandbox_setup_tokens: SandboxSetupTokenTable;
+  sandbox_cards: SandboxCardTable;
+  sandbox_subscriptions: SandboxSubscriptionTable;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -214,3 +294,5 @@ export type Invoice = Selectable<InvoiceTable>;
 export type PaymentMethod = Selectable<PaymentMethodTable>;
 export type Referral = Selectable<ReferralTable>;
 export type ReferralEarning = Selectable<ReferralEarningTable>;
+export type PromotionCode = Selectable<PromotionCodeTable>;
+export type NewPromotionCode = Insertable<PromotionCodeTable>;

@@ -12,7 +12,8 @@ const DAY = 86_400_000;
  * A demo account a newcomer can read at once: a catalogue with one plan orderable through the API and
  * two that are not (each saying why), three orders whose domains are in different build states, a
  * folder holding some domains, invoices including a past-due one, analytics where one domain is not
- * yet watched, a change request with a reply, and a referral code with earnings. No card is on file:
+ * yet watched, a change request with a reply, a referral code with earnings, and promotion codes of
+ * every kind (one-off, three months, forever, first invoice free, expired, used up, other plan). No card is on file:
  * saving one through the setup link is the first thing to do before placing an order. Every run
  * makes a new account (domain names carry a random tag, since a domain belongs to one order only).
  */
@@ -23,7 +24,7 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
     const account = await trx.insertInto('accounts').values({ name: 'Demo Agency' }).returning('id').executeTakeFirstOrThrow();
     const id = account.id;
 
-    const [orderable] = await trx.insertInto('plans').values([
+    const [orderable, warmed] = await trx.insertInto('plans').values([
       { account_id: id, sku: 'google-inbox-unwarmed', product: 'Google Workspace inboxes, unwarmed', description: 'One Google Workspace mailbox on your own domain, built unwarmed, billed monthly.',
         unit_amount: 350, currency: 'usd', interval: 'month', mailboxes_per_unit: 1, orderable: true, why_not: null, processor_price_id: 'price_demo_google_unwarmed' },
       { account_id: id, sku: 'google-inbox-warmed', product: 'Google Workspace inboxes, pre-warmed', description: 'Mailboxes warmed for 21 days before hand-over.',
@@ -34,6 +35,17 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
         why_not: 'The API builds only unwarmed inboxes of the first mailbox provider; Microsoft 365 inboxes are ordered in the portal.', processor_price_id: null },
     ]).returning('id').execute();
     const planId = orderable!.id;
+
+    // One promotion code of each kind, so every rule of issue 5 can be tried on the demo account.
+    await trx.insertInto('promotion_codes').values([
+      { account_id: id, code: 'WELCOME20', plan_id: null, percent_off: 20, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
+      { account_id: id, code: 'SPRING3', plan_id: null, percent_off: 25, amount_off: null, currency: null, duration: 'repeating', duration_in_months: 3, expires_at: null, max_redemptions: null, processor_ref: null },
+      { account_id: id, code: 'LOYAL10', plan_id: null, percent_off: 10, amount_off: null, currency: null, duration: 'forever', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
+      { account_id: id, code: 'FIRSTFREE', plan_id: planId, percent_off: 100, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
+      { account_id: id, code: 'SUMMER24', plan_id: null, percent_off: 15, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: at(30), max_redemptions: null, processor_ref: null },
+      { account_id: id, code: 'LAUNCH50', plan_id: null, percent_off: null, amount_off: 500, currency: 'usd', duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: 1, times_redeemed: 1, processor_ref: null },
+      { account_id: id, code: 'WARMUP15', plan_id: warmed!.id, percent_off: 15, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
+    ]).execute();
 
     const workspace = await trx.insertInto('workspaces').values({ account_id: id, name: 'Client: Acme outbound' }).returning('id').executeTakeFirstOrThrow();
 

@@ -4,6 +4,8 @@ import type { FullCheckContext } from './checks/full-check-context.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import { authenticateKey, bearerToken, type Caller } from './auth/api-keys.js';
 import type { ServiceConfig } from './service-config.js';
+import type { PaymentProcessor } from './payments/payment-processor.js';
+import type { SandboxStore } from './payments/sandbox-store.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -13,6 +15,10 @@ export interface Services {
   readonly config: ServiceConfig;
   /** A fresh DNS loader and HTTPS fetcher for one request: nothing is shared between requests. */
   readonly createCheckContext: () => FullCheckContext;
+  /** Stripe when STRIPE_SECRET_KEY is set, else the embedded sandbox processor. */
+  readonly payments: PaymentProcessor;
+  /** The sandbox processor's state, read by its card page at {api_url}/sandbox/card. */
+  readonly sandboxStore: SandboxStore;
 }
 
 /** One per request, for every door (/graphql, REST, MCP). */

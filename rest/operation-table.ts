@@ -64,4 +64,37 @@ export const accountReadingRows: readonly OperationRow[] = [
     summary: 'Whether a card is on file, as brand and last four.', params: [], mcpTool: 'check_payment_method' },
 ];
 
-export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...publicCheckRows];
+const workspaceIdParam: ParamSpec = { name: 'workspace_id', in: 'path', type: 'integer', required: true, description: 'A workspace_id from GET /v1/portal/workspaces.' };
+const subscriptionIdParam: ParamSpec = { name: 'subscription_id', in: 'path', type: 'string', required: true, description: 'A subscription_id from GET /v1/portal/orders.' };
+
+/** Changing (SPEC 4.2): scope write, the 60-per-minute class; the body arrives as `input`. */
+export const accountChangingRows = [
+  { name: 'create_workspace', listener: 'api', method: 'POST', path: '/v1/portal/workspaces', document: 'create-workspace', unwrap: 'createWorkspace', scope: 'write', rateLimit: 'change',
+    summary: 'Creates a folder: {"name": "..."}.', params: [], bodyVariable: 'input' },
+  { name: 'rename_workspace', listener: 'api', method: 'PUT', path: '/v1/portal/workspaces/{workspace_id}', document: 'rename-workspace', unwrap: 'renameWorkspace', scope: 'write', rateLimit: 'change',
+    summary: 'Renames a folder: {"name": "..."}.', params: [workspaceIdParam], bodyVariable: 'input' },
+  { name: 'delete_workspace', listener: 'api', method: 'DELETE', path: '/v1/portal/workspaces/{workspace_id}', document: 'delete-workspace', unwrap: 'deleteWorkspace', scope: 'write', rateLimit: 'change',
+    summary: 'Removes a folder; its domains are kept with no folder.', params: [workspaceIdParam] },
+  { name: 'file_domain', listener: 'api', method: 'PUT', path: '/v1/portal/domains/{domain}/workspace', document: 'file-domain', unwrap: 'fileDomain', scope: 'write', rateLimit: 'change',
+    summary: 'Files a domain into a folder: {"workspace_id": 12}, or {"workspace_id": null} to unfile it.',
+    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'A domain on one of your orders.' }], bodyVariable: 'input' },
+  { name: 'set_sequencer', listener: 'api', method: 'PUT', path: '/v1/portal/orders/{subscription_id}/sequencer', document: 'set-sequencer', unwrap: 'setSequencer', scope: 'write', rateLimit: 'change',
+    summary: 'Sets the sending tool the order sends from: {"sequencer": "instantly"} (allowed values in docs/ordering.md).', params: [subscriptionIdParam], bodyVariable: 'input' },
+  { name: 'set_monitors', listener: 'api', method: 'PUT', path: '/v1/portal/orders/{subscription_id}/monitors', document: 'set-monitors', unwrap: 'setMonitors', scope: 'write', rateLimit: 'change',
+    summary: 'Sets the monitor switches: {"reconnection": true, "deliverability": false}; a switch not sent is left as it is.', params: [subscriptionIdParam], bodyVariable: 'input' },
+  { name: 'raise_request', listener: 'api', method: 'POST', path: '/v1/portal/requests', document: 'raise-request', unwrap: 'raiseRequest', scope: 'write', rateLimit: 'change',
+    summary: 'Raises a change request {subscription_id, kind, summary}; kind "forwarding" (with forward_to) repoints every domain of the order at once.', params: [], bodyVariable: 'input' },
+] as const satisfies readonly OperationRow[];
+
+/** Ordering (SPEC 4.2): preview (read), place and the card setup link (orders:place). */
+export const orderingRows = [
+  { name: 'preview_order', listener: 'api', method: 'POST', path: '/v1/orders/preview', document: 'preview-order', unwrap: 'previewOrder', scope: 'read', rateLimit: 'change',
+    summary: 'Checks and prices an order; creates nothing. Runs the same checks as placing, so a passing preview is accepted.', params: [], bodyVariable: 'order', mcpTool: 'preview_order' },
+  { name: 'place_order', listener: 'api', method: 'POST', path: '/v1/orders', document: 'place-order', unwrap: 'placeOrder', scope: 'orders:place', rateLimit: 'order',
+    summary: 'Places the order and charges the card on file; header Idempotency-Key required.', params: [], bodyVariable: 'order',
+    headerVariables: [{ header: 'Idempotency-Key', variable: 'idempotencyKey' }], mcpTool: 'place_order' },
+  { name: 'create_card_setup_link', listener: 'api', method: 'POST', path: '/v1/payment-method/setup-link', document: 'card-setup-link', unwrap: 'createCardSetupLink', scope: 'orders:place', rateLimit: 'change',
+    summary: 'A link to a payment processor page where a person saves a card: {"success_url": "https://...", "cancel_url": "https://..."}.', params: [], bodyVariable: 'input', mcpTool: 'create_card_setup_link' },
+] as const satisfies readonly OperationRow[];
+
+export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...publicCheckRows];

@@ -9,12 +9,14 @@ import { createMcpHandler } from '../mcp/create-mcp-handler.js';
 import type { FetchHandler } from './serve-http.js';
 import { CLI_PATH, serveCli } from './serve-cli.js';
 import { createDocsRoutes } from './serve-docs.js';
+import { handleSandboxCardRoute } from './sandbox-card-route.js';
+import { createStripeWebhookRoute } from './stripe-webhook-route.js';
+import { useListenerOrigin } from './create-payments.js';
 
 /** {api_url}: the account API (/v1/...), /graphql and health. */
 export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const rows = operationTable.filter((r) => r.listener === 'api');
   const rest = createRestHandler({ rows, yoga, services, cors: false });
-  const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
   const mcp = createMcpHandler({
     name: 'deliverability-account', rows, yoga, services, requireKey: true,
     // place_order takes the Idempotency-Key as an argument (same format rule as the header).
@@ -22,8 +24,13 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
       ? { extra: { idempotency_key: { type: 'string', pattern: '^[A-Za-z0-9.:_-]{8,64}$', description: 'A new unique key per order (8-64 letters, digits, . - : _); retrying with the same key never places a second order.' } } }
       : {},
   });
+  const stripeWebhook = createStripeWebhookRoute(services);
+  const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
   return async function apiApp(request, info) {
     const path = new URL(request.url).pathname;
+    useListenerOrigin(services.payments, new URL(request.url).origin);
+    const page = (await handleSandboxCardRoute(request, services)) ?? (await stripeWebhook(request, info.requestId));
+    if (page) return page;
     const health = await healthResponse(path, services);
     if (health) return health;
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);

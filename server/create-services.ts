@@ -6,6 +6,7 @@ import { createDnsLookup, dnsConfigFromEnv } from '../resolvers/checks/dns/creat
 import { createHttpsFetcher, httpsConfigFromEnv } from '../resolvers/checks/http/create-https-fetcher.js';
 import { blacklistConfigFromEnv } from '../resolvers/checks/blacklist/blacklist-config.js';
 import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/registration-config.js';
+import { createServicePayments } from './create-payments.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
 export interface ServiceOverrides {
@@ -24,7 +25,10 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
   const blacklist = blacklistConfigFromEnv(env);
   const registration = registrationConfigFromEnv(env);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
+  const payments = createServicePayments(database.db, config, env);
   return {
+    payments: payments.processor,
+    sandboxStore: payments.sandboxStore,
     db: database.db,
     dbKind: database.kind,
     config,

@@ -11,7 +11,9 @@ export function maskError(error: unknown): Error {
   if (original instanceof ApiError) {
     return apiErrorToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
   }
-  if (error instanceof GraphQLError && !error.originalError) return error; // validation and syntax errors
+  // Validation and syntax errors, and variable coercion errors (their originalError is the inner
+  // GraphQLError naming the field): the request's own fault, mapped to 400/422, never a 500.
+  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
   log('error', 'unexpected error', { error: original instanceof Error ? (original.stack ?? original.message) : String(original) });
   return new GraphQLError('Something went wrong on our side; the request id in this answer lets the operator find what happened.', {
     ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),

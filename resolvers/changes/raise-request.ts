@@ -1,0 +1,76 @@
+import { badRequest, ApiError } from '../api-error.js';
+import type { Context } from '../context.js';
+import { requireAccountId } from '../auth/require-account.js';
+import { normalizeDomain } from '../checks/normalize-domain.js';
+import type { ChangeRequestView } from '../account/list-requests.js';
+import { findOwnedOrder } from './find-owned.js';
+import { isRequestKind, REQUEST_KINDS } from './request-kinds.js';
+
+export interface RaiseRequestInput {
+  readonly subscriptionId: string;
+  readonly kind: string;
+  readonly summary: string;
+  readonly forwardTo?: string | null;
+}
+
+export interface RaisedRequest extends ChangeRequestView {
+  /** For `forwarding`: how many domains now forward to `forward_to`; 0 for other kinds. */
+  readonly domainsRepointed: number;
+}
+
+const SUMMARY_MAX = 2000;
+
+/**
+ * Raises a change request. `forwarding` repoints every domain of the order in the same transaction
+ * and is recorded as done with the service's reply; other kinds stay open until a person answers.
+ */
+export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Promise<RaisedRequest> {
+  const accountId = await requireAccountId(ctx);
+  const db = ctx.services.db;
+  const kind = input.kind.trim().toLowerCase();
+  if (!isRequestKind(kind)) {
+    throw badRequest('unknown_request_kind', `"${input.kind.slice(0, 40)}" is not a kind of request; send one of ${Object.keys(REQUEST_KINDS).join(', ')}.`, { allowed: Object.keys(REQUEST_KINDS) });
+  }
+  const summary = input.summary.trim();
+  if (summary === '') throw badRequest('summary_empty', 'Say what you want changed in "summary" (one or two sentences).');
+  if (summary.length > SUMMARY_MAX) throw badRequest('summary_too_long', `"summary" is at most ${SUMMARY_MAX} characters; this one has ${summary.length}.`);
+  let forwardTo: string | null = null;
+  if (kind === 'forwarding') {
+    if (input.forwardTo === undefined || input.forwardTo === null || input.forwardTo.trim() === '') {
+      throw badRequest('forward_to_missing', 'A forwarding request needs "forward_to": the domain every domain of the order should forward to, such as example.com.');
+    }
+    forwardTo = normalizeDomain(input.forwardTo, 'forward_to').domain;
+  } else if (input.forwardTo !== undefined && input.forwardTo !== null) {
+    throw badRequest('forward_to_not_used', `"forward_to" belongs to kind "forwarding" only; remove it from a "${kind}" request or change the kind.`);
+  }
+
+  const order = await findOwnedOrder(db, accountId, input.subscriptionId);
+  if (kind === 'forwarding') {
+    const own = await db.selectFrom('domains').select('domain').where('order_id', '=', order.id).where('domain', '=', forwardTo!).executeTakeFirst();
+    if (own) throw badRequest('forward_to_loop', `"forward_to" is ${forwardTo}, a domain of this order: it would forward to itself. Give the site the domains should point at.`);
+  }
+
+  return db.transaction().execute(async (trx) => {
+    let repointed = 0;
+    let status = 'open';
+    let reply: string;
+    if (kind === 'forwarding') {
+      const result = await trx.updateTable('domains').set({ forward_to: forwardTo }).where('order_id', '=', order.id).where('account_id', '=', accountId).executeTakeFirst();
+      repointed = Number(result.numUpdatedRows);
+      if (repointed === 0) throw new ApiError(409, 'order_has_no_domains', 'This order has no domains to repoint.');
+      status = 'done';
+      reply = `Done: ${repointed} domain${repointed === 1 ? '' : 's'} of this order now forward${repointed === 1 ? 's' : ''} to ${forwardTo}.`;
+    } else {
+      reply = 'Received: a person on our team will answer here, usually within one business day.';
+    }
+    const row = await trx.insertInto('change_requests').values({ account_id: accountId, order_id: order.id, kind, summary, forward_to: forwardTo, status })
+      .returning(['id', 'created_at']).executeTakeFirstOrThrow();
+    const replyRow = await trx.insertInto('request_replies').values({ request_id: row.id, author: 'service', body: reply })
+      .returning(['author', 'body', 'created_at']).executeTakeFirstOrThrow();
+    return {
+      requestId: row.id, subscriptionId: order.subscription_id, kind, summary, forwardTo, status, createdAt: row.created_at,
+      replies: [{ author: replyRow.author, body: replyRow.body, createdAt: replyRow.created_at }],
+      domainsRepointed: repointed,
+    };
+  });
+}

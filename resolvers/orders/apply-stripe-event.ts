@@ -1,0 +1,57 @@
+import type Stripe from 'stripe';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { PaymentProcessor } from '../payments/payment-processor.js';
+import { mirrorFromStripeEvent } from '../payments/mirror-stripe-event.js';
+import { recordInvoice } from './record-invoice.js';
+import { syncPaymentMethod } from './sync-payment-method.js';
+
+export interface AppliedEvent {
+  readonly received: true;
+  /** What the event changed: invoice, subscription, payment_method, or ignored. */
+  readonly applied: string;
+}
+
+/** Events after which the customer's saved card may have changed. */
+const CARD_EVENTS = new Set(['checkout.session.completed', 'setup_intent.succeeded', 'payment_method.attached', 'payment_method.detached', 'customer.updated']);
+
+/**
+ * Mirrors one verified Stripe event into the billing tables so /v1/portal/billing shows what Stripe
+ * charged and what is past due. Every write is keyed by a Stripe id and guarded by the event's
+ * `created`, so duplicates, replays and out-of-order deliveries are harmless.
+ */
+export async function applyStripeEvent(db: Kysely<Database>, payments: PaymentProcessor, event: Stripe.Event, now: Date): Promise<AppliedEvent> {
+  const record = mirrorFromStripeEvent(event);
+  if (record?.kind === 'invoice') {
+    const account = await accountFor(db, record.invoice.customer_id);
+    if (!account) return { received: true, applied: 'ignored' };
+    const order = record.invoice.subscription_id
+      ? await db.selectFrom('orders').select('id').where('processor_subscription_id', '=', record.invoice.subscription_id).executeTakeFirst()
+      : undefined;
+    await recordInvoice(db, account, order?.id ?? null, record.invoice, record.event_created, now);
+    return { received: true, applied: 'invoice' };
+  }
+  if (record?.kind === 'subscription') {
+    const s = record.subscription;
+    const result = await db.updateTable('orders').set({ status: s.status, processor_event_created: record.event_created })
+      .where('processor_subscription_id', '=', s.processor_id)
+      .where((eb) => eb.or([eb('processor_event_created', 'is', null), eb('processor_event_created', '<=', String(record.event_created))]))
+      .executeTakeFirst();
+    return { received: true, applied: Number(result.numUpdatedRows) > 0 ? 'subscription' : 'ignored' };
+  }
+  if (CARD_EVENTS.has(event.type)) {
+    const object = event.data.object as { customer?: string | { id: string } | null; id?: string; object?: string };
+    const customerId = object.object === 'customer' ? (object.id ?? null) : typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
+    const account = await accountFor(db, customerId);
+    if (!account || !customerId) return { received: true, applied: 'ignored' };
+    await syncPaymentMethod(db, account, await payments.getPaymentMethod(customerId));
+    return { received: true, applied: 'payment_method' };
+  }
+  return { received: true, applied: 'ignored' };
+}
+
+async function accountFor(db: Kysely<Database>, customerId: string | null): Promise<number | null> {
+  if (!customerId) return null;
+  const row = await db.selectFrom('accounts').select('id').where('processor_customer_id', '=', customerId).executeTakeFirst();
+  return row?.id ?? null;
+}

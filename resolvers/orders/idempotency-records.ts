@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { badRequest } from '../api-error.js';
+import { IdempotencyKeyReusedError } from '../payments/payment-errors.js';
+
+/** SPEC 4.2 Idempotency rule 1. */
+const KEY = /^[A-Za-z0-9.:_-]{8,64}$/;
+
+/** How long one placement may hold its key before a retry may take over (crash recovery). */
+export const CLAIM_MS = 120_000;
+
+export function checkIdempotencyKey(key: string | null | undefined): string {
+  if (key === undefined || key === null || key === '') {
+    throw badRequest('idempotency_key_missing', 'Send an Idempotency-Key header: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.');
+  }
+  if (!KEY.test(key)) {
+    throw badRequest('idempotency_key_malformed', `The Idempotency-Key header must be 8 to 64 characters, each a letter, digit, ".", "-", ":" or "_"; "${key.slice(0, 70)}" is not. A UUID works.`);
+  }
+  return key;
+}
+
+export type Claim =
+  | { readonly kind: 'claimed' }
+  /** An earlier attempt with this key stopped after claiming (a crash): take over and recover. */
+  | { readonly kind: 'recovering' }
+  | { readonly kind: 'done'; readonly response: string }
+  | { readonly kind: 'busy' };
+
+/**
+ * Claims (account, key) for one placement. The primary key makes concurrent claims safe: exactly one
+ * insert wins; the others see the row and replay it once done. The same key with another body is a
+ * 409 (documented in docs/ordering.md).
+ */
+export async function claimIdempotencyKey(db: Kysely<Database>, accountId: number, key: string, requestHash: string, now: Date): Promise<Claim> {
+  const lockedUntil = new Date(now.getTime() + CLAIM_MS);
+  const inserted = await db.insertInto('idempotency_records')
+    .values({ account_id: accountId, key, request_hash: requestHash, state: 'in_progress', locked_until: lockedUntil })
+    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+    .returning('key').executeTakeFirst();
+  if (inserted) return { kind: 'claimed' };
+  return readClaim(db, accountId, key, requestHash, now);
+}
+
+export async function readClaim(db: Kysely<Database>, accountId: number, key: string, requestHash: string, now: Date): Promise<Claim> {
+  const row = await db.selectFrom('idempotency_records').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+  if (!row) return claimIdempotencyKey(db, accountId, key, requestHash, now);
+  if (row.request_hash !== requestHash) throw new IdempotencyKeyReusedError();
+  if (row.state === 'done' && row.response !== null) return { kind: 'done', response: row.response };
+  if (row.locked_until !== null && new Date(row.locked_until) > now) return { kind: 'busy' };
+  // The holder stopped without finishing: one retry takes over (compare-and-set on the lock).
+  const taken = await db.updateTable('idempotency_records').set({ locked_until: new Date(now.getTime() + CLAIM_MS) })
+    .where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress')
+    .where((eb) => (row.locked_until === null ? eb('locked_until', 'is', null) : eb('locked_until', '=', row.locked_until)))
+    .returning('key').executeTakeFirst();
+  return taken ? { kind: 'recovering' } : { kind: 'busy' };
+}
+
+/** Frees the key after a refusal that charged nothing, so the same key can be used again. */
+export async function releaseIdempotencyKey(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_records').where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+}
+
+/**
+ * After a failure whose outcome is unknown (the order may or may not be charged, the record not
+ * written): keep the claim but let the next retry take over at once, to recover via the processor.
+ */
+export async function expireIdempotencyClaim(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
+  await db.updateTable('idempotency_records').set({ locked_until: new Date(0) })
+    .where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+}

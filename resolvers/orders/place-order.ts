@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../api-error.js';
+import type { Context } from '../context.js';
+import { requireAccountId } from '../auth/require-account.js';
+import { NoPaymentMethodError, PaymentInProgressError } from '../payments/payment-errors.js';
+import type { OrderInput } from './order-input.js';
+import { evaluateOrder } from './preview-order.js';
+import { refuseIfPriceChanged } from './order-previews.js';
+import { ensureProcessorCustomer } from './processor-customer.js';
+import { syncPaymentMethod } from './sync-payment-method.js';
+import { hashOf } from './order-hash.js';
+import { recordOrder, type PlacedOrder } from './record-order.js';
+import {
+  checkIdempotencyKey, claimIdempotencyKey, expireIdempotencyClaim, readClaim, releaseIdempotencyKey, type Claim,
+} from './idempotency-records.js';
+
+/** How long a request waits for a concurrent request with its key to finish before answering 409. */
+const WAIT_FOR_SAME_KEY_MS = 20_000;
+
+/**
+ * POST /v1/orders. In order:
+ * 1. The Idempotency-Key is required and well-formed (400).
+ * 2. The key is claimed for this account: a finished order with the same key and body is replayed
+ *    (`replayed: true`, nothing placed, not counted); the same key with another body is a 409; a
+ *    request racing one with its key waits for it and replays it.
+ * 3. The 12-per-hour order allowance is counted (every placement attempt except replays, whether or
+ *    not the card is accepted).
+ * 4. The same checks as preview (sku, promotion code, domains, mailboxes, limits), then the price
+ *    against this account's last preview of the same order (409 when it changed).
+ * 5. A card must be on file (409, even when the first invoice is free).
+ * 6. The processor charges, keyed by the caller's key, so a retry never charges twice; a decline is
+ *    a 402 and an unreachable processor a 502, with nothing charged.
+ * 7. The order is recorded in one transaction. If the process dies between 6 and 7, the next
+ *    retry with the same key takes the claim over and step 6 finds the processor's subscription.
+ */
+export async function placeOrder(input: OrderInput, rawKey: string | null | undefined, ctx: Context): Promise<PlacedOrder> {
+  const key = checkIdempotencyKey(rawKey);
+  const accountId = await requireAccountId(ctx);
+  const db = ctx.services.db;
+  const claim = await waitForClaim(ctx, accountId, key, hashOf(input));
+  if (claim.kind === 'done') return { ...(JSON.parse(claim.response) as PlacedOrder), replayed: true };
+
+  let subscription = null as Awaited<ReturnType<typeof ctx.services.payments.createSubscription>> | null;
+  try {
+    await ctx.services.rateLimits.consume('order', `account:${accountId}`);
+    const { plan, checked, priced, orderHash } = await evaluateOrder(input, accountId, ctx);
+    await refuseIfPriceChanged(ctx, accountId, orderHash, plan);
+
+    const payments = ctx.services.payments;
+    const customerId = await ensureProcessorCustomer(ctx, accountId);
+    const card = await payments.getPaymentMethod(customerId);
+    await syncPaymentMethod(db, accountId, card);
+    if (!card) throw new NoPaymentMethodError();
+    const priceRef = plan.processor_price_id ?? (payments.kind === 'sandbox' ? `plan_${plan.id}` : null);
+    if (!priceRef) {
+      throw new ApiError(409, 'plan_not_priced', `"${plan.sku}" has no price at the payment processor yet, so it cannot be charged; nothing was charged. Ask the operator to set it up.`);
+    }
+    const reference = orderReference(accountId, key);
+    subscription = await payments.createSubscription({
+      accountId, customerId, priceRef, quantity: priced.quantity,
+      expected: { unitAmount: priced.price.unitAmount, currency: priced.price.currency, firstInvoice: priced.price.firstInvoice },
+      promotionCode: priced.discount ? (priced.discount.promotion.processor_ref ?? priced.discount.code) : null,
+      idempotencyKey: key,
+      metadata: { order_reference: reference, sku: plan.sku },
+    });
+    return await recordOrder(db, { accountId, idempotencyKey: key, reference, plan, checked, priced, subscription, now: ctx.now() });
+  } catch (error) {
+    if (subscription === null) {
+      // Nothing was charged: the key is free again (a declined card may be retried with it).
+      await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
+      throw error;
+    }
+    if (isDomainTaken(error)) {
+      // Another order took one of these domains between our check and our commit: the charge cannot
+      // become an order, so the subscription is ended and the caller told plainly.
+      await ctx.services.payments.cancelSubscription(subscription.subscriptionId).catch(() => undefined);
+      await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
+      throw new ApiError(409, 'domain_taken_while_placing',
+        `A domain of this order was placed on another order a moment ago, so this order was not recorded and its subscription ${subscription.subscriptionId} was cancelled. ` +
+        'If the first invoice was charged, quote that id to support for a refund; then preview again.');
+    }
+    // Charged but not recorded (the database failed): the next retry with this key recovers it.
+    await expireIdempotencyClaim(db, accountId, key).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function waitForClaim(ctx: Context, accountId: number, key: string, requestHash: string): Promise<Exclude<Claim, { kind: 'busy' }>> {
+  const deadline = Date.now() + WAIT_FOR_SAME_KEY_MS;
+  let claim = await claimIdempotencyKey(ctx.services.db, accountId, key, requestHash, ctx.now());
+  let pause = 50;
+  while (claim.kind === 'busy') {
+    if (Date.now() > deadline) throw new PaymentInProgressError();
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 400);
+    claim = await readClaim(ctx.services.db, accountId, key, requestHash, ctx.now());
+  }
+  return claim;
+}
+
+/** The same account and key always give the same reference, so a recovered order keeps it. */
+function orderReference(accountId: number, key: string): string {
+  return `ORD-${createHash('sha256').update(`${accountId}\u0000${key}`).digest('hex').slice(0, 10).toUpperCase()}`;
+}
+
+function isDomainTaken(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  return !!e && String(e.code) === '23505' && /domains_domain/.test(`${String(e.constraint ?? '')} ${String(e.message ?? '')}`);
+}

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database, Plan } from '../../db/schema.js';
+import type { SubscriptionResult } from '../payments/payment-processor.js';
+import type { CheckedOrder } from './check-order.js';
+import type { PricedOrder } from './price-order.js';
+import { recordInvoice } from './record-invoice.js';
+
+export interface PlacedOrder {
+  readonly orderId: number;
+  readonly reference: string;
+  readonly subscriptionId: string;
+  readonly sku: string;
+  readonly status: string;
+  readonly quantity: number;
+  readonly domains: number;
+  readonly mailboxes: number;
+  readonly charged: { readonly amount: number; readonly currency: string };
+  readonly total: number;
+  readonly replayed: boolean;
+}
+
+export interface RecordOrderInput {
+  readonly accountId: number;
+  readonly idempotencyKey: string;
+  readonly reference: string;
+  readonly plan: Plan;
+  readonly checked: CheckedOrder;
+  readonly priced: PricedOrder;
+  readonly subscription: SubscriptionResult;
+  readonly now: Date;
+}
+
+/**
+ * Records a charged order in one transaction: the order, its domains (queued, on the dashboard at
+ * once) and mailboxes, the first invoice, the code's redemption, and the stored answer for replays.
+ */
+export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput): Promise<PlacedOrder> {
+  const { accountId, plan, checked, priced, subscription, now } = input;
+  return db.transaction().execute(async (trx) => {
+    const order = await trx.insertInto('orders').values({
+      account_id: accountId, plan_id: plan.id, reference: input.reference, subscription_id: subscription.subscriptionId,
+      status: subscription.status, quantity: priced.quantity, unit_amount: priced.price.unitAmount, currency: priced.price.currency,
+      interval: priced.price.interval, processor_subscription_id: subscription.subscriptionId,
+      first_invoice: priced.price.firstInvoice, promotion_code_id: priced.discount?.promotion.id ?? null,
+    }).returning('id').executeTakeFirstOrThrow();
+    const domainRows = await trx.insertInto('domains').values(checked.domains.map((d) => ({
+      account_id: accountId, order_id: order.id, workspace_id: null, domain: d.domain, build_state: 'queued', forward_to: d.forwardTo, watched_since: null,
+    }))).returning(['id', 'domain']).execute();
+    const idOf = new Map(domainRows.map((r) => [r.domain, r.id]));
+    const mailboxes = checked.domains.flatMap((d) => d.mailboxes.map((m) => ({ domain_id: idOf.get(d.domain)!, first_name: m.firstName, last_name: m.lastName, local_part: m.localPart })));
+    for (let i = 0; i < mailboxes.length; i += 500) await trx.insertInto('mailboxes').values(mailboxes.slice(i, i + 500)).execute();
+    if (priced.discount) {
+      await trx.updateTable('promotion_codes').set((eb) => ({ times_redeemed: eb('times_redeemed', '+', 1) })).where('id', '=', priced.discount.promotion.id).execute();
+    }
+    if (subscription.invoice) await recordInvoice(trx, accountId, order.id, subscription.invoice, null, now);
+    const placed: PlacedOrder = {
+      orderId: order.id, reference: input.reference, subscriptionId: subscription.subscriptionId, sku: plan.sku, status: subscription.status,
+      quantity: priced.quantity, domains: checked.domains.length, mailboxes: checked.mailboxCount,
+      charged: { amount: subscription.latestInvoice?.amountPaid ?? priced.price.firstInvoice, currency: subscription.latestInvoice?.currency ?? priced.price.currency },
+      total: priced.price.total, replayed: false,
+    };
+    await trx.updateTable('idempotency_records').set({ state: 'done', order_id: order.id, response: JSON.stringify(placed), locked_until: null })
+      .where('account_id', '=', accountId).where('key', '=', input.idempotencyKey).execute();
+    return placed;
+  });
+}

@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { SandboxCard, SandboxSetupToken, SandboxStore, SandboxSubscription } from './sandbox-store.js';
+import type { SandboxCardOutcome } from './sandbox-test-cards.js';
+
+/**
+ * The sandbox processor's state in the service's database, so a saved card and a charge survive a
+ * restart and are seen by every instance. Token redemption is one conditional UPDATE (a token works
+ * once even when the form is posted twice at once); a charge is an insert guarded by the unique
+ * (customer_id, idempotency_key) pair, so racing requests with one key charge once.
+ *
+ * A saved card is also written to `payment_methods` for the account whose processor customer it is,
+ * which is what GET /v1/payment-method reads.
+ */
+export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
+  return {
+    async saveSetupToken(token) {
+      await db.insertInto('sandbox_setup_tokens').values({ ...token }).execute();
+    },
+
+    async findSetupToken(token) {
+      const row = await db.selectFrom('sandbox_setup_tokens').selectAll().where('token', '=', token).executeTakeFirst();
+      return row ? toToken(row) : null;
+    },
+
+    async redeemSetupToken(token, card, now) {
+      return db.transaction().execute(async (trx) => {
+        const used = await trx.updateTable('sandbox_setup_tokens').set({ used_at: now })
+          .where('token', '=', token).where('used_at', 'is', null).where('expires_at', '>', now)
+          .returningAll().executeTakeFirst();
+        if (!used) return null;
+        const row = { ...card, customer_id: used.customer_id };
+        await trx.insertInto('sandbox_cards').values(row)
+          .onConflict((oc) => oc.column('customer_id').doUpdateSet({
+            payment_method_id: row.payment_method_id, brand: row.brand, last4: row.last4,
+            exp_month: row.exp_month, exp_year: row.exp_year, outcome: row.outcome, saved_at: row.saved_at,
+          }))
+          .execute();
+        const account = await trx.selectFrom('accounts').select('id').where('processor_customer_id', '=', used.customer_id).executeTakeFirst();
+        if (account) {
+          const shown = { brand: row.brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year, processor_ref: row.payment_method_id };
+          await trx.insertInto('payment_methods').values({ account_id: account.id, ...shown })
+            .onConflict((oc) => oc.column('account_id').doUpdateSet(shown)).execute();
+        }
+        return toToken(used);
+      });
+    },
+
+    async getCard(customerId) {
+      const row = await db.selectFrom('sandbox_cards').selectAll().where('customer_id', '=', customerId).executeTakeFirst();
+      return row ? toCard(row) : null;
+    },
+
+    async recordSubscription(subscription) {
+      const inserted = await db.insertInto('sandbox_subscriptions')
+        .values({ ...subscription, metadata: JSON.stringify(subscription.metadata) })
+        .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
+        .returningAll().executeTakeFirst();
+      if (inserted) return { subscription: toSubscription(inserted), inserted: true };
+      const earlier = await this.findSubscriptionByIdempotencyKey(subscription.customer_id, subscription.idempotency_key);
+      if (!earlier) throw new Error('A sandbox subscription conflicted on its key but cannot be found.');
+      return { subscription: earlier, inserted: false };
+    },
+
+    async findSubscriptionByIdempotencyKey(customerId, idempotencyKey) {
+      const row = await db.selectFrom('sandbox_subscriptions').selectAll()
+        .where('customer_id', '=', customerId).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+      return row ? toSubscription(row) : null;
+    },
+
+    async setSubscriptionStatus(subscriptionId, status) {
+      await db.updateTable('sandbox_subscriptions').set({ status }).where('subscription_id', '=', subscriptionId).execute();
+    },
+  };
+}
+
+function toToken(row: { token: string; customer_id: string; success_url: string; cancel_url: string; expires_at: Date; used_at: Date | null }): SandboxSetupToken {
+  return { ...row, expires_at: new Date(row.expires_at), used_at: row.used_at === null ? null : new Date(row.used_at) };
+}
+
+function toCard(row: Omit<SandboxCard, 'outcome'> & { outcome: string }): SandboxCard {
+  return { ...row, outcome: row.outcome as SandboxCardOutcome, saved_at: new Date(row.saved_at) };
+}
+
+function toSubscription(row: Omit<SandboxSubscription, 'metadata'> & { metadata: string }): SandboxSubscription {
+  return { ...row, metadata: JSON.parse(row.metadata) as Record<string, string>, created_at: new Date(row.created_at) };
+}

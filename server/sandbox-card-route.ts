@@ -1,0 +1,26 @@
+import type { Services } from '../resolvers/context.js';
+import { SANDBOX_CARD_PATH } from '../resolvers/payments/sandbox-processor.js';
+import { handleSandboxCardForm, showSandboxCardPage } from '../resolvers/payments/sandbox-card-form.js';
+import { SANDBOX_PAGE_HEADERS } from '../web/sandbox-card-page.js';
+
+/**
+ * GET and POST {api_url}/sandbox/card?token=...: the sandbox processor's card page, a person's page
+ * (HTML, urlencoded form), not part of the JSON API. Answers null for any other path, and when Stripe
+ * serves (there is no sandbox page then).
+ */
+export async function handleSandboxCardRoute(request: Request, services: Services): Promise<Response | null> {
+  const url = new URL(request.url);
+  if (url.pathname !== SANDBOX_CARD_PATH || services.payments.kind !== 'sandbox') return null;
+  const token = url.searchParams.get('token');
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const page = await showSandboxCardPage(token, services.sandboxStore);
+    return new Response(page.html, { status: page.status, headers: SANDBOX_PAGE_HEADERS });
+  }
+  if (request.method !== 'POST') {
+    return new Response('Use GET to open the card page and POST to save the card.', { status: 405, headers: { allow: 'GET, POST', 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  const fields = Object.fromEntries(new URLSearchParams(await request.text()));
+  const result = await handleSandboxCardForm(token, fields, services.sandboxStore);
+  if (result.ok) return new Response(null, { status: 303, headers: { location: result.redirectTo, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+  return new Response(result.html, { status: result.status, headers: SANDBOX_PAGE_HEADERS });
+}

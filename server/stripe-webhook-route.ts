@@ -1,0 +1,31 @@
+import type { Services } from '../resolvers/context.js';
+import { ApiError } from '../resolvers/api-error.js';
+import { stripeWebhookSecretOf } from './create-payments.js';
+import { verifyStripeWebhook } from '../resolvers/payments/verify-stripe-webhook.js';
+import { applyStripeEvent } from '../resolvers/orders/apply-stripe-event.js';
+import { errorResponse, jsonResponse } from '../rest/json-response.js';
+
+export const STRIPE_WEBHOOK_PATH = '/webhooks/stripe';
+
+/**
+ * POST {api_url}/webhooks/stripe: Stripe's events, verified against STRIPE_WEBHOOK_SECRET on the raw
+ * body, mirrored into the billing tables. Answers null for any other path.
+ */
+export function createStripeWebhookRoute(services: Services) {
+  const secret = stripeWebhookSecretOf(services.payments);
+  return async function handleStripeWebhook(request: Request, requestId: string): Promise<Response | null> {
+    if (new URL(request.url).pathname !== STRIPE_WEBHOOK_PATH) return null;
+    try {
+      if (request.method !== 'POST') throw new ApiError(405, 'method_not_allowed', 'Stripe posts events here; use POST.');
+      if (services.payments.kind !== 'stripe' || !secret) {
+        throw new ApiError(404, 'webhooks_not_configured', 'Stripe webhooks are not taken here: this service runs the sandbox processor, or STRIPE_WEBHOOK_SECRET is unset.');
+      }
+      const raw = Buffer.from(await request.arrayBuffer());
+      const event = verifyStripeWebhook(raw, request.headers.get('stripe-signature'), secret);
+      return jsonResponse(200, await applyStripeEvent(services.db, services.payments, event, new Date()), { 'X-Request-Id': requestId });
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error, requestId);
+      throw error;
+    }
+  };
+}
