@@ -48,8 +48,9 @@ export async function findPromotion(ctx: Context, accountId: number, plan: Plan,
 
 /** What the code takes off one invoice of `total`, and how long it lasts, in words and as a value. */
 export function applyPromotion(promotion: PromotionCode, total: number, interval: string): AppliedDiscount {
+  // Rounded as the processor rounds: the discounted invoice to the nearest minor unit.
   const amount = promotion.percent_off !== null
-    ? Math.round((total * promotion.percent_off) / 100)
+    ? total - Math.round((total * (100 - promotion.percent_off)) / 100)
     : Math.min(total, promotion.amount_off ?? 0);
   const off = promotion.percent_off !== null ? `${promotion.percent_off}% off` : `${formatMoney(promotion.amount_off ?? 0, promotion.currency ?? 'usd')} off`;
   let appliesTo: string;
