@@ -9,6 +9,7 @@ import { createMcpHandler } from '../mcp/create-mcp-handler.js';
 import { toolsCatalogue } from '../rest/tools-catalogue.js';
 import type { FetchHandler } from './serve-http.js';
 import { createDocsRoutes } from './serve-docs.js';
+import { checksPageResponse } from '../web/checks-page.js';
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -34,6 +35,7 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
     const path = new URL(request.url).pathname;
     const health = await healthResponse(path, services);
     if (health) return health;
+    if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) return checksPageResponse(request);
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
     if (path === '/mcp') return mcp(request, info);
     if (path === '/tools.json') return jsonResponse(200, toolsCatalogue(rows, services.config.publicUrl));
