@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { ApiError } from '../resolvers/api-error.js';
 import { log } from './log.js';
+import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 
 /**
  * Yoga's error masking: an ApiError keeps its status, code, detail and extras in `extensions` (and
@@ -14,6 +15,10 @@ export function maskError(error: unknown): Error {
   // Validation and syntax errors, and variable coercion errors (their originalError is the inner
   // GraphQLError naming the field): the request's own fault, mapped to 400/422, never a 500.
   if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
+  if (isDatabaseUnreachable(original)) {
+    // The database went away mid-request: a 503 the caller can retry, not a 500 (an outage is not a bug).
+    return apiErrorToGraphQLError(new ApiError(503, 'database_unavailable', DATABASE_UNAVAILABLE_DETAIL, { retry_after: 5 }), error instanceof GraphQLError ? error : undefined);
+  }
   log('error', 'unexpected error', { error: original instanceof Error ? (original.stack ?? original.message) : String(original) });
   return new GraphQLError('Something went wrong on our side; the request id in this answer lets the operator find what happened.', {
     ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { log, requestScope } from './log.js';
+import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 
 export interface RequestInfo {
   readonly requestId: string;
@@ -24,6 +25,10 @@ export function serveHttp(handler: FetchHandler, options: { readonly maxBodyByte
     requestScope.run({ requestId }, () => {
       handle(req, res, handler, options.maxBodyBytes, requestId)
         .catch((error) => {
+          if (!res.headersSent && isDatabaseUnreachable(error)) {
+            // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
+            return sendJson(res, 503, { detail: DATABASE_UNAVAILABLE_DETAIL, code: 'database_unavailable', retry_after: 5, request_id: requestId }, requestId, { 'retry-after': '5' });
+          }
           log('error', 'request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
           if (!res.headersSent) sendJson(res, 500, { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId }, requestId);
           else res.destroy();

@@ -1,0 +1,18 @@
+/**
+ * Whether an error means the database could not be reached (rather than a bug or a refused
+ * statement): the connection was refused, reset or timed out, the server is shutting down or
+ * starting (SQLSTATE 57P01-57P03), or any connection exception (SQLSTATE class 08). Such a request
+ * is answered 503 with a retry hint, never 500: the caller did nothing wrong and a retry will work
+ * once the database is back. Shown by test/faults/database-outage.test.ts.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', '57P01', '57P02', '57P03'].includes(code) || /^08/.test(code)) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (/Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed|connect ECONNREFUSED/i.test(message)) return true;
+  }
+  return false;
+}
+
+export const DATABASE_UNAVAILABLE_DETAIL = 'The database cannot be reached at the moment; retry in a few seconds.';
