@@ -299,7 +299,8 @@ export const CHECKS_PAGE_SCRIPT = String.raw`
     var found = [];
     CHECKS.forEach(function (c) {
       var a = data[c.key];
-      if (!c.advice || c.graded !== graded || !a || !Array.isArray(a.findings)) return;
+      // A check whose lookup failed ('error') has findings about the lookup, not about the domain.
+      if (!c.advice || c.graded !== graded || !a || a.status === 'error' || !Array.isArray(a.findings)) return;
       a.findings.forEach(function (f) { if (f.severity === 'error' || f.severity === 'warning') found.push({ check: c.name, f: f }); });
     });
     found.sort(function (x, y) { return (x.f.severity === 'error' ? 0 : 1) - (y.f.severity === 'error' ? 0 : 1); });

@@ -20,6 +20,7 @@ const HTML = `<!doctype html>
 <title>Email deliverability check: SPF, DKIM, DMARC, blacklists and an A–F grade</title>
 <meta name="description" content="Check a domain's email deliverability: an A–F grade with SPF, DKIM, DMARC, MX, blacklists, domain age, MTA-STS and BIMI, and what to fix.">
 <meta name="color-scheme" content="light dark">
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%231d4ed8'/%3E%3Cpath d='M7 11h18v12H7z M8 12l8 6 8-6' fill='none' stroke='white' stroke-width='2.2' stroke-linejoin='round'/%3E%3C/svg%3E">
 <style>${CHECKS_PAGE_STYLE}</style>
 </head>
 <body>
