@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationRow } from '../rest/operation-table.js';
 import { inputSchemaFor } from '../rest/input-schema.js';
+import { bodySchemaFor } from '../rest/body-schema.js';
 import { readParams } from '../rest/read-params.js';
 import { camelizeKeys } from '../rest/snake-to-camel.js';
 import { errorResponse } from '../rest/json-response.js';
@@ -33,6 +34,12 @@ export interface McpHandlerOptions {
 export function createMcpHandler(options: McpHandlerOptions) {
   const tools = options.rows.filter((r) => r.mcpTool);
   const byName = new Map(tools.map((r) => [r.mcpTool as string, r]));
+  // A tool's input schema lists its body's fields too (from the GraphQL input type, written in
+  // place), so a model sees every field, type and required name; computed once, the table is fixed.
+  const inputSchemas = new Map(tools.map((row) => {
+    const more = options.extraInputs?.(row) ?? {};
+    return [row, inputSchemaFor(row, more.schema ?? bodySchemaFor(row), more.extra) as { type: 'object' }];
+  }));
 
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
     const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress });
@@ -59,10 +66,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: tools
         .filter((row) => !caller || row.scope === null || caller.scopes.includes(row.scope))
-        .map((row) => {
-          const more = options.extraInputs?.(row) ?? {};
-          return { name: row.mcpTool as string, description: row.summary, inputSchema: inputSchemaFor(row, more.schema, more.extra) as { type: 'object' } };
-        }),
+        .map((row) => ({ name: row.mcpTool as string, description: row.summary, inputSchema: inputSchemas.get(row) as { type: 'object' } })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
       const row = byName.get(call.params.name);

@@ -1,9 +1,10 @@
-import { Kind, parse, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { schema as graphqlSchema } from '../schema/index.js';
 import { loadDocument } from '../server/run-operation.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 import type { OperationRow, ParamSpec } from './operation-table.js';
 import { inputSchemaFor } from './input-schema.js';
+import { bodyInputType } from './body-schema.js';
 import { CHECKS_API_VERSION } from './tools-catalogue.js';
 import { inputSchema, selectionSchema, type JsonSchema } from './graphql-json-schema.js';
 
@@ -204,14 +205,9 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
   }
 
   let requestBody: JsonSchema | undefined;
-  let bodyRequired = false;
-  if (row.bodyVariable) {
-    const definition = operation.variableDefinitions?.find((v) => v.variable.name.value === row.bodyVariable);
-    const type = definition ? (typeFromAST(graphqlSchema, definition.type as never) as GraphQLInputType | undefined) : undefined;
-    if (!definition || !type) throw new Error(`${row.name}: the body variable $${row.bodyVariable} is not declared with a known type in ${row.document}.graphql.`);
-    bodyRequired = definition.type.kind === Kind.NON_NULL_TYPE;
-    const body = inputSchema(type, schemas);
-    requestBody = { required: bodyRequired, description: 'A JSON object; field names in snake_case. Unknown fields are refused.', content: { 'application/json': { schema: body } } };
+  const body = bodyInputType(row);
+  if (body) {
+    requestBody = { required: body.required, description: 'A JSON object; field names in snake_case. Unknown fields are refused.', content: { 'application/json': { schema: inputSchema(body.type, schemas) } } };
   }
 
   // The answer: data[unwrap] when the row unwraps, else the whole data object.

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { operationTable } from '../../rest/operation-table.js';
+import { createApiKey } from '../../resolvers/auth/api-keys.js';
+import type { Scope } from '../../resolvers/auth/scopes.js';
+import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+
+const READ_LIMIT = 100;
+/** SPEC 4.2's account MCP tools and the scope each needs. */
+const SPEC_TOOLS: Record<string, Scope> = {
+  get_dashboard: 'read', list_orders: 'read', get_billing: 'read', get_deliverability: 'read', list_catalogue: 'read',
+  check_payment_method: 'read', preview_order: 'read', create_card_setup_link: 'orders:place', place_order: 'orders:place',
+};
+const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
+const toolsNeeding = (scope: Scope) => Object.keys(SPEC_TOOLS).filter((t) => SPEC_TOOLS[t] === scope && existing.has(t)).sort();
+
+let h: OrderingHarness;
+const keys = {} as Record<'read' | 'write' | 'place' | 'all', string>;
+const clients: Client[] = [];
+beforeAll(async () => {
+  h = await startOrderingService({ rateLimits: { order: 1000, read: READ_LIMIT } });
+  const make = async (scopes: Scope[]) => (await createApiKey(h.service.services.db, h.service.demo.accountId, scopes)).key;
+  keys.read = await make(['read']);
+  keys.write = await make(['write']);
+  keys.place = await make(['orders:place']);
+  keys.all = await make(['read', 'write', 'orders:place']);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  await h?.close();
+});
+
+async function connect(key: string): Promise<Client> {
+  const client = new Client({ name: 'account-mcp-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  clients.push(client);
+  return client;
+}
+
+type ToolResult = Awaited<ReturnType<Client['callTool']>>;
+const textOf = (result: ToolResult) => JSON.parse((result.content as { type: string; text: string }[])[0]!.text);
+
+async function rest(path: string, key: string, init: RequestInit = {}) {
+  const response = await h.service.api(path, { ...init, key });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('tools/list shows only what the key\'s scopes allow', () => {
+  it('SPEC\'s tools exist as operation-table rows with the scope SPEC gives them', () => {
+    for (const tool of existing) expect(SPEC_TOOLS[tool!], tool).toBeDefined();
+    for (const row of operationTable.filter((r) => r.listener === 'api' && r.mcpTool)) expect(row.scope).toBe(SPEC_TOOLS[row.mcpTool!]);
+    expect(existing.size).toBe(Object.keys(SPEC_TOOLS).length);
+  });
+
+  it('a read key lists exactly the read tools, and neither create_card_setup_link nor place_order', async () => {
+    const { tools } = await (await connect(keys.read)).listTools();
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual(toolsNeeding('read'));
+    expect(names).not.toContain('place_order');
+    expect(names).not.toContain('create_card_setup_link');
+  });
+
+  it('an orders:place key lists only the placing tools; a write-only key lists none', async () => {
+    expect((await (await connect(keys.place)).listTools()).tools.map((t) => t.name).sort()).toEqual(toolsNeeding('orders:place'));
+    expect((await (await connect(keys.write)).listTools()).tools).toEqual([]);
+  });
+
+  it('a key with every scope lists every tool of SPEC\'s table', async () => {
+    const { tools } = await (await connect(keys.all)).listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...existing].sort());
+  });
+
+  it('input schemas are strict and complete: unknown fields refused, required fields named, described', async () => {
+    const { tools } = await (await connect(keys.all)).listTools();
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, tool.name).toBe(false);
+      expect(tool.description, tool.name).toBeTruthy();
+    }
+    const preview = tools.find((t) => t.name === 'preview_order')!;
+    expect(preview.inputSchema.required).toEqual(expect.arrayContaining(['sku', 'domains']));
+    const domains = (preview.inputSchema.properties as Record<string, { type: string; items: { properties: Record<string, { items: { required: string[] } }>; required: string[] } }>).domains!;
+    expect(domains.type).toBe('array');
+    expect(domains.items.required).toEqual(expect.arrayContaining(['domain', 'mailboxes']));
+    expect(domains.items.properties.mailboxes!.items.required).toEqual(expect.arrayContaining(['first_name', 'last_name', 'local_part']));
+    expect(JSON.stringify(preview.inputSchema)).not.toContain('$ref'); // self-contained for the model
+    const place = tools.find((t) => t.name === 'place_order')!;
+    expect(place.inputSchema.required).toEqual(expect.arrayContaining(['sku', 'domains', 'idempotency_key']));
+    const period = (tools.find((t) => t.name === 'get_deliverability')!.inputSchema.properties as Record<string, { description?: string }>).period!;
+    expect(period.description).toMatch(/7d/);
+    const link = tools.find((t) => t.name === 'create_card_setup_link')!;
+    expect(link.inputSchema.required).toEqual(expect.arrayContaining(['success_url', 'cancel_url']));
+  });
+});
+
+describe('each read tool answers what its REST path answers', () => {
+  const reads: [string, Record<string, unknown>, string][] = [
+    ['get_dashboard', {}, '/v1/portal/dashboard'],
+    ['list_orders', {}, '/v1/portal/orders'],
+    ['get_billing', {}, '/v1/portal/billing'],
+    ['get_deliverability', {}, '/v1/portal/analytics'],
+    ['get_deliverability', { period: '30d' }, '/v1/portal/analytics?period=30d'],
+    ['list_catalogue', {}, '/v1/catalogue'],
+    ['check_payment_method', {}, '/v1/payment-method'],
+  ];
+  for (const [tool, args, path] of reads) {
+    it(`${tool} ${JSON.stringify(args)} equals GET ${path}`, async () => {
+      const client = await connect(keys.read);
+      const result = await client.callTool({ name: tool, arguments: args });
+      expect(result.isError).toBeFalsy();
+      const expected = await rest(path, keys.read);
+      expect(expected.status).toBe(200);
+      expect(textOf(result)).toEqual(expected.body);
+    });
+  }
+
+  it('preview_order equals POST /v1/orders/preview for the same order, and creates nothing', async () => {
+    const body = orderBody([FREE_DOMAINS[20]!], 2);
+    const result = await (await connect(keys.read)).callTool({ name: 'preview_order', arguments: body });
+    expect(result.isError).toBeFalsy();
+    const expected = await postJson(h.service, '/v1/orders/preview', body, { key: keys.read });
+    expect(expected.status).toBe(200);
+    expect(textOf(result)).toEqual(expected.body);
+    expect(textOf(result).quantity).toBe(2);
+  });
+
+  it('a refused preview is an error result carrying the REST detail and problems', async () => {
+    const body = orderBody(['taken-tenant.com'], 1);
+    const result = await (await connect(keys.read)).callTool({ name: 'preview_order', arguments: body });
+    const expected = await postJson(h.service, '/v1/orders/preview', body, { key: keys.read });
+    if (expected.status === 200) {
+      expect(textOf(result)).toEqual(expected.body);
+    } else {
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatchObject({ detail: expected.body.detail, code: expected.body.code, status: expected.status });
+    }
+  });
+});
+
+describe('refusals', () => {
+  it('calling a tool the key lacks the scope for is refused, naming the scope', async () => {
+    const client = await connect(keys.read);
+    const place = await client.callTool({ name: 'place_order', arguments: { ...orderBody([FREE_DOMAINS[21]!], 1), idempotency_key: 'mcp-no-scope-1' } });
+    expect(place.isError).toBe(true);
+    expect(textOf(place).detail).toContain('orders:place');
+    expect(textOf(place).status).toBe(403);
+    const link = await client.callTool({ name: 'create_card_setup_link', arguments: { success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' } });
+    expect(link.isError).toBe(true);
+    expect(textOf(link).detail).toContain('orders:place');
+    const placeKey = await connect(keys.place);
+    const dashboard = await placeKey.callTool({ name: 'get_dashboard', arguments: {} });
+    expect(dashboard.isError).toBe(true);
+    expect(textOf(dashboard).detail).toContain('"read"');
+  });
+
+  it('a missing or unknown key is an HTTP 401 before any MCP exchange', async () => {
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    for (const authorization of [undefined, 'Bearer sk_live_not-a-real-key', 'Basic abc']) {
+      const response = await fetch(`${h.service.apiUrl}/mcp`, { method: 'POST', headers: { ...headers, ...(authorization ? { authorization } : {}) }, body: initialize });
+      expect(response.status, String(authorization)).toBe(401);
+      const body = await response.json();
+      expect(body.detail).toMatch(/Authorization: Bearer/);
+      expect(body).not.toHaveProperty('jsonrpc');
+    }
+    await expect(connect('sk_live_not-a-real-key')).rejects.toThrow();
+  });
+
+  it('unknown arguments are refused, on a tool without a body and on one with a body', async () => {
+    const client = await connect(keys.all);
+    const dashboard = await client.callTool({ name: 'get_dashboard', arguments: { account_id: 1 } });
+    expect(dashboard.isError).toBe(true);
+    expect(textOf(dashboard).detail).toContain('account_id');
+    const deliverability = await client.callTool({ name: 'get_deliverability', arguments: { period: '7d', domain: 'x.com' } });
+    expect(deliverability.isError).toBe(true);
+    const preview = await client.callTool({ name: 'preview_order', arguments: { ...orderBody([FREE_DOMAINS[22]!], 1), colour: 'blue' } });
+    expect(preview.isError).toBe(true);
+    expect(textOf(preview).detail).toContain('colour');
+    const priced = await client.callTool({ name: 'preview_order', arguments: { ...orderBody([FREE_DOMAINS[22]!], 1), price: 1 } });
+    expect(priced.isError).toBe(true);
+    expect(textOf(priced).detail).toContain('price');
+  });
+
+  it('a tool that does not exist is an error result', async () => {
+    const result = await (await connect(keys.all)).callTool({ name: 'delete_everything', arguments: {} });
+    expect(result.isError).toBe(true);
+  });
+
+  it('a bad period is refused with the allowed values, as REST refuses it', async () => {
+    const result = await (await connect(keys.read)).callTool({ name: 'get_deliverability', arguments: { period: '5y' } });
+    const expected = await rest('/v1/portal/analytics?period=5y', keys.read);
+    expect(result.isError).toBe(true);
+    expect(textOf(result).detail).toBe(expected.body.detail);
+  });
+});
+
+describe('placing through MCP', () => {
+  it('place_order needs idempotency_key, and shares the key space with REST POST /v1/orders', async () => {
+    await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
+    const client = await connect(keys.all);
+    const body = orderBody([FREE_DOMAINS[23]!], 1);
+    const missing = await client.callTool({ name: 'place_order', arguments: body });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing).detail).toMatch(/Idempotency-Key/i);
+    expect((await client.callTool({ name: 'preview_order', arguments: body })).isError).toBeFalsy();
+    const placed = await client.callTool({ name: 'place_order', arguments: { ...body, idempotency_key: 'mcp-order-0001' } });
+    expect(placed.isError).toBeFalsy();
+    expect(textOf(placed).replayed).toBe(false);
+    const viaRest = await postJson(h.service, '/v1/orders', body, { key: keys.all, headers: { 'idempotency-key': 'mcp-order-0001' } });
+    expect(viaRest.status).toBe(200);
+    expect(viaRest.body).toMatchObject({ order_id: textOf(placed).order_id, replayed: true });
+  });
+
+  it('a malformed idempotency_key is refused with the format rule', async () => {
+    const result = await (await connect(keys.all)).callTool({ name: 'place_order', arguments: { ...orderBody([FREE_DOMAINS[24]!], 1), idempotency_key: 'no spaces allowed' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result).detail).toMatch(/8 to 64/);
+  });
+});
+
+describe('the reading allowance', () => {
+  it('every MCP message counts against the 240-per-minute reading allowance (here lowered), then 429 with Retry-After', async () => {
+    const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
+    const client = await connect(key);
+    const remainingNow = async () => {
+      const response = await h.service.api('/v1/payment-method', { key });
+      await response.arrayBuffer();
+      return Number(response.headers.get('x-ratelimit-remaining'));
+    };
+    const before = await remainingNow();
+    await client.listTools();
+    const remaining = await remainingNow();
+    expect(remaining).toBe(before - 2); // the tools/list message and this GET
+    for (let i = 0; i < remaining; i++) await client.listTools();
+    const response = await fetch(`${h.service.apiUrl}/mcp`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
