@@ -198,6 +198,10 @@ pre.json{margin:0;padding:12px;border-radius:10px;background:var(--surface);bord
   .loading-card .skeleton.big{width:72px;height:72px}
   .kv{grid-template-columns:1fr;gap:0}
   .kv dd{margin-bottom:8px}
+  /* Inside a list item the labels are short: keep label and value side by side, it halves the height. */
+  .items .kv{grid-template-columns:minmax(84px,38%) 1fr;gap:2px 10px}
+  .items .kv dd{margin-bottom:0}
+  .items .kv dt.wide{margin-top:6px}
   .panel{padding:16px}
 }
 `;
