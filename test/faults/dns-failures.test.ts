@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSocket, type Socket } from 'node:dgram';
+import { randomBytes } from 'node:crypto';
+import dnsPacket from 'dns-packet';
+import { publicCheckRows } from '../../rest/public-check-rows.js';
+import { operationTable } from '../../rest/operation-table.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+/**
+ * A resolver that misbehaves for EVERY question: never answers, answers SERVFAIL, or answers bytes
+ * that are not a DNS message. test/support/dns-server.ts applies its behaviours per name, and a check
+ * asks names we cannot list in advance (26 DKIM selectors, blocklist zones, _mta-sts, _bimi...), so
+ * this catch-all does the same three behaviours for any name.
+ */
+type Misbehaviour = 'timeout' | 'servfail' | 'garbage';
+async function startBrokenResolver(behaviour: Misbehaviour): Promise<{ server: string; questions: () => number; close(): Promise<void> }> {
+  const socket: Socket = createSocket('udp4');
+  let questions = 0;
+  socket.on('message', (message, peer) => {
+    questions += 1;
+    if (behaviour === 'timeout') return;
+    if (behaviour === 'garbage') return void socket.send(randomBytes(7), peer.port, peer.address);
+    let query;
+    try { query = dnsPacket.decode(message); } catch { return; }
+    const reply = dnsPacket.encode({ id: query.id, type: 'response', flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | 2 /* SERVFAIL */, questions: query.questions });
+    socket.send(reply, peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return {
+    server: `127.0.0.1:${socket.address().port}`,
+    questions: () => questions,
+    close: () => new Promise((resolve) => socket.close(() => resolve())),
+  };
+}
+
+/** One input per public check, all under a name only the broken resolver is asked about. */
+const inputs: Record<string, Record<string, string>> = {
+  check_deliverability: { domain: 'down.test' },
+  check_spf: { domain: 'down.test' },
+  check_dkim: { domain: 'down.test' },
+  check_dmarc: { domain: 'down.test' },
+  check_bimi: { domain: 'down.test' },
+  check_mta_sts: { domain: 'down.test' },
+  check_dns: { domain: 'down.test', type: 'MX' },
+  check_blacklist: { input: 'down.test' },
+  check_uribl: { domains: 'down.test' },
+  check_nameservers: { domains: 'down.test' },
+  check_domain_expiry: { domain: 'down.test' },
+  check_provider_domain: { domain: 'down.test' },
+  check_cname: { host: 'track.down.test' },
+  verify_email: { emails: 'alex@down.test' },
+  segment_esp: { domains: 'down.test' },
+};
+
+/** DNS_TIMEOUT_MS=300 and DNS_TRIES=1: every check must answer within this bound. */
+const BOUND_MS = 5000;
+const routed = new Set(operationTable.filter((r) => r.listener === 'public').map((r) => r.name));
+
+for (const behaviour of ['timeout', 'servfail', 'garbage'] as const) {
+  describe(`a DNS resolver that ${behaviour === 'timeout' ? 'never answers' : behaviour === 'servfail' ? 'answers SERVFAIL' : 'answers garbage'}`, () => {
+    let resolver: Awaited<ReturnType<typeof startBrokenResolver>>;
+    let service: TestService;
+    beforeAll(async () => {
+      resolver = await startBrokenResolver(behaviour);
+      service = await startTestService({
+        env: { DNS_SERVERS: resolver.server, DNS_TIMEOUT_MS: '300', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', WHOIS_SERVER: '127.0.0.1:9', REGISTRATION_TIMEOUT_MS: '300' },
+        googleTenancy: { probe: async () => 'unknown' },
+        rateLimits: { public: 10_000 },
+      });
+    });
+    afterAll(async () => { await service?.close(); await resolver?.close(); });
+
+    it('every row of rest/public-check-rows.ts has an input here', () => {
+      expect(Object.keys(inputs).sort()).toEqual(publicCheckRows.map((r) => r.name).sort());
+    });
+
+    for (const row of publicCheckRows) {
+      it(`${row.name} answers within ${BOUND_MS} ms with status "error" and the reason`, async () => {
+        const args = inputs[row.name]!;
+        const before = resolver.questions();
+        const started = performance.now();
+        let answer: Record<string, any>;
+        if (routed.has(row.name)) {
+          const response = await service.pub(`${row.path}?${new URLSearchParams(args)}`);
+          expect(response.status).toBe(200);
+          answer = await response.json();
+        } else {
+          // Not yet a REST route: the same resolver through the public /graphql.
+          const vars = Object.keys(args);
+          const response = await service.pub('/graphql', {
+            method: 'POST', headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: `query (${vars.map((k) => `$${k}: String`).join(', ')}) { ${row.unwrap}(${vars.map((k) => `${k}: $${k}`).join(', ')}) }`, variables: args }),
+          });
+          const body = await response.json();
+          expect(body.errors).toBeUndefined();
+          answer = body.data[row.unwrap!];
+        }
+        const elapsed = performance.now() - started;
+        expect(elapsed).toBeLessThan(BOUND_MS);
+        if (row.name !== 'check_domain_expiry') expect(resolver.questions()).toBeGreaterThan(before);
+        expect(answer.status).toBe('error');
+        const reasons = [answer.summary, ...(answer.findings ?? []).map((f: { message: string }) => f.message)].join(' ');
+        // The reason names the failed lookup (or, for the registry check, the unreachable registry),
+        // in the summary, a finding, or the per-item reason a bulk check gives (each list, each domain).
+        expect(`${reasons} ${JSON.stringify(answer)}`).toMatch(/time|timed out|SERVFAIL|server failure|malformed|could not|failed|unreachable|no answer|did not answer|unavailable/i);
+        // A failed lookup is never reported as a missing record.
+        expect(reasons).not.toMatch(/\bno (SPF|DMARC|DKIM|BIMI|MX) record\b/i);
+      }, BOUND_MS + 5000);
+    }
+  });
+}

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { fixtureZone } from '../support/fixture-zone.js';
+import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+
+/**
+ * SIGTERM (what a container platform sends before replacing an instance) while a slow request is in
+ * flight: the request completes, new connections are refused, then the process exits 0.
+ */
+describe('SIGTERM while a slow request is in flight', () => {
+  const DELAY_MS = 2000;
+  let dns: TestDnsServer;
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    // Every DNS answer takes 2 s, so a check-dns request is in flight for at least that long.
+    dns = await startTestDnsServer({ records: fixtureZone, delayMs: DELAY_MS });
+    server = await spawnServer({ env: { DATA_DIR: 'memory', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '8000', DNS_TRIES: '1' } });
+  }, 90_000);
+  afterAll(async () => { await server?.stop(2000); await dns?.close(); });
+
+  it('the request completes with its answer, a new connection is refused, and the process exits 0', async () => {
+    const started = performance.now();
+    const slow = fetch(`${server.publicUrl}/.platform/functions/check-dns?domain=good.test&type=MX`).then(async (r) => ({ status: r.status, body: await r.json(), at: performance.now() - started }));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(dns.questions.length).toBeGreaterThan(0); // the request has reached its DNS lookup
+    server.signal('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+
+    const refused = await fetch(`${server.publicUrl}/healthz`).then(() => 'answered', (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message));
+    expect(refused).toMatch(/ECONNREFUSED/);
+
+    const answer = await slow;
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe('pass');
+    expect(answer.body.records).toEqual([expect.objectContaining({ exchange: 'mx.good.test' })]);
+    expect(answer.at).toBeGreaterThanOrEqual(DELAY_MS - 50);
+
+    const code = await Promise.race([server.exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
+    expect(code).toBe(0);
+    const lines = server.logLines();
+    const shutdown = lines.findIndex((l) => l.message === 'shutting down' && l.signal === 'SIGTERM');
+    const served = lines.findIndex((l) => l.message === 'request' && String(l.path).includes('check-dns') && l.status === 200);
+    expect(shutdown).toBeGreaterThanOrEqual(0);
+    expect(served).toBeGreaterThan(shutdown); // logged after the signal: it finished during the shutdown
+  }, 30_000);
+});
