@@ -26,7 +26,9 @@ export const SANDBOX_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  // form-action also governs the 303 that follows the form's POST, and that goes to the customer's
+  // success_url on their own site (validated as http(s) when the link is made), so any http(s) target.
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'; base-uri 'none'",
 };
 
 export function renderSandboxCardPage(input: SandboxCardPageInput): string {

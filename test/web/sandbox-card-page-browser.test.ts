@@ -33,8 +33,9 @@ async function setupLink(successUrl: string, cancelUrl: string): Promise<string>
 describe('the sandbox card page in Chromium', () => {
   it.skipIf(!hasChromium)(`says SANDBOX, refuses a real card number without echoing it, then saves 4242 and lands on success_url${skipNote}`, async () => {
     expect((await (await service.api('/v1/payment-method')).json()).on_file).toBe(false);
-    // success_url on the API's own origin: a local page that exists, so the browser really lands there.
-    const successUrl = `${service.apiUrl}/healthz?card=saved`;
+    // success_url on another origin (the public listener's port), as a customer's site would be:
+    // the page's form-action policy must let the redirect after saving leave the API's origin.
+    const successUrl = `${service.publicUrl}/healthz?card=saved`;
     const url = await setupLink(successUrl, `${service.apiUrl}/healthz?card=cancelled`);
 
     const { context, offsite } = await localOnlyContext(browser!, { viewport: { width: 390, height: 844 } });
