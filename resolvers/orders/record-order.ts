@@ -52,7 +52,10 @@ export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput)
     if (priced.discount) {
       await trx.updateTable('promotion_codes').set((eb) => ({ times_redeemed: eb('times_redeemed', '+', 1) })).where('id', '=', priced.discount.promotion.id).execute();
     }
-    if (subscription.invoice) await recordInvoice(trx, accountId, order.id, subscription.invoice, null, now);
+    // The sandbox's invoices have no number of their own; the order's reference makes one a person can quote.
+    if (subscription.invoice) {
+      await recordInvoice(trx, accountId, order.id, { ...subscription.invoice, number: subscription.invoice.number ?? `INV-${input.reference.replace(/^ORD-/, '')}-1` }, null, now);
+    }
     const placed: PlacedOrder = {
       orderId: order.id, reference: input.reference, subscriptionId: subscription.subscriptionId, sku: plan.sku, status: subscription.status,
       quantity: priced.quantity, domains: checked.domains.length, mailboxes: checked.mailboxCount,
