@@ -8,6 +8,7 @@ import { readParams } from '../rest/read-params.js';
 import { camelizeKeys } from '../rest/snake-to-camel.js';
 import { errorResponse } from '../rest/json-response.js';
 import { ApiError } from '../resolvers/api-error.js';
+import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
 import type { Yoga } from '../server/create-yoga.js';
@@ -47,11 +48,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
     try {
       if (options.requireKey) {
         caller = await ctx.caller();
-        if (!caller) {
-          throw new ApiError(401, 'unauthenticated', request.headers.get('authorization')
-            ? 'The API key is not recognised or has been revoked; send a valid key as "Authorization: Bearer <key>".'
-            : 'The MCP server needs an API key: send "Authorization: Bearer <key>".');
-        }
+        if (!caller) throw unauthenticatedError(ctx.sentKey);
         // Every MCP message counts against the 240-per-minute reading allowance.
         await options.services.rateLimits.consume('read', `key:${caller.keyId}`);
       } else {

@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { ApiError } from '../resolvers/api-error.js';
+import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import type { Context } from '../resolvers/context.js';
 import type { Scope } from '../resolvers/auth/scopes.js';
 
@@ -31,16 +32,10 @@ function unauthorized(context: Context, failure: AuthFailure): Error {
   const scopeFailure = findScopeFailure(failure);
   if (scopeFailure?.kind === AuthScopeFailureType.AuthScopeFunction && scopeFailure.error instanceof ApiError) return scopeFailure.error;
   // The scope check awaited the caller, so it is known by now.
-  if (!context.knownCaller()) {
-    return new ApiError(401, 'unauthenticated', context.sentKey
-      ? 'The API key is not recognised or has been revoked; send a valid key as "Authorization: Bearer <key>".'
-      : 'This call needs an API key: send "Authorization: Bearer <key>" with a key from the portal\'s settings.');
-  }
+  if (!context.knownCaller()) return unauthenticatedError(context.sentKey);
   const scopeName = scopeFailure && 'scope' in scopeFailure ? scopeFailure.scope : 'read';
   const wire = WIRE_SCOPE[scopeName as keyof typeof WIRE_SCOPE] ?? scopeName;
-  return new ApiError(403, 'missing_scope',
-    `This API key lacks the "${wire}" scope this call needs; create a key with "${wire}" in the portal's settings and use it instead.`,
-    { required_scope: wire });
+  return missingScopeError(wire);
 }
 
 function findScopeFailure(failure: AuthFailure): AuthFailure | undefined {

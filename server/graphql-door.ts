@@ -2,15 +2,36 @@ import type { Services } from '../resolvers/context.js';
 import { createContext } from '../resolvers/context.js';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
+import { ApiError } from '../resolvers/api-error.js';
+import { errorResponse } from '../rest/json-response.js';
 
-/** /graphql for our own frontends: the same schema, the same Context, the same limits. */
-export function handleGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
+/**
+ * /graphql for our own frontends: the same schema, the same Context, the same limits. A request
+ * counts once against an allowance: the key's reading allowance when it carries a valid key, else
+ * the client address's public allowance (the checks page asks for several checks in one request).
+ * GraphiQL's page (a GET without a query) is not counted.
+ */
+export async function handleGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
   const appContext = createContext(services, {
     authorization: request.headers.get('authorization'),
     requestId: info.requestId,
     clientAddress: info.clientAddress,
   });
-  return Promise.resolve(yoga.fetch(request, { appContext })).then(requestErrorsAre400);
+  let remaining: number | null = null;
+  if (request.method === 'POST' || new URL(request.url).searchParams.has('query')) {
+    try {
+      const caller = await appContext.caller();
+      remaining = caller
+        ? (await services.rateLimits.consume('read', `key:${caller.keyId}`)).remaining
+        : (await services.rateLimits.consume('public', info.clientAddress)).remaining;
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error, info.requestId);
+      throw error;
+    }
+  }
+  const response = await requestErrorsAre400(await yoga.fetch(request, { appContext }));
+  if (remaining !== null) response.headers.set('X-RateLimit-Remaining', String(remaining));
+  return response;
 }
 
 /**

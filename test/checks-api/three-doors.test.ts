@@ -141,3 +141,21 @@ describe('the public rate limit', () => {
     }
   });
 });
+
+describe('the public /graphql', () => {
+  it('counts each request against the client address allowance', async () => {
+    const limited = await startTestService({ env: { DNS_SERVERS: dns.server }, rateLimits: { public: 2 }, googleTenancy: { probe: async () => 'unknown' } });
+    try {
+      const ask = () => limited.pub('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ checkDmarc(domain: "good.test") checkSpf(domain: "good.test") }' }) });
+      const first = await ask();
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+      expect((await ask()).status).toBe(200);
+      const over = await ask();
+      expect(over.status).toBe(429);
+      expect((await over.json()).detail).toMatch(/wait/);
+    } finally {
+      await limited.close();
+    }
+  });
+});

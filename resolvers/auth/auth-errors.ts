@@ -1,0 +1,16 @@
+import { ApiError } from '../api-error.js';
+import type { Scope } from './scopes.js';
+
+/** The one 401 of every door: the same words for a missing, unknown or revoked key (never which). */
+export function unauthenticatedError(sentKey: boolean): ApiError {
+  return new ApiError(401, 'unauthenticated', sentKey
+    ? 'The API key is not recognised or has been revoked; send a valid key as "Authorization: Bearer <key>".'
+    : 'This call needs an API key: send "Authorization: Bearer <key>" with a key from the portal\'s settings.');
+}
+
+/** The one 403 of every door, naming the scope the call needs. */
+export function missingScopeError(scope: Scope | string): ApiError {
+  return new ApiError(403, 'missing_scope',
+    `This API key lacks the "${scope}" scope this call needs; create a key with "${scope}" in the portal's settings and use it instead.`,
+    { required_scope: scope });
+}
