@@ -127,7 +127,7 @@ describe('the DNS configuration', () => {
   it('reads servers, timeout, tries and concurrency from the environment', () => {
     expect(dnsConfigFromEnv({ DNS_SERVERS: '127.0.0.1:5300, [::1]:53', DNS_TIMEOUT_MS: '500', DNS_TRIES: '3', DNS_CONCURRENCY: '8' }))
       .toEqual({ servers: ['127.0.0.1:5300', '[::1]:53'], timeoutMs: 500, tries: 3, concurrency: 8 });
-    expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1' })).toMatchObject({ timeoutMs: 2000, tries: 2, concurrency: 32 });
+    expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1' })).toMatchObject({ timeoutMs: 2000, tries: 2, concurrency: 64 });
   });
 
   it('fails at start-up on a server that is not an address', () => {
