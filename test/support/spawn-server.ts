@@ -69,8 +69,10 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<SpawnedSe
   const child = spawn(process.execPath, ['--import', LOOPBACK_ONLY_FETCH, '--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { err += chunk; });
+  // Benchmarks log a line per request: past 4 MB only the newest 1 MB is kept (the banner is parsed first).
+  const keep = (text: string) => (text.length > 4_000_000 ? text.slice(-1_000_000) : text);
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { out = keep(out + chunk); });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { err = keep(err + chunk); });
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { benchBulk } from './bulk.js';
+import { benchSpfLookahead, type SpfLookaheadFigures } from './checks-spf.js';
+import { benchDashboard, printDashboardFigures } from './dashboard.js';
+import { benchMemory, printMemoryFigures, MEMORY_GROWTH_BOUND_MB } from './memory.js';
+
+/**
+ * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
+ * the date. These machines are shared and noisy, so the targets are ratios measured in the same run.
+ * A bench that fails is reported in the table and the others still run.
+ */
+interface Row { readonly bench: string; readonly figure: string; readonly measured: string; readonly target: string; readonly ok: boolean | null }
+
+const rows: Row[] = [];
+const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places;
+const row = (bench: string, figure: string, measured: number | string, target: string, ok: boolean | null) =>
+  rows.push({ bench, figure, measured: typeof measured === 'number' ? String(round(measured)) : measured, target, ok });
+
+async function step(name: string, run: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  process.stdout.write(`\n== ${name}\n`);
+  try {
+    await run();
+  } catch (error) {
+    row(name, 'failed', (error as Error).message.split('\n')[0]!.slice(0, 80), 'runs', false);
+    console.error(error);
+  }
+  process.stdout.write(`(${name}: ${Math.round((performance.now() - started) / 1000)} s)\n`);
+}
+
+function spfRows(bench: string, s: SpfLookaheadFigures): void {
+  row(bench, `SPF ip, 8 includes + a + mx: round trips (${s.rttMs} ms each)`, s.roundTrips, '<= 4', s.roundTrips <= 4);
+  row(bench, 'SPF questions asked / distinct', s.questionRatio, '1.0', s.questionRatio <= 1.0001);
+}
+
+const started = new Date();
+let spfDone = false;
+
+const checksPath = new URL('./checks.ts', import.meta.url);
+if (existsSync(checksPath)) {
+  await step('checks', async () => {
+    const checks = (await import('./checks.js')) as { benchChecks?: () => Promise<any> };
+    if (typeof checks.benchChecks !== 'function') return void row('checks', 'skipped', 'bench/checks.ts has no benchChecks()', '-', null);
+    const f = await checks.benchChecks();
+    for (const d of f.deliverability ?? []) {
+      row('checks', `check-deliverability wall / ideal (DNS_CONCURRENCY=${d.concurrency})`, d.wall_per_ideal, '<= 1.5', d.wall_per_ideal <= 1.5);
+      row('checks', `check-deliverability questions / distinct (DNS_CONCURRENCY=${d.concurrency})`, d.questions_per_distinct, '1.0', d.questions_per_distinct <= 1.0001);
+    }
+    if (f.spf_lookahead) { spfRows('checks', f.spf_lookahead); spfDone = true; }
+    console.log(JSON.stringify(f, null, 1));
+  });
+} else {
+  row('checks', 'skipped', 'bench/checks.ts is not there yet', '-', null);
+}
+
+await step('bulk', async () => {
+  const f = await benchBulk();
+  for (const r of f.runs) {
+    row('bulk', `${r.name}: questions / distinct`, r.questions_per_distinct, '1.0', r.questions_per_distinct <= 1.0001);
+    row('bulk', `${r.name}: wall / ideal`, r.wall_per_ideal, '<= 1.5', r.wall_per_ideal <= 1.5);
+  }
+  console.log(JSON.stringify(f, null, 1));
+});
+
+if (!spfDone) {
+  await step('spf', async () => {
+    const f = await benchSpfLookahead();
+    spfRows('spf', f);
+    console.log(JSON.stringify(f, null, 1));
+  });
+}
+
+await step('dashboard', async () => {
+  const f = await benchDashboard();
+  printDashboardFigures(f);
+  const [small, big] = [f.round_trips[0]!, f.round_trips[f.round_trips.length - 1]!];
+  row('dashboard', `round trips per request, ${small.orders}/${small.domains} -> ${big.orders}/${big.domains} orders/domains`, `${small.total} -> ${big.total}`, 'no growth', big.total <= small.total);
+  row('dashboard', 'REST / GraphQL latency, mean', f.rest_per_graphql_mean, '<= 1.15', f.rest_per_graphql_mean <= 1.15);
+  row('dashboard', 'REST / GraphQL latency, p99', f.rest_per_graphql_p99, '<= 1.15', f.rest_per_graphql_p99 <= 1.15);
+  row('dashboard', `REST req/s (GraphQL ${f.graphql.requests_per_second}, floor ${f.floor.requests_per_second})`, f.rest.requests_per_second, '-', null);
+  row('dashboard', 'REST / plain node:http latency, mean (the floor)', f.rest_per_floor_mean, '-', null);
+});
+
+await step('memory', async () => {
+  const f = await benchMemory();
+  printMemoryFigures(f);
+  row('memory', `RSS growth over ${f.requests} requests after warm-up (${f.rss_warm_mb} -> ${f.rss_end_mb} MB)`, `${f.growth_mb} MB`, `< ${MEMORY_GROWTH_BOUND_MB} MB`, f.growth_mb < MEMORY_GROWTH_BOUND_MB && f.non_2xx === 0);
+});
+
+const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => String(r[key]).length));
+const [b, f, m, t] = [width('bench'), width('figure'), width('measured'), width('target')];
+console.log(`\nBenchmarks, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC — Node ${process.version}, ${cpus().length} cores, ` +
+  `database ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}, ${Math.round((Date.now() - started.getTime()) / 1000)} s in all\n`);
+console.log(`${'bench'.padEnd(b)}  ${'figure'.padEnd(f)}  ${'measured'.padEnd(m)}  ${'target'.padEnd(t)}  met`);
+for (const r of rows) {
+  console.log(`${r.bench.padEnd(b)}  ${r.figure.padEnd(f)}  ${r.measured.padEnd(m)}  ${r.target.padEnd(t)}  ${r.ok === null ? '-' : r.ok ? 'yes' : 'NO'}`);
+}

@@ -1,0 +1,249 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { Database } from '../db/schema.js';
+import { createApiKey } from '../resolvers/auth/api-keys.js';
+import { SCOPES } from '../resolvers/auth/scopes.js';
+import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { createServices } from '../server/create-services.js';
+import { createGraphqlServer } from '../server/create-yoga.js';
+import { createApiApp } from '../server/api-app.js';
+import { loadDocument } from '../server/run-operation.js';
+import { spawnServer } from '../test/support/spawn-server.js';
+import { createTestDatabase } from '../test/support/test-database.js';
+
+/**
+ * GET /v1/portal/dashboard for an account with 500 domains over 50 orders:
+ * (i) database round trips per request, at 5 orders / 50 domains and at 50 / 500 (must not grow);
+ * (ii) throughput and latency with autocannon against a real server process: REST, the same
+ *      operation on /graphql, and a plain node:http handler answering the same stored JSON (the floor).
+ * Runs on embedded PGlite in a temporary folder (one process: the bench seeds it, closes it, then
+ * the server opens it), or, with DATABASE_URL set, on a new PostgreSQL database dropped afterwards.
+ * PGlite runs inside the server's own thread, so its query time is the server's CPU time; PostgreSQL
+ * works in its own processes.
+ */
+
+export interface RoundTrips {
+  readonly orders: number;
+  readonly domains: number;
+  /** Statements run through Kysely for one request (key lookup and the dashboard's own). */
+  readonly kysely_queries: number;
+  /** Statements run outside Kysely (the rate-limit counter's upsert). */
+  readonly raw_queries: number;
+  readonly total: number;
+}
+
+export interface LoadFigures {
+  readonly name: string;
+  readonly requests_per_second: number;
+  readonly latency_mean_ms: number;
+  readonly latency_p50_ms: number;
+  readonly latency_p99_ms: number;
+  readonly non_2xx: number;
+  readonly errors: number;
+}
+
+export interface DashboardBenchFigures {
+  readonly database: 'pglite' | 'postgres';
+  readonly round_trips: readonly RoundTrips[];
+  readonly body_bytes: number;
+  readonly connections: number;
+  readonly duration_s: number;
+  readonly rest: LoadFigures;
+  readonly graphql: LoadFigures;
+  readonly floor: LoadFigures;
+  /** REST latency over GraphQL's (target <= 1.15). */
+  readonly rest_per_graphql_mean: number;
+  readonly rest_per_graphql_p99: number;
+  /** REST latency over the plain handler's: what the whole stack costs. */
+  readonly rest_per_floor_mean: number;
+}
+
+/** Counts every statement Kysely runs; installed with withPlugin() by this bench only. */
+class CountingPlugin implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode { this.count += 1; return args.node; }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> { return args.result; }
+}
+
+/** An account with `orders` orders of `perOrder` domains, two mailboxes each; returns a read key. */
+async function seedLargeAccount(db: Kysely<Database>, orders: number, perOrder: number, tag: string): Promise<string> {
+  const account = await db.insertInto('accounts').values({ name: `Bench ${orders}x${perOrder}` }).returning('id').executeTakeFirstOrThrow();
+  const plan = await db.insertInto('plans').values({
+    account_id: account.id, sku: 'google-inbox-unwarmed', product: 'Google Workspace inboxes, unwarmed', description: 'Bench plan.',
+    unit_amount: 350, currency: 'usd', interval: 'month', mailboxes_per_unit: 1, orderable: true, why_not: null, processor_price_id: null,
+  }).returning('id').executeTakeFirstOrThrow();
+  const workspace = await db.insertInto('workspaces').values({ account_id: account.id, name: 'Bench folder' }).returning('id').executeTakeFirstOrThrow();
+  for (let o = 0; o < orders; o++) {
+    const order = await db.insertInto('orders').values({
+      account_id: account.id, plan_id: plan.id, reference: `ORD-BENCH-${tag}-${o}`, subscription_id: `sub_bench_${tag}_${o}`, status: 'active',
+      quantity: perOrder * 2, unit_amount: 350, currency: 'usd', interval: 'month', sequencer: null, created_at: new Date(Date.now() - o * 86_400_000),
+    }).returning('id').executeTakeFirstOrThrow();
+    const domains = await db.insertInto('domains').values(Array.from({ length: perOrder }, (_, d) => ({
+      account_id: account.id, order_id: order.id, workspace_id: d % 3 === 0 ? workspace.id : null, domain: `bench-${tag}-${o}-${d}.com`,
+      build_state: d % 5 === 0 ? 'building' : 'live', forward_to: d % 4 === 0 ? `main-${tag}.com` : null, watched_since: null, created_at: new Date(),
+    }))).returning('id').execute();
+    await db.insertInto('mailboxes').values(domains.flatMap((row) => [
+      { domain_id: row.id, first_name: 'Alex', last_name: 'Morgan', local_part: 'alex' },
+      { domain_id: row.id, first_name: 'Sam', last_name: 'Rivera', local_part: 'sam' },
+    ])).execute();
+  }
+  return (await createApiKey(db, account.id, SCOPES)).key;
+}
+
+/** Round trips per dashboard request, through the real account app in-process, with counters. */
+async function countRoundTrips(database: OpenedDatabase, accounts: readonly { orders: number; domains: number; key: string }[]): Promise<RoundTrips[]> {
+  const plugin = new CountingPlugin();
+  let raw = 0;
+  const counted: OpenedDatabase = {
+    ...database,
+    db: database.db.withPlugin(plugin),
+    raw: { query: (q) => { raw += 1; return database.raw.query(q); } },
+  };
+  const config = { ...serviceConfigFromEnv({}), apiPort: 0, publicPort: 0 };
+  const env = { LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9' };
+  const app = createApiApp(createServices(counted, config, { env, rateLimits: { read: 1_000_000 } }), createGraphqlServer({ graphiql: false }));
+  const out: RoundTrips[] = [];
+  for (const account of accounts) {
+    const once = async () => {
+      const response = await app(new Request('http://127.0.0.1/v1/portal/dashboard', { headers: { authorization: `Bearer ${account.key}` } }), { requestId: 'bench-round-trips', clientAddress: '127.0.0.1' });
+      if (response.status !== 200) throw new Error(`dashboard answered ${response.status}: ${await response.text()}`);
+      const body = (await response.json()) as { domain_count: number };
+      if (body.domain_count !== account.domains) throw new Error(`expected ${account.domains} domains, got ${body.domain_count}`);
+    };
+    await once(); // the first request also creates the rate-limit row; count a steady one
+    plugin.count = 0;
+    raw = 0;
+    const runs = 5;
+    for (let i = 0; i < runs; i++) await once();
+    out.push({ orders: account.orders, domains: account.domains, kysely_queries: plugin.count / runs, raw_queries: raw / runs, total: (plugin.count + raw) / runs });
+  }
+  return out;
+}
+
+/** A plain node:http server in its own process answering `file` as JSON: the floor. */
+async function startFloor(file: string): Promise<{ url: string; stop(): void }> {
+  const code = `
+    const body = require('node:fs').readFileSync(process.argv[1]);
+    const server = require('node:http').createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': body.length });
+      res.end(body);
+    });
+    server.keepAliveTimeout = 5000;
+    server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));
+    process.on('SIGTERM', () => process.exit(0));`;
+  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (c) => reject(new Error(`floor server exited ${c}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => { child.kill('SIGTERM'); } };
+}
+
+async function load(name: string, options: autocannon.Options): Promise<LoadFigures> {
+  const result = await autocannon(options);
+  return {
+    name,
+    requests_per_second: Math.round(result.requests.average),
+    latency_mean_ms: Math.round(result.latency.average * 100) / 100,
+    latency_p50_ms: result.latency.p50,
+    latency_p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export async function benchDashboard(options: { readonly connections?: number; readonly durationS?: number } = {}): Promise<DashboardBenchFigures> {
+  const connections = options.connections ?? 10;
+  const durationS = options.durationS ?? 8;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
+  const postgres = process.env.DATABASE_URL ? await createTestDatabase() : null;
+  const where = postgres ? { DATABASE_URL: postgres.databaseUrl } : { DATA_DIR: join(dir, 'data') };
+  try {
+    const database = await openDatabase(postgres ? { databaseUrl: postgres.databaseUrl } : { dataDir: join(dir, 'data') });
+    let bigKey: string;
+    let roundTrips: RoundTrips[];
+    try {
+      await migrateToLatest(database.db);
+      const smallKey = await seedLargeAccount(database.db, 5, 10, 'small');
+      bigKey = await seedLargeAccount(database.db, 50, 10, 'big');
+      roundTrips = await countRoundTrips(database, [{ orders: 5, domains: 50, key: smallKey }, { orders: 50, domains: 500, key: bigKey }]);
+    } finally {
+      await database.close();
+    }
+
+    const server = await spawnServer({ env: { ...where, RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
+    try {
+      const headers = { authorization: `Bearer ${bigKey}` };
+      const restUrl = `${server.apiUrl}/v1/portal/dashboard`;
+      const stored = await fetch(restUrl, { headers });
+      const body = Buffer.from(await stored.arrayBuffer());
+      if (stored.status !== 200) throw new Error(`dashboard answered ${stored.status}: ${body.toString()}`);
+      writeFileSync(join(dir, 'dashboard.json'), body);
+      const floor = await startFloor(join(dir, 'dashboard.json'));
+      try {
+        const { source, operationName } = loadDocument('dashboard');
+        const gqlOptions = {
+          url: `${server.apiUrl}/graphql`, method: 'POST' as const, connections,
+          headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ query: source, operationName }),
+        };
+        const check = await fetch(gqlOptions.url, { method: 'POST', headers: gqlOptions.headers, body: gqlOptions.body });
+        const checked = (await check.json()) as { data?: { dashboard?: { domain_count?: number } } };
+        if (checked.data?.dashboard?.domain_count !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
+
+        // Warm-up (JIT, pools, caches) for each target, then the measured runs, one after another.
+        for (const warm of [{ url: restUrl, headers }, gqlOptions, { url: floor.url }]) await autocannon({ ...warm, connections, duration: 2 });
+        const rest = await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS });
+        const graphql = await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS });
+        const floorFigures = await load('plain node:http, stored JSON', { url: floor.url, connections, duration: durationS });
+        const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+        return {
+          database: postgres ? 'postgres' : 'pglite',
+          round_trips: roundTrips,
+          body_bytes: body.length,
+          connections,
+          duration_s: durationS,
+          rest, graphql, floor: floorFigures,
+          rest_per_graphql_mean: ratio(rest.latency_mean_ms, graphql.latency_mean_ms),
+          rest_per_graphql_p99: ratio(rest.latency_p99_ms, graphql.latency_p99_ms),
+          rest_per_floor_mean: ratio(rest.latency_mean_ms, floorFigures.latency_mean_ms),
+        };
+      } finally {
+        floor.stop();
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await postgres?.drop();
+  }
+}
+
+export function printDashboardFigures(f: DashboardBenchFigures): void {
+  console.log(`Dashboard bench: GET /v1/portal/dashboard, ${f.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}`);
+  for (const r of f.round_trips) {
+    console.log(`  round trips, ${r.orders} orders / ${r.domains} domains: ${r.total} per request (${r.kysely_queries} through Kysely + ${r.raw_queries} rate-limit counter)`);
+  }
+  console.log(`  load: ${f.connections} connections, ${f.duration_s} s each, answer ${Math.round(f.body_bytes / 1024)} KB`);
+  for (const l of [f.rest, f.graphql, f.floor]) {
+    console.log(`  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}`);
+  }
+  console.log(`  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / floor mean ${f.rest_per_floor_mean}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  printDashboardFigures(await benchDashboard());
+}
