@@ -6,8 +6,12 @@ import { IdempotencyKeyReusedError } from '../payments/payment-errors.js';
 /** SPEC 4.2 Idempotency rule 1. */
 const KEY = /^[A-Za-z0-9.:_-]{8,64}$/;
 
-/** How long one placement may hold its key before a retry may take over (crash recovery). */
-export const CLAIM_MS = 120_000;
+/**
+ * How long one placement may hold its key before a retry may take over (crash recovery): longer than
+ * the slowest placement (the processor's 20 s time cap plus the checks). IDEMPOTENCY_CLAIM_MS lets a
+ * test shorten it; operators have no reason to change it.
+ */
+export const CLAIM_MS = Number(process.env.IDEMPOTENCY_CLAIM_MS) > 0 ? Number(process.env.IDEMPOTENCY_CLAIM_MS) : 120_000;
 
 export function checkIdempotencyKey(key: string | null | undefined): string {
   if (key === undefined || key === null || key === '') {

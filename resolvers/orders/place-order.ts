@@ -9,6 +9,7 @@ import { refuseIfPriceChanged } from './order-previews.js';
 import { ensureProcessorCustomer } from './processor-customer.js';
 import { syncPaymentMethod } from './sync-payment-method.js';
 import { hashOf } from './order-hash.js';
+import { dieHereIfFaultInjected } from './fault-injection.js';
 import { recordOrder, type PlacedOrder } from './record-order.js';
 import {
   checkIdempotencyKey, claimIdempotencyKey, expireIdempotencyClaim, readClaim, releaseIdempotencyKey, type Claim,
@@ -63,6 +64,7 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       idempotencyKey: key,
       metadata: { order_reference: reference, sku: plan.sku },
     });
+    dieHereIfFaultInjected('exit_after_charge');
     return await recordOrder(db, { accountId, idempotencyKey: key, reference, plan, checked, priced, subscription, now: ctx.now() });
   } catch (error) {
     if (subscription === null) {
