@@ -123,6 +123,25 @@ describe('placing through the Stripe SDK against the local fake', () => {
     expect(fake.charges.length).toBe(before + 1);
   });
 
+  it('the processor timing out is a 502: nothing charged, and the order is not recorded as placed', async () => {
+    const account = await h.service.seedAccount();
+    await saveCardAtStripe(account.key, '4242424242424242');
+    const before = fake.charges.length;
+    // The call to create the subscription hangs past STRIPE_TIMEOUT_MS (the SDK does not retry a timeout).
+    fake.failNext(1, 'hang', { method: 'POST', path: '/v1/subscriptions' });
+    const domain = free();
+    const started = Date.now();
+    const down = await place(orderBody([domain], 1), 'stripe-timeout-1', account.key);
+    expect([down.status, down.body.code]).toEqual([502, 'payment_processor_unavailable']);
+    expect(down.body.detail).toMatch(/retry/i);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(fake.charges.length).toBe(before);
+    const orders = await (await h.service.api('/v1/portal/orders', { key: account.key })).json();
+    const dashboard = JSON.stringify(await (await h.service.api('/v1/portal/dashboard', { key: account.key })).json());
+    expect(orders.orders.some((o: any) => o.status === 'active' && o.created_at > new Date(started).toISOString())).toBe(false);
+    expect(dashboard).not.toContain(domain);
+  });
+
   it('Stripe charged but its answer was lost: the service finds the subscription by key and records one order', async () => {
     const account = await h.service.seedAccount();
     await saveCardAtStripe(account.key, '4242424242424242');
