@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { luhnValid } from '../../resolvers/payments/sandbox-test-cards.js';
 
 /**
  * A stateful local stand-in for the Stripe API endpoints StripeProcessor uses, speaking Stripe's wire
@@ -180,7 +181,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   function createPaymentMethod(cardNumber: string, expMonth = 12, expYear = new Date().getUTCFullYear() + 3): Obj & { _declines: boolean } {
     const digits = cardNumber.replace(/[\s-]/g, '');
-    if (!/^\d{12,19}$/.test(digits) || !luhn(digits)) {
+    if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) {
       throw new StripeHttpError(402, { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.', param: 'card[number]' });
     }
     const pm: Obj & { _declines: boolean } = {
@@ -706,19 +707,6 @@ function canonical(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 function brandOf(digits: string): string {
