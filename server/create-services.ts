@@ -1,7 +1,8 @@
 import type { OpenedDatabase } from '../db/open-database.js';
 import type { Services } from '../resolvers/context.js';
 import type { ServiceConfig } from '../resolvers/service-config.js';
-import { createRateLimits, type RateLimitClass } from '../resolvers/limits/rate-limits.js';
+import { Redis } from 'ioredis';
+import { createRateLimits, type RateLimitClass, type RateLimitStore } from '../resolvers/limits/rate-limits.js';
 import { createDnsLookup, dnsConfigFromEnv } from '../resolvers/checks/dns/create-dns-lookup.js';
 import { createHttpsFetcher, httpsConfigFromEnv } from '../resolvers/checks/http/create-https-fetcher.js';
 import { blacklistConfigFromEnv } from '../resolvers/checks/blacklist/blacklist-config.js';
@@ -32,12 +33,28 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     db: database.db,
     dbKind: database.kind,
     config,
-    rateLimits: createRateLimits(database.raw, { ...rateLimitsFromEnv(env), ...overrides.rateLimits }),
+    rateLimits: createRateLimits(rateLimitStore(database, env), { ...rateLimitsFromEnv(env), ...overrides.rateLimits }),
     createCheckContext: () => {
       const dns = createDnsLookup(dnsConfig);
       return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy };
     },
   };
+}
+
+/**
+ * REDIS_URL (redis://host:6379/0) moves the rate-limit counters to Redis; unset, they live in the
+ * database's rate_limits table. The client never queues commands while disconnected, so an outage is
+ * a quick 503 rather than a hanging request.
+ */
+function rateLimitStore(database: OpenedDatabase, env: NodeJS.ProcessEnv): RateLimitStore {
+  const url = (env.REDIS_URL ?? '').trim();
+  if (url === '') return { kind: 'database', raw: database.raw };
+  if (!/^rediss?:\/\//.test(url)) throw new Error(`REDIS_URL must start with redis:// or rediss://, not "${url}".`);
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
+  // Connection errors surface as 503s on the requests they affect; the client reconnects by itself.
+  client.on('error', () => {});
+  // REDIS_KEY_PREFIX keeps two deployments (or test runs) sharing one Redis apart.
+  return { kind: 'redis', client, keyPrefix: (env.REDIS_KEY_PREFIX ?? '').trim() || 'svc' };
 }
 
 /**

@@ -38,6 +38,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       if (!existing) demoKey = (await seedDemo(database.db)).key;
     }
     const services = createServices(database, config, options);
+    await services.rateLimits.ready();
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public' });
     const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api' });
@@ -51,6 +52,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       services, database, yoga, demoKey,
       stop: () => (stopping ??= (async () => {
         await Promise.all([close(publicServer), close(apiServer)]);
+        await services.rateLimits.close().catch(() => {});
         await database.close().catch(() => {});
       })()),
     };

@@ -1,11 +1,12 @@
-import { RateLimiterPostgres, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
 import type { RawQuery } from '../../db/open-database.js';
 import { ApiError } from '../api-error.js';
 
 /**
  * The allowances of SPEC 8 plus the public checks' own. Counters live in the database's `rate_limits`
- * table through rate-limiter-flexible (an atomic upsert per request), so every instance sharing one
- * PostgreSQL shares one allowance.
+ * table through rate-limiter-flexible (an atomic upsert per request), or in Redis when REDIS_URL is
+ * set (an atomic INCR with expiry), so every instance sharing the store shares one allowance.
  */
 export const RATE_LIMIT_CLASSES = {
   /** Every GET and every MCP message, per key. */
@@ -27,15 +28,25 @@ export interface RateLimitOutcome {
 export interface RateLimits {
   /** Counts one request; throws a 429 ApiError with retry_after when the allowance is spent. */
   consume(kind: RateLimitClass, subject: string): Promise<RateLimitOutcome>;
+  /** Resolves once the store answers (Redis connected); rejects with a sentence after 5 s. */
+  ready(): Promise<void>;
+  /** Closes the store's connection when it owns one (Redis). */
+  close(): Promise<void>;
 }
 
-export function createRateLimits(raw: RawQuery | null, overrides: Partial<Record<RateLimitClass, number>> = {}): RateLimits {
+/** Where the counters live. */
+export type RateLimitStore =
+  | { readonly kind: 'database'; readonly raw: RawQuery }
+  | { readonly kind: 'redis'; readonly client: Redis; readonly keyPrefix: string };
+
+export function createRateLimits(store: RateLimitStore, overrides: Partial<Record<RateLimitClass, number>> = {}): RateLimits {
   const limiters = Object.fromEntries(
     Object.entries(RATE_LIMIT_CLASSES).map(([name, spec]) => {
       const options = { keyPrefix: name, points: overrides[name as RateLimitClass] ?? spec.points, duration: spec.duration };
-      const limiter: RateLimiterAbstract = raw
-        ? new RateLimiterPostgres({ ...options, storeClient: raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
-        : new RateLimiterMemory(options);
+      const limiter: RateLimiterAbstract = store.kind === 'database'
+        ? new RateLimiterPostgres({ ...options, storeClient: store.raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
+        // Refuse at once (503) rather than queue while Redis is down: a request must not hang on its count.
+        : new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${name}`, storeClient: store.client, rejectIfRedisNotReady: true });
       return [name, limiter];
     }),
   ) as Record<RateLimitClass, RateLimiterAbstract>;
@@ -53,8 +64,18 @@ export function createRateLimits(raw: RawQuery | null, overrides: Partial<Record
             `Too many requests: the ${kind} allowance is ${limiters[kind].points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per}; wait ${retryAfter} seconds and retry.`,
             { retry_after: retryAfter, remaining: 0 });
         }
-        throw new ApiError(503, 'rate_limit_unavailable', 'The request could not be counted because the database cannot be reached; retry in a few seconds.', { retry_after: 5 });
+        throw new ApiError(503, 'rate_limit_unavailable', `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`, { retry_after: 5 });
       }
+    },
+    async ready() {
+      if (store.kind !== 'redis' || store.client.status === 'ready') return;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('Redis at REDIS_URL did not answer within 5 seconds; check the URL or unset REDIS_URL to keep the counters in the database.')), 5000);
+        store.client.once('ready', () => { clearTimeout(timer); resolve(); });
+      });
+    },
+    async close() {
+      if (store.kind === 'redis') await store.client.quit().catch(() => store.client.disconnect());
     },
   };
 }
