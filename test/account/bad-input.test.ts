@@ -51,6 +51,22 @@ describe('refusals at the door', () => {
   });
 });
 
+describe('batched GraphQL', () => {
+  it('answers up to five operations in one request and refuses six with a sentence', async () => {
+    const batch = (n: number) => service.api('/graphql', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(Array.from({ length: n }, () => ({ query: '{ paymentMethod { onFile } }' }))),
+    });
+    const five = await batch(5);
+    expect(five.status).toBe(200);
+    expect(await five.json()).toHaveLength(5);
+    const six = await batch(6);
+    expect(six.status).toBeGreaterThanOrEqual(400);
+    expect(six.status).toBeLessThan(500);
+    expect(JSON.stringify(await six.json())).toMatch(/limited to 5/i);
+  });
+});
+
 describe('fuzzing every account path (fast-check)', () => {
   const rows = operationTable.filter((r) => r.listener === 'api');
   it('odd paths, query strings, headers and bodies never produce a 500 and always carry a detail', async () => {
