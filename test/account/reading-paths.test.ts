@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { accountReadingRows } from '../../rest/operation-table.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
+import type { AnalyticsQuery, BillingQuery, DashboardQuery } from '../../rest/generated/operations.js';
 
 let service: TestService;
 beforeAll(async () => { service = await startTestService(); });
@@ -26,31 +27,31 @@ describe('every reading path', () => {
 
 describe('what the demo account shows', () => {
   it('the dashboard groups domains by order with build states and mailbox counts', async () => {
-    const body = await (await service.api('/v1/portal/dashboard')).json();
+    const body = (await (await service.api('/v1/portal/dashboard')).json()) as DashboardQuery['dashboard'];
     expect(body.order_count).toBe(3);
     expect(body.domain_count).toBe(5);
-    const states = new Set(body.orders.flatMap((o: any) => o.domains.map((d: any) => d.build_state)));
+    const states = new Set(body.orders.flatMap((o) => o.domains.map((d) => d.build_state)));
     expect(states).toEqual(new Set(['live', 'building', 'queued']));
-    const total = body.orders.flatMap((o: any) => o.domains).reduce((s: number, d: any) => s + d.mailbox_count, 0);
+    const total = body.orders.flatMap((o) => o.domains).reduce((s, d) => s + d.mailbox_count, 0);
     expect(total).toBe(body.mailbox_count);
-    expect(body.orders[0].subscription_id).toMatch(/^sub_/);
+    expect(body.orders[0]?.subscription_id).toMatch(/^sub_/);
   });
 
   it('billing shows a past-due invoice and the next charge', async () => {
-    const body = await (await service.api('/v1/portal/billing')).json();
+    const body = (await (await service.api('/v1/portal/billing')).json()) as BillingQuery['billing'];
     expect(body.past_due_invoices).toHaveLength(1);
     expect(body.past_due_amount).toBe(1750);
-    expect(body.next_charge.amount).toBeGreaterThan(0);
+    expect(body.next_charge?.amount).toBeGreaterThan(0);
     expect(body.invoices.length).toBe(5);
   });
 
   it('analytics carry null, never 0, for a domain not yet watched', async () => {
-    const body = await (await service.api('/v1/portal/analytics?period=7d')).json();
-    const unwatched = body.domains.filter((d: any) => !d.watched);
+    const body = (await (await service.api('/v1/portal/analytics?period=7d')).json()) as AnalyticsQuery['analytics'];
+    const unwatched = body.domains.filter((d) => !d.watched);
     expect(unwatched.length).toBeGreaterThan(0);
     for (const d of unwatched) expect([d.sent, d.bounce_rate, d.inbox_rate]).toEqual([null, null, null]);
-    const watched = body.domains.find((d: any) => d.watched);
-    expect(watched.sent).toBeGreaterThan(0);
+    const watched = body.domains.find((d) => d.watched);
+    expect(watched?.sent).toBeGreaterThan(0);
   });
 
   it('an unknown period is a 400 naming the accepted values', async () => {

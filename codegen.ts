@@ -1,0 +1,21 @@
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+/**
+ * `npm run codegen` first prints the sorted schema to schema.graphql (scripts/print-schema.ts: the
+ * Pothos schema is TypeScript that codegen's own loader cannot import), then types every operation
+ * document of the operation table (rest/operations/*.graphql) into rest/generated/operations.ts, so a
+ * test or a frontend reads a REST answer with its exact snake_case type. Both are committed;
+ * test/schema/printed-schema.test.ts fails when either is stale.
+ */
+const config: CodegenConfig = {
+  schema: 'schema.graphql',
+  documents: ['rest/operations/*.graphql'],
+  generates: {
+    'rest/generated/operations.ts': {
+      plugins: ['typescript', 'typescript-operations'],
+      config: { onlyOperationTypes: true, avoidOptionals: true, skipTypename: true, useTypeImports: true, scalars: { DateTime: 'string', JSON: 'unknown' } },
+    },
+  },
+};
+
+export default config;
