@@ -41,6 +41,21 @@ export function serveHttp(handler: FetchHandler, options: { readonly maxBodyByte
     });
   });
   server.keepAliveTimeout = 5000;
+  // Node refuses a request it cannot parse (a URL or headers over its 16 KB limit, a malformed request
+  // line) before any handler runs, with a bare status line. Answer those in JSON with a detail too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify({
+      detail: tooLarge
+        ? 'The URL or headers are too large (over 16 KB). Send long lists as a JSON body with POST to the same path, e.g. {"emails": ["a@example.com", "b@example.com"]}.'
+        : 'The request could not be parsed as HTTP/1.1; check the request line and headers.',
+      code: tooLarge ? 'request_too_large' : 'bad_request',
+    });
+    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`);
+  });
   return server;
 }
 

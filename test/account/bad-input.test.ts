@@ -103,3 +103,12 @@ describe('the database', () => {
     }
   });
 });
+
+describe('requests Node refuses before any handler', () => {
+  it('a URL over 16 KB is a 431 in JSON that says to POST the list instead', async () => {
+    const response = await service.pub(`/.platform/functions/verify-email?emails=${'a@example.com,'.repeat(2000)}`);
+    expect(response.status).toBe(431);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect((await response.json()).detail).toMatch(/POST/);
+  });
+});
