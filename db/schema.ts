@@ -184,6 +184,14 @@ export interface RateLimitTable {
   expire: ColumnType<string | null, number | null, number | null>;
 }
 
+/** A redemption held by one placement (by its Idempotency-Key) from before the charge. */
+export interface PromotionRedemptionTable {
+  promotion_code_id: number;
+  account_id: number;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
 export interface PromotionCodeTable {
   id: Generated<number>;
   account_id: number;
@@ -270,6 +278,7 @@ export interface Database {
   idempotency_records: IdempotencyRecordTable;
   rate_limits: RateLimitTable;
   promotion_codes: PromotionCodeTable;
+  promotion_redemptions: PromotionRedemptionTable;
   order_previews: OrderPreviewTable;
   sandbox_setup_tokens: SandboxSetupTokenTable;
   sandbox_cards: SandboxCardTable;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
-import { NoPaymentMethodError, PaymentInProgressError } from '../payments/payment-errors.js';
+import { NoPaymentMethodError, PaymentInProgressError, ProcessorUnavailableError } from '../payments/payment-errors.js';
 import type { OrderInput } from './order-input.js';
 import { evaluateOrder } from './preview-order.js';
 import { refuseIfPriceChanged } from './order-previews.js';
@@ -10,6 +10,7 @@ import { ensureProcessorCustomer } from './processor-customer.js';
 import { syncPaymentMethod } from './sync-payment-method.js';
 import { hashOf } from './order-hash.js';
 import { dieHereIfFaultInjected } from './fault-injection.js';
+import { releaseRedemption, reserveRedemption } from './promotion-redemptions.js';
 import { recordOrder, type PlacedOrder } from './record-order.js';
 import {
   checkIdempotencyKey, claimIdempotencyKey, expireIdempotencyClaim, readClaim, releaseIdempotencyKey, type Claim,
@@ -42,9 +43,16 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
   if (claim.kind === 'done') return { ...(JSON.parse(claim.response) as PlacedOrder), replayed: true };
 
   let subscription = null as Awaited<ReturnType<typeof ctx.services.payments.createSubscription>> | null;
+  let reservedPromotionId: number | null = null;
+  // A recovering attempt takes over from one that may have charged before it stopped: its redemption
+  // may belong to that charge, so only a first attempt gives a redemption back.
+  const giveBackRedemption = () => reservedPromotionId === null || claim.kind === 'recovering'
+    ? Promise.resolve()
+    : releaseRedemption(db, reservedPromotionId, accountId, key).catch(() => undefined);
   try {
     await ctx.services.rateLimits.consume('order', `account:${accountId}`);
-    const { plan, checked, priced, orderHash } = await evaluateOrder(input, accountId, ctx);
+    const evaluated = await evaluateOrder(input, accountId, ctx, key);
+    const { plan, checked, priced, orderHash } = evaluated;
     await refuseIfPriceChanged(ctx, accountId, orderHash, plan);
 
     const payments = ctx.services.payments;
@@ -57,6 +65,10 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       throw new ApiError(409, 'plan_not_priced', `"${plan.sku}" has no price at the payment processor yet, so it cannot be charged; nothing was charged. Ask the operator to set it up.`);
     }
     const reference = orderReference(accountId, key);
+    if (priced.discount) {
+      reservedPromotionId = priced.discount.promotion.id;
+      await reserveRedemption(db, priced.discount.promotion, accountId, key);
+    }
     subscription = await payments.createSubscription({
       accountId, customerId, priceRef, quantity: priced.quantity,
       expected: { unitAmount: priced.price.unitAmount, currency: priced.price.currency, firstInvoice: priced.price.firstInvoice },
@@ -68,7 +80,10 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
     return await recordOrder(db, { accountId, idempotencyKey: key, reference, plan, checked, priced, subscription, now: ctx.now() });
   } catch (error) {
     if (subscription === null) {
-      // Nothing was charged: the key is free again (a declined card may be retried with it).
+      // Nothing was charged: the key and the code's redemption are free again (a declined card may be
+      // retried). When the processor could not be asked whether it charged, the redemption is kept for
+      // the retry, which finds the charge by its key if there was one.
+      if (!(error instanceof ProcessorUnavailableError && !error.verified)) await giveBackRedemption();
       await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
       throw error;
     }
@@ -76,6 +91,7 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       // Another order took one of these domains between our check and our commit: the charge cannot
       // become an order, so the subscription is ended and the caller told plainly.
       await ctx.services.payments.cancelSubscription(subscription.subscriptionId).catch(() => undefined);
+      await giveBackRedemption();
       await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
       throw new ApiError(409, 'domain_taken_while_placing',
         `A domain of this order was placed on another order a moment ago, so this order was not recorded and its subscription ${subscription.subscriptionId} was cancelled. ` +

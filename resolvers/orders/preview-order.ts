@@ -32,10 +32,10 @@ export interface EvaluatedOrder {
 }
 
 /** What preview and place both run, in the same order, so a passing preview is accepted. */
-export async function evaluateOrder(input: OrderInput, accountId: number, ctx: Context): Promise<EvaluatedOrder> {
+export async function evaluateOrder(input: OrderInput, accountId: number, ctx: Context, idempotencyKey?: string): Promise<EvaluatedOrder> {
   const now = ctx.now();
   const plan = await findOrderablePlan(ctx, accountId, input.sku);
-  const promotion = await findPromotion(ctx, accountId, plan, input.promotionCode, now);
+  const promotion = await findPromotion(ctx, accountId, plan, input.promotionCode, now, idempotencyKey);
   const checked = await checkOrder(input, accountId, ctx);
   const priced = priceOrder(plan, checked.mailboxCount, promotion);
   const orderHash = hashOf({ sku: plan.sku, promotion: promotion?.code ?? null, domains: checked.domains });

@@ -1,6 +1,7 @@
 import { badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
 import type { Plan, PromotionCode } from '../../db/schema.js';
+import { holdsRedemption } from './promotion-redemptions.js';
 
 export interface AppliedDiscount {
   readonly promotion: PromotionCode;
@@ -20,10 +21,11 @@ export interface AppliedDiscount {
 /**
  * The promotion code of an order, or a 400 that says why it cannot apply (SPEC 4.2 rule 4: refused,
  * never ignored): unknown, expired, used up, or for another plan. Preview and place call this alike.
- * Redemptions are counted when an order is recorded; two orders racing for a code's last redemption
- * can both pass this check (documented in docs/ordering.md).
+ * Placing takes the redemption before charging (promotion-redemptions.ts), under a lock, so two
+ * placements racing for a code's last redemption cannot both get it. `heldByKey`: a placement retried
+ * with its Idempotency-Key keeps the redemption it already holds, even when that was the last one.
  */
-export async function findPromotion(ctx: Context, accountId: number, plan: Plan, raw: string | null | undefined, now: Date): Promise<PromotionCode | null> {
+export async function findPromotion(ctx: Context, accountId: number, plan: Plan, raw: string | null | undefined, now: Date, heldByKey?: string): Promise<PromotionCode | null> {
   if (raw === undefined || raw === null) return null;
   const code = raw.trim().toUpperCase();
   if (code === '') throw badRequest('promotion_code_empty', '"promotion_code" is empty; leave it out, or send the code.');
@@ -33,7 +35,8 @@ export async function findPromotion(ctx: Context, accountId: number, plan: Plan,
   if (row.expires_at !== null && new Date(row.expires_at) <= now) {
     throw badRequest('promotion_code_expired', `The promotion code "${code}" expired on ${new Date(row.expires_at).toISOString().slice(0, 10)}; order without it or with another code.`, extras);
   }
-  if (row.max_redemptions !== null && row.times_redeemed >= row.max_redemptions) {
+  if (row.max_redemptions !== null && row.times_redeemed >= row.max_redemptions
+    && !(heldByKey && await holdsRedemption(ctx.services.db, row.id, accountId, heldByKey))) {
     throw badRequest('promotion_code_used_up', `The promotion code "${code}" has been used the ${row.max_redemptions} time${row.max_redemptions === 1 ? '' : 's'} it allows; order without it or with another code.`, extras);
   }
   if (row.plan_id !== null && row.plan_id !== plan.id) {

@@ -32,7 +32,8 @@ export interface RecordOrderInput {
 
 /**
  * Records a charged order in one transaction: the order, its domains (queued, on the dashboard at
- * once) and mailboxes, the first invoice, the code's redemption, and the stored answer for replays.
+ * once) and mailboxes, the first invoice, and the stored answer for replays. (The code's redemption
+ * was taken before the charge: promotion-redemptions.ts.)
  */
 export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput): Promise<PlacedOrder> {
   const { accountId, plan, checked, priced, subscription, now } = input;
@@ -49,9 +50,6 @@ export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput)
     const idOf = new Map(domainRows.map((r) => [r.domain, r.id]));
     const mailboxes = checked.domains.flatMap((d) => d.mailboxes.map((m) => ({ domain_id: idOf.get(d.domain)!, first_name: m.firstName, last_name: m.lastName, local_part: m.localPart })));
     for (let i = 0; i < mailboxes.length; i += 500) await trx.insertInto('mailboxes').values(mailboxes.slice(i, i + 500)).execute();
-    if (priced.discount) {
-      await trx.updateTable('promotion_codes').set((eb) => ({ times_redeemed: eb('times_redeemed', '+', 1) })).where('id', '=', priced.discount.promotion.id).execute();
-    }
     // The sandbox's invoices have no number of their own; the order's reference makes one a person can quote.
     if (subscription.invoice) {
       await recordInvoice(trx, accountId, order.id, { ...subscription.invoice, number: subscription.invoice.number ?? `INV-${input.reference.replace(/^ORD-/, '')}-1` }, null, now);
