@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { log, requestScope } from './log.js';
+import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 
 export interface RequestInfo {
@@ -17,13 +18,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,80}$/;
  * over the limit are refused with 413 before they are read whole; an exception becomes a JSON 500
  * carrying the request id.
  */
-export function serveHttp(handler: FetchHandler, options: { readonly maxBodyBytes: number; readonly name: string }): Server {
+export function serveHttp(handler: FetchHandler, options: { readonly maxBodyBytes: number; readonly name: string; readonly trustedProxies?: ReadonlySet<string> }): Server {
+  const trusted = options.trustedProxies ?? new Set<string>();
   const server = createServer((req, res) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const started = performance.now();
     requestScope.run({ requestId }, () => {
-      handle(req, res, handler, options.maxBodyBytes, requestId)
+      handle(req, res, handler, options.maxBodyBytes, requestId, trusted)
         .catch((error) => {
           if (!res.headersSent && isDatabaseUnreachable(error)) {
             // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
@@ -59,7 +61,7 @@ export function serveHttp(handler: FetchHandler, options: { readonly maxBodyByte
   return server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, maxBodyBytes: number, requestId: string): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, maxBodyBytes: number, requestId: string, trusted: ReadonlySet<string>): Promise<void> {
   const method = req.method ?? 'GET';
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
@@ -87,7 +89,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
     return sendJson(res, 400, { detail: 'The request path is not a valid URL path.', code: 'bad_path', request_id: requestId }, requestId);
   }
   const request = new Request(url, { method, headers, ...(body && body.length ? { body: new Uint8Array(body) } : {}) });
-  const response = await handler(request, { requestId, clientAddress: req.socket.remoteAddress ?? 'unknown' });
+  const forwardedFor = req.headers['x-forwarded-for'];
+  const clientAddress = clientAddressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
+  const response = await handler(request, { requestId, clientAddress });
   const outHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => { outHeaders[name] = value; });
   outHeaders['x-request-id'] = requestId;

@@ -9,6 +9,7 @@ import { createGraphqlServer, type Yoga } from './create-yoga.js';
 import { createApiApp } from './api-app.js';
 import { createPublicApp } from './public-app.js';
 import { serveHttp } from './serve-http.js';
+import { trustedProxiesFromEnv } from './client-address.js';
 
 export interface RunningService {
   readonly publicUrl: string;
@@ -40,8 +41,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const services = createServices(database, config, options);
     await services.rateLimits.ready();
     const yoga = createGraphqlServer({ graphiql: !config.production });
-    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public' });
-    const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api' });
+    const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
+    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies });
+    const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);
     const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;

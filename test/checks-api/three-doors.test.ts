@@ -159,3 +159,17 @@ describe('the public /graphql', () => {
     }
   });
 });
+
+describe('behind a trusted proxy', () => {
+  it('counts each forwarded client on its own allowance, and only when the proxy is trusted', async () => {
+    const proxied = await startTestService({ env: { DNS_SERVERS: dns.server, TRUSTED_PROXIES: '127.0.0.1' }, rateLimits: { public: 1 }, googleTenancy: { probe: async () => 'unknown' } });
+    try {
+      const ask = (client: string) => proxied.pub('/.platform/functions/check-dmarc?domain=good.test', { headers: { 'x-forwarded-for': client } });
+      expect((await ask('198.51.100.1')).status).toBe(200);
+      expect((await ask('198.51.100.2')).status).toBe(200);
+      expect((await ask('198.51.100.1')).status).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
