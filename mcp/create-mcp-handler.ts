@@ -100,12 +100,14 @@ function toolVariables(row: OperationRow, args: Record<string, unknown>, options
   const paramNames = new Set(row.params.map((p) => p.name));
   const extraNames = Object.keys(options.extraInputs?.(row).extra ?? {});
   const bodyArgs: Record<string, unknown> = {};
+  const paramArgs: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
-    if (paramNames.has(name) || extraNames.includes(name)) continue;
-    if (!row.bodyVariable) throw new ApiError(400, 'unknown_field', `Remove "${name}": it is not an input of ${row.mcpTool}.`);
-    bodyArgs[name] = value;
+    if (paramNames.has(name)) paramArgs[name] = value;
+    else if (extraNames.includes(name)) continue;
+    else if (!row.bodyVariable) throw new ApiError(400, 'unknown_field', `Remove "${name}": it is not an input of ${row.mcpTool}.`);
+    else bodyArgs[name] = value;
   }
-  const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), args);
+  const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), paramArgs);
   if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(bodyArgs);
   for (const { header, variable } of row.headerVariables ?? []) {
     const argName = header.toLowerCase().replace(/-/g, '_');

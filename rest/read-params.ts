@@ -8,6 +8,14 @@ import { snakeToCamel } from './snake-to-camel.js';
  */
 export function readParams(row: OperationRow, pathParams: Readonly<Record<string, string>>, query: URLSearchParams, fromBody?: Record<string, unknown>): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
+  if (fromBody) {
+    // A JSON body is written on purpose, so a key the operation does not take is a mistake to report.
+    const known = new Set(row.params.map((p) => p.name));
+    const unknown = Object.keys(fromBody).filter((k) => !known.has(k));
+    if (unknown.length) {
+      throw badRequest('unknown_field', `Remove ${unknown.slice(0, 5).map((k) => `"${k.slice(0, 40)}"`).join(', ')}: this operation takes ${[...known].map((k) => `"${k}"`).join(', ')}.`);
+    }
+  }
   for (const param of row.params) {
     let raw: unknown;
     if (param.in === 'path') {

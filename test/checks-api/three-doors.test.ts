@@ -173,3 +173,11 @@ describe('behind a trusted proxy', () => {
     }
   });
 });
+
+describe('POST bodies on the public checks', () => {
+  it('refuse a key the check does not take, naming the ones it does', async () => {
+    const response = await service.pub('/.platform/functions/check-dkim', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ domain: 'good.test', selectr: 'google' }) });
+    expect(response.status).toBe(400);
+    expect((await response.json()).detail).toMatch(/Remove "selectr".*"selector"/);
+  });
+});
