@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as createAccountTables from './migrations/2026_11_25_0900_create_account_tables.js';
 import * as orderingTables from './migrations/2026_11_26_0900_ordering_tables.js';
 import * as promotionRedemptions from './migrations/2026_11_26_1200_promotion_redemptions.js';
+import * as domainReservations from './migrations/2026_11_26_1300_domain_reservations.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0900_create_account_tables': createAccountTables,
   '2026_11_26_0900_ordering_tables': orderingTables,
   '2026_11_26_1200_promotion_redemptions': promotionRedemptions,
+  '2026_11_26_1300_domain_reservations': domainReservations,
 };

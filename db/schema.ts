@@ -184,6 +184,14 @@ export interface RateLimitTable {
   expire: ColumnType<string | null, number | null, number | null>;
 }
 
+/** A domain held by one placement (by its Idempotency-Key) from before the charge until its order is recorded. */
+export interface DomainReservationTable {
+  domain: string;
+  account_id: number;
+  idempotency_key: string;
+  expires_at: Timestamp;
+}
+
 /** A redemption held by one placement (by its Idempotency-Key) from before the charge. */
 export interface PromotionRedemptionTable {
   promotion_code_id: number;
@@ -279,6 +287,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   promotion_codes: PromotionCodeTable;
   promotion_redemptions: PromotionRedemptionTable;
+  domain_reservations: DomainReservationTable;
   order_previews: OrderPreviewTable;
   sandbox_setup_tokens: SandboxSetupTokenTable;
   sandbox_cards: SandboxCardTable;

@@ -11,6 +11,7 @@ import { syncPaymentMethod } from './sync-payment-method.js';
 import { hashOf } from './order-hash.js';
 import { dieHereIfFaultInjected } from './fault-injection.js';
 import { releaseRedemption, reserveRedemption } from './promotion-redemptions.js';
+import { releaseDomains, reserveDomains } from './domain-reservations.js';
 import { recordOrder, type PlacedOrder } from './record-order.js';
 import {
   checkIdempotencyKey, claimIdempotencyKey, expireIdempotencyClaim, readClaim, releaseIdempotencyKey, type Claim,
@@ -44,11 +45,14 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
 
   let subscription = null as Awaited<ReturnType<typeof ctx.services.payments.createSubscription>> | null;
   let reservedPromotionId: number | null = null;
-  // A recovering attempt takes over from one that may have charged before it stopped: its redemption
-  // may belong to that charge, so only a first attempt gives a redemption back.
-  const giveBackRedemption = () => reservedPromotionId === null || claim.kind === 'recovering'
-    ? Promise.resolve()
-    : releaseRedemption(db, reservedPromotionId, accountId, key).catch(() => undefined);
+  let holdsDomains = false;
+  // A recovering attempt takes over from one that may have charged before it stopped: its holds (the
+  // code's redemption, the domains) may belong to that charge, so only a first attempt gives them back.
+  const giveBackHolds = async () => {
+    if (claim.kind === 'recovering') return;
+    if (reservedPromotionId !== null) await releaseRedemption(db, reservedPromotionId, accountId, key).catch(() => undefined);
+    if (holdsDomains) await releaseDomains(db, accountId, key).catch(() => undefined);
+  };
   try {
     await ctx.services.rateLimits.consume('order', `account:${accountId}`);
     const evaluated = await evaluateOrder(input, accountId, ctx, key);
@@ -65,6 +69,8 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       throw new ApiError(409, 'plan_not_priced', `"${plan.sku}" has no price at the payment processor yet, so it cannot be charged; nothing was charged. Ask the operator to set it up.`);
     }
     const reference = orderReference(accountId, key);
+    holdsDomains = true;
+    await reserveDomains(db, checked.domains.map((d) => d.domain), accountId, key, ctx.now());
     if (priced.discount) {
       reservedPromotionId = priced.discount.promotion.id;
       await reserveRedemption(db, priced.discount.promotion, accountId, key);
@@ -80,18 +86,19 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
     return await recordOrder(db, { accountId, idempotencyKey: key, reference, plan, checked, priced, subscription, now: ctx.now() });
   } catch (error) {
     if (subscription === null) {
-      // Nothing was charged: the key and the code's redemption are free again (a declined card may be
-      // retried). When the processor could not be asked whether it charged, the redemption is kept for
-      // the retry, which finds the charge by its key if there was one.
-      if (!(error instanceof ProcessorUnavailableError && !error.verified)) await giveBackRedemption();
+      // Nothing was charged: the key, the domains and the code's redemption are free again (a declined
+      // card may be retried). When the processor could not be asked whether it charged, the holds are
+      // kept for the retry, which finds the charge by its key if there was one (they lapse otherwise).
+      if (!(error instanceof ProcessorUnavailableError && !error.verified)) await giveBackHolds();
       await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
       throw error;
     }
     if (isDomainTaken(error)) {
-      // Another order took one of these domains between our check and our commit: the charge cannot
-      // become an order, so the subscription is ended and the caller told plainly.
+      // Another order took one of these domains between our check and our commit. The domain holds
+      // taken before the charge make this a hold that lapsed (15 minutes) mid-placement; the charge
+      // cannot become an order, so the subscription is ended and the caller told plainly.
       await ctx.services.payments.cancelSubscription(subscription.subscriptionId).catch(() => undefined);
-      await giveBackRedemption();
+      await giveBackHolds();
       await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
       throw new ApiError(409, 'domain_taken_while_placing',
         `A domain of this order was placed on another order a moment ago, so this order was not recorded and its subscription ${subscription.subscriptionId} was cancelled. ` +

@@ -60,6 +60,8 @@ export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput)
       charged: { amount: subscription.latestInvoice?.amountPaid ?? priced.price.firstInvoice, currency: subscription.latestInvoice?.currency ?? priced.price.currency },
       total: priced.price.total, replayed: false,
     };
+    // The domains are on the order now (the unique index guards them); their holds are no longer needed.
+    await trx.deleteFrom('domain_reservations').where('account_id', '=', accountId).where('idempotency_key', '=', input.idempotencyKey).execute();
     await trx.updateTable('idempotency_records').set({ state: 'done', order_id: order.id, response: JSON.stringify(placed), locked_until: null })
       .where('account_id', '=', accountId).where('key', '=', input.idempotencyKey).execute();
     return placed;
