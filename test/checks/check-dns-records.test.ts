@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkDns } from '../../resolvers/checks/dns-records/check-dns.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const records: ZoneRecord[] = [
   { name: 'zone.example', type: 'MX', data: { preference: 20, exchange: 'mx2.zone.example' }, ttl: 3600 },
@@ -33,11 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-const ctx = (): CheckContext => ({
-  dns: createDnsLookup({ servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 32 }),
-  https: { get: () => Promise.reject(new Error('no HTTPS in DNS tests')) },
-  now: () => new Date('2026-09-26T00:00:00Z'),
-});
+const ctx = (): CheckContext => dnsOnlyCheckContext(dns);
 
 describe('checkDns', () => {
   it('defaults to MX and sorts by preference, then name', async () => {

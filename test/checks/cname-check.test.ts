@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkCname } from '../../resolvers/checks/cname/check-cname.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const cname = (name: string, target: string, ttl = 300): ZoneRecord => ({ name, type: 'CNAME', data: target, ttl });
 const soa = (name: string): ZoneRecord => ({ name, type: 'SOA', data: { mname: `ns1.${name}`, rname: `hostmaster.${name}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 300 } });
@@ -48,11 +48,7 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-const ctx = (): CheckContext => ({
-  dns: createDnsLookup({ servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 32 }),
-  https: { get: () => Promise.reject(new Error('no HTTPS in CNAME tests')) },
-  now: () => new Date('2026-09-26T00:00:00Z'),
-});
+const ctx = (): CheckContext => dnsOnlyCheckContext(dns);
 const codes = (answer: { findings: readonly { code: string }[] }): string[] => answer.findings.map((f) => f.code).sort();
 
 describe('checkCname', () => {

@@ -6,6 +6,7 @@ import { checkDkim } from '../../resolvers/checks/dkim/check-dkim.js';
 import { COMMON_DKIM_SELECTORS } from '../../resolvers/checks/dkim/common-selectors.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const spki = (bits: number): string =>
   generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
@@ -51,11 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-const ctx = (): CheckContext => ({
-  dns: createDnsLookup({ servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 32 }),
-  https: { get: () => Promise.reject(new Error('no HTTPS in DKIM tests')) },
-  now: () => new Date('2026-09-26T00:00:00Z'),
-});
+const ctx = (): CheckContext => dnsOnlyCheckContext(dns);
 const codes = (answer: { findings: readonly { code: string }[] }): string[] => answer.findings.map((f) => f.code);
 
 describe('checkDkim with a selector', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkDmarc, dmarcEnforcement } from '../../resolvers/checks/dmarc/check-dmarc.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const txt = (name: string, ...texts: string[]): ZoneRecord[] => texts.map((t) => ({ name, type: 'TXT', data: [t] }));
 
@@ -37,11 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-const ctx = (): CheckContext => ({
-  dns: createDnsLookup({ servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 32 }),
-  https: { get: () => Promise.reject(new Error('no HTTPS in DMARC tests')) },
-  now: () => new Date('2026-09-26T00:00:00Z'),
-});
+const ctx = (): CheckContext => dnsOnlyCheckContext(dns);
 const codes = (answer: { findings: readonly { code: string }[] }): string[] => answer.findings.map((f) => f.code);
 
 describe('checkDmarc', () => {

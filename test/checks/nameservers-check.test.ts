@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAMESERVERS_LIMIT, parseBulkInput } from '../../resolvers/checks/bulk-input.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { checkNameservers } from '../../resolvers/checks/nameservers/check-nameservers.js';
 import { DNS_PROVIDERS } from '../../resolvers/checks/nameservers/dns-provider-table.js';
 import { hostHasSuffix, matchSuffixRule } from '../../resolvers/checks/nameservers/match-host-suffix.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const ns = (name: string, ...servers: string[]): ZoneRecord[] => servers.map((data) => ({ name, type: 'NS', data }));
 
@@ -24,11 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const ctx = (): CheckContext => ({
-  dns: createDnsLookup({ servers: [server.server], timeoutMs: 300, tries: 1, concurrency: 32 }),
-  https: { get: () => Promise.reject(new Error('no HTTPS in nameserver tests')) },
-  now: () => new Date('2026-09-26T00:00:00Z'),
-});
+const ctx = (): CheckContext => dnsOnlyCheckContext(server);
 
 describe('provider suffix table', () => {
   it.each([

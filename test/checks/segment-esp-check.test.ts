@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEGMENT_ESP_LIMIT } from '../../resolvers/checks/bulk-input.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { segmentEsp } from '../../resolvers/checks/segment-esp/segment-esp.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const mx = (name: string, exchange: string, preference = 10): ZoneRecord => ({ name, type: 'MX', data: { preference, exchange } });
 const spf = (name: string, record: string): ZoneRecord => ({ name, type: 'TXT', data: [record] });
@@ -35,11 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const ctx = (): CheckContext => ({
-  dns: createDnsLookup({ servers: [server.server], timeoutMs: 300, tries: 1, concurrency: 32 }),
-  https: { get: () => Promise.reject(new Error('no HTTPS in segment tests')) },
-  now: () => new Date('2026-09-26T00:00:00Z'),
-});
+const ctx = (): CheckContext => dnsOnlyCheckContext(server);
 
 describe('segment-esp', () => {
   it('splits domains into google, microsoft, named security gateways, other and unresolved', async () => {
