@@ -6,6 +6,14 @@ import type { DnsServerAddress } from './dns-server-address.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { sendDnsQuery } from './send-dns-query.js';
 import { answerFromReply } from './answer-from-reply.js';
+import { unlimitedQuestionBudget, type QuestionBudget } from './question-budget.js';
+
+/** What one request brings to its lookup: the question budget it shares, and its cancellation. */
+export interface DnsRequestScope {
+  readonly budget?: QuestionBudget;
+  /** Aborted when the caller hangs up or the request's deadline passes. */
+  readonly signal?: AbortSignal;
+}
 
 export interface DnsConfig {
   /** "ip" or "ip:port" ("[v6]:port"), asked in turn, one per try. */
@@ -60,7 +68,9 @@ const RETRYABLE: ReadonlySet<DnsFailureKind> = new Set(['timeout', 'servfail', '
  * request goes on the wire once, and a concurrency cap over the questions in flight. Nothing is
  * shared between requests (the checks are live: SPEC 1.1).
  */
-export function createDnsLookup(config: DnsConfig): DnsLookup {
+export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}): DnsLookup {
+  const budget = scope.budget ?? unlimitedQuestionBudget();
+  const signal = scope.signal;
   const servers: DnsServerAddress[] = config.servers.map(parseDnsServerAddress);
   if (servers.length === 0) throw new Error('createDnsLookup needs at least one DNS server.');
   const limit = createConcurrencyLimit(config.concurrency);
@@ -74,6 +84,8 @@ export function createDnsLookup(config: DnsConfig): DnsLookup {
     if (bad) return { ok: false, name, type, failure: 'malformed', detail: `${name} cannot be looked up: ${bad}` };
     let last: DnsAnswer = { ok: false, name, type, failure: 'timeout', detail: `no answer for ${type} ${name}` };
     for (let attempt = 0; attempt < config.tries; attempt += 1) {
+      if (signal?.aborted) return { ok: false, name, type, failure: 'cancelled', detail: `${type} ${name} was not looked up: the request was cancelled or ran past its deadline` };
+      if (!budget.take()) return { ok: false, name, type, failure: 'budget', detail: `${type} ${name} was not looked up: this request has asked its ${budget.limit} DNS questions` };
       const server = servers[attempt % servers.length] as DnsServerAddress;
       questionsAsked += 1;
       const result = await sendDnsQuery(server, name, type, config.timeoutMs);
@@ -100,5 +112,7 @@ export function createDnsLookup(config: DnsConfig): DnsLookup {
     get questionsAsked() {
       return questionsAsked;
     },
+    budget,
+    signal,
   };
 }

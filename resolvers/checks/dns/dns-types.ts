@@ -1,3 +1,5 @@
+import type { QuestionBudget } from './question-budget.js';
+
 /**
  * The DNS engine's vocabulary, shared by every check. A lookup never throws for a DNS outcome:
  * NXDOMAIN, no data, SERVFAIL, REFUSED, timeout and a malformed reply are values, so a check can tell
@@ -23,8 +25,12 @@ export interface DnsRecord<T extends DnsRecordType = DnsRecordType> {
   readonly ttl: number;
 }
 
-/** nodata: the name exists but has no record of that type. */
-export type DnsFailureKind = 'nxdomain' | 'nodata' | 'servfail' | 'refused' | 'timeout' | 'malformed';
+/**
+ * nodata: the name exists but has no record of that type. budget: the request has spent its DNS
+ * question budget, so the question was not asked. cancelled: the caller hung up or the request's
+ * deadline passed, so the question was abandoned.
+ */
+export type DnsFailureKind = 'nxdomain' | 'nodata' | 'servfail' | 'refused' | 'timeout' | 'malformed' | 'budget' | 'cancelled';
 
 export type DnsAnswer<T extends DnsRecordType = DnsRecordType> =
   | { readonly ok: true; readonly name: string; readonly type: T; readonly records: readonly DnsRecord<T>[] }
@@ -43,4 +49,7 @@ export interface DnsLookup {
   lookup<T extends DnsRecordType>(name: string, type: T): Promise<DnsAnswer<T>>;
   /** Questions sent on the wire by this instance (for benchmarks and tests). */
   readonly questionsAsked: number;
+  /** The request's budget and cancellation, which the HTTPS fetcher and loops in checks honour too. */
+  readonly budget?: QuestionBudget;
+  readonly signal?: AbortSignal;
 }
