@@ -3,6 +3,8 @@ import type { Database } from '../db/schema.js';
 import { seedDemo } from '../db/seed-demo.js';
 import { createApiKey, revokeApiKey } from '../resolvers/auth/api-keys.js';
 import { isScope, SCOPES } from '../resolvers/auth/scopes.js';
+import { findAccountLimits, setAccountLimits, type AccountLimits } from '../resolvers/limits/account-limits.js';
+import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 
 type Fail = (message: string) => never;
 type Values = Record<string, string | undefined>;
@@ -16,6 +18,29 @@ interface AdminCommand {
 function wholeNumber(value: string | undefined, name: string, fail: Fail): number {
   if (!value || !/^\d{1,9}$/.test(value)) return fail(`--${name} must be a whole number.`);
   return Number(value);
+}
+
+/** "default" returns a limit to the service-wide default; otherwise a whole number of at least 1. */
+function limitValue(value: string | undefined, name: string, fail: Fail): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) return fail(`--${name} must be a whole number of at least 1, or "default".`);
+  return Number(value);
+}
+
+/** The limits as the operator reads them: each with its value and whether it is the account's own. */
+function describeLimits(accountId: number, limits: AccountLimits): Record<string, unknown> {
+  const entry = (own: number | null, fallback: number) => ({ value: own ?? fallback, source: own === null ? 'default' : 'account' });
+  return {
+    account_id: accountId,
+    read_per_minute: entry(limits.readPerMinute, RATE_LIMIT_CLASSES.read.points),
+    change_per_minute: entry(limits.changePerMinute, RATE_LIMIT_CLASSES.change.points),
+    orders_per_hour: entry(limits.ordersPerHour, RATE_LIMIT_CLASSES.order.points),
+  };
+}
+
+async function requireLimits(db: Kysely<Database>, accountId: number, fail: Fail): Promise<AccountLimits> {
+  return (await findAccountLimits(db, accountId)) ?? fail(`There is no account ${accountId}.`);
 }
 
 /** The operator's commands, one entry each; admin/cli.ts parses and prints. */
@@ -72,6 +97,45 @@ export const adminCommands: Record<string, AdminCommand> = {
       const priceRef = values['processor-price-id']?.trim() || plan.processor_price_id;
       await db.updateTable('plans').set({ unit_amount: unitAmount, processor_price_id: priceRef, price_updated_at: new Date() }).where('id', '=', plan.id).execute();
       return { account_id: accountId, sku, unit_amount: unitAmount, previous_unit_amount: plan.unit_amount, currency: plan.currency, processor_price_id: priceRef };
+    },
+  },
+  'set-limits': {
+    usage: 'set-limits --account ID [--read-per-minute N] [--change-per-minute N] [--orders-per-hour N] (N or "default")',
+    options: { account: { type: 'string' }, 'read-per-minute': { type: 'string' }, 'change-per-minute': { type: 'string' }, 'orders-per-hour': { type: 'string' } },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      const change = {
+        readPerMinute: limitValue(values['read-per-minute'], 'read-per-minute', fail),
+        changePerMinute: limitValue(values['change-per-minute'], 'change-per-minute', fail),
+        ordersPerHour: limitValue(values['orders-per-hour'], 'orders-per-hour', fail),
+      };
+      if (Object.values(change).every((v) => v === undefined)) return fail('Give at least one of --read-per-minute, --change-per-minute, --orders-per-hour.');
+      await requireLimits(db, accountId, fail);
+      await setAccountLimits(db, accountId, change);
+      return describeLimits(accountId, await requireLimits(db, accountId, fail));
+    },
+  },
+  'get-limits': {
+    usage: 'get-limits --account ID',
+    options: { account: { type: 'string' } },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      return describeLimits(accountId, await requireLimits(db, accountId, fail));
+    },
+  },
+  'list-keys': {
+    usage: 'list-keys --account ID',
+    options: { account: { type: 'string' } },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      await requireLimits(db, accountId, fail);
+      const keys = await db.selectFrom('api_keys').select(['id', 'prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at'])
+        .where('account_id', '=', accountId).orderBy('id').execute();
+      const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+      return {
+        account_id: accountId,
+        keys: keys.map((k) => ({ key_id: k.id, prefix: k.prefix, scopes: k.scopes.split(','), created_at: iso(k.created_at), last_used_at: iso(k.last_used_at), revoked_at: iso(k.revoked_at) })),
+      };
     },
   },
   'seed-demo': {

@@ -3,6 +3,7 @@ import * as createAccountTables from './migrations/2026_11_25_0900_create_accoun
 import * as orderingTables from './migrations/2026_11_26_0900_ordering_tables.js';
 import * as promotionRedemptions from './migrations/2026_11_26_1200_promotion_redemptions.js';
 import * as domainReservations from './migrations/2026_11_26_1300_domain_reservations.js';
+import * as accountLimitsAndKeyUse from './migrations/2026_11_26_1400_account_limits_and_key_use.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0900_ordering_tables': orderingTables,
   '2026_11_26_1200_promotion_redemptions': promotionRedemptions,
   '2026_11_26_1300_domain_reservations': domainReservations,
+  '2026_11_26_1400_account_limits_and_key_use': accountLimitsAndKeyUse,
 };

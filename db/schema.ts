@@ -9,6 +9,10 @@ export interface AccountTable {
   name: string;
   processor_customer_id: string | null;
   created_at: CreatedAt;
+  /** Operator-set allowances; null means the service-wide default. */
+  read_per_minute: number | null;
+  change_per_minute: number | null;
+  orders_per_hour: number | null;
 }
 
 export interface ApiKeyTable {
@@ -22,6 +26,8 @@ export interface ApiKeyTable {
   scopes: string;
   created_at: CreatedAt;
   revoked_at: Timestamp | null;
+  /** Kept to the minute: written at most once a minute per key. */
+  last_used_at: Timestamp | null;
 }
 
 export interface PlanTable {

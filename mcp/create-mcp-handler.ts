@@ -13,6 +13,7 @@ import { createContext, type Context, type Services } from '../resolvers/context
 import type { Caller } from '../resolvers/auth/api-keys.js';
 import type { Yoga } from '../server/create-yoga.js';
 import type { RequestInfo } from '../server/serve-http.js';
+import { consumeForKey } from '../resolvers/limits/count-caller.js';
 import { runOperation } from '../server/run-operation.js';
 
 export interface McpHandlerOptions {
@@ -50,7 +51,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
         caller = await ctx.caller();
         if (!caller) throw unauthenticatedError(ctx.sentKey);
         // Every MCP message counts against the 240-per-minute reading allowance.
-        await options.services.rateLimits.consume('read', `key:${caller.keyId}`);
+        await consumeForKey(options.services.rateLimits, 'read', caller);
       } else {
         await options.services.rateLimits.consume('public', ctx.clientAddress);
       }

@@ -6,6 +6,7 @@ import { errorResponse, jsonResponse } from './json-response.js';
 import { ApiError, badRequest } from '../resolvers/api-error.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
 import type { Yoga } from '../server/create-yoga.js';
+import { consumeForKey } from '../resolvers/limits/count-caller.js';
 import { runOperation } from '../server/run-operation.js';
 
 export interface RestRequestInfo {
@@ -75,7 +76,7 @@ async function countRequest(row: OperationRow, ctx: Context): Promise<number | n
   const caller = await ctx.caller();
   if (!caller) return null;
   const kind = row.method === 'GET' || row.rateLimit === 'read' ? 'read' : 'change';
-  return (await ctx.services.rateLimits.consume(kind, `key:${caller.keyId}`)).remaining;
+  return (await consumeForKey(ctx.services.rateLimits, kind, caller)).remaining;
 }
 
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {

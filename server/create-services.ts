@@ -58,14 +58,21 @@ function rateLimitStore(database: OpenedDatabase, env: NodeJS.ProcessEnv): RateL
 }
 
 /**
- * RATE_LIMIT_READ_PER_MINUTE raises (or lowers) the per-key reading allowance of SPEC 8 (240). It is
- * for load tests and benchmarks that must not hit the limit; production leaves it unset. A value that
- * is not a whole number of at least 1 stops the start with a sentence.
+ * RATE_LIMIT_READ_PER_MINUTE raises (or lowers) the per-key reading allowance of SPEC 8 (240) for
+ * every key (load tests, benchmarks; one account's own limits are set with `admin set-limits`).
+ * PUBLIC_RATE_LIMIT_PER_MINUTE sets the keyless checks' allowance per client address (120). A value
+ * that is not a whole number of at least 1 stops the start with a sentence.
  */
 function rateLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<RateLimitClass, number>> {
-  const raw = (env.RATE_LIMIT_READ_PER_MINUTE ?? '').trim();
-  if (raw === '') return {};
+  const read = allowanceFromEnv(env, 'RATE_LIMIT_READ_PER_MINUTE');
+  const publicChecks = allowanceFromEnv(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE');
+  return { ...(read !== undefined && { read }), ...(publicChecks !== undefined && { public: publicChecks }) };
+}
+
+function allowanceFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`RATE_LIMIT_READ_PER_MINUTE must be a whole number of at least 1, not "${raw}".`);
-  return { read: value };
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not "${raw}".`);
+  return value;
 }

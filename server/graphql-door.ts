@@ -3,6 +3,7 @@ import { createContext } from '../resolvers/context.js';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
 import { ApiError } from '../resolvers/api-error.js';
+import { consumeForKey } from '../resolvers/limits/count-caller.js';
 import { errorResponse } from '../rest/json-response.js';
 
 /**
@@ -22,7 +23,7 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
     try {
       const caller = await appContext.caller();
       remaining = caller
-        ? (await services.rateLimits.consume('read', `key:${caller.keyId}`)).remaining
+        ? (await consumeForKey(services.rateLimits, 'read', caller)).remaining
         : (await services.rateLimits.consume('public', info.clientAddress)).remaining;
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, info.requestId);

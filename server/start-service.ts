@@ -10,6 +10,8 @@ import { createApiApp } from './api-app.js';
 import { createPublicApp } from './public-app.js';
 import { serveHttp } from './serve-http.js';
 import { trustedProxiesFromEnv } from './client-address.js';
+import { serveAdminSocket } from '../admin/admin-socket.js';
+import { log } from './log.js';
 
 export interface RunningService {
   readonly publicUrl: string;
@@ -46,6 +48,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);
+    // Embedded PGlite serves this process only: operator commands reach it over a local socket.
+    const adminSocket = database.kind === 'pglite' && config.dataDir !== 'memory'
+      ? await serveAdminSocket(database.db, config.dataDir).catch((error: Error) => {
+        log('warn', 'admin socket not started: operator commands must wait until the service stops', { reason: error.message });
+        return null;
+      })
+      : null;
     const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
     let stopping: Promise<void> | undefined;
     return {
@@ -53,7 +62,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       apiUrl: config.apiPort === 0 ? `http://${urlHost}:${apiPort}` : config.apiUrl,
       services, database, yoga, demoKey,
       stop: () => (stopping ??= (async () => {
-        await Promise.all([close(publicServer), close(apiServer)]);
+        await Promise.all([close(publicServer), close(apiServer), adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined]);
         await services.rateLimits.close().catch(() => {});
         await database.close().catch(() => {});
       })()),

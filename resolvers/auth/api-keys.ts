@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
 import { isScope, type Scope } from './scopes.js';
+import type { AccountLimits } from '../limits/account-limits.js';
 
 /** Keys start with this so secret scanners (and people) recognise a leaked key. */
 export const KEY_PREFIX = 'sk_live_';
@@ -11,7 +12,12 @@ export interface Caller {
   readonly accountId: number;
   readonly keyId: number;
   readonly scopes: readonly Scope[];
+  /** The account's operator-set allowances (null fields: the defaults). */
+  readonly limits: AccountLimits;
 }
+
+/** last_used_at is written at most this often per key, so reading does not write on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -55,12 +61,28 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
   const hash = hashKey(key);
   let row;
   try {
-    row = await db.selectFrom('api_keys').select(['id', 'account_id', 'key_hash', 'scopes', 'revoked_at'])
-      .where('key_hash', '=', hash).executeTakeFirst();
+    row = await db.selectFrom('api_keys').innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select(['api_keys.id', 'api_keys.account_id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.revoked_at', 'api_keys.last_used_at',
+        'accounts.read_per_minute', 'accounts.change_per_minute', 'accounts.orders_per_hour'])
+      .where('api_keys.key_hash', '=', hash).executeTakeFirst();
   } catch {
     throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', { retry_after: 5 });
   }
   if (!row || row.revoked_at !== null) return null;
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return { accountId: row.account_id, keyId: row.id, scopes: row.scopes.split(',').filter(isScope) };
+  const now = Date.now();
+  if (row.last_used_at === null || now - new Date(row.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
+    // Not awaited: the request does not wait on a bookkeeping write, and a failed one is retried on
+    // the key's next use. The condition keeps racing instances to one write per minute.
+    const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+    void db.updateTable('api_keys').set({ last_used_at: new Date(now) }).where('id', '=', row.id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', stale)]))
+      .execute().catch(() => undefined);
+  }
+  return {
+    accountId: row.account_id,
+    keyId: row.id,
+    scopes: row.scopes.split(',').filter(isScope),
+    limits: { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour },
+  };
 }

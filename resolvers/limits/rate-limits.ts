@@ -26,8 +26,11 @@ export interface RateLimitOutcome {
 }
 
 export interface RateLimits {
-  /** Counts one request; throws a 429 ApiError with retry_after when the allowance is spent. */
-  consume(kind: RateLimitClass, subject: string): Promise<RateLimitOutcome>;
+  /**
+   * Counts one request; throws a 429 ApiError with retry_after when the allowance is spent.
+   * `allowance` replaces the class's default (an account's operator-set limit).
+   */
+  consume(kind: RateLimitClass, subject: string, allowance?: number): Promise<RateLimitOutcome>;
   /** Resolves once the store answers (Redis connected); rejects with a sentence after 5 s. */
   ready(): Promise<void>;
   /** Closes the store's connection when it owns one (Redis). */
@@ -40,28 +43,38 @@ export type RateLimitStore =
   | { readonly kind: 'redis'; readonly client: Redis; readonly keyPrefix: string };
 
 export function createRateLimits(store: RateLimitStore, overrides: Partial<Record<RateLimitClass, number>> = {}): RateLimits {
-  const limiters = Object.fromEntries(
-    Object.entries(RATE_LIMIT_CLASSES).map(([name, spec]) => {
-      const options = { keyPrefix: name, points: overrides[name as RateLimitClass] ?? spec.points, duration: spec.duration };
-      const limiter: RateLimiterAbstract = store.kind === 'database'
+  const defaults = Object.fromEntries(
+    Object.entries(RATE_LIMIT_CLASSES).map(([name, spec]) => [name, overrides[name as RateLimitClass] ?? spec.points]),
+  ) as Record<RateLimitClass, number>;
+  // One limiter per class and allowance: the counter key is the same for every allowance, so an
+  // operator raising an account's limit keeps the count already made this window.
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiterFor = (kind: RateLimitClass, points: number): RateLimiterAbstract => {
+    const id = `${kind}:${points}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      const options = { keyPrefix: kind, points, duration: RATE_LIMIT_CLASSES[kind].duration };
+      limiter = store.kind === 'database'
         ? new RateLimiterPostgres({ ...options, storeClient: store.raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
         // Refuse at once (503) rather than queue while Redis is down: a request must not hang on its count.
-        : new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${name}`, storeClient: store.client, rejectIfRedisNotReady: true });
-      return [name, limiter];
-    }),
-  ) as Record<RateLimitClass, RateLimiterAbstract>;
+        : new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${kind}`, storeClient: store.client, rejectIfRedisNotReady: true });
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  };
 
   return {
-    async consume(kind, subject) {
+    async consume(kind, subject, allowance) {
+      const points = allowance ?? defaults[kind];
       try {
-        const res = await limiters[kind].consume(`${kind}:${subject}`);
+        const res = await limiterFor(kind, points).consume(`${kind}:${subject}`);
         return { remaining: res.remainingPoints };
       } catch (error) {
         if (error instanceof RateLimiterRes) {
           const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
           const spec = RATE_LIMIT_CLASSES[kind];
           throw new ApiError(429, 'rate_limited',
-            `Too many requests: the ${kind} allowance is ${limiters[kind].points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per}; wait ${retryAfter} seconds and retry.`,
+            `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per}; wait ${retryAfter} seconds and retry.`,
             { retry_after: retryAfter, remaining: 0 });
         }
         throw new ApiError(503, 'rate_limit_unavailable', `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`, { retry_after: 5 });

@@ -54,7 +54,8 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
     if (holdsDomains) await releaseDomains(db, accountId, key).catch(() => undefined);
   };
   try {
-    await ctx.services.rateLimits.consume('order', `account:${accountId}`);
+    // The account's own hourly allowance when the operator set one (read with the key on this request).
+    await ctx.services.rateLimits.consume('order', `account:${accountId}`, ctx.knownCaller()?.limits.ordersPerHour ?? undefined);
     const evaluated = await evaluateOrder(input, accountId, ctx, key);
     const { plan, checked, priced, orderHash } = evaluated;
     await refuseIfPriceChanged(ctx, accountId, orderHash, plan);

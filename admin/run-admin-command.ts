@@ -1,0 +1,43 @@
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { adminCommands } from './commands.js';
+
+export type AdminOutcome = { readonly ok: true; readonly result: Record<string, unknown> } | { readonly ok: false; readonly error: string };
+
+/** Thrown by a command's `fail`, so one refusal ends the command wherever it is. */
+class AdminRefusal extends Error {}
+
+/** Looks the command up and checks its options; a refusal names what to change. */
+export function checkAdminArgs(args: readonly string[]): { readonly error: string } | null {
+  const [command, ...rest] = args;
+  const spec = adminCommands[command ?? ''];
+  if (!spec) return { error: `Unknown command "${command ?? ''}". Commands: ${Object.keys(adminCommands).join(', ')}.` };
+  try {
+    parseArgs({ args: rest, options: spec.options, strict: true });
+  } catch (error) {
+    return { error: `${(error as Error).message}. Usage: ${spec.usage}` };
+  }
+  return null;
+}
+
+/**
+ * Runs one operator command (`create-key --account 1 --scopes read`) against a database. Used by the
+ * command line with its own connection, and by the running service for a command handed over its
+ * admin socket (embedded PGlite serves one process).
+ */
+export async function runAdminCommand(db: Kysely<Database>, args: readonly string[]): Promise<AdminOutcome> {
+  const refused = checkAdminArgs(args);
+  if (refused) return { ok: false, error: refused.error };
+  const [command, ...rest] = args;
+  const spec = adminCommands[command!]!;
+  const values = parseArgs({ args: rest, options: spec.options, strict: true }).values as Record<string, string | undefined>;
+  const fail = (message: string): never => {
+    throw new AdminRefusal(message);
+  };
+  try {
+    return { ok: true, result: await spec.run(db, values, fail) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
