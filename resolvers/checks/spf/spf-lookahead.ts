@@ -22,6 +22,8 @@ export interface SpfLookaheadDeps {
   readonly record: (domain: string) => Promise<SpfRecordLookup>;
   readonly ip: SpfIp;
   readonly macro: SpfMacroContext;
+  /** Terms not to prefetch (the audit looks up no ptr, nor names that need the client address when it has none). */
+  readonly skip?: (term: SpfMechanismTerm | SpfModifierTerm) => boolean;
 }
 
 /**
@@ -82,6 +84,7 @@ export function startSpfLookahead(domain: string, deps: SpfLookaheadDeps): void 
   }
 
   async function start(rec: PlannedRecord, index: number, term: SpfMechanismTerm | SpfModifierTerm): Promise<void> {
+    if (deps.skip?.(term)) return;
     const name = await termTarget(term, rec.domain, deps.macro);
     const kind = term.kind === 'modifier' ? 'redirect' : term.name;
     if (kind === 'ptr') {
