@@ -1,5 +1,6 @@
 import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
-import { isSpfRecordText, parseSpfRecord } from './parse-spf-record.js';
+import { isSpfRecordText } from './parse-spf-record.js';
+import { parseSpfRecordCached } from './spf-parse-cache.js';
 import { lookupFailureText } from './spf-lookup-failure.js';
 import type { ParsedSpfRecord } from './parse-spf-record.js';
 
@@ -23,7 +24,7 @@ export function selectSpfRecord(domain: string, answer: DnsAnswer<'TXT'>): SpfRe
   const texts = answer.records.map((r) => r.data.join('')).filter(isSpfRecordText);
   if (texts.length === 0) return { kind: 'none', domain, detail: `${domain} has TXT records but none starts with "v=spf1"` };
   if (texts.length > 1) return { kind: 'multiple', domain, texts };
-  return { kind: 'found', domain, record: parseSpfRecord(texts[0] as string) };
+  return { kind: 'found', domain, record: parseSpfRecordCached(texts[0] as string) };
 }
 
 /** Memoises record lookups per check: evaluation, look-ahead and the tree all share one answer per domain. */
