@@ -362,7 +362,7 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
 
   if (options.lookahead !== false) {
     startSpfLookahead(domain, {
-      dns: options.dns, record: options.record, ip: options.macro.ip, macro: options.macro,
+      dns: options.dns, record: options.record, ip: options.macro.ip, macro: options.macro, maxStarted: 2 * MAX_DNS_LOOKUPS,
       skip: (term) => (term.kind === 'mechanism' && term.name === 'ptr') || (!options.hasIp && needsIp(term.tokens)),
     });
   }
