@@ -123,7 +123,8 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
   }
   findings.push(...tree.findings);
   const stopped = tree.stopped;
-  const atLeast = stopped?.reason === 'dns_lookups' ? 'at least ' : '';
+  // Exact unless an include or redirect past the limit was left unread (its terms are not counted).
+  const atLeast = hasUnreadRecord(root.mechanisms) ? 'at least ' : '';
   if (root.outcome === 'found') {
     if (root.lookups > MAX_DNS_LOOKUPS) {
       findings.push(spfFinding('too_many_dns_lookups', `The SPF record of ${domain} needs ${atLeast}${root.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, and above that receivers return permerror, which silently breaks SPF for all of this domain's mail. Remove includes you no longer use, replace a and mx with ip4/ip6 ranges, or flatten includes into the ip4/ip6 ranges they publish (and keep that copy up to date).`));
@@ -190,6 +191,10 @@ function resultFindings(result: SpfResult, problem: string | null, matched: stri
     case 'temperror':
       return [];
   }
+}
+
+function hasUnreadRecord(terms: readonly SpfTermNode[]): boolean {
+  return terms.some((t) => (t.past_limit && (t.mechanism === 'include' || t.mechanism === 'redirect')) || (t.children !== null && hasUnreadRecord(t.children.mechanisms)));
 }
 
 function stopMessage(stop: SpfExpansionStop): string {
