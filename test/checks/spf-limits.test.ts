@@ -31,6 +31,7 @@ beforeAll(async () => {
       // Exchanges without addresses: pyspf counts each as a void lookup, RFC 7208 and most receivers do not.
       txt('mxvoid.lim.test', 'v=spf1 mx ip4:192.0.2.0/24 -all'),
       mx('mxvoid.lim.test', 'nx1.lim.test', 10), mx('mxvoid.lim.test', 'nx2.lim.test', 20), mx('mxvoid.lim.test', 'nx3.lim.test', 30),
+      txt('ptr.lim.test', 'v=spf1 ptr -all'),
       // Too many MX names: receivers stop at the mx term.
       txt('mxmany.lim.test', 'v=spf1 mx a:after.lim.test -all'),
       ...Array.from({ length: 11 }, (_, i) => mx('mxmany.lim.test', `m${i}.lim.test`, i)),
@@ -160,5 +161,19 @@ describe('wording and receiver divergence (issue item 18)', () => {
   it('no divergence when receivers agree', async () => {
     const answer = await checkSpf({ domain: 'early.lim.test', ip: '192.0.2.7' }, ctx());
     expect(answer.divergence).toEqual([]);
+  });
+});
+
+describe('a question kept off the wire is never an answer', () => {
+  it('a ptr term whose PTR question the budget refused gives temperror, not "no match"', async () => {
+    const { checkHost } = await import('../../resolvers/checks/spf/check-host.js');
+    const { parseSpfIp } = await import('../../resolvers/checks/spf/spf-ip.js');
+    const dnsLookup = createDnsLookup({ servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 32 }, { budget: createQuestionBudget(1) });
+    const result = await checkHost(
+      { ip: parseSpfIp('192.0.2.1')!, domain: 'ptr.lim.test', sender: 'x@ptr.lim.test', helo: 'ptr.lim.test' },
+      { dns: dnsLookup, now: () => new Date(), lookahead: false },
+    );
+    expect(result.result).toBe('temperror');
+    expect(result.problem).toMatch(/asked its 1 DNS questions/);
   });
 });

@@ -152,6 +152,9 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
         const target = await termTarget(term, current, macro);
         // 5.5: a failed PTR lookup is simply no match; a failed address lookup skips that name.
         const { names, ptr } = await validatedNames(dns, ip);
+        // A question the request's budget or cancellation kept off the wire got no answer at all:
+        // that is not a failed lookup the receiver saw, so the evaluation cannot go on.
+        if (!ptr.ok && (ptr.failure === 'budget' || ptr.failure === 'cancelled')) throw temperror(ptr);
         if (!ptr.ok && !failed(ptr)) countVoid(ptr.name, term.text);
         return names.some((n) => isSameOrSubdomain(n, target));
       }
