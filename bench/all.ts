@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchBulk } from './bulk.js';
-import { benchSpfLookahead, type SpfLookaheadFigures } from './checks-spf.js';
+import { benchCraftedSpfTree, benchSpfLookahead, type SpfLookaheadFigures } from './checks-spf.js';
+import { benchSpfCpu } from './spf-cpu.js';
 import { benchDashboard, printDashboardFigures } from './dashboard.js';
 import { benchMemory, printMemoryFigures, MEMORY_GROWTH_BOUND_MB } from './memory.js';
 
@@ -70,6 +71,15 @@ if (!spfDone) {
     console.log(JSON.stringify(f, null, 1));
   });
 }
+
+await step('spf-limits', async () => {
+  const crafted = await benchCraftedSpfTree();
+  row('spf', 'DNS questions, crafted SPF tree (10 includes x 100 a:), one check-spf', crafted.questions, '<= 300', crafted.questions <= 300);
+  row('spf', 'the same with ip (evaluation + look-ahead + audit)', crafted.questionsWithIp, '<= 300', crafted.questionsWithIp <= 300);
+  const cpu = await benchSpfCpu();
+  row('spf', `SPF evaluation CPU ours ÷ mailauth (${cpu.oursUs} / ${cpu.mailauthUs} us, ${cpu.concurrency} concurrent)`, cpu.ratio, '<= 1.0', cpu.ratio <= 1.0);
+  console.log(JSON.stringify({ crafted, cpu }, null, 1));
+});
 
 await step('dashboard', async () => {
   const f = await benchDashboard();

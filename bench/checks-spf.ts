@@ -38,6 +38,42 @@ function zone(): ZoneRecord[] {
   ];
 }
 
+/**
+ * The crafted tree of issue 10: a record of 10 includes, each with 100 `a:` terms (every name has an
+ * address). Expanded without limits it is about 2,000 questions at the zone's servers.
+ */
+export const CRAFTED_DOMAIN = 'crafted.test';
+export function craftedSpfTree(): ZoneRecord[] {
+  const includes = Array.from({ length: 10 }, (_, i) => `i${i}.${CRAFTED_DOMAIN}`);
+  return [
+    { name: CRAFTED_DOMAIN, type: 'TXT', data: [`v=spf1 ${includes.map((d) => `include:${d}`).join(' ')} -all`] },
+    ...includes.flatMap((d): ZoneRecord[] => {
+      const hosts = Array.from({ length: 100 }, (_, h) => `h${h}.${d}`);
+      return [
+        { name: d, type: 'TXT', data: [`v=spf1 ${hosts.map((h) => `a:${h}`).join(' ')} -all`] },
+        ...hosts.map((h, k): ZoneRecord => ({ name: h, type: 'A', data: `198.51.${k}.1` })),
+      ];
+    }),
+  ];
+}
+
+/** Questions one keyless check-spf (no ip) and one with an ip put on the wire for the crafted tree (target: at most 300). */
+export async function benchCraftedSpfTree(): Promise<{ readonly questions: number; readonly questionsWithIp: number }> {
+  const { checkSpf } = await import('../resolvers/checks/spf/check-spf.js');
+  const server = await startTestDnsServer({ records: craftedSpfTree() });
+  try {
+    const run = async (ip?: string): Promise<number> => {
+      const before = server.questions.length;
+      const dns = createDnsLookup({ servers: [server.server], timeoutMs: 2000, tries: 1, concurrency: 32 });
+      await checkSpf({ domain: CRAFTED_DOMAIN, ...(ip ? { ip } : {}) }, { dns, https: { get: () => Promise.reject(new Error('no HTTPS')) }, now: () => new Date() });
+      return server.questions.length - before;
+    };
+    return { questions: await run(), questionsWithIp: await run('203.0.113.9') };
+  } finally {
+    await server.close();
+  }
+}
+
 /** Counts distinct questions as the DNS engine asks them (its own cache hides repeats from the server). */
 function countingLookup(inner: DnsLookup, seen: Set<string>): DnsLookup {
   return {
@@ -94,4 +130,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`  wall time      ${f.wallMs} ms = ${f.roundTrips} round trips (target <= 4; without look-ahead ${f.sequentialRoundTrips})`);
   console.log(`  questions      ${f.questionsAsked} asked / ${f.distinctQuestions} distinct = ${f.questionRatio.toFixed(2)}`);
   console.log(`  result         ${f.result}, ${f.lookupCount} lookups counted`);
+  const c = await benchCraftedSpfTree();
+  console.log(`crafted tree (10 includes x 100 a:): ${c.questions} questions without ip, ${c.questionsWithIp} with ip (target <= 300)`);
 }

@@ -13,6 +13,7 @@ import { MAX_DNS_LOOKUPS, MAX_NAMES_PER_LOOKUP, MAX_VOID_LOOKUPS, SpfAbort, resu
 import type { SpfResult } from './spf-result.js';
 import { startSpfLookahead } from './spf-lookahead.js';
 import { fetchExplanation } from './fetch-spf-explanation.js';
+import { lookupFailureText } from './spf-lookup-failure.js';
 
 export interface CheckHostInput {
   readonly ip: SpfIp;
@@ -43,6 +44,11 @@ export interface CheckHostResult {
   readonly problem: string | null;
   readonly lookup_count: number;
   readonly void_lookup_count: number;
+  /**
+   * Where pyspf / policyd-spf would pass 2 void lookups (they also count an mx term's address
+   * lookups that find nothing) and stop with permerror; null when they would not.
+   */
+  readonly strict_void_stop: string | null;
 }
 
 /** What evaluating one record gave: a result and the record that decided it (for exp=, 6.2). */
@@ -75,6 +81,8 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
   };
   let lookups = 0;
   let voids = 0;
+  let strictVoids = 0;
+  let strictStop: string | null = null;
 
   const countLookup = (term: string): void => {
     lookups += 1;
@@ -82,7 +90,15 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
       throw new SpfAbort('permerror', `"${term}" would be DNS lookup number ${lookups}; SPF allows at most ${MAX_DNS_LOOKUPS} per check (RFC 7208 4.6.4)`);
     }
   };
-  const countVoid = (name: string): void => {
+  /** The pyspf count: every void RFC 7208 counts, plus an mx term's empty address lookups. */
+  const countStrict = (term: string, n: number): void => {
+    strictVoids += n;
+    if (strictStop === null && strictVoids > MAX_VOID_LOOKUPS) {
+      strictStop = `pyspf and policyd-spf reach void lookup number ${strictVoids} at "${term}" (they count an mx term's address lookups that find nothing) and stop with permerror`;
+    }
+  };
+  const countVoid = (name: string, term: string): void => {
+    countStrict(term, 1);
     voids += 1;
     if (voids > MAX_VOID_LOOKUPS) {
       throw new SpfAbort('permerror', `${name} is void lookup number ${voids} (no such name or no records); SPF allows at most ${MAX_VOID_LOOKUPS} (RFC 7208 4.6.4)`);
@@ -90,8 +106,7 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
   };
   /** 5: a lookup error other than "no such name" ends the evaluation with temperror. */
   const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
-  const temperror = (answer: DnsAnswer): SpfAbort =>
-    new SpfAbort('temperror', `the ${answer.type} lookup for ${answer.name} failed (${answer.ok ? 'ok' : answer.failure})`);
+  const temperror = (answer: DnsAnswer): SpfAbort => new SpfAbort('temperror', lookupFailureText(answer));
 
   async function matches(term: SpfMechanismTerm, current: string): Promise<boolean> {
     switch (term.name) {
@@ -107,7 +122,7 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
         if (!isQueryableName(name)) return false;
         const answer = await dns.lookup(name, addressTypeFor(ip));
         if (failed(answer)) throw temperror(answer);
-        if (!answer.ok) countVoid(name);
+        if (!answer.ok) countVoid(name, term.text);
         return addressAnswerHas(answer, (bytes) => inPrefix(term, bytes));
       }
       case 'mx': {
@@ -117,13 +132,16 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
         const mx = await dns.lookup(name, 'MX');
         if (failed(mx)) throw temperror(mx);
         if (!mx.ok) {
-          countVoid(name);
+          countVoid(name, term.text);
           return false;
         }
         if (mx.records.length > MAX_NAMES_PER_LOOKUP) {
           throw new SpfAbort('permerror', `"${term.text}": ${name} has ${mx.records.length} MX records; an mx mechanism may look up at most ${MAX_NAMES_PER_LOOKUP} (RFC 7208 4.6.4)`);
         }
         const answers = await lookupExchangeAddresses(dns, mx, ip);
+        // pyspf gathers every exchange's addresses before matching, so its count runs first.
+        const empty = answers.filter((a) => !a.ok && !failed(a)).length;
+        if (empty > 0) countStrict(term.text, empty);
         if (answers.some((a) => addressAnswerHas(a, (bytes) => inPrefix(term, bytes)))) return true;
         const failure = answers.find(failed);
         if (failure) throw temperror(failure);
@@ -134,7 +152,10 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
         const target = await termTarget(term, current, macro);
         // 5.5: a failed PTR lookup is simply no match; a failed address lookup skips that name.
         const { names, ptr } = await validatedNames(dns, ip);
-        if (!ptr.ok && !failed(ptr)) countVoid(ptr.name);
+        // A question the request's budget or cancellation kept off the wire got no answer at all:
+        // that is not a failed lookup the receiver saw, so the evaluation cannot go on.
+        if (!ptr.ok && (ptr.failure === 'budget' || ptr.failure === 'cancelled')) throw temperror(ptr);
+        if (!ptr.ok && !failed(ptr)) countVoid(ptr.name, term.text);
         return names.some((n) => isSameOrSubdomain(n, target));
       }
       case 'exists': {
@@ -144,7 +165,7 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
         // 5.7: always an A lookup, even for an IPv6 client.
         const answer = await dns.lookup(name, 'A');
         if (failed(answer)) throw temperror(answer);
-        if (!answer.ok) countVoid(name);
+        if (!answer.ok) countVoid(name, term.text);
         return answer.ok;
       }
       case 'include': {
@@ -189,7 +210,7 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
   }
 
   if (!isValidInitialDomain(domain)) {
-    return { result: 'none', matched_mechanism: null, explanation: null, problem: `"${input.domain}" is not a domain name SPF can be checked for (RFC 7208 4.3)`, lookup_count: 0, void_lookup_count: 0 };
+    return { result: 'none', matched_mechanism: null, explanation: null, problem: `"${input.domain}" is not a domain name SPF can be checked for (RFC 7208 4.3)`, lookup_count: 0, void_lookup_count: 0, strict_void_stop: null };
   }
   if (options.lookahead !== false) startSpfLookahead(domain, { dns, record, ip, macro });
   try {
@@ -201,10 +222,10 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
     }
     return {
       result: outcome.result, matched_mechanism: outcome.term?.text ?? null, explanation,
-      problem: outcome.result === 'none' ? `${domain} has no SPF record` : null, lookup_count: lookups, void_lookup_count: voids,
+      problem: outcome.result === 'none' ? `${domain} has no SPF record` : null, lookup_count: lookups, void_lookup_count: voids, strict_void_stop: strictStop,
     };
   } catch (error) {
     if (!(error instanceof SpfAbort)) throw error;
-    return { result: error.result, matched_mechanism: null, explanation: null, problem: error.problem, lookup_count: lookups, void_lookup_count: voids };
+    return { result: error.result, matched_mechanism: null, explanation: null, problem: error.problem, lookup_count: lookups, void_lookup_count: voids, strict_void_stop: strictStop };
   }
 }

@@ -4,7 +4,9 @@ import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { analyzeSpfTree } from './analyze-spf-tree.js';
-import type { SpfTermNode } from './analyze-spf-tree.js';
+import type { SpfExpansionStop, SpfTermNode } from './analyze-spf-tree.js';
+import { mxAddressVoidDivergence } from './spf-receiver-divergence.js';
+import type { SpfReceiverDivergence } from './spf-receiver-divergence.js';
 import { checkHost } from './check-host.js';
 import { validatedDomainFor } from './spf-mechanism-dns.js';
 import { createSpfRecordLookup } from './spf-record-lookup.js';
@@ -39,6 +41,14 @@ export interface CheckSpfAnswer extends CheckResultBase {
   readonly void_lookup_count: number;
   /** The record's terms, includes and redirects expanded. */
   readonly mechanisms: readonly SpfTermNode[];
+  /**
+   * Where the audit stopped because receivers stop there with permerror (the 11th DNS lookup, the
+   * 3rd void lookup, an mx of more than 10 names): `{reason, term, domain, depth, path}`; null when
+   * the whole tree is within the limits. Terms after it have `past_limit: true`.
+   */
+  readonly expansion_stopped: SpfExpansionStop | null;
+  /** Where widely used receivers reach a different outcome than RFC 7208 (empty when they all agree). */
+  readonly divergence: readonly SpfReceiverDivergence[];
   /** The following are present only when `ip` was given. */
   readonly ip?: string;
   readonly sender?: string;
@@ -112,9 +122,12 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
     findings.push(spfFinding('multiple_spf_records', `${root.errors[0] ?? ''}. Merge them into one record: ${root.record ?? ''}`));
   }
   findings.push(...tree.findings);
+  const stopped = tree.stopped;
+  // Exact unless an include or redirect past the limit was left unread (its terms are not counted).
+  const atLeast = hasUnreadRecord(root.mechanisms) ? 'at least ' : '';
   if (root.outcome === 'found') {
     if (root.lookups > MAX_DNS_LOOKUPS) {
-      findings.push(spfFinding('too_many_dns_lookups', `The SPF record of ${domain} needs ${root.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, and above that receivers return permerror, which silently breaks SPF for all of this domain's mail. Remove includes you no longer use, replace a and mx with ip4/ip6 ranges, or flatten includes into the ip4/ip6 ranges they publish (and keep that copy up to date).`));
+      findings.push(spfFinding('too_many_dns_lookups', `The SPF record of ${domain} needs ${atLeast}${root.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, and above that receivers return permerror, which silently breaks SPF for all of this domain's mail. Remove includes you no longer use, replace a and mx with ip4/ip6 ranges, or flatten includes into the ip4/ip6 ranges they publish (and keep that copy up to date).`));
     }
     if (root.void_lookups > MAX_VOID_LOOKUPS) {
       findings.push(spfFinding('too_many_void_lookups', `The SPF record of ${domain} has ${root.void_lookups} terms pointing at names that do not exist or have no records (${tree.voidNames.join(', ')}); above ${MAX_VOID_LOOKUPS} receivers return permerror. Remove those terms.`));
@@ -122,6 +135,7 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
       findings.push(spfFinding('void_lookups', `The SPF record of ${domain} points at names with no records (${tree.voidNames.join(', ')}); SPF tolerates at most ${MAX_VOID_LOOKUPS}. Remove the stale terms.`));
     }
   }
+  if (stopped) findings.push(spfFinding('expansion_stopped', stopMessage(stopped)));
   const failures = [...tree.dnsFailures];
   if (evaluation?.result === 'temperror' && evaluation.problem) failures.push(evaluation.problem);
   if (failures.length > 0) {
@@ -130,10 +144,17 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
   if (evaluation && ip) findings.push(...resultFindings(evaluation.result, evaluation.problem, evaluation.matched_mechanism, ip.text, domain, findings));
 
   const valid = root.outcome === 'found' && !findings.some((f) => PERMERROR_CODES.has(f.code as SpfFindingCode));
+  const divergence: SpfReceiverDivergence[] = [];
+  if (failures.length === 0 && root.outcome === 'found') {
+    const mx = mxAddressVoidDivergence(domain, { valid, strict: tree.strictVoids },
+      ip && evaluation ? { ip: ip.text, result: evaluation.result, strictStop: evaluation.strict_void_stop } : null);
+    if (mx) divergence.push(mx);
+  }
+  for (const d of divergence) findings.push(spfFinding('receiver_divergence', d.detail));
   const status: CheckStatus = failures.length > 0 ? 'error' : statusFromFindings(findings);
   const answer: CheckSpfAnswer = {
     status,
-    summary: summarize(domain, status, root.outcome, valid, root.lookups, findings, failures[0], ip?.text, evaluation),
+    summary: summarize({ domain, status, outcome: root.outcome, valid, lookups: root.lookups, atLeast, findings, failure: failures[0], ip: ip?.text, evaluation, divergence }),
     findings,
     domain,
     ...(unicode ? { domain_unicode: unicode } : {}),
@@ -142,6 +163,8 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
     lookup_count: root.lookups,
     void_lookup_count: root.void_lookups,
     mechanisms: root.mechanisms,
+    expansion_stopped: stopped,
+    divergence,
     ...(ip && evaluation ? {
       ip: ip.text, sender, helo,
       result: evaluation.result, matched_mechanism: evaluation.matched_mechanism, explanation: evaluation.explanation,
@@ -170,20 +193,49 @@ function resultFindings(result: SpfResult, problem: string | null, matched: stri
   }
 }
 
-function summarize(
-  domain: string, status: CheckStatus, outcome: string, valid: boolean, lookups: number, findings: readonly Finding[],
-  failure: string | undefined, ip: string | undefined, evaluation: { result: SpfResult; matched_mechanism: string | null } | null,
-): string {
-  const forIp = ip && evaluation
-    ? ` For ${ip} the result is ${evaluation.result}${evaluation.matched_mechanism ? ` (matched "${evaluation.matched_mechanism}")` : ''}.`
-    : '';
+function hasUnreadRecord(terms: readonly SpfTermNode[]): boolean {
+  return terms.some((t) => (t.past_limit && (t.mechanism === 'include' || t.mechanism === 'redirect')) || (t.children !== null && hasUnreadRecord(t.children.mechanisms)));
+}
+
+function stopMessage(stop: SpfExpansionStop): string {
+  const where = `"${stop.term}" in the SPF record of ${stop.domain} (${stop.depth === 0 ? 'the record itself' : `include depth ${stop.depth}: ${stop.path.join(' → ')}`})`;
+  const why = stop.reason === 'dns_lookups'
+    ? `it would be DNS lookup number ${MAX_DNS_LOOKUPS + 1}, past the ${MAX_DNS_LOOKUPS} receivers allow`
+    : stop.reason === 'void_lookups'
+      ? `it is void lookup number ${MAX_VOID_LOOKUPS + 1}, past the ${MAX_VOID_LOOKUPS} receivers allow`
+      : `its domain has more than 10 MX names`;
+  return `Stopped expanding at ${where}: ${why}, so receivers stop there with permerror. Terms after it are listed (past_limit) but not looked up.`;
+}
+
+interface SummaryInput {
+  readonly domain: string; readonly status: CheckStatus; readonly outcome: string; readonly valid: boolean;
+  readonly lookups: number; readonly atLeast: string; readonly findings: readonly Finding[]; readonly failure: string | undefined;
+  readonly ip: string | undefined;
+  readonly evaluation: { result: SpfResult; matched_mechanism: string | null; lookup_count: number } | null;
+  readonly divergence: readonly SpfReceiverDivergence[];
+}
+
+/**
+ * One paragraph. It never calls a record invalid and a result pass (or any result other than
+ * permerror) without saying why both hold: evaluation ends at the first match, so an address listed
+ * before the broken part still gets its result while every other sender gets permerror.
+ */
+function summarize(input: SummaryInput): string {
+  const { domain, status, outcome, valid, lookups, atLeast, findings, failure, ip, evaluation } = input;
+  const decidedEarly = !valid && ip && evaluation && evaluation.result !== 'permerror' && evaluation.result !== 'temperror';
+  const forIp = !ip || !evaluation
+    ? ''
+    : decidedEarly
+      ? ` For ${ip} the result is still ${evaluation.result}${evaluation.matched_mechanism ? `: "${evaluation.matched_mechanism}" decided it` : ': evaluation ended'} after ${evaluation.lookup_count} DNS lookup${evaluation.lookup_count === 1 ? '' : 's'}, before the limit was reached or the broken part was read, because evaluation stops at the first match; senders not matched by then get permerror.`
+      : ` For ${ip} the result is ${evaluation.result}${evaluation.matched_mechanism ? ` (matched "${evaluation.matched_mechanism}")` : ''}.`;
+  const diverges = input.divergence.length === 0 ? '' : ` Some receivers disagree: ${input.divergence.map((d) => `${d.receivers.join(' and ')} ${d.result !== undefined && evaluation ? `give ${ip ?? ''} ${d.result}` : d.valid ? 'accept the record' : 'treat the record as a permanent error'}`).join('; ')} (see divergence).`;
   if (status === 'error') return `Could not check the SPF record of ${domain}: ${failure ?? 'a DNS lookup failed'} (temperror); this is a lookup failure, not a missing record.${forIp}`;
   if (outcome === 'none') return `${domain} has no SPF record.${forIp}`;
   if (outcome === 'multiple') return `${domain} publishes more than one SPF record, which receivers treat as a permanent error.${forIp}`;
   if (!valid) {
-    if (lookups > MAX_DNS_LOOKUPS) return `The SPF record of ${domain} needs ${lookups} DNS lookups, more than the ${MAX_DNS_LOOKUPS} SPF allows, so receivers treat it as a permanent error.${forIp}`;
-    return `The SPF record of ${domain} is invalid, so receivers treat it as a permanent error: ${findings.find((f) => f.severity === 'error')?.message ?? ''}${forIp}`;
+    if (lookups > MAX_DNS_LOOKUPS) return `The SPF record of ${domain} needs ${atLeast}${lookups} DNS lookups, more than the ${MAX_DNS_LOOKUPS} SPF allows, so receivers return permerror for senders they cannot match within the first ${MAX_DNS_LOOKUPS}.${forIp}${diverges}`;
+    return `The SPF record of ${domain} is invalid, so receivers treat it as a permanent error: ${findings.find((f) => f.severity === 'error')?.message ?? ''}${forIp}${diverges}`;
   }
-  const warnings = findings.filter((f) => (f.severity === 'warning' || f.severity === 'error') && !f.code.startsWith('ip_')).length;
-  return `${domain} has a valid SPF record using ${lookups} of ${MAX_DNS_LOOKUPS} DNS lookups${warnings > 0 ? `, with ${warnings} thing${warnings === 1 ? '' : 's'} to improve` : ''}.${forIp}`;
+  const warnings = findings.filter((f) => (f.severity === 'warning' || f.severity === 'error') && !f.code.startsWith('ip_') && f.code !== 'receiver_divergence').length;
+  return `${domain} has a valid SPF record using ${lookups} of ${MAX_DNS_LOOKUPS} DNS lookups${warnings > 0 ? `, with ${warnings} thing${warnings === 1 ? '' : 's'} to improve` : ''}.${forIp}${diverges}`;
 }

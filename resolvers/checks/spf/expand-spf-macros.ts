@@ -75,5 +75,17 @@ export function targetName(expanded: string): string {
 /** A name DNS cannot carry (empty or over-long labels) is treated as non-existent (4.3, 4.8). */
 export function isQueryableName(name: string): boolean {
   if (name === '' || name.length > 253) return false;
-  return name.split('.').every((label) => label.length > 0 && Buffer.byteLength(label) <= 63);
+  // One pass over ASCII names (nearly all of them); anything else is measured in octets.
+  let label = 0;
+  for (let i = 0; i < name.length; i += 1) {
+    const code = name.charCodeAt(i);
+    if (code > 0x7f) return name.split('.').every((l) => l.length > 0 && Buffer.byteLength(l) <= 63);
+    if (code === 46) {
+      if (label === 0) return false;
+      label = 0;
+    } else if (++label > 63) {
+      return false;
+    }
+  }
+  return label > 0;
 }

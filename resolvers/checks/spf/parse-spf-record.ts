@@ -64,6 +64,9 @@ const CIDR = '(0|[1-9][0-9]*)';
 const DUAL_CIDR = new RegExp(`^(?::(.*?))?(?:/${CIDR})?(?://${CIDR})?$`);
 const QNUM = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const IP4_NETWORK = new RegExp(`^${QNUM}\\.${QNUM}\\.${QNUM}\\.${QNUM}$`);
+// Built once: parsing runs on every record of every check.
+const IP4_TERM = new RegExp(`^:([0-9.]+)(?:/${CIDR})?$`);
+const IP6_TERM = new RegExp(`^:([0-9a-fA-F:.]+)(?:/${CIDR})?$`);
 
 type TermParse = SpfMechanismTerm | SpfModifierTerm | { readonly kind: 'invalid'; readonly error: string };
 
@@ -112,14 +115,14 @@ function parseMechanism(text: string): TermParse {
       return spec.ok ? { ...base, domainSpec: domain, tokens: spec.tokens, cidr4, cidr6 } : invalid(`"${text}": ${spec.error}`);
     }
     case 'ip4': {
-      const m4 = new RegExp(`^:([0-9.]+)(?:/${CIDR})?$`).exec(rest);
+      const m4 = IP4_TERM.exec(rest);
       if (!m4 || !IP4_NETWORK.test(m4[1] ?? '')) return invalid(`"${text}": ip4 needs a full IPv4 address with an optional prefix length, such as ip4:192.0.2.0/24`);
       const cidr4 = m4[2] === undefined ? 32 : Number(m4[2]);
       if (cidr4 > 32) return invalid(`"${text}": an IPv4 prefix length is at most 32`);
       return { ...base, network: (m4[1] ?? '').split('.').map(Number), cidr4 };
     }
     case 'ip6': {
-      const m6 = new RegExp(`^:([0-9a-fA-F:.]+)(?:/${CIDR})?$`).exec(rest);
+      const m6 = IP6_TERM.exec(rest);
       if (!m6 || isIP(m6[1] ?? '') !== 6) return invalid(`"${text}": ip6 needs an IPv6 address with an optional prefix length, such as ip6:2001:db8::/32`);
       const cidr6 = m6[2] === undefined ? 128 : Number(m6[2]);
       if (cidr6 > 128) return invalid(`"${text}": an IPv6 prefix length is at most 128`);

@@ -45,6 +45,10 @@ export const SPF_FINDING_SEVERITY = {
   record_too_long: 'warning',
   /** A DNS lookup failed (timeout, SERVFAIL, REFUSED, malformed): the check is an error, result temperror. */
   dns_lookup_failed: 'error',
+  /** The audit stopped where receivers stop (11th lookup, 3rd void lookup, mx of more than 10 names); says where. */
+  expansion_stopped: 'info',
+  /** Widely used receivers (pyspf, policyd-spf) reach a different outcome than RFC 7208; the answer's divergence says which. */
+  receiver_divergence: 'warning',
   /** With ip: the evaluation ended in permerror for a reason the tree did not already report. */
   spf_permerror: 'error',
   /** With ip: the result for that address. */

@@ -40,8 +40,35 @@ export function ipInNetwork(ip: SpfIp, network: readonly number[], prefix: numbe
 
 /** The address as a byte array, for comparing with A/AAAA answers; null if it is not one. */
 export function addressBytes(text: string): readonly number[] | null {
+  // Answers are mostly dotted quads: read those directly rather than through ipaddr.js.
+  const v4 = dottedQuadBytes(text);
+  if (v4) return v4;
   const parsed = parseSpfIp(text);
   return parsed ? parsed.bytes : null;
+}
+
+/** The four octets of a plain dotted quad ("192.0.2.1", no leading zeros), or null. */
+function dottedQuadBytes(text: string): number[] | null {
+  const bytes: number[] = [];
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i += 1) {
+    const code = i < text.length ? text.charCodeAt(i) : 46;
+    if (code === 46) {
+      if (digits === 0 || bytes.length === 4) return null;
+      bytes.push(value);
+      value = 0;
+      digits = 0;
+    } else if (code >= 48 && code <= 57) {
+      if (digits > 0 && value === 0) return null;
+      value = value * 10 + (code - 48);
+      digits += 1;
+      if (value > 255) return null;
+    } else {
+      return null;
+    }
+  }
+  return bytes.length === 4 ? bytes : null;
 }
 
 /**

@@ -22,6 +22,14 @@ export interface SpfLookaheadDeps {
   readonly record: (domain: string) => Promise<SpfRecordLookup>;
   readonly ip: SpfIp;
   readonly macro: SpfMacroContext;
+  /** Terms not to prefetch (the audit looks up no ptr, nor names that need the client address when it has none). */
+  readonly skip?: (term: SpfMechanismTerm | SpfModifierTerm) => boolean;
+  /**
+   * Lookup terms started in all (default 10, what one evaluation may ask). The audit allows more:
+   * the lower bounds are loose while include records are still unread, and with only 10 a few
+   * early guesses would leave the rest of the window to be read one round trip at a time.
+   */
+  readonly maxStarted?: number;
 }
 
 /**
@@ -33,12 +41,13 @@ export interface SpfLookaheadDeps {
  * Budget (RFC 7208 4.6.4): terms are visited in evaluation order with a running count of the
  * lookup terms before them, using what is known so far (a not-yet-loaded include counts as
  * empty, so the count is a lower bound). Nothing whose count passes 10 is started, and at most 10
- * lookup terms are started in total, so the look-ahead never asks more than a compliant
- * evaluation may. A record that would end the evaluation (syntax error, missing or duplicate
+ * lookup terms are started in total (`maxStarted`; the audit allows 20, the ten past the first
+ * asking one question each), so the look-ahead never asks more than a compliant evaluation may. A record that would end the evaluation (syntax error, missing or duplicate
  * record, failed lookup) ends the look-ahead there too.
  */
 export function startSpfLookahead(domain: string, deps: SpfLookaheadDeps): void {
   let startedTerms = 0;
+  const maxStarted = deps.maxStarted ?? MAX_DNS_LOOKUPS;
   const root = plan(domain);
 
   function plan(name: string): PlannedRecord {
@@ -72,16 +81,18 @@ export function startSpfLookahead(domain: string, deps: SpfLookaheadDeps): void 
     const n = count + 1;
     if (n > MAX_DNS_LOOKUPS) return null;
     if (!rec.started.has(index)) {
-      if (startedTerms >= MAX_DNS_LOOKUPS) return null;
+      if (startedTerms >= maxStarted) return null;
       rec.started.add(index);
       startedTerms += 1;
-      void start(rec, index, term).catch(() => undefined);
+      void start(rec, index, term, startedTerms).catch(() => undefined);
     }
     const child = rec.children.get(index);
     return child ? walk(child, n) : n;
   }
 
-  async function start(rec: PlannedRecord, index: number, term: SpfMechanismTerm | SpfModifierTerm): Promise<void> {
+  /** `rank`: how many terms were started before this one and with it. */
+  async function start(rec: PlannedRecord, index: number, term: SpfMechanismTerm | SpfModifierTerm, rank: number): Promise<void> {
+    if (deps.skip?.(term)) return;
     const name = await termTarget(term, rec.domain, deps.macro);
     const kind = term.kind === 'modifier' ? 'redirect' : term.name;
     if (kind === 'ptr') {
@@ -102,7 +113,9 @@ export function startSpfLookahead(domain: string, deps: SpfLookaheadDeps): void 
         return;
       case 'mx': {
         const mx = await deps.dns.lookup(name, 'MX');
-        if (mx.ok && mx.records.length <= MAX_NAMES_PER_LOOKUP) await lookupExchangeAddresses(deps.dns, mx, deps.ip);
+        // Up to 10 more questions each: only for the first 10 terms started, so the extra terms
+        // an audit may start cost one question apiece.
+        if (mx.ok && mx.records.length <= MAX_NAMES_PER_LOOKUP && rank <= MAX_DNS_LOOKUPS) await lookupExchangeAddresses(deps.dns, mx, deps.ip);
         return;
       }
     }

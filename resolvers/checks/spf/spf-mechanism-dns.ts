@@ -14,6 +14,8 @@ import { MAX_NAMES_PER_LOOKUP } from './spf-result.js';
 /** The <target-name> of a mechanism or modifier: its expanded domain-spec, or the current domain (4.8). */
 export async function termTarget(term: { readonly tokens: SpfMechanismTerm['tokens'] }, domain: string, macro: SpfMacroContext): Promise<string> {
   if (term.tokens === null) return domain;
+  const only = term.tokens.length === 1 ? term.tokens[0] : undefined;
+  if (only?.kind === 'literal') return targetName(only.text).toLowerCase();
   return targetName(await expandMacros(term.tokens, domain, macro)).toLowerCase();
 }
 

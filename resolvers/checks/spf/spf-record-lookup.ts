@@ -1,5 +1,7 @@
 import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
-import { isSpfRecordText, parseSpfRecord } from './parse-spf-record.js';
+import { isSpfRecordText } from './parse-spf-record.js';
+import { parseSpfRecordCached } from './spf-parse-cache.js';
+import { lookupFailureText } from './spf-lookup-failure.js';
 import type { ParsedSpfRecord } from './parse-spf-record.js';
 
 /** What looking up a domain's SPF record found (RFC 7208 4.4, 4.5). */
@@ -17,12 +19,12 @@ export function selectSpfRecord(domain: string, answer: DnsAnswer<'TXT'>): SpfRe
   if (!answer.ok) {
     if (answer.failure === 'nxdomain') return { kind: 'none', domain, detail: `${domain} does not exist` };
     if (answer.failure === 'nodata') return { kind: 'none', domain, detail: `${domain} has no TXT records` };
-    return { kind: 'error', domain, detail: `the TXT lookup for ${domain} failed (${answer.failure})` };
+    return { kind: 'error', domain, detail: lookupFailureText(answer) };
   }
   const texts = answer.records.map((r) => r.data.join('')).filter(isSpfRecordText);
   if (texts.length === 0) return { kind: 'none', domain, detail: `${domain} has TXT records but none starts with "v=spf1"` };
   if (texts.length > 1) return { kind: 'multiple', domain, texts };
-  return { kind: 'found', domain, record: parseSpfRecord(texts[0] as string) };
+  return { kind: 'found', domain, record: parseSpfRecordCached(texts[0] as string) };
 }
 
 /** Memoises record lookups per check: evaluation, look-ahead and the tree all share one answer per domain. */
