@@ -66,6 +66,9 @@ export interface ReceivedQuestion {
   payload: number | null;
   dnssecOk: boolean;
   recursionDesired: boolean;
+  /** The query's id and the client's source port: what a spoofer would need to guess. */
+  id: number;
+  sourcePort: number;
 }
 
 export interface TestDnsServer {
@@ -160,7 +163,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     return soa ? [toWire(soa)] : [];
   }
 
-  function answer(query: DecodedPacket, transport: 'udp' | 'tcp'): { reply: Buffer | null; garbage: boolean; limit: number } {
+  function answer(query: DecodedPacket, transport: 'udp' | 'tcp', sourcePort: number): { reply: Buffer | null; garbage: boolean; limit: number } {
     const q = query.questions?.[0];
     const opt = (query.additionals ?? []).find((a) => a.type === 'OPT') as { udpPayloadSize?: number; flags?: number } | undefined;
     const dnssecOk = ((opt?.flags ?? 0) & dnsPacket.DNSSEC_OK) !== 0;
@@ -176,7 +179,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     const header = { type: 'response' as const, id: query.id ?? 0, questions: query.questions ?? [] };
     if (!q) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | 1, additionals: ednsOut() }), garbage: false, limit };
     const name = bare(q.name);
-    questions.push({ name, type: q.type, asked: q.name, transport, edns: opt !== undefined, payload: opt?.udpPayloadSize ?? null, dnssecOk, recursionDesired: rd !== 0 });
+    questions.push({ name, type: q.type, asked: q.name, transport, edns: opt !== undefined, payload: opt?.udpPayloadSize ?? null, dnssecOk, recursionDesired: rd !== 0, id: query.id ?? 0, sourcePort });
     const behaviour = behaviours.get(`${name}/${q.type}`) ?? behaviours.get(name);
     if (behaviour === 'timeout') return { reply: null, garbage: false, limit };
     // A broken server's reply: our id, then bytes that are not a DNS message.
@@ -251,7 +254,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     socket.on('message', (bytes, rinfo) => {
       const query = decode(bytes);
       if (!query) return;
-      const { reply, garbage, limit } = answer(query, 'udp');
+      const { reply, garbage, limit } = answer(query, 'udp', rinfo.port);
       if (!reply) return;
       const out = !garbage && reply.length > limit ? truncated(query) : reply;
       later(() => socket.send(out, rinfo.port, rinfo.address, () => undefined));
@@ -272,7 +275,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
         const query = decode(buffered.subarray(2, 2 + length));
         buffered = buffered.subarray(2 + length);
         if (!query) continue;
-        const { reply } = answer(query, 'tcp');
+        const { reply } = answer(query, 'tcp', socket.remotePort ?? 0);
         if (!reply) continue;
         const prefix = Buffer.alloc(2);
         prefix.writeUInt16BE(reply.length);
