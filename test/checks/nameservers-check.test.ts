@@ -22,7 +22,10 @@ const records: ZoneRecord[] = [
 
 let server: TestDnsServer;
 beforeAll(async () => {
-  server = await startTestDnsServer({ records, behaviours: { 'slow.example': 'timeout' } });
+  server = await startTestDnsServer({
+    records, behaviours: { 'slow.example': 'timeout' },
+    secure: ['cf.example'], extendedErrors: { 'expired.example': { code: 7 } },
+  });
 });
 afterAll(() => server.close());
 
@@ -69,6 +72,13 @@ describe('check-nameservers', () => {
     ]);
     expect(answer.results[2]?.reason).toMatch(/timeout.*not a missing record/);
     expect(answer.status).toBe('warn');
+  });
+
+  it('shows the DNSSEC status the resolver reported, and a bogus zone\'s failure in plain words', async () => {
+    const answer = await checkNameservers({ domains: 'cf.example,aws.example,expired.example' }, ctx());
+    expect(answer.results.map((r) => [r.domain, r.dnssec])).toEqual([['cf.example', 'secure'], ['aws.example', 'insecure'], ['expired.example', 'bogus']]);
+    expect(answer.results[2]).toMatchObject({ outcome: 'lookup_failed' });
+    expect(answer.results[2]?.reason).toMatch(/the DNSSEC signature has expired \(Extended DNS Error 7\)/);
   });
 
   it('all lookups failing is status error', async () => {

@@ -2,7 +2,7 @@ import { getDomain } from 'tldts';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer, DnssecStatus } from '../dns/dns-types.js';
 import { isMissing } from '../dns/dns-types.js';
 import { NAMESERVERS_LIMIT, parseBulkDomains } from '../bulk-input.js';
 import { DNS_PROVIDERS } from './dns-provider-table.js';
@@ -35,6 +35,8 @@ export interface NameserverResult {
   /** The single provider's name, "Mixed" when several, null when none is known. */
   readonly provider: string | null;
   readonly reason: string | null;
+  /** DNSSEC status of the NS answer as the resolver reported it (AD bit); null when the lookup failed otherwise. */
+  readonly dnssec: DnssecStatus | null;
   /**
    * Single-domain calls only (absent in bulk): the parent's NS set beside the zone's, and each
    * server asked directly. Null when it does not apply (a TLD, or the lookup cannot ask directly).
@@ -60,11 +62,14 @@ function groupByProvider(nameservers: readonly string[]): NameserverProvider[] {
 }
 
 function failureReason(answer: DnsAnswer): string {
-  return answer.ok ? '' : `The NS lookup failed (${answer.failure}): ${answer.detail}. This is not a missing record; try again.`;
+  if (answer.ok) return '';
+  // "Try again" only where trying again can help: a bogus zone or our own resolver's set-up will not.
+  if (answer.dnssec === 'bogus') return `The NS lookup failed DNSSEC validation: ${answer.detail}. The zone's signatures or its DS record at the registrar must be fixed; retrying will not help.`;
+  if (answer.failure === 'not_recursive') return `The NS lookup could not be made: ${answer.detail}.`;
+  return `The NS lookup failed (${answer.failure}): ${answer.detail}. This is not a missing record; try again.`;
 }
 
 async function lookupNameservers(domain: string, unicode: string | null, ctx: CheckContext): Promise<NameserverResult> {
-  const base = { domain, domain_unicode: unicode };
   let zone = domain;
   let answer = await ctx.dns.lookup(domain, 'NS');
   // A host name (www.example.com) has no NS records of its own; its zone's are the ones that serve it.
@@ -73,6 +78,8 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
     zone = registered;
     answer = await ctx.dns.lookup(registered, 'NS');
   }
+  const told = answer.ok || isMissing(answer) || answer.dnssec === 'bogus';
+  const base = { domain, domain_unicode: unicode, dnssec: told ? (answer.dnssec ?? null) : null };
   if (!answer.ok) {
     if (answer.failure === 'nxdomain') {
       return { ...base, zone: null, outcome: 'not_found', nameservers: [], providers: [], provider: null, reason: `${zone} does not exist in DNS (NXDOMAIN).` };
@@ -99,7 +106,7 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
   let results = await Promise.all(items.map((item): Promise<NameserverResult> | NameserverResult => (
     item.ok
       ? lookupNameservers(item.domain, item.unicode, ctx)
-      : { domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason }
+      : { domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason, dnssec: null }
   )));
   // One domain: delegation health too (a dozen or so more questions). Bulk calls stay as they are.
   const single = results.length === 1 ? results[0] : undefined;
