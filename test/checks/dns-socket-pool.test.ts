@@ -120,3 +120,16 @@ describe('cancellation inside the wire layer', () => {
     expect(slow.questions.filter((q) => q.name === 'big.slow.test').map((q) => q.transport)).toEqual(['udp', 'tcp']);
   });
 });
+
+describe('reply source matching', () => {
+  it('an IPv6 server written in full still has its replies believed', async () => {
+    const v6 = await startTestDnsServer({ records: [{ name: 'six.test', type: 'A', data: '192.0.2.6' }], address: '::1' }).catch(() => null);
+    if (!v6) return; // no IPv6 loopback on this machine
+    try {
+      const lookup = createDnsLookup({ servers: [`[0:0:0:0:0:0:0:1]:${v6.port}`], timeoutMs: 500, tries: 1, concurrency: 1, pool: pool(100) });
+      expect(await lookup.lookup('six.test', 'A')).toMatchObject({ ok: true });
+    } finally {
+      await v6.close();
+    }
+  });
+});

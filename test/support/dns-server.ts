@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import type { Socket as UdpSocket } from 'node:dgram';
-import { createServer } from 'node:net';
+import { createServer, isIPv6 } from 'node:net';
 import type { Server as TcpServer, Socket as TcpSocket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import dnsPacket from 'dns-packet';
@@ -250,7 +250,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   };
 
   const createUdp = (): UdpSocket => {
-    const socket = createSocket('udp4');
+    const socket = createSocket(isIPv6(options.address ?? '') ? 'udp6' : 'udp4');
     socket.on('message', (bytes, rinfo) => {
       const query = decode(bytes);
       if (!query) return;
@@ -318,7 +318,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   const boundUdp = udp;
 
   return {
-    server: `${address}:${port}`,
+    server: isIPv6(address) ? `[${address}]:${port}` : `${address}:${port}`,
     address,
     port,
     questions,

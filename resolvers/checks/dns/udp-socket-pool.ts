@@ -37,8 +37,14 @@ export interface UdpSocketPoolOptions {
   readonly width?: number;
 }
 
+/** The form a reply's source address comes in: IPv6 compressed and lower case (::1, not 0:0:...:1). */
+function canonicalHost(server: DnsServerAddress): string {
+  return server.family === 6 ? new URL(`http://[${server.host}]/`).hostname.slice(1, -1) : server.host;
+}
+
 interface Pending {
   readonly server: DnsServerAddress;
+  readonly host: string;
   readonly matches: (packet: DecodedPacket) => boolean;
   mismatched: boolean;
   finish(result: UdpExchangeResult): void;
@@ -114,7 +120,7 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions): UdpSocketPoo
       if (bytes.length < 2) return;
       const id = bytes.readUInt16BE(0);
       const pending = pooled.pending.get(id);
-      if (!pending || rinfo.address !== pending.server.host || rinfo.port !== pending.server.port) return;
+      if (!pending || rinfo.address !== pending.host || rinfo.port !== pending.server.port) return;
       const packet = decode(bytes);
       if (packet === null) pending.finish({ kind: 'malformed', detail: `${pending.server.host}:${pending.server.port} sent a reply that is not a DNS message` });
       else if (pending.matches(packet)) pending.finish({ kind: 'reply', packet });
@@ -152,6 +158,7 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions): UdpSocketPoo
         let settled = false;
         const pending: Pending = {
           server,
+          host: canonicalHost(server),
           matches: (packet) => question.matches(packet, id),
           mismatched: false,
           finish(result) {
