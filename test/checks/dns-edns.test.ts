@@ -65,6 +65,17 @@ describe('EDNS(0) on every question', () => {
     expect(dns.questions.slice(before).map((q) => q.transport)).toEqual(['udp']);
   });
 
+  it('asks a server that does not know EDNS (FORMERR) again without it', async () => {
+    const old = await startTestDnsServer({ records: [{ name: 'old.example.test', type: 'A', data: '192.0.2.9' }], noEdns: true });
+    try {
+      const answer = await createDnsLookup(config({ servers: [old.server] })).lookup('old.example.test', 'A');
+      expect(answer).toMatchObject({ ok: true, records: [{ data: '192.0.2.9' }] });
+      expect(old.questions.map((q) => q.edns)).toEqual([true, false]);
+    } finally {
+      await old.close();
+    }
+  });
+
   it('the test server truncates at 512 octets without EDNS and caps an EDNS client at 1232', async () => {
     const plain = await rawUdp('medium.example.test', 'TXT', false);
     expect(plain.packet.flag_tc).toBe(true);

@@ -49,6 +49,8 @@ export interface TestDnsServerOptions {
   secure?: string[];
   /** By lower-case name: answer with this Extended DNS Error (EDNS queries only carry it). */
   extendedErrors?: Record<string, TestExtendedError>;
+  /** A server from before EDNS: FORMERR, without an OPT, to any query that carries one. */
+  noEdns?: boolean;
   /** The largest UDP payload the server sends to an EDNS client (1232 by default). */
   ednsPayload?: number;
 }
@@ -83,7 +85,7 @@ export interface TestDnsServer {
 }
 
 const UDP_LIMIT = 512;
-const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
+const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
 function bare(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');
@@ -180,6 +182,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     if (!q) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | 1, additionals: ednsOut() }), garbage: false, limit };
     const name = bare(q.name);
     questions.push({ name, type: q.type, asked: q.name, transport, edns: opt !== undefined, payload: opt?.udpPayloadSize ?? null, dnssecOk, recursionDesired: rd !== 0, id: query.id ?? 0, sourcePort });
+    if (opt && options.noEdns) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.FORMERR }), garbage: false, limit };
     const behaviour = behaviours.get(`${name}/${q.type}`) ?? behaviours.get(name);
     if (behaviour === 'timeout') return { reply: null, garbage: false, limit };
     // A broken server's reply: our id, then bytes that are not a DNS message.

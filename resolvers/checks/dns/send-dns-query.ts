@@ -35,24 +35,29 @@ export interface DnsQueryOptions {
 export async function sendDnsQuery(server: DnsServerAddress, name: string, type: DnsRecordType, options: DnsQueryOptions): Promise<DnsTryResult> {
   const recursionDesired = options.recursionDesired ?? true;
   const pool = options.pool ?? sharedUdpSocketPool(100);
-  const udp = await pool.ask({
+  const overUdp = (edns: boolean) => pool.ask({
     server,
-    encode: (id) => encodeQuery(id, name, type, recursionDesired),
+    encode: (id) => encodeQuery(id, name, type, recursionDesired, edns),
     matches: (packet, id) => answersOurQuestion(packet, id, name, type),
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   });
+  let udp = await overUdp(true);
+  // RFC 6891 7: a server that does not know EDNS answers FORMERR without an OPT; ask it plainly.
+  if (udp.kind === 'reply' && (udp.packet as { rcode?: string }).rcode === 'FORMERR' && !(udp.packet.additionals ?? []).some((a) => a.type === 'OPT')) {
+    udp = await overUdp(false);
+  }
   if (udp.kind === 'reply' && udp.packet.flag_tc) return sendOverTcp(server, name, type, recursionDesired, options.timeoutMs, options.signal);
   return udp;
 }
 
-export function encodeQuery(id: number, name: string, type: DnsRecordType, recursionDesired = true): Buffer {
+export function encodeQuery(id: number, name: string, type: DnsRecordType, recursionDesired = true, edns = true): Buffer {
   return dnsPacket.encode({
     type: 'query',
     id,
     flags: recursionDesired ? dnsPacket.RECURSION_DESIRED : 0,
     questions: [{ type, class: 'IN', name }],
-    additionals: [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_UDP_PAYLOAD, flags: dnsPacket.DNSSEC_OK, options: [] } as never],
+    additionals: edns ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_UDP_PAYLOAD, flags: dnsPacket.DNSSEC_OK, options: [] } as never] : [],
   });
 }
 
