@@ -81,6 +81,16 @@ await step('spf-limits', async () => {
   console.log(JSON.stringify({ crafted, cpu }, null, 1));
 });
 
+await step('dns', async () => {
+  const { benchDns } = await import('./dns.js');
+  const f = await benchDns();
+  row('dns', `check-deliverability questions / distinct with EDNS (${f.answers_over_512} answers over 512 octets)`, f.questions_per_distinct, '1.0', f.questions_per_distinct <= 1.0001 && f.tcp_questions === 0);
+  row('dns', 'TCP retries for answers under 1232 octets', f.tcp_questions, '0', f.tcp_questions === 0);
+  row('dns', `CPU per check-deliverability, pooled sockets (fresh socket per question ${f.cpu_ms_per_check_fresh_socket} ms)`, `${f.cpu_ms_per_check_pooled} ms`, '-', null);
+  row('dns', 'CPU pooled / fresh socket per question', f.cpu_pooled_per_fresh, '< 1.0', f.cpu_pooled_per_fresh < 1);
+  console.log(JSON.stringify(f, null, 1));
+});
+
 await step('dashboard', async () => {
   const f = await benchDashboard();
   printDashboardFigures(f);

@@ -5,7 +5,8 @@ import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsServer } from '../support/dns-server.js';
 
 let dns: TestDnsServer;
-const longTxt = Array.from({ length: 6 }, (_, i) => `chunk-${i}-${'x'.repeat(120)}`);
+// Over 1232 octets: too big for UDP even with EDNS(0), so it comes over TCP.
+const longTxt = Array.from({ length: 12 }, (_, i) => `chunk-${i}-${'x'.repeat(120)}`);
 
 beforeAll(async () => {
   dns = await startTestDnsServer({
@@ -82,12 +83,12 @@ describe('the DNS engine', () => {
     expect(next.questionsAsked).toBe(1);
   });
 
-  it('falls back to TCP for a TXT answer over 512 bytes', async () => {
+  it('falls back to TCP for a TXT answer over 1232 bytes', async () => {
     const lookup = createDnsLookup(config());
     const answer = await lookup.lookup('big.example.test', 'TXT');
     expect(answer.ok && answer.records[0]?.data.join('')).toBe(longTxt.join(''));
     // Asked once over UDP (truncated reply) and once more over TCP.
-    expect(dns.questions.filter((q) => q.name === 'big.example.test')).toHaveLength(2);
+    expect(dns.questions.filter((q) => q.name === 'big.example.test').map((q) => q.transport)).toEqual(['udp', 'tcp']);
   });
 
   it('refuses to put a name with an empty label on the wire', async () => {
@@ -126,7 +127,9 @@ describe('the concurrency cap', () => {
 describe('the DNS configuration', () => {
   it('reads servers, timeout, tries and concurrency from the environment', () => {
     expect(dnsConfigFromEnv({ DNS_SERVERS: '127.0.0.1:5300, [::1]:53', DNS_TIMEOUT_MS: '500', DNS_TRIES: '3', DNS_CONCURRENCY: '8' }))
-      .toEqual({ servers: ['127.0.0.1:5300', '[::1]:53'], timeoutMs: 500, tries: 3, concurrency: 8 });
+      .toEqual({ servers: ['127.0.0.1:5300', '[::1]:53'], timeoutMs: 500, tries: 3, concurrency: 8, questionsPerSocket: 100, authoritativePort: 53 });
+    expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '5353', DNS_QUESTIONS_PER_SOCKET: '1' })).toMatchObject({ authoritativePort: 5353, questionsPerSocket: 1 });
+    expect(() => dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '70000' })).toThrow(/DNS_AUTHORITATIVE_PORT/);
     expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1' })).toMatchObject({ timeoutMs: 2000, tries: 2, concurrency: 64 });
   });
 

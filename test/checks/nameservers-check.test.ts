@@ -4,7 +4,9 @@ import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkNameservers } from '../../resolvers/checks/nameservers/check-nameservers.js';
 import { DNS_PROVIDERS } from '../../resolvers/checks/nameservers/dns-provider-table.js';
 import { hostHasSuffix, matchSuffixRule } from '../../resolvers/checks/nameservers/match-host-suffix.js';
-import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createQuestionBudget } from '../../resolvers/checks/dns/question-budget.js';
+import { startTestDnsServer, startTestDnsServersOnOnePort, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const ns = (name: string, ...servers: string[]): ZoneRecord[] => servers.map((data) => ({ name, type: 'NS', data }));
@@ -20,7 +22,10 @@ const records: ZoneRecord[] = [
 
 let server: TestDnsServer;
 beforeAll(async () => {
-  server = await startTestDnsServer({ records, behaviours: { 'slow.example': 'timeout' } });
+  server = await startTestDnsServer({
+    records, behaviours: { 'slow.example': 'timeout' },
+    secure: ['cf.example'], extendedErrors: { 'expired.example': { code: 7 } },
+  });
 });
 afterAll(() => server.close());
 
@@ -69,6 +74,13 @@ describe('check-nameservers', () => {
     expect(answer.status).toBe('warn');
   });
 
+  it('shows the DNSSEC status the resolver reported, and a bogus zone\'s failure in plain words', async () => {
+    const answer = await checkNameservers({ domains: 'cf.example,aws.example,expired.example' }, ctx());
+    expect(answer.results.map((r) => [r.domain, r.dnssec])).toEqual([['cf.example', 'secure'], ['aws.example', 'insecure'], ['expired.example', 'bogus']]);
+    expect(answer.results[2]).toMatchObject({ outcome: 'lookup_failed' });
+    expect(answer.results[2]?.reason).toMatch(/the DNSSEC signature has expired \(Extended DNS Error 7\)/);
+  });
+
   it('all lookups failing is status error', async () => {
     await expect(checkNameservers({ domains: 'slow.example' }, ctx())).resolves.toMatchObject({ status: 'error' });
   });
@@ -86,5 +98,105 @@ describe('bulk input', () => {
     const many = Array.from({ length: NAMESERVERS_LIMIT + 1 }, (_, i) => `d${i}.example`);
     expect(() => parseBulkInput(many, 'domains', NAMESERVERS_LIMIT, 'x')).toThrow(`the limit is ${NAMESERVERS_LIMIT} per call`);
     expect(parseBulkInput([...many.slice(0, NAMESERVERS_LIMIT), 'd0.example'], 'domains', NAMESERVERS_LIMIT, 'x')).toHaveLength(NAMESERVERS_LIMIT);
+  });
+});
+
+describe('check-nameservers for one domain: delegation health', () => {
+  const soa = (zone: string, serial: number): ZoneRecord => ({ name: zone, type: 'SOA', data: { mname: `ns1.${zone}`, rname: `hostmaster.${zone}`, serial, refresh: 3600, retry: 600, expire: 86400, minimum: 300 } });
+  const a = (name: string, data: string): ZoneRecord => ({ name, type: 'A', data });
+  let resolver: TestDnsServer;
+  let direct: TestDnsServer[] = [];
+
+  beforeAll(async () => {
+    // The recursive resolver (DNS_SERVERS) knows every public record.
+    resolver = await startTestDnsServer({
+      records: [
+        ...ns('example', 'a.nic.example'), a('a.nic.example', '127.0.0.2'),
+        ...ns('healthy.example', 'ns1.healthy.example', 'ns2.healthy.example'),
+        a('ns1.healthy.example', '127.0.0.3'), a('ns2.healthy.example', '127.0.0.4'),
+        ...ns('broken.example', 'ns1.healthy.example', 'ns2.broken.example', 'ns3.broken.example', 'ns.gone.example'),
+        a('ns2.broken.example', '127.0.0.6'), a('ns3.broken.example', '127.0.0.5'),
+        { name: 'gone.example', type: 'TXT', data: ['no hosts here'] },
+      ],
+    });
+    // Name servers asked directly, all on one port (DNS_AUTHORITATIVE_PORT in tests).
+    direct = await startTestDnsServersOnOnePort([
+      {
+        // The parent (example): referrals with glue, AA clear. It still lists a retired server for broken.example.
+        address: '127.0.0.2', zones: ['example'], delegations: ['healthy.example', 'broken.example'], recursionAvailable: false,
+        records: [
+          ...ns('healthy.example', 'ns1.healthy.example', 'ns2.healthy.example'), a('ns1.healthy.example', '127.0.0.3'), a('ns2.healthy.example', '127.0.0.4'),
+          ...ns('broken.example', 'ns1.healthy.example', 'ns2.broken.example', 'ns-old.broken.example'),
+        ],
+      },
+      { address: '127.0.0.3', zones: ['healthy.example', 'broken.example'], recursionAvailable: false, records: [soa('healthy.example', 10), soa('broken.example', 7)] },
+      { address: '127.0.0.4', zones: ['healthy.example'], recursionAvailable: false, records: [soa('healthy.example', 10)] },
+      // Lame: it has the zone's data (a cache) but does not serve it, so AA is clear.
+      { address: '127.0.0.5', authoritative: false, records: [soa('broken.example', 7)] },
+      // A secondary behind on zone transfers.
+      { address: '127.0.0.6', zones: ['broken.example'], recursionAvailable: false, records: [soa('broken.example', 6)] },
+    ]);
+  });
+  afterAll(() => Promise.all([resolver.close(), ...direct.map((s) => s.close())]));
+
+  const delegationCtx = (): CheckContext => ({
+    ...dnsOnlyCheckContext(resolver),
+    dns: createDnsLookup({ servers: [resolver.server], timeoutMs: 300, tries: 1, concurrency: 16, authoritativePort: direct[0]!.port }),
+  });
+
+  it('a healthy delegation: the parent\'s set equals the zone\'s, every server is authoritative, serials agree', async () => {
+    const answer = await checkNameservers({ domains: 'healthy.example' }, delegationCtx());
+    expect(answer.results[0]?.delegation).toEqual({
+      parent_zone: 'example',
+      parent_nameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
+      parent_reason: null,
+      child_nameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
+      only_at_parent: [], only_at_child: [],
+      servers: [
+        { nameserver: 'ns1.healthy.example', addresses: ['127.0.0.3'], status: 'authoritative', serial: 10, reason: null },
+        { nameserver: 'ns2.healthy.example', addresses: ['127.0.0.4'], status: 'authoritative', serial: 10, reason: null },
+      ],
+      serials_agree: true,
+    });
+    expect(answer.status).toBe('pass');
+    // Direct questions carry RD clear.
+    expect(direct[1]!.questions.every((q) => !q.recursionDesired)).toBe(true);
+  });
+
+  it('a broken delegation: a parent/child mismatch, a lame server, a server without an address and serials that differ', async () => {
+    const answer = await checkNameservers({ domains: 'broken.example' }, delegationCtx());
+    const d = answer.results[0]?.delegation;
+    expect(d).toMatchObject({
+      parent_nameservers: ['ns-old.broken.example', 'ns1.healthy.example', 'ns2.broken.example'],
+      only_at_parent: ['ns-old.broken.example'], only_at_child: ['ns.gone.example', 'ns3.broken.example'],
+      serials_agree: false,
+    });
+    expect(d?.servers.map((s) => [s.nameserver, s.status, s.serial])).toEqual([
+      ['ns.gone.example', 'no_address', null], ['ns1.healthy.example', 'authoritative', 7],
+      ['ns2.broken.example', 'authoritative', 6], ['ns3.broken.example', 'lame', null],
+    ]);
+    expect(d?.servers[3]?.reason).toMatch(/without the AA flag: it does not serve broken\.example/);
+    expect(answer.findings.map((f) => [f.code, f.severity]).sort()).toEqual([
+      ['lame_nameserver', 'warning'], ['nameserver_unreachable', 'warning'], ['ns_parent_child_mismatch', 'warning'], ['soa_serial_mismatch', 'warning'],
+    ]);
+    expect(answer.status).toBe('warn');
+  });
+
+  it('bulk calls stay as they are: no delegation field and no direct question', async () => {
+    const asked = direct.reduce((n, s) => n + s.questions.length, 0);
+    const answer = await checkNameservers({ domains: 'healthy.example,broken.example' }, delegationCtx());
+    expect(answer.results.every((r) => !('delegation' in r))).toBe(true);
+    expect(direct.reduce((n, s) => n + s.questions.length, 0)).toBe(asked);
+  });
+
+  it('direct questions count against the request\'s budget', async () => {
+    const budget = createQuestionBudget(3);
+    const lookup = createDnsLookup({ servers: [resolver.server], timeoutMs: 300, tries: 1, concurrency: 4, authoritativePort: direct[0]!.port }, { budget });
+    await lookup.askServer!('127.0.0.3', 'healthy.example', 'SOA');
+    await lookup.askServer!('127.0.0.4', 'healthy.example', 'SOA');
+    await lookup.askServer!('127.0.0.4', 'healthy.example', 'SOA'); // the same question: asked once
+    expect(budget.used).toBe(2);
+    await lookup.lookup('healthy.example', 'NS');
+    expect(await lookup.askServer!('127.0.0.6', 'broken.example', 'SOA')).toMatchObject({ ok: false, failure: 'budget' });
   });
 });

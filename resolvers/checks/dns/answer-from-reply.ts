@@ -1,12 +1,28 @@
 import type { Answer, DecodedPacket } from 'dns-packet';
-import type { DnsAnswer, DnsRecord, DnsRecordData, DnsRecordType } from './dns-types.js';
+import type { DnsAnswer, DnsRecord, DnsRecordData, DnsRecordType, DnssecStatus, ExtendedDnsError } from './dns-types.js';
+import { describeExtendedDnsError, isDnssecFailure, readExtendedDnsError } from './extended-dns-errors.js';
 
 /** A CNAME chain longer than this inside one answer is treated as a loop. */
 const MAX_CNAME_HOPS = 16;
 
-function bareName(name: string): string {
-  return name.toLowerCase().replace(/\.$/, '');
+/** Names compare case-insensitively (RFC 4343); answers carry them lower case, without the root dot. */
+export function bareName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
 }
+
+export interface ReplyReading {
+  /** True for our ordinary questions (RD set): a reply that did not recurse is a configuration error. */
+  readonly recursionDesired: boolean;
+}
+
+/** A referral (RFC 1034 4.3.2 step 3b): no answer, NS records in authority and no SOA. */
+export function referralNameservers(packet: DecodedPacket): string[] {
+  const authority = packet.authorities ?? [];
+  if ((packet.answers ?? []).length > 0 || authority.some((a) => a.type === 'SOA')) return [];
+  return authority.filter((a) => a.type === 'NS').map((a) => bareName(String((a as { data: unknown }).data)));
+}
+
+const NOT_RECURSIVE_ADVICE = 'DNS_SERVERS points at a server that does not recurse (an authoritative-only server); point it at a recursive resolver';
 
 /**
  * Turns a decoded reply into the engine's answer. The recursive resolver has already chased CNAMEs
@@ -14,12 +30,30 @@ function bareName(name: string): string {
  * records of the asked type. CNAME records themselves are only returned when CNAME was asked:
  * a check asking for TXT wants text, not the aliases on the way.
  */
-export function answerFromReply<T extends DnsRecordType>(name: string, type: T, packet: DecodedPacket): DnsAnswer<T> {
+export function answerFromReply<T extends DnsRecordType>(name: string, type: T, packet: DecodedPacket, reading: ReplyReading = { recursionDesired: true }): DnsAnswer<T> {
   const rcode = (packet as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR';
-  if (rcode === 'NXDOMAIN') return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)` };
-  if (rcode === 'SERVFAIL') return { ok: false, name, type, failure: 'servfail', detail: `the resolver failed to look up ${type} ${name} (SERVFAIL)` };
-  if (rcode === 'REFUSED') return { ok: false, name, type, failure: 'refused', detail: `the resolver refused to look up ${type} ${name} (REFUSED)` };
-  if (rcode !== 'NOERROR') return { ok: false, name, type, failure: 'malformed', detail: `the resolver answered ${type} ${name} with ${rcode}` };
+  const ede = readExtendedDnsError(packet);
+  const extra: { dnssec: DnssecStatus; ede?: ExtendedDnsError } = {
+    dnssec: rcode === 'SERVFAIL' && ede && isDnssecFailure(ede) ? 'bogus' : packet.flag_ad ? 'secure' : 'insecure',
+    ...(ede ? { ede } : {}),
+  };
+  const because = ede ? `: ${describeExtendedDnsError(ede)}` : '';
+  if (reading.recursionDesired && rcode !== 'REFUSED') {
+    // RA clear on a reply to a recursive question, or a referral where an answer belongs: the
+    // server only serves its own zones, so anything it says (or does not) is not about this name.
+    const referral = rcode === 'NOERROR' ? referralNameservers(packet) : [];
+    if (!packet.flag_ra || referral.length > 0) {
+      const how = !packet.flag_ra ? 'answered without recursion (RA clear)' : `sent a referral to ${referral.slice(0, 3).join(', ')} instead of an answer`;
+      return { ok: false, name, type, failure: 'not_recursive', detail: `${type} ${name} could not be looked up: the resolver ${how}. ${NOT_RECURSIVE_ADVICE}`, ...extra };
+    }
+  }
+  if (rcode === 'NXDOMAIN') return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)`, ...extra };
+  if (rcode === 'SERVFAIL') {
+    const detail = ede ? `the resolver failed to look up ${type} ${name} (SERVFAIL)${because}` : `the resolver failed to look up ${type} ${name} (SERVFAIL)`;
+    return { ok: false, name, type, failure: 'servfail', detail, ...extra };
+  }
+  if (rcode === 'REFUSED') return { ok: false, name, type, failure: 'refused', detail: `the resolver refused to look up ${type} ${name} (REFUSED)${because}`, ...extra };
+  if (rcode !== 'NOERROR') return { ok: false, name, type, failure: 'malformed', detail: `the resolver answered ${type} ${name} with ${rcode}${because}`, ...extra };
 
   const answers = (packet.answers ?? []).filter((a) => (a as { class?: string }).class === undefined || (a as { class?: string }).class === 'IN');
   let owner = name;
@@ -31,8 +65,8 @@ export function answerFromReply<T extends DnsRecordType>(name: string, type: T, 
     if (!alias) break;
     owner = bareName((alias as { data: string }).data);
   }
-  if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record` };
-  return { ok: true, name, type, records };
+  if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record`, ...extra };
+  return { ok: true, name, type, records, ...extra };
 }
 
 function toRecord<T extends DnsRecordType>(type: T, answer: Answer): DnsRecord<T>[] {
@@ -47,10 +81,12 @@ function toData(type: DnsRecordType, raw: unknown): DnsRecordData[DnsRecordType]
     case 'A': case 'AAAA':
       return typeof raw === 'string' ? raw : null;
     case 'CNAME': case 'NS': case 'PTR':
-      return typeof raw === 'string' ? raw.replace(/\.$/, '') : null;
+      return typeof raw === 'string' ? bareName(raw) : null;
     case 'MX': {
+      // Lower case here so an exchange asked about next (`ASPMX.L.Google.com.`) is the same
+      // question as the one another domain's MX named (`aspmx.l.google.com`).
       const mx = raw as { preference?: number; exchange?: string } | null;
-      return mx && typeof mx.exchange === 'string' ? { preference: mx.preference ?? 0, exchange: mx.exchange.replace(/\.$/, '') } : null;
+      return mx && typeof mx.exchange === 'string' ? { preference: mx.preference ?? 0, exchange: bareName(mx.exchange) } : null;
     }
     case 'TXT': {
       // A TXT record is a list of character-strings; the checks join them as their RFCs say.
@@ -59,7 +95,7 @@ function toData(type: DnsRecordType, raw: unknown): DnsRecordData[DnsRecordType]
     }
     case 'SOA': {
       const s = raw as DnsRecordData['SOA'] | null;
-      return s ? { mname: s.mname.replace(/\.$/, ''), rname: s.rname.replace(/\.$/, ''), serial: s.serial, refresh: s.refresh, retry: s.retry, expire: s.expire, minimum: s.minimum } : null;
+      return s ? { mname: bareName(s.mname), rname: bareName(s.rname), serial: s.serial, refresh: s.refresh, retry: s.retry, expire: s.expire, minimum: s.minimum } : null;
     }
     case 'CAA': {
       const c = raw as { flags?: number; tag?: string; value?: string } | null;

@@ -28,13 +28,47 @@ export interface DnsRecord<T extends DnsRecordType = DnsRecordType> {
 /**
  * nodata: the name exists but has no record of that type. budget: the request has spent its DNS
  * question budget, so the question was not asked. cancelled: the caller hung up or the request's
- * deadline passed, so the question was abandoned.
+ * deadline passed, so the question was abandoned. not_recursive: the configured resolver does not
+ * recurse (RA clear, or a referral instead of an answer), a configuration error on our side that
+ * says nothing about the name.
  */
-export type DnsFailureKind = 'nxdomain' | 'nodata' | 'servfail' | 'refused' | 'timeout' | 'malformed' | 'budget' | 'cancelled';
+export type DnsFailureKind = 'nxdomain' | 'nodata' | 'servfail' | 'refused' | 'timeout' | 'malformed' | 'budget' | 'cancelled' | 'not_recursive';
+
+/**
+ * What the resolver said about DNSSEC (RFC 4035 3.2.3, RFC 6840 5.8): `secure` when it set AD (it
+ * validated the answer), `bogus` when it failed validation (SERVFAIL with a DNSSEC Extended DNS
+ * Error), `insecure` otherwise: unsigned, or a resolver that does not validate.
+ */
+export type DnssecStatus = 'secure' | 'insecure' | 'bogus';
+
+/** An Extended DNS Error (RFC 8914) from the reply's OPT record. */
+export interface ExtendedDnsError {
+  readonly code: number;
+  /** The code's meaning in plain words ("the DNSSEC signature has expired"). */
+  readonly meaning: string;
+  /** EXTRA-TEXT the resolver added, if any. */
+  readonly text: string | null;
+}
 
 export type DnsAnswer<T extends DnsRecordType = DnsRecordType> =
-  | { readonly ok: true; readonly name: string; readonly type: T; readonly records: readonly DnsRecord<T>[] }
-  | { readonly ok: false; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string };
+  | { readonly ok: true; readonly name: string; readonly type: T; readonly records: readonly DnsRecord<T>[]; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError }
+  | { readonly ok: false; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError };
+
+/**
+ * One question put to one named server without recursion (RD clear), for delegation health: the
+ * answer read as a lookup would, plus what only a direct question shows (AA, the referral).
+ */
+export type DirectReply<T extends DnsRecordType = DnsRecordType> =
+  | {
+    readonly ok: true; readonly server: string; readonly name: string; readonly type: T;
+    readonly rcode: string;
+    /** AA: the server answered from a zone it serves (RFC 1035 4.1.1). */
+    readonly authoritative: boolean;
+    readonly answer: DnsAnswer<T>;
+    /** NS names in the authority section when the reply is a referral (lower case, no trailing dot). */
+    readonly referral: readonly string[];
+  }
+  | { readonly ok: false; readonly server: string; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string };
 
 /** True for the two outcomes that mean "there is no such record" (as opposed to "we could not tell"). */
 export function isMissing(answer: DnsAnswer): boolean {
@@ -49,6 +83,12 @@ export interface DnsLookup {
   lookup<T extends DnsRecordType>(name: string, type: T): Promise<DnsAnswer<T>>;
   /** Questions sent on the wire by this instance (for benchmarks and tests). */
   readonly questionsAsked: number;
+  /**
+   * Asks `address` (on the configured authoritative port, 53 outside tests) directly, without
+   * recursion, counted against the same budget and cancelled by the same signal. Optional so that
+   * wrappers of a lookup need not provide it; checks that need it fall back when it is missing.
+   */
+  askServer?<T extends DnsRecordType>(address: string, name: string, type: T): Promise<DirectReply<T>>;
   /** The request's budget and cancellation, which the HTTPS fetcher and loops in checks honour too. */
   readonly budget?: QuestionBudget;
   readonly signal?: AbortSignal;

@@ -2,11 +2,13 @@ import { getDomain } from 'tldts';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer, DnssecStatus } from '../dns/dns-types.js';
 import { isMissing } from '../dns/dns-types.js';
 import { NAMESERVERS_LIMIT, parseBulkDomains } from '../bulk-input.js';
 import { DNS_PROVIDERS } from './dns-provider-table.js';
 import { matchSuffixRule } from './match-host-suffix.js';
+import { checkDelegationHealth } from './delegation-health.js';
+import type { DelegationHealth } from './delegation-health.js';
 
 export interface NameserversInput {
   /** Comma-separated string or list of strings; at most NAMESERVERS_LIMIT distinct domains. */
@@ -33,6 +35,13 @@ export interface NameserverResult {
   /** The single provider's name, "Mixed" when several, null when none is known. */
   readonly provider: string | null;
   readonly reason: string | null;
+  /** DNSSEC status of the NS answer as the resolver reported it (AD bit); null when the lookup failed otherwise. */
+  readonly dnssec: DnssecStatus | null;
+  /**
+   * Single-domain calls only (absent in bulk): the parent's NS set beside the zone's, and each
+   * server asked directly. Null when it does not apply (a TLD, or the lookup cannot ask directly).
+   */
+  readonly delegation?: DelegationHealth | null;
 }
 
 export interface NameserversAnswer extends CheckResultBase {
@@ -53,11 +62,14 @@ function groupByProvider(nameservers: readonly string[]): NameserverProvider[] {
 }
 
 function failureReason(answer: DnsAnswer): string {
-  return answer.ok ? '' : `The NS lookup failed (${answer.failure}): ${answer.detail}. This is not a missing record; try again.`;
+  if (answer.ok) return '';
+  // "Try again" only where trying again can help: a bogus zone or our own resolver's set-up will not.
+  if (answer.dnssec === 'bogus') return `The NS lookup failed DNSSEC validation: ${answer.detail}. The zone's signatures or its DS record at the registrar must be fixed; retrying will not help.`;
+  if (answer.failure === 'not_recursive') return `The NS lookup could not be made: ${answer.detail}.`;
+  return `The NS lookup failed (${answer.failure}): ${answer.detail}. This is not a missing record; try again.`;
 }
 
 async function lookupNameservers(domain: string, unicode: string | null, ctx: CheckContext): Promise<NameserverResult> {
-  const base = { domain, domain_unicode: unicode };
   let zone = domain;
   let answer = await ctx.dns.lookup(domain, 'NS');
   // A host name (www.example.com) has no NS records of its own; its zone's are the ones that serve it.
@@ -66,6 +78,8 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
     zone = registered;
     answer = await ctx.dns.lookup(registered, 'NS');
   }
+  const told = answer.ok || isMissing(answer) || answer.dnssec === 'bogus';
+  const base = { domain, domain_unicode: unicode, dnssec: told ? (answer.dnssec ?? null) : null };
   if (!answer.ok) {
     if (answer.failure === 'nxdomain') {
       return { ...base, zone: null, outcome: 'not_found', nameservers: [], providers: [], provider: null, reason: `${zone} does not exist in DNS (NXDOMAIN).` };
@@ -89,11 +103,16 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
  */
 export async function checkNameservers(input: NameserversInput, ctx: CheckContext): Promise<NameserversAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', NAMESERVERS_LIMIT);
-  const results = await Promise.all(items.map((item): Promise<NameserverResult> | NameserverResult => (
+  let results = await Promise.all(items.map((item): Promise<NameserverResult> | NameserverResult => (
     item.ok
       ? lookupNameservers(item.domain, item.unicode, ctx)
-      : { domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason }
+      : { domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason, dnssec: null }
   )));
+  // One domain: delegation health too (a dozen or so more questions). Bulk calls stay as they are.
+  const single = results.length === 1 ? results[0] : undefined;
+  if (single && single.outcome === 'ok' && single.zone) {
+    results = [{ ...single, delegation: await checkDelegationHealth(ctx.dns, single.zone, single.nameservers) }];
+  }
 
   const counts: Record<string, number> = {};
   for (const r of results) if (r.provider) counts[r.provider] = (counts[r.provider] ?? 0) + 1;
@@ -105,6 +124,7 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
     }
   }
   for (const r of failed) findings.push({ severity: 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` });
+  for (const r of results) if (r.delegation && r.zone) findings.push(...delegationFindings(r.zone, r.delegation));
 
   const resolved = results.filter((r) => r.outcome === 'ok').length;
   const status = failed.length > 0 && failed.length === results.length ? 'error' : statusFromFindings(findings);
@@ -112,4 +132,30 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
     ? `The NS lookups failed for all ${results.length} domain(s); nothing could be determined.`
     : `${resolved} of ${results.length} domain(s) have name servers${Object.keys(counts).length > 0 ? `; providers: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}.`;
   return { status, summary, findings, results, provider_counts: counts };
+}
+
+/** What a delegation's health means for the operator, as findings. */
+function delegationFindings(zone: string, d: DelegationHealth): Finding[] {
+  const findings: Finding[] = [];
+  if (d.parent_nameservers === null) {
+    findings.push({ severity: 'info', code: 'delegation_not_checked', message: `The delegation of ${zone} could not be compared with its parent zone ${d.parent_zone}: ${d.parent_reason}.` });
+  } else if (d.only_at_parent.length > 0 || d.only_at_child.length > 0) {
+    const parts = [
+      d.only_at_parent.length > 0 ? `only the parent (${d.parent_zone}) lists ${d.only_at_parent.join(', ')}` : '',
+      d.only_at_child.length > 0 ? `only the zone's own NS records list ${d.only_at_child.join(', ')}` : '',
+    ].filter((p) => p !== '');
+    findings.push({ severity: 'warning', code: 'ns_parent_child_mismatch', message: `The delegation of ${zone} differs from its NS records: ${parts.join('; ')}. Make the name servers at the registrar and in the zone the same.` });
+  }
+  const working = d.servers.filter((s) => s.status === 'authoritative').length;
+  for (const s of d.servers.filter((x) => x.status === 'lame')) {
+    findings.push({ severity: working === 0 ? 'error' : 'warning', code: 'lame_nameserver', message: `${s.nameserver} is lame for ${zone}: ${s.reason}. Add the zone to that server or remove it from the delegation.` });
+  }
+  for (const s of d.servers.filter((x) => x.status === 'no_address' || x.status === 'unreachable')) {
+    findings.push({ severity: 'warning', code: 'nameserver_unreachable', message: `${s.nameserver} could not be asked about ${zone}: ${s.reason}.` });
+  }
+  if (d.serials_agree === false) {
+    const serials = d.servers.filter((s) => s.serial !== null).map((s) => `${s.nameserver} ${s.serial}`).join(', ');
+    findings.push({ severity: 'warning', code: 'soa_serial_mismatch', message: `The name servers of ${zone} give different SOA serials (${serials}): a secondary has not picked up the latest zone; check zone transfers.` });
+  }
+  return findings;
 }
