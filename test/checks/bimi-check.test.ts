@@ -32,6 +32,7 @@ const records: ZoneRecord[] = [
   txt('default._bimi.badlogo.test', `v=BIMI1; l=${ASSETS}/bad.svg; a=`), reject('badlogo.test'),
   txt('default._bimi.missinglogo.test', `v=BIMI1; l=${ASSETS}/gone.svg`), reject('missinglogo.test'),
   txt('default._bimi.othercert.test', full), reject('othercert.test'),
+  txt('default._bimi.porty.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=https://assets.brand.test:8443/vmc.pem`), reject('porty.test'),
   txt('default._bimi.selfmade.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=${ASSETS}/self-signed.pem`), reject('selfmade.test'),
   txt('default._bimi.twice.test', full), txt('default._bimi.twice.test', `v=BIMI1; l=${ASSETS}/bad.svg`), reject('twice.test'),
   reject('servfail.test'),
@@ -155,6 +156,15 @@ describe('checkBimi', () => {
       message: 'The mark certificate is not acceptable: the chain ends at the self-signed "Checks Test CA", which is not a Mark Verifying Authority root; get the certificate from an authority BIMI receivers trust.',
     }]);
     expect(answer.summary).toMatch(/is not ready: The mark certificate is not acceptable: the chain ends at the self-signed/);
+  });
+
+  it('does not fetch an evidence document from a port other than 443, and says so', async () => {
+    server.requests.length = 0;
+    const answer = await checkBimi({ domain: 'porty.test' }, context());
+    expect(answer.findings.find((f) => f.code === 'bimi_certificate_unreachable')?.message).toBe(
+      'The evidence document at https://assets.brand.test:8443/vmc.pem could not be fetched: https://assets.brand.test:8443/vmc.pem names port 8443; only the standard HTTPS port 443 is fetched, so publish the URL without a port.',
+    );
+    expect(server.requests.map((r) => r.path)).toEqual(['/logo.svg']);
   });
 
   it('fails a self-signed mark certificate whatever roots are trusted', async () => {
