@@ -218,6 +218,12 @@ describe('WHOIS servers learned from IANA are vetted like any fetch', () => {
     expect(dnsServer.questions.filter((q) => q.name.toLowerCase() === 'whois.es-registry.test' && q.type === 'A')).toHaveLength(1);
   });
 
+  it('a server that refuses the connection reads as "no connection could be made", never a socket error code', async () => {
+    const answer = await checkDomainExpiry({ domain: 'tienda.es' }, ctx({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, WHOIS_SERVER: '127.0.0.1:1' }));
+    expect(answer.findings[0]).toMatchObject({ code: 'lookup_failed', message: expect.stringContaining('WHOIS server 127.0.0.1:1 could not be read (no connection could be made)') });
+    expect(JSON.stringify(answer)).not.toMatch(/ECONN|EHOST/);
+  });
+
   it('the operator\'s WHOIS_SERVER is trusted configuration: a private address is asked', async () => {
     const answer = await checkDomainExpiry({ domain: 'tienda.es' }, { ...learning(), registration: { ...learning().registration, whoisServer: { host: '127.0.0.1', port: Number(iana.server.split(':')[1]) } } });
     expect(answer).toMatchObject({ registered: true, server: iana.server });

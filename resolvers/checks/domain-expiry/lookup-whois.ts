@@ -49,6 +49,9 @@ async function ask(connectTo: string, port: number, domain: string, server: stri
   try {
     return parseWhois(await queryWhois(connectTo, port, domain, timeoutMs), server);
   } catch (error) {
-    return { kind: 'failed', reason: `WHOIS server ${server} could not be read (${error instanceof Error ? error.message : String(error)})`, server };
+    // A socket error code (ECONNREFUSED, EHOSTUNREACH...) says nothing useful to a caller but tells
+    // closed from filtered; our own timeout and size messages say what happened.
+    const detail = (error as NodeJS.ErrnoException).code ? 'no connection could be made' : error instanceof Error ? error.message : String(error);
+    return { kind: 'failed', reason: `WHOIS server ${server} could not be read (${detail})`, server };
   }
 }
