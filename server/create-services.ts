@@ -7,6 +7,7 @@ import { createDnsLookup, dnsConfigFromEnv } from '../resolvers/checks/dns/creat
 import { createHttpsFetcher, httpsConfigFromEnv } from '../resolvers/checks/http/create-https-fetcher.js';
 import { blacklistConfigFromEnv } from '../resolvers/checks/blacklist/blacklist-config.js';
 import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/registration-config.js';
+import { markRootsFromEnv } from '../resolvers/checks/bimi/mark-roots.js';
 import { createServicePayments } from './create-payments.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
@@ -25,6 +26,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
   const httpsConfig = httpsConfigFromEnv(env);
   const blacklist = blacklistConfigFromEnv(env);
   const registration = registrationConfigFromEnv(env);
+  const markRoots = markRootsFromEnv(env);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   const payments = createServicePayments(database.db, config, env);
   return {
@@ -36,7 +38,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     rateLimits: createRateLimits(rateLimitStore(database, env), { ...rateLimitsFromEnv(env), ...overrides.rateLimits }),
     createCheckContext: () => {
       const dns = createDnsLookup(dnsConfig);
-      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy };
+      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy, markRoots };
     },
   };
 }

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBimi } from '../../resolvers/checks/bimi/check-bimi.js';
 import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import type { CheckContext } from '../../resolvers/checks/check-context.js';
+import type { BimiContext } from '../../resolvers/checks/bimi/check-bimi.js';
+import { markRootsFromEnv } from '../../resolvers/checks/bimi/mark-roots.js';
 import { ApiError } from '../../resolvers/api-error.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
-import { createTestCa, markCertificateOptions, type TestCa } from '../support/test-ca.js';
+import { join } from 'node:path';
+import { createTestCa, markCertificateOptions, selfSigned, type TestCa } from '../support/test-ca.js';
 
 const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100"><title>Brand Inc</title><circle cx="50" cy="50" r="45" fill="#036"/></svg>';
 const BAD_LOGO = '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 200 100"><circle cx="50" cy="50" r="45"/></svg>';
@@ -30,6 +32,8 @@ const records: ZoneRecord[] = [
   txt('default._bimi.badlogo.test', `v=BIMI1; l=${ASSETS}/bad.svg; a=`), reject('badlogo.test'),
   txt('default._bimi.missinglogo.test', `v=BIMI1; l=${ASSETS}/gone.svg`), reject('missinglogo.test'),
   txt('default._bimi.othercert.test', full), reject('othercert.test'),
+  txt('default._bimi.porty.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=https://assets.brand.test:8443/vmc.pem`), reject('porty.test'),
+  txt('default._bimi.selfmade.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=${ASSETS}/self-signed.pem`), reject('selfmade.test'),
   txt('default._bimi.twice.test', full), txt('default._bimi.twice.test', `v=BIMI1; l=${ASSETS}/bad.svg`), reject('twice.test'),
   reject('servfail.test'),
 ];
@@ -50,6 +54,7 @@ describe('checkBimi', () => {
         [`${ASSETS}/logo.svg`]: { body: LOGO, contentType: 'image/svg+xml' },
         [`${ASSETS}/bad.svg`]: { body: BAD_LOGO, contentType: 'image/svg+xml' },
         [`${ASSETS}/vmc.pem`]: { body: vmc.chainPem, contentType: 'application/pem-certificate-chain' },
+        [`${ASSETS}/self-signed.pem`]: { body: selfSigned(ca.issue(markCertificateOptions(Buffer.from(LOGO), { hosts: ['selfmade.test'] }))), contentType: 'application/pem-certificate-chain' },
       },
     });
   });
@@ -59,9 +64,13 @@ describe('checkBimi', () => {
     ca?.close();
   });
 
-  const context = (): CheckContext => {
+  // The test CA plays the Mark Verifying Authority, trusted the way an operator would: BIMI_EXTRA_ROOTS_FILE.
+  const context = (trustTestRoot = true): BimiContext => {
     const dns = createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 });
-    return { dns, https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: server.port, ca: ca.certPem }), now: () => new Date() };
+    return {
+      dns, https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: server.port, ca: ca.certPem }), now: () => new Date(),
+      ...(trustTestRoot ? { markRoots: markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(ca.dir, 'ca.pem') }) } : {}),
+    };
   };
   const codes = (answer: { findings: readonly { code: string }[] }) => answer.findings.map((f) => f.code);
 
@@ -80,7 +89,7 @@ describe('checkBimi', () => {
       dmarc_enforced: true,
       dmarc_detail: { domain_record: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@brand.test', organizational_domain: 'brand.test', policy: 'reject', changes: [] },
       logo: { fetched: true, size_bytes: Buffer.byteLength(LOGO), svg_tiny_ps_valid: true, problems: [] },
-      certificate: { fetched: true, expired: false, covers_domain: true, mark_type: 'VMC', logo_embedded: true, logo_matches: true, problems: [] },
+      certificate: { fetched: true, expired: false, covers_domain: true, mark_type: 'VMC', logo_embedded: true, logo_matches: true, chain_trusted: true, trust_anchor: 'CN=Checks Test CA', problems: [] },
       findings: [],
     });
     expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
@@ -137,6 +146,31 @@ describe('checkBimi', () => {
     const answer = await checkBimi({ domain: 'missinglogo.test' }, context());
     expect(answer.logo).toMatchObject({ fetched: false, svg_tiny_ps_valid: null });
     expect(codes(answer)).toContain('bimi_logo_unreachable');
+  });
+
+  it('fails the same VMC when its root is not a trusted Mark Verifying Authority (the bundled roots only)', async () => {
+    const answer = await checkBimi({ domain: 'brand.test' }, context(false));
+    expect(answer).toMatchObject({ status: 'fail', certificate: { chain_trusted: false, trust_anchor: null, mark_type: 'VMC', logo_matches: true } });
+    expect(answer.findings).toEqual([{
+      severity: 'error', code: 'bimi_certificate_invalid',
+      message: 'The mark certificate is not acceptable: the chain ends at the self-signed "Checks Test CA", which is not a Mark Verifying Authority root; get the certificate from an authority BIMI receivers trust.',
+    }]);
+    expect(answer.summary).toMatch(/is not ready: The mark certificate is not acceptable: the chain ends at the self-signed/);
+  });
+
+  it('does not fetch an evidence document from a port other than 443, and says so', async () => {
+    server.requests.length = 0;
+    const answer = await checkBimi({ domain: 'porty.test' }, context());
+    expect(answer.findings.find((f) => f.code === 'bimi_certificate_unreachable')?.message).toBe(
+      'The evidence document at https://assets.brand.test:8443/vmc.pem could not be fetched: https://assets.brand.test:8443/vmc.pem names port 8443; only the standard HTTPS port 443 is fetched, so publish the URL without a port.',
+    );
+    expect(server.requests.map((r) => r.path)).toEqual(['/logo.svg']);
+  });
+
+  it('fails a self-signed mark certificate whatever roots are trusted', async () => {
+    const answer = await checkBimi({ domain: 'selfmade.test' }, context());
+    expect(answer).toMatchObject({ status: 'fail', certificate: { chain_trusted: false, covers_domain: true } });
+    expect(answer.findings.map((f) => f.message)).toEqual([expect.stringMatching(/the mark certificate is self-signed; a VMC or CMC must be issued by a Mark Verifying Authority/)]);
   });
 
   it('fails when the mark certificate does not name the domain', async () => {

@@ -4,6 +4,8 @@ import { checkDomainExpiry } from '../../resolvers/checks/domain-expiry/check-do
 import type { ExpiryContext } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 import { registrationConfigFromEnv, DEFAULT_RDAP_BOOTSTRAP_URL } from '../../resolvers/checks/domain-expiry/registration-config.js';
 import { parseWhois, parseWhoisDate, whoisReferral } from '../../resolvers/checks/domain-expiry/whois-lookup.js';
+import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { rdapDomain, startTestRdapServer, type TestRdapServer } from '../support/rdap-server.js';
 import { startTestWhoisServer, type TestWhoisServer } from '../support/whois-server.js';
 
@@ -124,7 +126,11 @@ describe('check-domain-expiry over WHOIS', () => {
 
 describe('registration config', () => {
   it('defaults to IANA\'s bootstrap file and parses WHOIS_SERVER', () => {
-    expect(registrationConfigFromEnv({})).toEqual({ rdapBootstrapUrl: DEFAULT_RDAP_BOOTSTRAP_URL, whoisServer: null, timeoutMs: 5000 });
+    expect(registrationConfigFromEnv({})).toEqual({
+      rdapBootstrapUrl: DEFAULT_RDAP_BOOTSTRAP_URL, whoisServer: null, timeoutMs: 5000,
+      allowPrivate: false, ianaWhois: { host: 'whois.iana.org', port: 43 }, referralPort: 43,
+    });
+    expect(registrationConfigFromEnv({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1' }).allowPrivate).toBe(true);
     expect(registrationConfigFromEnv({ WHOIS_SERVER: 'whois.example:4343' }).whoisServer).toEqual({ host: 'whois.example', port: 4343 });
     expect(() => registrationConfigFromEnv({ RDAP_BOOTSTRAP_URL: 'ftp://x' })).toThrow(/RDAP_BOOTSTRAP_URL/);
   });
@@ -133,5 +139,93 @@ describe('registration config', () => {
     const error = await checkDomainExpiry({ domain: 'ana@good.example' }, local()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).detail).toMatch(/not an email address/);
+  });
+});
+
+describe('WHOIS servers learned from IANA are vetted like any fetch', () => {
+  let iana: TestWhoisServer;
+  let dnsServer: TestDnsServer;
+  const TIENDA = 'Domain Name: TIENDA.ES\r\nRegistrar: Registrador Ejemplo SL\r\nCreation Date: 2010-05-04T10:00:00Z\r\nRegistry Expiry Date: 2027-05-04T10:00:00Z\r\n';
+
+  beforeAll(async () => {
+    // One local server plays IANA (answers a TLD with its "whois:" line) and every TLD's server.
+    iana = await startTestWhoisServer({
+      answers: {
+        es: 'domain:       ES\n\nwhois:        whois.es-registry.test\n',
+        ru: 'domain:       RU\n\nwhois:        whois.metadata.test\n',
+        pl: 'domain:       PL\n\nwhois:        10.0.0.1\n',
+        de: 'domain:       DE\n\nstatus:       ACTIVE\n',
+        fr: 'domain:       FR\n\nwhois:        whois.mapped.test\n',
+        it: 'domain:       IT\n\nwhois:        whois.nowhere.test\n',
+        'tienda.es': TIENDA,
+      },
+    });
+    dnsServer = await startTestDnsServer({
+      records: [
+        { name: 'whois.es-registry.test', type: 'A', data: '127.0.0.1' },
+        { name: 'whois.metadata.test', type: 'A', data: '169.254.169.254' },
+        { name: 'whois.nic.de', type: 'A', data: '192.168.0.1' },
+        { name: 'whois.mapped.test', type: 'AAAA', data: '::7f00:1' },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([iana?.close(), dnsServer?.close()]);
+  });
+
+  const learning = (env: NodeJS.ProcessEnv = {}): ExpiryContext => {
+    const port = Number(iana.server.split(':')[1]);
+    const base = registrationConfigFromEnv({ REGISTRATION_TIMEOUT_MS: '400', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, ...env });
+    return {
+      ...ctx({}),
+      dns: createDnsLookup({ servers: [dnsServer.server], timeoutMs: 300, tries: 1, concurrency: 8 }),
+      registration: { ...base, ianaWhois: { host: '127.0.0.1', port }, referralPort: port },
+    };
+  };
+
+  it.each([
+    ['tienda.es', 'whois.es-registry.test resolves to 127.0.0.1', 'loopback'],
+    ['shop.ru', 'whois.metadata.test resolves to 169.254.169.254', 'link-local'],
+    ['sklep.pl', '10.0.0.1 resolves to 10.0.0.1', 'private'],
+    ['laden.de', 'whois.nic.de resolves to 192.168.0.1', 'private'],
+    ['boutique.fr', 'whois.mapped.test resolves to ::7f00:1', 'IPv4-compatible'],
+  ])('refuses the server IANA names for %s without connecting to it', async (domain, where, kind) => {
+    iana.queries.length = 0;
+    const answer = await checkDomainExpiry({ domain }, learning());
+    expect(answer).toMatchObject({ status: 'error', registered: null, source: 'whois' });
+    expect(answer.findings).toHaveLength(1);
+    expect(answer.findings[0]).toMatchObject({ severity: 'error', code: 'whois_server_refused' });
+    expect(answer.findings[0]!.message).toContain(where);
+    expect(answer.findings[0]!.message).toContain(kind);
+    expect(answer.findings[0]!.message).toMatch(/it was not asked.*must have a public address/);
+    // IANA was asked for the TLD; the domain itself was never sent to the refused address.
+    expect(iana.queries).toEqual([domain.split('.').pop()]);
+  });
+
+  it('a learned server with no address is a lookup failure, not a refusal', async () => {
+    const answer = await checkDomainExpiry({ domain: 'negozio.it' }, learning());
+    expect(answer.findings[0]).toMatchObject({ code: 'lookup_failed' });
+    expect(answer.findings[0]!.message).toContain('whois.nowhere.test has no A or AAAA record');
+  });
+
+  it('with CHECKS_ALLOW_PRIVATE_ADDRESSES=1 asks the vetted address, resolved once through the checks\' DNS', async () => {
+    iana.queries.length = 0;
+    dnsServer.questions.length = 0;
+    const answer = await checkDomainExpiry({ domain: 'tienda.es' }, learning({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1' }));
+    // whois.es-registry.test exists only in the test DNS server: the system resolver could not have reached it.
+    expect(answer).toMatchObject({ status: 'pass', registered: true, source: 'whois', registrar: 'Registrador Ejemplo SL', server: `whois.es-registry.test:${iana.server.split(':')[1]}` });
+    expect(iana.queries).toEqual(['es', 'tienda.es']);
+    expect(dnsServer.questions.filter((q) => q.name.toLowerCase() === 'whois.es-registry.test' && q.type === 'A')).toHaveLength(1);
+  });
+
+  it('a server that refuses the connection reads as "no connection could be made", never a socket error code', async () => {
+    const answer = await checkDomainExpiry({ domain: 'tienda.es' }, ctx({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, WHOIS_SERVER: '127.0.0.1:1' }));
+    expect(answer.findings[0]).toMatchObject({ code: 'lookup_failed', message: expect.stringContaining('WHOIS server 127.0.0.1:1 could not be read (no connection could be made)') });
+    expect(JSON.stringify(answer)).not.toMatch(/ECONN|EHOST/);
+  });
+
+  it('the operator\'s WHOIS_SERVER is trusted configuration: a private address is asked', async () => {
+    const answer = await checkDomainExpiry({ domain: 'tienda.es' }, { ...learning(), registration: { ...learning().registration, whoisServer: { host: '127.0.0.1', port: Number(iana.server.split(':')[1]) } } });
+    expect(answer).toMatchObject({ registered: true, server: iana.server });
   });
 });

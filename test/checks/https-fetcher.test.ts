@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpsFetcher, httpsConfigFromEnv } from '../../resolvers/checks/http/create-https-fetcher.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
@@ -139,6 +140,69 @@ describe('the HTTPS fetcher', () => {
   it('says the lookup failed when the DNS server fails', async () => {
     const result = await fetcher.get('https://broken.fetch.test/', limits);
     expect(result).toMatchObject({ ok: false, code: 'dns_failed' });
+  });
+});
+
+describe('ports and connection failures', () => {
+  let ca: TestCa;
+  let dnsServer: TestDnsServer;
+  let server: TestHttpsServer;
+  let silent: Server;
+  const held = new Set<Socket>();
+  let closedPort: number;
+  const dns = () => createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 });
+  const limits = { maxBytes: 1000, timeoutMs: 400 };
+
+  beforeAll(async () => {
+    ca = createTestCa();
+    dnsServer = await startTestDnsServer({ records: [{ name: 'site.fetch.test', type: 'A', data: '127.0.0.1' }] });
+    server = await startTestHttpsServer({
+      certificates: [{ hosts: ['site.fetch.test'], ...ca.issue({ hosts: ['site.fetch.test'] }) }],
+      routes: { 'https://site.fetch.test/hello.txt': { body: 'hello' } },
+    });
+    // Accepts TCP and never speaks: to a client, the same as a filtered port.
+    silent = createServer((socket) => { held.add(socket); socket.on('error', () => undefined); });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    // A port that was free a moment ago and is now closed: connecting is refused at once.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+  });
+  afterAll(async () => {
+    for (const socket of held) socket.destroy();
+    await new Promise<void>((resolve) => silent?.close(() => resolve()));
+    await server?.close();
+    await dnsServer?.close();
+    ca?.close();
+  });
+
+  const fetcherOn = (httpsPort: number) => createHttpsFetcher(dns(), { allowPrivate: true, httpsPort, ca: ca.certPem });
+
+  it('refuses a URL naming another port, without connecting, and says what to change', async () => {
+    server.requests.length = 0;
+    const result = await fetcherOn(server.port).get('https://site.fetch.test:8443/hello.txt', limits);
+    expect(result).toEqual({
+      ok: false, code: 'port_refused',
+      reason: 'https://site.fetch.test:8443/hello.txt names port 8443; only the standard HTTPS port 443 is fetched, so publish the URL without a port.',
+    });
+    expect(server.requests).toEqual([]);
+  });
+
+  it('takes an explicit :443, which the URL parser drops as the default, and the configured test port', async () => {
+    server.requests.length = 0;
+    expect(await fetcherOn(server.port).get('https://site.fetch.test:443/hello.txt', limits)).toMatchObject({ ok: true, status: 200 });
+    expect(await fetcherOn(server.port).get(`https://site.fetch.test:${server.port}/hello.txt`, limits)).toMatchObject({ ok: true, status: 200 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('says the same neutral sentence for a refused port and a silent one: port states stay hidden', async () => {
+    const refused = await fetcherOn(closedPort).get('https://site.fetch.test/hello.txt', limits);
+    const timedOut = await fetcherOn((silent.address() as AddressInfo).port).get('https://site.fetch.test/hello.txt', limits);
+    const sentence = 'Could not connect to site.fetch.test over HTTPS; check that it accepts HTTPS connections on port 443.';
+    expect(refused).toEqual({ ok: false, code: 'connection_failed', reason: sentence });
+    expect(timedOut).toEqual(refused);
+    expect(JSON.stringify([refused, timedOut])).not.toMatch(/ECONN|EHOST|ETIMEDOUT|socket|within/);
   });
 });
 

@@ -54,6 +54,10 @@ const fixtures: Record<string, Fixture> = {
     policy: plain('version: STSv1\nmode: none\nmax_age: 86400\n'),
   },
   'servfail.test': { records: [...mx('servfail.test', 'mx1.good.test')] },
+  // The policy host's only address is the IPv4-compatible form of 127.0.0.1.
+  'compatible.test': {
+    records: [...txt('_mta-sts.compatible.test', 'v=STSv1; id=1'), ...mx('compatible.test', 'mx1.good.test'), { name: 'mta-sts.compatible.test', type: 'AAAA', data: '::7f00:1' }],
+  },
 };
 
 describe('checkMtaSts', () => {
@@ -201,6 +205,22 @@ describe('checkMtaSts', () => {
     expect(answer.policy).toBeNull();
     expect(answer.policy_error).toMatch(/not a public address/);
     expect(codes(answer)).toContain('mta_sts_policy_unreachable');
+  });
+
+  it('refuses a policy host whose address is ::7f00:1, the IPv4-compatible loopback', async () => {
+    const answer = await checkMtaSts({ domain: 'compatible.test' }, context(false));
+    expect(answer.policy).toBeNull();
+    expect(answer.policy_error).toContain('mta-sts.compatible.test resolves to ::7f00:1, which is not a public address (::7f00:1 is the deprecated IPv4-compatible form of 127.0.0.1');
+    expect(codes(answer)).toContain('mta_sts_policy_unreachable');
+  });
+
+  it('says one neutral sentence when the policy host refuses the connection', async () => {
+    const dns = createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 });
+    // Port 1 on 127.0.0.1: nothing listens there, so the connection is refused at once.
+    const closed: CheckContext = { dns, https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: 1, ca: ca.certPem }), now: () => new Date() };
+    const answer = await checkMtaSts({ domain: 'good.test' }, closed);
+    expect(answer.policy_error).toContain('Could not connect to mta-sts.good.test over HTTPS; check that it accepts HTTPS connections on port 443.');
+    expect(answer.policy_error).not.toMatch(/ECONNREFUSED|ECONN|EHOST/);
   });
 
   it('refuses an email address with a 400 that says what to pass', async () => {

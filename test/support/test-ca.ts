@@ -14,6 +14,11 @@ export interface TestCa {
   readonly dir: string;
   readonly certPem: string;
   issue(options: IssueOptions): IssuedCertificate;
+  /**
+   * A subordinate CA signed by this one (its own temporary directory; close it too). Its issued
+   * certificates' `chainPem` is the leaf, then every CA certificate up to and including the root.
+   */
+  intermediate(commonName: string, options?: IntermediateOptions): TestCa;
   /** Removes the temporary directory. */
   close(): void;
 }
@@ -32,6 +37,15 @@ export interface IssueOptions {
   readonly extraExtensions?: readonly string[];
 }
 
+export interface IntermediateOptions {
+  /** extendedKeyUsage of the CA certificate; none when left out. */
+  readonly extendedKeyUsage?: string;
+  /** false issues it without basicConstraints CA:TRUE, as a leaf that is misused as an issuer. */
+  readonly ca?: boolean;
+  readonly notBefore?: Date;
+  readonly notAfter?: Date;
+}
+
 export interface IssuedCertificate {
   readonly certPem: string;
   readonly keyPem: string;
@@ -45,15 +59,25 @@ function opensslDate(date: Date): string {
   return `${date.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
 }
 
-export function createTestCa(commonName = 'Checks Test CA'): TestCa {
+function caDirectory(): string {
   const dir = mkdtempSync(join(tmpdir(), 'checks-test-ca-'));
   mkdirSync(join(dir, 'newcerts'));
   writeFileSync(join(dir, 'index.txt'), '');
   writeFileSync(join(dir, 'serial'), '1000\n');
+  return dir;
+}
+
+export function createTestCa(commonName = 'Checks Test CA'): TestCa {
+  const dir = caDirectory();
   // EC keys: generating them is instant, unlike RSA.
   run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
     '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650', '-subj', `/CN=${commonName}`,
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+  return authorityIn(dir, '');
+}
+
+/** A CA whose key and certificate are in `dir`; `issuers` is the PEM of the CAs above it, nearest first. */
+function authorityIn(dir: string, issuers: string): TestCa {
   writeFileSync(join(dir, 'ca.cnf'), [
     '[ ca ]', 'default_ca = testca', '[ testca ]',
     `database = ${join(dir, 'index.txt')}`, `new_certs_dir = ${join(dir, 'newcerts')}`,
@@ -93,7 +117,26 @@ export function createTestCa(commonName = 'Checks Test CA'): TestCa {
         '-startdate', opensslDate(notBefore), '-enddate', opensslDate(notAfter),
         '-extfile', `${name}.ext.cnf`, '-extensions', 'ext'], dir);
       const leafPem = readFileSync(join(dir, `${name}.pem`), 'utf8');
-      return { certPem: leafPem, keyPem: readFileSync(join(dir, `${name}.key`), 'utf8'), chainPem: `${leafPem}${certPem}` };
+      return { certPem: leafPem, keyPem: readFileSync(join(dir, `${name}.key`), 'utf8'), chainPem: `${leafPem}${certPem}${issuers}` };
+    },
+    intermediate(subordinateName, options = {}) {
+      counter += 1;
+      const name = `sub${counter}`;
+      const subDir = caDirectory();
+      writeFileSync(join(dir, `${name}.ext.cnf`), [
+        '[ ext ]',
+        options.ca === false ? 'basicConstraints = CA:FALSE' : 'basicConstraints = critical,CA:TRUE',
+        'keyUsage = critical,keyCertSign,cRLSign,digitalSignature',
+        ...(options.extendedKeyUsage ? [`extendedKeyUsage = ${options.extendedKeyUsage}`] : []), '',
+      ].join('\n'));
+      run(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+        '-keyout', join(subDir, 'ca.key'), '-out', `${name}.csr`, '-subj', `/CN=${subordinateName}`], dir);
+      const notBefore = options.notBefore ?? new Date(Date.now() - 86_400_000);
+      const notAfter = options.notAfter ?? new Date(Date.now() + 365 * 86_400_000);
+      run(['ca', '-batch', '-config', 'ca.cnf', '-in', `${name}.csr`, '-out', join(subDir, 'ca.pem'), '-notext', '-preserveDN',
+        '-startdate', opensslDate(notBefore), '-enddate', opensslDate(notAfter),
+        '-extfile', `${name}.ext.cnf`, '-extensions', 'ext'], dir);
+      return authorityIn(subDir, `${certPem}${issuers}`);
     },
     close() {
       rmSync(dir, { recursive: true, force: true });
@@ -169,4 +212,20 @@ export function markCertificateOptions(logo: Buffer, overrides: MarkCertificateO
     ],
     ...rest,
   };
+}
+
+/**
+ * The same certificate re-signed with its own key (issuer = subject, extensions kept): a mark
+ * certificate someone made for themselves.
+ */
+export function selfSigned(issued: IssuedCertificate): string {
+  const dir = mkdtempSync(join(tmpdir(), 'checks-self-signed-'));
+  try {
+    writeFileSync(join(dir, 'leaf.pem'), issued.certPem);
+    writeFileSync(join(dir, 'leaf.key'), issued.keyPem);
+    run(['x509', '-in', 'leaf.pem', '-signkey', 'leaf.key', '-preserve_dates', '-out', 'self.pem'], dir);
+    return readFileSync(join(dir, 'self.pem'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -6,11 +6,17 @@ import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 import { bimiDmarcRequirement, type BimiDmarcDetail } from './bimi-dmarc-requirement.js';
 import { inspectMarkCertificate, type MarkCertificate } from './inspect-mark-certificate.js';
+import { bundledMarkRoots, type MarkRoots } from './mark-roots.js';
 import { isBimiRecord, parseBimiRecord } from './parse-bimi-record.js';
 import { validateSvgTinyPs } from './validate-svg-tiny-ps.js';
 
 export type { BimiDmarcDetail } from './bimi-dmarc-requirement.js';
 export type { MarkCertificate } from './inspect-mark-certificate.js';
+
+/** A check context that may carry the operator's mark roots (BIMI_EXTRA_ROOTS_FILE); without, the bundled ones. */
+export interface BimiContext extends CheckContext {
+  readonly markRoots?: MarkRoots;
+}
 
 export interface CheckBimiInput {
   readonly domain: string;
@@ -75,7 +81,7 @@ const bimiTexts = (answer: DnsAnswer<'TXT'>): string[] => (answer.ok ? answer.re
  * requires. The record lookups at both names and both DMARC lookups go out at once; the logo and
  * the certificate are then fetched side by side.
  */
-export async function checkBimi(input: CheckBimiInput, ctx: CheckContext): Promise<CheckBimiAnswer> {
+export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promise<CheckBimiAnswer> {
   const { domain, unicode } = normalizeDomain(input.domain);
   const selector = normalizeSelector(input.selector);
   const org = organizationalDomain(domain) ?? domain;
@@ -146,10 +152,11 @@ export async function checkBimi(input: CheckBimiInput, ctx: CheckContext): Promi
   if (authorityUrl && certificateFetch) {
     const body = bodyOf(certificateFetch, authorityUrl, 'evidence document', (message) => findings.push({ severity: 'error', code: 'bimi_certificate_unreachable', message }));
     if (body) {
-      certificate = inspectMarkCertificate(body, { domains: [...new Set([domain, recordDomain ?? domain])], now: ctx.now(), logo: svg });
+      const roots = ctx.markRoots ?? bundledMarkRoots();
+      certificate = inspectMarkCertificate(body, { domains: [...new Set([domain, recordDomain ?? domain])], now: ctx.now(), logo: svg, roots });
       for (const problem of certificate.problems) findings.push({ severity: 'error', code: 'bimi_certificate_invalid', message: `The mark certificate is not acceptable: ${problem}.` });
     } else {
-      certificate = { fetched: false, subject: null, issuer: null, valid_from: null, valid_to: null, expired: null, covers_domain: null, names: [], mark_type: null, logo_embedded: false, logo_matches: null, problems: [findings.at(-1)!.message] };
+      certificate = { fetched: false, subject: null, issuer: null, valid_from: null, valid_to: null, expired: null, covers_domain: null, names: [], mark_type: null, logo_embedded: false, logo_matches: null, chain_trusted: null, trust_anchor: null, problems: [findings.at(-1)!.message] };
     }
   } else if (parsed && !parsed.declined && parsed.errors.length === 0) {
     findings.push({ severity: 'warning', code: 'bimi_no_certificate', message: 'The record has no a= evidence document; the largest mailbox providers show a logo only with a Verified Mark Certificate (VMC) or Common Mark Certificate (CMC).' });

@@ -1,5 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
+import type { MarkRoots } from './mark-roots.js';
 import { readCertificateFields } from './read-certificate-fields.js';
+import { verifyMarkChain } from './verify-mark-chain.js';
 import { decodeDataUri, readLogotypeImages } from './read-logotype.js';
 
 export type MarkType = 'VMC' | 'CMC';
@@ -19,6 +21,10 @@ export interface MarkCertificate {
   readonly logo_embedded: boolean;
   /** The embedded logo is byte-identical to the fetched l= logo (after un-gzipping both); null when either is missing. */
   readonly logo_matches: boolean | null;
+  /** The chain reaches a Mark Verifying Authority root with every link sound; null when nothing could be read. */
+  readonly chain_trusted: boolean | null;
+  /** The subject of that root, or null. */
+  readonly trust_anchor: string | null;
   readonly problems: readonly string[];
 }
 
@@ -42,17 +48,20 @@ const MARK_TYPES: Readonly<Record<string, MarkType>> = {
  * whether it is a mark certificate (EKU id-kp-BrandIndicatorforMessageIdentification), which kind
  * (VMC or CMC from subject:markType, or a trademark registration number), whether its SANs cover
  * the domain, and whether its logotype extension embeds the same SVG as the l= logo with a matching
- * hash. It also checks that each certificate in the file is issued and signed by the next one.
+ * hash. It checks that each certificate in the file is issued and signed by the next one, and that
+ * the chain ends at a Mark Verifying Authority root (`roots`: the bundled file plus the operator's
+ * BIMI_EXTRA_ROOTS_FILE); a self-signed or unchained certificate is never accepted.
  *
- * Not checked: trust up to a Mark Certificate root (those roots are not in Node's store and we do
- * not bundle them), revocation, and certificate transparency.
+ * Not checked: revocation and certificate transparency.
  */
-export function inspectMarkCertificate(pem: Buffer, options: { domains: readonly string[]; now: Date; logo: Buffer | null }): MarkCertificate {
+export function inspectMarkCertificate(
+  pem: Buffer, options: { domains: readonly string[]; now: Date; logo: Buffer | null; roots: MarkRoots },
+): MarkCertificate {
   const problems: string[] = [];
   const blocks = pem.toString('latin1').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   const empty: MarkCertificate = {
     fetched: true, subject: null, issuer: null, valid_from: null, valid_to: null, expired: null, covers_domain: null,
-    names: [], mark_type: null, logo_embedded: false, logo_matches: null, problems,
+    names: [], mark_type: null, logo_embedded: false, logo_matches: null, chain_trusted: null, trust_anchor: null, problems,
   };
   if (blocks.length === 0) {
     problems.push('the evidence document holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
@@ -71,6 +80,8 @@ export function inspectMarkCertificate(pem: Buffer, options: { domains: readonly
       problems.push(`certificate ${i + 1} in the file is not issued and signed by certificate ${i + 2}; put the mark certificate first, then its issuers in order`);
     }
   }
+  const trust = verifyMarkChain(chain, options.roots, options.now);
+  problems.push(...trust.problems);
 
   const validFrom = new Date(leaf.validFrom);
   const validTo = new Date(leaf.validTo);
@@ -136,6 +147,8 @@ export function inspectMarkCertificate(pem: Buffer, options: { domains: readonly
     mark_type: markType,
     logo_embedded: logoEmbedded,
     logo_matches: logoMatches,
+    chain_trusted: trust.trusted,
+    trust_anchor: trust.anchor,
     problems,
   };
 }

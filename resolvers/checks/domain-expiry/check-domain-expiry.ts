@@ -7,7 +7,7 @@ import { rdapBootstrap } from './rdap-bootstrap.js';
 import { lookupRdap } from './rdap-lookup.js';
 import type { RegistrationConfig } from './registration-config.js';
 import type { RegistrationLookup } from './registration-record.js';
-import { parseWhois, queryWhois, whoisReferral } from './whois-lookup.js';
+import { lookupWhois } from './lookup-whois.js';
 
 export interface DomainExpiryInput {
   readonly domain: unknown;
@@ -38,28 +38,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const RENEW_SOON_DAYS = 30;
 const YOUNG_DOMAIN_DAYS = 30;
 
-async function lookupWhois(domain: string, tld: string, config: RegistrationConfig): Promise<RegistrationLookup> {
-  let host: string;
-  let port = 43;
-  try {
-    if (config.whoisServer) {
-      ({ host, port } = config.whoisServer);
-    } else {
-      // IANA's own WHOIS names each TLD's server; whois.nic.<tld> is the common convention when it names none.
-      const iana = await queryWhois('whois.iana.org', 43, tld, config.timeoutMs);
-      host = whoisReferral(iana) ?? `whois.nic.${tld}`;
-    }
-  } catch (error) {
-    return { kind: 'failed', reason: `IANA's WHOIS could not be asked for the .${tld} server (${error instanceof Error ? error.message : String(error)})`, server: 'whois.iana.org' };
-  }
-  const server = `${host}:${port}`;
-  try {
-    return parseWhois(await queryWhois(host, port, domain, config.timeoutMs), server);
-  } catch (error) {
-    return { kind: 'failed', reason: `WHOIS server ${server} could not be read (${error instanceof Error ? error.message : String(error)})`, server };
-  }
-}
-
 /**
  * Registrar, creation and expiry of a domain's registration. RDAP first, at the service IANA's
  * bootstrap registry names for the TLD (RFC 9224); WHOIS over port 43 (RFC 3912) only for TLDs with
@@ -85,7 +63,7 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
     result = await lookupRdap(registered, bases, config.timeoutMs);
   } else if (bases) {
     source = 'whois';
-    result = await lookupWhois(registered, tld, config);
+    result = await lookupWhois(registered, tld, config, ctx.dns);
   }
   const lookup: RegistrationLookup = result ?? { kind: 'failed', reason: 'no registration service was found', server: null };
 
@@ -94,7 +72,9 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
   if (lookup.kind === 'failed') {
     return {
       status: 'error', summary: `The registration of ${registered} could not be looked up: ${lookup.reason}.`,
-      findings: [{ severity: 'error', code: 'lookup_failed', message: `${lookup.reason}. This says nothing about the registration; try again later.` }],
+      findings: [lookup.refused
+        ? { severity: 'error', code: 'whois_server_refused', message: `${lookup.reason}. This says nothing about the registration; the TLD's WHOIS server must have a public address (an operator can set WHOIS_SERVER).` }
+        : { severity: 'error', code: 'lookup_failed', message: `${lookup.reason}. This says nothing about the registration; try again later.` }],
       ...base, registered: null, ...empty, source: bases && bases.length === 0 ? 'whois' : bases ? 'rdap' : null, server: lookup.server,
     };
   }

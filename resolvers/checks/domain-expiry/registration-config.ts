@@ -6,6 +6,15 @@ export interface RegistrationConfig {
   readonly whoisServer: { readonly host: string; readonly port: number } | null;
   /** Per HTTP request or WHOIS connection. REGISTRATION_TIMEOUT_MS, default 5000. */
   readonly timeoutMs: number;
+  /**
+   * CHECKS_ALLOW_PRIVATE_ADDRESSES=1: WHOIS servers learned from IANA may be private addresses
+   * (tests only). Configured servers (WHOIS_SERVER, ianaWhois) are trusted and never vetted.
+   */
+  readonly allowPrivate: boolean;
+  /** Where the TLD's WHOIS server is asked for: whois.iana.org:43. Tests point it at a local server. */
+  readonly ianaWhois: { readonly host: string; readonly port: number };
+  /** Port of the WHOIS servers IANA names: 43 (RFC 3912). Tests point it at a local server. */
+  readonly referralPort: number;
 }
 
 export const DEFAULT_RDAP_BOOTSTRAP_URL = 'https://data.iana.org/rdap/dns.json';
@@ -24,5 +33,9 @@ export function registrationConfigFromEnv(env: NodeJS.ProcessEnv = process.env):
   const rawTimeout = (env.REGISTRATION_TIMEOUT_MS ?? '').trim();
   const timeoutMs = rawTimeout === '' ? 5000 : Number(rawTimeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new Error(`REGISTRATION_TIMEOUT_MS must be a whole number of milliseconds, not "${rawTimeout}".`);
-  return { rdapBootstrapUrl: bootstrap, whoisServer, timeoutMs };
+  const flag = env.CHECKS_ALLOW_PRIVATE_ADDRESSES?.trim().toLowerCase();
+  return {
+    rdapBootstrapUrl: bootstrap, whoisServer, timeoutMs,
+    allowPrivate: flag === '1' || flag === 'true', ianaWhois: { host: 'whois.iana.org', port: 43 }, referralPort: 43,
+  };
 }

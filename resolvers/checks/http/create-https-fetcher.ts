@@ -57,21 +57,28 @@ export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): 
         return { ok: false, code: 'invalid_url', reason: `${url} carries credentials; such URLs are not fetched.` };
       }
       const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-      const port = parsed.port ? Number(parsed.port) : config.httpsPort;
+      // Port 443 only (CHECKS_HTTPS_PORT in tests): a published URL must not turn us into a port
+      // scanner. The URL parser already drops an explicit default port (":443", ":0443").
+      if (parsed.port && Number(parsed.port) !== config.httpsPort) {
+        return { ok: false, code: 'port_refused', reason: `${url} names port ${parsed.port}; only the standard HTTPS port 443 is fetched, so publish the URL without a port.` };
+      }
+      const port = config.httpsPort;
+      // Until the TLS handshake completes, every failure (refused, unreachable, silent) reads the same.
+      const progress = { secured: false };
 
       let timer: NodeJS.Timeout | undefined;
       const controller = new AbortController();
       const deadline = new Promise<HttpsFetchResult>((resolve) => {
         timer = setTimeout(() => {
           controller.abort();
-          resolve({ ok: false, code: 'timeout', reason: `${url} did not answer within ${timeoutMs} ms.` });
+          resolve(progress.secured ? { ok: false, code: 'timeout', reason: `${url} did not answer within ${timeoutMs} ms.` } : unreachable(host));
         }, timeoutMs);
       });
       const work = (async (): Promise<HttpsFetchResult> => {
         const resolved = await resolveFetchAddresses(dns, host, config.allowPrivate);
         if (!resolved.ok) return resolved;
         if (controller.signal.aborted) return { ok: false, code: 'timeout', reason: `${url} did not answer within ${timeoutMs} ms.` };
-        return request(parsed, host, port, resolved.addresses, maxBytes, ca, controller.signal);
+        return request(parsed, host, port, resolved.addresses, maxBytes, ca, controller.signal, progress);
       })();
       try {
         return await Promise.race([work, deadline]);
@@ -85,7 +92,7 @@ export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): 
 
 function request(
   url: URL, host: string, port: number, addresses: readonly FetchAddress[], maxBytes: number,
-  ca: string[] | undefined, signal: AbortSignal,
+  ca: string[] | undefined, signal: AbortSignal, progress: { secured: boolean },
 ): Promise<HttpsFetchResult> {
   // Hands Node the addresses we already vetted instead of asking the system resolver again.
   const fixedLookup: LookupFunction = (_hostname, options, callback) => {
@@ -111,9 +118,10 @@ function request(
       rejectUnauthorized: true,
       signal,
     });
+    req.on('socket', (socket) => socket.once('secureConnect', () => { progress.secured = true; }));
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (signal.aborted) return; // the deadline already answered
-      resolve(describeError(url.href, host, error));
+      resolve(describeError(host, error));
     });
     req.on('response', (res) => {
       const headers: Record<string, string> = {};
@@ -139,7 +147,7 @@ function request(
       });
       res.on('end', () => resolve({ ok: true, status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks), url: url.href }));
       res.on('error', (error: NodeJS.ErrnoException) => {
-        if (!signal.aborted) resolve(describeError(url.href, host, error));
+        if (!signal.aborted) resolve(describeError(host, error));
       });
     });
     req.end();
@@ -150,7 +158,7 @@ function tooLarge(url: string, maxBytes: number, what: string): HttpsFetchResult
   return { ok: false, code: 'too_large', reason: `${url} ${what} than the ${maxBytes}-byte limit; it was not read further.` };
 }
 
-function describeError(url: string, host: string, error: NodeJS.ErrnoException): HttpsFetchResult {
+function describeError(host: string, error: NodeJS.ErrnoException): HttpsFetchResult {
   const code = error.code ?? '';
   if (/CERT|SIGNATURE|ISSUER|ALTNAME|SELF_SIGNED/.test(code)) {
     return { ok: false, code: 'certificate_invalid', reason: `The TLS certificate of ${host} is not valid for it (${code}: ${error.message}).` };
@@ -158,5 +166,13 @@ function describeError(url: string, host: string, error: NodeJS.ErrnoException):
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code.startsWith('ERR_SSL') || code.startsWith('EPROTO')) {
     return { ok: false, code: 'tls_failed', reason: `The TLS handshake with ${host} failed (${code}).` };
   }
-  return { ok: false, code: 'connection_failed', reason: `${url} could not be fetched (${code || error.message}).` };
+  return unreachable(host);
+}
+
+/**
+ * One sentence for every way a connection can fail before TLS: ECONNREFUSED, EHOSTUNREACH, a reset
+ * or a silent address must not tell a caller apart which ports of a host are closed or filtered.
+ */
+function unreachable(host: string): HttpsFetchResult {
+  return { ok: false, code: 'connection_failed', reason: `Could not connect to ${host} over HTTPS; check that it accepts HTTPS connections on port 443.` };
 }

@@ -15,7 +15,7 @@ export type FetchAddresses =
  * refused. Picking only the good ones would let a name publish one public and one internal address
  * and reach the internal one whenever the connection falls back to it.
  */
-export async function resolveFetchAddresses(dns: DnsLookup, host: string, allowPrivate: boolean): Promise<FetchAddresses> {
+export async function resolveFetchAddresses(dns: DnsLookup, host: string, allowPrivate: boolean, verb = 'fetched'): Promise<FetchAddresses> {
   const literal = isIP(host);
   let addresses: FetchAddress[];
   if (literal !== 0) {
@@ -30,7 +30,7 @@ export async function resolveFetchAddresses(dns: DnsLookup, host: string, allowP
       // Missing on both sides is a fact about the name; any other failure means we could not tell.
       const failed = [a, aaaa].find((answer) => !answer.ok && !isMissing(answer));
       if (failed && !failed.ok) {
-        return { ok: false, code: 'dns_failed', reason: `The ${failed.type} lookup for ${host} failed (${failed.failure}), so it could not be fetched.` };
+        return { ok: false, code: 'dns_failed', reason: `The ${failed.type} lookup for ${host} failed (${failed.failure}), so it could not be ${verb}.` };
       }
       return { ok: false, code: 'no_address', reason: `${host} has no A or AAAA record.` };
     }
@@ -39,7 +39,7 @@ export async function resolveFetchAddresses(dns: DnsLookup, host: string, allowP
     for (const { address } of addresses) {
       const refusal = addressRefusal(address);
       if (refusal) {
-        return { ok: false, code: 'address_refused', reason: `${host} resolves to ${address}, which is not a public address (${refusal}); it was not fetched.` };
+        return { ok: false, code: 'address_refused', reason: `${host} resolves to ${address}, which is not a public address (${refusal}); it was not ${verb}.` };
       }
     }
   }
