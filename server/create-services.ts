@@ -8,6 +8,7 @@ import { createHttpsFetcher, httpsConfigFromEnv } from '../resolvers/checks/http
 import { blacklistConfigFromEnv } from '../resolvers/checks/blacklist/blacklist-config.js';
 import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/registration-config.js';
 import { createServicePayments } from './create-payments.js';
+import { checkLimitsFromEnv } from '../resolvers/limits/check-limits.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
 export interface ServiceOverrides {
@@ -25,6 +26,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
   const httpsConfig = httpsConfigFromEnv(env);
   const blacklist = blacklistConfigFromEnv(env);
   const registration = registrationConfigFromEnv(env);
+  const checkLimits = checkLimitsFromEnv(env);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   const payments = createServicePayments(database.db, config, env);
   return {
@@ -34,8 +36,9 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     dbKind: database.kind,
     config,
     rateLimits: createRateLimits(rateLimitStore(database, env), { ...rateLimitsFromEnv(env), ...overrides.rateLimits }),
-    createCheckContext: () => {
-      const dns = createDnsLookup(dnsConfig);
+    checkLimits,
+    createCheckContext: (scope) => {
+      const dns = createDnsLookup(dnsConfig, scope);
       return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy };
     },
   };
