@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ApiError, badRequest } from '../api-error.js';
 import { createQuestionBudget, type QuestionBudget } from '../checks/dns/question-budget.js';
 import type { CheckLimits } from './check-limits.js';
@@ -46,6 +47,8 @@ function countingBudget(limit: number): CountingBudget {
 
 export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSignal): RequestScope {
   const controller = new AbortController();
+  // Every check field, fetch and in-flight question of the request listens to this one signal.
+  setMaxListeners(10_000, controller.signal);
   let deadlinePassed = false;
   const timer = setTimeout(() => {
     deadlinePassed = true;
