@@ -16,8 +16,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,80}$/;
 
 /**
  * Node's HTTP server in front of a web-standard handler: the only place node:http appears. Bodies
- * over the limit are refused with 413 before they are read whole; an exception becomes a JSON 500
- * carrying the request id.
+ * over the limit are refused with 413 before they are read whole; a NUL, a lone surrogate or bytes
+ * that are not UTF-8 in the path, query or body with 400 (refuse-bad-text.ts: the one place for every
+ * door); an exception becomes a JSON 500 carrying the request id. The Request's signal aborts when
+ * the connection closes, so a caller who hangs up stops the request's checks.
  */
 export interface ServeHttpOptions {
   readonly maxBodyBytes: number;
