@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchBulk } from './bulk.js';
+import { benchBounds } from './bounds.js';
 import { benchCraftedSpfTree, benchSpfLookahead, type SpfLookaheadFigures } from './checks-spf.js';
 import { benchSpfCpu } from './spf-cpu.js';
 import { benchDashboard, printDashboardFigures } from './dashboard.js';
@@ -88,6 +89,14 @@ await step('dns', async () => {
   row('dns', 'TCP retries for answers under 1232 octets', f.tcp_questions, '0', f.tcp_questions === 0);
   row('dns', `CPU per check-deliverability, pooled sockets (fresh socket per question ${f.cpu_ms_per_check_fresh_socket} ms)`, `${f.cpu_ms_per_check_pooled} ms`, '-', null);
   row('dns', 'CPU pooled / fresh socket per question', f.cpu_pooled_per_fresh, '< 1.0', f.cpu_pooled_per_fresh < 1);
+  console.log(JSON.stringify(f, null, 1));
+});
+
+await step('bounds', async () => {
+  const f = await benchBounds();
+  row('bounds', `DNS questions: 40 aliases of check-spf (crafted tree; one check ${f.one_check_questions}; 40 in one document answer ${f.aliases_40_status})`, f.aliases_40_questions, `<= ${2 * f.one_check_questions}`, f.aliases_40_questions <= 2 * f.one_check_questions);
+  row('bounds', `DNS questions: 20 aliases / 5x8 batched, worst ÷ one check (${f.aliases_20_questions} / ${f.batch_5x8_questions})`, f.aliases_per_one, '<= 2', f.aliases_per_one <= 2);
+  row('bounds', `caller hang-up to last DNS question sent (${f.questions_after_hang_up} sent after)`, `${f.hang_up_to_last_question_ms} ms`, '< 1000 ms', f.hang_up_to_last_question_ms < 1000);
   console.log(JSON.stringify(f, null, 1));
 });
 

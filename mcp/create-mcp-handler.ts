@@ -44,7 +44,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
   }));
 
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
-    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress });
+    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: request.signal });
     let caller: Caller | null = null;
     try {
       if (options.requireKey) {

@@ -6,6 +6,9 @@ import { authenticateKey, bearerToken, type Caller } from './auth/api-keys.js';
 import type { ServiceConfig } from './service-config.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import type { SandboxStore } from './payments/sandbox-store.js';
+import type { DnsRequestScope } from './checks/dns/create-dns-lookup.js';
+import type { CheckLimits } from './limits/check-limits.js';
+import { createRequestScope, type RequestScope } from './limits/request-scope.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -13,15 +16,23 @@ export interface Services {
   readonly dbKind: 'pglite' | 'postgres';
   readonly rateLimits: RateLimits;
   readonly config: ServiceConfig;
-  /** A fresh DNS loader and HTTPS fetcher for one request: nothing is shared between requests. */
-  readonly createCheckContext: () => FullCheckContext;
+  /**
+   * A fresh DNS loader and HTTPS fetcher for one request, spending the request's question budget and
+   * stopping on its signal: nothing is shared between requests.
+   */
+  readonly createCheckContext: (scope: DnsRequestScope) => FullCheckContext;
+  /** The bounds on one request's checks (CHECKS_DNS_BUDGET, CHECKS_DEADLINE_MS, CHECKS_MAX_ANSWER_BYTES). */
+  readonly checkLimits: CheckLimits;
   /** Stripe when STRIPE_SECRET_KEY is set, else the embedded sandbox processor. */
   readonly payments: PaymentProcessor;
   /** The sandbox processor's state, read by its card page at {api_url}/sandbox/card. */
   readonly sandboxStore: SandboxStore;
 }
 
-/** One per request, for every door (/graphql, REST, MCP). */
+/**
+ * One per HTTP request, for every door (/graphql with all its aliases and batched operations, REST,
+ * every MCP message of one POST): what the request's checks share lives here.
+ */
 export interface Context {
   readonly services: Services;
   readonly requestId: string;
@@ -33,6 +44,8 @@ export interface Context {
   readonly knownCaller: () => Caller | null | undefined;
   /** The request's check context, made on first use. */
   readonly checks: () => FullCheckContext;
+  /** The request's budget, deadline, cancellation and check counters, made on first use. */
+  readonly scope: () => RequestScope;
   /** Whether the request carried any Authorization header (for the 401 sentence). */
   readonly sentKey: boolean;
 }
@@ -41,6 +54,8 @@ export interface RequestFacts {
   readonly authorization: string | null;
   readonly requestId: string;
   readonly clientAddress: string;
+  /** Aborted when the caller hangs up (serve-http.ts); absent for in-process callers. */
+  readonly signal?: AbortSignal;
 }
 
 export function createContext(services: Services, facts: RequestFacts): Context {
@@ -48,6 +63,8 @@ export function createContext(services: Services, facts: RequestFacts): Context 
   let caller: Promise<Caller | null> | undefined;
   let known: Caller | null | undefined;
   let checks: FullCheckContext | undefined;
+  let scope: RequestScope | undefined;
+  const requestScope = () => (scope ??= createRequestScope(services.checkLimits, facts.signal));
   return {
     services,
     requestId: facts.requestId,
@@ -56,6 +73,7 @@ export function createContext(services: Services, facts: RequestFacts): Context 
     sentKey: facts.authorization !== null,
     caller: () => (caller ??= (token ? authenticateKey(services.db, token) : Promise.resolve(null)).then((found) => (known = found))),
     knownCaller: () => known,
-    checks: () => (checks ??= services.createCheckContext()),
+    checks: () => (checks ??= services.createCheckContext({ budget: requestScope().budget, signal: requestScope().signal })),
+    scope: requestScope,
   };
 }

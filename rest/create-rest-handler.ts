@@ -40,6 +40,7 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
         authorization: request.headers.get('authorization'),
         requestId: info.requestId,
         clientAddress: info.clientAddress,
+        signal: request.signal,
       });
       const remaining = await countRequest(row, ctx);
       if (remaining !== null) headers['X-RateLimit-Remaining'] = String(remaining);

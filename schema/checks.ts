@@ -16,13 +16,16 @@ import { checkProviderDomain } from '../resolvers/checks/provider-domain/check-p
 import { verifyEmail } from '../resolvers/checks/verify-email/verify-email.js';
 import { segmentEsp } from '../resolvers/checks/segment-esp/segment-esp.js';
 import { checkDeliverability } from '../resolvers/checks/deliverability/check-deliverability.js';
+import { runBoundedCheck } from '../resolvers/limits/run-bounded-check.js';
 
 type Args<Names extends string> = Partial<Record<Names, string>>;
 
 /**
  * One public field per check, open to every caller (no authScopes). Each answer is a JSON object whose
  * fields are documented in docs/checks.md: the checks' answers are wide and vary by finding, so they
- * are not mirrored as GraphQL types. Omitted arguments reach the check as undefined.
+ * are not mirrored as GraphQL types. Omitted arguments reach the check as undefined. Every field runs
+ * inside its HTTP request's bounds (runBoundedCheck: DNS budget, deadline, check units, bulk items,
+ * answer size), shared with the request's other aliases, batched operations and MCP messages.
  */
 function checkField<Names extends string>(
   field: string,
@@ -40,7 +43,7 @@ function checkField<Names extends string>(
         const value = (args as Record<string, unknown>)[name];
         if (typeof value === 'string') input[name] = value;
       }
-      return run(input, ctx.checks());
+      return runBoundedCheck(field, input, ctx, run);
     },
   }));
 }

@@ -9,6 +9,7 @@ import { blacklistConfigFromEnv } from '../resolvers/checks/blacklist/blacklist-
 import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/registration-config.js';
 import { markRootsFromEnv } from '../resolvers/checks/bimi/mark-roots.js';
 import { createServicePayments } from './create-payments.js';
+import { checkLimitsFromEnv } from '../resolvers/limits/check-limits.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
 export interface ServiceOverrides {
@@ -27,6 +28,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
   const blacklist = blacklistConfigFromEnv(env);
   const registration = registrationConfigFromEnv(env);
   const markRoots = markRootsFromEnv(env);
+  const checkLimits = checkLimitsFromEnv(env);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   const payments = createServicePayments(database.db, config, env);
   return {
@@ -36,8 +38,9 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     dbKind: database.kind,
     config,
     rateLimits: createRateLimits(rateLimitStore(database, env), { ...rateLimitsFromEnv(env), ...overrides.rateLimits }),
-    createCheckContext: () => {
-      const dns = createDnsLookup(dnsConfig);
+    checkLimits,
+    createCheckContext: (scope) => {
+      const dns = createDnsLookup(dnsConfig, scope);
       return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy, markRoots };
     },
   };

@@ -17,6 +17,7 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
     authorization: request.headers.get('authorization'),
     requestId: info.requestId,
     clientAddress: info.clientAddress,
+    signal: request.signal,
   });
   let remaining: number | null = null;
   if (request.method === 'POST' || new URL(request.url).searchParams.has('query')) {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { log, requestScope } from './log.js';
 import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
+import { badTextIn } from './refuse-bad-text.js';
 
 export interface RequestInfo {
   readonly requestId: string;
@@ -15,17 +16,27 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,80}$/;
 
 /**
  * Node's HTTP server in front of a web-standard handler: the only place node:http appears. Bodies
- * over the limit are refused with 413 before they are read whole; an exception becomes a JSON 500
- * carrying the request id.
+ * over the limit are refused with 413 before they are read whole; a NUL, a lone surrogate or bytes
+ * that are not UTF-8 in the path, query or body with 400 (refuse-bad-text.ts: the one place for every
+ * door); an exception becomes a JSON 500 carrying the request id. The Request's signal aborts when
+ * the connection closes, so a caller who hangs up stops the request's checks.
  */
-export function serveHttp(handler: FetchHandler, options: { readonly maxBodyBytes: number; readonly name: string; readonly trustedProxies?: ReadonlySet<string> }): Server {
+export interface ServeHttpOptions {
+  readonly maxBodyBytes: number;
+  readonly name: string;
+  readonly trustedProxies?: ReadonlySet<string>;
+  /** Headers on the answers this layer writes itself (the public listener's CORS). */
+  readonly ownAnswerHeaders?: Readonly<Record<string, string>>;
+}
+
+export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Server {
   const trusted = options.trustedProxies ?? new Set<string>();
   const server = createServer((req, res) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const started = performance.now();
     requestScope.run({ requestId }, () => {
-      handle(req, res, handler, options.maxBodyBytes, requestId, trusted)
+      handle(req, res, handler, options, requestId, trusted)
         .catch((error) => {
           if (!res.headersSent && isDatabaseUnreachable(error)) {
             // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
@@ -61,8 +72,14 @@ export function serveHttp(handler: FetchHandler, options: { readonly maxBodyByte
   return server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, maxBodyBytes: number, requestId: string, trusted: ReadonlySet<string>): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, options: ServeHttpOptions, requestId: string, trusted: ReadonlySet<string>): Promise<void> {
+  const { maxBodyBytes } = options;
   const method = req.method ?? 'GET';
+  // The request's signal: aborted when the response closes, finished or not. A caller who hangs up
+  // before the answer is written thus stops the request's DNS questions and fetches (the checks'
+  // request scope follows it); after a finished answer nothing is left to stop.
+  const closed = new AbortController();
+  res.once('close', () => closed.abort());
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -88,7 +105,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   } catch {
     return sendJson(res, 400, { detail: 'The request path is not a valid URL path.', code: 'bad_path', request_id: requestId }, requestId);
   }
-  const request = new Request(url, { method, headers, ...(body && body.length ? { body: new Uint8Array(body) } : {}) });
+  const bad = badTextIn(req.url ?? '/', body, req.headers['content-type']);
+  if (bad) return sendJson(res, 400, { detail: bad, code: 'invalid_text', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
+  const request = new Request(url, { method, headers, signal: closed.signal, ...(body && body.length ? { body: new Uint8Array(body) } : {}) });
   const forwardedFor = req.headers['x-forwarded-for'];
   const clientAddress = clientAddressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
   const response = await handler(request, { requestId, clientAddress });

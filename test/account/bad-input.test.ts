@@ -112,3 +112,32 @@ describe('requests Node refuses before any handler', () => {
     expect((await response.json()).detail).toMatch(/POST/);
   });
 });
+
+describe('NUL, lone surrogates and bytes that are not UTF-8 are a 400, never reaching PostgreSQL', () => {
+  const json = { 'content-type': 'application/json' };
+  async function expectInvalidText(response: Response, where: RegExp) {
+    const body = await expectRefusal(response, 400);
+    expect(body.code).toBe('invalid_text');
+    expect(body.detail).toMatch(where);
+  }
+
+  it('in a path parameter or the query string', async () => {
+    await expectInvalidText(await service.api('/v1/portal/domains/a%00b.com/workspace', { method: 'PUT', headers: json, body: '{"workspace_id":null}' }), /NUL/);
+    await expectInvalidText(await service.api('/v1/portal/domains/%FFb.com/workspace', { method: 'PUT', headers: json, body: '{"workspace_id":null}' }), /not valid UTF-8/);
+    await expectInvalidText(await service.api('/v1/portal/dashboard?period=7d%00'), /NUL/);
+  });
+
+  it('in a JSON body on REST, /graphql and MCP', async () => {
+    await expectInvalidText(await service.api('/v1/portal/workspaces', { method: 'POST', headers: json, body: '{"name":"Clients\\u0000"}' }), /NUL.*"name"/);
+    await expectInvalidText(await service.api('/v1/portal/workspaces', { method: 'POST', headers: json, body: '{"name":"\\ud800"}' }), /surrogate/);
+    const mutation = 'mutation ($n: String!) { createWorkspace(input: { name: $n }) { id } }';
+    await expectInvalidText(await service.api('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: mutation, variables: { n: 'x\u0000' } }) }), /NUL/);
+    const literal = await graphql(service, 'mutation { createWorkspace(input: { name: "x\\u0000" }) { id } }');
+    expect(literal.status).toBe(400);
+    expect(literal.body.errors![0].extensions.code).toBe('invalid_text');
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_workspace', arguments: { name: 'x\u0000' } } };
+    await expectInvalidText(await service.api('/mcp', { method: 'POST', headers: { ...json, accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) }), /NUL/);
+    const { rows } = await service.database.raw.query({ text: "select count(*)::int as n from workspaces where name like 'x%' or name like 'Clients%'" });
+    expect(rows[0]?.n).toBe(0);
+  });
+});

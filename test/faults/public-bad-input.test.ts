@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
+import { createConnection } from 'node:net';
 import { operationTable } from '../../rest/operation-table.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
@@ -32,7 +33,7 @@ const nasty = fc.constantFrom(
   '', ' ', '.', '..', 'good.test', 'GOOD.TEST.', 'bad.test', 'track.good.test', 'xn--', 'xn--zz', '-a.test', 'a..b.test', 'a'.repeat(64) + '.test', `${'a.'.repeat(130)}test`,
   'ÄÖÜ.test', 'пример.испытание', '👍.test', 'alex@good.test', 'a@b@c', '@good.test', 'http://good.test/x', 'good.test:25', 'good.test/path',
   '127.0.0.1', '10.0.0.1', '169.254.169.254', '::1', 'fe80::1%eth0', '256.1.1.1', '1.2.3', '0x7f.1', 'localhost',
-  'a,b,,c', ','.repeat(3000), Array.from({ length: 1200 }, (_, i) => `d${i}.test`).join(','), '%00', '\u0000', '\r\nX-Injected: 1', '"quoted"', "'; drop table accounts; --",
+  'a,b,,c', 'good.test\u0000', '%FF.test', ','.repeat(3000), Array.from({ length: 1200 }, (_, i) => `d${i}.test`).join(','), '%00', '\u0000', '\r\nX-Injected: 1', '"quoted"', "'; drop table accounts; --",
   'MX', 'TXT', 'ANY', 'AXFR', 'mx', 'default', '../../etc/passwd', '{"a":1}', 'null', 'true', '-1', '1e309',
 );
 const plausible = fc.constantFrom('good.test', 'bad.test', 'track.good.test', 'mailer.test', 'alex@good.test,info@bad.test', 'good.test,bad.test', '198.51.100.7', 'google');
@@ -99,7 +100,7 @@ describe('fuzzing every public check path (fast-check)', () => {
       { arbitrary: fc.dictionary(fc.constantFrom(...paramNames), value, { minKeys: 1, maxKeys: 4 }).map((o) => JSON.stringify(o)), weight: 3 },
       fc.dictionary(name, fc.oneof(value, fc.jsonValue({ maxDepth: 2 })), { maxKeys: 4 }).map((o) => JSON.stringify(o)),
       fc.json({ maxDepth: 2 }),
-      fc.constantFrom('', '{', '{"domain":', '[]', '"good.test"', '42', 'null', '{"domain":"good.test"}{"x":1}', 'domain=good.test', '\u0000'),
+      fc.constantFrom('', '{', '{"domain":', '[]', '"good.test"', '42', 'null', '{"domain":"good.test"}{"x":1}', 'domain=good.test', '\u0000', '{"domain":"\\ud800.test"}', '{"emails":"a@b.test,\\udc00@c.test"}', '{"domain":"good.test\\u0000"}'),
     );
     await fc.assert(fc.asyncProperty(
       fc.constantFrom(...rows),
@@ -113,4 +114,75 @@ describe('fuzzing every public check path (fast-check)', () => {
     ), { numRuns: 200 });
     expect(await tableCounts()).toEqual(before);
   }, 120_000);
+});
+
+/** Sends a request line byte for byte (fetch would percent-encode a raw 0xFF), and reads the answer. */
+function rawGet(base: string, target: Buffer): Promise<{ status: number; body: string; headers: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: hostname, port: Number(port) }, () => {
+      socket.end(Buffer.concat([Buffer.from('GET '), target, Buffer.from(` HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`)]));
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), body, headers: head.toLowerCase() });
+    });
+  });
+}
+
+describe('NUL, lone surrogates and bytes that are not UTF-8 are a 400 on every public door', () => {
+  async function expectInvalidText(response: Response, where: RegExp) {
+    expect(response.status).toBe(400);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const body = await response.json();
+    expect(body.code).toBe('invalid_text');
+    expect(body.detail).toMatch(where);
+  }
+  const json = { 'content-type': 'application/json' };
+  const mcpHeaders = { ...json, accept: 'application/json, text/event-stream' };
+
+  it('in the path and the query string, percent-encoded or raw', async () => {
+    await expectInvalidText(await service.pub('/.platform/functions/check-spf?domain=good.test%00'), /NUL/);
+    await expectInvalidText(await service.pub('/.platform/functions/check-spf?domain=%FF.test'), /not valid UTF-8/);
+    await expectInvalidText(await service.pub('/.platform/functions/check-spf%C0%AF?domain=good.test'), /not valid UTF-8/);
+    const raw = await rawGet(service.publicUrl, Buffer.concat([Buffer.from('/.platform/functions/check-spf?domain=a'), Buffer.from([0xff, 0xfe]), Buffer.from('.test')]));
+    // Node's parser refuses a raw byte above 0x7F in the request line before any handler (clientError).
+    expect(raw.status).toBe(400);
+    expect(JSON.parse(raw.body).detail).toMatch(/request line/);
+    // Percent-encoded UTF-8 is text, and a % that starts no escape is only a character.
+    const fine = await service.pub(`/.platform/functions/check-dns?domain=${encodeURIComponent('ÄÖÜ.test')}&x=100%`);
+    expect(fine.status).toBe(200);
+  });
+
+  it('in a JSON body, as a value, a key, or raw bytes', async () => {
+    const path = '/.platform/functions/check-spf';
+    await expectInvalidText(await service.pub(path, { method: 'POST', headers: json, body: '{"domain":"good.test\\u0000"}' }), /NUL.*"domain"/);
+    await expectInvalidText(await service.pub(path, { method: 'POST', headers: json, body: '{"domain":"\\ud800.test"}' }), /surrogate/);
+    await expectInvalidText(await service.pub(path, { method: 'POST', headers: json, body: '{"domain":"good.test","a\\u0000":1}' }), /NUL/);
+    await expectInvalidText(await service.pub(path, { method: 'POST', headers: json, body: Buffer.from([...Buffer.from('{"domain":"a'), 0xc3, 0x28, ...Buffer.from('.test"}')]) }), /not valid UTF-8/);
+    // A surrogate pair written as escapes is one whole character.
+    const pair = await service.pub('/.platform/functions/check-dns', { method: 'POST', headers: json, body: '{"domain":"\\ud83d\\udc4d.test"}' });
+    expect((await pair.json()).code).not.toBe('invalid_text');
+  });
+
+  it('on /graphql: in variables (POST and GET) and in string literals', async () => {
+    const query = 'query ($d: String) { checkSpf(domain: $d) }';
+    await expectInvalidText(await service.pub('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query, variables: { d: 'good.test\u0000' } }) }), /NUL/);
+    await expectInvalidText(await service.pub('/graphql', { method: 'POST', headers: json, body: `{"query":${JSON.stringify(query)},"variables":{"d":"\\udfff"}}` }), /surrogate/);
+    await expectInvalidText(await service.pub(`/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{"d":"a\\u0000"}')}`), /query parameter "variables".*NUL/);
+    const literal = await service.pub('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: '{ checkSpf(domain: "good.test\\u0000") }' }) });
+    expect(literal.status).toBe(400);
+    const error = (await literal.json()).errors[0];
+    expect(error.extensions.code).toBe('invalid_text');
+    expect(error.message).toMatch(/NUL/);
+  });
+
+  it('on /mcp: in a tool argument', async () => {
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_spf', arguments: { domain: 'good.test\u0000' } } };
+    await expectInvalidText(await service.pub('/mcp', { method: 'POST', headers: mcpHeaders, body: JSON.stringify(call) }), /NUL/);
+  });
 });

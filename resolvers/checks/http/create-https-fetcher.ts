@@ -39,6 +39,8 @@ export function httpsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpsF
  * - Redirects are never followed: RFC 8461 section 3.3 forbids it for policies, and a 3xx is handed
  *   back as-is so the caller can say where it pointed.
  * - One deadline covers resolution, connection and body; a body past maxBytes is abandoned.
+ * - The request's signal (dns.signal: the caller hung up or the request's deadline passed) abandons
+ *   the fetch at once, whatever stage it is in: the socket is destroyed, not left to finish.
  */
 export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): HttpsFetcher {
   const ca = config.ca === undefined ? undefined : [...rootCertificates, config.ca.toString()];
@@ -66,13 +68,22 @@ export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): 
       // Until the TLS handshake completes, every failure (refused, unreachable, silent) reads the same.
       const progress = { secured: false };
 
+      const cancelled: HttpsFetchResult = { ok: false, code: 'cancelled', reason: `${url} was not fetched: the request was cancelled or ran past its deadline.` };
+      const requestSignal = dns.signal;
+      if (requestSignal?.aborted) return cancelled;
       let timer: NodeJS.Timeout | undefined;
+      let onRequestAbort: (() => void) | undefined;
       const controller = new AbortController();
       const deadline = new Promise<HttpsFetchResult>((resolve) => {
         timer = setTimeout(() => {
           controller.abort();
           resolve(progress.secured ? { ok: false, code: 'timeout', reason: `${url} did not answer within ${timeoutMs} ms.` } : unreachable(host));
         }, timeoutMs);
+        onRequestAbort = () => {
+          controller.abort();
+          resolve(cancelled);
+        };
+        requestSignal?.addEventListener('abort', onRequestAbort, { once: true });
       });
       const work = (async (): Promise<HttpsFetchResult> => {
         const resolved = await resolveFetchAddresses(dns, host, config.allowPrivate);
@@ -84,6 +95,7 @@ export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): 
         return await Promise.race([work, deadline]);
       } finally {
         clearTimeout(timer);
+        if (onRequestAbort) requestSignal?.removeEventListener('abort', onRequestAbort);
         controller.abort();
       }
     },
