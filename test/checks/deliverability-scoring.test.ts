@@ -109,12 +109,16 @@ describe('domain age', () => {
 describe('DKIM part', () => {
   const dkim = (over: Partial<CheckDkimAnswer>): CheckDkimAnswer => ({
     status: 'warn', summary: 'No key under the common selectors, but _domainkey exists.', findings: [], domain: 'x.example',
-    selector: null, selectors_checked: [], keys: [], domainkey_exists: true, ...over,
+    selector: null, selectors_checked: [], keys: [], domainkey_exists: true, wildcard: false, ...over,
   });
 
   it('keys that may sit under selectors we did not guess are not scored, not scored as missing', () => {
     expect(scoreDkim(dkim({}))).toMatchObject({ scored: false, status: 'warn' });
     expect(scoreDkim(dkim({ status: 'fail', domainkey_exists: false }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_missing', cap: 'C' }] });
+  });
+
+  it('a wildcard that hides whether _domainkey exists leaves the part not scored, not scored as missing', () => {
+    expect(scoreDkim(dkim({ domainkey_exists: null, wildcard: true }))).toMatchObject({ scored: false, status: 'warn' });
   });
 
   it('a 1024-bit key costs a quarter of the part', () => {

@@ -12,7 +12,8 @@ export type ZoneRecord = {
   [T in DnsRecordType]: { readonly name: string; readonly type: T; readonly data: DnsRecordData[T]; readonly ttl?: number }
 }[DnsRecordType];
 
-export type TestDnsBehaviour = 'timeout' | 'servfail' | 'refused' | 'garbage';
+/** nxdomain: answer NXDOMAIN whatever exists at or below the name (a provider breaking RFC 8020). */
+export type TestDnsBehaviour = 'timeout' | 'servfail' | 'refused' | 'garbage' | 'nxdomain';
 
 export interface TestDnsServerOptions {
   records: ZoneRecord[];
@@ -80,6 +81,24 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   const delayMs = options.delayMs ?? 0;
   const questions: { name: string; type: string }[] = [];
 
+  const nameExists = (name: string): boolean => records.some((r) => bare(r.name) === name || bare(r.name).endsWith(`.${name}`));
+
+  /**
+   * RFC 4592 wildcard synthesis, minimally: a name that does not exist takes the records of
+   * "*.<closest encloser>" (its nearest existing ancestor), if that wildcard exists; null otherwise.
+   */
+  function wildcardRecords(name: string): ZoneRecord[] | null {
+    if (nameExists(name)) return null;
+    const labels = name.split('.');
+    for (let i = 1; i < labels.length; i += 1) {
+      const ancestor = labels.slice(i).join('.');
+      if (!nameExists(ancestor)) continue;
+      const matching = records.filter((r) => bare(r.name) === `*.${ancestor}`);
+      return matching.length > 0 ? matching : null;
+    }
+    return null;
+  }
+
   function answer(query: DecodedPacket): { reply: Buffer | null; garbage: boolean } {
     const q = query.questions?.[0];
     const header = { type: 'response' as const, id: query.id ?? 0, questions: query.questions ?? [] };
@@ -92,10 +111,17 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     if (behaviour === 'garbage') return { reply: randomBytes(7), garbage: true };
     if (behaviour === 'servfail') return { reply: dnsPacket.encode({ ...header, flags: flags | RCODE.SERVFAIL }), garbage: false };
     if (behaviour === 'refused') return { reply: dnsPacket.encode({ ...header, flags: flags | RCODE.REFUSED }), garbage: false };
+    if (behaviour === 'nxdomain') return { reply: dnsPacket.encode({ ...header, flags: flags | RCODE.NXDOMAIN }), garbage: false };
 
     const answers: Answer[] = [];
     let owner = name;
     for (let hop = 0; hop < 16; hop += 1) {
+      const wildcard = wildcardRecords(owner);
+      if (wildcard !== null) {
+        // RFC 4592: the wildcard's records are answered with the name asked as their owner.
+        answers.push(...wildcard.filter((r) => r.type === q.type).map((r) => toWire({ ...r, name: owner } as ZoneRecord)));
+        break;
+      }
       const matching = records.filter((r) => bare(r.name) === owner && r.type === q.type);
       if (matching.length > 0 || q.type === 'CNAME') {
         answers.push(...matching.map(toWire));
@@ -106,7 +132,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       answers.push(toWire(alias));
       owner = bare(alias.data as string);
     }
-    const exists = records.some((r) => bare(r.name) === owner || bare(r.name).endsWith(`.${owner}`));
+    const exists = records.some((r) => bare(r.name) === owner || bare(r.name).endsWith(`.${owner}`)) || wildcardRecords(owner) !== null;
     const rcode = answers.length === 0 && !exists ? RCODE.NXDOMAIN : RCODE.NOERROR;
     const packet: Packet = { ...header, flags: flags | rcode, answers };
     return { reply: dnsPacket.encode(packet), garbage: false };
