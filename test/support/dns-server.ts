@@ -133,7 +133,9 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       owner = bare(alias.data as string);
     }
     const exists = records.some((r) => bare(r.name) === owner || bare(r.name).endsWith(`.${owner}`)) || wildcardRecords(owner) !== null;
-    const rcode = answers.length === 0 && !exists ? RCODE.NXDOMAIN : RCODE.NOERROR;
+    // RFC 6604: the rcode is about the last name of the chain, so a CNAME to a name that does not
+    // exist is NXDOMAIN with the CNAME in the answer section, as real servers answer it.
+    const rcode = !exists && !answers.some((a) => a.type === q.type) ? RCODE.NXDOMAIN : RCODE.NOERROR;
     const packet: Packet = { ...header, flags: flags | rcode, answers };
     return { reply: dnsPacket.encode(packet), garbage: false };
   }

@@ -16,7 +16,12 @@ function bareName(name: string): string {
  */
 export function answerFromReply<T extends DnsRecordType>(name: string, type: T, packet: DecodedPacket): DnsAnswer<T> {
   const rcode = (packet as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR';
-  if (rcode === 'NXDOMAIN') return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)` };
+  if (rcode === 'NXDOMAIN') {
+    // RFC 6604: with a CNAME chain in the answer, NXDOMAIN is about the chain's last target, not the name asked.
+    const end = chainEnd(name, packet.answers ?? []);
+    const detail = end === name ? `${name} does not exist (NXDOMAIN)` : `${name} is an alias (CNAME) of ${end}, which does not exist (NXDOMAIN)`;
+    return { ok: false, name, type, failure: 'nxdomain', detail };
+  }
   if (rcode === 'SERVFAIL') return { ok: false, name, type, failure: 'servfail', detail: `the resolver failed to look up ${type} ${name} (SERVFAIL)` };
   if (rcode === 'REFUSED') return { ok: false, name, type, failure: 'refused', detail: `the resolver refused to look up ${type} ${name} (REFUSED)` };
   if (rcode !== 'NOERROR') return { ok: false, name, type, failure: 'malformed', detail: `the resolver answered ${type} ${name} with ${rcode}` };
@@ -33,6 +38,17 @@ export function answerFromReply<T extends DnsRecordType>(name: string, type: T, 
   }
   if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record` };
   return { ok: true, name, type, records };
+}
+
+/** The last owner of the CNAME chain that starts at `name` in an answer section (`name` itself when there is none). */
+function chainEnd(name: string, answers: readonly Answer[]): string {
+  let owner = bareName(name);
+  for (let hop = 0; hop < MAX_CNAME_HOPS; hop += 1) {
+    const alias = answers.find((a) => a.type === 'CNAME' && bareName(a.name) === owner);
+    if (!alias || typeof (alias as { data?: unknown }).data !== 'string') break;
+    owner = bareName((alias as { data: string }).data);
+  }
+  return owner === bareName(name) ? name : owner;
 }
 
 function toRecord<T extends DnsRecordType>(type: T, answer: Answer): DnsRecord<T>[] {
