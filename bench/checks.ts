@@ -8,6 +8,7 @@ import type { FullCheckContext } from '../resolvers/checks/full-check-context.js
 import type { SpfLookaheadFigures } from './checks-spf.js';
 import { startTestDnsServer, type ZoneRecord } from '../test/support/dns-server.js';
 import { rdapDomain, startTestRdapServer } from '../test/support/rdap-server.js';
+import { dnsblTestPoints } from '../test/support/dnsbl-test-points.js';
 
 /**
  * npm run bench:checks — check-deliverability against the local DNS server holding every answer
@@ -47,6 +48,8 @@ function zone(): ZoneRecord[] {
     { name: DOMAIN, type: 'MX', data: { preference: 20, exchange: `mx2.${DOMAIN}` } },
     { name: `mx1.${DOMAIN}`, type: 'A', data: '192.0.2.11' },
     { name: `mx2.${DOMAIN}`, type: 'A', data: '192.0.2.12' },
+    // The blocklists' RFC 5782 test points, so the lists read as alive.
+    ...dnsblTestPoints(),
   ];
 }
 

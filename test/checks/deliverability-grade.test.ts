@@ -8,6 +8,7 @@ import { registrationConfigFromEnv } from '../../resolvers/checks/domain-expiry/
 import type { FullCheckContext } from '../../resolvers/checks/full-check-context.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { rdapDomain, startTestRdapServer, type TestRdapServer } from '../support/rdap-server.js';
+import { dnsblTestPoints } from '../support/dnsbl-test-points.js';
 
 const NOW = new Date('2026-09-26T00:00:00Z');
 const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
@@ -51,6 +52,7 @@ const records: ZoneRecord[] = [
   txt('nomail.example', 'v=spf1 -all'),
   txt('_dmarc.nomail.example', 'v=DMARC1; p=reject; rua=mailto:dmarc@nomail.example'),
   txt(`google._domainkey.nomail.example`, `v=DKIM1; k=rsa; p=${rsa2048}`),
+  ...dnsblTestPoints(),
 ];
 
 const registered = (name: string, created = '2015-03-01T12:00:00Z') => rdapDomain(name, 'Example Registrar, Inc.', created, '2027-09-01T12:00:00Z');

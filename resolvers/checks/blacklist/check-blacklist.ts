@@ -8,7 +8,7 @@ import { organizationalDomain } from '../organizational-domain.js';
 import { resolveMailRoute } from '../verify-email/resolve-mail-route.js';
 import type { BlacklistConfig } from './blacklist-config.js';
 import { DOMAIN_LISTS, IP_LISTS } from './dnsbl-lists.js';
-import { queryDnsbl } from './query-dnsbl.js';
+import { dnsblLiveness, queryDnsbl } from './query-dnsbl.js';
 import type { DnsblListResult } from './query-dnsbl.js';
 
 export interface BlacklistInput {
@@ -106,6 +106,9 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
     // URI lists list registered domains (URIBL and SURBL only answer for them).
     const registered = organizationalDomain(parsed.domain) ?? parsed.domain;
     const domainQueries = DOMAIN_LISTS.map((list) => queryDnsbl(ctx.dns, list, registered, ctx.blacklist));
+    // The IP lists' test points do not depend on the mail servers: asked now, they are answered by
+    // the time the addresses are known, so they add no round trip to the chain.
+    for (const list of IP_LISTS) void dnsblLiveness(ctx.dns, list, ctx.blacklist);
     const mail = await mailServerAddresses(ctx, parsed.domain);
     if (mail.note) findings.push(mail.note);
     pending = [...domainQueries, ...mail.addresses.flatMap((address) => IP_LISTS.map((list) => queryDnsbl(ctx.dns, list, address, ctx.blacklist)))];
@@ -124,6 +127,13 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
       severity: major ? 'error' : 'warning',
       code: major ? 'listed_major' : 'listed_minor',
       message: `${entry.target} is listed on ${entry.list} (${entry.codes.map((c) => c.meaning).join('; ')}). Fix the cause, then ask for removal at ${entry.removal_url}.`,
+    });
+  }
+  const dead = [...new Map(lists.filter((l) => l.alive === false).map((l) => [l.list_id, l])).values()];
+  if (dead.length > 0) {
+    findings.push({
+      severity: 'warning', code: 'lists_failed_test_point',
+      message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a list must list 127.0.0.2 or "test" and not 127.0.0.1 or "invalid"), so their answers were not counted: ${dead[0]!.reason}`,
     });
   }
   const unanswered = lists.filter((l) => l.listed === null);
