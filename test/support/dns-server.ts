@@ -20,7 +20,7 @@ export interface TestDnsServerOptions {
   /** Added before every answer (benchmarks). */
   delayMs?: number;
   /**
-   * By lower-case name, any type. A key "name/TYPE" (e.g. "example.com/TXT") applies to that type
+   * By lower-case name, any type; a key "*.zone" applies to every name below zone. A key "name/TYPE" (e.g. "example.com/TXT") applies to that type
    * only, which the SPF conformance suite needs ("TIMEOUT" beside records of other types).
    */
   behaviours?: Record<string, TestDnsBehaviour>;
@@ -81,6 +81,16 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   const delayMs = options.delayMs ?? 0;
   const questions: { name: string; type: string }[] = [];
 
+  /** A key "*.zone" applies to every name below zone (a DNSSEC-bogus or lame zone fails them all). */
+  const subtreeBehaviour = (name: string): TestDnsBehaviour | undefined => {
+    const labels = name.split('.');
+    for (let i = 1; i < labels.length; i += 1) {
+      const found = behaviours.get(`*.${labels.slice(i).join('.')}`);
+      if (found) return found;
+    }
+    return undefined;
+  };
+
   const nameExists = (name: string): boolean => records.some((r) => bare(r.name) === name || bare(r.name).endsWith(`.${name}`));
 
   /**
@@ -106,7 +116,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     if (!q) return { reply: dnsPacket.encode({ ...header, flags: flags | 1 }), garbage: false };
     const name = bare(q.name);
     questions.push({ name, type: q.type });
-    const behaviour = behaviours.get(`${name}/${q.type}`) ?? behaviours.get(name);
+    const behaviour = behaviours.get(`${name}/${q.type}`) ?? behaviours.get(name) ?? subtreeBehaviour(name);
     if (behaviour === 'timeout') return { reply: null, garbage: false };
     if (behaviour === 'garbage') return { reply: randomBytes(7), garbage: true };
     if (behaviour === 'servfail') return { reply: dnsPacket.encode({ ...header, flags: flags | RCODE.SERVFAIL }), garbage: false };
