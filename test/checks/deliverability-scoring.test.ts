@@ -31,7 +31,7 @@ describe('deliverability grade arithmetic', () => {
       (scored, fractions) => {
         const parts = Object.fromEntries(GRADE_PARTS.map((p, i) => [p, scored[i]
           ? scoredPart('warn', 'x', fractions[i]! > 0 ? [deduction('d', fractions[i]!)] : [])
-          : notScored('error', 'Not scored: the lookup failed.')])) as Record<GradePart, PartAssessment>;
+          : notScored('warn', 'Not scored: the evidence cannot tell.')])) as Record<GradePart, PartAssessment>;
         const combined = combineParts(parts);
         const weights = GRADE_PARTS.filter((_, i) => scored[i]).map((p) => PART_WEIGHTS[p]);
         const total = weights.reduce((a, b) => a + b, 0);
@@ -42,6 +42,18 @@ describe('deliverability grade arithmetic', () => {
         }
       },
     ));
+  });
+
+  it('parts whose lookups failed withhold the grade exactly when they carry 30% of the weight or more', () => {
+    fc.assert(fc.property(fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), (failed) => {
+      const parts = Object.fromEntries(GRADE_PARTS.map((p, i) => [p, failed[i] ? notScored('error', 'Not scored: the lookup failed.') : scoredPart('pass', 'ok')])) as Record<GradePart, PartAssessment>;
+      const combined = combineParts(parts);
+      const unchecked = GRADE_PARTS.filter((_, i) => failed[i]).reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
+      expect(combined.unchecked_weight).toBe(unchecked);
+      expect(combined.grade === null).toBe(unchecked >= 30);
+      // Never an A, and never an F, out of an outage: what is left is perfect, so any letter given is A.
+      if (combined.grade !== null) expect(unchecked).toBeLessThan(30);
+    }));
   });
 
   it('a cap lowers the letter but never the score, and never raises a letter', () => {
