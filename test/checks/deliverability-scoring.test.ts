@@ -9,6 +9,8 @@ import type { Deduction, PartAssessment } from '../../resolvers/checks/deliverab
 import { scoreDkim } from '../../resolvers/checks/deliverability/score-dkim.js';
 import { ageScore, scoreDomainAge } from '../../resolvers/checks/deliverability/score-domain-age.js';
 import type { CheckDkimAnswer } from '../../resolvers/checks/dkim/check-dkim.js';
+import type { MailExchangerHost, MailExchangersAnswer } from '../../resolvers/checks/deliverability/inspect-mail-exchangers.js';
+import { scoreMx } from '../../resolvers/checks/deliverability/score-mx.js';
 import type { DomainExpiryAnswer } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 
 const perfect = (): Record<GradePart, PartAssessment> =>
@@ -134,5 +136,25 @@ describe('DKIM part', () => {
   it('a 1024-bit key costs a quarter of the part', () => {
     const key = { selector: 's1', record: 'v=DKIM1; p=...', valid: true, key_type: 'rsa' as const, key_bits: 1024, testing: false, hash_algorithms: [], service_types: [], findings: [] };
     expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkey_exists: true }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_weak_key', fraction: 0.25 }] });
+  });
+});
+
+describe('MX part: the MX rules', () => {
+  const host = (exchange: string, over: Partial<MailExchangerHost> = {}): MailExchangerHost =>
+    ({ exchange, preference: 10, is_address: false, cname_target: null, addresses: ['192.0.2.1'], resolves: true, ...over });
+  const mx = (hosts: MailExchangerHost[], withNullMx = false): MailExchangersAnswer =>
+    ({ status: 'warn', summary: 's', findings: [], domain: 'x.example', route: 'mx', hosts, with_null_mx: withNullMx });
+  const codes = (p: PartAssessment): string[] => (p.scored ? p.deductions.map((d) => d.code) : []);
+
+  it('a null MX beside real ones, an alias host and an address literal each cost the part, with a fix', () => {
+    const part = scoreMx(mx([host('mail.x.example', { cname_target: 'mx.provider.example' }), host('192.0.2.7', { is_address: true, addresses: [], resolves: false })], true));
+    expect(codes(part)).toEqual(['mx_null_with_others', 'mx_is_address', 'mx_is_cname']);
+    expect(part.scored && part.deductions.find((d) => d.code === 'mx_is_cname')?.fix).toMatch(/Point the MX at mx\.provider\.example directly/);
+    expect(part.scored && part.deductions.reduce((sum, d) => sum + d.fraction, 0)).toBeCloseTo(1);
+  });
+
+  it('an MX set of address literals only is a domain that takes no mail', () => {
+    const part = scoreMx(mx([host('192.0.2.7', { is_address: true, addresses: [], resolves: false })]));
+    expect(part).toMatchObject({ scored: true, deductions: [{ code: 'mx_hosts_unresolvable', cap: 'F' }] });
   });
 });
