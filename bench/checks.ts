@@ -28,7 +28,9 @@ const RUNS = 5;
  * - blacklists: MX grade.example -> A mx1/mx2.grade.example -> <reversed address>.<zone> A on 26 IP lists = 3;
  * - DMARC: TXT _dmarc.grade.example -> TXT grade.example._report._dmarc.esp.example (rua at another domain) = 2;
  * - MX part: MX -> A/AAAA of the hosts = 2 (the same MX and A questions as the blacklists, asked once);
- * - DKIM: 26 selectors and _domainkey, all at once = 1; domain lists (6 zones) = 1.
+ * - DKIM: 26 selectors, _domainkey and a random selector (the wildcard probe), all at once = 1;
+ *   domain lists (6 zones) and their RFC 5782 test points = 1;
+ * - the IP lists' test points go out beside the MX hosts' addresses (level 2), not on the chain.
  * Domain age is RDAP over HTTP, not DNS, and runs alongside.
  */
 export const DELIVERABILITY_CHAIN_DEPTH = 3;
