@@ -8,6 +8,7 @@ import type { FullCheckContext } from '../resolvers/checks/full-check-context.js
 import type { SpfLookaheadFigures } from './checks-spf.js';
 import { startTestDnsServer, type ZoneRecord } from '../test/support/dns-server.js';
 import { rdapDomain, startTestRdapServer } from '../test/support/rdap-server.js';
+import { dnsblTestPoints } from '../test/support/dnsbl-test-points.js';
 
 /**
  * npm run bench:checks — check-deliverability against the local DNS server holding every answer
@@ -27,7 +28,9 @@ const RUNS = 5;
  * - blacklists: MX grade.example -> A mx1/mx2.grade.example -> <reversed address>.<zone> A on 26 IP lists = 3;
  * - DMARC: TXT _dmarc.grade.example -> TXT grade.example._report._dmarc.esp.example (rua at another domain) = 2;
  * - MX part: MX -> A/AAAA of the hosts = 2 (the same MX and A questions as the blacklists, asked once);
- * - DKIM: 26 selectors and _domainkey, all at once = 1; domain lists (6 zones) = 1.
+ * - DKIM: 26 selectors, _domainkey and a random selector (the wildcard probe), all at once = 1;
+ *   domain lists (6 zones) and their RFC 5782 test points = 1;
+ * - the IP lists' test points go out beside the MX hosts' addresses (level 2), not on the chain.
  * Domain age is RDAP over HTTP, not DNS, and runs alongside.
  */
 export const DELIVERABILITY_CHAIN_DEPTH = 3;
@@ -47,6 +50,8 @@ function zone(): ZoneRecord[] {
     { name: DOMAIN, type: 'MX', data: { preference: 20, exchange: `mx2.${DOMAIN}` } },
     { name: `mx1.${DOMAIN}`, type: 'A', data: '192.0.2.11' },
     { name: `mx2.${DOMAIN}`, type: 'A', data: '192.0.2.12' },
+    // The blocklists' RFC 5782 test points, so the lists read as alive.
+    ...dnsblTestPoints(),
   ];
 }
 

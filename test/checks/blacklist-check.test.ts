@@ -8,6 +8,7 @@ import { DNSBL_LISTS, DOMAIN_LISTS, IP_LISTS } from '../../resolvers/checks/blac
 import { checkUribl } from '../../resolvers/checks/uribl/check-uribl.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { dnsblTestPoints } from '../support/dnsbl-test-points.js';
 
 const a = (name: string, ...addresses: string[]): ZoneRecord[] => addresses.map((data) => ({ name, type: 'A', data }));
 
@@ -44,6 +45,9 @@ const records: ZoneRecord[] = [
   ...a('refused.example.multi.uribl.com', '127.0.0.1'),
   ...a('refused.example.multi.surbl.org', '127.0.0.1'),
   { name: 'clean2.example', type: 'A', data: '192.0.2.1' },
+  // Every list answers its RFC 5782 test point.
+  ...dnsblTestPoints(),
+  ...dnsblTestPoints({ spamhausDqsKey: 'abc123' }).filter((r) => r.name.includes('.dq.spamhaus.net')),
 ];
 
 let server: TestDnsServer;
@@ -164,6 +168,51 @@ describe('check-blacklist', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).detail).toMatch(detail);
+  });
+});
+
+describe('blocklists that are alive (RFC 5782 test points)', () => {
+  // The 0spam zone is gone (its test point is NXDOMAIN like everything else), the NordSpam DBL zone
+  // was parked and answers every name ("invalid" included), and SEM URI does not answer its test point.
+  const deadRecords: ZoneRecord[] = [
+    ...dnsblTestPoints({ spamhausDqsKey: null }, ['0spam', 'sem_uri']),
+    ...a('invalid.dbl.nordspam.com', '127.0.0.2'),
+    ...a('clean.example.dbl.nordspam.com', '127.0.0.2'),
+    { name: 'clean.example', type: 'MX', data: { preference: 10, exchange: 'mx.clean.example' } },
+    ...a('mx.clean.example', '192.0.2.1'),
+  ];
+  let dead: TestDnsServer;
+  beforeAll(async () => {
+    dead = await startTestDnsServer({ records: deadRecords, behaviours: { 'test.uribl.spameatingmonkey.net': 'timeout' } });
+  });
+  afterAll(() => dead.close());
+  const deadCtx = (): BlacklistContext => ({ ...ctx(), dns: createDnsLookup({ servers: [dead.server], timeoutMs: 300, tries: 1, concurrency: 64 }) });
+
+  it('a list whose zone is gone is listed null with a reason, not "not listed", and is not counted as checked', async () => {
+    const answer = await checkBlacklist({ input: '192.0.2.1' }, deadCtx());
+    const zero = answer.lists.find((l) => l.list_id === '0spam')!;
+    expect(zero).toMatchObject({ listed: null, alive: false, reason: expect.stringMatching(/test point 127\.0\.0\.2/) });
+    expect(answer.lists.filter((l) => l.list_id !== '0spam').every((l) => l.listed === false && l.alive === true)).toBe(true);
+    expect(answer.checked_count).toBe(IP_LISTS.length - 1);
+    expect(answer.unanswered_count).toBe(1);
+    expect(answer.findings.map((f) => f.code)).toContain('lists_failed_test_point');
+  });
+
+  it('a parked zone that lists "invalid" is no listing, and a test point that timed out leaves the list unverified', async () => {
+    const answer = await checkBlacklist({ input: 'clean.example' }, deadCtx());
+    expect(answer.lists.find((l) => l.list_id === 'nordspam_dbl')).toMatchObject({ listed: null, alive: false, reason: expect.stringMatching(/lists invalid/) });
+    expect(answer.lists.find((l) => l.list_id === 'sem_uri')).toMatchObject({ listed: null, alive: null, reason: expect.stringMatching(/Could not check/) });
+    expect(answer.listed_count).toBe(0);
+  });
+
+  it('asks each list\'s test-point pair once per request, however many targets', async () => {
+    const before = dead.questions.length;
+    await checkUribl({ domains: 'a.example,b.example,c.example' }, deadCtx());
+    const asked = dead.questions.slice(before).map((q) => q.name);
+    for (const list of DOMAIN_LISTS) {
+      expect(asked.filter((n) => n === `invalid.${list.zone}`)).toHaveLength(1);
+      expect(asked.filter((n) => n === `${list.test_domain ?? 'test'}.${list.zone}`)).toHaveLength(1);
+    }
   });
 });
 

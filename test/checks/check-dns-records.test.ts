@@ -25,6 +25,19 @@ const records: ZoneRecord[] = [
   { name: '_dmarc.zone.example', type: 'TXT', data: ['v=DMARC1; p=none'] },
   { name: 'nomail.example', type: 'MX', data: { preference: 0, exchange: '' } },
   { name: 'ipmx.example', type: 'MX', data: { preference: 10, exchange: '192.0.2.1' } },
+  ...['mx1', 'mx2', 'alt'].map((h): ZoneRecord => ({ name: `${h}.zone.example`, type: 'A', data: '192.0.2.20' })),
+  // A null MX beside a real one (RFC 7505 section 3 forbids it).
+  { name: 'mixednull.example', type: 'MX', data: { preference: 0, exchange: '' } },
+  { name: 'mixednull.example', type: 'MX', data: { preference: 10, exchange: 'mx.mixednull.example' } },
+  { name: 'mx.mixednull.example', type: 'A', data: '192.0.2.21' },
+  // An MX host that is an alias (RFC 2181 section 10.3), and one with no address.
+  { name: 'aliasmx.example', type: 'MX', data: { preference: 10, exchange: 'mail.aliasmx.example' } },
+  { name: 'mail.aliasmx.example', type: 'CNAME', data: 'mx.provider.example' },
+  { name: 'mx.provider.example', type: 'A', data: '192.0.2.22' },
+  { name: 'ghostmx.example', type: 'MX', data: { preference: 10, exchange: 'ghost.ghostmx.example' } },
+  { name: 'ghostmx.example', type: 'MX', data: { preference: 20, exchange: 'mx.provider.example' } },
+  // A CNAME to a name that does not exist: NXDOMAIN is about the end of the chain (RFC 6604).
+  { name: 'dangling.zone.example', type: 'CNAME', data: 'gone.nowhere.example' },
 ];
 
 let dns: TestDnsServer;
@@ -99,12 +112,39 @@ describe('checkDns', () => {
     expect(servfail.summary).toMatch(/servfail/);
   });
 
-  it('notes a null MX and warns about an MX that is an IP address', async () => {
+  it('notes a null MX and fails an MX that is an IP address, saying to name a host', async () => {
     const nullMx = await checkDns({ domain: 'nomail.example' }, ctx());
     expect(nullMx.findings.map((f) => f.code)).toEqual(['dns_null_mx']);
     const ipMx = await checkDns({ domain: 'ipmx.example' }, ctx());
-    expect(ipMx.status).toBe('warn');
+    expect(ipMx.status).toBe('fail');
     expect(ipMx.findings.map((f) => f.code)).toEqual(['dns_mx_is_address']);
+    expect(ipMx.findings[0]!.message).toMatch(/host name with an A record/);
+  });
+
+  it('a null MX beside other MX records is an error (RFC 7505 section 3)', async () => {
+    const answer = await checkDns({ domain: 'mixednull.example' }, ctx());
+    expect(answer.status).toBe('fail');
+    expect(answer.findings.map((f) => f.code)).toEqual(['dns_mx_null_with_others']);
+    expect(answer.findings[0]!.message).toMatch(/Remove the null MX/);
+  });
+
+  it('flags an MX host that is a CNAME, naming the target to point at, and one with no address', async () => {
+    const alias = await checkDns({ domain: 'aliasmx.example' }, ctx());
+    expect(alias.status).toBe('warn');
+    expect(alias.findings.map((f) => f.code)).toEqual(['dns_mx_is_cname']);
+    expect(alias.findings[0]!.message).toMatch(/Point the MX at mx\.provider\.example directly/);
+    const ghost = await checkDns({ domain: 'ghostmx.example' }, ctx());
+    expect(ghost.status).toBe('warn');
+    expect(ghost.findings.map((f) => f.code)).toEqual(['dns_mx_host_unresolvable']);
+    expect(ghost.findings[0]!.message).toContain('ghost.ghostmx.example');
+  });
+
+  it('NXDOMAIN at the end of a CNAME chain names the end of the chain, not the name asked (RFC 6604)', async () => {
+    const answer = await checkDns({ domain: 'dangling.zone.example', type: 'A' }, ctx());
+    expect(answer).toMatchObject({ outcome: 'nxdomain', status: 'fail' });
+    expect(answer.findings.map((f) => f.code)).toEqual(['dns_cname_target_nxdomain']);
+    expect(answer.summary).toMatch(/alias \(CNAME\) of gone\.nowhere\.example, which does not exist/);
+    expect(answer.summary).not.toMatch(/^dangling\.zone\.example does not exist/);
   });
 
   it('refuses an unknown type with a 400 listing the allowed types', async () => {

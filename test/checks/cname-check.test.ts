@@ -39,6 +39,12 @@ const records: ZoneRecord[] = [
   ...longChain,
   { name: 'h18.long.example', type: 'A', data: '192.0.2.5' },
   cname('_acme-challenge.brand.example', 'custom.esp.example'),
+  // A provider that publishes its target in mixed case (names are case-insensitive, RFC 4343).
+  cname('track.case.example', 'LB.ESP-Track.NET'),
+  { name: 'lb.esp-track.net', type: 'A', data: '192.0.2.6' },
+  // Two hops, then a name that does not exist.
+  cname('deep.brand.example', 'mid.esp.example'),
+  cname('mid.esp.example', 'vanished.esp.example'),
 ];
 
 let dns: TestDnsServer;
@@ -84,6 +90,21 @@ describe('checkCname', () => {
     const missing = await checkCname({ host: 'nothing.brand.example' }, ctx());
     expect(codes(missing)).toEqual(['cname_missing']);
     expect(missing.findings[0]!.message).toMatch(/NXDOMAIN/);
+  });
+
+  it('compares expected without case: LB.ESP-Track.NET is lb.esp-track.net (RFC 4343)', async () => {
+    const mixed = await checkCname({ host: 'track.case.example', expected: 'LB.ESP-Track.NET' }, ctx());
+    expect(mixed).toMatchObject({ matches_expected: true, status: 'pass', final: { name: 'lb.esp-track.net', addresses: ['192.0.2.6'] } });
+    const lower = await checkCname({ host: 'TRACK.Case.Example', expected: 'lb.esp-track.net.' }, ctx());
+    expect(lower).toMatchObject({ matches_expected: true, status: 'pass' });
+  });
+
+  it('NXDOMAIN at the end of a two-hop chain names the end of the chain, not the host asked (RFC 6604)', async () => {
+    const answer = await checkCname({ host: 'deep.brand.example' }, ctx());
+    expect(answer.final.name).toBe('vanished.esp.example');
+    expect(codes(answer)).toEqual(['cname_dangling']);
+    expect(answer.findings[0]!.message).toMatch(/ends at vanished\.esp\.example, which does not exist/);
+    expect(answer.findings.map((f) => f.message).join(' ')).not.toMatch(/deep\.brand\.example does not exist/);
   });
 
   it('detects a loop', async () => {

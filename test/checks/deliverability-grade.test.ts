@@ -8,6 +8,7 @@ import { registrationConfigFromEnv } from '../../resolvers/checks/domain-expiry/
 import type { FullCheckContext } from '../../resolvers/checks/full-check-context.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { rdapDomain, startTestRdapServer, type TestRdapServer } from '../support/rdap-server.js';
+import { dnsblTestPoints } from '../support/dnsbl-test-points.js';
 
 const NOW = new Date('2026-09-26T00:00:00Z');
 const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
@@ -51,6 +52,8 @@ const records: ZoneRecord[] = [
   txt('nomail.example', 'v=spf1 -all'),
   txt('_dmarc.nomail.example', 'v=DMARC1; p=reject; rua=mailto:dmarc@nomail.example'),
   txt(`google._domainkey.nomail.example`, `v=DKIM1; k=rsa; p=${rsa2048}`),
+  ...dnsblTestPoints(),
+  ...sender('halfdown.example'),
 ];
 
 const registered = (name: string, created = '2015-03-01T12:00:00Z') => rdapDomain(name, 'Example Registrar, Inc.', created, '2027-09-01T12:00:00Z');
@@ -58,11 +61,22 @@ const registered = (name: string, created = '2015-03-01T12:00:00Z') => rdapDomai
 let dns: TestDnsServer;
 let rdap: TestRdapServer;
 beforeAll(async () => {
-  dns = await startTestDnsServer({ records, behaviours: { '_dmarc.slowdmarc.example': 'timeout' } });
+  dns = await startTestDnsServer({
+    records,
+    behaviours: {
+      '_dmarc.slowdmarc.example': 'timeout',
+      // A DNSSEC-bogus zone: a validating resolver answers SERVFAIL for every name in it.
+      'bogus.example': 'servfail', '*.bogus.example': 'servfail',
+      // A lame delegation: no name server answers for the zone.
+      'lame.example': 'timeout', '*.lame.example': 'timeout',
+      // Only SPF and DKIM fail: 40% of the weight.
+      'halfdown.example/TXT': 'servfail', '*._domainkey.halfdown.example': 'servfail', '_domainkey.halfdown.example': 'servfail',
+    },
+  });
   rdap = await startTestRdapServer({
     tlds: ['example'],
     domains: {
-      ...Object.fromEntries(['good', 'nodmarc', 'bare', 'monitor', 'listed', 'slowdmarc', 'nomail'].map((d) => [`${d}.example`, registered(`${d}.example`)])),
+      ...Object.fromEntries(['good', 'nodmarc', 'bare', 'monitor', 'listed', 'slowdmarc', 'nomail', 'bogus', 'lame', 'halfdown'].map((d) => [`${d}.example`, registered(`${d}.example`)])),
       'young.example': registered('young.example', '2026-09-16T00:00:00Z'),
       'everything.example': 503,
     },
@@ -141,6 +155,25 @@ describe('check-deliverability', () => {
     expect(answer.summary).toContain('DMARC was not scored');
     expect(answer.fixes).toEqual([]);
     expect(answer.findings).toContainEqual(expect.objectContaining({ code: 'part_not_scored' }));
+  });
+
+  it.each([['bogus.example', /SERVFAIL|servfail/], ['lame.example', /timeout|no answer/]])('%s (every lookup in the zone fails) gets no grade, never an A: status error, naming the failed lookups', async (domain, why) => {
+    const answer = await checkDeliverability({ domain }, ctx());
+    expect(answer).toMatchObject({ grade: null, score: null, status: 'error', unchecked_weight: 75, caps: [] });
+    expect(answer.not_scored).toEqual(['spf', 'dkim', 'dmarc', 'mx']);
+    // The parts that could be checked are still shown.
+    expect(answer.breakdown.blacklists.score).toBe(1);
+    expect(answer.summary).toMatch(/^No grade for .*: the lookups for SPF, DKIM, DMARC and MX failed.*75%/);
+    expect(answer.summary).toMatch(why);
+    expect(answer.findings[0]).toMatchObject({ severity: 'error', code: 'grade_withheld' });
+  });
+
+  it('failed lookups over 30% of the weight (SPF and DKIM: 40%) withhold the grade; under it (DMARC alone: 25%) the rest is graded', async () => {
+    const answer = await checkDeliverability({ domain: 'halfdown.example' }, ctx());
+    expect(answer).toMatchObject({ grade: null, score: null, status: 'error', unchecked_weight: 40 });
+    expect(answer.summary).toMatch(/SPF and DKIM failed/);
+    const under = await checkDeliverability({ domain: 'slowdmarc.example' }, ctx());
+    expect(under).toMatchObject({ grade: 'A', unchecked_weight: 25 });
   });
 
   it('a domain registered ten days ago is capped at B and scores its age on the curve', async () => {

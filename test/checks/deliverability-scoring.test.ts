@@ -9,6 +9,8 @@ import type { Deduction, PartAssessment } from '../../resolvers/checks/deliverab
 import { scoreDkim } from '../../resolvers/checks/deliverability/score-dkim.js';
 import { ageScore, scoreDomainAge } from '../../resolvers/checks/deliverability/score-domain-age.js';
 import type { CheckDkimAnswer } from '../../resolvers/checks/dkim/check-dkim.js';
+import type { MailExchangerHost, MailExchangersAnswer } from '../../resolvers/checks/deliverability/inspect-mail-exchangers.js';
+import { scoreMx } from '../../resolvers/checks/deliverability/score-mx.js';
 import type { DomainExpiryAnswer } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 
 const perfect = (): Record<GradePart, PartAssessment> =>
@@ -31,7 +33,7 @@ describe('deliverability grade arithmetic', () => {
       (scored, fractions) => {
         const parts = Object.fromEntries(GRADE_PARTS.map((p, i) => [p, scored[i]
           ? scoredPart('warn', 'x', fractions[i]! > 0 ? [deduction('d', fractions[i]!)] : [])
-          : notScored('error', 'Not scored: the lookup failed.')])) as Record<GradePart, PartAssessment>;
+          : notScored('warn', 'Not scored: the evidence cannot tell.')])) as Record<GradePart, PartAssessment>;
         const combined = combineParts(parts);
         const weights = GRADE_PARTS.filter((_, i) => scored[i]).map((p) => PART_WEIGHTS[p]);
         const total = weights.reduce((a, b) => a + b, 0);
@@ -42,6 +44,16 @@ describe('deliverability grade arithmetic', () => {
         }
       },
     ));
+  });
+
+  it('parts whose lookups failed withhold the grade exactly when they carry 30% of the weight or more', () => {
+    fc.assert(fc.property(fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), (failed) => {
+      const parts = Object.fromEntries(GRADE_PARTS.map((p, i) => [p, failed[i] ? notScored('error', 'Not scored: the lookup failed.') : scoredPart('pass', 'ok')])) as Record<GradePart, PartAssessment>;
+      const combined = combineParts(parts);
+      const unchecked = GRADE_PARTS.filter((_, i) => failed[i]).reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
+      expect(combined.unchecked_weight).toBe(unchecked);
+      expect(combined.grade === null).toBe(unchecked >= 30);
+    }));
   });
 
   it('a cap lowers the letter but never the score, and never raises a letter', () => {
@@ -109,7 +121,7 @@ describe('domain age', () => {
 describe('DKIM part', () => {
   const dkim = (over: Partial<CheckDkimAnswer>): CheckDkimAnswer => ({
     status: 'warn', summary: 'No key under the common selectors, but _domainkey exists.', findings: [], domain: 'x.example',
-    selector: null, selectors_checked: [], keys: [], domainkey_exists: true, ...over,
+    selector: null, selectors_checked: [], keys: [], domainkey_exists: true, wildcard: false, ...over,
   });
 
   it('keys that may sit under selectors we did not guess are not scored, not scored as missing', () => {
@@ -117,8 +129,32 @@ describe('DKIM part', () => {
     expect(scoreDkim(dkim({ status: 'fail', domainkey_exists: false }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_missing', cap: 'C' }] });
   });
 
+  it('a wildcard that hides whether _domainkey exists leaves the part not scored, not scored as missing', () => {
+    expect(scoreDkim(dkim({ domainkey_exists: null, wildcard: true }))).toMatchObject({ scored: false, status: 'warn' });
+  });
+
   it('a 1024-bit key costs a quarter of the part', () => {
     const key = { selector: 's1', record: 'v=DKIM1; p=...', valid: true, key_type: 'rsa' as const, key_bits: 1024, testing: false, hash_algorithms: [], service_types: [], findings: [] };
     expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkey_exists: true }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_weak_key', fraction: 0.25 }] });
+  });
+});
+
+describe('MX part: the MX rules', () => {
+  const host = (exchange: string, over: Partial<MailExchangerHost> = {}): MailExchangerHost =>
+    ({ exchange, preference: 10, is_address: false, cname_target: null, addresses: ['192.0.2.1'], resolves: true, ...over });
+  const mx = (hosts: MailExchangerHost[], withNullMx = false): MailExchangersAnswer =>
+    ({ status: 'warn', summary: 's', findings: [], domain: 'x.example', route: 'mx', hosts, with_null_mx: withNullMx });
+  const codes = (p: PartAssessment): string[] => (p.scored ? p.deductions.map((d) => d.code) : []);
+
+  it('a null MX beside real ones, an alias host and an address literal each cost the part, with a fix', () => {
+    const part = scoreMx(mx([host('mail.x.example', { cname_target: 'mx.provider.example' }), host('192.0.2.7', { is_address: true, addresses: [], resolves: false })], true));
+    expect(codes(part)).toEqual(['mx_null_with_others', 'mx_is_address', 'mx_is_cname']);
+    expect(part.scored && part.deductions.find((d) => d.code === 'mx_is_cname')?.fix).toMatch(/Point the MX at mx\.provider\.example directly/);
+    expect(part.scored && part.deductions.reduce((sum, d) => sum + d.fraction, 0)).toBeCloseTo(1);
+  });
+
+  it('an MX set of address literals only is a domain that takes no mail', () => {
+    const part = scoreMx(mx([host('192.0.2.7', { is_address: true, addresses: [], resolves: false })]));
+    expect(part).toMatchObject({ scored: true, deductions: [{ code: 'mx_hosts_unresolvable', cap: 'F' }] });
   });
 });

@@ -41,13 +41,22 @@ const records: ZoneRecord[] = [
   ...txt('s1._domainkey.rotated.example', `v=DKIM1; p=${rsa2048}`),
   ...txt('s2._domainkey.rotated.example', 'v=DKIM1; p='),
   { name: 'flaky.example', type: 'A', data: '192.0.2.3' },
+  // A wildcard TXT answers every name that does not exist, _domainkey selectors included.
+  ...txt('*.wildspf.example', 'v=spf1 include:_spf.esp.example ~all'),
+  { name: 'wildspf.example', type: 'A', data: '192.0.2.4' },
+  ...txt('*.wildkey.example', `v=DKIM1; p=${rsa1024}`),
+  // A wildcard under _domainkey beside a key of its own at google.
+  ...txt('*._domainkey.mixed.example', 'v=spf1 -all'),
+  ...txt('google._domainkey.mixed.example', `v=DKIM1; p=${rsa2048}`),
+  // Keys below a _domainkey that the provider answers NXDOMAIN for (RFC 8020 broken).
+  ...txt('s1._domainkey.nx8020.example', `v=DKIM1; p=${rsa2048}`),
 ];
 
 let dns: TestDnsServer;
 beforeAll(async () => {
   dns = await startTestDnsServer({
     records,
-    behaviours: { 'k2._domainkey.flaky.example': 'servfail', 'down._domainkey.one.example': 'timeout' },
+    behaviours: { '_domainkey.nx8020.example': 'nxdomain', 'k2._domainkey.flaky.example': 'servfail', 'down._domainkey.one.example': 'timeout' },
   });
 });
 afterAll(() => dns.close());
@@ -192,6 +201,46 @@ describe('checkDkim without a selector', () => {
     expect(answer.status).toBe('error');
     expect(codes(answer)).toEqual(['dkim_lookup_failed']);
     expect(answer.summary).toContain('k2');
+  });
+
+  it('asks a random 16-character selector beside the common ones, in the same round trip', async () => {
+    const before = dns.questions.length;
+    const answer = await checkDkim({ domain: 'one.example' }, ctx());
+    const known = new Set<string>(['_domainkey', ...COMMON_DKIM_SELECTORS]);
+    const probes = dns.questions.slice(before).map((q) => q.name.split('._domainkey.')[0]!).filter((label) => !known.has(label) && label !== '_domainkey.one.example');
+    expect(probes).toHaveLength(1);
+    expect(probes[0]).toMatch(/^[a-z0-9]{16}$/);
+    expect(answer.wildcard).toBe(false);
+  });
+
+  it('a wildcard SPF TXT is not a _domainkey subtree: no key, no "selectors we did not guess", a wildcard finding', async () => {
+    const answer = await checkDkim({ domain: 'wildspf.example' }, ctx());
+    expect(answer).toMatchObject({ status: 'warn', keys: [], wildcard: true, domainkey_exists: null });
+    expect(codes(answer)).toEqual(['dkim_wildcard']);
+    expect(answer.summary).toMatch(/wildcard/);
+  });
+
+  it('a wildcard holding key text is not reported as 26 keys, and the finding says the wildcard holds a key', async () => {
+    const answer = await checkDkim({ domain: 'wildkey.example' }, ctx());
+    expect(answer.keys).toEqual([]);
+    expect(answer.wildcard).toBe(true);
+    expect(answer.findings[0]).toMatchObject({ code: 'dkim_wildcard', message: expect.stringMatching(/wildcard itself holds DKIM key text/) });
+  });
+
+  it('under a wildcard, a selector whose key differs from the wildcard\'s text is still reported', async () => {
+    const answer = await checkDkim({ domain: 'mixed.example' }, ctx());
+    expect(answer.keys.map((k) => k.selector)).toEqual(['google']);
+    expect(answer.status).toBe('warn');
+    expect(codes(answer)).toEqual(['dkim_wildcard']);
+    expect(answer.findings[0]!.message).toMatch(/selector1, selector2/);
+  });
+
+  it('still finds the keys when the provider answers NXDOMAIN for _domainkey (RFC 8020 broken), and says so', async () => {
+    const answer = await checkDkim({ domain: 'nx8020.example' }, ctx());
+    expect(answer.keys.map((k) => k.selector)).toEqual(['s1']);
+    expect(answer.status).toBe('warn');
+    expect(codes(answer)).toEqual(['dkim_parent_nxdomain']);
+    expect(answer.findings[0]!.message).toMatch(/RFC 8020/);
   });
 
   it('asks all selectors concurrently (wall time near one round trip, not 27)', async () => {

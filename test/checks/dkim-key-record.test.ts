@@ -13,11 +13,23 @@ interface MoxCase {
 }
 const mox = parseYaml(readFileSync(`${conformance}/dkim-mox-key-record-vectors/mox-dkim-key-record-vectors.yml`, 'utf8')) as { cases: MoxCase[] };
 
+/**
+ * Where we read a vector differently from mox, on purpose: whitespace after the final ";" is accepted
+ * (RFC 6376 3.2 reads tag-lists with whitespace around tags ignored; dkimpy, Mail::DKIM and OpenDKIM
+ * verify with such keys), so "v=DKIM1; p=; " is a revoked key and "v=dkim1; p=; " fails on its version.
+ */
+const WE_DIFFER_FROM_MOX = new Map<string, string>([['v=DKIM1; p=; ', 'ok'], ['v=dkim1; p=; ', 'bad-version']]);
+
 describe('DKIM key record parser against the mox vectors (RFC 6376 3.6.1, RFC 8463)', () => {
   it('reads all 13 vectors', () => expect(mox.cases).toHaveLength(13));
 
   it.each(mox.cases.map((c, i) => ({ ...c, i })))('vector $i: $record', (c) => {
     const result = parseDkimKeyRecord(c.record);
+    const ours = WE_DIFFER_FROM_MOX.get(c.record);
+    if (ours !== undefined) {
+      expect(result.ok ? 'ok' : result.error).toBe(ours);
+      return;
+    }
     if (c.error === null) {
       expect(result.ok, result.ok ? '' : result.message).toBe(true);
       if (!result.ok || !c.expect) return;
@@ -48,8 +60,8 @@ const keyCases: KeyExpectation[] = [
   { name: 'selector1._domainkey.messiah.edu', parse: 'ok', valid: true, codes: ['dkim_key_1024'], bits: 1024, why: 'no v= is allowed' },
   { name: 'test1._domainkey.messiah.edu', parse: 'ok', valid: false, codes: ['dkim_key_too_weak', 'dkim_testing_mode'], bits: 512,
     why: 'Mail::DKIM verifies with this 512-bit key; RFC 8301 3.2 forbids verifiers to accept RSA under 1024 bits' },
-  { name: 'test2._domainkey.messiah.edu', parse: 'parse',
-    why: 'ends in "; " - Mail::DKIM accepts it, mox and the RFC 6376 3.2 ABNF do not (a tag-name must follow the last ";"); a strict verifier fails these signatures, so we report it' },
+  { name: 'test2._domainkey.messiah.edu', parse: 'ok', valid: false, codes: ['dkim_key_too_weak', 'dkim_hash_restricted', 'dkim_testing_mode'],
+    why: 'ends in "; ", which Mail::DKIM and dkimpy accept (RFC 6376 3.2); unusable for its 512 bits and h=md5:sha1 without sha256' },
   { name: 'test3._domainkey.messiah.edu', parse: 'ok', bits: 512, why: 'g= was removed by RFC 6376 and is ignored as an unknown tag (Mail::DKIM still enforces it)' },
   { name: 'test4._domainkey.messiah.edu', parse: 'ok', bits: 512, why: 'empty g= ignored likewise' },
   { name: 'test5._domainkey.messiah.edu', parse: 'ok', codes: ['dkim_key_too_weak', 'dkim_strict_subdomains'], why: 't=s is a valid flag' },
@@ -119,5 +131,17 @@ describe('DKIM key assessment details', () => {
   it('warns when the ed25519 key is published as a SubjectPublicKeyInfo', () => {
     const key = assessDkimKey('x', fakeDns.get('invalid._domainkey.wander.science')!);
     expect(key.findings[0]!.message).toMatch(/last 32 bytes/);
+  });
+});
+
+describe('DKIM tag-list trailing separators (RFC 6376 3.2)', () => {
+  it.each(['v=DKIM1; k=rsa; p=; ', 'v=DKIM1; k=rsa; p=;\t', 'v=DKIM1; k=rsa; p= ', 'v=DKIM1; k=rsa; p=;'])('accepts %j', (text) => {
+    const parsed = parseDkimKeyRecord(text);
+    expect(parsed.ok, parsed.ok ? '' : parsed.message).toBe(true);
+  });
+
+  it.each(['v=DKIM1;; p=', '; v=DKIM1; p=', 'v=DKIM1; p=; ;'])('still refuses an empty tag in %j', (text) => {
+    const parsed = parseDkimKeyRecord(text);
+    expect(parsed.ok ? 'ok' : parsed.error).toBe('parse');
   });
 });

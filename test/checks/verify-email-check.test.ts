@@ -22,6 +22,14 @@ const records: ZoneRecord[] = [
   mx('mailinator.com', 'mx.good.example'),
   mx('sub.mailinator.com', 'mx1.good.example'),
   mx('xn--bcher-kva.example', 'mx1.good.example'),
+  // MX rules: a null MX beside a real one, an alias as MX host, an address as MX.
+  mx('halfnull.example', '.', 0), mx('halfnull.example', 'mx1.good.example', 10),
+  mx('aliasmx.example', 'mail.aliasmx.example'),
+  { name: 'mail.aliasmx.example', type: 'CNAME', data: 'mx1.good.example' },
+  mx('ipmx.example', '192.0.2.1'),
+  // Eight hosts, none with an address: only the five most preferred are looked up.
+  ...Array.from({ length: 8 }, (_, i) => mx('many.example', `h${i}.many.example`, i)),
+  { name: 'many.example', type: 'TXT', data: ['v=spf1 -all'] },
 ];
 
 let server: TestDnsServer;
@@ -61,6 +69,28 @@ describe('verify-email', () => {
     expect(results.map((r) => [r.valid, r.reason])).toEqual([
       [false, 'no_mail_route'], [false, 'domain_not_found'], [false, 'mail_hosts_do_not_resolve'], [true, 'deliverable'],
     ]);
+  });
+
+  it('flags a null MX beside other MX records, an alias MX host and an address as MX, saying what to change', async () => {
+    const { results, findings } = await verifyEmail({ emails: ['a@halfnull.example', 'b@aliasmx.example', 'c@ipmx.example', 'd@good.example'] }, ctx());
+    expect(results.map((r) => [r.valid, r.reason, r.mx_issues.map((f) => f.code)])).toEqual([
+      [true, 'deliverable', ['mx_null_with_others']],
+      [true, 'deliverable', ['mx_is_cname']],
+      [false, 'mail_hosts_do_not_resolve', ['mx_is_address']],
+      [true, 'deliverable', []],
+    ]);
+    expect(results[1]!.mx_issues[0]!.message).toMatch(/Point the MX at mx1\.good\.example directly/);
+    expect(results[2]!.mx_issues[0]!.message).toMatch(/host name with an A record/);
+    expect(findings.map((f) => f.code)).toContain('mx_misconfigured');
+  });
+
+  it('looks up at most the five most preferred MX hosts of a domain', async () => {
+    const before = server.questions.length;
+    const { results } = await verifyEmail({ emails: 'e@many.example' }, ctx());
+    const hosts = new Set(server.questions.slice(before).map((q) => q.name).filter((n) => n.endsWith('.many.example')));
+    expect([...hosts].sort()).toEqual(['h0.many.example', 'h1.many.example', 'h2.many.example', 'h3.many.example', 'h4.many.example']);
+    expect(results[0]).toMatchObject({ valid: null, reason: 'mail_hosts_not_looked_up' });
+    expect(results[0]!.detail).toMatch(/3 other host\(s\) were not looked up/);
   });
 
   it('a timeout or SERVFAIL is valid null with the lookup named, never "no mail"', async () => {
@@ -128,7 +158,7 @@ describe('verify-email batching', () => {
 
       const keys = bulkServer.questions.map((q) => `${q.name}|${q.type}`);
       expect(keys.length).toBe(new Set(keys).size);
-      // 400 MX + 20 host A + 100 A/AAAA for the no-MX domains.
+      // 400 MX + 20 host A (an alias shows in the A answer's chain) + 100 A/AAAA for the no-MX domains.
       expect(new Set(keys).size).toBe(520);
       expect(lookup.questionsAsked).toBe(520);
       expect(wall).toBeGreaterThanOrEqual(Math.floor(520 / concurrency) * delayMs * 0.9);

@@ -12,7 +12,8 @@ export type ZoneRecord = {
   [T in DnsRecordType]: { readonly name: string; readonly type: T; readonly data: DnsRecordData[T]; readonly ttl?: number }
 }[DnsRecordType];
 
-export type TestDnsBehaviour = 'timeout' | 'servfail' | 'refused' | 'garbage';
+/** nxdomain: answer NXDOMAIN whatever exists at or below the name (a provider breaking RFC 8020). */
+export type TestDnsBehaviour = 'timeout' | 'servfail' | 'refused' | 'garbage' | 'nxdomain';
 
 /** An Extended DNS Error (RFC 8914) to answer with, as a validating resolver does. */
 export interface TestExtendedError {
@@ -144,6 +145,16 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   const delayMs = options.delayMs ?? 0;
   const questions: ReceivedQuestion[] = [];
 
+  /** A key "*.zone" applies to every name below zone (a DNSSEC-bogus or lame zone fails them all). */
+  const subtreeBehaviour = (name: string): TestDnsBehaviour | undefined => {
+    const labels = name.split('.');
+    for (let i = 1; i < labels.length; i += 1) {
+      const found = behaviours.get(`*.${labels.slice(i).join('.')}`);
+      if (found) return found;
+    }
+    return undefined;
+  };
+
   const nameExists = (n: string): boolean => records.some((r) => within(bare(r.name), n));
 
   /** Records at `owner` (RFC 4592: from the closest encloser's wildcard when the name does not exist). */
@@ -183,12 +194,13 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     const name = bare(q.name);
     questions.push({ name, type: q.type, asked: q.name, transport, edns: opt !== undefined, payload: opt?.udpPayloadSize ?? null, dnssecOk, recursionDesired: rd !== 0, id: query.id ?? 0, sourcePort });
     if (opt && options.noEdns) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.FORMERR }), garbage: false, limit };
-    const behaviour = behaviours.get(`${name}/${q.type}`) ?? behaviours.get(name);
+    const behaviour = behaviours.get(`${name}/${q.type}`) ?? behaviours.get(name) ?? subtreeBehaviour(name);
     if (behaviour === 'timeout') return { reply: null, garbage: false, limit };
     // A broken server's reply: our id, then bytes that are not a DNS message.
     if (behaviour === 'garbage') return { reply: Buffer.concat([Buffer.from([(query.id ?? 0) >> 8, (query.id ?? 0) & 0xff]), randomBytes(5)]), garbage: true, limit };
     if (behaviour === 'servfail') return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.SERVFAIL, additionals: ednsOut() }), garbage: false, limit };
     if (behaviour === 'refused') return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.REFUSED, additionals: ednsOut() }), garbage: false, limit };
+    if (behaviour === 'nxdomain') return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.NXDOMAIN, additionals: ednsOut() }), garbage: false, limit };
     const ede = extendedErrors.get(name);
     if (ede) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE[ede.rcode ?? 'SERVFAIL'], additionals: ednsOut(ede) }), garbage: false, limit };
 
@@ -223,7 +235,9 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       answers.push(toWire(alias));
       owner = bare(alias.data as string);
     }
-    const rcode = answers.length === 0 && !exists ? RCODE.NXDOMAIN : RCODE.NOERROR;
+    // RFC 6604: the rcode is about the chain's last name, so a CNAME to a name that does not exist is
+    // NXDOMAIN with the CNAME in the answer section, as real servers answer it.
+    const rcode = !exists && !answers.some((a) => a.type === q.type) ? RCODE.NXDOMAIN : RCODE.NOERROR;
     // RFC 6840 5.7: a validating resolver sets AD only for a client that asked (DO or AD).
     const ad = secure.some((z) => within(name, z)) && dnssecOk ? dnsPacket.AUTHENTIC_DATA : 0;
     const authorities = answers.length === 0 ? soaFor(owner) : [];

@@ -1,4 +1,5 @@
 import type { ZoneRecord } from './dns-server.js';
+import { dnsblTestPoints } from './dnsbl-test-points.js';
 
 /**
  * A small, well-configured sending domain (good.test) and a poorly configured one (bad.test), shared
@@ -18,4 +19,6 @@ export const fixtureZone: ZoneRecord[] = [
   { name: 'bad.test', type: 'TXT', data: ['v=spf1 +all'] },
   { name: 'track.good.test', type: 'CNAME', data: 'links.mailer.test' },
   { name: 'links.mailer.test', type: 'A', data: '192.0.2.40' },
+  // The blocklists' RFC 5782 test points, so the lists read as alive.
+  ...dnsblTestPoints(),
 ];

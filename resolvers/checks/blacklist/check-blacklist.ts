@@ -8,7 +8,7 @@ import { organizationalDomain } from '../organizational-domain.js';
 import { resolveMailRoute } from '../verify-email/resolve-mail-route.js';
 import type { BlacklistConfig } from './blacklist-config.js';
 import { DOMAIN_LISTS, IP_LISTS } from './dnsbl-lists.js';
-import { queryDnsbl } from './query-dnsbl.js';
+import { dnsblLiveness, queryDnsbl } from './query-dnsbl.js';
 import type { DnsblListResult } from './query-dnsbl.js';
 
 export interface BlacklistInput {
@@ -49,8 +49,11 @@ export interface BlacklistContext extends CheckContext {
   readonly blacklist: BlacklistConfig;
 }
 
-async function mailServerAddresses(ctx: CheckContext, domain: string): Promise<{ hosts: string[]; addresses: string[]; note: Finding | null }> {
+async function mailServerAddresses(ctx: BlacklistContext, domain: string): Promise<{ hosts: string[]; addresses: string[]; note: Finding | null }> {
   const route = await resolveMailRoute(ctx.dns, domain);
+  // The IP lists' test points, asked beside the hosts' addresses: answered by the time the addresses
+  // are, so they add no round trip, and they do not crowd the first round trip (the DKIM scan's).
+  if (route.kind === 'mx' || route.kind === 'implicit_mx') for (const list of IP_LISTS) void dnsblLiveness(ctx.dns, list, ctx.blacklist);
   if (route.kind === 'implicit_mx') {
     return { hosts: [domain], addresses: route.addresses.filter((a) => isIPv4(a)).slice(0, MAX_ADDRESSES), note: null };
   }
@@ -124,6 +127,13 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
       severity: major ? 'error' : 'warning',
       code: major ? 'listed_major' : 'listed_minor',
       message: `${entry.target} is listed on ${entry.list} (${entry.codes.map((c) => c.meaning).join('; ')}). Fix the cause, then ask for removal at ${entry.removal_url}.`,
+    });
+  }
+  const dead = [...new Map(lists.filter((l) => l.alive === false).map((l) => [l.list_id, l])).values()];
+  if (dead.length > 0) {
+    findings.push({
+      severity: 'warning', code: 'lists_failed_test_point',
+      message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a list must list 127.0.0.2 or "test" and not 127.0.0.1 or "invalid"), so their answers were not counted: ${dead[0]!.reason}`,
     });
   }
   const unanswered = lists.filter((l) => l.listed === null);

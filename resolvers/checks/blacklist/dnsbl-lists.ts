@@ -28,6 +28,11 @@ export interface DnsblList {
   readonly refusal_bits?: Readonly<Record<number, string>>;
   /** Spamhaus zones that move under `<key>.<zone>.dq.spamhaus.net` when SPAMHAUS_DQS_KEY is set. */
   readonly dqs_zone?: string;
+  /**
+   * Domain lists: the name the list always lists, when it is not RFC 5782's "test" (section 5:
+   * IP lists list 127.0.0.2; domain lists list "test" and never "invalid").
+   */
+  readonly test_domain?: string;
 }
 
 // Spamhaus answers these from its public mirrors instead of a listing (Spamhaus "Return codes",
@@ -109,7 +114,8 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
 
   // Domain lists
   {
-    id: 'spamhaus_dbl', name: 'Spamhaus DBL', zone: 'dbl.spamhaus.org', dqs_zone: 'dbl', kind: 'domain', weight: 'major', removal_url: SPAMHAUS_REMOVAL,
+    // Spamhaus documents dbltest.com as the DBL's permanent test listing.
+    id: 'spamhaus_dbl', name: 'Spamhaus DBL', zone: 'dbl.spamhaus.org', dqs_zone: 'dbl', test_domain: 'dbltest.com', kind: 'domain', weight: 'major', removal_url: SPAMHAUS_REMOVAL,
     codes: {
       '127.0.1.2': 'Spam domain', '127.0.1.4': 'Phishing domain', '127.0.1.5': 'Malware domain', '127.0.1.6': 'Botnet command-and-control domain',
       '127.0.1.102': 'Abused legitimate domain used in spam', '127.0.1.103': 'Abused legitimate spammed redirector or URL shortener',
@@ -121,13 +127,15 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
   {
     // multi.uribl.com adds its lists' bits together (URIBL "Implementation"); 127.0.0.1 is its
     // refusal ("query refused": a public resolver or over the free volume).
-    id: 'uribl', name: 'URIBL', zone: 'multi.uribl.com', kind: 'domain', weight: 'major', removal_url: 'https://admin.uribl.com/',
+    // test.uribl.com is URIBL's permanent test listing (every list's bit set).
+    id: 'uribl', name: 'URIBL', zone: 'multi.uribl.com', test_domain: 'test.uribl.com', kind: 'domain', weight: 'major', removal_url: 'https://admin.uribl.com/',
     bits: { 2: 'black: domain seen in spam, high confidence', 4: 'grey: domain seen in bulk or unsolicited mail', 8: 'red: domain seen in spam from recently active senders', 16: 'gold: reserved, not used for listings' },
     refusals: { '127.0.0.1': 'URIBL refused the query: the resolver is public or over URIBL\'s free volume; use a resolver of your own' },
   },
   {
     // multi.surbl.org adds its lists' bits together (SURBL "Lists"); bit 1 means the query was blocked.
-    id: 'surbl', name: 'SURBL', zone: 'multi.surbl.org', kind: 'domain', weight: 'major', removal_url: 'https://surbl.org/surbl-analysis',
+    // test.surbl.org is SURBL's permanent test listing.
+    id: 'surbl', name: 'SURBL', zone: 'multi.surbl.org', test_domain: 'test.surbl.org', kind: 'domain', weight: 'major', removal_url: 'https://surbl.org/surbl-analysis',
     bits: { 8: 'PH: phishing', 16: 'MW: malware', 64: 'ABUSE: spam and other abuse', 128: 'CR: cracked (compromised) site' },
     refusal_bits: { 1: 'SURBL blocked the query: the resolver is public or over SURBL\'s free volume; use a resolver of your own' },
   },

@@ -34,6 +34,8 @@ const MAX_HOPS = 16;
 
 const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
 const fingerprint = (answer: DnsAnswer): string => (answer.ok ? JSON.stringify(answer.records.map((r) => r.data)) : '');
+/** Names compare without case (RFC 4343) and without a trailing dot; zones may publish targets in any case. */
+const sameName = (a: string, b: string): boolean => a.toLowerCase().replace(/\.$/, '') === b.toLowerCase().replace(/\.$/, '');
 
 /**
  * A DNS panel that expects relative names appends the zone to a target typed without a trailing dot:
@@ -94,7 +96,8 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
       ended = 'end';
       break;
     }
-    const target = record.data;
+    // Shown as published, followed and compared in lower case: LB.ESP-Track.NET is lb.esp-track.net.
+    const target = record.data.toLowerCase().replace(/\.$/, '');
     chain.push({ name, target, ttl: record.ttl });
     if (hop === 0 && organizationalDomain(host) !== host) apexCheck = hasOwnZoneRecords(ctx.dns, host, target);
     const meant = zoneAppended(name, target);
@@ -156,7 +159,7 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
   if (expected !== null) {
     // "Ends at or passes through": sending services often chain their own names after the one they
     // ask you to point at, and the host still reaches them.
-    matches = chain.some((hop) => hop.target === expected) || (chain.length > 0 && name === expected);
+    matches = chain.some((hop) => sameName(hop.target, expected)) || (chain.length > 0 && sameName(name, expected));
     if (!matches && chain.length > 0) {
       findings.push({ severity: 'error', code: 'cname_unexpected_target', message: `The chain from ${host} ends at ${name}, not at ${expected}. Change the CNAME at ${chain[0]!.name} to point to ${expected}.` });
     }

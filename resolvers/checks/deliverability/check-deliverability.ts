@@ -7,7 +7,7 @@ import { checkDomainExpiry } from '../domain-expiry/check-domain-expiry.js';
 import type { FullCheckContext } from '../full-check-context.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { checkSpf } from '../spf/check-spf.js';
-import { combineParts } from './combine-parts.js';
+import { UNCHECKED_WEIGHT_LIMIT, combineParts } from './combine-parts.js';
 import type { AppliedCap, BreakdownEntry } from './combine-parts.js';
 import { GRADE_PARTS } from './grade-weights.js';
 import type { Grade, GradePart } from './grade-weights.js';
@@ -41,10 +41,16 @@ export interface DeliverabilitySubCheck {
 export interface CheckDeliverabilityAnswer extends CheckResultBase {
   readonly domain: string;
   readonly domain_unicode?: string;
-  /** A-F after caps; null only when no part could be scored. */
+  /**
+   * A-F after caps; null when the parts whose lookups failed carry 30% of the weight or more
+   * (unchecked_weight), or no part could be scored: then status is error and the summary names the
+   * failed lookups.
+   */
   readonly grade: Grade | null;
-  /** 0-100, the weighted mean over the parts that were scored; null when none was. */
+  /** 0-100, the weighted mean over the parts that were scored; null when grade is. */
   readonly score: number | null;
+  /** Weight (out of 100) of the parts whose lookups failed; at 30 or more there is no grade (docs/grade.md). */
+  readonly unchecked_weight: number;
   readonly breakdown: Readonly<Record<GradePart, BreakdownEntry>>;
   /** Caps in force, lowest grade first (docs/grade.md lists them). */
   readonly caps: readonly AppliedCap[];
@@ -105,10 +111,21 @@ function findingsFrom(parts: Readonly<Record<GradePart, PartAssessment>>, caps: 
   return findings;
 }
 
+/** The parts whose lookups failed, with what failed, for the answer that withholds the grade. */
+function failedLookups(parts: Readonly<Record<GradePart, PartAssessment>>): { names: string; details: string } {
+  const failed = GRADE_PARTS.filter((p) => !parts[p].scored && parts[p].status === 'error');
+  const names = failed.map((p) => PART_NAMES[p]);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+  return { names: list, details: failed.map((p) => parts[p].detail.replace(/^Not scored: /, '').replace(/\.?$/, '.')).join(' ') };
+}
+
 function summarize(
   domain: string, score: number | null, grade: Grade | null, uncapped: Grade | null, caps: readonly AppliedCap[],
-  notScoredParts: readonly GradePart[], fixes: readonly DeliverabilityFix[],
+  notScoredParts: readonly GradePart[], fixes: readonly DeliverabilityFix[], withheld: { weight: number; names: string; details: string } | null,
 ): string {
+  if (withheld) {
+    return `No grade for ${domain}: the lookups for ${withheld.names} failed, and those parts carry ${withheld.weight}% of the grade's weight (from ${UNCHECKED_WEIGHT_LIMIT}% there is no grade), so a letter would describe the DNS outage rather than the domain. ${withheld.details} Try again once ${domain}'s DNS answers.`;
+  }
   if (score === null || grade === null) {
     return `No part of the grade for ${domain} could be scored because every lookup failed, so there is no grade; try again.`;
   }
@@ -156,15 +173,21 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
   const parts = Object.fromEntries(GRADE_PARTS.map((p) => [p, runs[p].assessment])) as Record<GradePart, PartAssessment>;
   const combined = combineParts(parts);
   const fixes = orderFixes(parts, combined.effectiveWeights);
+  const withheld = combined.withheld ? { weight: combined.unchecked_weight, ...failedLookups(parts) } : null;
+  const findings = findingsFrom(parts, combined.caps);
+  if (withheld) {
+    findings.unshift({ severity: 'error', code: 'grade_withheld', message: `The lookups for ${withheld.names} failed (${withheld.weight}% of the weight), so there is no grade. ${withheld.details} Check that ${domain}'s name servers answer (and, if it is signed, that its DNSSEC signatures are valid), then try again.` });
+  }
   const checks = Object.fromEntries(GRADE_PARTS.map((p): [GradePart, DeliverabilitySubCheck] => [p, { check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }])) as Record<GradePart, DeliverabilitySubCheck>;
   return {
     status: statusFor(combined.grade, combined.not_scored),
-    summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored, fixes),
-    findings: findingsFrom(parts, combined.caps),
+    summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored, fixes, withheld),
+    findings,
     domain,
     ...(unicode ? { domain_unicode: unicode } : {}),
     grade: combined.grade,
     score: combined.score,
+    unchecked_weight: combined.unchecked_weight,
     breakdown: combined.breakdown,
     caps: combined.caps,
     not_scored: combined.not_scored,

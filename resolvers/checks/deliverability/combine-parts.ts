@@ -27,8 +27,21 @@ export interface AppliedCap {
   readonly reason: string;
 }
 
+/**
+ * When the parts whose lookups failed carry this share of the weight or more (out of 100), there is
+ * no grade: a letter over what is left would describe the outage (a DNSSEC-bogus or lame zone fails
+ * SPF, DKIM, DMARC and MX together, 75 points) rather than the domain. 30 is just over the largest
+ * single part (DMARC, 25), so one part failing still grades over the rest, and any two of SPF, DKIM
+ * and DMARC failing does not (docs/grade.md).
+ */
+export const UNCHECKED_WEIGHT_LIMIT = 30;
+
 export interface CombinedGrade {
-  /** 0-100, or null when no part could be scored. */
+  /** Weight (out of 100) of the parts not scored because their lookups failed. */
+  readonly unchecked_weight: number;
+  /** True when unchecked_weight reached UNCHECKED_WEIGHT_LIMIT, so score and grade are withheld (null). */
+  readonly withheld: boolean;
+  /** 0-100, or null when no part could be scored or the grade was withheld. */
   readonly score: number | null;
   readonly grade: Grade | null;
   /** The letter the score alone earns, before caps. */
@@ -86,8 +99,11 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
   if (both) caps.push(both);
   caps.sort((a, b) => GRADES.indexOf(b.grade) - GRADES.indexOf(a.grade));
 
-  if (scored.length === 0) {
-    return { score: null, grade: null, uncapped_grade: null, breakdown, caps, not_scored: [...GRADE_PARTS], effectiveWeights };
+  // Failed lookups, as opposed to evidence that cannot tell (a registry without a creation date).
+  const uncheckedWeight = GRADE_PARTS.filter((p) => !parts[p].scored && parts[p].status === 'error').reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
+  const notScoredParts = GRADE_PARTS.filter((p) => !parts[p].scored);
+  if (scored.length === 0 || uncheckedWeight >= UNCHECKED_WEIGHT_LIMIT) {
+    return { unchecked_weight: uncheckedWeight, withheld: scored.length > 0, score: null, grade: null, uncapped_grade: null, breakdown, caps: [], not_scored: notScoredParts, effectiveWeights };
   }
   const score = Math.round(scored.reduce((sum, p) => {
     const part = parts[p];
@@ -95,5 +111,5 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
   }, 0));
   const uncapped = letterForScore(score);
   const grade = caps.reduce<Grade>((g, c) => worseGrade(g, c.grade), uncapped);
-  return { score, grade, uncapped_grade: uncapped, breakdown, caps, not_scored: GRADE_PARTS.filter((p) => !parts[p].scored), effectiveWeights };
+  return { unchecked_weight: uncheckedWeight, withheld: false, score, grade, uncapped_grade: uncapped, breakdown, caps, not_scored: notScoredParts, effectiveWeights };
 }

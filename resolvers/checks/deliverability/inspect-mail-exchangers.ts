@@ -1,33 +1,24 @@
 import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
-import { isMissing } from '../dns/dns-types.js';
+import type { DnsLookup } from '../dns/dns-types.js';
+import { inspectMxHost, mxRuleFindings } from '../verify-email/mx-host-rules.js';
+import type { MxHostInspection } from '../verify-email/mx-host-rules.js';
 import { resolveMailRoute } from '../verify-email/resolve-mail-route.js';
 import type { MailRoute } from '../verify-email/resolve-mail-route.js';
 
-export interface MailExchangerHost {
-  readonly exchange: string;
-  readonly preference: number;
-  readonly addresses: readonly string[];
-  /** true: has an A or AAAA record; false: has neither; null: its lookups failed. */
-  readonly resolves: boolean | null;
-}
+/** An MX host and whether it has an address (resolves null: its lookups failed). */
+export type MailExchangerHost = MxHostInspection;
 
 /** Where replies to this domain's mail would go, for the grade's MX part. */
 export interface MailExchangersAnswer extends CheckResultBase {
   readonly domain: string;
   readonly route: MailRoute['kind'];
   readonly hosts: readonly MailExchangerHost[];
+  /** A null MX was published beside other MX records (RFC 7505 section 3 forbids it). */
+  readonly with_null_mx: boolean;
 }
 
-/** Enough for any real MX set; a longer list is not worth a question per host. */
+/** Enough for any real MX set; a longer list is not worth three questions per host. */
 const MAX_HOSTS = 10;
-
-async function hostAddresses(dns: DnsLookup, exchange: string, preference: number): Promise<MailExchangerHost> {
-  const answers: DnsAnswer<'A' | 'AAAA'>[] = await Promise.all([dns.lookup(exchange, 'A'), dns.lookup(exchange, 'AAAA')]);
-  const addresses = answers.flatMap((a) => (a.ok ? a.records.map((r) => r.data) : []));
-  const resolves = addresses.length > 0 ? true : answers.every(isMissing) ? false : null;
-  return { exchange, preference, addresses, resolves };
-}
 
 /**
  * The domain's MX hosts and whether each has an address. Shares its questions with the blacklist
@@ -35,7 +26,7 @@ async function hostAddresses(dns: DnsLookup, exchange: string, preference: numbe
  */
 export async function inspectMailExchangers(dns: DnsLookup, domain: string): Promise<MailExchangersAnswer> {
   const route = await resolveMailRoute(dns, domain);
-  const base = { domain, route: route.kind };
+  const base = { domain, route: route.kind, with_null_mx: route.kind === 'mx' && route.with_null_mx };
   const answer = (status: CheckStatus, summary: string, findings: Finding[], hosts: MailExchangerHost[] = []): MailExchangersAnswer =>
     ({ ...base, status, summary, findings, hosts });
   switch (route.kind) {
@@ -54,22 +45,21 @@ export async function inspectMailExchangers(dns: DnsLookup, domain: string): Pro
     case 'implicit_mx':
       return answer('warn', `${domain} has no MX record; mail would go to its own address (${route.addresses.join(', ')}) by RFC 5321 5.1.`,
         [{ severity: 'warning', code: 'mx_implicit', message: `${domain} relies on implicit MX; many receivers expect a sender domain to publish MX records. Publish the MX records of your mail provider.` }],
-        [{ exchange: domain, preference: 0, addresses: route.addresses, resolves: true }]);
+        [{ exchange: domain, preference: 0, is_address: false, cname_target: null, addresses: route.addresses, resolves: true }]);
     case 'mx': {
-      const hosts = await Promise.all(route.mx.slice(0, MAX_HOSTS).map((m) => hostAddresses(dns, m.exchange, m.preference)));
-      const dangling = hosts.filter((h) => h.resolves === false);
+      const hosts = await Promise.all(route.mx.slice(0, MAX_HOSTS).map((m) => inspectMxHost(dns, m.exchange, m.preference)));
+      // An address literal takes no mail from senders that follow RFC 5321, like a host without an address.
+      const unusable = hosts.filter((h) => h.resolves === false);
       const unknown = hosts.filter((h) => h.resolves === null);
-      const findings: Finding[] = [];
-      if (dangling.length > 0) {
-        findings.push({ severity: dangling.length === hosts.length ? 'error' : 'warning', code: 'mx_host_unresolvable', message: `MX host(s) ${dangling.map((h) => h.exchange).join(', ')} have no A or AAAA record; mail to them bounces. Point the MX at hosts that exist.` });
-      }
+      const findings = mxRuleFindings(domain, hosts, route.with_null_mx, '');
       if (unknown.length > 0) {
         findings.push({ severity: 'warning', code: 'mx_host_lookup_failed', message: `The address lookups of ${unknown.map((h) => h.exchange).join(', ')} failed; those hosts were not judged.` });
       }
       const names = hosts.map((h) => h.exchange).join(', ');
       if (hosts.every((h) => h.resolves === null)) return answer('error', `The address lookups of ${domain}'s MX hosts (${names}) failed, so we cannot tell whether they exist.`, findings, hosts);
-      if (dangling.length === hosts.length) return answer('fail', `None of ${domain}'s MX hosts (${names}) has an address, so it can receive no mail.`, findings, hosts);
-      return answer(findings.length > 0 ? 'warn' : 'pass', `${domain} has ${hosts.length} MX host${hosts.length > 1 ? 's' : ''} (${names})${dangling.length > 0 ? `, ${dangling.length} without an address` : ''}.`, findings, hosts);
+      if (unusable.length === hosts.length) return answer('fail', `None of ${domain}'s MX hosts (${names}) has an address, so it can receive no mail.`, findings, hosts);
+      const status = findings.some((f) => f.severity === 'error') ? 'fail' : findings.length > 0 ? 'warn' : 'pass';
+      return answer(status, `${domain} has ${hosts.length} MX host${hosts.length > 1 ? 's' : ''} (${names})${unusable.length > 0 ? `, ${unusable.length} without an address` : ''}${findings.length > 0 ? `; ${findings.length} problem(s) with its MX records` : ''}.`, findings, hosts);
     }
   }
 }

@@ -12,13 +12,14 @@ function bestKey(keys: readonly DkimKey[]): DkimKey | undefined {
  * DKIM, from the scan of common selectors: full marks for a valid key of 2048 bits or more (or
  * ed25519). No key at all scores nothing (Gmail and Yahoo require DKIM of bulk senders, hence the
  * cap). When _domainkey exists but no common selector has a key, keys may sit under a selector we
- * did not guess: we cannot tell, so the part is not scored rather than guessed.
+ * did not guess: we cannot tell, so the part is not scored rather than guessed. The same when a
+ * wildcard answers every name under _domainkey: it hides whether the subtree exists.
  */
 export function scoreDkim(answer: CheckDkimAnswer): PartAssessment {
   const domain = answer.domain;
   if (answer.keys.length === 0) {
     if (answer.status === 'error') return notScored('error', `Not scored: ${answer.summary}`);
-    if (answer.domainkey_exists === true) {
+    if (answer.domainkey_exists === true || answer.wildcard === true) {
       return notScored('warn', `Not scored: ${answer.summary} Check your selector with check-dkim and selector=.`);
     }
     return scoredPart(answer.status, answer.summary, [{

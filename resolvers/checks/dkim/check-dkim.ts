@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { badRequest } from '../../api-error.js';
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type CheckStatus, type Finding } from '../check-result.js';
@@ -24,9 +25,15 @@ export interface CheckDkimAnswer extends CheckResultBase {
   /**
    * Scan only: whether _domainkey.<domain> exists. True with no key found means keys may be published
    * under selectors we did not guess; false (NXDOMAIN) means there is no DKIM key at all; null when
-   * not probed (a selector was given) or the lookup failed.
+   * not probed (a selector was given), the lookup failed, or a wildcard answers every name there.
    */
   readonly domainkey_exists: boolean | null;
+  /**
+   * Scan only: whether a random selector answers TXT too, i.e. a wildcard (such as *.<domain>) answers
+   * any name under _domainkey, so a hit at a guessed selector may be the wildcard's echo; null when
+   * not probed (a selector was given) or the probe failed.
+   */
+  readonly wildcard: boolean | null;
 }
 
 const SELECTOR = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
@@ -47,6 +54,14 @@ const joined = (answer: DnsAnswer<'TXT'>): string[] => (answer.ok ? answer.recor
 const looksLikeKey = (text: string): boolean => /^\s*v\s*=\s*DKIM1\b/i.test(text) || /(?:^|;)\s*[pk]\s*=/.test(text);
 
 const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
+
+/** The TXT texts of an answer as one comparable value, to tell a wildcard's echo from a record of its own. */
+const textsOf = (answer: DnsAnswer<'TXT'>): string => JSON.stringify(joined(answer).sort());
+
+/** A selector no one publishes: 16 random letters and digits, so only a wildcard can answer it. */
+function randomSelector(): string {
+  return randomBytes(16).toString('base64').replace(/[^a-z0-9]/gi, '').toLowerCase().padEnd(16, '0').slice(0, 16);
+}
 
 function keysAt(selector: string, answer: DnsAnswer<'TXT'>, scanning: boolean): { keys: DkimKey[]; findings: Finding[] } {
   const texts = joined(answer).filter((text) => !scanning || looksLikeKey(text));
@@ -70,7 +85,7 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
   if (given !== null) {
     const name = `${given}._domainkey.${domain}`;
     const answer = await ctx.dns.lookup(name, 'TXT');
-    const base = { ...echo, selector: given, selectors_checked: [given], domainkey_exists: null };
+    const base = { ...echo, selector: given, selectors_checked: [given], domainkey_exists: null, wildcard: null };
     if (failed(answer)) {
       return {
         ...base, status: 'error', keys: [],
@@ -97,24 +112,47 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
     };
   }
 
-  // Scan: every guessed selector and the _domainkey parent at once, so the wall time is one round trip.
+  // Scan: every guessed selector, the _domainkey parent and a random selector at once, so the wall
+  // time is one round trip. The random selector tells a wildcard (which answers it) from keys.
   const selectors = [...COMMON_DKIM_SELECTORS];
-  const [parent, ...answers] = await Promise.all([
+  const [parent, probe, ...answers] = await Promise.all([
     ctx.dns.lookup(`_domainkey.${domain}`, 'TXT'),
+    ctx.dns.lookup(`${randomSelector()}._domainkey.${domain}`, 'TXT'),
     ...selectors.map((s) => ctx.dns.lookup(`${s}._domainkey.${domain}`, 'TXT')),
   ]);
+  const wildcard = failed(probe) ? null : probe.ok;
+  const wildcardTexts = probe.ok ? textsOf(probe) : null;
   const keys: DkimKey[] = [];
   const failedSelectors: string[] = [];
+  const echoes: string[] = [];
   answers.forEach((answer, i) => {
     const selector = selectors[i]!;
     if (failed(answer)) failedSelectors.push(selector);
+    // The same text as the random selector got is the wildcard answering, not a key of this selector.
+    else if (wildcardTexts !== null && answer.ok && textsOf(answer) === wildcardTexts) echoes.push(selector);
     else keys.push(...keysAt(selector, answer, true).keys);
   });
-  const domainkeyExists = parent === undefined || failed(parent) ? null : parent.ok || parent.failure === 'nodata';
-  const base = { ...echo, selector: null, selectors_checked: selectors, keys, domainkey_exists: domainkeyExists };
+  // Under a wildcard, the parent answers whatever exists below it: its existence tells nothing.
+  const domainkeyExists = failed(parent) || wildcard === true ? null : parent.ok || parent.failure === 'nodata';
+  const base = { ...echo, selector: null, selectors_checked: selectors, keys, domainkey_exists: domainkeyExists, wildcard };
+  const wildcardFinding: Finding | null = wildcard === true
+    ? {
+      severity: 'warning', code: 'dkim_wildcard',
+      message: `Any name under _domainkey.${domain} answers TXT (a wildcard record such as *.${domain}), so a selector's answer may be the wildcard's text rather than a key${echoes.length > 0 ? `: ${echoes.join(', ')} gave only the wildcard's text and are not reported as keys` : ''}.${looksLikeKey(joined(probe as DnsAnswer<'TXT'>)[0] ?? '') ? ' The wildcard itself holds DKIM key text, which receivers would use for every selector;' : ''} Check the selector your provider signs with using selector=, and narrow the wildcard or publish each key at its own selector.`,
+    }
+    : null;
+  // RFC 8020: NXDOMAIN means nothing exists below the name either; a resolver that follows it (unbound
+  // and others cache it so) then treats every selector as missing, and DKIM fails at those receivers.
+  const brokenNxdomain = !parent.ok && parent.failure === 'nxdomain' && keys.length > 0;
+  const rfc8020Finding: Finding | null = brokenNxdomain
+    ? {
+      severity: 'warning', code: 'dkim_parent_nxdomain',
+      message: `_domainkey.${domain} answers NXDOMAIN although keys exist below it (${keys.map((k) => k.selector).join(', ')}): this breaks RFC 8020, and resolvers that trust it (such as unbound) then treat every selector as missing, so DKIM fails at their receivers. Ask your DNS provider to answer NOERROR with no data for _domainkey.${domain}, or move the zone to a provider that does.`,
+    }
+    : null;
 
   const validKeys = keys.filter((k) => k.valid);
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...(wildcardFinding ? [wildcardFinding] : []), ...(rfc8020Finding ? [rfc8020Finding] : [])];
   for (const key of keys) {
     for (const finding of key.findings) {
       // Once one selector works, a broken key at another is hygiene rather than a failure, and a
@@ -128,6 +166,12 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
   }
 
   if (keys.length === 0) {
+    if (wildcardFinding) {
+      return {
+        ...base, status: 'warn', findings,
+        summary: `No DKIM key of its own under the ${selectors.length} common selectors of ${domain}: a wildcard answers every name under _domainkey.${domain}, so we cannot tell whether keys exist under other selectors.`,
+      };
+    }
     if (failedSelectors.length > 0 || domainkeyExists === null) {
       const names = failedSelectors.length > 0 ? failedSelectors.join(', ') : `_domainkey.${domain}`;
       return {

@@ -7,8 +7,10 @@
  *   tag-value = [ tval *( 1*(WSP / FWS) tval ) ]      tval = 1*VALCHAR (%x21-3A / %x3C-7E)
  *
  * So whitespace is allowed around names, "=" and values, and inside values between runs of visible
- * characters, but NOT after the optional final ";" (there a tag-name is required): "p=abc; " is a
- * syntax error. Tag names are case-sensitive (section 3.2: "Tags MUST be interpreted in a
+ * characters. Whitespace after the optional final ";" ("p=abc; ") is accepted too: the ABNF's
+ * [FWS] at the end of a tag-spec reads naturally onto it, section 3.2 says tag-lists are read with
+ * whitespace ignored around tags, and dkimpy, Mail::DKIM and OpenDKIM all verify with such keys, so
+ * a receiver would use the key (mox is the strict exception). Tag names are case-sensitive (section 3.2: "Tags MUST be interpreted in a
  * case-sensitive manner") and a tag may appear once.
  */
 export type TagListResult =
@@ -21,17 +23,15 @@ const TAG_VALUE = /^(?:[\x21-\x3a\x3c-\x7e]+(?:[ \t\r\n]+[\x21-\x3a\x3c-\x7e]+)*
 export function parseTagList(text: string): TagListResult {
   if (text.trim() === '') return { ok: false, error: 'parse', message: 'The record is empty: a key record is a list of tag=value pairs such as "v=DKIM1; k=rsa; p=...".' };
   const specs = text.split(';');
-  // A final ";" leaves one empty piece, which the ABNF allows only when it is truly empty.
-  if (specs.length > 1 && specs.at(-1) === '') specs.pop();
+  // A final ";" leaves one piece that is empty or whitespace only: the optional trailing ";" of the
+  // ABNF, with the whitespace a DNS panel leaves after it.
+  if (specs.length > 1 && specs.at(-1)!.trim() === '') specs.pop();
   const tags = new Map<string, string>();
   const order: string[] = [];
   for (const [index, spec] of specs.entries()) {
     const eq = spec.indexOf('=');
     if (eq < 0) {
-      const what = spec === '' ? 'an empty tag between two ";"'
-        : spec.trim() === '' && index === specs.length - 1 ? 'whitespace after the final ";" (remove it)'
-        : spec.trim() === '' ? 'an empty tag between two ";"'
-        : `"${spec.trim()}" has no "="`;
+      const what = spec.trim() === '' ? `an empty tag ${index === 0 ? 'before the first ";"' : 'between two ";"'}` : `"${spec.trim()}" has no "="`;
       return { ok: false, error: 'parse', message: `Tag list syntax error: ${what} (RFC 6376 section 3.2).` };
     }
     const name = spec.slice(0, eq).trim();

@@ -1,9 +1,10 @@
-import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { badRequest } from '../../api-error.js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
-import type { DnsRecord, DnsRecordType } from '../dns/dns-types.js';
+import type { DnsLookup, DnsRecord, DnsRecordType } from '../dns/dns-types.js';
+import { inspectMxHost, mxRuleFindings } from '../verify-email/mx-host-rules.js';
+import { isNullExchange } from '../verify-email/resolve-mail-route.js';
 import { normalizeDomain } from '../normalize-domain.js';
 
 export const CHECK_DNS_TYPES = ['MX', 'TXT', 'A', 'AAAA', 'CNAME', 'NS', 'SOA', 'CAA'] as const;
@@ -85,17 +86,27 @@ function describe(type: CheckDnsType, record: DnsRecordAnswer): string {
   return type === 'CAA' && 'tag' in record ? `${record.tag} "${record.value}"` : '';
 }
 
-/** Findings that come from the records themselves, where a common mistake shows in them. */
-function recordFindings(domain: string, type: CheckDnsType, records: readonly DnsRecordAnswer[]): Finding[] {
-  const findings: Finding[] = [];
-  if (type === 'MX') {
-    const mx = records as readonly { preference: number; exchange: string }[];
-    if (mx.some((r) => r.exchange === '')) {
-      findings.push({ severity: 'info', code: 'dns_null_mx', message: `${domain} publishes a null MX (RFC 7505): it declares that it accepts no mail.` });
-    }
-    for (const r of mx.filter((m) => isIP(m.exchange) !== 0)) {
-      findings.push({ severity: 'warning', code: 'dns_mx_is_address', message: `The MX exchange ${r.exchange} is an IP address; an MX must name a host (RFC 7505 section 3 / RFC 5321 5.1). Point it at a host name with an A record.` });
-    }
+/** MX hosts inspected per answer: enough for any real MX set, three questions each. */
+const MAX_MX_HOSTS = 10;
+
+/**
+ * Findings that come from the records themselves, where a common mistake shows in them. For MX,
+ * the rules of RFC 7505 section 3 (a null MX stands alone), RFC 2181 section 10.3 (no alias as MX
+ * host), RFC 5321 section 5.1 (a host name, not an address) and an address for every host; the hosts'
+ * CNAME, A and AAAA are asked at once.
+ */
+async function recordFindings(dns: DnsLookup, domain: string, type: CheckDnsType, records: readonly DnsRecordAnswer[]): Promise<Finding[]> {
+  if (type !== 'MX') return [];
+  const mx = records as readonly { preference: number; exchange: string }[];
+  const real = mx.filter((r) => !isNullExchange(r.exchange));
+  if (real.length === 0) {
+    return [{ severity: 'info', code: 'dns_null_mx', message: `${domain} publishes a null MX (RFC 7505): it declares that it accepts no mail.` }];
+  }
+  const hosts = await Promise.all(real.slice(0, MAX_MX_HOSTS).map((r) => inspectMxHost(dns, r.exchange, r.preference)));
+  const findings = mxRuleFindings(domain, hosts, real.length < mx.length, 'dns_');
+  const unknown = hosts.filter((h) => h.resolves === null);
+  if (unknown.length > 0) {
+    findings.push({ severity: 'info', code: 'dns_mx_host_lookup_failed', message: `The address lookups of ${unknown.map((h) => h.exchange).join(', ')} failed, so those hosts were not judged; try again.` });
   }
   return findings;
 }
@@ -109,11 +120,19 @@ export async function checkDns(input: CheckDnsInput, ctx: CheckContext): Promise
 
   if (!answer.ok) {
     if (answer.failure === 'nxdomain') {
-      return {
-        ...echo, outcome: 'nxdomain', records: [], status: 'fail',
-        summary: `${domain} does not exist in DNS (NXDOMAIN), so it has no ${type} records.`,
-        findings: [{ severity: 'error', code: 'dns_nxdomain', message: `${domain} does not exist (NXDOMAIN). Check the spelling, or create the name at your DNS provider.` }],
-      };
+      // RFC 6604: at the end of a CNAME chain, NXDOMAIN is about the chain's last target, which the detail names.
+      const alias = answer.canonical;
+      return alias
+        ? {
+          ...echo, outcome: 'nxdomain', records: [], status: 'fail',
+          summary: `${domain} is an alias (CNAME) of ${alias}, which does not exist in DNS (NXDOMAIN), so ${domain} has no ${type} records.`,
+          findings: [{ severity: 'error', code: 'dns_cname_target_nxdomain', message: `The CNAME chain from ${domain} ends at ${alias}, which does not exist (NXDOMAIN). Point the CNAME at a name that exists, or create ${alias}.` }],
+        }
+        : {
+          ...echo, outcome: 'nxdomain', records: [], status: 'fail',
+          summary: `${domain} does not exist in DNS (NXDOMAIN), so it has no ${type} records.`,
+          findings: [{ severity: 'error', code: 'dns_nxdomain', message: `${domain} does not exist (NXDOMAIN). Check the spelling, or create the name at your DNS provider.` }],
+        };
     }
     if (answer.failure === 'nodata') {
       return {
@@ -130,11 +149,11 @@ export async function checkDns(input: CheckDnsInput, ctx: CheckContext): Promise
   }
 
   const records = shape(type, answer.records);
-  const findings = recordFindings(domain, type, records);
+  const findings = await recordFindings(ctx.dns, domain, type, records);
   const shown = records.slice(0, 5).map((r) => describe(type, r)).join(', ');
   return {
     ...echo, outcome: 'records', records, findings,
-    status: findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass',
+    status: findings.some((f) => f.severity === 'error') ? 'fail' : findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass',
     summary: `${domain} has ${records.length} ${type} record${records.length > 1 ? 's' : ''}: ${shown}${records.length > 5 ? ', ...' : ''}.`,
   };
 }

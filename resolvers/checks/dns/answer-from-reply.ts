@@ -47,7 +47,12 @@ export function answerFromReply<T extends DnsRecordType>(name: string, type: T, 
       return { ok: false, name, type, failure: 'not_recursive', detail: `${type} ${name} could not be looked up: the resolver ${how}. ${NOT_RECURSIVE_ADVICE}`, ...extra };
     }
   }
-  if (rcode === 'NXDOMAIN') return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)`, ...extra };
+  if (rcode === 'NXDOMAIN') {
+    // RFC 6604: with a CNAME chain in the answer, NXDOMAIN is about the chain's last target, not the name asked.
+    const end = chainEnd(name, packet.answers ?? []);
+    if (end === name) return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)`, ...extra };
+    return { ok: false, name, type, failure: 'nxdomain', detail: `${name} is an alias (CNAME) of ${end}, which does not exist (NXDOMAIN)`, canonical: end, ...extra };
+  }
   if (rcode === 'SERVFAIL') {
     const detail = ede ? `the resolver failed to look up ${type} ${name} (SERVFAIL)${because}` : `the resolver failed to look up ${type} ${name} (SERVFAIL)`;
     return { ok: false, name, type, failure: 'servfail', detail, ...extra };
@@ -65,8 +70,20 @@ export function answerFromReply<T extends DnsRecordType>(name: string, type: T, 
     if (!alias) break;
     owner = bareName((alias as { data: string }).data);
   }
-  if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record`, ...extra };
-  return { ok: true, name, type, records, ...extra };
+  const alias = owner === bareName(name) ? {} : { canonical: owner };
+  if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record`, ...alias, ...extra };
+  return { ok: true, name, type, records, ...alias, ...extra };
+}
+
+/** The last owner of the CNAME chain that starts at `name` in an answer section (`name` itself when there is none). */
+function chainEnd(name: string, answers: readonly Answer[]): string {
+  let owner = bareName(name);
+  for (let hop = 0; hop < MAX_CNAME_HOPS; hop += 1) {
+    const alias = answers.find((a) => a.type === 'CNAME' && bareName(a.name) === owner);
+    if (!alias || typeof (alias as { data?: unknown }).data !== 'string') break;
+    owner = bareName((alias as { data: string }).data);
+  }
+  return owner === bareName(name) ? name : owner;
 }
 
 function toRecord<T extends DnsRecordType>(type: T, answer: Answer): DnsRecord<T>[] {

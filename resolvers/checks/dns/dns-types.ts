@@ -50,9 +50,13 @@ export interface ExtendedDnsError {
   readonly text: string | null;
 }
 
+/**
+ * `canonical`: when the name asked is an alias, the last name of its CNAME chain (the resolver puts
+ * the chain in the answer section), so a check can tell an alias without asking CNAME separately.
+ */
 export type DnsAnswer<T extends DnsRecordType = DnsRecordType> =
-  | { readonly ok: true; readonly name: string; readonly type: T; readonly records: readonly DnsRecord<T>[]; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError }
-  | { readonly ok: false; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError };
+  | { readonly ok: true; readonly name: string; readonly type: T; readonly records: readonly DnsRecord<T>[]; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError; readonly canonical?: string }
+  | { readonly ok: false; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError; readonly canonical?: string };
 
 /**
  * One question put to one named server without recursion (RD clear), for delegation health: the

@@ -62,6 +62,13 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
       findings.push({ severity: 'warning', code: r.queried ? 'no_usable_answer' : 'invalid_domain', message: `${r.domain}: ${r.reason}` });
     }
   }
+  const dead = [...new Map(results.flatMap((r) => r.lists).filter((l) => l.alive === false).map((l) => [l.list_id, l])).values()];
+  if (dead.length > 0) {
+    findings.push({
+      severity: 'warning', code: 'lists_failed_test_point',
+      message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a domain list must list "test" and not "invalid"), so their answers were not counted: ${dead[0]!.reason}`,
+    });
+  }
   const listedCount = results.filter((r) => r.listed === true).length;
   const allUnanswered = results.every((r) => r.listed === null && r.queried !== null);
   const status = allUnanswered ? 'error' : statusFromFindings(findings);

@@ -1,8 +1,12 @@
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
 import type { DnsLookup, MxRecord } from '../dns/dns-types.js';
+import { isMissing } from '../dns/dns-types.js';
+import { mxRuleFindings } from './mx-host-rules.js';
+import type { MxHostInspection } from './mx-host-rules.js';
 import { VERIFY_EMAIL_LIMIT, parseBulkInput } from '../bulk-input.js';
 import { checkEmailSyntax } from './email-syntax.js';
 import { resolveMailRoute } from './resolve-mail-route.js';
@@ -19,7 +23,8 @@ export interface VerifyEmailInput {
 }
 
 export type EmailReason =
-  | 'deliverable' | 'invalid_syntax' | 'null_mx' | 'no_mail_route' | 'domain_not_found' | 'mail_hosts_do_not_resolve' | 'dns_lookup_failed';
+  | 'deliverable' | 'invalid_syntax' | 'null_mx' | 'no_mail_route' | 'domain_not_found' | 'mail_hosts_do_not_resolve' | 'dns_lookup_failed'
+  | 'mail_hosts_not_looked_up';
 
 export interface EmailResult {
   readonly email: string;
@@ -40,6 +45,12 @@ export interface EmailResult {
   readonly disposable: boolean;
   /** The local part names a role (info, sales, support...) rather than a person. */
   readonly role: boolean;
+  /**
+   * Broken MX rules of the domain, each saying what to change: a null MX beside other MX records
+   * (RFC 7505 section 3), an MX host that is a CNAME (RFC 2181 section 10.3), an IP address as MX
+   * (RFC 5321 section 5.1), an MX host without an address. Only the most preferred hosts are judged.
+   */
+  readonly mx_issues: readonly Finding[];
 }
 
 export interface VerifyEmailAnswer extends CheckResultBase {
@@ -71,32 +82,61 @@ interface DomainVerdict {
   readonly valid: boolean | null;
   readonly reason: EmailReason;
   readonly detail: string;
+  readonly issues: readonly Finding[];
 }
 
-/** At least one MX host has an address: A first, AAAA only when no host has an A record. */
-async function mailHostsResolve(dns: DnsLookup, mx: readonly MxRecord[]): Promise<boolean | null> {
-  const hosts = [...new Set(mx.map((m) => m.exchange.toLowerCase()))];
-  const a = await Promise.all(hosts.map((h) => dns.lookup(h, 'A')));
-  if (a.some((r) => r.ok)) return true;
-  const aaaa = await Promise.all(hosts.map((h) => dns.lookup(h, 'AAAA')));
-  if (aaaa.some((r) => r.ok)) return true;
-  const unknown = [...a, ...aaaa].some((r) => !r.ok && r.failure !== 'nxdomain' && r.failure !== 'nodata');
-  return unknown ? null : false;
+/**
+ * MX hosts looked up per domain, most preferred first: a sender tries them in that order, real MX
+ * sets have one to five hosts, and a crafted set of hundreds must not turn one address into
+ * hundreds of questions (issue 10, item 1).
+ */
+export const MAX_MX_HOSTS_PER_DOMAIN = 5;
+
+/**
+ * The most preferred hosts, each asked CNAME and A at once, and AAAA only when it has no A (an
+ * IPv6-only host is still a mail host). Address literals are not looked up.
+ */
+async function inspectHosts(dns: DnsLookup, mx: readonly MxRecord[]): Promise<MxHostInspection[]> {
+  const seen = new Set<string>();
+  const unique = mx.filter((m) => {
+    const key = m.exchange.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  }).slice(0, MAX_MX_HOSTS_PER_DOMAIN);
+  return Promise.all(unique.map(async ({ exchange, preference }): Promise<MxHostInspection> => {
+    if (isIP(exchange) !== 0) return { exchange, preference, is_address: true, cname_target: null, addresses: [], resolves: false };
+    // An alias shows in the A answer's CNAME chain: no CNAME question is needed.
+    const a = await dns.lookup(exchange, 'A');
+    if (a.ok) return { exchange, preference, is_address: false, cname_target: a.canonical ?? null, addresses: a.records.map((r) => r.data), resolves: true };
+    const aaaa = await dns.lookup(exchange, 'AAAA');
+    const target = a.canonical ?? aaaa.canonical ?? null;
+    const addresses = aaaa.ok ? aaaa.records.map((r) => r.data) : [];
+    const resolves = addresses.length > 0 ? true : isMissing(a) && isMissing(aaaa) ? false : null;
+    return { exchange, preference, is_address: false, cname_target: target, addresses, resolves };
+  }));
 }
 
 async function verifyDomain(dns: DnsLookup, domain: string): Promise<DomainVerdict> {
   const route = await resolveMailRoute(dns, domain);
+  const plain = (valid: boolean | null, reason: EmailReason, detail: string): DomainVerdict => ({ route, valid, reason, detail, issues: [] });
   switch (route.kind) {
-    case 'null_mx': return { route, valid: false, reason: 'null_mx', detail: `${domain} publishes a null MX (RFC 7505): it accepts no mail.` };
-    case 'no_route': return { route, valid: false, reason: 'no_mail_route', detail: `${domain} has no MX and no A/AAAA record, so mail cannot be delivered.` };
-    case 'not_found': return { route, valid: false, reason: 'domain_not_found', detail: `${domain} does not exist in DNS (NXDOMAIN).` };
-    case 'failed': return { route, valid: null, reason: 'dns_lookup_failed', detail: `The lookup failed, so deliverability is unknown (not a missing record): ${route.detail}.` };
-    case 'implicit_mx': return { route, valid: true, reason: 'deliverable', detail: `${domain} has no MX; mail goes to its own address (implicit MX, RFC 5321 section 5.1).` };
+    case 'null_mx': return plain(false, 'null_mx', `${domain} publishes a null MX (RFC 7505): it accepts no mail.`);
+    case 'no_route': return plain(false, 'no_mail_route', `${domain} has no MX and no A/AAAA record, so mail cannot be delivered.`);
+    case 'not_found': return plain(false, 'domain_not_found', `${domain} does not exist in DNS (NXDOMAIN).`);
+    case 'failed': return plain(null, 'dns_lookup_failed', `The lookup failed, so deliverability is unknown (not a missing record): ${route.detail}.`);
+    case 'implicit_mx': return plain(true, 'deliverable', `${domain} has no MX; mail goes to its own address (implicit MX, RFC 5321 section 5.1).`);
     case 'mx': {
-      const resolves = await mailHostsResolve(dns, route.mx);
-      if (resolves === true) return { route, valid: true, reason: 'deliverable', detail: `${domain} has MX records whose hosts resolve.` };
-      if (resolves === false) return { route, valid: false, reason: 'mail_hosts_do_not_resolve', detail: `None of ${domain}'s MX hosts has an address record.` };
-      return { route, valid: null, reason: 'dns_lookup_failed', detail: `The address lookups of ${domain}'s MX hosts failed, so deliverability is unknown.` };
+      const hosts = await inspectHosts(dns, route.mx);
+      const issues = mxRuleFindings(domain, hosts, route.with_null_mx);
+      const verdict = (valid: boolean | null, reason: EmailReason, detail: string): DomainVerdict => ({ route, valid, reason, issues, detail: issues.length > 0 ? `${detail} ${issues.length} MX problem(s): see mx_issues.` : detail });
+      if (hosts.some((h) => h.resolves === true)) return verdict(true, 'deliverable', `${domain} has MX records whose hosts resolve.`);
+      if (hosts.some((h) => h.resolves === null)) return verdict(null, 'dns_lookup_failed', `The address lookups of ${domain}'s MX hosts failed, so deliverability is unknown.`);
+      const skipped = new Set(route.mx.map((m) => m.exchange.toLowerCase())).size - hosts.length;
+      if (skipped > 0) {
+        return verdict(null, 'mail_hosts_not_looked_up', `None of the ${hosts.length} most preferred MX hosts of ${domain} has an address, and its ${skipped} other host(s) were not looked up (at most ${MAX_MX_HOSTS_PER_DOMAIN} per domain); point the MX at hosts that exist.`);
+      }
+      return verdict(false, 'mail_hosts_do_not_resolve', `None of ${domain}'s MX hosts has an address record.`);
     }
   }
 }
@@ -115,7 +155,7 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
     if (!syntax.valid) {
       return {
         email, valid: false, syntax_valid: false, reason: 'invalid_syntax', detail: syntax.message, domain: null, domain_unicode: null,
-        mx: [], implicit_mx: false, null_mx: false, disposable: false, role: false,
+        mx: [], implicit_mx: false, null_mx: false, disposable: false, role: false, mx_issues: [],
       };
     }
     let pending = verdicts.get(syntax.domain);
@@ -130,7 +170,7 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
       domain: syntax.domain, domain_unicode: syntax.domain_unicode,
       mx: route.kind === 'mx' ? route.mx : route.kind === 'implicit_mx' ? [{ preference: 0, exchange: syntax.domain }] : [],
       implicit_mx: route.kind === 'implicit_mx', null_mx: route.kind === 'null_mx',
-      disposable: isDisposableDomain(syntax.domain), role: isRoleLocalPart(syntax.local),
+      disposable: isDisposableDomain(syntax.domain), role: isRoleLocalPart(syntax.local), mx_issues: verdict.issues,
     };
   }));
 
@@ -145,6 +185,11 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
   if (counts.invalid > 0) findings.push({ severity: 'warning', code: 'invalid_addresses', message: `${counts.invalid} address(es) cannot receive mail; remove them before sending.` });
   if (counts.disposable > 0) findings.push({ severity: 'warning', code: 'disposable_addresses', message: `${counts.disposable} address(es) use a disposable-mail provider.` });
   if (counts.role > 0) findings.push({ severity: 'info', code: 'role_addresses', message: `${counts.role} address(es) are role addresses (info@, sales@...), which complain and bounce more than personal ones.` });
+  const misconfigured = results.filter((r) => r.mx_issues.length > 0);
+  if (misconfigured.length > 0) {
+    const domains = [...new Set(misconfigured.map((r) => r.domain))];
+    findings.push({ severity: 'warning', code: 'mx_misconfigured', message: `${misconfigured.length} address(es) on ${domains.length} domain(s) (${domains.slice(0, 5).join(', ')}${domains.length > 5 ? ', ...' : ''}) have MX records that break the MX rules; each result's mx_issues says what the domain owner should change.` });
+  }
   if (counts.unknown > 0) findings.push({ severity: 'warning', code: 'lookup_failed', message: `${counts.unknown} address(es) could not be checked because a DNS lookup failed; try them again.` });
   const status = counts.unknown > 0 && counts.unknown === results.length ? 'error' : findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass';
   const summary = status === 'error'
