@@ -33,7 +33,7 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
   });
   const url = new URL(request.url);
   const runsOperation = request.method === 'POST' || url.searchParams.has('query');
-  let outcome: RateLimitOutcome;
+  let outcome: RateLimitOutcome | null;
   try {
     const principal = await principalOf(appContext);
     outcome = runsOperation

@@ -58,9 +58,12 @@ export async function spendAllowance(rateLimits: RateLimits, principal: Principa
   return tightest(outcomes);
 }
 
-/** Where the caller's allowance stands, counting nothing. */
-export function lookAtAllowance(rateLimits: RateLimits, principal: Principal): Promise<RateLimitOutcome> {
-  return spendAllowance(rateLimits, principal, NOTHING);
+/**
+ * Where the caller's allowance stands, counting nothing; null when the store cannot say (an answer
+ * that spends nothing, such as a 401 or 405, is not turned into a 503 for want of its headers).
+ */
+export async function lookAtAllowance(rateLimits: RateLimits, principal: Principal): Promise<RateLimitOutcome | null> {
+  return spendAllowance(rateLimits, principal, NOTHING).catch(() => null);
 }
 
 function tightest(outcomes: readonly RateLimitOutcome[]): RateLimitOutcome {
@@ -68,7 +71,8 @@ function tightest(outcomes: readonly RateLimitOutcome[]): RateLimitOutcome {
 }
 
 /** The headers every answer of every door carries (SPEC 8, plus Limit and Reset for browsers and clients). */
-export function rateLimitHeaders(outcome: RateLimitOutcome): Record<string, string> {
+export function rateLimitHeaders(outcome: RateLimitOutcome | null): Record<string, string> {
+  if (!outcome) return {};
   return {
     'X-RateLimit-Limit': String(outcome.limit),
     'X-RateLimit-Remaining': String(outcome.remaining),

@@ -57,13 +57,18 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   // One limiter per class and allowance: the counter key is the same for every allowance, so an
   // operator raising an account's limit keeps the count already made this window.
   const limiters = new Map<string, RateLimiterAbstract>();
+  // PGlite reports a SELECT's rowCount as 0 (its affectedRows), and rate-limiter-flexible's get()
+  // reads rowCount 0 as "no counter": count the rows a SELECT returns.
+  const raw = store.kind === 'database'
+    ? { query: async (q: Parameters<RawQuery['query']>[0]) => { const r = await store.raw.query(q); return { ...r, rowCount: Math.max(r.rowCount, r.rows.length) }; } }
+    : null;
   const limiterFor = (kind: RateLimitClass, points: number): RateLimiterAbstract => {
     const id = `${kind}:${points}`;
     let limiter = limiters.get(id);
     if (!limiter) {
       const options = { keyPrefix: kind, points, duration: RATE_LIMIT_CLASSES[kind].duration };
       limiter = store.kind === 'database'
-        ? new RateLimiterPostgres({ ...options, storeClient: store.raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
+        ? new RateLimiterPostgres({ ...options, storeClient: raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
         // Refuse at once (503) rather than queue while Redis is down: a request must not hang on its count.
         : new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${kind}`, storeClient: store.client, rejectIfRedisNotReady: true });
       limiters.set(id, limiter);
