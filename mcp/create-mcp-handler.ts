@@ -5,6 +5,7 @@ import type { OperationRow } from '../rest/operation-table.js';
 import { inputSchemaFor } from '../rest/input-schema.js';
 import { bodySchemaFor } from '../rest/body-schema.js';
 import { readParams } from '../rest/read-params.js';
+import { unknownInputsError } from '../rest/describe-input-error.js';
 import { camelizeKeys } from '../rest/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../rest/json-response.js';
 import { ApiError } from '../resolvers/api-error.js';
@@ -45,7 +46,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
   }));
 
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
-    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: request.signal });
+    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: request.signal, door: 'mcp' });
     let caller: Caller | null = null;
     let principal: Principal;
     const outcomes: RateLimitOutcome[] = [];
@@ -150,10 +151,10 @@ function toolVariables(row: OperationRow, args: Record<string, unknown>, options
   for (const [name, value] of Object.entries(args)) {
     if (paramNames.has(name)) paramArgs[name] = value;
     else if (extraNames.includes(name)) continue;
-    else if (!row.bodyVariable) throw new ApiError(400, 'unknown_field', `Remove "${name}": it is not an input of ${row.mcpTool}.`);
+    else if (!row.bodyVariable) throw unknownInputsError([name], [...paramNames, ...extraNames], 'mcp', row.listener);
     else bodyArgs[name] = value;
   }
-  const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), paramArgs);
+  const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), paramArgs, 'mcp');
   if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(bodyArgs);
   for (const { header, variable } of row.headerVariables ?? []) {
     const argName = header.toLowerCase().replace(/-/g, '_');

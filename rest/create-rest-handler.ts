@@ -45,6 +45,7 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
         requestId: info.requestId,
         clientAddress: info.clientAddress,
         signal: request.signal,
+        door: 'rest',
       });
       Object.assign(headers, rateLimitHeaders(await countRequest(row, ctx)));
 

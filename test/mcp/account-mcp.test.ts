@@ -202,7 +202,8 @@ describe('placing through MCP', () => {
     const body = orderBody([FREE_DOMAINS[23]!], 1);
     const missing = await client.callTool({ name: 'place_order', arguments: body });
     expect(missing.isError).toBe(true);
-    expect(textOf(missing).detail).toMatch(/Idempotency-Key/i);
+    expect(textOf(missing).detail).toMatch(/"idempotency_key"/);
+    expect(textOf(missing).detail).not.toMatch(/header/);
     expect((await client.callTool({ name: 'preview_order', arguments: body })).isError).toBeFalsy();
     const placed = await client.callTool({ name: 'place_order', arguments: { ...body, idempotency_key: 'mcp-order-0001' } });
     expect(placed.isError).toBeFalsy();
