@@ -123,7 +123,8 @@ describe('placing an order with the sandbox processor', () => {
     expect(result.body.data.placeOrder).toMatchObject({ quantity: 1, replayed: false, charged: { amount: 350, currency: 'usd' } });
     const missingKey = await graphql(h.service, `mutation($o: OrderInput!) { placeOrder(order: $o) { orderId } }`,
       { o: { sku: 'google-inbox-unwarmed', domains: [{ domain: free(), mailboxes: [{ firstName: 'Ada', lastName: 'Byron', localPart: 'ada' }] }] } });
-    expect(missingKey.body.errors?.[0]?.extensions?.status).toBe(400);
+    expect(missingKey.body.errors?.[0]?.extensions?.status).toBe(422);
+    expect(missingKey.body.errors?.[0]?.message).toMatch(/"idempotencyKey"/);
   });
 });
 
