@@ -7,7 +7,7 @@ import type { Services } from '../resolvers/context.js';
 import { createServices, readServiceSettings, type ServiceOverrides } from './create-services.js';
 import { createGraphqlServer, type Yoga } from './create-yoga.js';
 import { createApiApp } from './api-app.js';
-import { createPublicApp } from './public-app.js';
+import { createPublicApp, PUBLIC_CORS } from './public-app.js';
 import { serveHttp } from './serve-http.js';
 import { trustedProxiesFromEnv } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
@@ -46,7 +46,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     await services.rateLimits.ready();
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
-    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: { 'access-control-allow-origin': '*' } });
+    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
     const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);
