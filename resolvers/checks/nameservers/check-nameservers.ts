@@ -103,6 +103,7 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
  */
 export async function checkNameservers(input: NameserversInput, ctx: CheckContext): Promise<NameserversAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', NAMESERVERS_LIMIT);
+  // oxlint-disable-next-line typescript/await-thenable -- invalid items answer at once; only lookups are promises
   let results = await Promise.all(items.map((item): Promise<NameserverResult> | NameserverResult => (
     item.ok
       ? lookupNameservers(item.domain, item.unicode, ctx)

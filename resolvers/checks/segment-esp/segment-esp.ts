@@ -88,6 +88,7 @@ const SEGMENTS: readonly EspSegment[] = ['google', 'microsoft', 'security_gatewa
 export async function segmentEsp(input: SegmentEspInput, ctx: CheckContext): Promise<SegmentEspAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', SEGMENT_ESP_LIMIT);
   const failedDomains = new Set<string>();
+  // oxlint-disable-next-line typescript/await-thenable -- invalid items answer at once; only lookups are promises
   const results = await Promise.all(items.map((item): Promise<EspDomainResult> | EspDomainResult => (
     item.ok
       ? segmentDomain(ctx, item.domain, item.unicode, failedDomains)
