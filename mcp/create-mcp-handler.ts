@@ -10,7 +10,7 @@ import { camelizeKeys } from '../rest/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../rest/json-response.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
-import { createContext, type Context, type Services } from '../resolvers/context.js';
+import { createContext, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
 import type { Yoga } from '../server/create-yoga.js';
 import type { RequestInfo } from '../server/serve-http.js';
@@ -166,5 +166,3 @@ function toolVariables(row: OperationRow, args: Record<string, unknown>, options
 function stringPathParams(row: OperationRow, args: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(row.params.filter((p) => p.in === 'path' && args[p.name] !== undefined).map((p) => [p.name, String(args[p.name])]));
 }
-
-export type { Context };
