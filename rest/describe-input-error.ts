@@ -42,13 +42,8 @@ export function describeExpectedType(graphqlType: string): string {
   if (list) return `a list whose items are each ${describeExpectedType(list[1] ?? '')}`;
   const scalar = SCALAR_WORDS[bare];
   if (scalar) return scalar;
-  if (/Input$/.test(bare)) return 'an object with the documented fields';
+  if (bare.endsWith('Input')) return 'an object with the documented fields';
   return 'one of the documented values';
-}
-
-/** A path like "order.domains.0.mailboxes" as the caller wrote it (snake_case, no variable name). */
-export function callerPath(segments: readonly (string | number)[]): string {
-  return segments.map((s) => (typeof s === 'number' ? String(s) : camelToSnake(s))).join('.');
 }
 
 export const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
