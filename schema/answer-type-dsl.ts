@@ -1,0 +1,101 @@
+import type { ObjectRef } from '@pothos/core';
+import { builder } from './builder.js';
+
+/**
+ * A compact way to declare the check answers' GraphQL types, field by field, from the answers'
+ * snake_case wire names. The checks' answers are wide (about 300 fields over 15 checks), so each field
+ * is one line: its wire name and a type spec. The GraphQL field is the camelCase of the wire name and
+ * resolves from the snake_case property the check returns; the wire name is kept in the field's
+ * extensions, so the REST operation documents alias every field back to it (scripts/print-schema.ts).
+ *
+ * A type spec is a type name (String, Int, Float, Boolean, or a name declared here), optionally in
+ * brackets for a list of non-null items, then a suffix:
+ * - none: non-null;
+ * - `?`: nullable (the check answers null);
+ * - `~`: nullable in GraphQL and *absent* from the REST answer when null (the check leaves the key
+ *   out: `domain_unicode` for an ASCII name, SPF's evaluation fields without `ip`).
+ */
+export type TypeSpec = string;
+
+export interface FieldSpec { readonly type: TypeSpec; readonly description?: string }
+
+/** Wire name (snake_case) of a GraphQL field, read by the document generator and the REST pruning. */
+export interface WireExtensions { readonly wireName: string; readonly absentWhenNull: boolean }
+
+type AnyRef = ObjectRef<never, Record<string, unknown>> | string;
+const refs = new Map<string, AnyRef>();
+
+export const camelOf = (wire: string): string => wire.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
+function refOf(name: string): AnyRef {
+  if (['String', 'Int', 'Float', 'Boolean', 'ID'].includes(name)) return name;
+  const ref = refs.get(name);
+  if (!ref) throw new Error(`Answer type "${name}" is used before it is declared.`);
+  return ref;
+}
+
+/** Parses a type spec into what t.field takes. */
+function parseSpec(spec: TypeSpec): { type: unknown; nullable: boolean; absent: boolean } {
+  const absent = spec.endsWith('~');
+  const nullable = absent || spec.endsWith('?');
+  const body = nullable ? spec.slice(0, -1) : spec;
+  const list = /^\[(.+)\]$/.exec(body);
+  return { type: list ? [refOf(list[1] as string)] : refOf(body), nullable, absent };
+}
+
+/** An enum whose GraphQL values are the wire values (lower-case words, as the checks answer them). */
+export function answerEnum(name: string, values: readonly string[], description: string): void {
+  refs.set(name, builder.enumType(name, {
+    description,
+    values: Object.fromEntries(values.map((v) => [enumName(v), { value: v }])),
+  }) as unknown as AnyRef);
+}
+
+/**
+ * GraphQL enum value names must be names: `spf_and_dkim` stays, `+` and `VMC` are spelled out. The
+ * value on the wire is the check's own string either way.
+ */
+export function enumName(value: string): string {
+  const symbols: Record<string, string> = { '+': 'PASS', '-': 'FAIL', '~': 'SOFTFAIL', '?': 'NEUTRAL' };
+  if (symbols[value]) return symbols[value];
+  return /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) ? value : value.replace(/[^_0-9A-Za-z]/g, '_').replace(/^(\d)/, '_$1');
+}
+
+/** Declares an object type; `fields` maps wire names to a type spec, or to [spec, description]. */
+export function answerObject(name: string, description: string, fields: Readonly<Record<string, TypeSpec | readonly [TypeSpec, string]>>): void {
+  const ref = builder.objectRef<Record<string, unknown>>(name);
+  refs.set(name, ref as unknown as AnyRef);
+  ref.implement({
+    description,
+    fields: (t) => Object.fromEntries(Object.entries(fields).map(([wire, entry]) => {
+      const [spec, text] = typeof entry === 'string' ? [entry, undefined] : entry;
+      const { type, nullable, absent } = parseSpec(spec);
+      const extensions: WireExtensions = { wireName: wire, absentWhenNull: absent };
+      return [camelOf(wire), t.field({
+        type: type as never,
+        nullable: nullable as never,
+        ...(text ? { description: text } : {}),
+        extensions: extensions as unknown as Record<string, unknown>,
+        resolve: (parent: Record<string, unknown>) => (parent[wire] ?? null) as never,
+      })];
+    })),
+  });
+}
+
+/** A union of declared object types; resolveType names the member a value is. */
+export function answerUnion(name: string, description: string, members: readonly string[], resolveType: (value: Record<string, unknown>) => string): AnyRef {
+  const ref = builder.unionType(name, { description, types: members.map((m) => refOf(m)) as never, resolveType });
+  refs.set(name, ref as unknown as AnyRef);
+  return ref as unknown as AnyRef;
+}
+
+/** A scalar for one genuinely open-ended part of an answer, passed through as the check wrote it. */
+export function answerScalar(name: string, description: string): void {
+  builder.scalarType(name as never, { description, serialize: (value: unknown) => value, parseValue: (value: unknown) => value } as never);
+  refs.set(name, name);
+}
+
+/** The ref of a declared answer type, for a query field's `type`. */
+export function answerRef(name: string): AnyRef {
+  return refOf(name);
+}
