@@ -65,8 +65,6 @@ const HEADER_SCHEMAS: Readonly<Record<string, { schema: JsonSchema; required: bo
   },
 };
 
-const LIST_PARAMS = new Set(['domains', 'emails']);
-
 /**
  * The OpenAPI 3.1 document of one listener, generated from the operation table: paths and
  * parameters from the rows, request bodies from the GraphQL input types, answers from the
@@ -135,9 +133,17 @@ function rateLimitText(row: OperationRow): string {
 }
 
 function parameterOf(param: ParamSpec): JsonSchema {
-  const schema: JsonSchema = param.type === 'integer' ? { type: 'integer' } : { type: 'string', ...(param.required ? { minLength: 1 } : {}) };
-  const description = LIST_PARAMS.has(param.name) && !/comma/i.test(param.description) ? `${param.description} Comma-separated.` : param.description;
-  return { name: param.name, in: param.in, required: param.in === 'path' ? true : param.required, description, schema };
+  const required = param.in === 'path' ? true : param.required;
+  if (param.list) {
+    // form style, not exploded: a=x,y,z, which is the comma-separated list the door reads.
+    const description = /comma/i.test(param.description) ? param.description : `${param.description} Comma-separated.`;
+    const schema = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, ...(param.maxItems ? { maxItems: param.maxItems } : {}) };
+    return { name: param.name, in: param.in, required, description, style: 'form', explode: false, schema };
+  }
+  const schema: JsonSchema = param.type === 'integer' ? { type: 'integer' }
+    : param.enum ? { type: 'string', enum: [...param.enum] }
+    : { type: 'string', ...(param.required ? { minLength: 1 } : {}) };
+  return { name: param.name, in: param.in, required, description: param.description, schema };
 }
 
 const PUBLIC_MEANINGS: Readonly<Record<number, string>> = {

@@ -42,6 +42,11 @@ export function readParams(row: OperationRow, pathParams: Readonly<Record<string
           param.in === 'path' ? `There is no record with ${param.name} "${text.slice(0, 40)}"; ${param.name} is a whole number from a listing.` : `"${param.name}" must be a whole number.`);
       }
       variables[snakeToCamel(param.name)] = Number(text);
+    } else if (param.enum) {
+      // GraphQL enums are case-sensitive; the documented values are taken in any case.
+      const value = String(raw).trim().toUpperCase();
+      if (!param.enum.includes(value)) throw badRequest(`invalid_${param.name}`, `"${param.name}" must be one of ${param.enum.join(', ')} (not "${String(raw).slice(0, 20)}"); ${param.description}`);
+      variables[snakeToCamel(param.name)] = value;
     } else {
       variables[snakeToCamel(param.name)] = String(raw);
     }

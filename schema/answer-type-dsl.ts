@@ -61,25 +61,41 @@ export function enumName(value: string): string {
   return /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) ? value : value.replace(/[^_0-9A-Za-z]/g, '_').replace(/^(\d)/, '_$1');
 }
 
+type FieldSpecs = Readonly<Record<string, TypeSpec | readonly [TypeSpec, string]>>;
+
 /** Declares an object type; `fields` maps wire names to a type spec, or to [spec, description]. */
-export function answerObject(name: string, description: string, fields: Readonly<Record<string, TypeSpec | readonly [TypeSpec, string]>>): void {
+export function answerObject(name: string, description: string, fields: FieldSpecs, interfaces: readonly string[] = []): void {
   const ref = builder.objectRef<Record<string, unknown>>(name);
   refs.set(name, ref as unknown as AnyRef);
   ref.implement({
     description,
-    fields: (t) => Object.fromEntries(Object.entries(fields).map(([wire, entry]) => {
+    interfaces: interfaces.map((i) => refOf(i)) as never,
+    fields: (t) => fieldsOf(t, fields),
+  });
+}
+
+/** Declares an interface; objects naming it get its fields first. */
+export function answerInterface(name: string, description: string, fields: FieldSpecs): void {
+  const ref = builder.interfaceRef<Record<string, unknown>>(name);
+  refs.set(name, ref as unknown as AnyRef);
+  ref.implement({ description, fields: (t) => fieldsOf(t, fields) });
+}
+
+// `t` is an object's or an interface's field builder: their types differ only in the parent type, which is a plain record here.
+function fieldsOf(t: any, fields: FieldSpecs): Record<string, never> {
+  return Object.fromEntries(Object.entries(fields).map(([wire, entry]): [string, never] => {
       const [spec, text] = typeof entry === 'string' ? [entry, undefined] : entry;
       const { type, nullable, absent } = parseSpec(spec);
       const extensions: WireExtensions = { wireName: wire, absentWhenNull: absent };
-      return [camelOf(wire), t.field({
+      const ref: never = t.field({
         type: type as never,
         nullable: nullable as never,
         ...(text ? { description: text } : {}),
         extensions: extensions as unknown as Record<string, unknown>,
         resolve: (parent: Record<string, unknown>) => (parent[wire] ?? null) as never,
-      })];
-    })),
-  });
+      }) as never;
+      return [camelOf(wire), ref];
+  }));
 }
 
 /** A union of declared object types; resolveType names the member a value is. */

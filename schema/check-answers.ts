@@ -1,4 +1,4 @@
-import { answerEnum, answerObject, answerScalar, answerUnion } from './answer-type-dsl.js';
+import { answerEnum, answerInterface, answerObject, answerScalar, answerUnion } from './answer-type-dsl.js';
 import { CHECK_DNS_TYPES } from '../resolvers/checks/dns-records/check-dns.js';
 import { GRADE_PARTS, GRADES } from '../resolvers/checks/deliverability/grade-weights.js';
 
@@ -14,14 +14,18 @@ answerEnum('Severity', ['error', 'warning', 'info'], 'How much a finding matters
 answerObject('Finding', 'One observation, with a stable code (docs/checks.md lists each check\'s codes) and a sentence saying what to change.', {
   severity: 'Severity', code: ['String', 'Stable, snake_case, documented in docs/checks.md.'], message: ['String', 'A sentence a person can act on.'],
 });
-const base = { status: 'CheckStatus', summary: ['String', 'One sentence.'], findings: '[Finding]' } as const;
+answerInterface('CheckAnswer', 'What every check answers: select these with `... on CheckAnswer { status summary findings { code } }` on any check field.', {
+  status: 'CheckStatus', summary: ['String', 'One sentence.'], findings: '[Finding]',
+});
+/** A check's own answer: the common fields come from CheckAnswer. */
+const check = (name: string, description: string, fields: Parameters<typeof answerObject>[2]): void => answerObject(name, description, fields, ['CheckAnswer']);
 answerEnum('DmarcPolicy', ['none', 'quarantine', 'reject'], 'A DMARC policy (p=, sp=, np=).');
 answerEnum('DnssecStatus', ['secure', 'insecure', 'bogus'], 'DNSSEC validation of an answer (docs/checks.md, "DNSSEC status").');
 answerEnum('DnsType', CHECK_DNS_TYPES, 'The record types check-dns reads (REST takes them in any case).');
 answerEnum('SpfResult', ['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'], 'An RFC 7208 check_host() result.');
 
 /** The answer when the request's deadline passed before the check returned anything: only the common fields. */
-answerObject('UnfinishedCheck', 'A check the request\'s deadline (CHECKS_DEADLINE_MS) cut off before it answered: status error, the reason as summary and first finding (code deadline_passed).', base);
+check('UnfinishedCheck', 'A check the request\'s deadline (CHECKS_DEADLINE_MS) cut off before it answered: status error, the reason as summary and first finding (code deadline_passed).', {});
 
 // check-spf
 answerEnum('SpfQualifier', ['+', '-', '~', '?'], 'A term\'s qualifier: PASS (+), FAIL (-), SOFTFAIL (~), NEUTRAL (?); the wire value is the symbol.');
@@ -40,8 +44,7 @@ answerObject('SpfExpansionStop', 'Where the audit stopped because receivers stop
 answerObject('SpfReceiverDivergence', 'Where widely used receivers reach a different outcome than RFC 7208.', {
   rule: 'String', receivers: '[String]', detail: 'String', void_lookup_count: 'Int', valid: 'Boolean', result: ['SpfResult~', 'With ip: the result those receivers give that address.'],
 });
-answerObject('SpfAnswer', 'check-spf: the record, lookup counts, the include tree; with ip, the check_host() result.', {
-  ...base, domain: 'String', domain_unicode: ['String~', 'Present when the domain is internationalised.'], record: 'String?', valid: 'Boolean',
+check('SpfAnswer', 'check-spf: the record, lookup counts, the include tree; with ip, the check_host() result.', { domain: 'String', domain_unicode: ['String~', 'Present when the domain is internationalised.'], record: 'String?', valid: 'Boolean',
   lookup_count: ['Int', 'DNS-querying terms across the whole tree (more than 10 breaks SPF).'], void_lookup_count: 'Int',
   mechanisms: '[SpfTerm]', expansion_stopped: 'SpfExpansionStop?', divergence: '[SpfReceiverDivergence]',
   ip: ['String~', 'Only with ip.'], sender: ['String~', 'Only with ip.'], helo: ['String~', 'Only with ip.'], result: ['SpfResult~', 'Only with ip.'],
@@ -54,8 +57,7 @@ answerObject('DkimKey', 'A DKIM key found under a selector.', {
   selector: 'String', record: 'String', valid: 'Boolean', key_type: 'DkimKeyType?', key_bits: 'Int?', testing: 'Boolean',
   hash_algorithms: '[String]', service_types: '[String]', findings: '[Finding]',
 });
-answerObject('DkimAnswer', 'check-dkim: the key under a selector, or a scan of 26 common selectors.', {
-  ...base, domain: 'String', domain_unicode: 'String~', selector: 'String?', selectors_checked: '[String]', keys: '[DkimKey]',
+check('DkimAnswer', 'check-dkim: the key under a selector, or a scan of 26 common selectors.', { domain: 'String', domain_unicode: 'String~', selector: 'String?', selectors_checked: '[String]', keys: '[DkimKey]',
   domainkey_exists: 'Boolean?', wildcard: 'Boolean?',
 });
 
@@ -69,8 +71,7 @@ answerObject('DmarcTagExplained', 'A tag as written, explained.', { tag: 'String
 answerObject('DmarcReportDestination', 'A report address and whether the receiving domain authorises it (RFC 7489 7.1).', {
   tag: 'DmarcReportTag', uri: 'String', destination: 'String?', external: 'Boolean', authorization_record: 'String?', authorized: 'Boolean?', problem: 'DmarcReportProblem?',
 });
-answerObject('DmarcAnswer', 'check-dmarc: the record parsed and explained.', {
-  ...base, domain: 'String', domain_unicode: 'String~', record: 'String?', valid: 'Boolean', source: 'String?', organizational_domain: 'String?',
+check('DmarcAnswer', 'check-dmarc: the record parsed and explained.', { domain: 'String', domain_unicode: 'String~', record: 'String?', valid: 'Boolean', source: 'String?', organizational_domain: 'String?',
   inherited: 'Boolean', policy: 'DmarcPolicy?', subdomain_policy: 'DmarcPolicy?', effective_policy: 'DmarcPolicy?', pct: 'Int?',
   adkim: 'DmarcAlignment?', aspf: 'DmarcAlignment?', rua: '[String]', ruf: '[String]', fo: '[String]?', ri: 'Int?', np: 'DmarcPolicy?',
   t: 'DmarcTesting?', psd: 'DmarcPsd?', tags: '[DmarcTagExplained]', report_destinations: '[DmarcReportDestination]',
@@ -88,8 +89,7 @@ answerObject('MarkCertificate', 'The mark certificate as fetched and checked.', 
   covers_domain: 'Boolean?', names: '[String]', mark_type: 'MarkType?', logo_embedded: 'Boolean', logo_matches: 'Boolean?',
   chain_trusted: 'Boolean?', trust_anchor: 'String?', problems: '[String]',
 });
-answerObject('BimiAnswer', 'check-bimi: the record, logo, certificate and DMARC enforcement.', {
-  ...base, domain: 'String', domain_unicode: 'String~', selector: 'String', record_domain: 'String?', record: 'String?', valid: 'Boolean',
+check('BimiAnswer', 'check-bimi: the record, logo, certificate and DMARC enforcement.', { domain: 'String', domain_unicode: 'String~', selector: 'String', record_domain: 'String?', record: 'String?', valid: 'Boolean',
   declined: 'Boolean', logo_url: 'String?', authority_url: 'String?', dmarc_enforced: 'Boolean?', dmarc_detail: 'BimiDmarcDetail',
   logo: 'BimiLogo?', certificate: 'MarkCertificate?',
 });
@@ -99,8 +99,7 @@ answerEnum('MtaStsMode', ['enforce', 'testing', 'none'], 'The policy mode.');
 answerObject('MtaStsPolicy', 'The policy file.', { version: 'String', mode: 'MtaStsMode', mx: '[String]', max_age: 'Int' });
 answerObject('MtaStsMxHost', 'A real MX host and whether the policy covers it.', { host: 'String', matches_policy: 'Boolean?' });
 answerObject('TlsRptSummary', 'The _smtp._tls record.', { record: 'String', rua: '[String]', valid: 'Boolean' });
-answerObject('MtaStsAnswer', 'check-mta-sts: record, policy and TLS-RPT.', {
-  ...base, domain: 'String', domain_unicode: 'String~', record: 'String?', record_id: 'String?', policy_url: 'String', policy: 'MtaStsPolicy?',
+check('MtaStsAnswer', 'check-mta-sts: record, policy and TLS-RPT.', { domain: 'String', domain_unicode: 'String~', record: 'String?', record_id: 'String?', policy_url: 'String', policy: 'MtaStsPolicy?',
   policy_error: 'String?', mx_hosts: '[MtaStsMxHost]', tls_rpt: 'TlsRptSummary?',
 });
 
@@ -116,15 +115,13 @@ answerUnion('DnsRecordAnswer', 'One record, shaped by its type.',
   ['MxRecordAnswer', 'TxtRecordAnswer', 'AddressRecordAnswer', 'NameRecordAnswer', 'SoaRecordAnswer', 'CaaRecordAnswer'],
   (record) => ('preference' in record ? 'MxRecordAnswer' : 'strings' in record ? 'TxtRecordAnswer' : 'address' in record ? 'AddressRecordAnswer'
     : 'mname' in record ? 'SoaRecordAnswer' : 'flags' in record ? 'CaaRecordAnswer' : 'NameRecordAnswer'));
-answerObject('DnsAnswer', 'check-dns: records of one type.', {
-  ...base, domain: 'String', domain_unicode: 'String~', type: 'DnsType', outcome: 'DnsOutcome', records: '[DnsRecordAnswer]',
+check('DnsAnswer', 'check-dns: records of one type.', { domain: 'String', domain_unicode: 'String~', type: 'DnsType', outcome: 'DnsOutcome', records: '[DnsRecordAnswer]',
 });
 
 // check-cname
 answerObject('CnameHop', 'One alias in the chain.', { name: 'String', target: 'String', ttl: 'Int' });
 answerObject('CnameEnd', 'Where the chain ends and its addresses.', { name: 'String', addresses: '[String]' });
-answerObject('CnameAnswer', 'check-cname: the CNAME chain of a host.', {
-  ...base, host: 'String', host_unicode: 'String~', expected: 'String?', chain: '[CnameHop]', final: 'CnameEnd', matches_expected: 'Boolean?',
+check('CnameAnswer', 'check-cname: the CNAME chain of a host.', { host: 'String', host_unicode: 'String~', expected: 'String?', chain: '[CnameHop]', final: 'CnameEnd', matches_expected: 'Boolean?',
 });
 
 // check-blacklist and check-uribl
@@ -138,8 +135,7 @@ answerObject('DnsblListResult', 'One list\'s verdict.', {
 answerObject('BlacklistChecked', 'What was looked up.', {
   description: 'String', domain: 'String?', mail_hosts: '[String]', addresses: '[String]', domain_lists: 'Int', ip_lists: 'Int',
 });
-answerObject('BlacklistAnswer', 'check-blacklist: listings of a domain (and its mail servers) or an IPv4 address.', {
-  ...base, input: 'String', input_kind: 'BlacklistInputKind', domain: 'String?', domain_unicode: 'String?', checked: 'BlacklistChecked',
+check('BlacklistAnswer', 'check-blacklist: listings of a domain (and its mail servers) or an IPv4 address.', { input: 'String', input_kind: 'BlacklistInputKind', domain: 'String?', domain_unicode: 'String?', checked: 'BlacklistChecked',
   lists: '[DnsblListResult]', listed_count: 'Int', checked_count: 'Int', unanswered_count: 'Int',
 });
 answerObject('UriblListResult', 'One URI list\'s verdict.', {
@@ -148,7 +144,7 @@ answerObject('UriblListResult', 'One URI list\'s verdict.', {
 answerObject('UriblDomainResult', 'One domain\'s URI list verdicts.', {
   domain: 'String', domain_unicode: 'String?', queried: 'String?', listed: 'Boolean?', lists: '[UriblListResult]', reason: 'String?',
 });
-answerObject('UriblAnswer', 'check-uribl: listing per domain.', { ...base, results: '[UriblDomainResult]', listed_count: 'Int' });
+check('UriblAnswer', 'check-uribl: listing per domain.', { results: '[UriblDomainResult]', listed_count: 'Int' });
 
 // check-nameservers
 answerEnum('NameserverOutcome', ['ok', 'no_nameservers', 'not_found', 'invalid', 'lookup_failed'], 'How the NS lookup went.');
@@ -165,12 +161,11 @@ answerObject('NameserverResult', 'One domain\'s name servers.', {
 });
 answerScalar('ProviderCounts', 'An object mapping a DNS provider\'s display name (or "Mixed", "unknown") to its number of domains. '
   + 'A scalar because its keys are provider names with spaces, which are not GraphQL names.');
-answerObject('NameserversAnswer', 'check-nameservers: NS records and DNS provider per domain.', { ...base, results: '[NameserverResult]', provider_counts: 'ProviderCounts' });
+check('NameserversAnswer', 'check-nameservers: NS records and DNS provider per domain.', { results: '[NameserverResult]', provider_counts: 'ProviderCounts' });
 
 // check-domain-expiry
 answerEnum('RegistrationSource', ['rdap', 'whois'], 'Where the registration data came from.');
-answerObject('DomainExpiryAnswer', 'check-domain-expiry: registration and expiry over RDAP or WHOIS.', {
-  ...base, domain: 'String', domain_unicode: 'String?', registered_domain: 'String', registered: 'Boolean?', registrar: 'String?',
+check('DomainExpiryAnswer', 'check-domain-expiry: registration and expiry over RDAP or WHOIS.', { domain: 'String', domain_unicode: 'String?', registered_domain: 'String', registered: 'Boolean?', registrar: 'String?',
   created: 'String?', expires: 'String?', days_remaining: 'Int?', age_days: 'Int?', source: 'RegistrationSource?', server: 'String?',
 });
 
@@ -179,8 +174,7 @@ answerEnum('EvidenceKind', ['google_mx', 'google_site_verification', 'google_spf
 answerEnum('TenancyProvider', ['google_workspace'], 'The mail provider whose tenancy is assessed.');
 answerEnum('Confidence', ['high', 'medium', 'low'], 'How sure the verdict is.');
 answerObject('TenancyEvidence', 'One piece of evidence.', { kind: 'EvidenceKind', found: 'Boolean?', detail: 'String' });
-answerObject('ProviderDomainAnswer', 'check-provider-domain: Google Workspace tenancy evidence.', {
-  ...base, domain: 'String', domain_unicode: 'String?', provider: 'TenancyProvider', attached: 'Boolean?', confidence: 'Confidence',
+check('ProviderDomainAnswer', 'check-provider-domain: Google Workspace tenancy evidence.', { domain: 'String', domain_unicode: 'String?', provider: 'TenancyProvider', attached: 'Boolean?', confidence: 'Confidence',
   evidence: '[TenancyEvidence]', note: 'String',
 });
 
@@ -194,8 +188,7 @@ answerObject('EmailResult', 'One address.', {
   null_mx: 'Boolean', disposable: 'Boolean', role: 'Boolean', mx_issues: ['[Finding]', 'Broken MX rules of the domain, each saying what to change.'],
 });
 answerObject('EmailCounts', 'Addresses per verdict.', { valid: 'Int', invalid: 'Int', unknown: 'Int', disposable: 'Int', role: 'Int' });
-answerObject('VerifyEmailAnswer', 'verify-email: per address, syntax, live MX, disposable and role.', {
-  ...base, results: '[EmailResult]', counts: 'EmailCounts', catch_all_note: 'String',
+check('VerifyEmailAnswer', 'verify-email: per address, syntax, live MX, disposable and role.', { results: '[EmailResult]', counts: 'EmailCounts', catch_all_note: 'String',
 });
 
 // segment-esp
@@ -208,7 +201,7 @@ answerObject('EspDomainResult', 'One domain\'s segment.', {
 });
 answerObject('EspCounts', 'Domains per segment.', Object.fromEntries(SEGMENTS.map((s) => [s, 'Int'])));
 answerObject('EspSegments', 'The domains of each segment.', Object.fromEntries(SEGMENTS.map((s) => [s, '[String]'])));
-answerObject('SegmentEspAnswer', 'segment-esp: domains split by mail provider.', { ...base, counts: 'EspCounts', segments: 'EspSegments', results: '[EspDomainResult]' });
+check('SegmentEspAnswer', 'segment-esp: domains split by mail provider.', { counts: 'EspCounts', segments: 'EspSegments', results: '[EspDomainResult]' });
 
 // check-deliverability
 answerEnum('Grade', GRADES, 'A letter grade.');
@@ -223,7 +216,6 @@ answerObject('AppliedCap', 'A cap on the letter and why.', { part: 'CapPart', gr
 answerObject('DeliverabilityFix', 'A fix and the points it gains.', { part: 'GradePart', code: 'String', points: 'Float', fix: 'String', caps_grade_at: 'Grade?' });
 answerObject('DeliverabilitySubCheck', 'The status and summary of one check the grade ran.', { check: 'GradeCheck', status: 'CheckStatus', summary: 'String' });
 answerObject('GradeChecks', 'The check run for each part.', Object.fromEntries(GRADE_PARTS.map((p) => [p, 'DeliverabilitySubCheck'])));
-answerObject('DeliverabilityAnswer', 'check-deliverability: A-F grade, breakdown and fixes.', {
-  ...base, domain: 'String', domain_unicode: 'String~', grade: 'Grade?', score: 'Float?', unchecked_weight: 'Float', breakdown: 'GradeBreakdown',
+check('DeliverabilityAnswer', 'check-deliverability: A-F grade, breakdown and fixes.', { domain: 'String', domain_unicode: 'String~', grade: 'Grade?', score: 'Float?', unchecked_weight: 'Float', breakdown: 'GradeBreakdown',
   caps: '[AppliedCap]', not_scored: '[GradePart]', fixes: '[DeliverabilityFix]', checks: 'GradeChecks',
 });
