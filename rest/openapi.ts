@@ -78,8 +78,9 @@ export function openApiDocument(rows: readonly OperationRow[], listener: 'api' |
   for (const row of rows.filter((r) => r.listener === listener)) {
     const item = (paths[row.path] ??= {});
     if (listener === 'public') {
-      item.get = publicOperation(row, 'GET');
-      item.post = publicOperation(row, 'POST');
+      const answer = answerSchemaOf(row, schemas);
+      item.get = publicOperation(row, 'GET', answer);
+      item.post = publicOperation(row, 'POST', answer);
     } else {
       item[row.method.toLowerCase()] = accountOperation(row, schemas);
     }
@@ -165,7 +166,7 @@ function errorResponses(statuses: Iterable<number>, meanings: Readonly<Record<nu
   return out;
 }
 
-function publicOperation(row: OperationRow, method: 'GET' | 'POST'): OpenApiOperation {
+function publicOperation(row: OperationRow, method: 'GET' | 'POST', answer: JsonSchema): OpenApiOperation {
   const get = method === 'GET';
   return {
     operationId: get ? row.name : `${row.name}_post`,
@@ -179,15 +180,15 @@ function publicOperation(row: OperationRow, method: 'GET' | 'POST'): OpenApiOper
     }),
     responses: {
       200: {
-        description: 'The check\'s answer: status, summary, findings and the check\'s own fields.',
+        description: 'The check\'s answer: status, summary, findings and the check\'s own fields (or only the first three when the request\'s deadline cut it off).',
         headers: { 'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckAnswer' } } },
+        content: { 'application/json': { schema: answer } },
       },
-      ...errorResponses([400, 429], PUBLIC_MEANINGS),
+      ...errorResponses(get ? [400, 429] : [400, 413, 429], PUBLIC_MEANINGS),
     },
     security: [],
     'x-rate-limit': rateLimitText(row),
-    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool } : {}),
+    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool, 'x-mcp-annotations': row.annotations } : {}),
     ...(get ? {} : { 'x-same-as': row.name }),
   };
 }
@@ -216,18 +217,13 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
     requestBody = { required: body.required, description: 'A JSON object; field names in snake_case. Unknown fields are refused.', content: { 'application/json': { schema: inputSchema(body.type, schemas) } } };
   }
 
-  // The answer: data[unwrap] when the row unwraps, else the whole data object.
-  const data = selectionSchema(graphqlSchema, document, operation);
-  const properties = data.properties as Record<string, JsonSchema>;
-  const answer = row.unwrap ? properties[row.unwrap] : data;
-  if (!answer) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
-  const answerName = `${pascal(row.name)}Answer`;
-  schemas[answerName] = answer;
+  const answer = answerSchemaOf(row, schemas);
 
   const statuses = [401, 403, 429, 503, ...(EXTRA_STATUSES[row.name] ?? [])];
   if (row.params.length || row.bodyVariable || row.headerVariables?.length) statuses.push(400);
   if (row.params.some((p) => p.in === 'path')) statuses.push(404);
-  if (row.bodyVariable) statuses.push(413);
+  // A body field of the wrong shape (a string where a number goes, null where a value is required) is a 422 (SPEC 7).
+  if (row.bodyVariable) statuses.push(413, 422);
   if (requestBody && bodyMentions(requestBody, schemas, 'sku')) statuses.push(404);
 
   return {
@@ -241,15 +237,33 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
       200: {
         description: 'Success.',
         headers: { 'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${answerName}` } } },
+        content: { 'application/json': { schema: answer } },
       },
       ...errorResponses(statuses),
     },
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
     'x-scope': row.scope,
     'x-rate-limit': rateLimitText(row),
-    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool } : {}),
+    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool, 'x-mcp-annotations': row.annotations } : {}),
   };
+}
+
+/**
+ * The REST answer's schema of a row, registered as <Name>Answer: data[unwrap] when the row unwraps,
+ * else the whole data object, from its operation document's selection (aliases give the names).
+ */
+function answerSchemaOf(row: OperationRow, schemas: Record<string, JsonSchema>): JsonSchema {
+  const { source } = loadDocument(row.document);
+  const document = parse(source);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation) throw new Error(`rest/operations/${row.document}.graphql holds no operation.`);
+  const data = selectionSchema(graphqlSchema, document, operation);
+  const properties = data.properties as Record<string, JsonSchema>;
+  const answer = row.unwrap ? properties[row.unwrap] : data;
+  if (!answer) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
+  const answerName = `${pascal(row.name)}Answer`;
+  schemas[answerName] = answer;
+  return { $ref: `#/components/schemas/${answerName}` };
 }
 
 /** Whether a body (following $refs into the components) has a property of this name. */

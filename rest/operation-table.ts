@@ -1,6 +1,7 @@
 import type { Scope } from '../resolvers/auth/scopes.js';
 import type { RateLimitClass } from '../resolvers/limits/rate-limits.js';
 import { publicCheckRows } from './public-check-rows.js';
+import { ANALYTICS_PERIODS } from '../resolvers/account/get-analytics.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -66,7 +67,7 @@ const ADDING: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, i
 /** Replaces a setting or removes a record: the previous value is gone; the same call again changes nothing more. */
 const REPLACING: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
-const periodParam: ParamSpec = { name: 'period', in: 'query', type: 'string', required: false, description: 'Length of the period ending today: 1d, 7d (default), 14d, 30d or 90d.' };
+const periodParam: ParamSpec = { name: 'period', in: 'query', type: 'string', required: false, enum: Object.keys(ANALYTICS_PERIODS), description: `Length of the period ending today: ${Object.keys(ANALYTICS_PERIODS).join(', ')}; default 7d.` };
 
 export const accountReadingRows: readonly OperationRow[] = [
   { name: 'get_dashboard', listener: 'api', method: 'GET', path: '/v1/portal/dashboard', document: 'dashboard', unwrap: 'dashboard', scope: 'read', rateLimit: 'read',

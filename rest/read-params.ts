@@ -43,9 +43,9 @@ export function readParams(row: OperationRow, pathParams: Readonly<Record<string
       }
       variables[snakeToCamel(param.name)] = Number(text);
     } else if (param.enum) {
-      // GraphQL enums are case-sensitive; the documented values are taken in any case.
-      const value = String(raw).trim().toUpperCase();
-      if (!param.enum.includes(value)) throw badRequest(`invalid_${param.name}`, `"${param.name}" must be one of ${param.enum.join(', ')} (not "${String(raw).slice(0, 20)}"); ${param.description}`);
+      // The documented values are taken in any case, and passed on as written in the table (GraphQL enums are case-sensitive).
+      const value = param.enum.find((v) => v.toLowerCase() === String(raw).trim().toLowerCase());
+      if (value === undefined) throw badRequest(`invalid_${param.name}`, `"${param.name}" must be one of ${param.enum.join(', ')} (not "${String(raw).slice(0, 20)}").`);
       variables[snakeToCamel(param.name)] = value;
     } else {
       variables[snakeToCamel(param.name)] = String(raw);

@@ -249,19 +249,23 @@ export type OrderDomainInput = {
   domain: Scalars['String']['input'];
   /** The domain visitors of this one are forwarded to. */
   forwardTo: InputMaybe<Scalars['String']['input']>;
+  /** The domain's mailboxes; at most 2,000 mailboxes across the whole order. */
   mailboxes: Array<OrderMailboxInput>;
 };
 
 export type OrderInput = {
+  /** At most 500 domains and 2,000 mailboxes per order (SPEC 4.2). */
   domains: Array<OrderDomainInput>;
   promotionCode: InputMaybe<Scalars['String']['input']>;
   sku: Scalars['String']['input'];
 };
 
 export type OrderMailboxInput = {
+  /** 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter. */
   firstName: Scalars['String']['input'];
+  /** 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter. */
   lastName: Scalars['String']['input'];
-  /** The part before the @. */
+  /** The part before the @: 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit. */
   localPart: Scalars['String']['input'];
 };
 
@@ -271,6 +275,7 @@ export type RaiseRequestInput = {
   /** One of forwarding, rename_mailbox, add_mailboxes, remove_mailboxes, remove_domain, dns_change, cancel_order, billing, other. */
   kind: Scalars['String']['input'];
   subscriptionId: Scalars['String']['input'];
+  /** What to change, at most 2,000 characters. */
   summary: Scalars['String']['input'];
 };
 
@@ -281,7 +286,7 @@ export enum RegistrationSource {
 }
 
 export type SequencerInput = {
-  /** One of instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe, other, none. */
+  /** One of instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe, other, none (any case). */
   sequencer: Scalars['String']['input'];
 };
 
