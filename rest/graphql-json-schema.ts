@@ -64,9 +64,13 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
           const field = fields[selection.name.value];
           if (!field) throw new Error(`${typeName} has no field ${selection.name.value}.`);
           // A field the answer leaves out instead of answering null (schema/answer-type-dsl.ts, `~`).
-          if ((field.extensions as { absentWhenNull?: boolean } | undefined)?.absentWhenNull) {
+          const ext = field.extensions as { absentWhenNull?: boolean; absentUnless?: string } | undefined;
+          if (ext?.absentWhenNull) {
             absent.add(key);
-            properties[key] = innerOutputSchema(field.type, selection.selectionSet, field.description);
+            // Null only where it is present beside its sibling (`~ip`): otherwise left out, never null.
+            properties[key] = ext.absentUnless
+              ? outputSchema(field.type, selection.selectionSet, field.description)
+              : innerOutputSchema(field.type, selection.selectionSet, field.description);
           } else {
             properties[key] = outputSchema(field.type, selection.selectionSet, field.description);
           }

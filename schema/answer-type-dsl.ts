@@ -13,14 +13,16 @@ import { builder } from './builder.js';
  * - none: non-null;
  * - `?`: nullable (the check answers null);
  * - `~`: nullable in GraphQL and *absent* from the REST answer when null (the check leaves the key
- *   out: `domain_unicode` for an ASCII name, SPF's evaluation fields without `ip`).
+ *   out: `domain_unicode` for an ASCII name);
+ * - `~name`: the same, but only when the sibling `name` is absent too (SPF's `explanation` is null
+ *   with `ip` and left out without it).
  */
 export type TypeSpec = string;
 
 export interface FieldSpec { readonly type: TypeSpec; readonly description?: string }
 
 /** Wire name (snake_case) of a GraphQL field, read by the document generator and the REST pruning. */
-export interface WireExtensions { readonly wireName: string; readonly absentWhenNull: boolean }
+export interface WireExtensions { readonly wireName: string; readonly absentWhenNull: boolean; readonly absentUnless?: string }
 
 type AnyRef = ObjectRef<never, Record<string, unknown>> | string;
 const refs = new Map<string, AnyRef>();
@@ -35,30 +37,22 @@ function refOf(name: string): AnyRef {
 }
 
 /** Parses a type spec into what t.field takes. */
-function parseSpec(spec: TypeSpec): { type: unknown; nullable: boolean; absent: boolean } {
-  const absent = spec.endsWith('~');
-  const nullable = absent || spec.endsWith('?');
-  const body = nullable ? spec.slice(0, -1) : spec;
+function parseSpec(spec: TypeSpec): { type: unknown; nullable: boolean; absent: boolean; absentUnless?: string } {
+  const match = /^(.+?)(\?|~([a-z_]*))?$/.exec(spec);
+  if (!match) throw new Error(`Bad type spec "${spec}".`);
+  const [, body = spec, suffix, unless] = match;
+  const absent = suffix?.startsWith('~') ?? false;
   const list = /^\[(.+)\]$/.exec(body);
-  return { type: list ? [refOf(list[1] as string)] : refOf(body), nullable, absent };
+  return { type: list ? [refOf(list[1] as string)] : refOf(body), nullable: suffix !== undefined, absent, ...(unless ? { absentUnless: unless } : {}) };
 }
 
 /** An enum whose GraphQL values are the wire values (lower-case words, as the checks answer them). */
 export function answerEnum(name: string, values: readonly string[], description: string): void {
-  refs.set(name, builder.enumType(name, {
-    description,
-    values: Object.fromEntries(values.map((v) => [enumName(v), { value: v }])),
-  }) as unknown as AnyRef);
-}
-
-/**
- * GraphQL enum value names must be names: `spf_and_dkim` stays, `+` and `VMC` are spelled out. The
- * value on the wire is the check's own string either way.
- */
-export function enumName(value: string): string {
-  const symbols: Record<string, string> = { '+': 'PASS', '-': 'FAIL', '~': 'SOFTFAIL', '?': 'NEUTRAL' };
-  if (symbols[value]) return symbols[value];
-  return /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) ? value : value.replace(/[^_0-9A-Za-z]/g, '_').replace(/^(\d)/, '_$1');
+  // GraphQL answers an enum by its name, so a value that is not a GraphQL name (SPF's "+", "check-spf")
+  // would change on the wire: such fields stay String, with their values in the description.
+  const bad = values.filter((v) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(v));
+  if (bad.length) throw new Error(`${name}: ${bad.join(', ')} cannot be GraphQL enum values; declare the field as String.`);
+  refs.set(name, builder.enumType(name, { description, values: values as readonly string[] as never }) as unknown as AnyRef);
 }
 
 type FieldSpecs = Readonly<Record<string, TypeSpec | readonly [TypeSpec, string]>>;
@@ -85,8 +79,8 @@ export function answerInterface(name: string, description: string, fields: Field
 function fieldsOf(t: any, fields: FieldSpecs): Record<string, never> {
   return Object.fromEntries(Object.entries(fields).map(([wire, entry]): [string, never] => {
       const [spec, text] = typeof entry === 'string' ? [entry, undefined] : entry;
-      const { type, nullable, absent } = parseSpec(spec);
-      const extensions: WireExtensions = { wireName: wire, absentWhenNull: absent };
+      const { type, nullable, absent, absentUnless } = parseSpec(spec);
+      const extensions: WireExtensions = { wireName: wire, absentWhenNull: absent, ...(absentUnless ? { absentUnless } : {}) };
       const ref: never = t.field({
         type: type as never,
         nullable: nullable as never,

@@ -28,12 +28,11 @@ answerEnum('SpfResult', ['pass', 'fail', 'softfail', 'neutral', 'none', 'permerr
 check('UnfinishedCheck', 'A check the request\'s deadline (CHECKS_DEADLINE_MS) cut off before it answered: status error, the reason as summary and first finding (code deadline_passed).', {});
 
 // check-spf
-answerEnum('SpfQualifier', ['+', '-', '~', '?'], 'A term\'s qualifier: PASS (+), FAIL (-), SOFTFAIL (~), NEUTRAL (?); the wire value is the symbol.');
 answerScalar('SpfRecordTree', 'An included or redirected SPF record with its own terms, nested as deep as the record goes: '
   + '{domain, outcome, record, lookups, void_lookups, errors, mechanisms: [term]} where each term has the fields of SpfTerm. '
   + 'A scalar because a GraphQL selection cannot follow a tree of unknown depth within the depth limit of 10.');
 answerObject('SpfTerm', 'One term of an SPF record, with the record it includes or redirects to.', {
-  term: 'String', qualifier: 'SpfQualifier?', mechanism: 'String', value: 'String?', lookups: 'Int', evaluated: 'Boolean',
+  term: 'String', qualifier: ['String?', 'The qualifier as written: +, -, ~ or ?; null when the term has none.'], mechanism: 'String', value: 'String?', lookups: 'Int', evaluated: 'Boolean',
   void_lookup: 'Boolean', past_limit: ['Boolean', 'True after the point where receivers stop with permerror (see expansion_stopped).'],
   errors: '[String]', children: ['SpfRecordTree?', 'The included or redirected record, or null.'],
 });
@@ -48,7 +47,7 @@ check('SpfAnswer', 'check-spf: the record, lookup counts, the include tree; with
   lookup_count: ['Int', 'DNS-querying terms across the whole tree (more than 10 breaks SPF).'], void_lookup_count: 'Int',
   mechanisms: '[SpfTerm]', expansion_stopped: 'SpfExpansionStop?', divergence: '[SpfReceiverDivergence]',
   ip: ['String~', 'Only with ip.'], sender: ['String~', 'Only with ip.'], helo: ['String~', 'Only with ip.'], result: ['SpfResult~', 'Only with ip.'],
-  matched_mechanism: ['String~', 'Only with ip.'], explanation: ['String~', 'Only with ip.'],
+  matched_mechanism: ['String~ip', 'Only with ip: the deciding term, or null.'], explanation: ['String~ip', 'Only with ip: the exp= text on a fail, or null.'],
 });
 
 // check-dkim
@@ -207,14 +206,13 @@ check('SegmentEspAnswer', 'segment-esp: domains split by mail provider.', { coun
 answerEnum('Grade', GRADES, 'A letter grade.');
 answerEnum('GradePart', GRADE_PARTS, 'A part of the grade.');
 answerEnum('CapPart', [...GRADE_PARTS, 'spf_and_dkim'], 'What a grade cap comes from.');
-answerEnum('GradeCheck', ['check-spf', 'check-dkim', 'check-dmarc', 'check-dns', 'check-blacklist', 'check-domain-expiry'], 'The check a grade part ran (the wire value is the check\'s name, e.g. "check-spf").');
 answerObject('BreakdownEntry', 'One part\'s contribution to the grade.', {
   score: 'Float?', weight: 'Float', effective_weight: 'Float?', points: 'Float?', status: 'CheckStatus', detail: 'String', cap: 'Grade?',
 });
 answerObject('GradeBreakdown', 'Each part\'s contribution.', Object.fromEntries(GRADE_PARTS.map((p) => [p, 'BreakdownEntry'])));
 answerObject('AppliedCap', 'A cap on the letter and why.', { part: 'CapPart', grade: 'Grade', code: 'String', reason: 'String' });
 answerObject('DeliverabilityFix', 'A fix and the points it gains.', { part: 'GradePart', code: 'String', points: 'Float', fix: 'String', caps_grade_at: 'Grade?' });
-answerObject('DeliverabilitySubCheck', 'The status and summary of one check the grade ran.', { check: 'GradeCheck', status: 'CheckStatus', summary: 'String' });
+answerObject('DeliverabilitySubCheck', 'The status and summary of one check the grade ran.', { check: ['String', 'The check\'s name: check-spf, check-dkim, check-dmarc, check-dns, check-blacklist or check-domain-expiry.'], status: 'CheckStatus', summary: 'String' });
 answerObject('GradeChecks', 'The check run for each part.', Object.fromEntries(GRADE_PARTS.map((p) => [p, 'DeliverabilitySubCheck'])));
 check('DeliverabilityAnswer', 'check-deliverability: A-F grade, breakdown and fixes.', { domain: 'String', domain_unicode: 'String~', grade: 'Grade?', score: 'Float?', unchecked_weight: 'Float', breakdown: 'GradeBreakdown',
   caps: '[AppliedCap]', not_scored: '[GradePart]', fixes: '[DeliverabilityFix]', checks: 'GradeChecks',

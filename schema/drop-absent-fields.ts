@@ -1,7 +1,7 @@
 import { getNamedType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import type { WireExtensions } from './answer-type-dsl.js';
 
-interface Shape { readonly absentWhenNull: Set<string>; readonly children: Map<string, Shape> }
+interface Shape { readonly absentWhenNull: Map<string, string | undefined>; readonly children: Map<string, Shape> }
 
 /**
  * Where a check leaves a key out (`domain_unicode` for an ASCII name, SPF's evaluation fields without
@@ -13,14 +13,14 @@ export function absentFieldDropper(schema: GraphQLSchema, typeName: string): (an
   const shapeOf = (type: GraphQLNamedType): Shape => {
     const known = shapes.get(type.name);
     if (known) return known;
-    const shape: Shape = { absentWhenNull: new Set(), children: new Map() };
+    const shape: Shape = { absentWhenNull: new Map(), children: new Map() };
     shapes.set(type.name, shape);
     const objects = isUnionType(type) ? type.getTypes() : isObjectType(type) ? [type] : [];
     for (const object of objects) {
       for (const field of Object.values(object.getFields())) {
         const ext = field.extensions as Partial<WireExtensions> | undefined;
         const wire = ext?.wireName ?? field.name;
-        if (ext?.absentWhenNull) shape.absentWhenNull.add(wire);
+        if (ext?.absentWhenNull) shape.absentWhenNull.set(wire, ext.absentUnless);
         const named = getNamedType(field.type);
         if ((isObjectType(named) || isUnionType(named)) && !shape.children.has(wire)) shape.children.set(wire, shapeOf(named));
       }
@@ -34,8 +34,12 @@ export function absentFieldDropper(schema: GraphQLSchema, typeName: string): (an
     if (Array.isArray(value)) return value.map((v) => drop(v, shape));
     if (!value || typeof value !== 'object') return value;
     const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) {
-      if (v === null && shape.absentWhenNull.has(key)) continue;
+    const record = value as Record<string, unknown>;
+    for (const [key, v] of Object.entries(record)) {
+      if (v === null && shape.absentWhenNull.has(key)) {
+        const unless = shape.absentWhenNull.get(key);
+        if (unless === undefined || record[unless] === null || record[unless] === undefined) continue;
+      }
       const child = shape.children.get(key);
       out[key] = child ? drop(v, child) : v;
     }

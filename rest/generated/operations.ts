@@ -187,16 +187,6 @@ export enum Grade {
   F = 'F'
 }
 
-/** The check a grade part ran (the wire value is the check's name, e.g. "check-spf"). */
-export enum GradeCheck {
-  CheckBlacklist = 'check_blacklist',
-  CheckDkim = 'check_dkim',
-  CheckDmarc = 'check_dmarc',
-  CheckDns = 'check_dns',
-  CheckDomainExpiry = 'check_domain_expiry',
-  CheckSpf = 'check_spf'
-}
-
 /** A part of the grade. */
 export enum GradePart {
   Blacklists = 'blacklists',
@@ -297,14 +287,6 @@ export enum Severity {
   Warning = 'warning'
 }
 
-/** A term's qualifier: PASS (+), FAIL (-), SOFTFAIL (~), NEUTRAL (?); the wire value is the symbol. */
-export enum SpfQualifier {
-  Fail = 'FAIL',
-  Neutral = 'NEUTRAL',
-  Pass = 'PASS',
-  Softfail = 'SOFTFAIL'
-}
-
 /** An RFC 7208 check_host() result. */
 export enum SpfResult {
   Fail = 'fail',
@@ -397,7 +379,7 @@ export type CheckDeliverabilityQueryVariables = Exact<{
 
 
 export type CheckDeliverabilityQuery = { checkDeliverability:
-    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: GradeCheck, status: CheckStatus, summary: string }, dkim: { check: GradeCheck, status: CheckStatus, summary: string }, dmarc: { check: GradeCheck, status: CheckStatus, summary: string }, mx: { check: GradeCheck, status: CheckStatus, summary: string }, blacklists: { check: GradeCheck, status: CheckStatus, summary: string }, domain_age: { check: GradeCheck, status: CheckStatus, summary: string } } }
+    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domain_age: { check: string, status: CheckStatus, summary: string } } }
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
    };
 
@@ -489,7 +471,7 @@ export type CheckSpfQueryVariables = Exact<{
 
 
 export type CheckSpfQuery = { checkSpf:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, mechanisms: Array<{ term: string, qualifier: SpfQualifier | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
    };
 
