@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSchema, schema } from '../../schema/index.js';
 import { checkDeclarations } from '../../schema/check-declarations.js';
+import { checkSelection, wireNames } from '../../schema/check-document.js';
+import { declaredSchema } from '../../schema/index.js';
+import { CHECKS_PAGE_SCRIPT } from '../../web/checks-page-script.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -72,6 +75,23 @@ describe('the public listener\'s /graphql', () => {
     expect(body.data.dmarc).toMatchObject({ status: 'pass', effectivePolicy: 'reject' });
     expect(body.data.mx).toEqual({ type: 'MX', records: [{ exchange: 'mx.good.test', preference: 10 }] });
     expect(typeof body.data.esp.counts.other).toBe('number');
+  });
+
+  it('the checks page\'s one query (the grade and ten checks, every field, no aliases) fits the limits and answers', async () => {
+    const select = (field: string) => checkSelection(declaredSchema, checkDeclarations.find((d) => d.field === field)!);
+    expect(CHECKS_PAGE_SCRIPT).toContain(JSON.stringify(select('checkSpf')));
+    const calls = ['grade: checkDeliverability(domain: $domain)', 'spf: checkSpf(domain: $domain)', 'dkim: checkDkim(domain: $domain)', 'dmarc: checkDmarc(domain: $domain)',
+      'mx: checkDns(domain: $domain, type: MX)', 'blacklist: checkBlacklist(input: $domain)', 'expiry: checkDomainExpiry(domain: $domain)', 'mtaSts: checkMtaSts(domain: $domain)',
+      'bimi: checkBimi(domain: $domain)', 'nameservers: checkNameservers(domains: [$domain])', 'provider: checkProviderDomain(domain: $domain)'];
+    const query = `query ChecksPage($domain: String!) { ${calls.map((c) => `${c} ${select(c.split(': ')[1]!.split('(')[0]!)}`).join(' ')} }`;
+    const response = await service.pub('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { domain: 'good.test' } }) });
+    const body = await response.json();
+    expect(body.errors).toBeUndefined();
+    expect(body.data.grade.grade).toMatch(/^[A-F]$/);
+    expect(body.data.dmarc.effectivePolicy).toBe('reject');
+    // The page turns the camelCase names back into the documented ones.
+    expect(wireNames(declaredSchema).effectivePolicy).toBe('effective_policy');
+    expect(wireNames(declaredSchema).findings).toBeUndefined();
   });
 
   it('refuses a wrong DNS type and a missing domain before any check runs', async () => {
