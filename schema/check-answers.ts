@@ -72,7 +72,7 @@ answerObject('DmarcReportDestination', 'A report address and whether the receivi
 });
 check('DmarcAnswer', 'check-dmarc: the record parsed and explained.', { domain: 'String', domain_unicode: 'String~', record: 'String?', valid: 'Boolean', source: 'String?', organizational_domain: 'String?',
   inherited: 'Boolean', policy: 'DmarcPolicy?', subdomain_policy: 'DmarcPolicy?', effective_policy: 'DmarcPolicy?', pct: 'Int?',
-  adkim: 'DmarcAlignment?', aspf: 'DmarcAlignment?', rua: '[String]', ruf: '[String]', fo: '[String]?', ri: 'Int?', np: 'DmarcPolicy?',
+  adkim: 'DmarcAlignment?', aspf: 'DmarcAlignment?', rua: '[String]', ruf: '[String]', fo: '[String]?', ri: ['Float?', 'Report interval in seconds, up to 4294967295 (a whole number; Float because GraphQL Int stops at 2^31).'], np: 'DmarcPolicy?',
   t: 'DmarcTesting?', psd: 'DmarcPsd?', tags: '[DmarcTagExplained]', report_destinations: '[DmarcReportDestination]',
 });
 
@@ -108,7 +108,7 @@ answerObject('MxRecordAnswer', 'An MX record.', { preference: 'Int', exchange: '
 answerObject('TxtRecordAnswer', 'A TXT record: the strings joined, and as published.', { value: 'String', strings: '[String]', ttl: 'Int' });
 answerObject('AddressRecordAnswer', 'An A or AAAA record.', { address: 'String', ttl: 'Int' });
 answerObject('NameRecordAnswer', 'A CNAME or NS record.', { target: 'String', ttl: 'Int' });
-answerObject('SoaRecordAnswer', 'An SOA record.', { mname: 'String', rname: 'String', serial: 'Float', refresh: 'Int', retry: 'Int', expire: 'Int', minimum: 'Int', ttl: 'Int' });
+answerObject('SoaRecordAnswer', 'An SOA record.', { mname: 'String', rname: 'String', serial: ['Float', 'A whole number up to 4294967295 (Float because GraphQL Int stops at 2^31).'], refresh: 'Int', retry: 'Int', expire: 'Int', minimum: 'Int', ttl: 'Int' });
 answerObject('CaaRecordAnswer', 'A CAA record.', { flags: 'Int', tag: 'String', value: 'String', ttl: 'Int' });
 answerUnion('DnsRecordAnswer', 'One record, shaped by its type.',
   ['MxRecordAnswer', 'TxtRecordAnswer', 'AddressRecordAnswer', 'NameRecordAnswer', 'SoaRecordAnswer', 'CaaRecordAnswer'],
