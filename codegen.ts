@@ -13,7 +13,7 @@ const config: CodegenConfig = {
   generates: {
     'rest/generated/operations.ts': {
       plugins: ['typescript', 'typescript-operations'],
-      config: { onlyOperationTypes: true, avoidOptionals: true, skipTypename: true, useTypeImports: true, scalars: { DateTime: 'string', JSON: 'unknown' } },
+      config: { onlyOperationTypes: true, avoidOptionals: true, skipTypename: true, useTypeImports: true, scalars: { DateTime: 'string', SpfRecordTree: 'unknown', ProviderCounts: 'Record<string, number>' } },
     },
   },
 };

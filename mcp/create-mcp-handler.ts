@@ -80,7 +80,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: tools
         .filter((row) => !caller || row.scope === null || caller.scopes.includes(row.scope))
-        .map((row) => ({ name: row.mcpTool as string, description: row.summary, inputSchema: inputSchemas.get(row) as { type: 'object' } })),
+        .map((row) => ({ name: row.mcpTool as string, description: row.summary, inputSchema: inputSchemas.get(row) as { type: 'object' }, annotations: row.annotations })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
       const row = byName.get(call.params.name);

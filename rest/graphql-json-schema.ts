@@ -1,5 +1,5 @@
 import {
-  Kind, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
+  Kind, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
   type DocumentNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLOutputType, type GraphQLSchema,
   type OperationDefinitionNode, type SelectionSetNode,
 } from 'graphql';
@@ -11,7 +11,9 @@ export function camelToSnake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-/** Our scalars on the wire. JSON is any value, so it gets the empty schema. */
+const isBuiltIn = (name: string): boolean => ['String', 'ID', 'Int', 'Float', 'Boolean', 'DateTime'].includes(name);
+
+/** Our scalars on the wire. The check answers' two open-ended scalars are any JSON value, so they get the empty schema. */
 function scalarSchema(name: string, description?: string | null): JsonSchema {
   const base: JsonSchema = ({
     String: { type: 'string' }, ID: { type: 'string' }, Int: { type: 'integer' }, Float: { type: 'number' }, Boolean: { type: 'boolean' },
@@ -50,6 +52,10 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
     const type = schema.getType(typeName);
     if (!type || !(isObjectType(type) || isInterfaceType(type))) return { type: 'object' };
     const fields = type.getFields();
+    // A fragment on another member of a union (or an interface this type lacks) selects nothing here.
+    const applies = (condition: string | undefined): boolean => !condition || condition === typeName
+      || (isObjectType(type) && type.getInterfaces().some((i) => i.name === condition));
+    const absent = new Set<string>();
     const collect = (set: SelectionSetNode): void => {
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
@@ -57,18 +63,29 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
           if (selection.name.value === '__typename') { properties[key] = { type: 'string' }; continue; }
           const field = fields[selection.name.value];
           if (!field) throw new Error(`${typeName} has no field ${selection.name.value}.`);
-          properties[key] = outputSchema(field.type, selection.selectionSet, field.description);
+          // A field the answer leaves out instead of answering null (schema/answer-type-dsl.ts, `~`).
+          const ext = field.extensions as { absentWhenNull?: boolean; absentUnless?: string } | undefined;
+          if (ext?.absentWhenNull) {
+            absent.add(key);
+            // Null only where it is present beside its sibling (`~ip`): otherwise left out, never null.
+            properties[key] = ext.absentUnless
+              ? outputSchema(field.type, selection.selectionSet, field.description)
+              : innerOutputSchema(field.type, selection.selectionSet, field.description);
+          } else {
+            properties[key] = outputSchema(field.type, selection.selectionSet, field.description);
+          }
         } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
           const fragment = fragments.get(selection.name.value);
           if (!fragment) throw new Error(`Fragment ${selection.name.value} is not defined.`);
-          collect(fragment.selectionSet);
-        } else {
+          if (applies(fragment.typeCondition.name.value)) collect(fragment.selectionSet);
+        } else if (applies(selection.typeCondition?.name.value)) {
           collect(selection.selectionSet);
         }
       }
     };
     collect(selectionSet);
-    const out: JsonSchema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+    const required = Object.keys(properties).filter((k) => !absent.has(k));
+    const out: JsonSchema = { type: 'object', properties, required, additionalProperties: false };
     const text = description ?? type.description;
     return text ? { description: text, ...out } : out;
   }
@@ -88,8 +105,12 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
       const out: JsonSchema = { type: 'string', enum: named.getValues().map((v) => v.name) };
       return description ?? named.description ? { ...out, description: description ?? named.description } : out;
     }
-    if (isScalarType(named)) return scalarSchema(named.name, description ?? (named.name === 'JSON' ? named.description : undefined));
+    if (isScalarType(named)) return scalarSchema(named.name, description ?? (isBuiltIn(named.name) ? undefined : named.description));
     if (!selectionSet) return { type: 'object' };
+    if (isUnionType(named)) {
+      const anyOf = named.getTypes().map((member) => objectSchema(member.name, selectionSet));
+      return description ? { description, anyOf } : { anyOf };
+    }
     return objectSchema(named.name, selectionSet, description);
   }
 
@@ -128,6 +149,9 @@ function innerInputSchema(type: GraphQLInputType, components: Record<string, Jso
         ? innerInputSchema(field.type, components, field.description)
         : inputSchema(field.type, components, field.description);
       if (field.defaultValue !== undefined) properties[name] = { ...properties[name], default: field.defaultValue };
+      // Limits the resolvers enforce (enum values, lengths, counts), declared on the field in schema/.
+      const limits = (field.extensions as { jsonSchema?: JsonSchema } | undefined)?.jsonSchema;
+      if (limits) properties[name] = withLimits(properties[name] as JsonSchema, limits);
       if ((isNonNullType(field.type) && field.defaultValue === undefined) || saysRequired(field.description)) required.push(name);
     }
     components[named.name] = {
@@ -137,6 +161,15 @@ function innerInputSchema(type: GraphQLInputType, components: Record<string, Jso
   }
   const ref = { $ref: `#/components/schemas/${named.name}` };
   return description ? { ...ref, description } : ref;
+}
+
+/** Puts limits on the schema that holds the value: beside a $ref or inside a nullable's anyOf. */
+function withLimits(schema: JsonSchema, limits: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.anyOf)) {
+    return { ...schema, anyOf: (schema.anyOf as JsonSchema[]).map((s) => (s.type === 'null' ? s : { ...s, ...limits })) };
+  }
+  if (Array.isArray(schema.type) && Array.isArray(limits.enum)) return { ...schema, ...limits, enum: [...(limits.enum as unknown[]), null] };
+  return { ...schema, ...limits };
 }
 
 /**

@@ -2,14 +2,17 @@ import type { OperationRow, ParamSpec } from './operation-table.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-/** Parameters that carry a list: tools.json, MCP and POST bodies take a list of strings natively. */
-const LIST_PARAMS = new Set(['domains', 'emails']);
-
-function paramSchema(param: ParamSpec): JsonSchema {
+/**
+ * One parameter as tools.json, MCP and POST bodies take it: a list natively as an array of strings
+ * (at most maxItems) or a comma-separated string; an enum's values listed (any case is accepted).
+ */
+export function paramSchema(param: ParamSpec): JsonSchema {
   if (param.type === 'integer') return { type: 'integer', description: param.description };
-  if (LIST_PARAMS.has(param.name)) {
-    return { description: param.description, anyOf: [{ type: 'array', items: { type: 'string' }, minItems: 1 }, { type: 'string', minLength: 1 }] };
+  if (param.list) {
+    const array: JsonSchema = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, ...(param.maxItems ? { maxItems: param.maxItems } : {}) };
+    return { description: param.description, anyOf: [array, { type: 'string', minLength: 1 }] };
   }
+  if (param.enum) return { type: 'string', enum: [...param.enum], description: param.description };
   return { type: 'string', minLength: param.required ? 1 : 0, description: param.description };
 }
 

@@ -65,8 +65,6 @@ const HEADER_SCHEMAS: Readonly<Record<string, { schema: JsonSchema; required: bo
   },
 };
 
-const LIST_PARAMS = new Set(['domains', 'emails']);
-
 /**
  * The OpenAPI 3.1 document of one listener, generated from the operation table: paths and
  * parameters from the rows, request bodies from the GraphQL input types, answers from the
@@ -80,8 +78,9 @@ export function openApiDocument(rows: readonly OperationRow[], listener: 'api' |
   for (const row of rows.filter((r) => r.listener === listener)) {
     const item = (paths[row.path] ??= {});
     if (listener === 'public') {
-      item.get = publicOperation(row, 'GET');
-      item.post = publicOperation(row, 'POST');
+      const answer = answerSchemaOf(row, schemas);
+      item.get = publicOperation(row, 'GET', answer);
+      item.post = publicOperation(row, 'POST', answer);
     } else {
       item[row.method.toLowerCase()] = accountOperation(row, schemas);
     }
@@ -137,9 +136,17 @@ function rateLimitText(row: OperationRow): string {
 }
 
 function parameterOf(param: ParamSpec): JsonSchema {
-  const schema: JsonSchema = param.type === 'integer' ? { type: 'integer' } : { type: 'string', ...(param.required ? { minLength: 1 } : {}) };
-  const description = LIST_PARAMS.has(param.name) && !/comma/i.test(param.description) ? `${param.description} Comma-separated.` : param.description;
-  return { name: param.name, in: param.in, required: param.in === 'path' ? true : param.required, description, schema };
+  const required = param.in === 'path' ? true : param.required;
+  if (param.list) {
+    // form style, not exploded: a=x,y,z, which is the comma-separated list the door reads.
+    const description = /comma/i.test(param.description) ? param.description : `${param.description} Comma-separated.`;
+    const schema = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, ...(param.maxItems ? { maxItems: param.maxItems } : {}) };
+    return { name: param.name, in: param.in, required, description, style: 'form', explode: false, schema };
+  }
+  const schema: JsonSchema = param.type === 'integer' ? { type: 'integer' }
+    : param.enum ? { type: 'string', enum: [...param.enum] }
+    : { type: 'string', ...(param.required ? { minLength: 1 } : {}) };
+  return { name: param.name, in: param.in, required, description: param.description, schema };
 }
 
 const PUBLIC_MEANINGS: Readonly<Record<number, string>> = {
@@ -166,7 +173,7 @@ function errorResponses(statuses: Iterable<number>, meanings: Readonly<Record<nu
   return out;
 }
 
-function publicOperation(row: OperationRow, method: 'GET' | 'POST'): OpenApiOperation {
+function publicOperation(row: OperationRow, method: 'GET' | 'POST', answer: JsonSchema): OpenApiOperation {
   const get = method === 'GET';
   return {
     operationId: get ? row.name : `${row.name}_post`,
@@ -180,15 +187,15 @@ function publicOperation(row: OperationRow, method: 'GET' | 'POST'): OpenApiOper
     }),
     responses: {
       200: {
-        description: 'The check\'s answer: status, summary, findings and the check\'s own fields.',
+        description: 'The check\'s answer: status, summary, findings and the check\'s own fields (or only the first three when the request\'s deadline cut it off).',
         headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckAnswer' } } },
+        content: { 'application/json': { schema: answer } },
       },
-      ...errorResponses([400, 429], PUBLIC_MEANINGS),
+      ...errorResponses(get ? [400, 429] : [400, 413, 429], PUBLIC_MEANINGS),
     },
     security: [],
     'x-rate-limit': rateLimitText(row),
-    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool } : {}),
+    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool, 'x-mcp-annotations': row.annotations } : {}),
     ...(get ? {} : { 'x-same-as': row.name }),
   };
 }
@@ -217,18 +224,13 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
     requestBody = { required: body.required, description: 'A JSON object; field names in snake_case. Unknown fields are refused.', content: { 'application/json': { schema: inputSchema(body.type, schemas) } } };
   }
 
-  // The answer: data[unwrap] when the row unwraps, else the whole data object.
-  const data = selectionSchema(graphqlSchema, document, operation);
-  const properties = data.properties as Record<string, JsonSchema>;
-  const answer = row.unwrap ? properties[row.unwrap] : data;
-  if (!answer) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
-  const answerName = `${pascal(row.name)}Answer`;
-  schemas[answerName] = answer;
+  const answer = answerSchemaOf(row, schemas);
 
   const statuses = [401, 403, 429, 503, ...(EXTRA_STATUSES[row.name] ?? [])];
   if (row.params.length || row.bodyVariable || row.headerVariables?.length) statuses.push(400);
   if (row.params.some((p) => p.in === 'path')) statuses.push(404);
-  if (row.bodyVariable) statuses.push(413);
+  // A body field of the wrong shape (a string where a number goes, null where a value is required) is a 422 (SPEC 7).
+  if (row.bodyVariable) statuses.push(413, 422);
   if (requestBody && bodyMentions(requestBody, schemas, 'sku')) statuses.push(404);
 
   return {
@@ -242,15 +244,33 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
       200: {
         description: 'Success.',
         headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${answerName}` } } },
+        content: { 'application/json': { schema: answer } },
       },
       ...errorResponses(statuses),
     },
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
     'x-scope': row.scope,
     'x-rate-limit': rateLimitText(row),
-    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool } : {}),
+    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool, 'x-mcp-annotations': row.annotations } : {}),
   };
+}
+
+/**
+ * The REST answer's schema of a row, registered as <Name>Answer: data[unwrap] when the row unwraps,
+ * else the whole data object, from its operation document's selection (aliases give the names).
+ */
+function answerSchemaOf(row: OperationRow, schemas: Record<string, JsonSchema>): JsonSchema {
+  const { source } = loadDocument(row.document);
+  const document = parse(source);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation) throw new Error(`rest/operations/${row.document}.graphql holds no operation.`);
+  const data = selectionSchema(graphqlSchema, document, operation);
+  const properties = data.properties as Record<string, JsonSchema>;
+  const answer = row.unwrap ? properties[row.unwrap] : data;
+  if (!answer) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
+  const answerName = `${pascal(row.name)}Answer`;
+  schemas[answerName] = answer;
+  return { $ref: `#/components/schemas/${answerName}` };
 }
 
 /** Whether a body (following $refs into the components) has a property of this name. */

@@ -1,6 +1,7 @@
 import type { Scope } from '../resolvers/auth/scopes.js';
 import type { RateLimitClass } from '../resolvers/limits/rate-limits.js';
 import { publicCheckRows } from './public-check-rows.js';
+import { ANALYTICS_PERIODS } from '../resolvers/account/get-analytics.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -11,6 +12,20 @@ export interface ParamSpec {
   readonly type: 'string' | 'integer';
   readonly required: boolean;
   readonly description: string;
+  /** A list of strings: comma-separated in a query string, a JSON array in a body or MCP. */
+  readonly list?: boolean;
+  /** The most distinct items a list takes. */
+  readonly maxItems?: number;
+  /** The values a string takes (in any case: the door upper-cases them for GraphQL's enum). */
+  readonly enum?: readonly string[];
+}
+
+/** MCP tool annotations (MCP 2025-06-18 ToolAnnotations): hints a client shows before calling. */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
 }
 
 /**
@@ -39,29 +54,40 @@ export interface OperationRow {
   readonly headerVariables?: readonly { readonly header: string; readonly variable: string }[];
   /** MCP tool name on the listener's /mcp, when the operation is a tool there. */
   readonly mcpTool?: string;
+  /** What calling it does, for MCP clients (and x-annotations in OpenAPI). */
+  readonly annotations: ToolAnnotations;
+  /** Turns the operation's answer into the REST/MCP answer (the checks drop the keys they leave out). */
+  readonly reshape?: (answer: unknown) => unknown;
 }
 
-const periodParam: ParamSpec = { name: 'period', in: 'query', type: 'string', required: false, description: 'Length of the period ending today: 1d, 7d (default), 14d, 30d or 90d.' };
+/** Reads change nothing; repeating them changes nothing. */
+export const READING: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Adds a record each call (a folder, a request). */
+const ADDING: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** Replaces a setting or removes a record: the previous value is gone; the same call again changes nothing more. */
+const REPLACING: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+
+const periodParam: ParamSpec = { name: 'period', in: 'query', type: 'string', required: false, enum: Object.keys(ANALYTICS_PERIODS), description: `Length of the period ending today: ${Object.keys(ANALYTICS_PERIODS).join(', ')}; default 7d.` };
 
 export const accountReadingRows: readonly OperationRow[] = [
   { name: 'get_dashboard', listener: 'api', method: 'GET', path: '/v1/portal/dashboard', document: 'dashboard', unwrap: 'dashboard', scope: 'read', rateLimit: 'read',
-    summary: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.', params: [], mcpTool: 'get_dashboard' },
+    summary: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.', params: [], mcpTool: 'get_dashboard', annotations: READING },
   { name: 'list_orders', listener: 'api', method: 'GET', path: '/v1/portal/orders', document: 'orders', scope: 'read', rateLimit: 'read',
-    summary: "The caller's orders.", params: [], mcpTool: 'list_orders' },
+    summary: "The caller's orders.", params: [], mcpTool: 'list_orders', annotations: READING },
   { name: 'get_billing', listener: 'api', method: 'GET', path: '/v1/portal/billing', document: 'billing', unwrap: 'billing', scope: 'read', rateLimit: 'read',
-    summary: "Invoices, this month's spend, anything past due, the next charge.", params: [], mcpTool: 'get_billing' },
+    summary: "Invoices, this month's spend, anything past due, the next charge.", params: [], mcpTool: 'get_billing', annotations: READING },
   { name: 'get_deliverability', listener: 'api', method: 'GET', path: '/v1/portal/analytics', document: 'analytics', unwrap: 'analytics', scope: 'read', rateLimit: 'read',
-    summary: "Deliverability of the caller's domains over a period; a domain not yet watched carries null.", params: [periodParam], mcpTool: 'get_deliverability' },
+    summary: "Deliverability of the caller's domains over a period; a domain not yet watched carries null.", params: [periodParam], mcpTool: 'get_deliverability', annotations: READING },
   { name: 'list_workspaces', listener: 'api', method: 'GET', path: '/v1/portal/workspaces', document: 'workspaces', unwrap: 'workspaces', scope: 'read', rateLimit: 'read',
-    summary: 'Folders and the number of domains in each.', params: [] },
+    summary: 'Folders and the number of domains in each.', params: [], annotations: READING },
   { name: 'list_requests', listener: 'api', method: 'GET', path: '/v1/portal/requests', document: 'requests', scope: 'read', rateLimit: 'read',
-    summary: "Change requests and the service's replies.", params: [] },
+    summary: "Change requests and the service's replies.", params: [], annotations: READING },
   { name: 'get_referrals', listener: 'api', method: 'GET', path: '/v1/portal/referrals', document: 'referrals', unwrap: 'referrals', scope: 'read', rateLimit: 'read',
-    summary: 'Referral code, earnings, payout destination.', params: [] },
+    summary: 'Referral code, earnings, payout destination.', params: [], annotations: READING },
   { name: 'list_catalogue', listener: 'api', method: 'GET', path: '/v1/catalogue', document: 'catalogue', scope: 'read', rateLimit: 'read',
-    summary: 'What can be ordered and at what price: only plans the caller is already on.', params: [], mcpTool: 'list_catalogue' },
+    summary: 'What can be ordered and at what price: only plans the caller is already on.', params: [], mcpTool: 'list_catalogue', annotations: READING },
   { name: 'check_payment_method', listener: 'api', method: 'GET', path: '/v1/payment-method', document: 'payment-method', unwrap: 'paymentMethod', scope: 'read', rateLimit: 'read',
-    summary: 'Whether a card is on file, as brand and last four.', params: [], mcpTool: 'check_payment_method' },
+    summary: 'Whether a card is on file, as brand and last four.', params: [], mcpTool: 'check_payment_method', annotations: READING },
 ];
 
 const workspaceIdParam: ParamSpec = { name: 'workspace_id', in: 'path', type: 'integer', required: true, description: 'A workspace_id from GET /v1/portal/workspaces.' };
@@ -70,31 +96,31 @@ const subscriptionIdParam: ParamSpec = { name: 'subscription_id', in: 'path', ty
 /** Changing (SPEC 4.2): scope write, the 60-per-minute class; the body arrives as `input`. */
 export const accountChangingRows = [
   { name: 'create_workspace', listener: 'api', method: 'POST', path: '/v1/portal/workspaces', document: 'create-workspace', unwrap: 'createWorkspace', scope: 'write', rateLimit: 'change',
-    summary: 'Creates a folder: {"name": "..."}.', params: [], bodyVariable: 'input' },
+    summary: 'Creates a folder: {"name": "..."}.', params: [], bodyVariable: 'input', annotations: ADDING },
   { name: 'rename_workspace', listener: 'api', method: 'PUT', path: '/v1/portal/workspaces/{workspace_id}', document: 'rename-workspace', unwrap: 'renameWorkspace', scope: 'write', rateLimit: 'change',
-    summary: 'Renames a folder: {"name": "..."}.', params: [workspaceIdParam], bodyVariable: 'input' },
+    summary: 'Renames a folder: {"name": "..."}.', params: [workspaceIdParam], bodyVariable: 'input', annotations: REPLACING },
   { name: 'delete_workspace', listener: 'api', method: 'DELETE', path: '/v1/portal/workspaces/{workspace_id}', document: 'delete-workspace', unwrap: 'deleteWorkspace', scope: 'write', rateLimit: 'change',
-    summary: 'Removes a folder; its domains are kept with no folder.', params: [workspaceIdParam] },
+    summary: 'Removes a folder; its domains are kept with no folder.', params: [workspaceIdParam], annotations: REPLACING },
   { name: 'file_domain', listener: 'api', method: 'PUT', path: '/v1/portal/domains/{domain}/workspace', document: 'file-domain', unwrap: 'fileDomain', scope: 'write', rateLimit: 'change',
     summary: 'Files a domain into a folder: {"workspace_id": 12}, or {"workspace_id": null} to unfile it.',
-    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'A domain on one of your orders.' }], bodyVariable: 'input' },
+    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'A domain on one of your orders.' }], bodyVariable: 'input', annotations: REPLACING },
   { name: 'set_sequencer', listener: 'api', method: 'PUT', path: '/v1/portal/orders/{subscription_id}/sequencer', document: 'set-sequencer', unwrap: 'setSequencer', scope: 'write', rateLimit: 'change',
-    summary: 'Sets the sending tool the order sends from: {"sequencer": "instantly"} (allowed values in docs/ordering.md).', params: [subscriptionIdParam], bodyVariable: 'input' },
+    summary: 'Sets the sending tool the order sends from: {"sequencer": "instantly"} (allowed values in docs/ordering.md).', params: [subscriptionIdParam], bodyVariable: 'input', annotations: REPLACING },
   { name: 'set_monitors', listener: 'api', method: 'PUT', path: '/v1/portal/orders/{subscription_id}/monitors', document: 'set-monitors', unwrap: 'setMonitors', scope: 'write', rateLimit: 'change',
-    summary: 'Sets the monitor switches: {"reconnection": true, "deliverability": false}; a switch not sent is left as it is.', params: [subscriptionIdParam], bodyVariable: 'input' },
+    summary: 'Sets the monitor switches: {"reconnection": true, "deliverability": false}; a switch not sent is left as it is.', params: [subscriptionIdParam], bodyVariable: 'input', annotations: REPLACING },
   { name: 'raise_request', listener: 'api', method: 'POST', path: '/v1/portal/requests', document: 'raise-request', unwrap: 'raiseRequest', scope: 'write', rateLimit: 'change',
-    summary: 'Raises a change request {subscription_id, kind, summary}; kind "forwarding" (with forward_to) repoints every domain of the order at once.', params: [], bodyVariable: 'input' },
+    summary: 'Raises a change request {subscription_id, kind, summary}; kind "forwarding" (with forward_to) repoints every domain of the order at once.', params: [], bodyVariable: 'input', annotations: ADDING },
 ] as const satisfies readonly OperationRow[];
 
 /** Ordering (SPEC 4.2): preview (read), place and the card setup link (orders:place). */
 export const orderingRows = [
   { name: 'preview_order', listener: 'api', method: 'POST', path: '/v1/orders/preview', document: 'preview-order', unwrap: 'previewOrder', scope: 'read', rateLimit: 'change',
-    summary: 'Checks and prices an order; creates nothing. Runs the same checks as placing, so a passing preview is accepted.', params: [], bodyVariable: 'order', mcpTool: 'preview_order' },
+    summary: 'Checks and prices an order; creates nothing. Runs the same checks as placing, so a passing preview is accepted.', params: [], bodyVariable: 'order', mcpTool: 'preview_order', annotations: READING },
   { name: 'place_order', listener: 'api', method: 'POST', path: '/v1/orders', document: 'place-order', unwrap: 'placeOrder', scope: 'orders:place', rateLimit: 'order',
-    summary: 'Places the order and charges the card on file; header Idempotency-Key required.', params: [], bodyVariable: 'order',
-    headerVariables: [{ header: 'Idempotency-Key', variable: 'idempotencyKey' }], mcpTool: 'place_order' },
+    summary: 'Places the order and charges the card on file. A unique idempotency key is required: retrying with the same key answers the order already placed and never charges twice.', params: [], bodyVariable: 'order',
+    headerVariables: [{ header: 'Idempotency-Key', variable: 'idempotencyKey' }], mcpTool: 'place_order', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true } },
   { name: 'create_card_setup_link', listener: 'api', method: 'POST', path: '/v1/payment-method/setup-link', document: 'card-setup-link', unwrap: 'createCardSetupLink', scope: 'orders:place', rateLimit: 'change',
-    summary: 'A link to a payment processor page where a person saves a card: {"success_url": "https://...", "cancel_url": "https://..."}.', params: [], bodyVariable: 'input', mcpTool: 'create_card_setup_link' },
+    summary: 'A link to a payment processor page where a person saves a card: {"success_url": "https://...", "cancel_url": "https://..."}.', params: [], bodyVariable: 'input', mcpTool: 'create_card_setup_link', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
 ] as const satisfies readonly OperationRow[];
 
 export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...publicCheckRows];

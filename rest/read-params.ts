@@ -47,6 +47,11 @@ export function readParams(row: OperationRow, pathParams: Readonly<Record<string
           param.in === 'path' ? `There is no record with ${param.name} "${text.slice(0, 40)}"; ${param.name} is a whole number from a listing.` : `The ${noun(param)} "${param.name}" must be a whole number.`);
       }
       variables[snakeToCamel(param.name)] = Number(text);
+    } else if (param.enum) {
+      // The documented values are taken in any case, and passed on as written in the table (GraphQL enums are case-sensitive).
+      const value = param.enum.find((v) => v.toLowerCase() === String(raw).trim().toLowerCase());
+      if (value === undefined) throw new ApiError(status, `invalid_${param.name}`, `The ${noun(param)} "${param.name}" must be one of ${param.enum.join(', ')} (not "${String(raw).slice(0, 20)}").`);
+      variables[snakeToCamel(param.name)] = value;
     } else {
       variables[snakeToCamel(param.name)] = String(raw);
     }

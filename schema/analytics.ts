@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { getAnalytics, type Analytics, type DomainDeliverability } from '../resolvers/account/get-analytics.js';
+import { ANALYTICS_PERIODS, getAnalytics, type Analytics, type DomainDeliverability } from '../resolvers/account/get-analytics.js';
 
 const DomainDeliverabilityRef = builder.objectRef<DomainDeliverability>('DomainDeliverability').implement({
   fields: (t) => ({
@@ -29,6 +29,6 @@ builder.queryField('analytics', (t) => t.field({
   type: AnalyticsRef,
   description: "Deliverability of the caller's domains over a period; a domain not yet watched carries null, never 0.",
   authScopes: { read: true },
-  args: { period: t.arg.string({ required: false, description: '1d, 7d (default), 14d, 30d or 90d.' }) },
+  args: { period: t.arg.string({ required: false, description: `One of ${Object.keys(ANALYTICS_PERIODS).join(', ')}; default 7d.` }) },
   resolve: (_root, args, ctx) => getAnalytics(ctx, args.period),
 }));

@@ -6,8 +6,8 @@ import { REQUEST_KINDS } from '../resolvers/changes/request-kinds.js';
 const RaiseRequestInput = builder.inputType('RaiseRequestInput', {
   fields: (t) => ({
     subscriptionId: t.string({ required: true }),
-    kind: t.string({ required: true, description: `One of ${Object.keys(REQUEST_KINDS).join(', ')}.` }),
-    summary: t.string({ required: true }),
+    kind: t.string({ required: true, description: `One of ${Object.keys(REQUEST_KINDS).join(', ')}.`, extensions: { jsonSchema: { enum: Object.keys(REQUEST_KINDS) } } }),
+    summary: t.string({ required: true, description: 'What to change, at most 2,000 characters.', extensions: { jsonSchema: { minLength: 1, maxLength: 2000 } } }),
     forwardTo: t.string({ required: false, description: 'Kind forwarding only: the domain every domain of the order forwards to.' }),
   }),
 });

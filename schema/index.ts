@@ -1,6 +1,7 @@
 // Loads every type file, then prints the schema. Each file registers its own types and fields.
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.js';
+import { checksOnly } from './public-schema.js';
 import './mutation.js';
 import './scalars.js';
 import './dashboard.js';
@@ -19,4 +20,11 @@ import './change-requests.js';
 import './ordering.js';
 import './card-setup.js';
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+/** Fields in the order they are declared: the operation documents are printed from it (scripts/print-schema.ts). */
+export const declaredSchema = builder.toSchema({ sortSchema: false });
+
+/** The account listener's schema: every field, account and checks. */
+export const schema = lexicographicSortSchema(declaredSchema);
+
+/** The public listener's schema: the checks only (schema/public-schema.ts). */
+export const publicSchema = lexicographicSortSchema(checksOnly(declaredSchema));

@@ -12,7 +12,7 @@ const OrderSettingsRef = builder.objectRef<OrderSettings>('OrderSettings').imple
 });
 
 const SequencerInput = builder.inputType('SequencerInput', {
-  fields: (t) => ({ sequencer: t.string({ required: true, description: `One of ${Object.keys(SEQUENCERS).join(', ')}.` }) }),
+  fields: (t) => ({ sequencer: t.string({ required: true, description: `One of ${Object.keys(SEQUENCERS).join(', ')} (any case).`, extensions: { jsonSchema: { enum: Object.keys(SEQUENCERS) } } }) }),
 });
 
 const MonitorsInput = builder.inputType('MonitorsInput', {

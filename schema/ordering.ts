@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { ORDER_LIMITS } from '../resolvers/orders/order-input.js';
 import { previewOrder, type OrderPreview } from '../resolvers/orders/preview-order.js';
 import { placeOrder } from '../resolvers/orders/place-order.js';
 import type { PlacedOrder } from '../resolvers/orders/record-order.js';
@@ -10,9 +11,9 @@ import type { DomainProblems, OrderIssue } from '../resolvers/orders/order-probl
 // a price-like field anywhere is an unknown field, refused by input coercion on every door.
 const OrderMailboxInput = builder.inputType('OrderMailboxInput', {
   fields: (t) => ({
-    firstName: t.string({ required: true }),
-    lastName: t.string({ required: true }),
-    localPart: t.string({ required: true, description: 'The part before the @.' }),
+    firstName: t.string({ required: true, description: '1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.', extensions: { jsonSchema: { minLength: 1, maxLength: 64 } } }),
+    lastName: t.string({ required: true, description: '1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.', extensions: { jsonSchema: { minLength: 1, maxLength: 64 } } }),
+    localPart: t.string({ required: true, description: 'The part before the @: 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit.', extensions: { jsonSchema: { minLength: 1, maxLength: 64 } } }),
   }),
 });
 
@@ -20,7 +21,7 @@ const OrderDomainInput = builder.inputType('OrderDomainInput', {
   fields: (t) => ({
     domain: t.string({ required: true, description: 'A registered domain the caller owns.' }),
     forwardTo: t.string({ required: false, description: 'The domain visitors of this one are forwarded to.' }),
-    mailboxes: t.field({ type: [OrderMailboxInput], required: true }),
+    mailboxes: t.field({ type: [OrderMailboxInput], required: true, description: `The domain's mailboxes; at most ${ORDER_LIMITS.mailboxes.toLocaleString('en-US')} mailboxes across the whole order.`, extensions: { jsonSchema: { minItems: 1, maxItems: ORDER_LIMITS.mailboxes } } }),
   }),
 });
 
@@ -28,7 +29,11 @@ const OrderInput = builder.inputType('OrderInput', {
   fields: (t) => ({
     sku: t.string({ required: true }),
     promotionCode: t.string({ required: false }),
-    domains: t.field({ type: [OrderDomainInput], required: true }),
+    domains: t.field({
+      type: [OrderDomainInput], required: true,
+      description: `At most ${ORDER_LIMITS.domains} domains and ${ORDER_LIMITS.mailboxes.toLocaleString('en-US')} mailboxes per order (SPEC 4.2).`,
+      extensions: { jsonSchema: { minItems: 1, maxItems: ORDER_LIMITS.domains } },
+    }),
   }),
 });
 

@@ -9,9 +9,3 @@ builder.scalarType('DateTime', {
     return date;
   },
 });
-
-builder.scalarType('JSON', {
-  description: 'A JSON value; used for check answers, whose fields are documented in docs/checks.md.',
-  serialize: (value) => value,
-  parseValue: (value) => value,
-});

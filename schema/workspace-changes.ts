@@ -1,11 +1,12 @@
 import { builder } from './builder.js';
+import { WORKSPACE_NAME_MAX } from '../resolvers/changes/workspace-name.js';
 import { WorkspaceRef } from './workspaces.js';
 import { createWorkspace, deleteWorkspace, renameWorkspace, type DeletedWorkspace } from '../resolvers/changes/workspaces.js';
 import { fileDomain, type FiledDomain } from '../resolvers/changes/file-domain.js';
 import { badRequest } from '../resolvers/api-error.js';
 
 const WorkspaceNameInput = builder.inputType('WorkspaceNameInput', {
-  fields: (t) => ({ name: t.string({ required: true, description: '1 to 100 characters.' }) }),
+  fields: (t) => ({ name: t.string({ required: true, description: `1 to ${WORKSPACE_NAME_MAX} characters.`, extensions: { jsonSchema: { minLength: 1, maxLength: WORKSPACE_NAME_MAX } } }) }),
 });
 
 const FileDomainInput = builder.inputType('FileDomainInput', {

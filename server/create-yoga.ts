@@ -1,6 +1,6 @@
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { schema } from '../schema/index.js';
+import { publicSchema, schema } from '../schema/index.js';
 import type { Context } from '../resolvers/context.js';
 import { maskError } from './mask-error.js';
 import { checkCostRule } from './check-cost-rule.js';
@@ -21,9 +21,10 @@ const ownValidationRules: Plugin<YogaServerContext> = {
 };
 
 /** The one GraphQL pipeline: /graphql, REST and MCP all run operations through it. */
-export function createGraphqlServer(options: { readonly graphiql: boolean }): Yoga {
+export function createGraphqlServer(options: { readonly graphiql: boolean; readonly audience?: 'account' | 'public' }): Yoga {
   return createYoga<YogaServerContext, Context>({
-    schema,
+    // The public listener serves the checks only (schema/public-schema.ts).
+    schema: options.audience === 'public' ? publicSchema : schema,
     graphqlEndpoint: '/graphql',
     graphiql: options.graphiql ? { title: 'Deliverability service GraphQL' } : false,
     landingPage: false,

@@ -40,7 +40,8 @@ export async function runOperation(yoga: Yoga, row: OperationRow, variables: Rec
   const result = (await response.json()) as { data?: Record<string, unknown> | null; errors?: GraphqlErrorJson[] };
   if (result.errors?.length) throw graphqlErrorToApiError(result.errors);
   if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
-  return row.unwrap ? result.data[row.unwrap] : result.data;
+  const answer = row.unwrap ? result.data[row.unwrap] : result.data;
+  return row.reshape ? row.reshape(answer) : answer;
 }
 
 /**

@@ -46,7 +46,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     await services.rateLimits.ready();
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
-    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
+    const publicServer = serveHttp(createPublicApp(services, createGraphqlServer({ graphiql: !config.production, audience: 'public' })), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
     const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);

@@ -1,3 +1,7 @@
+import { checkDeclarations } from '../schema/check-declarations.js';
+import { checkSelection, wireNames } from '../schema/check-document.js';
+import { declaredSchema } from '../schema/index.js';
+
 /**
  * The checks page's browser script, inlined into the one HTML document (no build step, no
  * framework). It sends ONE GraphQL query to the same origin's /graphql with one aliased field per
@@ -10,21 +14,31 @@
  *
  * Kept as a string in plain ES2017 (no backticks, no "${"), because it is sent as-is to browsers.
  */
-export const CHECKS_PAGE_SCRIPT = String.raw`
+const SCRIPT_SOURCE = String.raw`
 (function () {
   'use strict';
 
+  // Each check's answer fields (printed from the schema's types) and their documented snake_case names.
+  var SELECTIONS = __SELECTIONS__;
+  var WIRE_NAMES = __WIRE_NAMES__;
+  function wireKeys(value) {
+    if (Array.isArray(value)) return value.map(wireKeys);
+    if (!value || typeof value !== 'object') return value;
+    var out = {};
+    Object.keys(value).forEach(function (k) { out[Object.prototype.hasOwnProperty.call(WIRE_NAMES, k) ? WIRE_NAMES[k] : k] = wireKeys(value[k]); });
+    return out;
+  }
   var CHECKS = [
     // graded: part of the A-F grade (its fixes come from the grade); advice: its findings are things to fix.
     { key: 'spf', name: 'SPF', field: 'checkSpf(domain: $domain)', blurb: 'Which servers may send mail as the domain', graded: true, advice: true },
     { key: 'dkim', name: 'DKIM', field: 'checkDkim(domain: $domain)', blurb: 'Signing keys (26 common selectors scanned)', graded: true, advice: true },
     { key: 'dmarc', name: 'DMARC', field: 'checkDmarc(domain: $domain)', blurb: 'What receivers do with mail that fails SPF and DKIM', graded: true, advice: true },
-    { key: 'mx', name: 'MX records', field: 'checkDns(domain: $domain, type: "MX")', blurb: 'Where the domain receives mail', graded: true, advice: true },
+    { key: 'mx', name: 'MX records', field: 'checkDns(domain: $domain, type: MX)', blurb: 'Where the domain receives mail', graded: true, advice: true },
     { key: 'blacklist', name: 'Blacklists', field: 'checkBlacklist(input: $domain)', blurb: 'The domain and its mail servers on public blocklists', graded: true, advice: true },
     { key: 'expiry', name: 'Registration', field: 'checkDomainExpiry(domain: $domain)', blurb: 'Domain age and expiry date (RDAP or WHOIS)', graded: true, advice: true },
     { key: 'mtaSts', name: 'MTA-STS', field: 'checkMtaSts(domain: $domain)', blurb: 'Encrypted delivery policy and TLS reports', graded: false, advice: true },
     { key: 'bimi', name: 'BIMI', field: 'checkBimi(domain: $domain)', blurb: 'Brand logo shown next to your mail', graded: false, advice: true },
-    { key: 'nameservers', name: 'Name servers', field: 'checkNameservers(domains: $domain)', blurb: 'Who hosts the domain\'s DNS', graded: false, advice: false },
+    { key: 'nameservers', name: 'Name servers', field: 'checkNameservers(domains: [$domain])', blurb: 'Who hosts the domain\'s DNS', graded: false, advice: false },
     { key: 'provider', name: 'Google Workspace', field: 'checkProviderDomain(domain: $domain)', blurb: 'Evidence the domain is used with Google', graded: false, advice: false }
   ];
   // Labels for the terse names some answers carry (DMARC's tags, RFC 7489 section 6.3).
@@ -160,8 +174,9 @@ export const CHECKS_PAGE_SCRIPT = String.raw`
 
   /* ---------- the request ---------- */
   function buildQuery(withGrade) {
-    var fields = CHECKS.map(function (c) { return c.key + ': ' + c.field; });
-    if (withGrade) fields.unshift('grade: checkDeliverability(domain: $domain)');
+    var select = function (field) { return field + ' ' + SELECTIONS[field.split('(')[0]]; };
+    var fields = CHECKS.map(function (c) { return c.key + ': ' + select(c.field); });
+    if (withGrade) fields.unshift('grade: ' + select('checkDeliverability(domain: $domain)'));
     return 'query ChecksPage($domain: String!) {\n  ' + fields.join('\n  ') + '\n}';
   }
   function post(domain, withGrade, signal) {
@@ -385,7 +400,7 @@ export const CHECKS_PAGE_SCRIPT = String.raw`
     ]);
   }
   function showResults(domain, answer, ms) {
-    var data = answer.body.data || {};
+    var data = wireKeys(answer.body.data || {});
     var errorsByField = {};
     (answer.body.errors || []).forEach(function (e) {
       var key = e && Array.isArray(e.path) ? e.path[0] : null;
@@ -459,3 +474,8 @@ export const CHECKS_PAGE_SCRIPT = String.raw`
   if (initial) { input.value = initial; run(initial.trim(), false); }
 })();
 `;
+
+/** The script with the check selections filled in from the schema (no aliases: a query holds at most 40). */
+export const CHECKS_PAGE_SCRIPT = SCRIPT_SOURCE
+  .replace('__SELECTIONS__', JSON.stringify(Object.fromEntries(checkDeclarations.map((d) => [d.field, checkSelection(declaredSchema, d)]))))
+  .replace('__WIRE_NAMES__', JSON.stringify(wireNames(declaredSchema)));

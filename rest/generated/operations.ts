@@ -14,9 +14,28 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An instant, ISO 8601 in UTC. */
   DateTime: { input: string; output: string; }
-  /** A JSON value; used for check answers, whose fields are documented in docs/checks.md. */
-  JSON: { input: unknown; output: unknown; }
+  /** An object mapping a DNS provider's display name (or "Mixed", "unknown") to its number of domains. A scalar because its keys are provider names with spaces, which are not GraphQL names. */
+  ProviderCounts: { input: Record<string, number>; output: Record<string, number>; }
+  /** An included or redirected SPF record with its own terms, nested as deep as the record goes: {domain, outcome, record, lookups, void_lookups, errors, mechanisms: [term]} where each term has the fields of SpfTerm. A scalar because a GraphQL selection cannot follow a tree of unknown depth within the depth limit of 10. */
+  SpfRecordTree: { input: unknown; output: unknown; }
 };
+
+/** What was checked. */
+export enum BlacklistInputKind {
+  Domain = 'domain',
+  Ipv4 = 'ipv4'
+}
+
+/** What a grade cap comes from. */
+export enum CapPart {
+  Blacklists = 'blacklists',
+  Dkim = 'dkim',
+  Dmarc = 'dmarc',
+  DomainAge = 'domain_age',
+  Mx = 'mx',
+  Spf = 'spf',
+  SpfAndDkim = 'spf_and_dkim'
+}
 
 export type CardSetupLinkInput = {
   /** Required: the http(s) page to return to on cancel. */
@@ -25,10 +44,164 @@ export type CardSetupLinkInput = {
   successUrl: InputMaybe<Scalars['String']['input']>;
 };
 
+/** pass, warn (warnings), fail (errors); error when lookups failed or the request's bounds cut the check short. */
+export enum CheckStatus {
+  Error = 'error',
+  Fail = 'fail',
+  Pass = 'pass',
+  Warn = 'warn'
+}
+
+/** How sure the verdict is. */
+export enum Confidence {
+  High = 'high',
+  Low = 'low',
+  Medium = 'medium'
+}
+
+/** A DKIM key algorithm. */
+export enum DkimKeyType {
+  Ed25519 = 'ed25519',
+  Rsa = 'rsa'
+}
+
+/** adkim/aspf: relaxed or strict. */
+export enum DmarcAlignment {
+  R = 'r',
+  S = 's'
+}
+
+/** A DMARC policy (p=, sp=, np=). */
+export enum DmarcPolicy {
+  None = 'none',
+  Quarantine = 'quarantine',
+  Reject = 'reject'
+}
+
+/** psd=: public suffix domain flag. */
+export enum DmarcPsd {
+  N = 'n',
+  U = 'u',
+  Y = 'y'
+}
+
+/** Why a report destination could not be judged. */
+export enum DmarcReportProblem {
+  LookupFailed = 'lookup_failed',
+  NotAnAddress = 'not_an_address',
+  NotMailto = 'not_mailto'
+}
+
+/** A report tag. */
+export enum DmarcReportTag {
+  Rua = 'rua',
+  Ruf = 'ruf'
+}
+
+/** t=: testing mode. */
+export enum DmarcTesting {
+  N = 'n',
+  Y = 'y'
+}
+
+/** records found; nodata: the name exists without this type; nxdomain; failed lookup. */
+export enum DnsOutcome {
+  Failed = 'failed',
+  Nodata = 'nodata',
+  Nxdomain = 'nxdomain',
+  Records = 'records'
+}
+
+/** The record types check-dns reads (REST takes them in any case). */
+export enum DnsType {
+  A = 'A',
+  Aaaa = 'AAAA',
+  Caa = 'CAA',
+  Cname = 'CNAME',
+  Mx = 'MX',
+  Ns = 'NS',
+  Soa = 'SOA',
+  Txt = 'TXT'
+}
+
+/** What a list lists. */
+export enum DnsblKind {
+  Domain = 'domain',
+  Ip = 'ip'
+}
+
+/** DNSSEC validation of an answer (docs/checks.md, "DNSSEC status"). */
+export enum DnssecStatus {
+  Bogus = 'bogus',
+  Insecure = 'insecure',
+  Secure = 'secure'
+}
+
+/** Why an address is or is not deliverable. */
+export enum EmailReason {
+  Deliverable = 'deliverable',
+  DnsLookupFailed = 'dns_lookup_failed',
+  DomainNotFound = 'domain_not_found',
+  InvalidSyntax = 'invalid_syntax',
+  MailHostsDoNotResolve = 'mail_hosts_do_not_resolve',
+  MailHostsNotLookedUp = 'mail_hosts_not_looked_up',
+  NoMailRoute = 'no_mail_route',
+  NullMx = 'null_mx'
+}
+
+/** A mail provider segment. */
+export enum EspSegment {
+  Google = 'google',
+  Microsoft = 'microsoft',
+  Other = 'other',
+  SecurityGateway = 'security_gateway',
+  Unresolved = 'unresolved'
+}
+
+/** A kind of tenancy evidence. */
+export enum EvidenceKind {
+  GoogleDkim = 'google_dkim',
+  GoogleMx = 'google_mx',
+  GoogleSiteVerification = 'google_site_verification',
+  GoogleSpfInclude = 'google_spf_include',
+  SignInDiscovery = 'sign_in_discovery'
+}
+
 export type FileDomainInput = {
   /** The folder to file the domain in; null unfiles it. */
   workspaceId: InputMaybe<Scalars['Int']['input']>;
 };
+
+/** The provider found behind a security gateway. */
+export enum GatewayProvider {
+  Google = 'google',
+  Microsoft = 'microsoft'
+}
+
+/** A letter grade. */
+export enum Grade {
+  A = 'A',
+  B = 'B',
+  C = 'C',
+  D = 'D',
+  F = 'F'
+}
+
+/** A part of the grade. */
+export enum GradePart {
+  Blacklists = 'blacklists',
+  Dkim = 'dkim',
+  Dmarc = 'dmarc',
+  DomainAge = 'domain_age',
+  Mx = 'mx',
+  Spf = 'spf'
+}
+
+/** Verified or common mark certificate. */
+export enum MarkType {
+  Cmc = 'CMC',
+  Vmc = 'VMC'
+}
 
 export type MonitorsInput = {
   /** Watch inbox placement and blacklists. */
@@ -37,24 +210,52 @@ export type MonitorsInput = {
   reconnection: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** The policy mode. */
+export enum MtaStsMode {
+  Enforce = 'enforce',
+  None = 'none',
+  Testing = 'testing'
+}
+
+/** How the NS lookup went. */
+export enum NameserverOutcome {
+  Invalid = 'invalid',
+  LookupFailed = 'lookup_failed',
+  NoNameservers = 'no_nameservers',
+  NotFound = 'not_found',
+  Ok = 'ok'
+}
+
+/** How a name server answered for the zone. */
+export enum NameserverStatus {
+  Authoritative = 'authoritative',
+  Lame = 'lame',
+  NoAddress = 'no_address',
+  Unreachable = 'unreachable'
+}
+
 export type OrderDomainInput = {
   /** A registered domain the caller owns. */
   domain: Scalars['String']['input'];
   /** The domain visitors of this one are forwarded to. */
   forwardTo: InputMaybe<Scalars['String']['input']>;
+  /** The domain's mailboxes; at most 2,000 mailboxes across the whole order. */
   mailboxes: Array<OrderMailboxInput>;
 };
 
 export type OrderInput = {
+  /** At most 500 domains and 2,000 mailboxes per order (SPEC 4.2). */
   domains: Array<OrderDomainInput>;
   promotionCode: InputMaybe<Scalars['String']['input']>;
   sku: Scalars['String']['input'];
 };
 
 export type OrderMailboxInput = {
+  /** 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter. */
   firstName: Scalars['String']['input'];
+  /** 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter. */
   lastName: Scalars['String']['input'];
-  /** The part before the @. */
+  /** The part before the @: 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit. */
   localPart: Scalars['String']['input'];
 };
 
@@ -64,13 +265,50 @@ export type RaiseRequestInput = {
   /** One of forwarding, rename_mailbox, add_mailboxes, remove_mailboxes, remove_domain, dns_change, cancel_order, billing, other. */
   kind: Scalars['String']['input'];
   subscriptionId: Scalars['String']['input'];
+  /** What to change, at most 2,000 characters. */
   summary: Scalars['String']['input'];
 };
 
+/** Where the registration data came from. */
+export enum RegistrationSource {
+  Rdap = 'rdap',
+  Whois = 'whois'
+}
+
 export type SequencerInput = {
-  /** One of instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe, other, none. */
+  /** One of instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe, other, none (any case). */
   sequencer: Scalars['String']['input'];
 };
+
+/** How much a finding matters. */
+export enum Severity {
+  Error = 'error',
+  Info = 'info',
+  Warning = 'warning'
+}
+
+/** An RFC 7208 check_host() result. */
+export enum SpfResult {
+  Fail = 'fail',
+  Neutral = 'neutral',
+  None = 'none',
+  Pass = 'pass',
+  Permerror = 'permerror',
+  Softfail = 'softfail',
+  Temperror = 'temperror'
+}
+
+/** Which RFC 7208 limit stopped the expansion. */
+export enum SpfStopReason {
+  DnsLookups = 'dns_lookups',
+  MxNames = 'mx_names',
+  VoidLookups = 'void_lookups'
+}
+
+/** The mail provider whose tenancy is assessed. */
+export enum TenancyProvider {
+  GoogleWorkspace = 'google_workspace'
+}
 
 export type WorkspaceNameInput = {
   /** 1 to 100 characters. */
@@ -104,102 +342,148 @@ export type CatalogueQueryVariables = Exact<{ [key: string]: never; }>;
 export type CatalogueQuery = { plans: Array<{ sku: string, product: string, description: string, currency: string, interval: string, orderable: boolean, unit_amount: number, mailboxes_per_unit: number, why_not: string | null }> };
 
 export type CheckBimiQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
   selector: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type CheckBimiQuery = { checkBimi: unknown };
+export type CheckBimiQuery = { checkBimi:
+    | { status: CheckStatus, summary: string, domain: string, selector: string, record: string | null, valid: boolean, declined: boolean, domain_unicode: string | null, record_domain: string | null, logo_url: string | null, authority_url: string | null, dmarc_enforced: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dmarc_detail: { policy: DmarcPolicy | null, pct: number | null, changes: Array<string>, domain_record: string | null, organizational_domain: string, organizational_record: string | null, subdomain_policy: DmarcPolicy | null }, logo: { fetched: boolean, problems: Array<string>, size_bytes: number | null, svg_tiny_ps_valid: boolean | null } | null, certificate: { fetched: boolean, subject: string | null, issuer: string | null, expired: boolean | null, names: Array<string>, problems: Array<string>, valid_from: string | null, valid_to: string | null, covers_domain: boolean | null, mark_type: MarkType | null, logo_embedded: boolean, logo_matches: boolean | null, chain_trusted: boolean | null, trust_anchor: string | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckBlacklistQueryVariables = Exact<{
-  input: InputMaybe<Scalars['String']['input']>;
+  input: Scalars['String']['input'];
 }>;
 
 
-export type CheckBlacklistQuery = { checkBlacklist: unknown };
+export type CheckBlacklistQuery = { checkBlacklist:
+    | { status: CheckStatus, summary: string, input: string, domain: string | null, input_kind: BlacklistInputKind, domain_unicode: string | null, listed_count: number, checked_count: number, unanswered_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, checked: { description: string, domain: string | null, addresses: Array<string>, mail_hosts: Array<string>, domain_lists: number, ip_lists: number }, lists: Array<{ list: string, zone: string, target: string, kind: DnsblKind, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckCnameQueryVariables = Exact<{
-  host: InputMaybe<Scalars['String']['input']>;
+  host: Scalars['String']['input'];
   expected: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type CheckCnameQuery = { checkCname: unknown };
+export type CheckCnameQuery = { checkCname:
+    | { status: CheckStatus, summary: string, host: string, expected: string | null, host_unicode: string | null, matches_expected: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, chain: Array<{ name: string, target: string, ttl: number }>, final: { name: string, addresses: Array<string> } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckDeliverabilityQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
 }>;
 
 
-export type CheckDeliverabilityQuery = { checkDeliverability: unknown };
+export type CheckDeliverabilityQuery = { checkDeliverability:
+    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domain_age: { check: string, status: CheckStatus, summary: string } } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckDkimQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
   selector: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type CheckDkimQuery = { checkDkim: unknown };
+export type CheckDkimQuery = { checkDkim:
+    | { status: CheckStatus, summary: string, domain: string, selector: string | null, wildcard: boolean | null, domain_unicode: string | null, selectors_checked: Array<string>, domainkey_exists: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, keys: Array<{ selector: string, record: string, valid: boolean, testing: boolean, key_type: DkimKeyType | null, key_bits: number | null, hash_algorithms: Array<string>, service_types: Array<string>, findings: Array<{ severity: Severity, code: string, message: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckDmarcQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
 }>;
 
 
-export type CheckDmarcQuery = { checkDmarc: unknown };
+export type CheckDmarcQuery = { checkDmarc:
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, source: string | null, inherited: boolean, policy: DmarcPolicy | null, pct: number | null, adkim: DmarcAlignment | null, aspf: DmarcAlignment | null, rua: Array<string>, ruf: Array<string>, fo: Array<string> | null, ri: number | null, np: DmarcPolicy | null, t: DmarcTesting | null, psd: DmarcPsd | null, domain_unicode: string | null, organizational_domain: string | null, subdomain_policy: DmarcPolicy | null, effective_policy: DmarcPolicy | null, findings: Array<{ severity: Severity, code: string, message: string }>, tags: Array<{ tag: string, value: string, meaning: string }>, report_destinations: Array<{ tag: DmarcReportTag, uri: string, destination: string | null, external: boolean, authorized: boolean | null, problem: DmarcReportProblem | null, authorization_record: string | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckDnsQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
-  type: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
+  type: InputMaybe<DnsType>;
 }>;
 
 
-export type CheckDnsQuery = { checkDns: unknown };
+export type CheckDnsQuery = { checkDns:
+    | { status: CheckStatus, summary: string, domain: string, type: DnsType, outcome: DnsOutcome, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, records: Array<
+        | { address: string, ttl: number }
+        | { flags: number, tag: string, value: string, ttl: number }
+        | { preference: number, exchange: string, ttl: number }
+        | { target: string, ttl: number }
+        | { mname: string, rname: string, serial: number, refresh: number, retry: number, expire: number, minimum: number, ttl: number }
+        | { value: string, strings: Array<string>, ttl: number }
+      > }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckDomainExpiryQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
 }>;
 
 
-export type CheckDomainExpiryQuery = { checkDomainExpiry: unknown };
+export type CheckDomainExpiryQuery = { checkDomainExpiry:
+    | { status: CheckStatus, summary: string, domain: string, registered: boolean | null, registrar: string | null, created: string | null, expires: string | null, source: RegistrationSource | null, server: string | null, domain_unicode: string | null, registered_domain: string, days_remaining: number | null, age_days: number | null, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckMtaStsQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
 }>;
 
 
-export type CheckMtaStsQuery = { checkMtaSts: unknown };
+export type CheckMtaStsQuery = { checkMtaSts:
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, domain_unicode: string | null, record_id: string | null, policy_url: string, policy_error: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, policy: { version: string, mode: MtaStsMode, mx: Array<string>, max_age: number } | null, mx_hosts: Array<{ host: string, matches_policy: boolean | null }>, tls_rpt: { record: string, rua: Array<string>, valid: boolean } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckNameserversQueryVariables = Exact<{
-  domains: InputMaybe<Scalars['String']['input']>;
+  domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
 }>;
 
 
-export type CheckNameserversQuery = { checkNameservers: unknown };
+export type CheckNameserversQuery = { checkNameservers:
+    | { status: CheckStatus, summary: string, provider_counts: Record<string, number>, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, zone: string | null, outcome: NameserverOutcome, nameservers: Array<string>, provider: string | null, reason: string | null, dnssec: DnssecStatus | null, domain_unicode: string | null, providers: Array<{ id: string, name: string, nameservers: Array<string> }>, delegation: { parent_zone: string, parent_nameservers: Array<string> | null, parent_reason: string | null, child_nameservers: Array<string>, only_at_parent: Array<string>, only_at_child: Array<string>, serials_agree: boolean | null, servers: Array<{ nameserver: string, addresses: Array<string>, status: NameserverStatus, serial: number | null, reason: string | null }> } | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckProviderDomainQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
 }>;
 
 
-export type CheckProviderDomainQuery = { checkProviderDomain: unknown };
+export type CheckProviderDomainQuery = { checkProviderDomain:
+    | { status: CheckStatus, summary: string, domain: string, provider: TenancyProvider, attached: boolean | null, confidence: Confidence, note: string, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, evidence: Array<{ kind: EvidenceKind, found: boolean | null, detail: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckSpfQueryVariables = Exact<{
-  domain: InputMaybe<Scalars['String']['input']>;
+  domain: Scalars['String']['input'];
   ip: InputMaybe<Scalars['String']['input']>;
   sender: InputMaybe<Scalars['String']['input']>;
   helo: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type CheckSpfQuery = { checkSpf: unknown };
+export type CheckSpfQuery = { checkSpf:
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type CheckUriblQueryVariables = Exact<{
-  domains: InputMaybe<Scalars['String']['input']>;
+  domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
 }>;
 
 
-export type CheckUriblQuery = { checkUribl: unknown };
+export type CheckUriblQuery = { checkUribl:
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
+   };
 
 export type CreateWorkspaceMutationVariables = Exact<{
   input: WorkspaceNameInput;
@@ -279,11 +563,14 @@ export type RequestsQueryVariables = Exact<{ [key: string]: never; }>;
 export type RequestsQuery = { requests: Array<{ kind: string, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
 
 export type SegmentEspQueryVariables = Exact<{
-  domains: InputMaybe<Scalars['String']['input']>;
+  domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
 }>;
 
 
-export type SegmentEspQuery = { segmentEsp: unknown };
+export type SegmentEspQuery = { segmentEsp:
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+   };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];
@@ -302,11 +589,14 @@ export type SetSequencerMutationVariables = Exact<{
 export type SetSequencerMutation = { setSequencer: { sequencer: string | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
 
 export type VerifyEmailQueryVariables = Exact<{
-  emails: InputMaybe<Scalars['String']['input']>;
+  emails: Array<Scalars['String']['input']> | Scalars['String']['input'];
 }>;
 
 
-export type VerifyEmailQuery = { verifyEmail: unknown };
+export type VerifyEmailQuery = { verifyEmail:
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, catch_all_note: string, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ email: string, valid: boolean | null, reason: EmailReason, detail: string, domain: string | null, disposable: boolean, role: boolean, syntax_valid: boolean, domain_unicode: string | null, implicit_mx: boolean, null_mx: boolean, mx: Array<{ preference: number, exchange: string }>, mx_issues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
+   };
 
 export type WorkspacesQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -54,9 +54,9 @@ describe('what the demo account shows', () => {
     expect(watched?.sent).toBeGreaterThan(0);
   });
 
-  it('an unknown period is a 400 naming the accepted values', async () => {
+  it('an unknown period is a 422 (a field not in the expected shape, SPEC 7) naming the accepted values', async () => {
     const response = await service.api('/v1/portal/analytics?period=9d');
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect((await response.json()).detail).toMatch(/7d/);
   });
 

@@ -34,11 +34,14 @@ async function questionsDuring(work: () => Promise<unknown>): Promise<number> {
   return dns.questions.length - before;
 }
 
+/** What every check answers, selected on any check field. */
+const C = '{ ... on CheckAnswer { status summary findings { severity code message } } }';
+
 const addresses = (n: number, domain: (i: number) => string) => Array.from({ length: n }, (_, i) => `user${i}@${domain(i)}`);
 
 describe('check units per request', () => {
   it('40 aliases of check-spf are refused before any question, with a sentence and a code, on both listeners', async () => {
-    const query = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: checkSpf(domain: "good.test")`).join(' ')} }`;
+    const query = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: checkSpf(domain: "good.test") ${C}`).join(' ')} }`;
     let answer: Awaited<ReturnType<typeof postGraphql>> | undefined;
     const asked = await questionsDuring(async () => { answer = await postGraphql(service, { query }); });
     expect(asked).toBe(0);
@@ -54,11 +57,11 @@ describe('check units per request', () => {
   });
 
   it('fragments count too; the checks page (the grade and ten checks) fits', async () => {
-    const spread = await postGraphql(service, { query: `{ ...F ...F2 } fragment F on Query { ${Array.from({ length: 12 }, (_, i) => `a${i}: checkDmarc(domain: "good.test")`).join(' ')} } fragment F2 on Query { b: checkDeliverability(domain: "good.test") d: checkDkim(domain: "good.test") e: checkBlacklist(input: "good.test") }` });
+    const spread = await postGraphql(service, { query: `{ ...F ...F2 } fragment F on Query { ${Array.from({ length: 12 }, (_, i) => `a${i}: checkDmarc(domain: "good.test") ${C}`).join(' ')} } fragment F2 on Query { b: checkDeliverability(domain: "good.test") ${C} d: checkDkim(domain: "good.test") ${C} e: checkBlacklist(input: "good.test") ${C} }` });
     expect(spread.status).toBe(400);
     expect(spread.body.errors[0].extensions.code).toBe('too_many_checks');
 
-    const page = `query ($d: String!) { grade: checkDeliverability(domain: $d) spf: checkSpf(domain: $d) dkim: checkDkim(domain: $d) dmarc: checkDmarc(domain: $d) mx: checkDns(domain: $d, type: "MX") bl: checkBlacklist(input: $d) exp: checkDomainExpiry(domain: $d) sts: checkMtaSts(domain: $d) bimi: checkBimi(domain: $d) ns: checkNameservers(domains: $d) p: checkProviderDomain(domain: $d) }`;
+    const page = `query ($d: String!) { grade: checkDeliverability(domain: $d) ${C} spf: checkSpf(domain: $d) ${C} dkim: checkDkim(domain: $d) ${C} dmarc: checkDmarc(domain: $d) ${C} mx: checkDns(domain: $d, type: MX) ${C} bl: checkBlacklist(input: $d) ${C} exp: checkDomainExpiry(domain: $d) ${C} sts: checkMtaSts(domain: $d) ${C} bimi: checkBimi(domain: $d) ${C} ns: checkNameservers(domains: [$d]) ${C} p: checkProviderDomain(domain: $d) ${C} }`;
     const answer = await postGraphql(service, { query: page, variables: { d: 'good.test' } });
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
@@ -66,7 +69,7 @@ describe('check units per request', () => {
   });
 
   it('batched operations share the units: the operation that passes them is refused, the others answer', async () => {
-    const op = { query: '{ a: checkDeliverability(domain: "good.test") b: checkDeliverability(domain: "bad.test") }' };
+    const op = { query: `{ a: checkDeliverability(domain: "good.test") ${C} b: checkDeliverability(domain: "bad.test") ${C} }` };
     const answer = await postGraphql(service, [op, op, op]);
     expect(answer.body).toHaveLength(3);
     expect(answer.body[0].errors).toBeUndefined();
@@ -97,7 +100,7 @@ describe('bulk items per request', () => {
   it('aliases of a bulk check are summed against one call\'s limit', async () => {
     const first = addresses(3000, () => 'good.test');
     const second = addresses(3000, (i) => `d${i}.nowhere.test`);
-    const answer = await postGraphql(service, { query: 'query ($a: String, $b: String) { a: verifyEmail(emails: $a) b: verifyEmail(emails: $b) }', variables: { a: first.join(','), b: second.join(',') } });
+    const answer = await postGraphql(service, { query: `query ($a: [String!]!, $b: [String!]!) { a: verifyEmail(emails: $a) ${C} b: verifyEmail(emails: $b) ${C} }`, variables: { a: first.join(','), b: second.join(',') } });
     expect(answer.body.data).toBeNull();
     const error = answer.body.errors[0];
     expect(error.extensions.code).toBe('too_many_items');
@@ -125,7 +128,7 @@ describe('one DNS question budget per request', () => {
   it('aliases share it: the check it runs out on says the budget was spent, not that DNS failed', async () => {
     let answer: Awaited<ReturnType<typeof postGraphql>> | undefined;
     const asked = await questionsDuring(async () => {
-      answer = await postGraphql(tight, { query: '{ dkim: checkDkim(domain: "good.test") bl: checkBlacklist(input: "good.test") dkim2: checkDkim(domain: "bad.test") }' });
+      answer = await postGraphql(tight, { query: `{ dkim: checkDkim(domain: "good.test") ${C} bl: checkBlacklist(input: "good.test") ${C} dkim2: checkDkim(domain: "bad.test") ${C} }` });
     });
     expect(asked).toBeLessThanOrEqual(40);
     const data = answer!.body.data;
@@ -139,7 +142,7 @@ describe('one DNS question budget per request', () => {
 
   it('batched operations and MCP messages of one POST share it as well', async () => {
     const asked = await questionsDuring(async () => {
-      const answer = await postGraphql(tight, [{ query: '{ checkDkim(domain: "good.test") }' }, { query: '{ checkDkim(domain: "bad.test") }' }]);
+      const answer = await postGraphql(tight, [{ query: `{ checkDkim(domain: "good.test") ${C} }` }, { query: `{ checkDkim(domain: "bad.test") ${C} }` }]);
       expect(answer.body[1].data.checkDkim.findings[0].code).toBe('dns_budget_spent');
     });
     expect(asked).toBeLessThanOrEqual(40);
@@ -168,7 +171,7 @@ describe('answer size cap', () => {
     expect(body.detail).toMatch(/100000 bytes/);
     expect(JSON.stringify(body).length).toBeLessThan(1000);
 
-    const gql = await postGraphql(tight, { query: 'query ($e: String) { verifyEmail(emails: $e) }', variables: { e: emails } });
+    const gql = await postGraphql(tight, { query: `query ($e: [String!]!) { verifyEmail(emails: $e) ${C} }`, variables: { e: emails } });
     expect(gql.body.errors[0].extensions.code).toBe('answer_too_large');
 
     const mcp = await tight.pub('/mcp', {
@@ -182,9 +185,9 @@ describe('answer size cap', () => {
 
   it('the cap counts every answer of the request together', async () => {
     const emails = addresses(150, () => 'good.test').join(',');
-    const one = await postGraphql(tight, { query: 'query ($e: String) { verifyEmail(emails: $e) }', variables: { e: emails } });
+    const one = await postGraphql(tight, { query: `query ($e: [String!]!) { verifyEmail(emails: $e) ${C} }`, variables: { e: emails } });
     expect(one.body.errors).toBeUndefined();
-    const several = await postGraphql(tight, { query: 'query ($e: String) { a: verifyEmail(emails: $e) b: verifyEmail(emails: $e) c: verifyEmail(emails: $e) d: verifyEmail(emails: $e) }', variables: { e: emails } });
+    const several = await postGraphql(tight, { query: `query ($e: [String!]!) { a: verifyEmail(emails: $e) ${C} b: verifyEmail(emails: $e) ${C} c: verifyEmail(emails: $e) ${C} d: verifyEmail(emails: $e) ${C} }`, variables: { e: emails } });
     const codes = (several.body.errors ?? []).map((e: { extensions: { code: string } }) => e.extensions.code);
     expect(codes).toContain('answer_too_large');
   });

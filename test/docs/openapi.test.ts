@@ -135,7 +135,10 @@ describe('the OpenAPI documents', () => {
 
   it('error statuses: public checks 400 and 429; every account row 401, 403, 429; placing adds 402, 409 and 502', () => {
     const pub = documentOf('public');
-    for (const row of rowsOf('public')) expect(Object.keys(operationOf(pub, row)!.responses).sort()).toEqual(['200', '400', '429']);
+    for (const row of rowsOf('public')) {
+      expect(Object.keys(operationOf(pub, row)!.responses).sort()).toEqual(['200', '400', '429']);
+      expect(Object.keys(pub.paths[row.path]!.post!.responses).sort()).toEqual(['200', '400', '413', '429']);
+    }
     const api = documentOf('api');
     for (const row of rowsOf('api')) {
       const statuses = Object.keys(operationOf(api, row)!.responses);
@@ -153,6 +156,46 @@ describe('the OpenAPI documents', () => {
       expect(header).toMatchObject({ name: 'Idempotency-Key', required: true });
     }
     expect(api.components.schemas.Error).toMatchObject({ required: ['detail', 'code', 'request_id'] });
+  });
+
+  it('every row with a body lists 422, the answer to a field of the wrong shape', () => {
+    const api = documentOf('api');
+    const bodyRows = rowsOf('api').filter((r) => r.bodyVariable);
+    expect(bodyRows.length).toBeGreaterThan(5);
+    for (const row of bodyRows) expect(Object.keys(operationOf(api, row)!.responses), row.name).toContain('422');
+  });
+
+  it('limits the resolvers enforce appear as enum, maxItems and maxLength', () => {
+    const api = documentOf('api');
+    const schemas = api.components.schemas as Record<string, { properties: Record<string, JsonSchema> }>;
+    expect(schemas.SequencerInput!.properties.sequencer!.enum).toEqual(expect.arrayContaining(['instantly', 'smartlead', 'none']));
+    expect(schemas.RaiseRequestInput!.properties.kind!.enum).toEqual(expect.arrayContaining(['forwarding', 'other']));
+    expect(schemas.WorkspaceNameInput!.properties.name).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(schemas.OrderInput!.properties.domains).toMatchObject({ maxItems: 500 });
+    expect(schemas.OrderInput!.properties.domains!.description).toMatch(/2,000 mailboxes/);
+    expect(schemas.OrderMailboxInput!.properties.local_part).toMatchObject({ maxLength: 64 });
+    const analytics = api.paths['/v1/portal/analytics']!.get!.parameters as { name: string; schema: JsonSchema }[];
+    expect(analytics.find((p) => p.name === 'period')!.schema.enum).toEqual(['1d', '7d', '14d', '30d', '90d']);
+
+    const pub = documentOf('public');
+    const param = (path: string, name: string) => (pub.paths[path]!.get!.parameters as { name: string; schema: JsonSchema; style?: string; explode?: boolean }[]).find((p) => p.name === name)!;
+    expect(param('/.platform/functions/check-dns', 'type').schema.enum).toEqual(['MX', 'TXT', 'A', 'AAAA', 'CNAME', 'NS', 'SOA', 'CAA']);
+    expect(param('/.platform/functions/check-uribl', 'domains')).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', maxItems: 100 } });
+    expect(param('/.platform/functions/verify-email', 'emails').schema.maxItems).toBe(5000);
+  });
+
+  it('each public check documents its own typed answer, not an open object', () => {
+    const pub = documentOf('public');
+    const spf = pointer(pub, (answerSchema(pub, rowsOf('public').find((r) => r.name === 'check_spf')!).$ref as string)) as JsonSchema;
+    const full = (spf.anyOf as JsonSchema[])[0]!;
+    const props = full.properties as Record<string, JsonSchema>;
+    expect(full.additionalProperties).toBe(false);
+    expect([...(props.status!.enum as string[])].sort()).toEqual(['error', 'fail', 'pass', 'warn']);
+    expect(Object.keys(props)).toEqual(expect.arrayContaining(['lookup_count', 'expansion_stopped', 'divergence', 'mechanisms', 'matched_mechanism']));
+    // Left out without ip, so not required; never null when present.
+    expect(full.required).not.toContain('matched_mechanism');
+    expect(full.required).toContain('record');
+    expect(props.record!.type).toEqual(['string', 'null']);
   });
 
   it('request bodies come from the GraphQL input types: snake_case names, required fields, unknown fields refused', () => {
@@ -212,6 +255,19 @@ describe('real answers conform to the documents', () => {
     const row = rowsOf('api').find((r) => r.name === 'check_payment_method')!;
     expect(conforms({ on_file: 'yes' }, answerSchema(api(), row), api()).length).toBeGreaterThan(0);
   });
+
+  for (const [name, query] of [['check_dns', 'domain=good.test&type=txt'], ['check_spf', 'domain=good.test'], ['check_spf', 'domain=good.test&ip=198.51.100.7'],
+    ['check_dmarc', 'domain=good.test'], ['check_dkim', 'domain=good.test'], ['verify_email', 'emails=alex@good.test,info@bad.test'],
+    ['check_nameservers', 'domains=good.test'], ['segment_esp', 'domains=good.test,bad.test'], ['check_deliverability', 'domain=good.test'],
+    ['check_bimi', 'domain=good.test'], ['check_mta_sts', 'domain=good.test'], ['check_cname', 'host=track.good.test']] as const) {
+    it(`${name}?${query} answers what its typed schema says`, async () => {
+      const pub = documentOf('public');
+      const row = rowsOf('public').find((r) => r.name === name)!;
+      const response = await service.pub(`${row.path}?${query}`);
+      expect(response.status).toBe(200);
+      expect(conforms(await response.json(), answerSchema(pub, row), pub)).toEqual([]);
+    });
+  }
 
   it('a public check answers the CheckAnswer shape', async () => {
     const pub = documentOf('public');

@@ -32,7 +32,7 @@ describe('a caller who hangs up', () => {
       const prefix = `${door.replace(/\W/g, '').toLowerCase()}-hangup`;
       const request: Record<typeof door, () => [string, RequestInit]> = {
         REST: () => [`/.platform/functions/segment-esp?domains=${domains(prefix)}`, {}],
-        '/graphql': () => ['/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ segmentEsp(domains: "${domains(prefix)}") }` }) }],
+        '/graphql': () => ['/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ segmentEsp(domains: "${domains(prefix)}") { __typename } }` }) }],
         MCP: () => ['/mcp', {
           method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'segment_esp', arguments: { domains: domains(prefix) } } }),

@@ -170,11 +170,11 @@ describe('NUL, lone surrogates and bytes that are not UTF-8 are a 400 on every p
   });
 
   it('on /graphql: in variables (POST and GET) and in string literals', async () => {
-    const query = 'query ($d: String) { checkSpf(domain: $d) }';
+    const query = 'query ($d: String!) { checkSpf(domain: $d) { __typename } }';
     await expectInvalidText(await service.pub('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query, variables: { d: 'good.test\u0000' } }) }), /NUL/);
     await expectInvalidText(await service.pub('/graphql', { method: 'POST', headers: json, body: `{"query":${JSON.stringify(query)},"variables":{"d":"\\udfff"}}` }), /surrogate/);
     await expectInvalidText(await service.pub(`/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{"d":"a\\u0000"}')}`), /query parameter "variables".*NUL/);
-    const literal = await service.pub('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: '{ checkSpf(domain: "good.test\\u0000") }' }) });
+    const literal = await service.pub('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: '{ checkSpf(domain: "good.test\\u0000") { __typename } }' }) });
     expect(literal.status).toBe(400);
     const error = (await literal.json()).errors[0];
     expect(error.extensions.code).toBe('invalid_text');

@@ -2,12 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
-import { schema } from '../../schema/index.js';
+import { declaredSchema, publicSchema, schema } from '../../schema/index.js';
+import { checkDeclarations } from '../../schema/check-declarations.js';
+import { checkDocument } from '../../schema/check-document.js';
+
+const committed = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 describe('the printed schema', () => {
   it('schema.graphql is current (run `npm run codegen` after changing the schema)', () => {
-    const committed = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
-    expect(committed).toBe(printSchema(schema) + '\n');
+    expect(committed('schema.graphql')).toBe(printSchema(schema) + '\n');
+  });
+
+  it('schema.public.graphql, the public listener\'s checks-only schema, is current', () => {
+    expect(committed('schema.public.graphql')).toBe(printSchema(publicSchema) + '\n');
+  });
+
+  it('each check\'s operation document is printed from its answer type and current', () => {
+    for (const d of checkDeclarations) expect(committed(`rest/operations/${d.name}.graphql`), d.name).toBe(checkDocument(declaredSchema, d));
   });
 });
 

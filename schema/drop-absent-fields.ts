@@ -1,0 +1,49 @@
+import { getNamedType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
+import type { WireExtensions } from './answer-type-dsl.js';
+
+interface Shape { readonly absentWhenNull: Map<string, string | undefined>; readonly children: Map<string, Shape> }
+
+/**
+ * Where a check leaves a key out (`domain_unicode` for an ASCII name, SPF's evaluation fields without
+ * `ip`), GraphQL answers null; REST and MCP keep the answer as documented, without the key. Returns a
+ * function that removes those nulls from an answer selected with wire names (the check documents).
+ */
+export function absentFieldDropper(schema: GraphQLSchema, typeName: string): (answer: unknown) => unknown {
+  const shapes = new Map<string, Shape>();
+  const shapeOf = (type: GraphQLNamedType): Shape => {
+    const known = shapes.get(type.name);
+    if (known) return known;
+    const shape: Shape = { absentWhenNull: new Map(), children: new Map() };
+    shapes.set(type.name, shape);
+    const objects = isUnionType(type) ? type.getTypes() : isObjectType(type) ? [type] : [];
+    for (const object of objects) {
+      for (const field of Object.values(object.getFields())) {
+        const ext = field.extensions as Partial<WireExtensions> | undefined;
+        const wire = ext?.wireName ?? field.name;
+        if (ext?.absentWhenNull) shape.absentWhenNull.set(wire, ext.absentUnless);
+        const named = getNamedType(field.type);
+        if ((isObjectType(named) || isUnionType(named)) && !shape.children.has(wire)) shape.children.set(wire, shapeOf(named));
+      }
+    }
+    return shape;
+  };
+  const root = schema.getType(typeName);
+  if (!root) throw new Error(`The schema has no ${typeName}.`);
+  const top = shapeOf(root);
+  const drop = (value: unknown, shape: Shape): unknown => {
+    if (Array.isArray(value)) return value.map((v) => drop(v, shape));
+    if (!value || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    const record = value as Record<string, unknown>;
+    for (const [key, v] of Object.entries(record)) {
+      if (v === null && shape.absentWhenNull.has(key)) {
+        const unless = shape.absentWhenNull.get(key);
+        if (unless === undefined || record[unless] === null || record[unless] === undefined) continue;
+      }
+      const child = shape.children.get(key);
+      out[key] = child ? drop(v, child) : v;
+    }
+    return out;
+  };
+  return (answer) => drop(answer, top);
+}
