@@ -26,10 +26,10 @@ const queueDepth = new Gauge({ name: 'job_queue_depth', help: 'Jobs in the queue
 
 let readQueue: (() => Promise<{ waiting: number; running: number; retrying: number; failed: number }>) | null = null;
 
-/** IDs and other free text in paths would make a series per value; they are folded to ":id". */
+/** IDs, domains and other free text in paths would make a series per value; they are folded to ":id" (the version, v1, stays). */
 export function routeOf(path: string): string {
   const clean = path.split('?')[0] ?? '';
-  return clean.split('/').map((segment) => (/\d/.test(segment) || segment.length > 40 ? ':id' : segment)).join('/').slice(0, 80) || '/';
+  return clean.split('/').map((segment) => ((/[\d.@%]/.test(segment) && !/^v\d+$/.test(segment)) || segment.length > 40 ? ':id' : segment)).join('/').slice(0, 80) || '/';
 }
 
 export function recordRequest(listener: string, method: string, path: string, status: number, seconds: number): void {
@@ -52,7 +52,7 @@ export function watchQueueDepth(read: typeof readQueue): void { readQueue = read
 export async function metricsText(): Promise<string> {
   if (readQueue) {
     const depth = await readQueue().catch(() => null);
-    if (depth) for (const [state, value] of Object.entries(depth)) queueDepth.set({ state }, value);
+    if (depth) for (const state of ['waiting', 'running', 'retrying', 'failed'] as const) queueDepth.set({ state }, depth[state]);
   }
   return registry.metrics();
 }

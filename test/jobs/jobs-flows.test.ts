@@ -92,4 +92,20 @@ describe('an order placed, built, watched and listed', () => {
     // A wrong secret does not verify: the signature is over this body with this secret.
     expect(verifySignature('whsec_other', deliveries[0]!.body, String(deliveries[0]!.headers['webhook-signature']), Math.floor(Date.now() / 1000))).toBe(false);
   }, 40_000);
+
+  it('switching monitoring off stops the runs; switching it on runs the next at once', async () => {
+    const order = await db().selectFrom('domains').innerJoin('orders', 'orders.id', 'domains.order_id').select(['orders.subscription_id', 'domains.id'])
+      .where('domains.domain', '=', first).executeTakeFirstOrThrow();
+    const runs = async () => (await db().selectFrom('monitor_runs').select('slot').where('domain_id', '=', order.id).execute()).length;
+    const off = await postJson(h.service, `/v1/portal/orders/${order.subscription_id}/monitors`, { deliverability: false }, { method: 'PUT' });
+    expect(off.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = await runs();
+    // Longer than MONITOR_INTERVAL_MS: with the switch on, a run would have come due.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(await runs()).toBe(before);
+    const on = await postJson(h.service, `/v1/portal/orders/${order.subscription_id}/monitors`, { deliverability: true }, { method: 'PUT' });
+    expect(on.status).toBe(200);
+    await waitFor('a run soon after switching on', async () => (await runs()) > before, 3000);
+  }, 20_000);
 });
