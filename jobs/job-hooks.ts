@@ -6,4 +6,6 @@ export interface JobHooks {
   monitoringSwitched(orderId: number, on: boolean): Promise<void>;
   /** After an invoice is seen past due. */
   invoicePastDue(invoiceId: number): Promise<void>;
+  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: endpoints on private addresses (and plain http) are accepted (tests only). */
+  readonly allowPrivateEndpoints: boolean;
 }

@@ -56,6 +56,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     log('warn', `could not queue the work after ${what}; the next sweep will`, { reason: error.message });
   });
   const hooks: JobHooks = {
+    allowPrivateEndpoints: config.webhookAllowPrivate,
     orderPlaced: (orderId) => safely('a placement', async () => {
       const order = await database.db.selectFrom('orders').select(['id', 'account_id', 'reference', 'subscription_id', 'quantity']).where('id', '=', orderId).executeTakeFirstOrThrow();
       const domains = await database.db.selectFrom('domains').select(['id', 'domain']).where('order_id', '=', orderId).execute();

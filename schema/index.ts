@@ -18,5 +18,6 @@ import './order-settings.js';
 import './change-requests.js';
 import './ordering.js';
 import './card-setup.js';
+import './webhooks.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -13,6 +13,8 @@ let h: OrderingHarness;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const [first, second] = [FREE_DOMAINS[30]!, FREE_DOMAINS[31]!];
 const faults = new Set(['monitor_after_record']);
+let secret = '';
+let webhookId = 0;
 
 beforeAll(async () => {
   // The first delivery of each domain.listed event gets a 500, as a receiver that is down would answer.
@@ -36,8 +38,10 @@ const db = () => h.service.services.db;
 
 describe('an order placed, built, watched and listed', () => {
   it('a placed order\'s domains go queued → live once each, with the DNS problems shown on the domain', async () => {
-    const endpoint = await db().insertInto('webhook_endpoints').values({ account_id: h.service.demo.accountId, url: receiver.url, secret: 'whsec_test', events: '*' }).returning('id').executeTakeFirstOrThrow();
-    expect(endpoint.id).toBeGreaterThan(0);
+    const endpoint = await postJson(h.service, '/v1/webhooks', { url: receiver.url, events: ['*'] });
+    expect(endpoint.status).toBe(200);
+    secret = endpoint.body.secret;
+    webhookId = endpoint.body.webhook_id;
     await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
     const placed = await postJson(h.service, '/v1/orders', orderBody([first, second], 1), { headers: { 'idempotency-key': 'jobs-flow-0001' } });
     expect(placed.status).toBe(200);
@@ -79,7 +83,7 @@ describe('an order placed, built, watched and listed', () => {
     const ids = new Set(deliveries.map((r) => JSON.parse(r.body).id));
     expect(ids.size).toBe(1);
     for (const r of deliveries) {
-      expect(verifySignature('whsec_test', r.body, String(r.headers['webhook-signature']), Math.floor(Date.now() / 1000))).toBe(true);
+      expect(verifySignature(secret, r.body, String(r.headers['webhook-signature']), Math.floor(Date.now() / 1000))).toBe(true);
       expect(r.headers['webhook-id']).toBe([...ids][0]);
     }
     const events = await db().selectFrom('events').select(['id', 'data']).where('type', '=', 'domain.listed').execute();
@@ -89,6 +93,9 @@ describe('an order placed, built, watched and listed', () => {
       .select(['a.attempt', 'a.status_code', 'd.status']).where('d.event_id', '=', [...ids][0]!).orderBy('a.attempt').execute();
     expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
     expect(attempts[0]!.status).toBe('delivered');
+    const listedByApi = await postJson(h.service, `/v1/webhooks/${webhookId}/deliveries`, undefined, { method: 'GET' });
+    const mine = listedByApi.body.find((d: { event_id: string }) => d.event_id === [...ids][0]);
+    expect(mine).toMatchObject({ event_type: 'domain.listed', status: 'delivered', attempts: [{ attempt: 1, status_code: 500 }, { attempt: 2, status_code: 200 }] });
     // A wrong secret does not verify: the signature is over this body with this secret.
     expect(verifySignature('whsec_other', deliveries[0]!.body, String(deliveries[0]!.headers['webhook-signature']), Math.floor(Date.now() / 1000))).toBe(false);
   }, 40_000);
