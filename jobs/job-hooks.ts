@@ -4,8 +4,6 @@ export interface JobHooks {
   orderPlaced(orderId: number): Promise<void>;
   /** After the deliverability switch is set: on queues the first run now (off needs nothing: runs check the switch). */
   monitoringSwitched(orderId: number, on: boolean): Promise<void>;
-  /** After an invoice is seen past due. */
-  invoicePastDue(invoiceId: number): Promise<void>;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: endpoints on private addresses (and plain http) are accepted (tests only). */
   readonly allowPrivateEndpoints: boolean;
 }

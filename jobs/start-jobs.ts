@@ -70,15 +70,6 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     monitoringSwitched: (orderId, on) => safely('the monitoring switch', async () => {
       if (on) await queueDueMonitoring(environment, orderId);
     }),
-    invoicePastDue: (invoiceId) => safely('a past-due invoice', async () => {
-      const invoice = await database.db.selectFrom('invoices').select(['id', 'account_id', 'order_id', 'number', 'amount_due', 'currency', 'due_at'])
-        .where('id', '=', invoiceId).executeTakeFirstOrThrow();
-      const eventId = await recordEvent(database.db, invoice.account_id, 'invoice.past_due', {
-        invoice_id: invoice.id, number: invoice.number, order_id: invoice.order_id, amount_due: invoice.amount_due, currency: invoice.currency,
-        due_at: new Date(invoice.due_at).toISOString(), message: `Invoice ${invoice.number} is past due; update the card on file so it can be paid.`,
-      }, `evt_invoice_past_due_${invoice.id}`);
-      if (eventId) await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
-    }),
   };
   return {
     hooks, config, environment,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { monitorSlot } from './monitor-domain.js';
+import { recordEvent } from '../resolvers/events/record-event.js';
 
 /** A domain queued this long after its build should have started is picked up again. */
 const STUCK_AFTER_MS = 60_000;
@@ -29,7 +30,29 @@ export const sweep: TaskFunction = async (_payload, env) => {
   const deliveries = await db.selectFrom('webhook_deliveries').select(['id', 'attempts']).where('status', '=', 'pending')
     .where('next_attempt_at', '<', new Date(now - 60_000)).limit(500).execute();
   for (const d of deliveries) await env.enqueue('deliver_webhook', { deliveryId: d.id }, { key: `deliver:${d.id}:${d.attempts + 1}` });
+  await recordPastDueInvoices(env);
 };
+
+/**
+ * An invoice open after its due date (what billing shows as past due) yields one invoice.past_due
+ * event: its id is made from the invoice's, so every sweep after the first records nothing new.
+ * Invoices that fell due more than 30 days ago are history, not news.
+ */
+async function recordPastDueInvoices(env: JobEnvironment): Promise<void> {
+  const now = Date.now();
+  const invoices = await env.db.selectFrom('invoices').leftJoin('events', (join) => join.on('events.id', '=', sql<string>`'evt_invoice_past_due_' || invoices.id`))
+    .select(['invoices.id', 'invoices.account_id', 'invoices.number', 'invoices.order_id', 'invoices.amount_due', 'invoices.amount_paid', 'invoices.currency', 'invoices.due_at'])
+    .where('invoices.status', '=', 'open').where('invoices.due_at', '<', new Date(now)).where('invoices.due_at', '>', new Date(now - 30 * 86_400_000))
+    .where('events.id', 'is', null).limit(500).execute();
+  for (const invoice of invoices) {
+    const eventId = await recordEvent(env.db, invoice.account_id, 'invoice.past_due', {
+      invoice_id: invoice.id, number: invoice.number, order_id: invoice.order_id, amount_due: invoice.amount_due - invoice.amount_paid, currency: invoice.currency,
+      due_at: new Date(invoice.due_at).toISOString(),
+      message: `Invoice ${invoice.number} is past due; update the card on file (POST /v1/payment-method/setup-link) so it can be paid.`,
+    }, `evt_invoice_past_due_${invoice.id}`);
+    if (eventId) await env.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
+  }
+}
 
 /** Domains of orders with the deliverability switch on whose last run is older than the interval. */
 export async function queueDueMonitoring(env: JobEnvironment, orderId?: number): Promise<number> {

@@ -61,6 +61,17 @@ describe('operations', () => {
     const row = await service.services.db.selectFrom('domains').select(['build_state', 'build_reason']).where('domain', '=', domain.domain).executeTakeFirstOrThrow();
     expect(row).toEqual({ build_state: 'needs_attention', build_reason: expect.stringMatching(/registrar/) });
   });
+
+  it('an invoice open past its due date yields one invoice.past_due event, however many sweeps see it', async () => {
+    const invoice = await service.services.db.selectFrom('invoices').select(['id', 'number']).where('account_id', '=', service.demo.accountId).where('status', '=', 'open').executeTakeFirstOrThrow();
+    for (let i = 0; i < 2; i++) {
+      await service.jobs.environment.enqueue('sweep', {}, { key: 'sweep' });
+      await waitFor('the sweep to run', async () => (await service.jobs.state()).by_task.sweep === undefined);
+    }
+    const events = await service.services.db.selectFrom('events').select(['id', 'data']).where('type', '=', 'invoice.past_due').where('account_id', '=', service.demo.accountId).execute();
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]!.data)).toMatchObject({ number: invoice.number, amount_due: 1750, message: expect.stringMatching(/past due; update the card/) });
+  });
 });
 
 function readdirSafe(dir: string): string[] {
