@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 import { verifySignature } from '../../resolvers/webhooks/sign-payload.js';
-import { jobsZone } from './jobs-zone.js';
+import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
 import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
 
 /**
@@ -11,12 +11,14 @@ import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
  */
 let h: OrderingHarness;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let rdap: Awaited<ReturnType<typeof startJobsRdapServer>>;
 const [first, second] = [FREE_DOMAINS[30]!, FREE_DOMAINS[31]!];
 const faults = new Set(['monitor_after_record']);
 let secret = '';
 let webhookId = 0;
 
 beforeAll(async () => {
+  rdap = await startJobsRdapServer();
   // The first delivery of each domain.listed event gets a 500, as a receiver that is down would answer.
   receiver = await startWebhookReceiver((body, earlier) => {
     const { id, type } = JSON.parse(body) as { id: string; type: string };
@@ -26,13 +28,13 @@ beforeAll(async () => {
     rateLimits: { order: 1000 },
     jobFaults: faults,
     env: {
-      SANDBOX_BUILD_DELAY_MS: '100', JOBS_POLL_INTERVAL_MS: '50', JOBS_SWEEP_INTERVAL_MS: '300', MONITOR_INTERVAL_MS: '4000',
+      JOBS: 'on', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, SANDBOX_BUILD_DELAY_MS: '100', JOBS_POLL_INTERVAL_MS: '50', JOBS_SWEEP_INTERVAL_MS: '300', MONITOR_INTERVAL_MS: '4000',
       WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', ALERT_OUTBOX_DIR: `/tmp/outbox-${process.pid}`,
     },
   });
   h.dns.setRecords(jobsZone([first]));
 }, 30_000);
-afterAll(async () => { await h?.close(); await receiver?.close(); });
+afterAll(async () => { await h?.close(); await receiver?.close(); await rdap?.close(); });
 
 const db = () => h.service.services.db;
 

@@ -1,6 +1,15 @@
 import type { ZoneRecord } from '../support/dns-server.js';
 import { dnsblTestPoints } from '../support/dnsbl-test-points.js';
-import { orderingZone } from '../orders/support/ordering-fixture.js';
+import { orderingZone, FREE_DOMAINS } from '../orders/support/ordering-fixture.js';
+import { rdapDomain, startTestRdapServer, type TestRdapServer } from '../support/rdap-server.js';
+
+/** Domain age comes from RDAP over HTTP: a local server answers for the ordering domains, so no test reaches the internet. */
+export function startJobsRdapServer(): Promise<TestRdapServer> {
+  return startTestRdapServer({
+    tlds: ['com'],
+    domains: Object.fromEntries(FREE_DOMAINS.map((d) => [d, rdapDomain(d, 'Example Registrar, Inc.', '2020-03-01T12:00:00Z', '2030-09-01T12:00:00Z')])),
+  });
+}
 
 /** A domain built right: mail hosts, SPF, DMARC and a web address (DKIM is left out: a problem to show). */
 export function builtDomainRecords(domain: string): ZoneRecord[] {

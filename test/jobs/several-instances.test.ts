@@ -6,7 +6,7 @@ import { createTestDatabase, usingPostgres, type TestDatabase } from '../support
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { FREE_DOMAINS, orderBody, tenancyProbe } from '../orders/support/ordering-fixture.js';
 import { readQueueState } from '../../jobs/read-queue-state.js';
-import { jobsZone } from './jobs-zone.js';
+import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
 import { registry } from '../../server/metrics.js';
 import { waitFor } from './webhook-receiver.js';
 
@@ -19,6 +19,7 @@ import { waitFor } from './webhook-receiver.js';
 describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL', () => {
   let database: TestDatabase;
   let dns: TestDnsServer;
+  let rdap: Awaited<ReturnType<typeof startJobsRdapServer>>;
   const instances: RunningService[] = [];
   let demo: DemoAccount;
   const domains = FREE_DOMAINS.slice(20, 26);
@@ -27,8 +28,9 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
   beforeAll(async () => {
     database = await createTestDatabase();
     dns = await startTestDnsServer({ records: jobsZone(domains.slice(0, 3)) });
+    rdap = await startJobsRdapServer();
     const env = {
-      ...process.env, LOG_LEVEL: 'silent', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1',
+      ...process.env, JOBS: 'on', LOG_LEVEL: 'silent', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
       SANDBOX_BUILD_DELAY_MS: '200', JOBS_SWEEP_INTERVAL_MS: '500', JOBS_CONCURRENCY: '3',
     };
     process.env.LOG_LEVEL = 'silent';
@@ -42,6 +44,7 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
   afterAll(async () => {
     for (const instance of instances) await instance.stop().catch(() => {});
     await dns?.close();
+    await rdap?.close();
     await database?.drop();
   });
 
