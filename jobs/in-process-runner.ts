@@ -34,14 +34,24 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
     async startWorkers(tasks, env, concurrency) {
       // Only this process uses the data folder: whatever is locked was cut off by the last stop.
       await db.updateTable('job_queue').set({ locked_at: null }).where('locked_at', 'is not', null).execute();
+      let polling = false;
+      // Takes jobs while there are free slots; a finished job polls again at once, so a busy queue
+      // runs back to back and an idle one is looked at every pollIntervalMs.
       const poll = async () => {
-        while (!stopped && running.size < concurrency) {
-          const job = await takeJob(db).catch(() => undefined);
-          if (!job) break;
-          const work = runJob(db, job, tasks, env()).finally(() => running.delete(work));
-          running.add(work);
+        if (polling || stopped) return;
+        polling = true;
+        if (timer) clearTimeout(timer);
+        try {
+          while (!stopped && running.size < concurrency) {
+            const job = await takeJob(db).catch(() => undefined);
+            if (!job) break;
+            const work = runJob(db, job, tasks, env()).finally(() => { running.delete(work); void poll(); });
+            running.add(work);
+          }
+        } finally {
+          polling = false;
+          if (!stopped) timer = setTimeout(() => void poll(), pollIntervalMs);
         }
-        if (!stopped) timer = setTimeout(() => void poll(), running.size >= concurrency ? 20 : pollIntervalMs);
       };
       timer = setTimeout(() => void poll(), 0);
     },
