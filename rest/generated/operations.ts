@@ -227,7 +227,7 @@ export type CreateWorkspaceMutation = { createWorkspace: { name: string, workspa
 export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: string, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: string, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null }> }> } };
+export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: string, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: string, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
 
 export type DeleteWebhookMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];

@@ -56,6 +56,10 @@ describe('an order placed, built, watched and listed', () => {
     expect(problems[first]!.map((p) => p.code)).toEqual(['build_dkim']);
     expect(problems[second]!.map((p) => p.code)).toEqual(expect.arrayContaining(['build_mx_missing', 'build_spf', 'build_dmarc', 'build_forwarding']));
     expect(problems[second]!.every((p) => p.message.length > 30)).toBe(true);
+    // The dashboard shows them on the domain, in the customer's words.
+    const dashboard = await (await h.service.api('/v1/portal/dashboard')).json();
+    const shown = dashboard.orders.flatMap((o: { domains: unknown[] }) => o.domains).find((d: { domain: string }) => d.domain === first);
+    expect(shown).toMatchObject({ build_state: 'live', build_reason: null, build_problems: [{ code: 'build_dkim', message: expect.stringMatching(/^DKIM: /) }] });
     const live = await db().selectFrom('events').select(['type', 'data']).where('type', '=', 'domain.live').execute();
     const liveDomains = live.map((e) => JSON.parse(e.data).domain).filter((d: string) => d === first || d === second).sort();
     expect(liveDomains).toEqual([first, second].sort());
