@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerUtils } from 'graphile-worker';
-import { log } from '../server/log.js';
+import { jobScope, log } from '../server/log.js';
 import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
 import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
 
@@ -58,7 +58,7 @@ export async function openGraphileQueue(databaseUrl: string): Promise<GraphileQu
         const wrapped: Task = async (payload, helpers) => {
           const started = performance.now();
           try {
-            await fn(payload, env(), { id: helpers.job.id, attempt: helpers.job.attempts });
+            await jobScope.run({ jobId: helpers.job.id, task: name }, () => fn(payload, env(), { id: helpers.job.id, attempt: helpers.job.attempts }));
             recordJobFinished(name, (performance.now() - started) / 1000);
           } catch (error) {
             recordJobFailure(name);
