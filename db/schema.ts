@@ -93,6 +93,8 @@ export interface DomainTable {
   build_problems: ColumnType<string | null, string | null | undefined, string | null>;
   built_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   last_monitored_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The monitoring period a run was last queued for, so each sweep queues a domain once per period. */
+  monitor_queued_slot: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MailboxTable {

@@ -54,18 +54,25 @@ async function recordPastDueInvoices(env: JobEnvironment): Promise<void> {
   }
 }
 
-/** Domains of orders with the deliverability switch on whose last run is older than the interval. */
+/**
+ * Domains of orders with the deliverability switch on whose last run is older than the interval.
+ * The sweep queues each once per period (monitor_queued_slot), so a thousand waiting runs are not
+ * queued again every sweep; for one order (the switch turned on, a domain built) they are queued
+ * whatever was queued before, since a run queued while the switch was off did nothing.
+ */
 export async function queueDueMonitoring(env: JobEnvironment, orderId?: number): Promise<number> {
   const { db, config } = env;
   const now = new Date();
+  const slot = monitorSlot(now, config.monitorIntervalMs);
   let query = db.selectFrom('domains').innerJoin('orders', 'orders.id', 'domains.order_id').select('domains.id')
     .where('orders.monitor_deliverability', '=', true)
     // Only built domains have mail to watch; seeded or imported orders (no processor subscription) are left alone.
     .where('domains.build_state', 'in', ['live', 'needs_attention']).where('orders.processor_subscription_id', 'is not', null)
     .where((eb) => eb.or([eb('domains.last_monitored_at', 'is', null), eb('domains.last_monitored_at', '<=', new Date(now.getTime() - config.monitorIntervalMs))]));
   if (orderId !== undefined) query = query.where('orders.id', '=', orderId);
+  else query = query.where((eb) => eb.or([eb('domains.monitor_queued_slot', 'is', null), eb('domains.monitor_queued_slot', '<>', slot)]));
   const due = await query.orderBy(sql`domains.last_monitored_at nulls first`).limit(5000).execute();
-  const slot = monitorSlot(now, config.monitorIntervalMs);
   for (const d of due) await env.enqueue('monitor_domain', { domainId: d.id, slot }, { key: `monitor:${d.id}:${slot}` });
+  if (due.length) await db.updateTable('domains').set({ monitor_queued_slot: slot }).where('id', 'in', due.map((d) => d.id)).execute();
   return due.length;
 }

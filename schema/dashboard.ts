@@ -11,7 +11,7 @@ const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][numbe
 const DashboardDomainRef = builder.objectRef<DashboardDomain>('DashboardDomain').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    buildState: t.exposeString('buildState', { description: 'queued, building, live, suspended or cancelled (docs/api.md).' }),
+    buildState: t.exposeString('buildState', { description: 'queued, building, live, needs_attention, suspended or cancelled (docs/api.md).' }),
     mailboxCount: t.exposeInt('mailboxCount'),
     forwardTo: t.exposeString('forwardTo', { nullable: true }),
     workspaceId: t.exposeInt('workspaceId', { nullable: true }),

@@ -41,6 +41,7 @@ export interface StartOptions extends ServiceOverrides {
 /** Opens and migrates the database, then serves both listeners. Ports 0 pick free ports (tests). */
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let startedJobs: RunningJobs | undefined;
   try {
     await migrateToLatest(database.db);
     let demoKey: string | null = null;
@@ -51,6 +52,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const baseServices = createServices(database, config, options);
     await baseServices.rateLimits.ready();
     const jobs = await startJobs(baseServices, database, { env: options.env ?? process.env, faults: options.jobFaults ?? new Set() });
+    startedJobs = jobs;
     const services: Services = { ...baseServices, jobs: jobs.hooks };
     const metricsPort = metricsPortFromEnv(options.env ?? process.env);
     const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
@@ -83,6 +85,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       })()),
     };
   } catch (error) {
+    await startedJobs?.stop().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }

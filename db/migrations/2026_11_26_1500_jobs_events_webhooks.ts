@@ -8,6 +8,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('build_problems', 'text')
     .addColumn('built_at', 'timestamptz')
     .addColumn('last_monitored_at', 'timestamptz')
+    .addColumn('monitor_queued_slot', 'text')
     .execute();
 
   // The in-process queue used on embedded PGlite (PostgreSQL uses graphile-worker's own schema).
@@ -100,5 +101,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const table of ['alert_emails', 'alert_recipients', 'webhook_attempts', 'webhook_deliveries', 'webhook_endpoints', 'events', 'monitor_runs', 'job_queue']) {
     await db.schema.dropTable(table).ifExists().execute();
   }
-  await db.schema.alterTable('domains').dropColumn('build_reason').dropColumn('build_problems').dropColumn('built_at').dropColumn('last_monitored_at').execute();
+  await db.schema.alterTable('domains').dropColumn('build_reason').dropColumn('build_problems').dropColumn('built_at').dropColumn('last_monitored_at').dropColumn('monitor_queued_slot').execute();
 }
