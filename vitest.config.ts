@@ -4,5 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Pothos and yoga load the CJS one, and GraphQL refuses a schema "from another module or realm".
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30000, hookTimeout: 60000 },
+  // JOBS=off: no background workers (builds, monitoring, webhooks) unless a test turns them on, as
+  // test/jobs does; the rest of the suite keeps the state it sets up and asks no question in the background.
+  test: { include: ['test/**/*.test.ts'], testTimeout: 30000, hookTimeout: 60000, env: { JOBS: 'off' } },
 });

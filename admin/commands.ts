@@ -5,6 +5,8 @@ import { createApiKey, revokeApiKey } from '../resolvers/auth/api-keys.js';
 import { isScope, SCOPES } from '../resolvers/auth/scopes.js';
 import { findAccountLimits, setAccountLimits, type AccountLimits } from '../resolvers/limits/account-limits.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
+import { readQueueState } from '../jobs/read-queue-state.js';
+import { BUILD_STATES, setBuildState, type BuildState } from '../jobs/set-build-state.js';
 
 type Fail = (message: string) => never;
 type Values = Record<string, string | undefined>;
@@ -136,6 +138,25 @@ export const adminCommands: Record<string, AdminCommand> = {
         account_id: accountId,
         keys: keys.map((k) => ({ key_id: k.id, prefix: k.prefix, scopes: k.scopes.split(','), created_at: iso(k.created_at), last_used_at: iso(k.last_used_at), revoked_at: iso(k.revoked_at) })),
       };
+    },
+  },
+  jobs: {
+    usage: 'jobs',
+    options: {},
+    run: (db) => readQueueState(db),
+  },
+  'set-build-state': {
+    usage: 'set-build-state --domain DOMAIN --state queued|building|live|needs_attention [--reason TEXT]',
+    options: { domain: { type: 'string' }, state: { type: 'string' }, reason: { type: 'string' } },
+    async run(db, values, fail) {
+      const domain = values.domain?.trim();
+      if (!domain) return fail('--domain is required: a domain of an order.');
+      const state = values.state?.trim() ?? '';
+      if (!(BUILD_STATES as readonly string[]).includes(state)) return fail(`--state must be one of ${BUILD_STATES.join(', ')}.`);
+      const reason = values.reason?.trim() || null;
+      if (state === 'needs_attention' && !reason) return fail('--reason is required with needs_attention: a sentence telling the customer what to do.');
+      const outcome = await setBuildState(db, domain, state as BuildState, reason);
+      return 'error' in outcome ? fail(outcome.error) : outcome;
     },
   },
   'seed-demo': {

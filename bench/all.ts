@@ -117,6 +117,15 @@ await step('memory', async () => {
   row('memory', `RSS growth over ${f.requests} requests after warm-up (${f.rss_warm_mb} -> ${f.rss_end_mb} MB)`, `${f.growth_mb} MB`, `< ${MEMORY_GROWTH_BOUND_MB} MB`, f.growth_mb < MEMORY_GROWTH_BOUND_MB && f.non_2xx === 0);
 });
 
+await step('jobs', async () => {
+  const { benchJobs } = await import('./jobs.js');
+  const f = await benchJobs();
+  row('jobs', `jobs/s through the queue, ${f.queue.runner}, concurrency 4 (enqueue ${f.queue.enqueue_per_second}/s)`, f.queue.jobs_per_second, '-', null);
+  row('jobs', `monitor, ${f.monitor.domains} domains: DNS questions (${f.monitor.questions_per_domain} per domain)`, f.monitor.dns_questions, '-', null);
+  row('jobs', `monitor, ${f.monitor.domains} domains: wall time, 4 at a time (one alone ${f.monitor.ms_per_domain_serial} ms)`, `${f.monitor.wall_ms} ms`, '-', null);
+  console.log(JSON.stringify(f, null, 1));
+});
+
 const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => String(r[key]).length));
 const [b, f, m, t] = [width('bench'), width('figure'), width('measured'), width('target')];
 console.log(`\nBenchmarks, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC — Node ${process.version}, ${cpus().length} cores, ` +

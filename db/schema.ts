@@ -87,6 +87,14 @@ export interface DomainTable {
   /** When deliverability monitoring started; null means not yet watched (analytics are null, never 0). */
   watched_since: Timestamp | null;
   created_at: CreatedAt;
+  /** Why the domain needs attention (a sentence), or the operator's reason for a state set by hand. */
+  build_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON array of {code, message}: what our own DNS checks found at the last build; null before one. */
+  build_problems: ColumnType<string | null, string | null | undefined, string | null>;
+  built_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_monitored_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The monitoring period a run was last queued for, so each sweep queues a domain once per period. */
+  monitor_queued_slot: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MailboxTable {
@@ -274,6 +282,88 @@ export interface SandboxSubscriptionTable {
   created_at: Timestamp;
 }
 
+/** The in-process queue on embedded PGlite (jobs/in-process-runner.ts). */
+export interface JobQueueTable {
+  id: Generated<number>;
+  task: string;
+  payload: string;
+  job_key: string | null;
+  run_at: Timestamp;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  last_error: string | null;
+  locked_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface MonitorRunTable {
+  domain_id: number;
+  /** The monitoring period the run belongs to (MONITOR_INTERVAL_MS slots), so a retry records nothing twice. */
+  slot: string;
+  ran_at: CreatedAt;
+  grade: string | null;
+  /** JSON array of list names the domain or its mail hosts were listed on. */
+  listed_on: string;
+  /** JSON object {spf, dkim, dmarc}: each pass, warn, fail or error. */
+  auth: string;
+  dns_questions: number;
+}
+
+export interface EventTable {
+  id: string;
+  account_id: number;
+  type: string;
+  /** JSON object: the event's data as webhooks deliver it. */
+  data: string;
+  created_at: CreatedAt;
+  fanned_out_at: Timestamp | null;
+}
+
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  secret: string;
+  /** Comma-separated event types, or "*". */
+  events: string;
+  description: string | null;
+  created_at: CreatedAt;
+  deleted_at: Timestamp | null;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  /** pending, delivered or failed (gave up after a day). */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  created_at: CreatedAt;
+  delivered_at: Timestamp | null;
+}
+
+export interface WebhookAttemptTable {
+  delivery_id: number;
+  attempt: number;
+  at: CreatedAt;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface AlertRecipientTable {
+  account_id: number;
+  email: string;
+}
+
+export interface AlertEmailTable {
+  event_id: string;
+  email: string;
+  sent_at: CreatedAt;
+  transport: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -298,6 +388,14 @@ export interface Database {
   sandbox_setup_tokens: SandboxSetupTokenTable;
   sandbox_cards: SandboxCardTable;
   sandbox_subscriptions: SandboxSubscriptionTable;
+  job_queue: JobQueueTable;
+  monitor_runs: MonitorRunTable;
+  events: EventTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  alert_recipients: AlertRecipientTable;
+  alert_emails: AlertEmailTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -9,6 +9,7 @@ import type { SandboxStore } from './payments/sandbox-store.js';
 import type { DnsRequestScope } from './checks/dns/create-dns-lookup.js';
 import type { CheckLimits } from './limits/check-limits.js';
 import { createRequestScope, type RequestScope } from './limits/request-scope.js';
+import type { JobHooks } from '../jobs/job-hooks.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -27,6 +28,8 @@ export interface Services {
   readonly payments: PaymentProcessor;
   /** The sandbox processor's state, read by its card page at {api_url}/sandbox/card. */
   readonly sandboxStore: SandboxStore;
+  /** The background work behind placements and switches (jobs/start-jobs.ts); absent in bare test setups. */
+  readonly jobs?: JobHooks;
 }
 
 /**

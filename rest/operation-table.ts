@@ -123,4 +123,20 @@ export const orderingRows = [
     summary: 'A link to a payment processor page where a person saves a card: {"success_url": "https://...", "cancel_url": "https://..."}.', params: [], bodyVariable: 'input', mcpTool: 'create_card_setup_link', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
 ] as const satisfies readonly OperationRow[];
 
-export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...publicCheckRows];
+const webhookIdParam: ParamSpec = { name: 'webhook_id', in: 'path', type: 'integer', required: true, description: 'A webhook_id from GET /v1/webhooks.' };
+
+/** Webhook endpoints (issue 13; beyond SPEC 6): scope write throughout, since an endpoint receives the account's events. */
+export const webhookRows = [
+  { name: 'list_webhooks', listener: 'api', method: 'GET', path: '/v1/webhooks', document: 'webhooks', unwrap: 'webhooks', scope: 'write', rateLimit: 'read',
+    summary: 'The webhook endpoints of your account (their secrets are shown only when created).', params: [], annotations: READING },
+  { name: 'create_webhook', listener: 'api', method: 'POST', path: '/v1/webhooks', document: 'create-webhook', unwrap: 'createWebhook', scope: 'write', rateLimit: 'change',
+    summary: 'Registers an endpoint: {"url": "https://...", "events": ["domain.live"]}; the answer carries the signing secret, shown once.', params: [], bodyVariable: 'input', annotations: ADDING },
+  { name: 'update_webhook', listener: 'api', method: 'PUT', path: '/v1/webhooks/{webhook_id}', document: 'update-webhook', unwrap: 'updateWebhook', scope: 'write', rateLimit: 'change',
+    summary: 'Changes an endpoint: any of {"url", "events", "description"}.', params: [webhookIdParam], bodyVariable: 'input', annotations: REPLACING },
+  { name: 'delete_webhook', listener: 'api', method: 'DELETE', path: '/v1/webhooks/{webhook_id}', document: 'delete-webhook', unwrap: 'deleteWebhook', scope: 'write', rateLimit: 'change',
+    summary: 'Stops deliveries to an endpoint.', params: [webhookIdParam], annotations: REPLACING },
+  { name: 'list_webhook_deliveries', listener: 'api', method: 'GET', path: '/v1/webhooks/{webhook_id}/deliveries', document: 'webhook-deliveries', unwrap: 'webhookDeliveries', scope: 'write', rateLimit: 'read',
+    summary: 'The newest 100 deliveries to an endpoint, each with its attempts (status code, error, duration).', params: [webhookIdParam], annotations: READING },
+] as const satisfies readonly OperationRow[];
+
+export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...publicCheckRows, ...webhookRows];

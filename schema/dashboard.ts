@@ -1,14 +1,23 @@
 import { builder } from './builder.js';
 import { getDashboard, type Dashboard, type DashboardDomain, type DashboardOrder } from '../resolvers/account/get-dashboard.js';
 
+const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][number]>('BuildProblem').implement({
+  fields: (t) => ({
+    code: t.exposeString('code', { description: 'build_mx_missing, build_spf, build_dkim, build_dmarc or build_forwarding (docs/checks.md).' }),
+    message: t.exposeString('message', { description: 'What is wrong and what to publish, in a sentence.' }),
+  }),
+});
+
 const DashboardDomainRef = builder.objectRef<DashboardDomain>('DashboardDomain').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    buildState: t.exposeString('buildState', { description: 'queued, building, live, suspended or cancelled (docs/api.md).' }),
+    buildState: t.exposeString('buildState', { description: 'queued, building, live, needs_attention, suspended or cancelled (docs/api.md).' }),
     mailboxCount: t.exposeInt('mailboxCount'),
     forwardTo: t.exposeString('forwardTo', { nullable: true }),
     workspaceId: t.exposeInt('workspaceId', { nullable: true }),
     workspaceName: t.exposeString('workspaceName', { nullable: true }),
+    buildReason: t.exposeString('buildReason', { nullable: true, description: 'Why the domain needs attention; null otherwise.' }),
+    buildProblems: t.field({ type: [BuildProblemRef], description: 'What our DNS checks found when the domain was built.', resolve: (d) => [...d.buildProblems] }),
   }),
 });
 

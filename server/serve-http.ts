@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { recordRequest } from './metrics.js';
 import { log, requestScope } from './log.js';
 import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
@@ -55,6 +56,7 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
           else res.destroy();
         })
         .finally(() => {
+          recordRequest(options.name, req.method ?? 'GET', req.url ?? '/', res.statusCode, (performance.now() - started) / 1000);
           if (process.env.LOG_REQUESTS !== '0') {
             log('info', 'request', { listener: options.name, method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) });
           }

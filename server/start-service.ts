@@ -12,6 +12,8 @@ import { serveHttp } from './serve-http.js';
 import { trustedProxiesFromEnv } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
 import { log } from './log.js';
+import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
+import { metricsPortFromEnv, serveMetrics } from './metrics.js';
 
 export interface RunningService {
   readonly publicUrl: string;
@@ -21,6 +23,10 @@ export interface RunningService {
   readonly yoga: Yoga;
   /** The demo key when this start seeded an empty embedded database, else null. */
   readonly demoKey: string | null;
+  /** This instance's background work (builds, monitoring, webhooks, alerts). */
+  readonly jobs: RunningJobs;
+  /** The metrics listener's URL when METRICS_PORT is set, else null. */
+  readonly metricsUrl: string | null;
   /** Stops taking connections, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>;
 }
@@ -28,6 +34,8 @@ export interface RunningService {
 export interface StartOptions extends ServiceOverrides {
   /** Seed the demo account when the embedded database is new (npm start does; tests decide). */
   readonly seedWhenEmpty?: boolean;
+  /** Tests: faults to raise once inside jobs (jobs/job-types.ts). */
+  readonly jobFaults?: Set<string>;
 }
 
 /** Opens and migrates the database, then serves both listeners. Ports 0 pick free ports (tests). */
@@ -35,6 +43,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // Every setting is checked before anything opens: a wrong value costs the operator no waiting.
   const settings = readServiceSettings(options.env ?? process.env);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let startedJobs: RunningJobs | undefined;
   try {
     await migrateToLatest(database.db);
     let demoKey: string | null = null;
@@ -42,8 +51,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       const existing = await database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
       if (!existing) demoKey = (await seedDemo(database.db)).key;
     }
-    const services = createServices(database, config, options, settings);
-    await services.rateLimits.ready();
+    const baseServices = createServices(database, config, options, settings);
+    await baseServices.rateLimits.ready();
+    const jobs = await startJobs(baseServices, database, { env: options.env ?? process.env, faults: options.jobFaults ?? new Set() });
+    startedJobs = jobs;
+    const services: Services = { ...baseServices, jobs: jobs.hooks };
+    const metricsPort = metricsPortFromEnv(options.env ?? process.env);
+    const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
     const publicServer = serveHttp(createPublicApp(services, createGraphqlServer({ graphiql: !config.production, audience: 'public' })), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
@@ -62,14 +76,18 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     return {
       publicUrl: config.publicPort === 0 ? `http://${urlHost}:${publicPort}` : config.publicUrl,
       apiUrl: config.apiPort === 0 ? `http://${urlHost}:${apiPort}` : config.apiUrl,
-      services, database, yoga, demoKey,
+      services, database, yoga, demoKey, jobs,
+      metricsUrl: metrics ? `http://${urlHost}:${metrics.port}/metrics` : null,
       stop: () => (stopping ??= (async () => {
-        await Promise.all([close(publicServer), close(apiServer), adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined]);
+        await Promise.all([close(publicServer), close(apiServer), metrics ? close(metrics.server) : undefined, adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined]);
+        // In-flight jobs finish (graphile-worker releases its locks) before the database closes.
+        await jobs.stop().catch(() => {});
         await services.rateLimits.close().catch(() => {});
         await database.close().catch(() => {});
       })()),
     };
   } catch (error) {
+    await startedJobs?.stop().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }

@@ -9,6 +9,10 @@ export interface DashboardDomain {
   readonly forwardTo: string | null;
   readonly workspaceId: number | null;
   readonly workspaceName: string | null;
+  /** Why the domain needs attention, as a sentence; null otherwise. */
+  readonly buildReason: string | null;
+  /** What our own DNS checks found at the build (jobs/verify-domain-dns.ts); empty before a build or when all is well. */
+  readonly buildProblems: readonly { readonly code: string; readonly message: string }[];
 }
 
 export interface DashboardOrder {
@@ -45,7 +49,7 @@ export async function getDashboard(ctx: Context): Promise<Dashboard> {
       .where('orders.account_id', '=', accountId).orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').execute(),
     db.selectFrom('domains')
       .leftJoin('workspaces', 'workspaces.id', 'domains.workspace_id')
-      .select(['domains.order_id', 'domains.domain', 'domains.build_state', 'domains.forward_to', 'domains.workspace_id', 'workspaces.name as workspace_name'])
+      .select(['domains.order_id', 'domains.domain', 'domains.build_state', 'domains.forward_to', 'domains.workspace_id', 'workspaces.name as workspace_name', 'domains.build_reason', 'domains.build_problems'])
       .select((eb) => eb.selectFrom('mailboxes').whereRef('mailboxes.domain_id', '=', 'domains.id')
         .select(sql<number>`count(*)::int`.as('n')).as('mailbox_count'))
       .where('domains.account_id', '=', accountId).orderBy('domains.domain').execute(),
@@ -53,7 +57,8 @@ export async function getDashboard(ctx: Context): Promise<Dashboard> {
   const byOrder = new Map<number, DashboardDomain[]>();
   for (const d of domains) {
     const list = byOrder.get(d.order_id) ?? [];
-    list.push({ domain: d.domain, buildState: d.build_state, mailboxCount: Number(d.mailbox_count ?? 0), forwardTo: d.forward_to, workspaceId: d.workspace_id, workspaceName: d.workspace_name });
+    list.push({ domain: d.domain, buildState: d.build_state, mailboxCount: Number(d.mailbox_count ?? 0), forwardTo: d.forward_to, workspaceId: d.workspace_id, workspaceName: d.workspace_name,
+      buildReason: d.build_reason, buildProblems: d.build_problems ? JSON.parse(d.build_problems) : [] });
     byOrder.set(d.order_id, list);
   }
   const grouped = orders.map((o) => ({

@@ -46,5 +46,6 @@ export async function setMonitors(subscriptionId: string, input: { readonly reco
   if (typeof deliverability === 'boolean') set.monitor_deliverability = deliverability;
   const row = await db.updateTable('orders').set(set).where('id', '=', order.id)
     .returning(['subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability']).executeTakeFirstOrThrow();
+  if (typeof deliverability === 'boolean') await ctx.services.jobs?.monitoringSwitched(order.id, deliverability);
   return { subscriptionId: row.subscription_id, sequencer: row.sequencer, monitorReconnection: row.monitor_reconnection, monitorDeliverability: row.monitor_deliverability };
 }

@@ -1,6 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import type { RawQuery } from '../../db/open-database.js';
+import { recordRateLimitRefusal } from '../../server/metrics.js';
 import { ApiError } from '../api-error.js';
 
 /**
@@ -88,6 +89,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
         if (error instanceof RateLimiterRes) {
           const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
           const spec = RATE_LIMIT_CLASSES[kind];
+          recordRateLimitRefusal(kind);
           const asked = count > 1 ? ` (this request asked for ${count})` : '';
           throw new ApiError(429, 'rate_limited',
             `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per}${asked}; wait ${retryAfter} seconds and retry.`,

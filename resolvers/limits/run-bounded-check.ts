@@ -4,6 +4,7 @@ import type { FullCheckContext } from '../checks/full-check-context.js';
 import type { DnsLookup } from '../checks/dns/dns-types.js';
 import { parseBulkInput } from '../checks/bulk-input.js';
 import { BULK_CHECKS } from './check-costs.js';
+import { recordCheckOutcome } from '../../server/metrics.js';
 
 /** After the request's signal fires, how long a check may take to return what it has (its lookups fail at once by then). */
 const GRACE_AFTER_ABORT_MS = 1000;
@@ -69,6 +70,7 @@ export async function runBoundedCheck<Input>(
     }
   }
 
+  if (isCheckAnswer(answer)) recordCheckOutcome(field, answer.status);
   const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
   if (!scope.claimAnswerBytes(bytes)) {
     throw badRequest('answer_too_large',

@@ -84,7 +84,9 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       metadata: { order_reference: reference, sku: plan.sku },
     });
     dieHereIfFaultInjected('exit_after_charge');
-    return await recordOrder(db, { accountId, idempotencyKey: key, reference, plan, checked, priced, subscription, now: ctx.now() });
+    const placed = await recordOrder(db, { accountId, idempotencyKey: key, reference, plan, checked, priced, subscription, now: ctx.now() });
+    await ctx.services.jobs?.orderPlaced(placed.orderId);
+    return placed;
   } catch (error) {
     if (subscription === null) {
       // Nothing was charged: the key, the domains and the code's redemption are free again (a declined

@@ -310,6 +310,15 @@ export enum TenancyProvider {
   GoogleWorkspace = 'google_workspace'
 }
 
+export type WebhookInput = {
+  /** At most 200 characters. */
+  description: InputMaybe<Scalars['String']['input']>;
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due; omitted or "*": all. */
+  events: InputMaybe<Array<Scalars['String']['input']>>;
+  /** An https:// address on the public internet. */
+  url: InputMaybe<Scalars['String']['input']>;
+};
+
 export type WorkspaceNameInput = {
   /** 1 to 100 characters. */
   name: Scalars['String']['input'];
@@ -485,6 +494,13 @@ export type CheckUriblQuery = { checkUribl:
     | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
    };
 
+export type CreateWebhookMutationVariables = Exact<{
+  input: WebhookInput;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhook: { url: string, events: Array<string>, description: string | null, secret: string | null, webhook_id: number, created_at: string } };
+
 export type CreateWorkspaceMutationVariables = Exact<{
   input: WorkspaceNameInput;
 }>;
@@ -495,7 +511,14 @@ export type CreateWorkspaceMutation = { createWorkspace: { name: string, workspa
 export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: string, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: string, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null }> }> } };
+export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: string, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: string, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  webhookId: Scalars['Int']['input'];
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: { deleted: boolean, webhook_id: number } };
 
 export type DeleteWorkspaceMutationVariables = Exact<{
   workspaceId: Scalars['Int']['input'];
@@ -588,6 +611,14 @@ export type SetSequencerMutationVariables = Exact<{
 
 export type SetSequencerMutation = { setSequencer: { sequencer: string | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
 
+export type UpdateWebhookMutationVariables = Exact<{
+  webhookId: Scalars['Int']['input'];
+  input: WebhookInput;
+}>;
+
+
+export type UpdateWebhookMutation = { updateWebhook: { url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string } };
+
 export type VerifyEmailQueryVariables = Exact<{
   emails: Array<Scalars['String']['input']> | Scalars['String']['input'];
 }>;
@@ -597,6 +628,18 @@ export type VerifyEmailQuery = { verifyEmail:
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
     | { status: CheckStatus, summary: string, catch_all_note: string, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ email: string, valid: boolean | null, reason: EmailReason, detail: string, domain: string | null, disposable: boolean, role: boolean, syntax_valid: boolean, domain_unicode: string | null, implicit_mx: boolean, null_mx: boolean, mx: Array<{ preference: number, exchange: string }>, mx_issues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
    };
+
+export type WebhookDeliveriesQueryVariables = Exact<{
+  webhookId: Scalars['Int']['input'];
+}>;
+
+
+export type WebhookDeliveriesQuery = { webhookDeliveries: Array<{ status: string, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }> };
+
+export type WebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhooksQuery = { webhooks: Array<{ url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string }> };
 
 export type WorkspacesQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -29,10 +29,14 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'preview-order': { order },
   'place-order': { order, idempotencyKey: 'matrix-key-1' },
   'card-setup-link': { input: { successUrl: 'https://example.com/ok', cancelUrl: 'https://example.com/no' } },
+  'create-webhook': { input: { url: 'https://93.184.215.14/hooks' } },
+  'update-webhook': { webhookId: 1, input: { events: ['*'] } },
+  'delete-webhook': { webhookId: 1 },
+  'webhook-deliveries': { webhookId: 1 },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {
-  const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) => String(name === 'workspace_id' ? 1 : name === 'domain' ? 'example.com' : 'sub_x'));
+  const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) => String(name === 'workspace_id' || name === 'webhook_id' ? 1 : name === 'domain' ? 'example.com' : 'sub_x'));
   return service.api(path, { method: row.method, key, headers: { 'content-type': 'application/json', 'idempotency-key': 'matrix-key-1' }, ...(row.method === 'GET' ? {} : { body: '{}' }) });
 }
 

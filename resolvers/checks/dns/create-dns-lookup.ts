@@ -9,6 +9,7 @@ import { sendDnsQuery } from './send-dns-query.js';
 import { answerFromReply, bareName, referralNameservers } from './answer-from-reply.js';
 import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpSocketPool } from './udp-socket-pool.js';
+import { recordDnsQuestion } from '../../../server/metrics.js';
 import { unlimitedQuestionBudget, type QuestionBudget } from './question-budget.js';
 
 /** What one request brings to its lookup: the question budget it shares, and its cancellation. */
@@ -115,6 +116,7 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
       if (!budget.take()) return spent(name, type);
       const server = servers[attempt % servers.length] as DnsServerAddress;
       questionsAsked += 1;
+      recordDnsQuestion('recursive');
       const result = await sendDnsQuery(server, name, type, { timeoutMs: config.timeoutMs, signal, pool });
       if (result.kind === 'cancelled') return cancelled(name, type);
       last = result.kind === 'reply'
@@ -148,6 +150,7 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
       if (signal?.aborted) return fail('cancelled', cancelled(name, type).detail);
       if (!budget.take()) return fail('budget', spent(name, type).detail);
       questionsAsked += 1;
+      recordDnsQuestion('direct');
       const result = await sendDnsQuery(server, name, type, { timeoutMs: config.timeoutMs, signal, pool, recursionDesired: false });
       if (result.kind === 'cancelled') return fail('cancelled', cancelled(name, type).detail);
       if (result.kind !== 'reply') {

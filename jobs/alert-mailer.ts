@@ -1,0 +1,41 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import nodemailer from 'nodemailer';
+import { log } from '../server/log.js';
+
+export interface AlertMail { readonly to: string; readonly subject: string; readonly text: string; readonly id: string }
+
+export interface AlertMailer {
+  readonly transport: 'smtp' | 'outbox';
+  send(mail: AlertMail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * SMTP_URL set: alerts go out through nodemailer's SMTP transport. Unset: each alert is written as
+ * an .eml file to ALERT_OUTBOX_DIR (default ./data/outbox) and a log line, so a development setup
+ * shows what would have been sent without a mail server.
+ */
+export function createAlertMailer(smtpUrl: string | null, from: string, outboxDir: string): AlertMailer {
+  if (smtpUrl) {
+    const transporter = nodemailer.createTransport(smtpUrl);
+    return {
+      transport: 'smtp',
+      async send(mail) { await transporter.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: `<${mail.id}@alerts>` }); },
+      close: () => transporter.close(),
+    };
+  }
+  const writer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    transport: 'outbox',
+    async send(mail) {
+      const info = await writer.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: `<${mail.id}@alerts>` });
+      const dir = resolve(outboxDir);
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `${mail.id.replace(/[^a-zA-Z0-9_.-]/g, '_')}.eml`);
+      writeFileSync(file, info.message as Buffer);
+      log('info', 'alert e-mail written to the outbox (SMTP_URL is not set)', { to: mail.to, subject: mail.subject, file });
+    },
+    close: () => {},
+  };
+}

@@ -1,0 +1,101 @@
+import pg from 'pg';
+import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerUtils } from 'graphile-worker';
+import { jobScope, log } from '../server/log.js';
+import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
+import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
+
+/** graphile-worker's messages in our log format; its debug and info chatter is left out. */
+const logger = new Logger(() => (level, message, meta) => {
+  if (level === 'error' || level === 'warning') log(level === 'error' ? 'error' : 'warn', `graphile-worker: ${message}`, { job_id: (meta as { jobId?: string } | undefined)?.jobId });
+});
+
+export interface GraphileQueue {
+  enqueue(task: TaskName, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  /** Starts this instance's workers (not called when JOBS=off: such an instance only enqueues). */
+  startWorkers(tasks: Record<TaskName, TaskFunction>, env: () => JobEnvironment, concurrency: number): Promise<void>;
+  state(): Promise<QueueState>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Jobs on PostgreSQL through graphile-worker: a job is locked by one worker (SELECT ... FOR UPDATE
+ * SKIP LOCKED), so every instance can run workers and each job still runs once; failures are retried
+ * with exponential backoff (about e^attempts seconds); jobs live in the database, so they survive a
+ * restart; NOTIFY wakes idle workers at once. Its schema (graphile_worker) is installed at start, one
+ * instance at a time.
+ */
+export async function openGraphileQueue(databaseUrl: string): Promise<GraphileQueue> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  pool.on('error', () => {});
+  pool.on('connect', (client) => { client.on('error', () => {}); });
+  const lock = await pool.connect();
+  let utils: WorkerUtils;
+  try {
+    // graphile-worker copes with two installs racing, but one at a time keeps its log quiet.
+    await lock.query('select pg_advisory_lock(hashtext($1))', ['graphile_worker_install']);
+    utils = await makeWorkerUtils({ pgPool: pool, logger });
+    await utils.migrate();
+  } finally {
+    await lock.query('select pg_advisory_unlock(hashtext($1))', ['graphile_worker_install']).catch(() => {});
+    lock.release();
+  }
+  let runner: Runner | null = null;
+  let workerPool: pg.Pool | null = null;
+  return {
+    async enqueue(task, payload, options = {}) {
+      await utils.addJob(task, payload, {
+        ...(options.key && { jobKey: options.key, jobKeyMode: 'preserve_run_at' as const }),
+        ...(options.runAt && { runAt: options.runAt }),
+        ...(options.maxAttempts && { maxAttempts: options.maxAttempts }),
+      });
+    },
+    async startWorkers(tasks, env, concurrency) {
+      workerPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2 });
+      workerPool.on('error', () => {});
+      workerPool.on('connect', (client) => { client.on('error', () => {}); });
+      const taskList: TaskList = {};
+      for (const [name, fn] of Object.entries(tasks)) {
+        const wrapped: Task = async (payload, helpers) => {
+          const started = performance.now();
+          try {
+            await jobScope.run({ jobId: helpers.job.id, task: name }, () => fn(payload, env(), { id: helpers.job.id, attempt: helpers.job.attempts }));
+            recordJobFinished(name, (performance.now() - started) / 1000);
+          } catch (error) {
+            recordJobFailure(name);
+            log('warn', 'job failed; it will be retried with backoff', { job_id: helpers.job.id, task: name, attempt: helpers.job.attempts, reason: (error as Error).message });
+            throw error;
+          }
+        };
+        taskList[name] = wrapped;
+      }
+      runner = await run({ pgPool: workerPool, taskList, concurrency, noHandleSignals: true, pollInterval: 1000, logger });
+    },
+    async state() {
+      const { rows } = await pool.query(`select task_identifier as task, attempts, max_attempts, last_error, locked_at is not null as locked
+        from graphile_worker.jobs order by run_at limit 10000`);
+      return summarise('graphile-worker', rows.map((r) => ({ task: r.task, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, locked: r.locked })));
+    },
+    async stop() {
+      await runner?.stop().catch(() => {});
+      await workerPool?.end().catch(() => {});
+      await Promise.resolve().then(() => utils.release()).catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+export interface QueuedJobRow { task: string; attempts: number; maxAttempts: number; lastError: string | null; locked: boolean }
+
+export function summarise(runner: QueueState['runner'], rows: readonly QueuedJobRow[]): QueueState {
+  const byTask: Record<string, number> = {};
+  let running = 0; let retrying = 0; let failed = 0; let waiting = 0;
+  for (const r of rows) {
+    byTask[r.task] = (byTask[r.task] ?? 0) + 1;
+    if (r.locked) running += 1;
+    else if (r.attempts >= r.maxAttempts) failed += 1;
+    else if (r.attempts > 0) retrying += 1;
+    else waiting += 1;
+  }
+  const lastErrors = rows.filter((r) => r.lastError).slice(0, 10).map((r) => ({ task: r.task, attempts: r.attempts, error: String(r.lastError).slice(0, 300) }));
+  return { runner, waiting, running, retrying, failed, by_task: byTask, last_errors: lastErrors };
+}

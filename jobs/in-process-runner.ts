@@ -1,0 +1,97 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { jobScope, log } from '../server/log.js';
+import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
+import { summarise } from './graphile-runner.js';
+import { backoffSeconds } from './backoff.js';
+import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
+
+export interface InProcessQueue {
+  enqueue(task: TaskName, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
+  startWorkers(tasks: Record<TaskName, TaskFunction>, env: () => JobEnvironment, concurrency: number): Promise<void>;
+  state(): Promise<QueueState>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The queue on embedded PGlite, which serves one process: graphile-worker needs LISTEN/NOTIFY and a
+ * pool of real connections, so the same task functions run here from a table (job_queue) polled in
+ * this process. One instance only, by construction (the data folder is locked to one process). Jobs
+ * are rows, so a restart loses none: a job that was running when the process died is unlocked at
+ * the next start and run again. Retries wait as graphile-worker's do (about e^attempts seconds).
+ */
+export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number): InProcessQueue {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const running = new Set<Promise<void>>();
+  return {
+    async enqueue(task, payload, options = {}) {
+      await db.insertInto('job_queue').values({
+        task, payload: JSON.stringify(payload), job_key: options.key ?? null, run_at: options.runAt ?? new Date(),
+        ...(options.maxAttempts && { max_attempts: options.maxAttempts }),
+      }).onConflict((oc) => oc.column('job_key').doNothing()).execute();
+    },
+    async startWorkers(tasks, env, concurrency) {
+      // Only this process uses the data folder: whatever is locked was cut off by the last stop.
+      await db.updateTable('job_queue').set({ locked_at: null }).where('locked_at', 'is not', null).execute();
+      let polling = false;
+      // Takes jobs while there are free slots; a finished job polls again at once, so a busy queue
+      // runs back to back and an idle one is looked at every pollIntervalMs.
+      const poll = async () => {
+        if (polling || stopped) return;
+        polling = true;
+        if (timer) clearTimeout(timer);
+        try {
+          while (!stopped && running.size < concurrency) {
+            const job = await takeJob(db).catch(() => undefined);
+            if (!job) break;
+            const work = runJob(db, job, tasks, env()).finally(() => { running.delete(work); void poll(); });
+            running.add(work);
+          }
+        } finally {
+          polling = false;
+          if (!stopped) timer = setTimeout(() => void poll(), pollIntervalMs);
+        }
+      };
+      timer = setTimeout(() => void poll(), 0);
+    },
+    async state() {
+      const rows = await db.selectFrom('job_queue').select(['task', 'attempts', 'max_attempts', 'last_error', 'locked_at']).orderBy('run_at').limit(10000).execute();
+      return summarise('in-process', rows.map((r) => ({ task: r.task, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, locked: r.locked_at !== null })));
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+interface TakenJob { id: number; task: string; payload: string; attempts: number; max_attempts: number }
+
+async function takeJob(db: Kysely<Database>): Promise<TakenJob | undefined> {
+  const { rows } = await sql<TakenJob>`
+    update job_queue set locked_at = now(), attempts = attempts + 1
+    where id = (select id from job_queue where locked_at is null and run_at <= now() and attempts < max_attempts
+                order by run_at, id limit 1 for update skip locked)
+    returning id, task, payload, attempts, max_attempts`.execute(db);
+  return rows[0];
+}
+
+async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Record<TaskName, TaskFunction>, env: JobEnvironment): Promise<void> {
+  const fn = tasks[job.task as TaskName];
+  const started = performance.now();
+  try {
+    if (!fn) throw new Error(`No task is called "${job.task}".`);
+    await jobScope.run({ jobId: String(job.id), task: job.task }, () => fn(JSON.parse(job.payload), env, { id: String(job.id), attempt: job.attempts }));
+    await db.deleteFrom('job_queue').where('id', '=', job.id).execute();
+    recordJobFinished(job.task, (performance.now() - started) / 1000);
+  } catch (error) {
+    recordJobFailure(job.task);
+    const message = (error as Error).message ?? String(error);
+    log('warn', 'job failed; it will be retried with backoff', { job_id: String(job.id), task: job.task, attempt: job.attempts, reason: message });
+    await db.updateTable('job_queue').set({
+      locked_at: null, last_error: message.slice(0, 1000), run_at: new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
+    }).where('id', '=', job.id).execute().catch(() => undefined);
+  }
+}

@@ -1,0 +1,9 @@
+/** What the API calls after a change that has work behind it; never throws into the request. */
+export interface JobHooks {
+  /** After a placement is recorded: the order.placed event and the domains' builds. */
+  orderPlaced(orderId: number): Promise<void>;
+  /** After the deliverability switch is set: on queues the first run now (off needs nothing: runs check the switch). */
+  monitoringSwitched(orderId: number, on: boolean): Promise<void>;
+  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: endpoints on private addresses (and plain http) are accepted (tests only). */
+  readonly allowPrivateEndpoints: boolean;
+}

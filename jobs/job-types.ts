@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Services } from '../resolvers/context.js';
+import type { JobsConfig } from './jobs-config.js';
+import type { ProvisioningAdapter } from './provisioning-adapter.js';
+import type { AlertMailer } from './alert-mailer.js';
+
+export interface EnqueueOptions {
+  /** Jobs with the same key collapse into one while it waits (graphile-worker's job_key). */
+  readonly key?: string;
+  readonly runAt?: Date;
+  readonly maxAttempts?: number;
+}
+
+/** Adds a job; both runners take the same arguments. */
+export type Enqueue = (task: TaskName, payload: Record<string, unknown>, options?: EnqueueOptions) => Promise<void>;
+
+/** What every task function is handed, whichever runner runs it. */
+export interface JobEnvironment {
+  readonly db: Kysely<Database>;
+  readonly services: Services;
+  readonly config: JobsConfig;
+  readonly adapter: ProvisioningAdapter;
+  readonly mailer: AlertMailer;
+  readonly enqueue: Enqueue;
+  /** Test hook: names of faults to raise once (a job "killed" at that point). */
+  readonly faults: Set<string>;
+}
+
+export interface JobRun {
+  readonly id: string;
+  /** 1 on the first try. */
+  readonly attempt: number;
+}
+
+export type TaskFunction = (payload: any, env: JobEnvironment, run: JobRun) => Promise<void>;
+
+export const TASK_NAMES = ['sweep', 'build_domain', 'monitor_domain', 'fan_out_event', 'deliver_webhook', 'send_alert_email'] as const;
+export type TaskName = (typeof TASK_NAMES)[number];
+
+/** What `admin jobs` prints. */
+export interface QueueState {
+  readonly runner: 'graphile-worker' | 'in-process';
+  readonly waiting: number;
+  readonly running: number;
+  /** Jobs that failed at least once and are waiting for their next try. */
+  readonly retrying: number;
+  /** Jobs that used up their attempts. */
+  readonly failed: number;
+  readonly by_task: Record<string, number>;
+  readonly last_errors: readonly { task: string; attempts: number; error: string }[];
+}
+
+/** Thrown by a fault hook: the job stops here as if its process had died. */
+export class InjectedFault extends Error {}
+
+/** Raises the named fault once, if a test asked for it. */
+export function faultPoint(env: JobEnvironment, name: string): void {
+  if (env.faults.delete(name)) throw new InjectedFault(`Injected fault "${name}": the job stopped here as if its process died.`);
+}

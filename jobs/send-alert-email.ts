@@ -1,0 +1,33 @@
+import { recordAlertEmail } from '../server/metrics.js';
+import { eventBody } from '../resolvers/events/record-event.js';
+import type { TaskFunction } from './job-types.js';
+
+const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
+  'order.placed': (d) => `Order ${String(d.reference ?? '')} placed`,
+  'domain.live': (d) => `${String(d.domain)} is live`,
+  'domain.needs_attention': (d) => `${String(d.domain)} needs your attention`,
+  'domain.listed': (d) => `${String(d.domain)} was put on a blocklist`,
+  'domain.delisted': (d) => `${String(d.domain)} is off a blocklist`,
+  'monitor.changed': (d) => `Deliverability of ${String(d.domain)} changed`,
+  'invoice.past_due': (d) => `Invoice ${String(d.number ?? '')} is past due`,
+};
+
+/** One alert e-mail per event and address; the alert_emails row keeps a retry from sending it twice. */
+export const sendAlertEmail: TaskFunction = async (payload: { eventId: string; email: string }, env) => {
+  const { db, mailer } = env;
+  const sent = await db.selectFrom('alert_emails').select('email').where('event_id', '=', payload.eventId).where('email', '=', payload.email).executeTakeFirst();
+  if (sent) return;
+  const row = await db.selectFrom('events').selectAll().where('id', '=', payload.eventId).executeTakeFirst();
+  if (!row) return;
+  const event = eventBody(row);
+  const subject = (SUBJECTS[event.type] ?? (() => event.type))(event.data);
+  const lines = [
+    typeof event.data.message === 'string' ? event.data.message : subject + '.',
+    typeof event.data.reason === 'string' && event.data.reason ? `What to do: ${event.data.reason}` : '',
+    '', `Event ${event.id} (${event.type}) at ${event.created}.`,
+  ].filter((l, i) => l !== '' || i > 1);
+  await mailer.send({ to: payload.email, subject, text: lines.join('\n') + '\n', id: `${event.id}.${payload.email}` });
+  await db.insertInto('alert_emails').values({ event_id: event.id, email: payload.email, transport: mailer.transport })
+    .onConflict((oc) => oc.columns(['event_id', 'email']).doNothing()).execute();
+  recordAlertEmail(mailer.transport);
+};

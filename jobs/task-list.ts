@@ -1,0 +1,17 @@
+import type { TaskFunction, TaskName } from './job-types.js';
+import { sweep } from './sweep.js';
+import { buildDomain } from './build-domain.js';
+import { monitorDomain } from './monitor-domain.js';
+import { fanOutEvent } from './fan-out-event.js';
+import { deliverWebhook } from './deliver-webhook.js';
+import { sendAlertEmail } from './send-alert-email.js';
+
+/** The one table of task functions, run by graphile-worker on PostgreSQL and in-process on PGlite. */
+export const TASKS: Record<TaskName, TaskFunction> = {
+  sweep,
+  build_domain: buildDomain,
+  monitor_domain: monitorDomain,
+  fan_out_event: fanOutEvent,
+  deliver_webhook: deliverWebhook,
+  send_alert_email: sendAlertEmail,
+};
