@@ -14,7 +14,7 @@ import { serviceConfigFromEnv } from '../resolvers/service-config.js';
 import { createServices } from '../server/create-services.js';
 import { createGraphqlServer } from '../server/create-yoga.js';
 import { createApiApp } from '../server/api-app.js';
-import { loadDocument } from '../server/run-operation.js';
+import { loadDocument } from '../rest/operation-document.js';
 import { spawnServer } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 

@@ -11,15 +11,15 @@ import { ApiError } from '../resolvers/api-error.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
-import type { Yoga } from '../server/create-yoga.js';
-import type { RequestInfo } from '../server/serve-http.js';
+import type { RestRequestInfo as RequestInfo } from '../rest/create-rest-handler.js';
+import type { RunOperation } from '../rest/run-operation-type.js';
 import { consumeForKey } from '../resolvers/limits/count-caller.js';
-import { runOperation } from '../server/run-operation.js';
 
 export interface McpHandlerOptions {
   readonly name: string;
   readonly rows: readonly OperationRow[];
-  readonly yoga: Yoga;
+  /** Runs a row's operation in-process (injected by the server). */
+  readonly runOperation: RunOperation;
   readonly services: Services;
   /** Account MCP: a key is required before any exchange, and tools are listed by the key's scopes. */
   readonly requireKey: boolean;
@@ -70,7 +70,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
       const row = byName.get(call.params.name);
       if (!row) return toolError(`There is no tool "${call.params.name}"; list the tools to see the ones this key can use.`);
       try {
-        const answer = await runOperation(options.yoga, row, toolVariables(row, call.params.arguments ?? {}, options), ctx);
+        const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx);
         return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
       } catch (error) {
         if (error instanceof ApiError) return toolError(error.detail, error);

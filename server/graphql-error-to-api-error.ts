@@ -1,10 +1,5 @@
+import type { GraphQLError } from 'graphql';
 import { ApiError } from '../resolvers/api-error.js';
-
-export interface GraphqlErrorJson {
-  readonly message: string;
-  readonly path?: readonly (string | number)[];
-  readonly extensions?: Record<string, unknown>;
-}
 
 /** Fields that name a price. The body says what to build, never what to charge (SPEC 2.2). */
 const PRICE_LIKE = ['price', 'price_id', 'priceId', 'amount', 'unit_amount', 'unitAmount', 'total'];
@@ -12,19 +7,16 @@ const PRICE_LIKE = ['price', 'price_id', 'priceId', 'amount', 'unit_amount', 'un
 const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
- * Turns the first error of a GraphQL answer into the ApiError a REST or MCP caller sees. Resolver
- * refusals arrive with status and detail in `extensions`; GraphQL's own input coercion refusals are
- * worded for REST callers: an unknown field (a price above all) is a 400, a field of the wrong shape a 422.
+ * Turns GraphQL's own refusals (variable coercion, validation: errors no resolver threw, so they carry
+ * no ApiError) into the ApiError a REST or MCP caller sees, worded for those callers: an unknown field
+ * (a price above all) is a 400, a field of the wrong shape a 422. graphql-js states which field and
+ * which type only in its message, so this reads the message; resolver refusals never come here
+ * (server/run-operation.ts hands them on as thrown).
  */
-export function graphqlErrorToApiError(errors: readonly GraphqlErrorJson[]): ApiError {
-  const withStatus = errors.find((e) => typeof e.extensions?.status === 'number') ?? errors[0];
-  if (!withStatus) return new ApiError(500, 'internal_error', 'The operation returned no data and no error.');
-  const ext = withStatus.extensions ?? {};
-  if (typeof ext.status === 'number') {
-    const { status, code, detail, http: _http, ...extras } = ext;
-    return new ApiError(status, String(code ?? 'error'), String(detail ?? withStatus.message), extras);
-  }
-  const message = withStatus.message;
+export function graphqlErrorToApiError(errors: readonly GraphQLError[]): ApiError {
+  const first = errors[0];
+  if (!first) return new ApiError(500, 'internal_error', 'The operation returned no data and no error.');
+  const message = first.message;
   const unknownField = /Field "([^"]+)" is not defined by type/.exec(message);
   if (unknownField) {
     const field = camelToSnake(unknownField[1] ?? '');
