@@ -65,7 +65,7 @@ export interface DashboardBenchFigures {
   readonly rest_per_graphql_p99: number;
   /** REST's throughput over the plain handler's doing the same work (target >= 0.9): what the router, GraphQL and the door cost. */
   readonly rest_per_floor_throughput: number;
-  /** Measured rounds per door, alternating REST and GraphQL so drift on a shared machine hits both. */
+  /** Measured rounds per door; each round runs REST, GraphQL and the floor one after another. */
   readonly rounds: number;
 }
 
@@ -199,57 +199,52 @@ export async function benchDashboard(options: { readonly connections?: number; r
     }
 
     const headers = { authorization: `Bearer ${bigKey}` };
-    let restBody: unknown;
-    let rest: LoadFigures;
-    let graphql: LoadFigures;
-    const server = await spawnServer({ env: { ...where, RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
-    try {
-      const restUrl = `${server.apiUrl}/v1/portal/dashboard`;
-      const stored = await fetch(restUrl, { headers });
-      const text = await stored.text();
-      if (stored.status !== 200) throw new Error(`dashboard answered ${stored.status}: ${text}`);
-      restBody = JSON.parse(text);
-      const { source, operationName } = loadDocument('dashboard');
-      const gqlOptions = {
-        url: `${server.apiUrl}/graphql`, method: 'POST' as const, connections,
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ query: source, operationName }),
-      };
-      const check = await fetch(gqlOptions.url, { method: 'POST', headers: gqlOptions.headers, body: gqlOptions.body });
-      const checked = (await check.json()) as { data?: { dashboard?: { domain_count?: number } } };
-      if (checked.data?.dashboard?.domain_count !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
-
-      // Warm-up (JIT, pools, caches) for each target, then the measured runs, one after another.
-      for (const warm of [{ url: restUrl, headers }, gqlOptions]) await autocannon({ ...warm, connections, duration: 2 });
-      const restRounds: LoadFigures[] = [];
-      const graphqlRounds: LoadFigures[] = [];
-      for (let i = 0; i < rounds; i++) {
+    const { source, operationName } = loadDocument('dashboard');
+    const restRounds: LoadFigures[] = [];
+    const graphqlRounds: LoadFigures[] = [];
+    const floorRounds: LoadFigures[] = [];
+    let bodyBytes = 0;
+    // Each round runs the service (REST, then /graphql) and then the floor, each in a fresh process
+    // (embedded PGlite has one owner at a time), so drift on a shared machine hits all three alike.
+    for (let i = 0; i < rounds; i++) {
+      let restBody: unknown;
+      const server = await spawnServer({ env: { ...where, RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
+      try {
+        const restUrl = `${server.apiUrl}/v1/portal/dashboard`;
+        const first = await fetch(restUrl, { headers });
+        const text = await first.text();
+        if (first.status !== 200) throw new Error(`dashboard answered ${first.status}: ${text}`);
+        restBody = JSON.parse(text);
+        bodyBytes = Buffer.byteLength(text);
+        const gqlOptions = {
+          url: `${server.apiUrl}/graphql`, method: 'POST' as const, connections,
+          headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ query: source, operationName }),
+        };
+        const check = await fetch(gqlOptions.url, { method: 'POST', headers: gqlOptions.headers, body: gqlOptions.body });
+        const checked = (await check.json()) as { data?: { dashboard?: { domain_count?: number } } };
+        if (checked.data?.dashboard?.domain_count !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
+        // Warm-up (V8, pools, caches) for each target, then the measured runs.
+        for (const warm of [{ url: restUrl, headers }, gqlOptions]) await autocannon({ ...warm, connections, duration: 2 });
         restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }));
         graphqlRounds.push(await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS }));
+      } finally {
+        await server.stop();
       }
-      rest = averageRounds(restRounds);
-      graphql = averageRounds(graphqlRounds);
-    } finally {
-      await server.stop();
+      const floor = await startFloor(where);
+      try {
+        const sample = await fetch(floor.url, { headers });
+        // The floor must answer what REST answers, or it measures something else.
+        deepStrictEqual(JSON.parse(await sample.text()), restBody);
+        await autocannon({ url: floor.url, headers, connections, duration: 2 });
+        floorRounds.push(await load('plain node:http, same work', { url: floor.url, headers, connections, duration: durationS }));
+      } finally {
+        await floor.stop();
+      }
     }
-
-    // Embedded PGlite has one owner at a time: the floor opens the database once the server has stopped.
-    const floor = await startFloor(where);
-    let floorFigures: LoadFigures;
-    let bodyBytes: number;
-    try {
-      const sample = await fetch(floor.url, { headers });
-      const text = await sample.text();
-      bodyBytes = Buffer.byteLength(text);
-      // The floor must answer what REST answers, or it measures something else.
-      deepStrictEqual(JSON.parse(text), restBody);
-      await autocannon({ url: floor.url, headers, connections, duration: 2 });
-      const floorRounds: LoadFigures[] = [];
-      for (let i = 0; i < rounds; i++) floorRounds.push(await load('plain node:http, same work', { url: floor.url, headers, connections, duration: durationS }));
-      floorFigures = averageRounds(floorRounds);
-    } finally {
-      await floor.stop();
-    }
+    const rest = averageRounds(restRounds);
+    const graphql = averageRounds(graphqlRounds);
+    const floorFigures = averageRounds(floorRounds);
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     return {
       database: postgres ? 'postgres' : 'pglite',
@@ -274,7 +269,7 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
   for (const r of f.round_trips) {
     console.log(`  round trips, ${r.orders} orders / ${r.domains} domains: ${r.total} per request (${r.kysely_queries} through Kysely + ${r.raw_queries} rate-limit counter)`);
   }
-  console.log(`  load: ${f.connections} connections, ${f.rounds} alternating rounds of ${f.duration_s} s per door (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`);
+  console.log(`  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`);
   for (const l of [f.rest, f.graphql, f.floor]) {
     console.log(`  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}`);
   }
