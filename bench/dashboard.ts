@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { deepStrictEqual } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -49,6 +49,8 @@ export interface LoadFigures {
   readonly latency_p99_ms: number;
   readonly non_2xx: number;
   readonly errors: number;
+  /** CPU the serving process spent per answered request (Linux): with PostgreSQL, our own code's cost, whatever else loads the machine. */
+  readonly serving_cpu_ms_per_request: number | null;
 }
 
 export interface DashboardBenchFigures {
@@ -65,6 +67,8 @@ export interface DashboardBenchFigures {
   readonly rest_per_graphql_p99: number;
   /** REST's throughput over the plain handler's doing the same work (target >= 0.9): what the router, GraphQL and the door cost. */
   readonly rest_per_floor_throughput: number;
+  /** The floor's CPU per request over REST's (serving process only): the throughput ratio on an idle machine, read without the noise of a busy one. */
+  readonly floor_per_rest_cpu: number | null;
   /** Measured rounds per door; each round runs REST, GraphQL and the floor one after another. */
   readonly rounds: number;
 }
@@ -135,7 +139,7 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
  * The floor (bench/dashboard-floor.ts) in its own process on the bench's database: a plain node:http
  * handler doing the same key lookup, allowance count, SQL and JSON.stringify as the dashboard path.
  */
-async function startFloor(where: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+async function startFloor(where: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9', ...where };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dashboard-floor.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -148,13 +152,26 @@ async function startFloor(where: Record<string, string>): Promise<{ url: string;
     });
     child.once('exit', (c) => reject(new Error(`floor server exited ${c}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: async () => { child.kill('SIGTERM'); await exited; } };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: async () => { child.kill('SIGTERM'); await exited; } };
 }
 
-async function load(name: string, options: autocannon.Options): Promise<LoadFigures> {
+/** CPU time (user + system) a process has used so far, in ms, from /proc; null where there is none. */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+async function load(name: string, options: autocannon.Options, pid: number): Promise<LoadFigures> {
+  const cpuBefore = cpuMsOf(pid);
   const result = await autocannon(options);
+  const cpuAfter = cpuMsOf(pid);
   return {
     name,
+    serving_cpu_ms_per_request: cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / Math.max(1, result.requests.total)) * 100) / 100,
     requests_per_second: Math.round(result.requests.average),
     latency_mean_ms: Math.round(result.latency.average * 100) / 100,
     latency_p50_ms: result.latency.p50,
@@ -175,6 +192,7 @@ function averageRounds(list: readonly LoadFigures[]): LoadFigures {
     latency_p99_ms: mean((l) => l.latency_p99_ms),
     non_2xx: list.reduce((sum, l) => sum + l.non_2xx, 0),
     errors: list.reduce((sum, l) => sum + l.errors, 0),
+    serving_cpu_ms_per_request: list.every((l) => l.serving_cpu_ms_per_request !== null) ? mean((l) => l.serving_cpu_ms_per_request ?? 0) : null,
   };
 }
 
@@ -226,8 +244,8 @@ export async function benchDashboard(options: { readonly connections?: number; r
         if (checked.data?.dashboard?.domain_count !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
         // Warm-up (V8, pools, caches) for each target, then the measured runs.
         for (const warm of [{ url: restUrl, headers }, gqlOptions]) await autocannon({ ...warm, connections, duration: 2 });
-        restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }));
-        graphqlRounds.push(await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS }));
+        restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }, server.pid));
+        graphqlRounds.push(await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS }, server.pid));
       } finally {
         await server.stop();
       }
@@ -237,7 +255,7 @@ export async function benchDashboard(options: { readonly connections?: number; r
         // The floor must answer what REST answers, or it measures something else.
         deepStrictEqual(JSON.parse(await sample.text()), restBody);
         await autocannon({ url: floor.url, headers, connections, duration: 2 });
-        floorRounds.push(await load('plain node:http, same work', { url: floor.url, headers, connections, duration: durationS }));
+        floorRounds.push(await load('plain node:http, same work', { url: floor.url, headers, connections, duration: durationS }, floor.pid));
       } finally {
         await floor.stop();
       }
@@ -256,6 +274,7 @@ export async function benchDashboard(options: { readonly connections?: number; r
       rest_per_graphql_mean: ratio(rest.latency_mean_ms, graphql.latency_mean_ms),
       rest_per_graphql_p99: ratio(rest.latency_p99_ms, graphql.latency_p99_ms),
       rest_per_floor_throughput: ratio(rest.requests_per_second, floorFigures.requests_per_second),
+      floor_per_rest_cpu: rest.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request ? ratio(floorFigures.serving_cpu_ms_per_request, rest.serving_cpu_ms_per_request) : null,
       rounds,
     };
   } finally {
@@ -271,9 +290,9 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
   }
   console.log(`  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`);
   for (const l of [f.rest, f.graphql, f.floor]) {
-    console.log(`  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}`);
+    console.log(`  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}  cpu/request ${l.serving_cpu_ms_per_request ?? '-'} ms`);
   }
-  console.log(`  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / plain handler throughput ${f.rest_per_floor_throughput} (target >= 0.9)`);
+  console.log(`  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / plain handler throughput ${f.rest_per_floor_throughput} (target >= 0.9); plain / REST CPU per request ${f.floor_per_rest_cpu ?? '-'}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
