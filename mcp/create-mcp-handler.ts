@@ -5,15 +5,17 @@ import type { OperationRow } from '../rest/operation-table.js';
 import { inputSchemaFor } from '../rest/input-schema.js';
 import { bodySchemaFor } from '../rest/body-schema.js';
 import { readParams } from '../rest/read-params.js';
+import { unknownInputsError } from '../rest/describe-input-error.js';
 import { camelizeKeys } from '../rest/snake-to-camel.js';
-import { errorResponse } from '../rest/json-response.js';
+import { errorResponse, jsonResponse } from '../rest/json-response.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
-import { createContext, type Context, type Services } from '../resolvers/context.js';
+import { createContext, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
 import type { RestRequestInfo as RequestInfo } from '../rest/create-rest-handler.js';
 import type { RunOperation } from '../rest/run-operation-type.js';
-import { consumeForKey } from '../resolvers/limits/count-caller.js';
+import type { RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
+import { lookAtAllowance, rateLimitHeaders, spendAllowance, spendFor, type Principal } from '../resolvers/limits/door-policy.js';
 
 export interface McpHandlerOptions {
   readonly name: string;
@@ -44,17 +46,31 @@ export function createMcpHandler(options: McpHandlerOptions) {
   }));
 
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
-    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: request.signal });
+    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: request.signal, door: 'mcp' });
     let caller: Caller | null = null;
+    let principal: Principal;
+    const outcomes: RateLimitOutcome[] = [];
+    let parsedBody: unknown;
     try {
       if (options.requireKey) {
         caller = await ctx.caller();
         if (!caller) throw unauthenticatedError(ctx.sentKey);
-        // Every MCP message counts against the 240-per-minute reading allowance.
-        await consumeForKey(options.services.rateLimits, 'read', caller);
+        principal = { kind: 'key', caller };
       } else {
-        await options.services.rateLimits.consume('public', ctx.clientAddress);
+        principal = { kind: 'address', clientAddress: ctx.clientAddress };
       }
+      if (request.method !== 'POST') {
+        // The server is stateless: no SSE stream to open (GET) and no session to end (DELETE). The
+        // SDK's client takes a 405 as "not offered" and goes on; nothing is spent.
+        const outcome = await lookAtAllowance(options.services.rateLimits, principal);
+        const detail = `Use POST on /mcp: this MCP server is stateless and offers no ${request.method === 'GET' ? 'event stream to open' : 'session to end'}.`;
+        return jsonResponse(405, { jsonrpc: '2.0', error: { code: -32000, message: detail }, id: null, detail, code: 'method_not_allowed', request_id: info.requestId },
+          { Allow: 'POST', 'X-Request-Id': info.requestId, ...rateLimitHeaders(outcome) });
+      }
+      parsedBody = await readJsonRpc(request);
+      // Every JSON-RPC request and notification counts (SPEC 8: "every MCP message"), a batch by its
+      // length; the client's answers to server requests do not. A body that is not JSON counts once.
+      outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(options.requireKey ? 'read' : 'public', messageCount(parsedBody))));
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, info.requestId);
       throw error;
@@ -70,21 +86,51 @@ export function createMcpHandler(options: McpHandlerOptions) {
       const row = byName.get(call.params.name);
       if (!row) return toolError(`There is no tool "${call.params.name}"; list the tools to see the ones this key can use.`);
       try {
+        // A tool whose REST path changes something also spends the changing allowance, as REST
+        // does, so a key refused there cannot change through MCP (its message already read).
+        if (caller && row.scope !== null && row.rateLimit !== 'read' && caller.scopes.includes(row.scope)) {
+          outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(row.rateLimit)));
+        }
         const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx);
         return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
       } catch (error) {
-        if (error instanceof ApiError) return toolError(error.detail, error);
+        if (error instanceof ApiError) {
+          if (error.status === 429 && typeof error.extras.limit === 'number') {
+            outcomes.push({ limit: error.extras.limit, remaining: 0, resetSeconds: Number(error.extras.retry_after ?? 0) });
+          }
+          return toolError(error.detail, error);
+        }
         throw error;
       }
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request);
+      const response = await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      const headers = new Headers(response.headers);
+      const tightest = outcomes.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+      for (const [name, value] of Object.entries(rateLimitHeaders(tightest))) headers.set(name, value);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     } finally {
       void server.close();
     }
   };
+}
+
+/** The POST body as JSON, or undefined when it is not JSON (the transport then answers the parse error). */
+async function readJsonRpc(request: Request): Promise<unknown> {
+  try {
+    return JSON.parse(await request.clone().text()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON-RPC requests and notifications carry a method; answers (result or error) do not. */
+function messageCount(body: unknown): number {
+  const isMessage = (m: unknown) => typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string';
+  if (Array.isArray(body)) return Math.max(1, body.filter(isMessage).length);
+  return 1;
 }
 
 function toolError(detail: string, error?: ApiError): CallToolResult {
@@ -105,10 +151,10 @@ function toolVariables(row: OperationRow, args: Record<string, unknown>, options
   for (const [name, value] of Object.entries(args)) {
     if (paramNames.has(name)) paramArgs[name] = value;
     else if (extraNames.includes(name)) continue;
-    else if (!row.bodyVariable) throw new ApiError(400, 'unknown_field', `Remove "${name}": it is not an input of ${row.mcpTool}.`);
+    else if (!row.bodyVariable) throw unknownInputsError([name], [...paramNames, ...extraNames], 'mcp', row.listener);
     else bodyArgs[name] = value;
   }
-  const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), paramArgs);
+  const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), paramArgs, 'mcp');
   if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(bodyArgs);
   for (const { header, variable } of row.headerVariables ?? []) {
     const argName = header.toLowerCase().replace(/-/g, '_');
@@ -120,5 +166,3 @@ function toolVariables(row: OperationRow, args: Record<string, unknown>, options
 function stringPathParams(row: OperationRow, args: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(row.params.filter((p) => p.in === 'path' && args[p.name] !== undefined).map((p) => [p.name, String(args[p.name])]));
 }
-
-export type { Context };

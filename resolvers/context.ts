@@ -48,6 +48,8 @@ export interface Context {
   readonly scope: () => RequestScope;
   /** Whether the request carried any Authorization header (for the 401 sentence). */
   readonly sentKey: boolean;
+  /** The door the request came through, so a refusal names inputs as that door does (header, argument). */
+  readonly door: 'rest' | 'mcp' | 'graphql';
 }
 
 export interface RequestFacts {
@@ -56,6 +58,8 @@ export interface RequestFacts {
   readonly clientAddress: string;
   /** Aborted when the caller hangs up (serve-http.ts); absent for in-process callers. */
   readonly signal?: AbortSignal;
+  /** The door; /graphql when not said. */
+  readonly door?: 'rest' | 'mcp' | 'graphql';
 }
 
 export function createContext(services: Services, facts: RequestFacts): Context {
@@ -71,6 +75,7 @@ export function createContext(services: Services, facts: RequestFacts): Context 
     clientAddress: facts.clientAddress,
     now: () => new Date(),
     sentKey: facts.authorization !== null,
+    door: facts.door ?? 'graphql',
     caller: () => (caller ??= (token ? authenticateKey(services.db, token) : Promise.resolve(null)).then((found) => (known = found))),
     knownCaller: () => known,
     checks: () => (checks ??= services.createCheckContext({ budget: requestScope().budget, signal: requestScope().signal })),

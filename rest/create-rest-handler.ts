@@ -5,7 +5,7 @@ import { camelizeKeys } from './snake-to-camel.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { ApiError, badRequest } from '../resolvers/api-error.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
-import { consumeForKey } from '../resolvers/limits/count-caller.js';
+import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
 import type { RunOperation } from './run-operation-type.js';
 
 export interface RestRequestInfo {
@@ -31,6 +31,10 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
       const found = match(publicPost ? 'GET' : request.method, url.pathname);
       if (found.kind === 'not_found') return null;
       if (found.kind === 'wrong_method') {
+        // Refused before any operation runs: nothing is counted, the headers say where things stand.
+        const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress });
+        const principal = options.cors ? { kind: 'address' as const, clientAddress: info.clientAddress } : await principalOf(ctx);
+        Object.assign(headers, rateLimitHeaders(await lookAtAllowance(options.services.rateLimits, principal)));
         const allow = [...found.allow, ...(options.cors ? ['POST', 'OPTIONS'] : [])].join(', ');
         throw new ApiError(405, 'method_not_allowed', `Use ${allow} on ${url.pathname}; ${request.method} is not accepted there.`, { allow });
       }
@@ -40,9 +44,9 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
         requestId: info.requestId,
         clientAddress: info.clientAddress,
         signal: request.signal,
+        door: 'rest',
       });
-      const remaining = await countRequest(row, ctx);
-      if (remaining !== null) headers['X-RateLimit-Remaining'] = String(remaining);
+      Object.assign(headers, rateLimitHeaders(await countRequest(row, ctx)));
 
       const body = row.bodyVariable || publicPost ? await readJsonBody(request) : undefined;
       const variables = readParams(row, pathParams, url.searchParams, publicPost ? (body as Record<string, unknown>) : undefined);
@@ -66,17 +70,15 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
 }
 
 /**
- * Account rows count per key (reading and changing classes); public rows per client address. A call
- * without a valid key is not counted here: the operation answers it 401.
+ * The door policy for one row: account rows count per key in the row's class (a GET always reads),
+ * public rows per client address. A call to an account row without a valid key spends nothing (the
+ * operation answers it 401); its headers show the client address's public allowance.
  */
-async function countRequest(row: OperationRow, ctx: Context): Promise<number | null> {
-  if (row.scope === null) {
-    return (await ctx.services.rateLimits.consume('public', ctx.clientAddress)).remaining;
-  }
-  const caller = await ctx.caller();
-  if (!caller) return null;
-  const kind = row.method === 'GET' || row.rateLimit === 'read' ? 'read' : 'change';
-  return (await consumeForKey(ctx.services.rateLimits, kind, caller)).remaining;
+async function countRequest(row: OperationRow, ctx: Context) {
+  if (row.scope === null) return spendAllowance(ctx.services.rateLimits, { kind: 'address', clientAddress: ctx.clientAddress }, spendFor('public'));
+  const principal = await principalOf(ctx);
+  if (row.scope !== null && principal.kind !== 'key') return lookAtAllowance(ctx.services.rateLimits, principal);
+  return spendAllowance(ctx.services.rateLimits, principal, spendFor(row.method === 'GET' ? 'read' : row.rateLimit));
 }
 
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {

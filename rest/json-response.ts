@@ -1,4 +1,5 @@
-import { ApiError } from '../resolvers/api-error.js';
+import type { ApiError } from '../resolvers/api-error.js';
+import { refusalRateLimitHeaders } from '../resolvers/limits/door-policy.js';
 
 /** A JSON answer; every one carries the request id so a person can quote it to the operator. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -13,6 +14,7 @@ export function errorResponse(error: ApiError, requestId: string, headers: Recor
   const extra: Record<string, string> = { ...headers };
   const retryAfter = error.extras.retry_after;
   if (typeof retryAfter === 'number') extra['Retry-After'] = String(retryAfter);
-  if (error.status === 429) extra['X-RateLimit-Remaining'] = '0';
+  // A 429 says where the refused allowance stands, over any count made earlier in the request.
+  Object.assign(extra, refusalRateLimitHeaders(error));
   return jsonResponse(error.status, { detail: error.detail, code: error.code, ...error.extras, request_id: requestId }, extra);
 }

@@ -115,7 +115,9 @@ export function openApiDocument(rows: readonly OperationRow[], listener: 'api' |
       ...(api ? { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key made in the portal\'s settings, sent as `Authorization: Bearer <key>`. Its scopes (read, write, orders:place) are fixed at creation; each stands alone.' } } } : {}),
       headers: {
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+        'X-RateLimit-Limit': { description: 'The allowance this answer counted against, per window (the account\'s own when the operator set one).', schema: { type: 'integer', minimum: 1 } },
         'X-RateLimit-Remaining': { description: 'Requests left in the current allowance window.', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Reset': { description: 'Seconds until the window starts afresh.', schema: { type: 'integer', minimum: 0 } },
         'X-Request-Id': { description: 'Quote it to the operator about this request.', schema: { type: 'string' } },
       },
     },
@@ -145,10 +147,15 @@ const PUBLIC_MEANINGS: Readonly<Record<number, string>> = {
   429: 'Too many requests from this address; wait `Retry-After` seconds.',
 };
 
+/** On every answer of every door (resolvers/limits/door-policy.ts). */
+const RATE_LIMIT_HEADER_REFS: Record<string, JsonSchema> = Object.fromEntries(
+  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
+
 function errorResponses(statuses: Iterable<number>, meanings: Readonly<Record<number, string>> = ERROR_MEANINGS): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const status of [...new Set(statuses)].sort((a, b) => a - b)) {
-    const headers: Record<string, JsonSchema> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+    const headers: Record<string, JsonSchema> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...RATE_LIMIT_HEADER_REFS };
     if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     out[String(status)] = {
       description: meanings[status] ?? ERROR_MEANINGS[status] ?? 'Refused; `detail` says why.',
@@ -174,7 +181,7 @@ function publicOperation(row: OperationRow, method: 'GET' | 'POST'): OpenApiOper
     responses: {
       200: {
         description: 'The check\'s answer: status, summary, findings and the check\'s own fields.',
-        headers: { 'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
         content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckAnswer' } } },
       },
       ...errorResponses([400, 429], PUBLIC_MEANINGS),
@@ -234,7 +241,7 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
     responses: {
       200: {
         description: 'Success.',
-        headers: { 'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${answerName}` } } },
       },
       ...errorResponses(statuses),

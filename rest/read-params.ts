@@ -1,20 +1,22 @@
-import { ApiError, badRequest } from '../resolvers/api-error.js';
+import { ApiError } from '../resolvers/api-error.js';
 import type { OperationRow } from './operation-table.js';
 import { snakeToCamel } from './snake-to-camel.js';
+import { inputNoun, inputShapeStatus, missingFieldError, unknownInputsError, type Door } from './describe-input-error.js';
 
 /**
  * Path and query parameters of a row as GraphQL variables. Query parameters the row does not name
  * are ignored (as caches and proxies add their own); one named twice is refused, as is a missing one.
  */
-export function readParams(row: OperationRow, pathParams: Readonly<Record<string, string>>, query: URLSearchParams, fromBody?: Record<string, unknown>): Record<string, unknown> {
+export function readParams(row: OperationRow, pathParams: Readonly<Record<string, string>>, query: URLSearchParams, fromBody?: Record<string, unknown>, door: Door = 'rest'): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
+  // Refusals of input in the wrong shape: one class, its status by listener (describe-input-error.ts).
+  const status = inputShapeStatus(row.listener);
+  const noun = (param: { in: 'path' | 'query' }) => inputNoun(door, fromBody && param.in === 'query' ? 'body' : param.in);
   if (fromBody) {
     // A JSON body is written on purpose, so a key the operation does not take is a mistake to report.
-    const known = new Set(row.params.map((p) => p.name));
-    const unknown = Object.keys(fromBody).filter((k) => !known.has(k));
-    if (unknown.length) {
-      throw badRequest('unknown_field', `Remove ${unknown.slice(0, 5).map((k) => `"${k.slice(0, 40)}"`).join(', ')}: this operation takes ${[...known].map((k) => `"${k}"`).join(', ')}.`);
-    }
+    const known = row.params.map((p) => p.name);
+    const unknown = Object.keys(fromBody).filter((k) => !known.includes(k));
+    if (unknown.length) throw unknownInputsError(unknown, known, door, row.listener);
   }
   for (const param of row.params) {
     let raw: unknown;
@@ -24,22 +26,25 @@ export function readParams(row: OperationRow, pathParams: Readonly<Record<string
       raw = fromBody[param.name];
       if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) raw = raw.join(',');
       if (raw !== undefined && raw !== null && typeof raw !== 'string') {
-        throw badRequest('invalid_parameter', `"${param.name}" must be a string${param.name.endsWith('s') ? ' or a list of strings' : ''}.`);
+        throw new ApiError(status, 'invalid_parameter', `The ${noun(param)} "${param.name}" must be text${param.name.endsWith('s') ? ' or a list of texts' : ''}.`);
       }
     } else {
       const values = query.getAll(param.name);
-      if (values.length > 1) throw badRequest('repeated_parameter', `Pass "${param.name}" once; it was given ${values.length} times.`);
+      if (values.length > 1) throw new ApiError(status, 'repeated_parameter', `Pass the query parameter "${param.name}" once; it was given ${values.length} times.`);
       raw = values[0];
     }
     if (raw === undefined || raw === null || raw === '') {
-      if (param.required) throw badRequest('missing_parameter', `Pass the ${param.in === 'path' ? 'path' : 'query'} parameter "${param.name}": ${param.description}`);
+      if (param.required) {
+        const missing = missingFieldError(param.name, door, row.listener, param.description.replace(/\.$/, ''), fromBody && param.in === 'query' ? 'body' : param.in);
+        throw new ApiError(missing.status, 'missing_parameter', missing.detail);
+      }
       continue;
     }
     if (param.type === 'integer') {
       const text = String(raw);
       if (!/^-?\d{1,9}$/.test(text)) {
-        throw new ApiError(param.in === 'path' ? 404 : 400, param.in === 'path' ? 'not_found' : 'invalid_parameter',
-          param.in === 'path' ? `There is no record with ${param.name} "${text.slice(0, 40)}"; ${param.name} is a whole number from a listing.` : `"${param.name}" must be a whole number.`);
+        throw new ApiError(param.in === 'path' ? 404 : status, param.in === 'path' ? 'not_found' : 'invalid_parameter',
+          param.in === 'path' ? `There is no record with ${param.name} "${text.slice(0, 40)}"; ${param.name} is a whole number from a listing.` : `The ${noun(param)} "${param.name}" must be a whole number.`);
       }
       variables[snakeToCamel(param.name)] = Number(text);
     } else {

@@ -1,7 +1,43 @@
-// Serves the test fixture zone (good.test, bad.test) on a free local port for trying the checks by hand:
-//   npx tsx scripts/dev-dns.ts   (prints the address)   then   DNS_SERVERS=<address> npm start
-import { startTestDnsServer } from '../test/support/dns-server.js';
-import { fixtureZone } from '../test/support/fixture-zone.js';
+// `npm run dev-dns`: a local DNS server answering the demo names, so a newcomer can try the checks
+// and place orders with no internet. Start the service beside it with
+//   DNS_SERVERS=127.0.0.1:5300 npm start
+// It serves test/support/fixture-zone.ts: good.test (well configured), bad.test (poorly), the
+// blocklists' test points, and the domains an order can name (orderableDemoDomains). Any other name
+// is NXDOMAIN. Port 5300 rather than 5353, which mDNS (Avahi, macOS) usually holds.
+import { startTestDnsServer, type TestDnsServer } from '../test/support/dns-server.js';
+import { fixtureZone, googleAttachedDemoDomain, orderableDemoDomains, orderingDemoZone } from '../test/support/fixture-zone.js';
 
-const server = await startTestDnsServer({ records: fixtureZone });
-process.stdout.write(`fixture DNS on ${server.server}\n`);
+const DEFAULT_PORT = 5300;
+const rawPort = process.env.DEV_DNS_PORT ?? String(DEFAULT_PORT);
+const port = Number(rawPort);
+if (!/^\d{1,5}$/.test(rawPort) || port > 65535) {
+  process.stderr.write(`DEV_DNS_PORT must be a port number from 1 to 65535 (0: any free port); it is "${rawPort}".\n`);
+  process.exit(1);
+}
+
+let server: TestDnsServer;
+try {
+  server = await startTestDnsServer({ records: [...fixtureZone, ...orderingDemoZone], port: port === 0 ? undefined : port });
+} catch (error) {
+  process.stderr.write(`The demo DNS server could not listen on 127.0.0.1:${port} (UDP and TCP): ${error instanceof Error ? error.message : String(error)}\n`
+    + `Another program holds the port; run it on another one with DEV_DNS_PORT=5301 npm run dev-dns.\n`);
+  process.exit(1);
+}
+
+process.stdout.write([
+  `Demo DNS on ${server.server} (UDP and TCP). Start the service beside it:`,
+  `  DNS_SERVERS=${server.server} npm start`,
+  'Checks answer for good.test (well configured) and bad.test (poorly configured).',
+  `Orders can name ${orderableDemoDomains.join(', ')}; ${googleAttachedDemoDomain} is refused (it receives mail at Google).`,
+  'Any other name does not exist here. Ctrl-C stops it.',
+  '',
+].join('\n'));
+
+// The server records every question for the tests; a long-running demo only needs the recent ones.
+setInterval(() => { server.questions.length = 0; }, 60_000).unref();
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void server.close().then(() => process.exit(0));
+  });
+}

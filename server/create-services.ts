@@ -10,6 +10,8 @@ import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/reg
 import { markRootsFromEnv } from '../resolvers/checks/bimi/mark-roots.js';
 import { createServicePayments } from './create-payments.js';
 import { checkLimitsFromEnv } from '../resolvers/limits/check-limits.js';
+import { stripeConfigFromEnv } from '../resolvers/payments/stripe-processor.js';
+import { trustedProxiesFromEnv } from './client-address.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
 export interface ServiceOverrides {
@@ -20,15 +22,51 @@ export interface ServiceOverrides {
   readonly googleTenancy?: GoogleTenancyProbe;
 }
 
-/** Everything shared by all requests of one process; configuration errors throw here, at start. */
-export function createServices(database: OpenedDatabase, config: ServiceConfig, overrides: ServiceOverrides = {}): Services {
+/**
+ * Every setting the services read from the environment, parsed and checked in one place. startService
+ * reads them before it opens the database, so a wrong value stops the start at once with a sentence
+ * naming the variable (README's Environment table lists each; test/docs/environment-table.test.ts
+ * compares the two).
+ */
+export interface ServiceSettings {
+  readonly dns: ReturnType<typeof dnsConfigFromEnv>;
+  readonly https: ReturnType<typeof httpsConfigFromEnv>;
+  readonly blacklist: ReturnType<typeof blacklistConfigFromEnv>;
+  readonly registration: ReturnType<typeof registrationConfigFromEnv>;
+  readonly markRoots: ReturnType<typeof markRootsFromEnv>;
+  readonly checkLimits: ReturnType<typeof checkLimitsFromEnv>;
+  readonly rateLimits: Partial<Record<RateLimitClass, number>>;
+}
+
+export function readServiceSettings(env: NodeJS.ProcessEnv): ServiceSettings {
+  const settings = {
+    dns: dnsConfigFromEnv(env),
+    https: httpsConfigFromEnv(env),
+    blacklist: blacklistConfigFromEnv(env),
+    registration: registrationConfigFromEnv(env),
+    markRoots: markRootsFromEnv(env),
+    checkLimits: checkLimitsFromEnv(env),
+    rateLimits: rateLimitsFromEnv(env),
+  };
+  // Read where they are used, checked here so a typo stops the start rather than being ignored.
+  stripeConfigFromEnv(env);
+  trustedProxiesFromEnv(env);
+  redisUrlFromEnv(env);
+  testHooksFromEnv(env);
+  return settings;
+}
+
+/** The test-only hooks: a value that is not one they know stops the start instead of doing nothing. */
+function testHooksFromEnv(env: NodeJS.ProcessEnv): void {
+  const fault = (env.SERVICE_FAULT ?? '').trim();
+  if (fault !== '' && fault !== 'exit_after_charge') throw new Error(`SERVICE_FAULT must be unset or exit_after_charge (tests only), not "${fault}".`);
+  allowanceFromEnv(env, 'IDEMPOTENCY_CLAIM_MS');
+}
+
+/** Everything shared by all requests of one process. */
+export function createServices(database: OpenedDatabase, config: ServiceConfig, overrides: ServiceOverrides = {}, settings?: ServiceSettings): Services {
   const env = overrides.env ?? process.env;
-  const dnsConfig = dnsConfigFromEnv(env);
-  const httpsConfig = httpsConfigFromEnv(env);
-  const blacklist = blacklistConfigFromEnv(env);
-  const registration = registrationConfigFromEnv(env);
-  const markRoots = markRootsFromEnv(env);
-  const checkLimits = checkLimitsFromEnv(env);
+  const { dns: dnsConfig, https: httpsConfig, blacklist, registration, markRoots, checkLimits, rateLimits } = settings ?? readServiceSettings(env);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   const payments = createServicePayments(database.db, config, env);
   return {
@@ -37,7 +75,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     db: database.db,
     dbKind: database.kind,
     config,
-    rateLimits: createRateLimits(rateLimitStore(database, env), { ...rateLimitsFromEnv(env), ...overrides.rateLimits }),
+    rateLimits: createRateLimits(rateLimitStore(database, env), { ...rateLimits, ...overrides.rateLimits }),
     checkLimits,
     createCheckContext: (scope) => {
       const dns = createDnsLookup(dnsConfig, scope);
@@ -51,10 +89,16 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
  * database's rate_limits table. The client never queues commands while disconnected, so an outage is
  * a quick 503 rather than a hanging request.
  */
-function rateLimitStore(database: OpenedDatabase, env: NodeJS.ProcessEnv): RateLimitStore {
+function redisUrlFromEnv(env: NodeJS.ProcessEnv): string | null {
   const url = (env.REDIS_URL ?? '').trim();
-  if (url === '') return { kind: 'database', raw: database.raw };
+  if (url === '') return null;
   if (!/^rediss?:\/\//.test(url)) throw new Error(`REDIS_URL must start with redis:// or rediss://, not "${url}".`);
+  return url;
+}
+
+function rateLimitStore(database: OpenedDatabase, env: NodeJS.ProcessEnv): RateLimitStore {
+  const url = redisUrlFromEnv(env);
+  if (url === null) return { kind: 'database', raw: database.raw };
   const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
   // Connection errors surface as 503s on the requests they affect; the client reconnects by itself.
   client.on('error', () => {});

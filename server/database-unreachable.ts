@@ -8,7 +8,7 @@
 export function isDatabaseUnreachable(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', '57P01', '57P02', '57P03'].includes(code) || /^08/.test(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
     const message = typeof e.message === 'string' ? e.message : '';
     if (/Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed|connect ECONNREFUSED/i.test(message)) return true;
   }

@@ -3,14 +3,26 @@ import { createContext } from '../resolvers/context.js';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
 import { ApiError } from '../resolvers/api-error.js';
-import { consumeForKey } from '../resolvers/limits/count-caller.js';
+import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
+import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';
+import { operationTable } from '../rest/operation-table.js';
 import { errorResponse } from '../rest/json-response.js';
+import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
+import { offlineGraphiqlResponse } from './offline-graphiql.js';
 
 /**
- * /graphql for our own frontends: the same schema, the same Context, the same limits. A request
- * counts once against an allowance: the key's reading allowance when it carries a valid key, else
- * the client address's public allowance (the checks page asks for several checks in one request).
- * GraphiQL's page (a GET without a query) is not counted.
+ * The allowance class of a root field that is not what its operation type says: previewOrder is a
+ * query that REST counts as a change. Read from the operation table, so the three doors agree.
+ */
+const FIELD_CLASS: ReadonlyMap<string, RateLimitClass> = new Map(
+  operationTable.filter((row) => row.unwrap && row.rateLimit !== 'read' && row.rateLimit !== 'public').map((row) => [row.unwrap as string, row.rateLimit]),
+);
+
+/**
+ * /graphql for our own frontends: the same schema, the same Context, the same door policy as REST
+ * and MCP. Each operation counts against the caller's allowances (graphql-spend.ts): a valid key's
+ * reading and changing allowances, else the client address's public allowance. GraphiQL's page (a
+ * GET without a query) spends nothing, and is served from our own files (offline-graphiql.ts).
  */
 export async function handleGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
   const appContext = createContext(services, {
@@ -19,21 +31,36 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
     clientAddress: info.clientAddress,
     signal: request.signal,
   });
-  let remaining: number | null = null;
-  if (request.method === 'POST' || new URL(request.url).searchParams.has('query')) {
-    try {
-      const caller = await appContext.caller();
-      remaining = caller
-        ? (await consumeForKey(services.rateLimits, 'read', caller)).remaining
-        : (await services.rateLimits.consume('public', info.clientAddress)).remaining;
-    } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, info.requestId);
-      throw error;
-    }
+  const url = new URL(request.url);
+  const runsOperation = request.method === 'POST' || url.searchParams.has('query');
+  let outcome: RateLimitOutcome | null;
+  try {
+    const principal = await principalOf(appContext);
+    outcome = runsOperation
+      ? await spendAllowance(services.rateLimits, principal, graphqlSpend(await paramsOf(request, url), FIELD_CLASS))
+      : await lookAtAllowance(services.rateLimits, principal);
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error, info.requestId);
+    throw error;
   }
-  const response = await requestErrorsAre400(await yoga.fetch(request, { appContext }));
-  if (remaining !== null) response.headers.set('X-RateLimit-Remaining', String(remaining));
+  const page = !runsOperation && request.method === 'GET' && !services.config.production ? offlineGraphiqlResponse(request, url) : null;
+  const response = page ?? await requestErrorsAre400(await yoga.fetch(request, { appContext }));
+  for (const [name, value] of Object.entries(rateLimitHeaders(outcome))) response.headers.set(name, value);
   return response;
+}
+
+/** The operations a request asks for, read without consuming the body yoga reads next. */
+async function paramsOf(request: Request, url: URL): Promise<GraphqlParams[]> {
+  if (request.method !== 'POST') return [{ query: url.searchParams.get('query'), operationName: url.searchParams.get('operationName') }];
+  const text = await request.clone().text();
+  if ((request.headers.get('content-type') ?? '').includes('application/graphql')) return [{ query: text }];
+  try {
+    const body = JSON.parse(text) as unknown;
+    const list = Array.isArray(body) ? body : [body];
+    return list.map((one) => (one && typeof one === 'object' ? one as GraphqlParams : {}));
+  } catch {
+    return [{}];
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { GraphQLError, type DocumentNode, type Source, type SourceLocation } from 'graphql';
+import { GraphQLError, type Source, type SourceLocation } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 
 /** Offsets where each line of a document's text starts, computed once per document. */
@@ -24,7 +24,7 @@ function startsOf(source: Source): number[] {
 export function useJitErrorLocations(): Plugin {
   return {
     onExecute({ args }) {
-      const source = (args.document as DocumentNode).loc?.source;
+      const source = args.document.loc?.source;
       if (!source) return undefined;
       return {
         onExecuteDone({ result, setResult }) {

@@ -12,12 +12,18 @@ import type { FetchHandler } from './serve-http.js';
 import { createDocsRoutes } from './serve-docs.js';
 import { checksPageResponse } from '../web/checks-page.js';
 
-const CORS = {
+/**
+ * Browser-ready CORS: any page may call the checks, read the allowance headers and the request id
+ * (a browser hides every other response header from scripts unless exposed), and speak MCP over
+ * Streamable HTTP (its client sends mcp-protocol-version, and mcp-session-id where a server made one).
+ */
+export const PUBLIC_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Mcp-Session-Id',
   'Access-Control-Max-Age': '86400',
-};
+} as const;
 
 /** {base_url}: the keyless public checks, CORS open on every answer. */
 export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
@@ -28,7 +34,7 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
   const docs = createDocsRoutes(rows, 'public', services.config.publicUrl);
   return async function publicApp(request, info) {
     const response = await route(request, info);
-    for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(PUBLIC_CORS)) response.headers.set(name, value);
     return response;
   };
 

@@ -12,7 +12,11 @@ export interface RequestInfo {
 
 export type FetchHandler = (request: Request, info: RequestInfo) => Promise<Response>;
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,80}$/;
+/** A caller's own X-Request-Id is kept only in this form: nothing a log line or a header could trip on. */
+export const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** On every answer of both listeners: a browser never guesses a JSON answer's type as HTML or script. */
+const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
 /**
  * Node's HTTP server in front of a web-standard handler: the only place node:http appears. Bodies
@@ -32,18 +36,22 @@ export interface ServeHttpOptions {
 export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Server {
   const trusted = options.trustedProxies ?? new Set<string>();
   const server = createServer((req, res) => {
+    // Our own id is made for every request and is what the logs file it under; a well-formed id of
+    // the caller's (a gateway's trace id) is what the answer carries, and is logged beside ours.
     const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const clientRequestId = typeof incoming === 'string' && CLIENT_REQUEST_ID.test(incoming) ? incoming : undefined;
+    const ownId = randomUUID();
+    const requestId = clientRequestId ?? ownId;
     const started = performance.now();
-    requestScope.run({ requestId }, () => {
+    requestScope.run({ requestId: ownId, ...(clientRequestId ? { clientRequestId } : {}) }, () => {
       handle(req, res, handler, options, requestId, trusted)
-        .catch((error) => {
+        .catch((error: unknown) => {
           if (!res.headersSent && isDatabaseUnreachable(error)) {
             // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
-            return sendJson(res, 503, { detail: DATABASE_UNAVAILABLE_DETAIL, code: 'database_unavailable', retry_after: 5, request_id: requestId }, requestId, { 'retry-after': '5' });
+            return sendJson(res, 503, { detail: DATABASE_UNAVAILABLE_DETAIL, code: 'database_unavailable', retry_after: 5, request_id: requestId }, requestId, { ...options.ownAnswerHeaders, 'retry-after': '5' });
           }
           log('error', 'request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-          if (!res.headersSent) sendJson(res, 500, { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId }, requestId);
+          if (!res.headersSent) sendJson(res, 500, { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
           else res.destroy();
         })
         .finally(() => {
@@ -60,14 +68,20 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
     if (!socket.writable) return socket.destroy();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const status = tooLarge ? 431 : 400;
+    // No request was read, so no caller's id either: ours, in the body, the header and the log.
+    const requestId = randomUUID();
+    requestScope.run({ requestId }, () => log('info', 'request refused unparsed', { listener: options.name, status, reason: error.code ?? 'parse_error' }));
+    const own = Object.entries(options.ownAnswerHeaders ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     const body = JSON.stringify({
       detail: tooLarge
         ? 'The URL or headers are too large (over 16 KB). Send long lists as a JSON body with POST to the same path, e.g. {"emails": ["a@example.com", "b@example.com"]}.'
         : 'The request could not be parsed as HTTP/1.1; check the request line and headers.',
       code: tooLarge ? 'request_too_large' : 'bad_request',
+      request_id: requestId,
     });
     socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`);
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n` +
+      `X-Content-Type-Options: nosniff\r\n${own}Connection: close\r\n\r\n${body}`);
   });
   return server;
 }
@@ -83,12 +97,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId);
+    if (declared > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId, options.ownAnswerHeaders);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId);
+      if (size > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId, options.ownAnswerHeaders);
       chunks.push(chunk as Buffer);
     }
     body = Buffer.concat(chunks);
@@ -103,7 +117,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   try {
     url = new URL(req.url ?? '/', `http://${host}`);
   } catch {
-    return sendJson(res, 400, { detail: 'The request path is not a valid URL path.', code: 'bad_path', request_id: requestId }, requestId);
+    return sendJson(res, 400, { detail: 'The request path is not a valid URL path.', code: 'bad_path', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
   }
   const bad = badTextIn(req.url ?? '/', body, req.headers['content-type']);
   if (bad) return sendJson(res, 400, { detail: bad, code: 'invalid_text', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
@@ -114,18 +128,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   const outHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => { outHeaders[name] = value; });
   outHeaders['x-request-id'] = requestId;
+  outHeaders['x-content-type-options'] = NOSNIFF['x-content-type-options'];
   res.writeHead(response.status, outHeaders);
   if (method === 'HEAD' || !response.body) return void res.end();
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 
-function tooLarge(res: ServerResponse, maxBodyBytes: number, requestId: string): void {
+function tooLarge(res: ServerResponse, maxBodyBytes: number, requestId: string, own: Readonly<Record<string, string>> = {}): void {
   // The connection closes after the answer, so what is left of the body is never read.
-  sendJson(res, 413, { detail: `The body is larger than ${maxBodyBytes} bytes; send a smaller request (split large orders or lists).`, code: 'body_too_large', request_id: requestId }, requestId, { connection: 'close' });
+  sendJson(res, 413, { detail: `The body is larger than ${maxBodyBytes} bytes; send a smaller request (split large orders or lists).`, code: 'body_too_large', request_id: requestId }, requestId, { ...own, connection: 'close' });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...NOSNIFF, ...headers });
   res.end(JSON.stringify(body));
 }

@@ -4,10 +4,10 @@ import { migrateToLatest } from '../db/migrate.js';
 import { seedDemo } from '../db/seed-demo.js';
 import type { ServiceConfig } from '../resolvers/service-config.js';
 import type { Services } from '../resolvers/context.js';
-import { createServices, type ServiceOverrides } from './create-services.js';
+import { createServices, readServiceSettings, type ServiceOverrides } from './create-services.js';
 import { createGraphqlServer, type Yoga } from './create-yoga.js';
 import { createApiApp } from './api-app.js';
-import { createPublicApp } from './public-app.js';
+import { createPublicApp, PUBLIC_CORS } from './public-app.js';
 import { serveHttp } from './serve-http.js';
 import { trustedProxiesFromEnv } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
@@ -32,6 +32,8 @@ export interface StartOptions extends ServiceOverrides {
 
 /** Opens and migrates the database, then serves both listeners. Ports 0 pick free ports (tests). */
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
+  // Every setting is checked before anything opens: a wrong value costs the operator no waiting.
+  const settings = readServiceSettings(options.env ?? process.env);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(database.db);
@@ -40,11 +42,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       const existing = await database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
       if (!existing) demoKey = (await seedDemo(database.db)).key;
     }
-    const services = createServices(database, config, options);
+    const services = createServices(database, config, options, settings);
     await services.rateLimits.ready();
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
-    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: { 'access-control-allow-origin': '*' } });
+    const publicServer = serveHttp(createPublicApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
     const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);

@@ -80,10 +80,6 @@ export const CHECKS_PAGE_HEADERS: Readonly<Record<string, string>> = {
   ].join('; '),
 };
 
-export function renderChecksPage(): string {
-  return HTML;
-}
-
 /** `GET /` and `HEAD /` on the public listener. */
 export function checksPageResponse(request: Request): Response {
   return new Response(request.method === 'HEAD' ? null : HTML, { status: 200, headers: CHECKS_PAGE_HEADERS });

@@ -20,7 +20,7 @@ const LABEL_WITH_UNDERSCORE = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
  */
 export function normalizeDomain(raw: unknown, param = 'domain', options: { allowUnderscore?: boolean } = {}): NormalizedDomain {
   if (typeof raw !== 'string' || raw.trim() === '') {
-    throw badRequest('missing_parameter', `Pass the query parameter "${param}", a domain name such as example.com.`);
+    throw badRequest('missing_parameter', `Send "${param}": a domain name such as example.com.`);
   }
   const trimmed = raw.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || trimmed.includes('/')) {

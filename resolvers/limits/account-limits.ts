@@ -11,8 +11,6 @@ export interface AccountLimits {
   readonly ordersPerHour: number | null;
 }
 
-export const NO_ACCOUNT_LIMITS: AccountLimits = { readPerMinute: null, changePerMinute: null, ordersPerHour: null };
-
 /** The allowance an account's limits set for one rate-limit class, or undefined for the default. */
 export function accountAllowance(limits: AccountLimits, kind: 'read' | 'change' | 'order'): number | undefined {
   const value = kind === 'read' ? limits.readPerMinute : kind === 'change' ? limits.changePerMinute : limits.ordersPerHour;

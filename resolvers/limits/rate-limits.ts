@@ -21,16 +21,24 @@ export const RATE_LIMIT_CLASSES = {
 
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 
+/** Where an allowance stands after a count (or a look): what the X-RateLimit-* headers say. */
 export interface RateLimitOutcome {
+  /** The allowance for the window (the account's own when the operator set one). */
+  readonly limit: number;
   readonly remaining: number;
+  /** Seconds until the window ends and the allowance is whole again. */
+  readonly resetSeconds: number;
 }
 
 export interface RateLimits {
   /**
-   * Counts one request; throws a 429 ApiError with retry_after when the allowance is spent.
-   * `allowance` replaces the class's default (an account's operator-set limit).
+   * Counts `points` calls (default one); throws a 429 ApiError with retry_after when the allowance
+   * cannot cover them all (then none runs). `allowance` replaces the class's default (an account's
+   * operator-set limit).
    */
-  consume(kind: RateLimitClass, subject: string, allowance?: number): Promise<RateLimitOutcome>;
+  consume(kind: RateLimitClass, subject: string, allowance?: number, points?: number): Promise<RateLimitOutcome>;
+  /** Where the allowance stands, counting nothing (for answers that spend none, such as a 405). */
+  peek(kind: RateLimitClass, subject: string, allowance?: number): Promise<RateLimitOutcome>;
   /** Resolves once the store answers (Redis connected); rejects with a sentence after 5 s. */
   ready(): Promise<void>;
   /** Closes the store's connection when it owns one (Redis). */
@@ -49,13 +57,18 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   // One limiter per class and allowance: the counter key is the same for every allowance, so an
   // operator raising an account's limit keeps the count already made this window.
   const limiters = new Map<string, RateLimiterAbstract>();
+  // PGlite reports a SELECT's rowCount as 0 (its affectedRows), and rate-limiter-flexible's get()
+  // reads rowCount 0 as "no counter": count the rows a SELECT returns.
+  const raw = store.kind === 'database'
+    ? { query: async (q: Parameters<RawQuery['query']>[0]) => { const r = await store.raw.query(q); return { ...r, rowCount: Math.max(r.rowCount, r.rows.length) }; } }
+    : null;
   const limiterFor = (kind: RateLimitClass, points: number): RateLimiterAbstract => {
     const id = `${kind}:${points}`;
     let limiter = limiters.get(id);
     if (!limiter) {
       const options = { keyPrefix: kind, points, duration: RATE_LIMIT_CLASSES[kind].duration };
       limiter = store.kind === 'database'
-        ? new RateLimiterPostgres({ ...options, storeClient: store.raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
+        ? new RateLimiterPostgres({ ...options, storeClient: raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
         // Refuse at once (503) rather than queue while Redis is down: a request must not hang on its count.
         : new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${kind}`, storeClient: store.client, rejectIfRedisNotReady: true });
       limiters.set(id, limiter);
@@ -63,21 +76,32 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
     return limiter;
   };
 
+  const unavailable = () => new ApiError(503, 'rate_limit_unavailable', `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`, { retry_after: 5 });
+
   return {
-    async consume(kind, subject, allowance) {
+    async consume(kind, subject, allowance, count = 1) {
       const points = allowance ?? defaults[kind];
       try {
-        const res = await limiterFor(kind, points).consume(`${kind}:${subject}`);
-        return { remaining: res.remainingPoints };
+        const res = await limiterFor(kind, points).consume(`${kind}:${subject}`, count);
+        return outcome(points, res, kind);
       } catch (error) {
         if (error instanceof RateLimiterRes) {
           const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
           const spec = RATE_LIMIT_CLASSES[kind];
+          const asked = count > 1 ? ` (this request asked for ${count})` : '';
           throw new ApiError(429, 'rate_limited',
-            `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per}; wait ${retryAfter} seconds and retry.`,
-            { retry_after: retryAfter, remaining: 0 });
+            `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per}${asked}; wait ${retryAfter} seconds and retry.`,
+            { retry_after: retryAfter, remaining: Math.max(0, error.remainingPoints), limit: points });
         }
-        throw new ApiError(503, 'rate_limit_unavailable', `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`, { retry_after: 5 });
+        throw unavailable();
+      }
+    },
+    async peek(kind, subject, allowance) {
+      const points = allowance ?? defaults[kind];
+      try {
+        return outcome(points, await limiterFor(kind, points).get(`${kind}:${subject}`), kind);
+      } catch {
+        throw unavailable();
       }
     },
     async ready() {
@@ -91,4 +115,10 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
       if (store.kind === 'redis') await store.client.quit().catch(() => store.client.disconnect());
     },
   };
+}
+
+/** A count's result as headers see it; no counter yet means the whole allowance and a fresh window. */
+function outcome(points: number, res: RateLimiterRes | null, kind: RateLimitClass): RateLimitOutcome {
+  if (!res) return { limit: points, remaining: points, resetSeconds: RATE_LIMIT_CLASSES[kind].duration };
+  return { limit: points, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)) };
 }

@@ -77,7 +77,7 @@ export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSign
       const cost = CHECK_COSTS[field] ?? 1;
       if (spent + cost > MAX_CHECK_COST) {
         throw new ApiError(400, 'too_many_checks',
-          `This request asks for more checks than one request may run (${MAX_CHECK_COST} check units; ${field} costs ${cost}, check-deliverability 5, check-dkim and check-blacklist 2, any other 1), counting every alias, batched operation and MCP message; send the rest in another request.`,
+          `This request asks for more checks than one request may run: ${MAX_CHECK_COST} check units, counting every alias, batched operation and MCP message (check-deliverability costs 5, check-dkim and check-blacklist 2, any other check 1; ${spent} were spent before this one, which costs ${cost}). Send the rest in another request.`,
           { limit: MAX_CHECK_COST });
       }
       spent += cost;

@@ -37,7 +37,7 @@ const WAIT_FOR_SAME_KEY_MS = 20_000;
  *    retry with the same key takes the claim over and step 6 finds the processor's subscription.
  */
 export async function placeOrder(input: OrderInput, rawKey: string | null | undefined, ctx: Context): Promise<PlacedOrder> {
-  const key = checkIdempotencyKey(rawKey);
+  const key = checkIdempotencyKey(rawKey, ctx.door);
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
   const claim = await waitForClaim(ctx, accountId, key, hashOf(input));

@@ -34,8 +34,8 @@ describe('refusals at the door', () => {
     await expectRefusal(response, 413);
   });
 
-  it('a repeated query parameter is a 400', async () => {
-    await expectRefusal(await service.api('/v1/portal/analytics?period=7d&period=30d'), 400);
+  it('a repeated query parameter is a 422 (input not in the expected shape, SPEC 7)', async () => {
+    await expectRefusal(await service.api('/v1/portal/analytics?period=7d&period=30d'), 422);
   });
 
   it('graphql-armor limits answer 400 with a sentence', async () => {

@@ -56,13 +56,13 @@ describe('workspaces', () => {
     expect((await send('PUT', `/v1/portal/domains/${domains[1]}/workspace`, {})).status).toBe(400);
   });
 
-  it('refuses an empty or too long name (400), a missing or non-string name (422), and a duplicate (409)', async () => {
+  it('refuses an empty or too long name (400), a missing or non-string name or an unknown field (422), and a duplicate (409)', async () => {
     expect((await send('POST', '/v1/portal/workspaces', { name: '   ' })).status).toBe(400);
     expect((await send('POST', '/v1/portal/workspaces', { name: 'x'.repeat(101) })).status).toBe(400);
     expect((await send('POST', '/v1/portal/workspaces', {})).status).toBe(422);
     expect((await send('POST', '/v1/portal/workspaces', { name: 12 })).status).toBe(422);
     expect((await send('POST', '/v1/portal/workspaces', { name: 'Client: Acme outbound' })).status).toBe(409);
-    expect((await send('POST', '/v1/portal/workspaces', { name: 'x', colour: 'red' })).status).toBe(400);
+    expect((await send('POST', '/v1/portal/workspaces', { name: 'x', colour: 'red' })).status).toBe(422);
   });
 
   it("another account's workspace or domain is a 404 exactly like one that does not exist", async () => {

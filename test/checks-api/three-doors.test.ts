@@ -97,7 +97,7 @@ describe('the public listener', () => {
   });
 
   it.each([
-    ['a missing domain', '', /Pass the query parameter "domain"/],
+    ['a missing domain', '', /Send the query parameter "domain"/],
     ['an email address', 'domain=alex@good.test', /not an email address/],
     ['a URL', 'domain=https://good.test/', /not a URL/],
     ['an IP address', 'domain=192.0.2.1', /not an IP address/],

@@ -160,7 +160,7 @@ describe('check-blacklist', () => {
   });
 
   it.each([
-    ['', /Pass the query parameter "input"/],
+    ['', /Send "input"/],
     ['2001:db8::1', /IPv6/],
     ['https://example.com/x', /not a URL/],
   ])('input %j is a 400 saying what to pass', async (input, detail) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { assessDkimKey } from '../../resolvers/checks/dkim/dkim-key-assessment.js';
 import { parseDkimKeyRecord } from '../../resolvers/checks/dkim/dkim-key-record.js';
-import { conformanceDir, conformanceFile } from '../support/conformance-dir.js';
+import { conformanceDir } from '../support/conformance-dir.js';
 
 const conformance = conformanceDir;
 

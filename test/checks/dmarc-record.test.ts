@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseDmarcRecord } from '../../resolvers/checks/dmarc/dmarc-record.js';
-import { conformanceDir, conformanceFile } from '../support/conformance-dir.js';
+import { conformanceDir } from '../support/conformance-dir.js';
 
 const conformance = conformanceDir;
 

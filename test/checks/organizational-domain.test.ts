@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isOrganizationalDomain, organizationalDomain } from '../../resolvers/checks/organizational-domain.js';
-import { conformanceDir, conformanceFile } from '../support/conformance-dir.js';
+import { conformanceFile } from '../support/conformance-dir.js';
 
 // The Public Suffix List's own test file (public domain), see shared/conformance/psl-organizational-domain-tests.
 const file = conformanceFile('psl-organizational-domain-tests', 'tests.txt');

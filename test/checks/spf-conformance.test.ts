@@ -7,7 +7,7 @@ import { parseSpfIp } from '../../resolvers/checks/spf/spf-ip.js';
 import { spfIdentity } from '../../resolvers/checks/spf/spf-identity.js';
 import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsBehaviour, TestDnsServer, ZoneRecord } from '../support/dns-server.js';
-import { conformanceDir, conformanceFile } from '../support/conformance-dir.js';
+import { conformanceFile } from '../support/conformance-dir.js';
 
 // The openspf RFC 7208 suite (shared/conformance/spf-openspf-rfc7208, see its SOURCE.md): every
 // scenario's zone is served by the local test DNS server, every case is run through check_host().

@@ -202,7 +202,8 @@ describe('placing through MCP', () => {
     const body = orderBody([FREE_DOMAINS[23]!], 1);
     const missing = await client.callTool({ name: 'place_order', arguments: body });
     expect(missing.isError).toBe(true);
-    expect(textOf(missing).detail).toMatch(/Idempotency-Key/i);
+    expect(textOf(missing).detail).toMatch(/"idempotency_key"/);
+    expect(textOf(missing).detail).not.toMatch(/header/);
     expect((await client.callTool({ name: 'preview_order', arguments: body })).isError).toBeFalsy();
     const placed = await client.callTool({ name: 'place_order', arguments: { ...body, idempotency_key: 'mcp-order-0001' } });
     expect(placed.isError).toBeFalsy();
@@ -220,24 +221,77 @@ describe('placing through MCP', () => {
 });
 
 describe('the reading allowance', () => {
-  it('every MCP message counts against the 240-per-minute reading allowance (here lowered), then 429 with Retry-After', async () => {
+  const mcpPost = (key: string, body: unknown) => fetch(`${h.service.apiUrl}/mcp`, {
+    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  });
+  const remainingOf = (response: Response) => Number(response.headers.get('x-ratelimit-remaining'));
+  const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+
+  it('every MCP answer carries X-RateLimit-Limit, -Remaining and -Reset; each message of a POST counts once', async () => {
+    const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
+    const first = await mcpPost(key, list(1));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe(String(READ_LIMIT));
+    expect(remainingOf(first)).toBe(READ_LIMIT - 1);
+    const reset = Number(first.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(60);
+    // A batch: two requests and a notification are three messages; the client's answer to a server
+    // request (a result without a method) is not one.
+    const batch = await mcpPost(key, [list(2), list(3), { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 'x', result: {} }]);
+    await batch.arrayBuffer();
+    expect(remainingOf(batch)).toBe(READ_LIMIT - 4);
+  });
+
+  it('the GET (event stream) and DELETE (session end) of a stateless server answer 405 and spend nothing', async () => {
+    const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${h.service.apiUrl}/mcp`, { method, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(remainingOf(response), method).toBe(READ_LIMIT);
+      expect((await response.json()).detail).toMatch(/POST/);
+    }
+  });
+
+  it('a client session spends exactly its messages: initialize, initialized, tools/list (its GET is not counted)', async () => {
     const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
     const client = await connect(key);
-    const remainingNow = async () => {
-      const response = await h.service.api('/v1/payment-method', { key });
-      await response.arrayBuffer();
-      return Number(response.headers.get('x-ratelimit-remaining'));
-    };
-    const before = await remainingNow();
     await client.listTools();
-    const remaining = await remainingNow();
-    expect(remaining).toBe(before - 2); // the tools/list message and this GET
-    for (let i = 0; i < remaining; i++) await client.listTools();
-    const response = await fetch(`${h.service.apiUrl}/mcp`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
-    });
+    // The SDK opens its GET stream without waiting; give it time, since it must not count either way.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = await mcpPost(key, list(1));
+    await after.arrayBuffer();
+    expect(remainingOf(after)).toBe(READ_LIMIT - 4);
+  });
+
+  it('past the allowance (here lowered from 240) a POST is 429 with Retry-After before any exchange', async () => {
+    const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
+    const spent = await mcpPost(key, Array.from({ length: READ_LIMIT - 1 }, (_, i) => list(i)));
+    await spent.arrayBuffer();
+    expect(remainingOf(spent)).toBe(1);
+    const last = await mcpPost(key, list(1));
+    expect(last.status).toBe(200);
+    await last.arrayBuffer();
+    const response = await mcpPost(key, list(9));
     expect(response.status).toBe(429);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(response.headers.get('x-ratelimit-limit')).toBe(String(READ_LIMIT));
+    expect((await response.json()).request_id).toBeTruthy();
+  });
+
+  it('a changing tool spends the changing allowance too, so a key refused by REST cannot change through MCP', async () => {
+    const mine = await h.service.seedAccount();
+    await h.service.services.db.updateTable('accounts').set({ change_per_minute: 1 }).where('id', '=', mine.accountId).execute();
+    const { key } = await createApiKey(h.service.services.db, mine.accountId, ['read']);
+    const body = orderBody([FREE_DOMAINS[25]!], 1);
+    expect((await postJson(h.service, '/v1/orders/preview', body, { key })).status).not.toBe(429);
+    const refusedRest = await postJson(h.service, '/v1/orders/preview', body, { key });
+    expect(refusedRest.status).toBe(429);
+    const result = await (await connect(key)).callTool({ name: 'preview_order', arguments: body });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatchObject({ status: 429, code: 'rate_limited' });
   });
 });

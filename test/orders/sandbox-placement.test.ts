@@ -103,14 +103,14 @@ describe('placing an order with the sandbox processor', () => {
     expect(theirs.body.problems[0].issues[0].message).not.toContain(placed.reference);
   });
 
-  it('Idempotency-Key missing or malformed is a 400 saying so', async () => {
+  it('Idempotency-Key missing or malformed is a 422 saying so (a field not in the expected shape, SPEC 7)', async () => {
     const body = orderBody([free()], 1);
     const missing = await postJson(h.service, '/v1/orders', body);
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(422);
     expect(missing.body.detail).toMatch(/Idempotency-Key/);
     for (const bad of ['short', 'has space in it', 'x'.repeat(65), 'bad/slash-key']) {
       const response = await place(body, bad);
-      expect(response.status).toBe(400);
+      expect(response.status).toBe(422);
       expect(response.body.code).toBe('idempotency_key_malformed');
     }
   });
@@ -123,7 +123,8 @@ describe('placing an order with the sandbox processor', () => {
     expect(result.body.data.placeOrder).toMatchObject({ quantity: 1, replayed: false, charged: { amount: 350, currency: 'usd' } });
     const missingKey = await graphql(h.service, `mutation($o: OrderInput!) { placeOrder(order: $o) { orderId } }`,
       { o: { sku: 'google-inbox-unwarmed', domains: [{ domain: free(), mailboxes: [{ firstName: 'Ada', lastName: 'Byron', localPart: 'ada' }] }] } });
-    expect(missingKey.body.errors?.[0]?.extensions?.status).toBe(400);
+    expect(missingKey.body.errors?.[0]?.extensions?.status).toBe(422);
+    expect(missingKey.body.errors?.[0]?.message).toMatch(/"idempotencyKey"/);
   });
 });
 

@@ -22,3 +22,23 @@ export const fixtureZone: ZoneRecord[] = [
   // The blocklists' RFC 5782 test points, so the lists read as alive.
   ...dnsblTestPoints(),
 ];
+
+/**
+ * Registered (they answer), delegated (NS records) and without Google records: domains a newcomer
+ * can preview and order against `npm run dev-dns` (README, "Trying it"). Each can be on one order
+ * only, so there are several; a fresh DATA_DIR frees them all again.
+ */
+export const orderableDemoDomains = ['northwind-mail.test', 'contoso-reach.test', 'fabrikam-outreach.test', 'tailspin-inbox.test', 'wingtip-sales.test'] as const;
+
+/** A delegated domain that receives mail at Google, so ordering it is refused (attached_to_google_tenant). */
+export const googleAttachedDemoDomain = 'google-taken.test';
+
+/** What `npm run dev-dns` serves beside fixtureZone: the orderable demo domains and the Google-attached one. */
+export const orderingDemoZone: ZoneRecord[] = [
+  ...orderableDemoDomains.flatMap((name): ZoneRecord[] => [
+    { name, type: 'NS', data: 'ns1.good.test' },
+    { name, type: 'NS', data: 'ns2.good.test' },
+  ]),
+  { name: googleAttachedDemoDomain, type: 'NS', data: 'ns1.good.test' },
+  { name: googleAttachedDemoDomain, type: 'MX', data: { preference: 1, exchange: 'aspmx.l.google.com' } },
+];

@@ -7,8 +7,8 @@ import { looksLikeDmarc, parseDmarcRecord, type DmarcPolicy, type DmarcRecord } 
 import { checkReportDestinations, type DmarcReportDestination } from './dmarc-report-authorization.js';
 import { explainDmarcTags, type DmarcTagExplained } from './dmarc-tag-meaning.js';
 
-export { dmarcEnforcement, type DmarcEnforcement } from './dmarc-enforcement.js';
-export { parseDmarcRecord, type DmarcRecord, type DmarcParseResult, type DmarcPolicy } from './dmarc-record.js';
+export { dmarcEnforcement } from './dmarc-enforcement.js';
+export type { DmarcPolicy } from './dmarc-record.js';
 
 export interface CheckDmarcInput {
   readonly domain: string;

@@ -103,10 +103,10 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
  */
 export async function checkNameservers(input: NameserversInput, ctx: CheckContext): Promise<NameserversAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', NAMESERVERS_LIMIT);
-  let results = await Promise.all(items.map((item): Promise<NameserverResult> | NameserverResult => (
+  let results = await Promise.all(items.map((item): Promise<NameserverResult> => (
     item.ok
       ? lookupNameservers(item.domain, item.unicode, ctx)
-      : { domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason, dnssec: null }
+      : Promise.resolve<NameserverResult>({ domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason, dnssec: null })
   )));
   // One domain: delegation health too (a dozen or so more questions). Bulk calls stay as they are.
   const single = results.length === 1 ? results[0] : undefined;

@@ -24,7 +24,7 @@ export function createGoogleTenancyProbe(options: { readonly timeoutMs?: number;
         });
         const location = response.headers.get('location') ?? '';
         if (response.status >= 300 && response.status < 400) {
-          return /^https:\/\/accounts\.google\.com\//.test(location) ? 'managed' : 'unknown';
+          return location.startsWith('https://accounts.google.com/') ? 'managed' : 'unknown';
         }
         if (response.status === 200) {
           const body = (await response.text()).slice(0, 200_000);

@@ -88,10 +88,10 @@ const SEGMENTS: readonly EspSegment[] = ['google', 'microsoft', 'security_gatewa
 export async function segmentEsp(input: SegmentEspInput, ctx: CheckContext): Promise<SegmentEspAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', SEGMENT_ESP_LIMIT);
   const failedDomains = new Set<string>();
-  const results = await Promise.all(items.map((item): Promise<EspDomainResult> | EspDomainResult => (
+  const results = await Promise.all(items.map((item): Promise<EspDomainResult> => (
     item.ok
       ? segmentDomain(ctx, item.domain, item.unicode, failedDomains)
-      : { domain: item.input, domain_unicode: null, segment: 'unresolved', provider: null, gateway: null, provider_behind_gateway: null, mx_hosts: [], reason: item.reason }
+      : Promise.resolve<EspDomainResult>({ domain: item.input, domain_unicode: null, segment: 'unresolved', provider: null, gateway: null, provider_behind_gateway: null, mx_hosts: [], reason: item.reason })
   )));
   const segments = Object.fromEntries(SEGMENTS.map((s) => [s, results.filter((r) => r.segment === s).map((r) => r.domain)])) as Record<EspSegment, string[]>;
   const counts = Object.fromEntries(SEGMENTS.map((s) => [s, segments[s].length])) as Record<EspSegment, number>;

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { serviceConfigFromEnv } from '../../resolvers/service-config.js';
+import { startService } from '../../server/start-service.js';
+import { repoRoot } from '../support/spawn-server.js';
+
+/** Variables Node or the platform reads itself: documented in the table, never read by our code. */
+const READ_BY_NODE = new Set(['NODE_EXTRA_CA_CERTS']);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every variable the service's code reads: env.NAME, env['NAME'], or a parser called as (env, 'NAME'). */
+function variablesReadByCode(): Set<string> {
+  const found = new Set<string>();
+  const pattern = /\benv(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])|\(env,\s*['"]([A-Z][A-Z0-9_]+)['"]/g;
+  const folders = ['server', 'resolvers', 'rest', 'mcp', 'db', 'admin', 'schema', 'jobs'].map((f) => join(repoRoot, f));
+  for (const file of folders.flatMap((f) => { try { return sourceFiles(f); } catch { return []; } })) {
+    for (const match of readFileSync(file, 'utf8').matchAll(pattern)) found.add((match[1] ?? match[2] ?? match[3])!);
+  }
+  return found;
+}
+
+/** The names in the first column of README.md's Environment table. */
+function variablesInReadme(): Set<string> {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Environment'));
+  const table = section.slice(0, section.indexOf('\n## ') > 0 ? section.indexOf('\n## ') : undefined);
+  const names = new Set<string>();
+  for (const line of table.split('\n').filter((l) => l.startsWith('| `'))) {
+    for (const m of line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]!);
+  }
+  return names;
+}
+
+describe('configuration in one place', () => {
+  it('README\'s Environment table lists exactly the variables the code reads', () => {
+    const read = variablesReadByCode();
+    const documented = variablesInReadme();
+    expect(read.size).toBeGreaterThan(30);
+    expect([...read].filter((n) => !documented.has(n)).sort()).toEqual([]);
+    expect([...documented].filter((n) => !read.has(n) && !READ_BY_NODE.has(n)).sort()).toEqual([]);
+  });
+
+  // Each whole-number setting, given a word, stops the start with a sentence naming it.
+  const WHOLE_NUMBERS = [
+    'PUBLIC_PORT', 'API_PORT', 'DNS_TIMEOUT_MS', 'DNS_TRIES', 'DNS_CONCURRENCY', 'DNS_QUESTIONS_PER_SOCKET', 'DNS_AUTHORITATIVE_PORT',
+    'CHECKS_HTTPS_PORT', 'CHECKS_DNS_BUDGET', 'CHECKS_DEADLINE_MS', 'CHECKS_MAX_ANSWER_BYTES', 'REGISTRATION_TIMEOUT_MS',
+    'RATE_LIMIT_READ_PER_MINUTE', 'PUBLIC_RATE_LIMIT_PER_MINUTE', 'IDEMPOTENCY_CLAIM_MS', 'STRIPE_TIMEOUT_MS', 'STRIPE_MAX_NETWORK_RETRIES',
+  ];
+  for (const name of WHOLE_NUMBERS) {
+    it(`${name}=lots stops the start with a sentence naming ${name}`, async () => {
+      // The Stripe settings are read only when Stripe is configured.
+      const stripe = name.startsWith('STRIPE_') ? 'sk_test_environment' : '';
+      const env = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', STRIPE_SECRET_KEY: stripe, [name]: 'lots' };
+      const start = async () => {
+        const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: undefined, dataDir: 'memory' };
+        const running = await startService(config, { env });
+        await running.stop();
+      };
+      const started = performance.now();
+      await expect(start()).rejects.toThrow(name);
+      // Refused before the database opens (opening and migrating PGlite takes seconds).
+      expect(performance.now() - started).toBeLessThan(1500);
+    });
+  }
+
+  it('SERVICE_FAULT other than the one known hook stops the start', async () => {
+    const env = { ...process.env, LOG_LEVEL: 'silent', SERVICE_FAULT: 'exit_after_chrage' };
+    const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: undefined, dataDir: 'memory' };
+    await expect(startService(config, { env })).rejects.toThrow('SERVICE_FAULT must be unset or exit_after_charge');
+  });
+});

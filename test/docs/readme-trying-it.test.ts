@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { googleAttachedDemoDomain, orderableDemoDomains } from '../support/fixture-zone.js';
+import { repoRoot } from '../support/spawn-server.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { postJson, saveCardThroughSandboxPage } from '../orders/support/ordering-fixture.js';
+
+// A newcomer's first ten minutes, offline: `npm run dev-dns` beside the service, then the README's
+// own commands (read from the README, so the text and the demo zone cannot drift apart).
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const tryingIt = readme.slice(readme.indexOf('## Trying it'), readme.indexOf('\n## ', readme.indexOf('## Trying it') + 1));
+const packageJson: { scripts: Record<string, string> } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+
+let devDns: ChildProcess;
+let devDnsOut = '';
+let service: TestService;
+
+beforeAll(async () => {
+  // The script as `npm run dev-dns` runs it, on a free port (5300 may be taken on a shared machine).
+  devDns = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-dns.ts'], {
+    cwd: repoRoot, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DEV_DNS_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`dev-dns printed no address within 30 s: ${devDnsOut}`)), 30_000);
+    devDns.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      devDnsOut += chunk;
+      const found = /Demo DNS on (\S+)/.exec(devDnsOut)?.[1];
+      if (found) { clearTimeout(timer); resolve(found); }
+    });
+    devDns.once('exit', (code) => { clearTimeout(timer); reject(new Error(`dev-dns exited with ${code}: ${devDnsOut}`)); });
+  });
+  service = await startTestService({
+    // Offline, Google's sign-in discovery gives no answer; RDAP and WHOIS fail at once on port 9.
+    googleTenancy: { probe: async () => 'unknown' },
+    env: { DNS_SERVERS: address, DNS_TIMEOUT_MS: '1000', RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', WHOIS_SERVER: '127.0.0.1:9', REGISTRATION_TIMEOUT_MS: '300' },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  if (devDns && devDns.exitCode === null) {
+    const exited = new Promise((resolve) => devDns.once('exit', resolve));
+    devDns.kill('SIGTERM');
+    await exited;
+  }
+});
+
+describe('README "Trying it", offline against npm run dev-dns', () => {
+  it('names the npm script and the port dev-dns listens on by default', () => {
+    expect(packageJson.scripts['dev-dns']).toBe('tsx scripts/dev-dns.ts');
+    const defaultPort = /const DEFAULT_PORT = (\d+);/.exec(readFileSync(join(repoRoot, 'scripts/dev-dns.ts'), 'utf8'))?.[1];
+    expect(tryingIt).toContain('npm run dev-dns');
+    expect(tryingIt).toContain(`DNS_SERVERS=127.0.0.1:${defaultPort} npm start`);
+    expect(devDnsOut).toContain('DNS_SERVERS=');
+    for (const domain of orderableDemoDomains) expect(devDnsOut).toContain(domain);
+  });
+
+  it('answers each check the README runs, with the outcome its comment promises and no lookup errors', async () => {
+    const examples = [...tryingIt.matchAll(/curl "http:\/\/127\.0\.0\.1:8080(\/\.platform\/functions\/[^"]+)"(?:\s+# (\w+))?/g)];
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const [, path, promised] of examples) {
+      const response = await service.pub(path!);
+      const body = await response.json();
+      expect(response.status, path).toBe(200);
+      expect(body.status, `${path}: ${body.summary}`).not.toBe('error');
+      if (promised === 'pass' || promised === 'fail') expect(body.status, path).toBe(promised);
+    }
+  });
+
+  it('verifies the README\'s addresses from the demo zone: none unknown', async () => {
+    const emails = /-d '(\{"emails":[^']+\})'/.exec(tryingIt)?.[1];
+    expect(emails).toBeDefined();
+    const response = await service.pub('/.platform/functions/verify-email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: emails });
+    const body = await response.json();
+    expect(response.status).toBe(200);
+    expect(body.summary).toMatch(/, 0 unknown/);
+    expect(body.results.map((r: { reason: string }) => r.reason)).toEqual(['deliverable', 'deliverable', 'domain_not_found']);
+  });
+
+  it('previews and places the README\'s order for a demo domain, then refuses it on a second order', async () => {
+    const orderJson = /cat > order\.json <<'JSON'\n([\s\S]*?)\nJSON/.exec(tryingIt)?.[1];
+    expect(orderJson).toBeDefined();
+    const order = JSON.parse(orderJson!);
+    for (const d of order.domains) expect(orderableDemoDomains).toContain(d.domain);
+
+    const preview = await postJson(service, '/v1/orders/preview', order);
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.problems).toEqual([]);
+
+    await saveCardThroughSandboxPage(service, '4242 4242 4242 4242');
+    const placed = await postJson(service, '/v1/orders', order, { headers: { 'idempotency-key': 'first-order-0001' } });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    expect(placed.body.domains).toBe(order.domains.length);
+
+    const again = await postJson(service, '/v1/orders/preview', order);
+    expect(again.status).toBe(400);
+    expect(again.body.problems[0].issues[0].code).toBe('domain_on_your_order');
+  });
+
+  it('lets every other demo domain be ordered, and refuses the Google-attached one', async () => {
+    const mailbox = { first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' };
+    const others = orderableDemoDomains.filter((d) => !tryingIt.includes(`"domain": "${d}"`));
+    const clean = await postJson(service, '/v1/orders/preview', { sku: 'google-inbox-unwarmed', domains: others.map((domain) => ({ domain, mailboxes: [mailbox] })) });
+    expect(clean.status, JSON.stringify(clean.body)).toBe(200);
+    expect(clean.body.problems).toEqual([]);
+
+    const taken = await postJson(service, '/v1/orders/preview', { sku: 'google-inbox-unwarmed', domains: [{ domain: googleAttachedDemoDomain, mailboxes: [mailbox] }] });
+    expect(taken.status).toBe(400);
+    expect(taken.body.problems[0].issues.map((i: { code: string }) => i.code)).toEqual(['attached_to_google_tenant']);
+  });
+
+  it('says plainly what still needs the internet', () => {
+    expect(tryingIt).toMatch(/What still needs the internet/);
+    expect(tryingIt).toMatch(/RDAP/);
+    expect(tryingIt).toMatch(/Live DNS/);
+  });
+});

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/spawn-server.js';
+
+// `npm run lint` on a small project of bad files: the repository's own configs and scripts, run in
+// a temporary folder so the real tree is never touched.
+const folder = mkdtempSync(join(tmpdir(), 'lint-rules-'));
+symlinkSync(join(repoRoot, 'node_modules'), join(folder, 'node_modules'));
+const bin = join(repoRoot, 'node_modules', '.bin');
+const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(join(folder, path)), { recursive: true });
+  writeFileSync(join(folder, path), text);
+}
+
+function run(command: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(command, args, { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', types: [] }, include: ['**/*.ts'] }));
+copyFileSync(join(repoRoot, '.oxlintrc.json'), join(folder, '.oxlintrc.json'));
+mkdirSync(join(folder, 'scripts'));
+copyFileSync(join(repoRoot, 'scripts/unsafe-assertions.oxlintrc.json'), join(folder, 'scripts/unsafe-assertions.oxlintrc.json'));
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('npm run lint keeps the house rules', () => {
+  it('oxlint refuses GraphQL in resolvers, console.log in source, a floating promise, an unused import and it.only', () => {
+    write('resolvers/bad.ts', [
+      "import { parse } from 'graphql';",
+      "import { join } from 'node:path';",
+      'export function f(): unknown {',
+      "  console.log('x');",
+      "  fetch('http://127.0.0.1:9');",
+      '  return parse;',
+      '}',
+      '',
+    ].join('\n'));
+    write('server/uses-test-code.ts', "import { fixtureZone } from '../test/support/fixture-zone.js';\nexport const zone = fixtureZone;\n");
+    write('test/focused.test.ts', "import { expect, it } from 'vitest';\nit.only('x', () => { expect(1).toBe(1); });\n");
+    const result = run('oxlint', ['--format', 'json', 'resolvers', 'server', 'test']);
+    expect(result.status).toBe(1);
+    const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string }[] }).diagnostics.map((d) => `${d.filename} ${d.code}`).sort();
+    expect(found).toEqual([
+      'resolvers/bad.ts eslint(no-console)',
+      'resolvers/bad.ts eslint(no-restricted-imports)',
+      'resolvers/bad.ts eslint(no-unused-vars)',
+      'resolvers/bad.ts typescript(no-floating-promises)',
+      'server/uses-test-code.ts eslint(no-restricted-imports)',
+      'test/focused.test.ts vitest(no-focused-tests)',
+    ]);
+  });
+
+  it('a skipped test must say why on its line', () => {
+    write('skips/silent.test.ts', "import { it } from 'vitest';\nit.skip('x', () => {});\n");
+    const silent = run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/lint-skipped-tests.ts'), 'skips']);
+    expect(silent.status).toBe(1);
+    expect(silent.stderr).toContain('skips/silent.test.ts:2: a skipped test must say why');
+
+    write('skips/silent.test.ts', "import { it } from 'vitest';\nit.skip('x, because the fixture server is down', () => {});\n");
+    expect(run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/lint-skipped-tests.ts'), 'skips']).status).toBe(0);
+  });
+
+  it('an unsafe type assertion in a file the baseline does not list fails; within its count it passes', () => {
+    write('scripts/unsafe-assertions-baseline.json', '{}\n');
+    write('admin/narrowing.ts', 'export function f(v: unknown): string {\n  return v as string;\n}\n');
+    const script = join(repoRoot, 'scripts/lint-unsafe-assertions.ts');
+    const refused = run(process.execPath, ['--import', 'tsx', script]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('admin/narrowing.ts: 1 unsafe type assertions, 0 allowed (at 2:10)');
+
+    write('scripts/unsafe-assertions-baseline.json', '{ "admin/narrowing.ts": 1 }\n');
+    expect(run(process.execPath, ['--import', 'tsx', script]).status).toBe(0);
+  });
+});
