@@ -108,7 +108,8 @@ await step('dashboard', async () => {
   row('dashboard', 'REST / GraphQL latency, mean', f.rest_per_graphql_mean, '<= 1.15', f.rest_per_graphql_mean <= 1.15);
   row('dashboard', 'REST / GraphQL latency, p99', f.rest_per_graphql_p99, '<= 1.15', f.rest_per_graphql_p99 <= 1.15);
   row('dashboard', `REST req/s (GraphQL ${f.graphql.requests_per_second}, floor ${f.floor.requests_per_second})`, f.rest.requests_per_second, '-', null);
-  row('dashboard', 'plain node:http / REST throughput (what the stack costs)', f.floor_per_rest_throughput, '-', null);
+  row('dashboard', `REST / plain node:http throughput, same work (${f.database})`, f.rest_per_floor_throughput, '>= 0.9', f.rest_per_floor_throughput >= 0.9);
+  row('dashboard', 'plain node:http / REST CPU per request, serving process', f.floor_per_rest_cpu ?? '-', '-', null);
 });
 
 await step('memory', async () => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { deepStrictEqual } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,15 +15,16 @@ import { serviceConfigFromEnv } from '../resolvers/service-config.js';
 import { createServices } from '../server/create-services.js';
 import { createGraphqlServer } from '../server/create-yoga.js';
 import { createApiApp } from '../server/api-app.js';
-import { loadDocument } from '../server/run-operation.js';
-import { spawnServer } from '../test/support/spawn-server.js';
+import { loadDocument } from '../rest/operation-document.js';
+import { repoRoot, spawnServer } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 
 /**
  * GET /v1/portal/dashboard for an account with 500 domains over 50 orders:
  * (i) database round trips per request, at 5 orders / 50 domains and at 50 / 500 (must not grow);
  * (ii) throughput and latency with autocannon against a real server process: REST, the same
- *      operation on /graphql, and a plain node:http handler answering the same stored JSON (the floor).
+ *      operation on /graphql, and the floor: a plain node:http handler doing the same key lookup,
+ *      allowance count, SQL and JSON.stringify (bench/dashboard-floor.ts), its answer checked equal to REST's.
  * Runs on embedded PGlite in a temporary folder (one process: the bench seeds it, closes it, then
  * the server opens it), or, with DATABASE_URL set, on a new PostgreSQL database dropped afterwards.
  * PGlite runs inside the server's own thread, so its query time is the server's CPU time; PostgreSQL
@@ -47,6 +49,8 @@ export interface LoadFigures {
   readonly latency_p99_ms: number;
   readonly non_2xx: number;
   readonly errors: number;
+  /** CPU the serving process spent per answered request (Linux): with PostgreSQL, our own code's cost, whatever else loads the machine. */
+  readonly serving_cpu_ms_per_request: number | null;
 }
 
 export interface DashboardBenchFigures {
@@ -61,9 +65,11 @@ export interface DashboardBenchFigures {
   /** REST latency over GraphQL's (target <= 1.15). */
   readonly rest_per_graphql_mean: number;
   readonly rest_per_graphql_p99: number;
-  /** The plain handler's throughput over REST's: what the whole stack (auth, counter, queries, GraphQL) costs. */
-  readonly floor_per_rest_throughput: number;
-  /** Measured rounds per door, alternating REST and GraphQL so drift on a shared machine hits both. */
+  /** REST's throughput over the plain handler's doing the same work (target >= 0.9): what the router, GraphQL and the door cost. */
+  readonly rest_per_floor_throughput: number;
+  /** The floor's CPU per request over REST's (serving process only): the throughput ratio on an idle machine, read without the noise of a busy one. */
+  readonly floor_per_rest_cpu: number | null;
+  /** Measured rounds per door; each round runs REST, GraphQL and the floor one after another. */
   readonly rounds: number;
 }
 
@@ -129,18 +135,14 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
   return out;
 }
 
-/** A plain node:http server in its own process answering `file` as JSON: the floor. */
-async function startFloor(file: string): Promise<{ url: string; stop(): void }> {
-  const code = `
-    const body = require('node:fs').readFileSync(process.argv[1]);
-    const server = require('node:http').createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': body.length });
-      res.end(body);
-    });
-    server.keepAliveTimeout = 5000;
-    server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));
-    process.on('SIGTERM', () => process.exit(0));`;
-  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * The floor (bench/dashboard-floor.ts) in its own process on the bench's database: a plain node:http
+ * handler doing the same key lookup, allowance count, SQL and JSON.stringify as the dashboard path.
+ */
+async function startFloor(where: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9', ...where };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dashboard-floor.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => {
@@ -150,13 +152,26 @@ async function startFloor(file: string): Promise<{ url: string; stop(): void }> 
     });
     child.once('exit', (c) => reject(new Error(`floor server exited ${c}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => { child.kill('SIGTERM'); } };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: async () => { child.kill('SIGTERM'); await exited; } };
 }
 
-async function load(name: string, options: autocannon.Options): Promise<LoadFigures> {
+/** CPU time (user + system) a process has used so far, in ms, from /proc; null where there is none. */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+async function load(name: string, options: autocannon.Options, pid: number): Promise<LoadFigures> {
+  const cpuBefore = cpuMsOf(pid);
   const result = await autocannon(options);
+  const cpuAfter = cpuMsOf(pid);
   return {
     name,
+    serving_cpu_ms_per_request: cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / Math.max(1, result.requests.total)) * 100) / 100,
     requests_per_second: Math.round(result.requests.average),
     latency_mean_ms: Math.round(result.latency.average * 100) / 100,
     latency_p50_ms: result.latency.p50,
@@ -177,6 +192,7 @@ function averageRounds(list: readonly LoadFigures[]): LoadFigures {
     latency_p99_ms: mean((l) => l.latency_p99_ms),
     non_2xx: list.reduce((sum, l) => sum + l.non_2xx, 0),
     errors: list.reduce((sum, l) => sum + l.errors, 0),
+    serving_cpu_ms_per_request: list.every((l) => l.serving_cpu_ms_per_request !== null) ? mean((l) => l.serving_cpu_ms_per_request ?? 0) : null,
   };
 }
 
@@ -186,7 +202,7 @@ export async function benchDashboard(options: { readonly connections?: number; r
   const rounds = options.rounds ?? 2;
   const dir = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
   const postgres = process.env.DATABASE_URL ? await createTestDatabase() : null;
-  const where = postgres ? { DATABASE_URL: postgres.databaseUrl } : { DATA_DIR: join(dir, 'data') };
+  const where: Record<string, string> = postgres?.databaseUrl ? { DATABASE_URL: postgres.databaseUrl } : { DATA_DIR: join(dir, 'data') };
   try {
     const database = await openDatabase(postgres ? { databaseUrl: postgres.databaseUrl } : { dataDir: join(dir, 'data') });
     let bigKey: string;
@@ -200,17 +216,24 @@ export async function benchDashboard(options: { readonly connections?: number; r
       await database.close();
     }
 
-    const server = await spawnServer({ env: { ...where, RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
-    try {
-      const headers = { authorization: `Bearer ${bigKey}` };
-      const restUrl = `${server.apiUrl}/v1/portal/dashboard`;
-      const stored = await fetch(restUrl, { headers });
-      const body = Buffer.from(await stored.arrayBuffer());
-      if (stored.status !== 200) throw new Error(`dashboard answered ${stored.status}: ${body.toString()}`);
-      writeFileSync(join(dir, 'dashboard.json'), body);
-      const floor = await startFloor(join(dir, 'dashboard.json'));
+    const headers = { authorization: `Bearer ${bigKey}` };
+    const { source, operationName } = loadDocument('dashboard');
+    const restRounds: LoadFigures[] = [];
+    const graphqlRounds: LoadFigures[] = [];
+    const floorRounds: LoadFigures[] = [];
+    let bodyBytes = 0;
+    // Each round runs the service (REST, then /graphql) and then the floor, each in a fresh process
+    // (embedded PGlite has one owner at a time), so drift on a shared machine hits all three alike.
+    for (let i = 0; i < rounds; i++) {
+      let restBody: unknown;
+      const server = await spawnServer({ env: { ...where, RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
       try {
-        const { source, operationName } = loadDocument('dashboard');
+        const restUrl = `${server.apiUrl}/v1/portal/dashboard`;
+        const first = await fetch(restUrl, { headers });
+        const text = await first.text();
+        if (first.status !== 200) throw new Error(`dashboard answered ${first.status}: ${text}`);
+        restBody = JSON.parse(text);
+        bodyBytes = Buffer.byteLength(text);
         const gqlOptions = {
           url: `${server.apiUrl}/graphql`, method: 'POST' as const, connections,
           headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
@@ -219,37 +242,41 @@ export async function benchDashboard(options: { readonly connections?: number; r
         const check = await fetch(gqlOptions.url, { method: 'POST', headers: gqlOptions.headers, body: gqlOptions.body });
         const checked = (await check.json()) as { data?: { dashboard?: { domain_count?: number } } };
         if (checked.data?.dashboard?.domain_count !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
-
-        // Warm-up (JIT, pools, caches) for each target, then the measured runs, one after another.
-        for (const warm of [{ url: restUrl, headers }, gqlOptions, { url: floor.url }]) await autocannon({ ...warm, connections, duration: 2 });
-        const restRounds: LoadFigures[] = [];
-        const graphqlRounds: LoadFigures[] = [];
-        for (let i = 0; i < rounds; i++) {
-          restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }));
-          graphqlRounds.push(await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS }));
-        }
-        const rest = averageRounds(restRounds);
-        const graphql = averageRounds(graphqlRounds);
-        const floorFigures = await load('plain node:http, stored JSON', { url: floor.url, connections, duration: durationS });
-        const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-        return {
-          database: postgres ? 'postgres' : 'pglite',
-          round_trips: roundTrips,
-          body_bytes: body.length,
-          connections,
-          duration_s: durationS,
-          rest, graphql, floor: floorFigures,
-          rest_per_graphql_mean: ratio(rest.latency_mean_ms, graphql.latency_mean_ms),
-          rest_per_graphql_p99: ratio(rest.latency_p99_ms, graphql.latency_p99_ms),
-          floor_per_rest_throughput: ratio(floorFigures.requests_per_second, rest.requests_per_second),
-          rounds,
-        };
+        // Warm-up (V8, pools, caches) for each target, then the measured runs.
+        for (const warm of [{ url: restUrl, headers }, gqlOptions]) await autocannon({ ...warm, connections, duration: 2 });
+        restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }, server.pid));
+        graphqlRounds.push(await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS }, server.pid));
       } finally {
-        floor.stop();
+        await server.stop();
       }
-    } finally {
-      await server.stop();
+      const floor = await startFloor(where);
+      try {
+        const sample = await fetch(floor.url, { headers });
+        // The floor must answer what REST answers, or it measures something else.
+        deepStrictEqual(JSON.parse(await sample.text()), restBody);
+        await autocannon({ url: floor.url, headers, connections, duration: 2 });
+        floorRounds.push(await load('plain node:http, same work', { url: floor.url, headers, connections, duration: durationS }, floor.pid));
+      } finally {
+        await floor.stop();
+      }
     }
+    const rest = averageRounds(restRounds);
+    const graphql = averageRounds(graphqlRounds);
+    const floorFigures = averageRounds(floorRounds);
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    return {
+      database: postgres ? 'postgres' : 'pglite',
+      round_trips: roundTrips,
+      body_bytes: bodyBytes,
+      connections,
+      duration_s: durationS,
+      rest, graphql, floor: floorFigures,
+      rest_per_graphql_mean: ratio(rest.latency_mean_ms, graphql.latency_mean_ms),
+      rest_per_graphql_p99: ratio(rest.latency_p99_ms, graphql.latency_p99_ms),
+      rest_per_floor_throughput: ratio(rest.requests_per_second, floorFigures.requests_per_second),
+      floor_per_rest_cpu: rest.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request ? ratio(floorFigures.serving_cpu_ms_per_request, rest.serving_cpu_ms_per_request) : null,
+      rounds,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await postgres?.drop();
@@ -261,11 +288,11 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
   for (const r of f.round_trips) {
     console.log(`  round trips, ${r.orders} orders / ${r.domains} domains: ${r.total} per request (${r.kysely_queries} through Kysely + ${r.raw_queries} rate-limit counter)`);
   }
-  console.log(`  load: ${f.connections} connections, ${f.rounds} alternating rounds of ${f.duration_s} s per door (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`);
+  console.log(`  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`);
   for (const l of [f.rest, f.graphql, f.floor]) {
-    console.log(`  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}`);
+    console.log(`  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}  cpu/request ${l.serving_cpu_ms_per_request ?? '-'} ms`);
   }
-  console.log(`  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); plain handler / REST throughput ${f.floor_per_rest_throughput}`);
+  console.log(`  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / plain handler throughput ${f.rest_per_floor_throughput} (target >= 0.9); plain / REST CPU per request ${f.floor_per_rest_cpu ?? '-'}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -4,6 +4,7 @@ import * as orderingTables from './migrations/2026_11_26_0900_ordering_tables.js
 import * as promotionRedemptions from './migrations/2026_11_26_1200_promotion_redemptions.js';
 import * as domainReservations from './migrations/2026_11_26_1300_domain_reservations.js';
 import * as accountLimitsAndKeyUse from './migrations/2026_11_26_1400_account_limits_and_key_use.js';
+import * as domainMailboxCount from './migrations/2026_11_26_1500_domain_mailbox_count.js';
 import * as jobsEventsWebhooks from './migrations/2026_11_26_1500_jobs_events_webhooks.js';
 
 /**
@@ -16,5 +17,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1200_promotion_redemptions': promotionRedemptions,
   '2026_11_26_1300_domain_reservations': domainReservations,
   '2026_11_26_1400_account_limits_and_key_use': accountLimitsAndKeyUse,
+  '2026_11_26_1500_domain_mailbox_count': domainMailboxCount,
   '2026_11_26_1500_jobs_events_webhooks': jobsEventsWebhooks,
 };

@@ -86,6 +86,8 @@ export interface DomainTable {
   forward_to: string | null;
   /** When deliverability monitoring started; null means not yet watched (analytics are null, never 0). */
   watched_since: Timestamp | null;
+  /** Mailboxes on this domain, kept by triggers on mailboxes (migration 2026_11_26_1500). */
+  mailbox_count: Generated<number>;
   created_at: CreatedAt;
   /** Why the domain needs attention (a sentence), or the operator's reason for a state set by hand. */
   build_reason: ColumnType<string | null, string | null | undefined, string | null>;

@@ -12,16 +12,16 @@ import { ApiError } from '../resolvers/api-error.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import { createContext, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
-import type { Yoga } from '../server/create-yoga.js';
-import type { RequestInfo } from '../server/serve-http.js';
+import type { RestRequestInfo as RequestInfo } from '../rest/create-rest-handler.js';
+import type { RunOperation } from '../rest/run-operation-type.js';
 import type { RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { lookAtAllowance, rateLimitHeaders, spendAllowance, spendFor, type Principal } from '../resolvers/limits/door-policy.js';
-import { runOperation } from '../server/run-operation.js';
 
 export interface McpHandlerOptions {
   readonly name: string;
   readonly rows: readonly OperationRow[];
-  readonly yoga: Yoga;
+  /** Runs a row's operation in-process (injected by the server). */
+  readonly runOperation: RunOperation;
   readonly services: Services;
   /** Account MCP: a key is required before any exchange, and tools are listed by the key's scopes. */
   readonly requireKey: boolean;
@@ -91,7 +91,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
         if (caller && row.scope !== null && row.rateLimit !== 'read' && caller.scopes.includes(row.scope)) {
           outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(row.rateLimit)));
         }
-        const answer = await runOperation(options.yoga, row, toolVariables(row, call.params.arguments ?? {}, options), ctx);
+        const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx);
         return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
       } catch (error) {
         if (error instanceof ApiError) {

@@ -1,6 +1,6 @@
 import { Kind, parse, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
 import { schema as graphqlSchema } from '../schema/index.js';
-import { loadDocument } from '../server/run-operation.js';
+import { loadDocument } from './operation-document.js';
 import type { OperationRow } from './operation-table.js';
 import { inputSchema, type JsonSchema } from './graphql-json-schema.js';
 

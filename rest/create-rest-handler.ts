@@ -5,9 +5,8 @@ import { camelizeKeys } from './snake-to-camel.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { ApiError, badRequest } from '../resolvers/api-error.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
-import type { Yoga } from '../server/create-yoga.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
-import { runOperation } from '../server/run-operation.js';
+import type { RunOperation } from './run-operation-type.js';
 
 export interface RestRequestInfo {
   readonly requestId: string;
@@ -19,7 +18,7 @@ export interface RestRequestInfo {
  * turns path, query and body into variables, and runs the row's operation in-process. It holds no
  * business rule; every refusal comes from the schema or a resolver.
  */
-export function createRestHandler(options: { readonly rows: readonly OperationRow[]; readonly yoga: Yoga; readonly services: Services; readonly cors: boolean }) {
+export function createRestHandler(options: { readonly rows: readonly OperationRow[]; readonly runOperation: RunOperation; readonly services: Services; readonly cors: boolean }) {
   const match = createRouteMatcher(options.rows);
   const corsHeaders: Record<string, string> = options.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
 
@@ -57,7 +56,7 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
         if (value !== null) variables[variable] = value;
       }
 
-      const answer = await runOperation(options.yoga, row, variables, ctx);
+      const answer = await options.runOperation(row, variables, ctx);
       return jsonResponse(200, answer, headers);
     } catch (error) {
       if (error instanceof ApiError) {

@@ -1,6 +1,6 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { schema as graphqlSchema } from '../schema/index.js';
-import { loadDocument } from '../server/run-operation.js';
+import { loadDocument } from './operation-document.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 import type { OperationRow, ParamSpec } from './operation-table.js';
 import { inputSchemaFor } from './input-schema.js';

@@ -4,6 +4,7 @@ import { createRestHandler } from '../rest/create-rest-handler.js';
 import { jsonResponse } from '../rest/json-response.js';
 import type { Yoga } from './create-yoga.js';
 import { handleGraphql } from './graphql-door.js';
+import { createOperationRunner } from './run-operation.js';
 import { healthResponse } from './health.js';
 import { createMcpHandler } from '../mcp/create-mcp-handler.js';
 import type { FetchHandler } from './serve-http.js';
@@ -15,10 +16,11 @@ import { useListenerOrigin } from './create-payments.js';
 
 /** {api_url}: the account API (/v1/...), /graphql and health. */
 export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
+  const runOperation = createOperationRunner(yoga);
   const rows = operationTable.filter((r) => r.listener === 'api');
-  const rest = createRestHandler({ rows, yoga, services, cors: false });
+  const rest = createRestHandler({ rows, runOperation, services, cors: false });
   const mcp = createMcpHandler({
-    name: 'deliverability-account', rows, yoga, services, requireKey: true,
+    name: 'deliverability-account', rows, runOperation, services, requireKey: true,
     // place_order takes the Idempotency-Key as an argument (same format rule as the header).
     extraInputs: (row) => row.headerVariables?.length
       ? { extra: { idempotency_key: { type: 'string', pattern: '^[A-Za-z0-9.:_-]{8,64}$', description: 'A new unique key per order (8-64 letters, digits, . - : _); retrying with the same key never places a second order.' } } }

@@ -8,7 +8,6 @@ import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '
 import { operationTable } from '../rest/operation-table.js';
 import { errorResponse } from '../rest/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
-import { offlineGraphiqlResponse } from './offline-graphiql.js';
 
 /**
  * The allowance class of a root field that is not what its operation type says: previewOrder is a
@@ -22,7 +21,7 @@ const FIELD_CLASS: ReadonlyMap<string, RateLimitClass> = new Map(
  * /graphql for our own frontends: the same schema, the same Context, the same door policy as REST
  * and MCP. Each operation counts against the caller's allowances (graphql-spend.ts): a valid key's
  * reading and changing allowances, else the client address's public allowance. GraphiQL's page (a
- * GET without a query) spends nothing, and is served from our own files (offline-graphiql.ts).
+ * GET without a query) spends nothing, and is GraphiQL with its assets inline from @graphql-yoga/render-graphiql (no CDN).
  */
 export async function handleGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
   const appContext = createContext(services, {
@@ -43,8 +42,7 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
     if (error instanceof ApiError) return errorResponse(error, info.requestId);
     throw error;
   }
-  const page = !runsOperation && request.method === 'GET' && !services.config.production ? offlineGraphiqlResponse(request, url) : null;
-  const response = page ?? await requestErrorsAre400(await yoga.fetch(request, { appContext }));
+  const response = await requestErrorsAre400(await yoga.fetch(request, { appContext }));
   for (const [name, value] of Object.entries(rateLimitHeaders(outcome))) response.headers.set(name, value);
   return response;
 }

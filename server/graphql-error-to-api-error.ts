@@ -1,28 +1,18 @@
+import type { GraphQLError } from 'graphql';
 import { ApiError } from '../resolvers/api-error.js';
 import { camelToSnake, describeExpectedType, invalidFieldError, missingFieldError, unknownFieldError } from '../rest/describe-input-error.js';
 
-export interface GraphqlErrorJson {
-  readonly message: string;
-  readonly path?: readonly (string | number)[];
-  readonly extensions?: Record<string, unknown>;
-}
-
-
 /**
- * Turns the first error of a GraphQL answer into the ApiError a REST or MCP caller sees. Resolver
- * refusals arrive with status and detail in `extensions`; GraphQL's own input coercion refusals are
- * worded by rest/describe-input-error.ts: an unknown, missing or wrong-shaped field is one class (422 on the
- * account API), a price-like field the 400 SPEC 7 names.
+ * Turns GraphQL's own refusals (variable coercion, validation: errors no resolver threw, so they carry
+ * no ApiError) into the ApiError a REST or MCP caller sees, worded by rest/describe-input-error.ts: an
+ * unknown, missing or wrong-shaped field is one class (422 on the account API), a price-like field the
+ * 400 SPEC 7 names. graphql-js states which field and which type only in its message, so this reads
+ * the message; resolver refusals never come here (server/run-operation.ts hands them on as thrown).
  */
-export function graphqlErrorToApiError(errors: readonly GraphqlErrorJson[]): ApiError {
-  const withStatus = errors.find((e) => typeof e.extensions?.status === 'number') ?? errors[0];
-  if (!withStatus) return new ApiError(500, 'internal_error', 'The operation returned no data and no error.');
-  const ext = withStatus.extensions ?? {};
-  if (typeof ext.status === 'number') {
-    const { status, code, detail, http: _http, ...extras } = ext;
-    return new ApiError(status, String(code ?? 'error'), String(detail ?? withStatus.message), extras);
-  }
-  const message = withStatus.message;
+export function graphqlErrorToApiError(errors: readonly GraphQLError[]): ApiError {
+  const first = errors[0];
+  if (!first) return new ApiError(500, 'internal_error', 'The operation returned no data and no error.');
+  const message = first.message;
   const unknownField = /Field "([^"]+)" is not defined by type/.exec(message);
   if (unknownField) {
     // The wording and the status (one class with a field of the wrong shape) live in rest/describe-input-error.ts.

@@ -21,7 +21,7 @@ export function maskError(error: unknown): Error {
   }
   log('error', 'unexpected error', { error: original instanceof Error ? (original.stack ?? original.message) : String(original) });
   return new GraphQLError('Something went wrong on our side; the request id in this answer lets the operator find what happened.', {
-    ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+    ...(error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {}),
     extensions: { code: 'internal_error', status: 500, http: { status: 500 } },
   });
 }
@@ -31,7 +31,7 @@ export function apiErrorToGraphQLError(apiError: ApiError, located?: GraphQLErro
   const retryAfter = apiError.extras.retry_after;
   if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
   return new GraphQLError(apiError.detail, {
-    ...(located ? { nodes: located.nodes, path: located.path } : {}),
+    ...(located ? { nodes: located.nodes, source: located.source, positions: located.positions, path: located.path } : {}),
     originalError: apiError,
     extensions: { ...apiError.extras, code: apiError.code, status: apiError.status, detail: apiError.detail, http: { status: apiError.status, headers } },
   });

@@ -4,6 +4,7 @@ import { createRestHandler } from '../rest/create-rest-handler.js';
 import { jsonResponse } from '../rest/json-response.js';
 import type { Yoga } from './create-yoga.js';
 import { handleGraphql } from './graphql-door.js';
+import { createOperationRunner } from './run-operation.js';
 import { healthResponse } from './health.js';
 import { createMcpHandler } from '../mcp/create-mcp-handler.js';
 import { toolsCatalogue } from '../rest/tools-catalogue.js';
@@ -26,9 +27,10 @@ export const PUBLIC_CORS = {
 
 /** {base_url}: the keyless public checks, CORS open on every answer. */
 export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
+  const runOperation = createOperationRunner(yoga);
   const rows = operationTable.filter((r) => r.listener === 'public');
-  const rest = createRestHandler({ rows, yoga, services, cors: true });
-  const mcp = createMcpHandler({ name: 'deliverability-checks', rows, yoga, services, requireKey: false });
+  const rest = createRestHandler({ rows, runOperation, services, cors: true });
+  const mcp = createMcpHandler({ name: 'deliverability-checks', rows, runOperation, services, requireKey: false });
   const docs = createDocsRoutes(rows, 'public', services.config.publicUrl);
   return async function publicApp(request, info) {
     const response = await route(request, info);

@@ -1,47 +1,48 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parse, Kind } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { OperationRow } from '../rest/operation-table.js';
+import type { RunOperation } from '../rest/run-operation-type.js';
+import { loadDocument } from '../rest/operation-document.js';
 import type { Context } from '../resolvers/context.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import type { Yoga } from './create-yoga.js';
-import { graphqlErrorToApiError, type GraphqlErrorJson } from './graphql-error-to-api-error.js';
+import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
 
-interface LoadedDocument { readonly source: string; readonly operationName: string }
-
-const documents = new Map<string, LoadedDocument>();
-
-/** Reads rest/operations/<name>.graphql once and finds its operation's name. */
-export function loadDocument(name: string): LoadedDocument {
-  let doc = documents.get(name);
-  if (!doc) {
-    const source = readFileSync(fileURLToPath(new URL(`../rest/operations/${name}.graphql`, import.meta.url)), 'utf8');
-    const operation = parse(source).definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-    if (!operation || operation.kind !== Kind.OPERATION_DEFINITION || !operation.name) throw new Error(`rest/operations/${name}.graphql must hold one named operation.`);
-    doc = { source, operationName: operation.name.value };
-    documents.set(name, doc);
-  }
-  return doc;
+/**
+ * The operation runner REST and MCP are given: a row's operation runs in-process through the same
+ * envelop pipeline as /graphql (the parse and validation caches, armor's limits, our validation
+ * rules, the context, scope-auth in the schema, error masking), with no HTTP request, JSON body or
+ * JSON answer in between. A resolver's refusal reaches the door as the ApiError it threw; only
+ * GraphQL's own refusals (variable coercion, validation) are turned into ApiErrors from their text.
+ */
+export function createOperationRunner(yoga: Yoga): RunOperation {
+  return async function runOperation(row: OperationRow, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
+    await refuseWithoutKeyOrScope(row, ctx);
+    const { source, operationName } = loadDocument(row.document);
+    const enveloped = yoga.getEnveloped({ appContext: ctx });
+    const document = enveloped.parse(source);
+    const invalid = enveloped.validate(enveloped.schema, document);
+    if (invalid.length > 0) throw graphqlErrorToApiError(invalid);
+    const contextValue = await enveloped.contextFactory();
+    const result = (await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: variables, operationName })) as ExecutionResult;
+    if (result.errors?.length) throw firstApiError(result.errors);
+    if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
+    const answer = row.unwrap ? result.data[row.unwrap] : result.data;
+    return row.reshape ? row.reshape(answer) : answer;
+  };
 }
 
 /**
- * Runs an operation-table row in-process through the same yoga pipeline as /graphql (armor limits,
- * scope-auth, error masking) and returns the REST answer, or throws the ApiError a caller should see.
+ * The masked errors keep the ApiError a resolver threw (or the one masking made: 500, 503) as their
+ * originalError; the first of those is the answer. Without one, the errors are GraphQL's own.
  */
-export async function runOperation(yoga: Yoga, row: OperationRow, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
-  await refuseWithoutKeyOrScope(row, ctx);
-  const { source, operationName } = loadDocument(row.document);
-  const response = await yoga.fetch('http://internal/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: source, variables, operationName }),
-  }, { appContext: ctx });
-  const result = (await response.json()) as { data?: Record<string, unknown> | null; errors?: GraphqlErrorJson[] };
-  if (result.errors?.length) throw graphqlErrorToApiError(result.errors);
-  if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
-  const answer = row.unwrap ? result.data[row.unwrap] : result.data;
-  return row.reshape ? row.reshape(answer) : answer;
+function firstApiError(errors: readonly GraphQLError[]): ApiError {
+  for (const error of errors) {
+    if (error.originalError instanceof ApiError) return error.originalError;
+  }
+  const masked = errors.find((e) => typeof e.extensions.status === 'number');
+  if (masked) return new ApiError(Number(masked.extensions.status), String(masked.extensions.code ?? 'internal_error'), masked.message);
+  return graphqlErrorToApiError(errors);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -37,7 +36,7 @@ export interface Dashboard {
 
 /**
  * Every owned domain grouped by the order that paid for it. Three queries whatever the number of
- * orders or domains (the account, its orders, its domains with mailbox counts), grouped in memory.
+ * orders or domains (the account, its orders, its domains with their kept mailbox counts), grouped in memory.
  */
 export async function getDashboard(ctx: Context): Promise<Dashboard> {
   const accountId = await requireAccountId(ctx);
@@ -49,15 +48,14 @@ export async function getDashboard(ctx: Context): Promise<Dashboard> {
       .where('orders.account_id', '=', accountId).orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').execute(),
     db.selectFrom('domains')
       .leftJoin('workspaces', 'workspaces.id', 'domains.workspace_id')
-      .select(['domains.order_id', 'domains.domain', 'domains.build_state', 'domains.forward_to', 'domains.workspace_id', 'workspaces.name as workspace_name', 'domains.build_reason', 'domains.build_problems'])
-      .select((eb) => eb.selectFrom('mailboxes').whereRef('mailboxes.domain_id', '=', 'domains.id')
-        .select(sql<number>`count(*)::int`.as('n')).as('mailbox_count'))
+      // mailbox_count is kept on the domain by triggers: no count per domain on every read.
+      .select(['domains.order_id', 'domains.domain', 'domains.build_state', 'domains.forward_to', 'domains.workspace_id', 'workspaces.name as workspace_name', 'domains.mailbox_count', 'domains.build_reason', 'domains.build_problems'])
       .where('domains.account_id', '=', accountId).orderBy('domains.domain').execute(),
   ]);
   const byOrder = new Map<number, DashboardDomain[]>();
   for (const d of domains) {
     const list = byOrder.get(d.order_id) ?? [];
-    list.push({ domain: d.domain, buildState: d.build_state, mailboxCount: Number(d.mailbox_count ?? 0), forwardTo: d.forward_to, workspaceId: d.workspace_id, workspaceName: d.workspace_name,
+    list.push({ domain: d.domain, buildState: d.build_state, mailboxCount: d.mailbox_count, forwardTo: d.forward_to, workspaceId: d.workspace_id, workspaceName: d.workspace_name,
       buildReason: d.build_reason, buildProblems: d.build_problems ? JSON.parse(d.build_problems) : [] });
     byOrder.set(d.order_id, list);
   }
@@ -70,7 +68,7 @@ export async function getDashboard(ctx: Context): Promise<Dashboard> {
     accountName: account.name,
     orderCount: orders.length,
     domainCount: domains.length,
-    mailboxCount: domains.reduce((sum, d) => sum + Number(d.mailbox_count ?? 0), 0),
+    mailboxCount: domains.reduce((sum, d) => sum + d.mailbox_count, 0),
     orders: grouped,
   };
 }

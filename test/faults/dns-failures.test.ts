@@ -5,7 +5,7 @@ import dnsPacket from 'dns-packet';
 import { publicCheckRows } from '../../rest/public-check-rows.js';
 import { operationTable } from '../../rest/operation-table.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { loadDocument } from '../../server/run-operation.js';
+import { loadDocument } from '../../rest/operation-document.js';
 
 /**
  * A resolver that misbehaves for EVERY question: never answers, answers SERVFAIL, or answers bytes

@@ -55,10 +55,11 @@ describe('the public listener\'s /graphql', () => {
   it('refuses a mutation, even with a valid write key, and nothing is written', async () => {
     const before = (await (await service.api('/v1/portal/workspaces')).json()).workspaces.length;
     const { status, body } = await post('pub', 'mutation { createWorkspace(input: { name: "via public" }) { workspaceId } }', service.demo.key);
-    // graphql-js refuses it at execution (no rule refuses it at validation in graphql 16): data null, one error.
-    expect(status).toBeLessThan(500);
+    // Refused in validation (server/refuse-missing-operation-type.ts): a 400 saying where changes go.
+    expect(status).toBe(400);
     expect(body.data ?? null).toBeNull();
-    expect(body.errors?.[0]?.message).toMatch(/not configured to execute mutation/);
+    expect((body.errors?.[0] as { extensions?: { code?: string } } | undefined)?.extensions?.code).toBe('operation_not_supported');
+    expect(body.errors?.[0]?.message).toMatch(/public checks only and has no mutations/);
     const reading = await post('pub', '{ dashboard { __typename } }', service.demo.key);
     expect(reading.body.errors?.[0]?.message).toMatch(/dashboard/);
     const after = (await (await service.api('/v1/portal/workspaces')).json()).workspaces.length;

@@ -1,0 +1,58 @@
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { openDatabase } from '../db/open-database.js';
+import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { createContext } from '../resolvers/context.js';
+import { consumeForKey } from '../resolvers/limits/count-caller.js';
+import { getDashboard, type Dashboard } from '../resolvers/account/get-dashboard.js';
+import { createServices } from '../server/create-services.js';
+
+/**
+ * The dashboard bench's floor: a plain node:http handler doing the work every dashboard request
+ * must do and nothing else: the key lookup, the reading allowance's count, the dashboard's SQL
+ * (the same resolver function) and JSON.stringify of the same snake_case answer. No router, no
+ * GraphQL, no door. Run as its own process on the bench's database (DATA_DIR or DATABASE_URL).
+ */
+const config = { ...serviceConfigFromEnv(process.env), apiPort: 0, publicPort: 0 };
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const services = createServices(database, config, { env: process.env, rateLimits: { read: 100_000_000 } });
+await services.rateLimits.ready();
+
+function snakeCase(d: Dashboard) {
+  return {
+    account_id: d.accountId, account_name: d.accountName, order_count: d.orderCount, domain_count: d.domainCount, mailbox_count: d.mailboxCount,
+    orders: d.orders.map((o) => ({
+      order_id: o.orderId, subscription_id: o.subscriptionId, reference: o.reference, sku: o.sku, product: o.product, status: o.status,
+      created_at: o.createdAt.toISOString(),
+      domains: o.domains.map((m) => ({
+        domain: m.domain, build_state: m.buildState, mailbox_count: m.mailboxCount, forward_to: m.forwardTo, workspace_id: m.workspaceId, workspace_name: m.workspaceName,
+      })),
+    })),
+  };
+}
+
+const server = createServer((req, res) => {
+  const ctx = createContext(services, { authorization: req.headers.authorization ?? null, requestId: randomUUID(), clientAddress: req.socket.remoteAddress ?? '' });
+  void (async () => {
+    const caller = await ctx.caller();
+    if (!caller) {
+      res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end('{"detail":"Send a key."}');
+      return;
+    }
+    const { remaining } = await consumeForKey(services.rateLimits, 'read', caller);
+    const body = JSON.stringify(snakeCase(await getDashboard(ctx)));
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-ratelimit-remaining': String(remaining), 'x-request-id': ctx.requestId });
+    res.end(body);
+  })().catch((error: unknown) => {
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ detail: String(error) }));
+  });
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : 0}\n`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  void services.rateLimits.close().catch(() => {}).then(() => database.close()).finally(() => process.exit(0));
+});

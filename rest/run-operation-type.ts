@@ -1,0 +1,10 @@
+import type { OperationRow } from './operation-table.js';
+import type { Context } from '../resolvers/context.js';
+
+/**
+ * How a door runs an operation-table row: the row's operation with these variables, for this
+ * request's Context; resolves to the REST answer or rejects with the ApiError the caller sees. The
+ * server injects it (server/run-operation.ts builds it over the GraphQL pipeline), so the doors in
+ * rest/ and mcp/ know the operation table and the schema's errors, never the server.
+ */
+export type RunOperation = (row: OperationRow, variables: Record<string, unknown>, ctx: Context) => Promise<unknown>;

@@ -1,0 +1,80 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../resolvers/api-error.js';
+import { createContext } from '../../resolvers/context.js';
+import { operationTable } from '../../rest/operation-table.js';
+import { createOperationRunner } from '../../server/run-operation.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+// The dashboard's resolver throws whatever error a test puts here (and answers as usual otherwise).
+const planted = vi.hoisted(() => ({ error: null as Error | null }));
+vi.mock('../../resolvers/account/get-dashboard.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../resolvers/account/get-dashboard.js')>();
+  return {
+    ...actual,
+    getDashboard: async (ctx: Parameters<typeof actual.getDashboard>[0]) => {
+      if (planted.error) throw planted.error;
+      return actual.getDashboard(ctx);
+    },
+  };
+});
+
+let service: TestService;
+beforeAll(async () => { service = await startTestService(); });
+afterAll(async () => { await service?.close(); });
+afterEach(() => { planted.error = null; });
+
+const dashboardRow = operationTable.find((r) => r.name === 'get_dashboard')!;
+// Extras named like the masked error's own extensions (status, http) were lost when the door rebuilt
+// the error from the JSON answer; handed on as thrown, they arrive.
+const refusal = () => new ApiError(409, 'planted_refusal', 'Change the planted thing and retry.', { conflicting: ['a', 'b'], http: 'the extra, not the transport', since: 3 });
+
+describe('the in-process operation runner', () => {
+  it('hands on the ApiError a resolver threw, the same instance', async () => {
+    const thrown = refusal();
+    planted.error = thrown;
+    const run = createOperationRunner(service.yoga);
+    const ctx = createContext(service.services, { authorization: `Bearer ${service.demo.key}`, requestId: 'run-operation-test', clientAddress: '127.0.0.1' });
+    await expect(run(dashboardRow, {}, ctx)).rejects.toBe(thrown);
+  });
+
+  it('answers the data when nothing is thrown', async () => {
+    const run = createOperationRunner(service.yoga);
+    const ctx = createContext(service.services, { authorization: `Bearer ${service.demo.key}`, requestId: 'run-operation-test', clientAddress: '127.0.0.1' });
+    const answer = (await run(dashboardRow, {}, ctx)) as { domain_count: number; orders: unknown[] };
+    expect(answer.domain_count).toBeGreaterThan(0);
+    expect(Array.isArray(answer.orders)).toBe(true);
+  });
+
+  it('REST answers the thrown status, code, detail and every extra', async () => {
+    planted.error = refusal();
+    const response = await service.api('/v1/portal/dashboard');
+    expect(response.status).toBe(409);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ detail: 'Change the planted thing and retry.', code: 'planted_refusal', conflicting: ['a', 'b'], http: 'the extra, not the transport', since: 3 });
+    expect(typeof body.request_id).toBe('string');
+  });
+
+  it('MCP answers the thrown status, code, detail and every extra as a tool error', async () => {
+    planted.error = refusal();
+    const response = await service.api('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_dashboard', arguments: {} } }),
+    });
+    expect(response.status).toBe(200);
+    const message = (await response.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(message.result.isError).toBe(true);
+    expect(JSON.parse(message.result.content[0]!.text)).toEqual({
+      detail: 'Change the planted thing and retry.', code: 'planted_refusal', status: 409, conflicting: ['a', 'b'], http: 'the extra, not the transport', since: 3,
+    });
+  });
+
+  it('an unexpected resolver error is still masked: a 500 with no internals, on REST and MCP', async () => {
+    planted.error = new Error('secret internal detail');
+    const response = await service.api('/v1/portal/dashboard');
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('secret');
+    expect(JSON.parse(text)).toMatchObject({ code: 'internal_error' });
+  });
+});
