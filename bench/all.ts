@@ -19,7 +19,11 @@ const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** pl
 const row = (bench: string, figure: string, measured: number | string, target: string, ok: boolean | null) =>
   rows.push({ bench, figure, measured: typeof measured === 'number' ? String(round(measured)) : measured, target, ok });
 
+/** BENCH_ONLY=checks,dns runs those steps only (the whole run takes a long while on a busy machine). */
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((n) => n.trim()).filter(Boolean));
+
 async function step(name: string, run: () => Promise<void>): Promise<void> {
+  if (only.size > 0 && !only.has(name)) return;
   const started = performance.now();
   process.stdout.write(`\n== ${name}\n`);
   try {
