@@ -11,6 +11,7 @@ import type { CheckLimits } from './limits/check-limits.js';
 import { createRequestScope, type RequestScope } from './limits/request-scope.js';
 import { authenticateSession } from './people/authenticate-session.js';
 import type { JobHooks } from '../jobs/job-hooks.js';
+import type { AlertMailer } from '../jobs/alert-mailer.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -31,6 +32,12 @@ export interface Services {
   readonly sandboxStore: SandboxStore;
   /** The background work behind placements and switches (jobs/start-jobs.ts); absent in bare test setups. */
   readonly jobs?: JobHooks;
+  /** Password resets and invitations go out through this (SMTP_URL, else the outbox folder). */
+  readonly mailer?: AlertMailer;
+  /** SELF_SIGN_UP=off: POST /auth/sign-up refuses, people join by invitation or create-user only. */
+  readonly selfSignUp?: boolean;
+  /** Keys made in the portal read sk_test_ in sandbox mode, sk_live_ with Stripe; from the env when absent. */
+  readonly keyMode?: 'live' | 'test';
 }
 
 /**
