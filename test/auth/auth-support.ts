@@ -1,4 +1,4 @@
-import { graphql, type TestService } from '../support/test-service.js';
+import { type TestService } from '../support/test-service.js';
 
 /** Signs up a new account through POST /auth/sign-up; returns its session cookie and ids. */
 export async function signUpNew(service: TestService, email: string, password = 'correct horse battery') {
@@ -33,4 +33,3 @@ export async function sessionGraphql(service: TestService, cookie: string, query
   return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[]; detail?: string; code?: string } };
 }
 
-export { graphql };
