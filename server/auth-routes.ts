@@ -33,7 +33,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const { accountId, userId } = await signUp(db, accountName, email, password);
       return signedIn(userId, { account_id: accountId, user_id: userId, email, role: 'owner' }, 201);
     },
-    async '/auth/sign-in'(body, _request, info) {
+    async '/auth/sign-in'(body, request, info) {
       await byAddress(info);
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 254) : '';
       const password = typeof body.password === 'string' ? body.password.slice(0, 200) : '';
@@ -42,6 +42,10 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       // Hashes even for an unknown e-mail, so both answers take as long.
       const ok = await checkPassword(user?.password_hash ?? null, password);
       if (!user || !ok) throw new ApiError(401, 'wrong_credentials', WRONG_CREDENTIALS);
+      // Rotation: the session the browser held before (if any) ends, so a planted cookie never
+      // becomes a signed-in one.
+      const previous = sessionTokenOf(request.headers.get('cookie'));
+      if (previous) await revokeSession(db, previous);
       return signedIn(user.id, { account_id: user.account_id, user_id: user.id, email, role: user.role });
     },
     async '/auth/sign-out'(_body, request) {
