@@ -17,6 +17,7 @@ import { metricsPortFromEnv, serveMetrics } from './metrics.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { jobsConfigFromEnv } from '../jobs/jobs-config.js';
 import { selfSignUpFromEnv } from './self-sign-up.js';
+import { keyModeFromEnv } from '../resolvers/auth/api-keys.js';
 import { createDemoUser, type DemoUser } from '../db/seed-demo-user.js';
 
 export interface RunningService {
@@ -69,7 +70,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const env = options.env ?? process.env;
     const mailConfig = jobsConfigFromEnv(env);
     const mailer = createAlertMailer(mailConfig.smtpUrl, mailConfig.alertFrom, mailConfig.outboxDir);
-    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: selfSignUpFromEnv(env) };
+    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: selfSignUpFromEnv(env), keyMode: keyModeFromEnv(env) };
     const metricsPort = metricsPortFromEnv(options.env ?? process.env);
     const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
     const yoga = createGraphqlServer({ graphiql: !config.production });

@@ -25,3 +25,16 @@ describe('a session is counted per person', () => {
     expect(old.status).toBe(401);
   });
 });
+
+describe('keys made with Stripe configured', () => {
+  it('read sk_live_', async () => {
+    const live = await startTestService({ env: { STRIPE_SECRET_KEY: 'sk_test_fake_0123456789', STRIPE_API_BASE: 'http://127.0.0.1:9' } });
+    try {
+      const { cookie } = await signUpNew(live, 'live-keys@example.com');
+      const made = await sessionGraphql(live, cookie, 'mutation { createApiKey(input: {name: "prod", scopes: ["read"]}) { key } }');
+      expect(made.body.data.createApiKey.key).toMatch(/^sk_live_/);
+    } finally {
+      await live.close();
+    }
+  });
+});
