@@ -7,6 +7,9 @@ import { findAccountLimits, setAccountLimits, type AccountLimits } from '../reso
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 import { readQueueState } from '../jobs/read-queue-state.js';
 import { BUILD_STATES, setBuildState, type BuildState } from '../jobs/set-build-state.js';
+import { createUser, isRole, normalizeEmail } from '../resolvers/people/users.js';
+import { generatePassword } from '../resolvers/people/passwords.js';
+import { ApiError } from '../resolvers/api-error.js';
 
 type Fail = (message: string) => never;
 type Values = Record<string, string | undefined>;
@@ -71,6 +74,26 @@ export const adminCommands: Record<string, AdminCommand> = {
       const unique = [...new Set(scopes)].filter(isScope);
       const { key, keyId } = await createApiKey(db, accountId, unique);
       return { key, key_id: keyId, scopes: unique };
+    },
+  },
+  'create-user': {
+    usage: 'create-user --account ID --email EMAIL --role owner|member',
+    options: { account: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      const role = values.role ?? 'member';
+      if (!isRole(role)) return fail('--role must be owner or member.');
+      const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+      if (!account) return fail(`There is no account ${accountId}.`);
+      // A generated password, shown this once: the person signs in with it and can reset it later.
+      const password = generatePassword();
+      try {
+        const userId = await createUser(db, accountId, normalizeEmail(values.email), password, role);
+        return { user_id: userId, password };
+      } catch (error) {
+        if (error instanceof ApiError) return fail(error.detail.replace('Send "email"', 'Give --email'));
+        throw error;
+      }
     },
   },
   'revoke-key': {

@@ -15,6 +15,41 @@ export interface AccountTable {
   orders_per_hour: number | null;
 }
 
+/** A person who signs in to the portal (docs/people.md). */
+export interface UserTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Lower-cased. */
+  email: string;
+  /** argon2id, PHC string. */
+  password_hash: string;
+  role: 'owner' | 'member';
+  created_at: CreatedAt;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the cookie's token, hex. */
+  id: string;
+  user_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+/** A one-use e-mailed link: a password reset or an invitation. */
+export interface UserTokenTable {
+  /** SHA-256 of the link's token, hex. */
+  id: string;
+  purpose: 'password_reset' | 'invitation';
+  user_id: number | null;
+  account_id: number | null;
+  email: string | null;
+  role: 'owner' | 'member' | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface ApiKeyTable {
   id: Generated<number>;
   account_id: number;
@@ -28,6 +63,10 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
   /** Kept to the minute: written at most once a minute per key. */
   last_used_at: Timestamp | null;
+  /** A person's label for the key; null for keys made before keys had names. */
+  name: string | null;
+  /** The person who made the key in the portal; null for the operator's keys. */
+  created_by_user_id: number | null;
 }
 
 export interface PlanTable {
@@ -369,6 +408,9 @@ export interface AlertEmailTable {
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
+  users: UserTable;
+  sessions: SessionTable;
+  user_tokens: UserTokenTable;
   plans: PlanTable;
   workspaces: WorkspaceTable;
   orders: OrderTable;

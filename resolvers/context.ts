@@ -9,7 +9,9 @@ import type { SandboxStore } from './payments/sandbox-store.js';
 import type { DnsRequestScope } from './checks/dns/create-dns-lookup.js';
 import type { CheckLimits } from './limits/check-limits.js';
 import { createRequestScope, type RequestScope } from './limits/request-scope.js';
+import { authenticateSession } from './people/authenticate-session.js';
 import type { JobHooks } from '../jobs/job-hooks.js';
+import type { AlertMailer } from '../jobs/alert-mailer.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -30,6 +32,12 @@ export interface Services {
   readonly sandboxStore: SandboxStore;
   /** The background work behind placements and switches (jobs/start-jobs.ts); absent in bare test setups. */
   readonly jobs?: JobHooks;
+  /** Password resets and invitations go out through this (SMTP_URL, else the outbox folder). */
+  readonly mailer?: AlertMailer;
+  /** SELF_SIGN_UP=off: POST /auth/sign-up refuses, people join by invitation or create-user only. */
+  readonly selfSignUp?: boolean;
+  /** Keys made in the portal read sk_test_ in sandbox mode, sk_live_ with Stripe; from the env when absent. */
+  readonly keyMode?: 'live' | 'test';
 }
 
 /**
@@ -41,7 +49,10 @@ export interface Context {
   readonly requestId: string;
   readonly clientAddress: string;
   readonly now: () => Date;
-  /** The caller behind the bearer key; null without a key or with an unknown or revoked one. */
+  /**
+   * The caller behind the bearer key, or (on /graphql only, without a key) the person behind the
+   * session cookie; null without either or with an unknown, revoked or expired one.
+   */
   readonly caller: () => Promise<Caller | null>;
   /** The caller once `caller()` has settled; undefined before. */
   readonly knownCaller: () => Caller | null | undefined;
@@ -57,6 +68,8 @@ export interface Context {
 
 export interface RequestFacts {
   readonly authorization: string | null;
+  /** The session cookie's token; only /graphql passes it (REST and MCP are for keys). */
+  readonly sessionToken?: string | null;
   readonly requestId: string;
   readonly clientAddress: string;
   /** Aborted when the caller hangs up (serve-http.ts); absent for in-process callers. */
@@ -79,9 +92,16 @@ export function createContext(services: Services, facts: RequestFacts): Context 
     now: () => new Date(),
     sentKey: facts.authorization !== null,
     door: facts.door ?? 'graphql',
-    caller: () => (caller ??= (token ? authenticateKey(services.db, token) : Promise.resolve(null)).then((found) => (known = found))),
+    caller: () => (caller ??= findCaller(services, token, facts.sessionToken ?? null).then((found) => (known = found))),
     knownCaller: () => known,
     checks: () => (checks ??= services.createCheckContext({ budget: requestScope().budget, signal: requestScope().signal })),
     scope: requestScope,
   };
+}
+
+/** A bearer key wins over a cookie: a request that sends a key is a key's request. */
+function findCaller(services: Services, token: string | null, sessionToken: string | null): Promise<Caller | null> {
+  if (token) return authenticateKey(services.db, token);
+  if (sessionToken) return authenticateSession(services.db, sessionToken);
+  return Promise.resolve(null);
 }

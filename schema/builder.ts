@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { ApiError } from '../resolvers/api-error.js';
-import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
+import { missingScopeError, sessionRequiredError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import type { Context } from '../resolvers/context.js';
 import type { Scope } from '../resolvers/auth/scopes.js';
 
@@ -10,7 +10,8 @@ const WIRE_SCOPE = { read: 'read', write: 'write', ordersPlace: 'orders:place' }
 
 export const builder = new SchemaBuilder<{
   Context: Context;
-  AuthScopes: { read: boolean; write: boolean; ordersPlace: boolean };
+    /** session: a person signed in to the portal; key and user management need one (SPEC 5.4). */
+  AuthScopes: { read: boolean; write: boolean; ordersPlace: boolean; session: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     // The two open-ended parts of the check answers (schema/check-answers.ts says why).
@@ -26,7 +27,7 @@ export const builder = new SchemaBuilder<{
     authScopes: async (context) => {
       const caller = await context.caller();
       const has = (scope: Scope) => caller?.scopes.includes(scope) ?? false;
-      return { read: has('read'), write: has('write'), ordersPlace: has('orders:place') };
+      return { read: has('read'), write: has('write'), ordersPlace: has('orders:place'), session: caller?.kind === 'session' };
     },
     unauthorizedError: (_parent, context, _info, result) => unauthorized(context, result.failure),
   },
@@ -37,8 +38,10 @@ function unauthorized(context: Context, failure: AuthFailure): Error {
   const scopeFailure = findScopeFailure(failure);
   if (scopeFailure?.kind === AuthScopeFailureType.AuthScopeFunction && scopeFailure.error instanceof ApiError) return scopeFailure.error;
   // The scope check awaited the caller, so it is known by now.
-  if (!context.knownCaller()) return unauthenticatedError(context.sentKey);
+  const caller = context.knownCaller();
+  if (!caller) return unauthenticatedError(context.sentKey);
   const scopeName = scopeFailure && 'scope' in scopeFailure ? scopeFailure.scope : 'read';
+  if (scopeName === 'session') return sessionRequiredError();
   const wire = WIRE_SCOPE[scopeName as keyof typeof WIRE_SCOPE] ?? scopeName;
   return missingScopeError(wire);
 }

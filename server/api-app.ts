@@ -13,6 +13,7 @@ import { createDocsRoutes } from './serve-docs.js';
 import { handleSandboxCardRoute } from './sandbox-card-route.js';
 import { createStripeWebhookRoute } from './stripe-webhook-route.js';
 import { useListenerOrigin } from './create-payments.js';
+import { createAuthRoutes } from './auth-routes.js';
 
 /** {api_url}: the account API (/v1/...), /graphql and health. */
 export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
@@ -28,6 +29,7 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   });
   const stripeWebhook = createStripeWebhookRoute(services);
   const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
+  const auth = createAuthRoutes(services);
   return async function apiApp(request, info) {
     const path = new URL(request.url).pathname;
     useListenerOrigin(services.payments, new URL(request.url).origin);
@@ -35,6 +37,10 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
     if (page) return page;
     const health = await healthResponse(path, services);
     if (health) return health;
+    if (path.startsWith('/auth/')) {
+      const answer = await auth(request, info);
+      if (answer) return answer;
+    }
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
     if (path === '/mcp') return mcp(request, info);
     if (path === CLI_PATH) return serveCli(request, info.requestId);

@@ -12,6 +12,7 @@ import { createServicePayments } from './create-payments.js';
 import { checkLimitsFromEnv } from '../resolvers/limits/check-limits.js';
 import { stripeConfigFromEnv } from '../resolvers/payments/stripe-processor.js';
 import { trustedProxiesFromEnv } from './client-address.js';
+import { selfSignUpFromEnv } from './self-sign-up.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
 export interface ServiceOverrides {
@@ -51,6 +52,7 @@ export function readServiceSettings(env: NodeJS.ProcessEnv): ServiceSettings {
   // Read where they are used, checked here so a typo stops the start rather than being ignored.
   stripeConfigFromEnv(env);
   trustedProxiesFromEnv(env);
+  selfSignUpFromEnv(env);
   redisUrlFromEnv(env);
   testHooksFromEnv(env);
   return settings;

@@ -8,6 +8,10 @@ import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '
 import { operationTable } from '../rest/operation-table.js';
 import { errorResponse } from '../rest/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
+import { sessionTokenOf } from '../resolvers/people/sessions.js';
+
+/** The header a cookie-signed request must carry (yoga's CSRF-prevention header name). */
+export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 
 /**
  * The allowance class of a root field that is not what its operation type says: previewOrder is a
@@ -24,14 +28,23 @@ const FIELD_CLASS: ReadonlyMap<string, RateLimitClass> = new Map(
  * GET without a query) spends nothing, and is GraphiQL with its assets inline from @graphql-yoga/render-graphiql (no CDN).
  */
 export async function handleGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
+  const authorization = request.headers.get('authorization');
+  // Only without a key does the cookie count; then the request must show it was made by script on a
+  // page allowed to set headers (a cross-site form cannot), as yoga's CSRF prevention asks.
+  const sessionToken = authorization === null ? sessionTokenOf(request.headers.get('cookie')) : null;
+  const url = new URL(request.url);
+  const runsOperation = request.method === 'POST' || url.searchParams.has('query');
+  if (sessionToken && runsOperation && !request.headers.has(CSRF_HEADER)) {
+    return errorResponse(new ApiError(403, 'csrf_header_missing',
+      `A request signed in by the session cookie must carry the "${CSRF_HEADER}" header (any value); send it with every GraphQL request from the portal, or use an API key instead.`), info.requestId);
+  }
   const appContext = createContext(services, {
-    authorization: request.headers.get('authorization'),
+    authorization,
+    sessionToken,
     requestId: info.requestId,
     clientAddress: info.clientAddress,
     signal: request.signal,
   });
-  const url = new URL(request.url);
-  const runsOperation = request.method === 'POST' || url.searchParams.has('query');
   let outcome: RateLimitOutcome | null;
   try {
     const principal = await principalOf(appContext);

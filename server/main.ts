@@ -11,7 +11,11 @@ try {
   process.stdout.write(`Database:          ${service.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}\n`);
   if (service.demoKey) {
     process.stdout.write(`\nA demo account was created. Its API key (shown once, all three scopes):\n  ${service.demoKey}\n` +
-      `Try:  curl -H "Authorization: Bearer ${service.demoKey}" ${service.apiUrl}/v1/portal/dashboard\n\n`);
+      `Try:  curl -H "Authorization: Bearer ${service.demoKey}" ${service.apiUrl}/v1/portal/dashboard\n`);
+    if (service.demoUser) {
+      process.stdout.write(`Its owner signs in to the portal (${service.apiUrl}/portal/) with (shown once):\n  e-mail:   ${service.demoUser.email}\n  password: ${service.demoUser.password}\n`);
+    }
+    process.stdout.write('\n');
   }
   const shutdown = (signal: string) => {
     log('info', 'shutting down', { signal });

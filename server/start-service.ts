@@ -14,6 +14,11 @@ import { serveAdminSocket } from '../admin/admin-socket.js';
 import { log } from './log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
 import { metricsPortFromEnv, serveMetrics } from './metrics.js';
+import { createAlertMailer } from '../jobs/alert-mailer.js';
+import { jobsConfigFromEnv } from '../jobs/jobs-config.js';
+import { selfSignUpFromEnv } from './self-sign-up.js';
+import { keyModeFromEnv } from '../resolvers/auth/api-keys.js';
+import { createDemoUser, type DemoUser } from '../db/seed-demo-user.js';
 
 export interface RunningService {
   readonly publicUrl: string;
@@ -23,6 +28,8 @@ export interface RunningService {
   readonly yoga: Yoga;
   /** The demo key when this start seeded an empty embedded database, else null. */
   readonly demoKey: string | null;
+  /** The demo person's e-mail and password when this start seeded, else null. */
+  readonly demoUser: DemoUser | null;
   /** This instance's background work (builds, monitoring, webhooks, alerts). */
   readonly jobs: RunningJobs;
   /** The metrics listener's URL when METRICS_PORT is set, else null. */
@@ -47,15 +54,23 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   try {
     await migrateToLatest(database.db);
     let demoKey: string | null = null;
+    let demoUser: DemoUser | null = null;
     if (options.seedWhenEmpty && database.kind === 'pglite') {
       const existing = await database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-      if (!existing) demoKey = (await seedDemo(database.db)).key;
+      if (!existing) {
+        const demo = await seedDemo(database.db);
+        demoKey = demo.key;
+        demoUser = await createDemoUser(database.db, demo.accountId);
+      }
     }
     const baseServices = createServices(database, config, options, settings);
     await baseServices.rateLimits.ready();
     const jobs = await startJobs(baseServices, database, { env: options.env ?? process.env, faults: options.jobFaults ?? new Set() });
     startedJobs = jobs;
-    const services: Services = { ...baseServices, jobs: jobs.hooks };
+    const env = options.env ?? process.env;
+    const mailConfig = jobsConfigFromEnv(env);
+    const mailer = createAlertMailer(mailConfig.smtpUrl, mailConfig.alertFrom, mailConfig.outboxDir);
+    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: selfSignUpFromEnv(env), keyMode: keyModeFromEnv(env) };
     const metricsPort = metricsPortFromEnv(options.env ?? process.env);
     const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
     const yoga = createGraphqlServer({ graphiql: !config.production });
@@ -76,12 +91,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     return {
       publicUrl: config.publicPort === 0 ? `http://${urlHost}:${publicPort}` : config.publicUrl,
       apiUrl: config.apiPort === 0 ? `http://${urlHost}:${apiPort}` : config.apiUrl,
-      services, database, yoga, demoKey, jobs,
+      services, database, yoga, demoKey, demoUser, jobs,
       metricsUrl: metrics ? `http://${urlHost}:${metrics.port}/metrics` : null,
       stop: () => (stopping ??= (async () => {
         await Promise.all([close(publicServer), close(apiServer), metrics ? close(metrics.server) : undefined, adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined]);
         // In-flight jobs finish (graphile-worker releases its locks) before the database closes.
         await jobs.stop().catch(() => {});
+        mailer.close();
         await services.rateLimits.close().catch(() => {});
         await database.close().catch(() => {});
       })()),

@@ -5,12 +5,32 @@ import { ApiError } from '../api-error.js';
 import { isScope, type Scope } from './scopes.js';
 import type { AccountLimits } from '../limits/account-limits.js';
 
-/** Keys start with this so secret scanners (and people) recognise a leaked key. */
-export const KEY_PREFIX = 'sk_live_';
+/**
+ * Keys start with one of these so secret scanners (and people) recognise a leaked key: sk_test_ when
+ * made in sandbox mode (no STRIPE_SECRET_KEY), sk_live_ otherwise, as Stripe's keys read.
+ */
+export const KEY_PREFIX = { live: 'sk_live_', test: 'sk_test_' } as const;
+export type KeyMode = keyof typeof KEY_PREFIX;
 
+/** The mode new keys are made in: test without STRIPE_SECRET_KEY (the sandbox processor). */
+export function keyModeFromEnv(env: NodeJS.ProcessEnv = process.env): KeyMode {
+  return (env.STRIPE_SECRET_KEY ?? '').trim() === '' ? 'test' : 'live';
+}
+
+/**
+ * Who is calling: an API key, or a person signed in to the portal (a session). A session is a
+ * person and holds every scope; only a session may manage keys and users (SPEC 5.4).
+ */
 export interface Caller {
+  readonly kind: 'key' | 'session';
   readonly accountId: number;
-  readonly keyId: number;
+  /** The key's id; null for a session. */
+  readonly keyId: number | null;
+  /** The signed-in person; null for a key. */
+  readonly userId: number | null;
+  readonly role: 'owner' | 'member' | null;
+  /** What the allowances are counted against: `key:<id>` or `user:<id>`. */
+  readonly subject: string;
   readonly scopes: readonly Scope[];
   /** The account's operator-set allowances (null fields: the defaults). */
   readonly limits: AccountLimits;
@@ -24,14 +44,23 @@ export function hashKey(key: string): string {
 }
 
 /** A new random key: the prefix plus 32 bytes of base64url. Only its hash is ever stored. */
-export function generateKey(): string {
-  return KEY_PREFIX + randomBytes(32).toString('base64url');
+export function generateKey(mode: KeyMode = keyModeFromEnv()): string {
+  return KEY_PREFIX[mode] + randomBytes(32).toString('base64url');
 }
 
-export async function createApiKey(db: Kysely<Database>, accountId: number, scopes: readonly Scope[]): Promise<{ key: string; keyId: number }> {
-  const key = generateKey();
+export interface NewKeyOptions {
+  readonly name?: string | null;
+  readonly createdByUserId?: number | null;
+  readonly mode?: KeyMode;
+}
+
+export async function createApiKey(db: Kysely<Database>, accountId: number, scopes: readonly Scope[], options: NewKeyOptions = {}): Promise<{ key: string; keyId: number }> {
+  const key = generateKey(options.mode);
   const row = await db.insertInto('api_keys')
-    .values({ account_id: accountId, prefix: key.slice(0, KEY_PREFIX.length + 6), key_hash: hashKey(key), scopes: scopes.join(',') })
+    .values({
+      account_id: accountId, prefix: key.slice(0, KEY_PREFIX.live.length + 6), key_hash: hashKey(key), scopes: scopes.join(','),
+      name: options.name ?? null, created_by_user_id: options.createdByUserId ?? null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { key, keyId: row.id };
@@ -57,7 +86,7 @@ export function bearerToken(header: string | null | undefined): string | null {
  * effect on the next one, on every instance. A database that cannot be reached is a 503.
  */
 export async function authenticateKey(db: Kysely<Database>, key: string): Promise<Caller | null> {
-  if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
+  if (!(key.startsWith(KEY_PREFIX.live) || key.startsWith(KEY_PREFIX.test)) || key.length > 200) return null;
   const hash = hashKey(key);
   let row;
   try {
@@ -80,8 +109,12 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
       .execute().catch(() => undefined);
   }
   return {
+    kind: 'key',
     accountId: row.account_id,
     keyId: row.id,
+    userId: null,
+    role: null,
+    subject: `key:${row.id}`,
     scopes: row.scopes.split(',').filter(isScope),
     limits: { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour },
   };

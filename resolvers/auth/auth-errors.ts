@@ -14,3 +14,9 @@ export function missingScopeError(scope: Scope | string): ApiError {
     `This API key lacks the "${scope}" scope this call needs; create a key with "${scope}" in the portal's settings and use it instead.`,
     { required_scope: scope });
 }
+
+/** The 403 when an API key asks for what only a signed-in person may do (SPEC 5.4). */
+export function sessionRequiredError(): ApiError {
+  return new ApiError(403, 'session_required',
+    'API keys cannot manage keys or users; sign in to the portal and do this there (or through /graphql with the session cookie).');
+}

@@ -7,5 +7,5 @@ import type { RateLimitOutcome, RateLimits } from './rate-limits.js';
  * set one. The doors count through door-policy.ts, which uses the same subject and allowance.
  */
 export function consumeForKey(rateLimits: RateLimits, kind: 'read' | 'change', caller: Caller, points = 1): Promise<RateLimitOutcome> {
-  return rateLimits.consume(kind, `key:${caller.keyId}`, accountAllowance(caller.limits, kind), points);
+  return rateLimits.consume(kind, caller.subject, accountAllowance(caller.limits, kind), points);
 }

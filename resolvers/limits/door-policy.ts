@@ -54,7 +54,7 @@ export async function spendAllowance(rateLimits: RateLimits, principal: Principa
   // Changing first: the scarcer allowance refuses before the reading one is spent.
   if (spend.change > 0) outcomes.push(await consumeForKey(rateLimits, 'change', caller, spend.change));
   if (spend.read > 0) outcomes.push(await consumeForKey(rateLimits, 'read', caller, spend.read));
-  if (outcomes.length === 0) outcomes.push(await rateLimits.peek('read', `key:${caller.keyId}`, accountAllowance(caller.limits, 'read')));
+  if (outcomes.length === 0) outcomes.push(await rateLimits.peek('read', caller.subject, accountAllowance(caller.limits, 'read')));
   return tightest(outcomes);
 }
 

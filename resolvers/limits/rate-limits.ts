@@ -18,6 +18,10 @@ export const RATE_LIMIT_CLASSES = {
   order: { points: 12, duration: 3600, per: 'account' },
   /** Public checks, per client address (our decision: SPEC leaves it open; see docs/api.md). */
   public: { points: 120, duration: 60, per: 'client address' },
+  /** Sign-in attempts per e-mail address (docs/people.md): slows guessing one person's password. */
+  signInEmail: { points: 10, duration: 900, per: 'e-mail address' },
+  /** Sign-in, sign-up and reset requests per client address: slows trying many addresses. */
+  signInAddress: { points: 30, duration: 900, per: 'client address' },
 } as const;
 
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
@@ -92,7 +96,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
           recordRateLimitRefusal(kind);
           const asked = count > 1 ? ` (this request asked for ${count})` : '';
           throw new ApiError(429, 'rate_limited',
-            `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per}${asked}; wait ${retryAfter} seconds and retry.`,
+            `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : spec.duration === 3600 ? 'hour' : `${spec.duration / 60} minutes`} per ${spec.per}${asked}; wait ${retryAfter} seconds and retry.`,
             { retry_after: retryAfter, remaining: Math.max(0, error.remainingPoints), limit: points });
         }
         throw unavailable();

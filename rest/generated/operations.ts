@@ -20,6 +20,13 @@ export type Scalars = {
   SpfRecordTree: { input: unknown; output: unknown; }
 };
 
+export type ApiKeyInput = {
+  /** Where the key is used, 1 to 100 characters. */
+  name: Scalars['String']['input'];
+  /** One or more of read, write, orders:place. */
+  scopes: Array<Scalars['String']['input']>;
+};
+
 /** What was checked. */
 export enum BlacklistInputKind {
   Domain = 'domain',
@@ -308,6 +315,11 @@ export enum SpfStopReason {
 /** The mail provider whose tenancy is assessed. */
 export enum TenancyProvider {
   GoogleWorkspace = 'google_workspace'
+}
+
+export enum UserRole {
+  Member = 'member',
+  Owner = 'owner'
 }
 
 export type WebhookInput = {

@@ -86,9 +86,13 @@ describe('revocation', () => {
     expect(a.detail).toBe(b.detail);
   });
 
-  it('only a hash of the key is stored, and the key carries the sk_live_ prefix', async () => {
-    const { key } = await createApiKey(service.services.db, service.demo.accountId, ['read']);
+  it('only a hash of the key is stored; a key reads sk_live_ when live and sk_test_ in sandbox mode, and both work', async () => {
+    const { key } = await createApiKey(service.services.db, service.demo.accountId, ['read'], { mode: 'live' });
     expect(key).toMatch(/^sk_live_[A-Za-z0-9_-]{40,}$/);
+    const sandbox = await createApiKey(service.services.db, service.demo.accountId, ['read'], { mode: 'test' });
+    expect(sandbox.key).toMatch(/^sk_test_[A-Za-z0-9_-]{40,}$/);
+    expect((await service.api('/v1/payment-method', { key })).status).toBe(200);
+    expect((await service.api('/v1/payment-method', { key: sandbox.key })).status).toBe(200);
     const rows = await service.services.db.selectFrom('api_keys').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(key);
   });

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Caller } from '../auth/api-keys.js';
+import { SCOPES } from '../auth/scopes.js';
+import { ApiError } from '../api-error.js';
+import { hashToken } from './sessions.js';
+
+/**
+ * The person behind a session cookie, or null for an unknown, revoked or expired session. Read on
+ * every request, so signing out (or a password reset) ends the session at once on every instance.
+ * A session holds all three key scopes and is counted per user.
+ */
+export async function authenticateSession(db: Kysely<Database>, token: string, now = new Date()): Promise<Caller | null> {
+  let row;
+  try {
+    row = await db.selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .innerJoin('accounts', 'accounts.id', 'users.account_id')
+      .select(['users.id as user_id', 'users.account_id', 'users.role', 'sessions.expires_at', 'sessions.revoked_at',
+        'accounts.read_per_minute', 'accounts.change_per_minute', 'accounts.orders_per_hour'])
+      .where('sessions.id', '=', hashToken(token)).executeTakeFirst();
+  } catch {
+    throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', { retry_after: 5 });
+  }
+  if (!row || row.revoked_at !== null || new Date(row.expires_at).getTime() <= now.getTime()) return null;
+  return {
+    kind: 'session',
+    accountId: row.account_id,
+    keyId: null,
+    userId: row.user_id,
+    role: row.role,
+    subject: `user:${row.user_id}`,
+    scopes: SCOPES,
+    limits: { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Context } from '../context.js';
+import { ApiError } from '../api-error.js';
+import { createApiKey, keyModeFromEnv, revokeApiKey } from '../auth/api-keys.js';
+import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
+import { unauthenticatedError } from '../auth/auth-errors.js';
+import { issueInvitation } from './user-tokens.js';
+import { normalizeEmail, type Role } from './users.js';
+import { sendPeopleMail } from './people-mail.js';
+
+export interface ApiKeyListing {
+  readonly keyId: number;
+  readonly name: string | null;
+  readonly prefix: string;
+  readonly scopes: readonly string[];
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+  readonly createdBy: string | null;
+  readonly revokedAt: Date | null;
+}
+
+/** The signed-in person; fields reach here only after scope-auth admitted a session. */
+async function person(ctx: Context): Promise<{ accountId: number; userId: number; role: Role }> {
+  const caller = await ctx.caller();
+  if (!caller || caller.kind !== 'session' || caller.userId === null || caller.role === null) throw unauthenticatedError(ctx.sentKey);
+  return { accountId: caller.accountId, userId: caller.userId, role: caller.role };
+}
+
+export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
+  const { accountId } = await person(ctx);
+  const rows = await ctx.services.db.selectFrom('api_keys').leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
+    .select(['api_keys.id', 'api_keys.name', 'api_keys.prefix', 'api_keys.scopes', 'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at', 'users.email'])
+    .where('api_keys.account_id', '=', accountId).orderBy('api_keys.id').execute();
+  return rows.map((r) => ({
+    keyId: r.id, name: r.name, prefix: r.prefix, scopes: r.scopes.split(',').filter(isScope),
+    createdAt: r.created_at, lastUsedAt: r.last_used_at, createdBy: r.email, revokedAt: r.revoked_at,
+  }));
+}
+
+export async function createKeyForPerson(ctx: Context, input: { name: string; scopes: readonly string[] }): Promise<{ keyId: number; key: string; scopes: Scope[] }> {
+  const { accountId, userId } = await person(ctx);
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 100) throw new ApiError(422, 'invalid_name', 'Give the key a name of 1 to 100 characters, saying where it is used.');
+  const scopes = [...new Set(input.scopes)];
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0 || scopes.length === 0) {
+    throw new ApiError(422, 'invalid_scopes', `Scopes must be one or more of ${SCOPES.join(', ')}${unknown.length ? `; "${unknown.join('", "')}" is not one` : ''}.`);
+  }
+  const valid = scopes.filter(isScope);
+  const { key, keyId } = await createApiKey(ctx.services.db, accountId, valid, { name, createdByUserId: userId, mode: ctx.services.keyMode ?? keyModeFromEnv() });
+  return { keyId, key, scopes: valid };
+}
+
+export async function revokeKeyForPerson(ctx: Context, keyId: number): Promise<{ keyId: number; revoked: boolean }> {
+  const { accountId } = await person(ctx);
+  // Another account's key is "no such key", never a hint that it exists.
+  const owned = await ctx.services.db.selectFrom('api_keys').select('id').where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
+  if (!owned) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
+  await revokeApiKey(ctx.services.db, keyId);
+  return { keyId, revoked: true };
+}
+
+/** Owners invite people by e-mail; the link lets them choose a password and join (POST /auth/accept-invitation). */
+export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Promise<{ email: string; role: Role; expiresInDays: number }> {
+  const me = await person(ctx);
+  if (me.role !== 'owner') throw new ApiError(403, 'owner_only', 'Only an account owner can invite people; ask an owner of your account.');
+  const email = normalizeEmail(rawEmail);
+  const taken = await ctx.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (taken) throw new ApiError(409, 'email_taken', `${email} already signs in to an account; invite another address.`);
+  const token = await issueInvitation(ctx.services.db, me.accountId, email, role);
+  const apiUrl = ctx.services.config.apiUrl;
+  await sendPeopleMail(ctx.services.mailer, email, 'You are invited to the portal',
+    `You are invited to join an account on ${apiUrl} as ${role}.\n\nAccept within 7 days:\n${apiUrl}/portal/accept?token=${token}\n\n` +
+    `(or POST /auth/accept-invitation with {"token": "${token}", "password": "..."})\n`);
+  return { email, role, expiresInDays: 7 };
+}

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ApiError } from '../api-error.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+
+export type Role = 'owner' | 'member';
+
+export function isRole(value: unknown): value is Role {
+  return value === 'owner' || value === 'member';
+}
+
+/** E-mail addresses are compared lower-cased and trimmed; a shape check only (the mail is the proof). */
+export function normalizeEmail(value: unknown): string {
+  const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (!/^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/.test(email) || email.length > 254) {
+    throw new ApiError(422, 'invalid_email', 'Send "email" as an e-mail address such as ana@example.com.');
+  }
+  return email;
+}
+
+export function requirePassword(value: unknown): string {
+  const problem = passwordProblem(value);
+  if (problem) throw new ApiError(422, 'invalid_password', problem);
+  return String(value);
+}
+
+/** Adds a person to an account; a taken e-mail is a 409 (it belongs to one account only). */
+export async function createUser(db: Kysely<Database>, accountId: number, email: string, password: string, role: Role): Promise<number> {
+  const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (taken) throw emailTaken(email);
+  const passwordHash = await hashPassword(password);
+  try {
+    const row = await db.insertInto('users').values({ account_id: accountId, email, password_hash: passwordHash, role }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  } catch {
+    // Two sign-ups racing for one address: the unique index decides.
+    throw emailTaken(email);
+  }
+}
+
+function emailTaken(email: string): ApiError {
+  return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or reset its password at POST /auth/password-reset.`);
+}
+
+/** Self sign-up: a new account with its owner, in one transaction. */
+export async function signUp(db: Kysely<Database>, accountName: string, email: string, password: string): Promise<{ accountId: number; userId: number }> {
+  const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (taken) throw emailTaken(email);
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const account = await trx.insertInto('accounts').values({ name: accountName }).returning('id').executeTakeFirstOrThrow();
+    const user = await trx.insertInto('users').values({ account_id: account.id, email, password_hash: passwordHash, role: 'owner' }).returning('id').executeTakeFirstOrThrow();
+    return { accountId: account.id, userId: user.id };
+  });
+}
