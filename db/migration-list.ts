@@ -6,6 +6,7 @@ import * as domainReservations from './migrations/2026_11_26_1300_domain_reserva
 import * as accountLimitsAndKeyUse from './migrations/2026_11_26_1400_account_limits_and_key_use.js';
 import * as domainMailboxCount from './migrations/2026_11_26_1500_domain_mailbox_count.js';
 import * as jobsEventsWebhooks from './migrations/2026_11_26_1500_jobs_events_webhooks.js';
+import * as domainVerification from './migrations/2026_11_26_1700_domain_verification.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1400_account_limits_and_key_use': accountLimitsAndKeyUse,
   '2026_11_26_1500_domain_mailbox_count': domainMailboxCount,
   '2026_11_26_1500_jobs_events_webhooks': jobsEventsWebhooks,
+  '2026_11_26_1700_domain_verification': domainVerification,
 };

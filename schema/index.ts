@@ -20,6 +20,7 @@ import './change-requests.js';
 import './ordering.js';
 import './card-setup.js';
 import './webhooks.js';
+import './domain-verification.js';
 
 /** Fields in the order they are declared: the operation documents are printed from it (scripts/print-schema.ts). */
 export const declaredSchema = builder.toSchema({ sortSchema: false });
