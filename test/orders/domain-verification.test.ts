@@ -125,7 +125,10 @@ describe('the MCP tools and the CLI', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${a.key}` } } }));
     try {
       const got = await client.callTool({ name: 'get_domain_verification', arguments: {} });
-      const text = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as { type: string; text: string }[])[0]!.text);
+      const text = (r: Awaited<ReturnType<Client['callTool']>>) => {
+        const first: unknown = Array.isArray(r.content) ? r.content[0] : undefined;
+        return JSON.parse(first && typeof first === 'object' && 'text' in first && typeof first.text === 'string' ? first.text : 'null');
+      };
       expect(text(got)).toMatchObject({ token: TOKEN_A, record: { value: `inbox-verification=${TOKEN_A}` } });
       const domain = FREE_DOMAINS[39]!;
       h.dns.setRecords([...orderingZone(), ...verificationRecords([domain], TOKEN_A)]);
