@@ -49,7 +49,7 @@ export async function recordVerified(db: Kysely<Database>, accountId: number, do
 /** The sentence a refusal or a failed "check now" carries: what to publish, and what was found instead. */
 export function unverifiedSentence(domain: string, token: string, reading: Exclude<TxtReading, { seen: true }>): string {
   const publish = `publish TXT at ${verificationName(domain)} with the value "${verificationValue(token)}"`;
-  if (reading.why === 'lookup_failed') return `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}); make sure ${publish}, then try again.`;
+  if (reading.why === 'lookup_failed') return `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}); make sure you ${publish}, then try again.`;
   if (reading.why === 'other_value') return `${domain} is not verified as yours: ${verificationName(domain)} has TXT records, but none is "${verificationValue(token)}"; ${publish}, then try again.`;
   return `${domain} is not verified as yours: ${publish} at your DNS provider, then try again (it stays verified once seen).`;
 }
