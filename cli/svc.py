@@ -159,6 +159,16 @@ def cmd_setup_link(client, args):
     return client.request("POST", "/v1/payment-method/setup-link", {"success_url": args.success_url, "cancel_url": args.cancel_url})
 
 
+def cmd_verify(client, args):
+    answer = client.request("POST", "/v1/domains/%s/verify" % urllib.parse.quote(args.domain.strip(), safe=""))
+    if isinstance(answer, dict) and answer.get("verified") is False:
+        # The answer still goes to stdout (it names the record to publish); the exit status says "not yet".
+        sys.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+        raise Refusal(answer.get("detail") or "%s is not verified yet." % args.domain)
+    return answer
+
+
 def cmd_get(client, args):
     return client.request("GET", args.path)
 
@@ -243,6 +253,17 @@ def build_parser():
               "Needs a key with scope orders:place.", cmd_setup_link)
     sub.add_argument("--success-url", metavar="U", required=True, help="where the page sends the person once the card is saved")
     sub.add_argument("--cancel-url", metavar="U", required=True, help="where the page sends the person who gives up")
+
+    add("verification", "the TXT record that proves a domain is yours, and the domains verified",
+        "Shows the account's verification token, the record to publish (TXT at _inbox-verification.<domain> "
+        "holding inbox-verification=<token>) and the domains already verified (GET /v1/domains/verification). "
+        "Preview and order refuse a domain until it is verified once.", cmd_get_simple("/v1/domains/verification"))
+
+    sub = add("verify", "check now whether a domain's verification record is published",
+              "Looks the TXT at _inbox-verification.DOMAIN up now (POST /v1/domains/DOMAIN/verify). Prints the "
+              "answer; exits 0 when the domain is verified (it then stays verified), 1 when not, with what to "
+              "publish on stderr. Needs a key with scope write.", cmd_verify)
+    sub.add_argument("domain", metavar="DOMAIN", help="the domain to verify, e.g. example.com")
 
     add("dashboard", "domains grouped by the order that paid for them",
         "Every owned domain, grouped by order, with build state and mailbox count (GET /v1/portal/dashboard).",

@@ -240,6 +240,20 @@ export interface RateLimitTable {
 }
 
 /** A domain held by one placement (by its Idempotency-Key) from before the charge until its order is recorded. */
+/** The token an account publishes to prove a domain is its own (issue 12 item 6). */
+export interface DomainVerificationTokenTable {
+  account_id: number;
+  token: string;
+  created_at: CreatedAt;
+}
+
+/** A domain seen carrying the account's token: it stays verified for that account. */
+export interface VerifiedDomainTable {
+  account_id: number;
+  domain: string;
+  verified_at: CreatedAt;
+}
+
 export interface DomainReservationTable {
   domain: string;
   account_id: number;
@@ -440,6 +454,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   alert_recipients: AlertRecipientTable;
   alert_emails: AlertEmailTable;
+  domain_verification_tokens: DomainVerificationTokenTable;
+  verified_domains: VerifiedDomainTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { createApiKey } from '../resolvers/auth/api-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
+import { DEMO_VERIFICATION_TOKEN } from '../resolvers/orders/verification-record.js';
 
 export interface DemoAccount { readonly accountId: number; readonly key: string; readonly keyId: number }
 
@@ -16,6 +17,8 @@ const DAY = 86_400_000;
  * every kind (one-off, three months, forever, first invoice free, expired, used up, other plan). No card is on file:
  * saving one through the setup link is the first thing to do before placing an order. Every run
  * makes a new account (domain names carry a random tag, since a domain belongs to one order only).
+ * The account's domain verification token is fixed (DEMO_VERIFICATION_TOKEN), and the dev DNS zone
+ * publishes it for the orderable demo domains, so they pass the ownership check offline.
  */
 export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<DemoAccount> {
   const tag = randomBytes(3).toString('hex');
@@ -46,6 +49,8 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
       { account_id: id, code: 'LAUNCH50', plan_id: null, percent_off: null, amount_off: 500, currency: 'usd', duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: 1, times_redeemed: 1, processor_ref: null },
       { account_id: id, code: 'WARMUP15', plan_id: warmed!.id, percent_off: 15, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
     ]).execute();
+
+    await trx.insertInto('domain_verification_tokens').values({ account_id: id, token: DEMO_VERIFICATION_TOKEN }).execute();
 
     const workspace = await trx.insertInto('workspaces').values({ account_id: id, name: 'Client: Acme outbound' }).returning('id').executeTakeFirstOrThrow();
 

@@ -123,6 +123,16 @@ export const orderingRows = [
     summary: 'A link to a payment processor page where a person saves a card: {"success_url": "https://...", "cancel_url": "https://..."}.', params: [], bodyVariable: 'input', mcpTool: 'create_card_setup_link', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
 ] as const satisfies readonly OperationRow[];
 
+/** Proving a domain is yours (issue 12, item 6): preview and place refuse a domain until this is done once. */
+export const domainVerificationRows = [
+  { name: 'get_domain_verification', listener: 'api', method: 'GET', path: '/v1/domains/verification', document: 'domain-verification', unwrap: 'domainVerification', scope: 'read', rateLimit: 'read',
+    summary: 'Your verification token, the TXT record that proves a domain is yours (at _inbox-verification.<domain>), and the domains already verified.', params: [], mcpTool: 'get_domain_verification', annotations: READING },
+  { name: 'verify_domain', listener: 'api', method: 'POST', path: '/v1/domains/{domain}/verify', document: 'verify-domain', unwrap: 'verifyDomain', scope: 'write', rateLimit: 'change',
+    summary: 'Check now: looks the TXT at _inbox-verification.<domain> up and answers verified true or false with a sentence; once verified, a domain stays verified for your account.',
+    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'The domain to verify, e.g. example.com.' }], mcpTool: 'verify_domain',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true } },
+] as const satisfies readonly OperationRow[];
+
 const webhookIdParam: ParamSpec = { name: 'webhook_id', in: 'path', type: 'integer', required: true, description: 'A webhook_id from GET /v1/webhooks.' };
 
 /** Webhook endpoints (issue 13; beyond SPEC 6): scope write throughout, since an endpoint receives the account's events. */
@@ -139,4 +149,4 @@ export const webhookRows = [
     summary: 'The newest 100 deliveries to an endpoint, each with its attempts (status code, error, duration).', params: [webhookIdParam], annotations: READING },
 ] as const satisfies readonly OperationRow[];
 
-export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...publicCheckRows, ...webhookRows];
+export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...domainVerificationRows, ...publicCheckRows, ...webhookRows];

@@ -21,6 +21,7 @@ import './ordering.js';
 import './card-setup.js';
 import './webhooks.js';
 import './people.js';
+import './domain-verification.js';
 
 /** Fields in the order they are declared: the operation documents are printed from it (scripts/print-schema.ts). */
 export const declaredSchema = builder.toSchema({ sortSchema: false });

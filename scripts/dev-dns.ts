@@ -2,7 +2,8 @@
 // and place orders with no internet. Start the service beside it with
 //   DNS_SERVERS=127.0.0.1:5300 npm start
 // It serves test/support/fixture-zone.ts: good.test (well configured), bad.test (poorly), the
-// blocklists' test points, and the domains an order can name (orderableDemoDomains). Any other name
+// blocklists' test points, and the domains an order can name (orderableDemoDomains), each with the
+// demo account's verification TXT at _inbox-verification.<domain> (docs/ordering.md). Any other name
 // is NXDOMAIN. Port 5300 rather than 5353, which mDNS (Avahi, macOS) usually holds.
 import { startTestDnsServer, type TestDnsServer } from '../test/support/dns-server.js';
 import { fixtureZone, googleAttachedDemoDomain, orderableDemoDomains, orderingDemoZone } from '../test/support/fixture-zone.js';

@@ -5,6 +5,8 @@ import { normalizeDomain } from '../checks/normalize-domain.js';
 import { checkProviderDomain } from '../checks/provider-domain/check-provider-domain.js';
 import { ORDER_LIMITS, type OrderInput } from './order-input.js';
 import { groupProblems, type DomainProblems, type OrderIssue } from './order-problems.js';
+import { readVerificationTxt, recordVerified, unverifiedSentence, verificationToken, verifiedDomains, type TxtReading } from './domain-verification.js';
+import { verificationRecord } from './verification-record.js';
 
 export interface CheckedMailbox { readonly firstName: string; readonly lastName: string; readonly localPart: string }
 export interface CheckedDomain { readonly domain: string; readonly forwardTo: string | null; readonly mailboxes: readonly CheckedMailbox[] }
@@ -25,7 +27,8 @@ const RESERVED_LOCAL_PARTS = new Set(['postmaster', 'abuse', 'hostmaster', 'mail
  * Every check an order goes through, the same for preview and place (SPEC 4.2: a passing preview is
  * accepted): limits, domain syntax, duplicates, domains already on an order of any account,
  * registration and delegation in DNS, tenancy at the first mailbox provider, forward_to, mailbox
- * names and local parts. Errors refuse the order with a 400 whose `problems` are grouped by domain;
+ * names and local parts, and that the domain is proved to be the account's (TXT at
+ * _inbox-verification.<domain>, once). Errors refuse the order with a 400 whose `problems` are grouped by domain;
  * a check that cannot tell (a DNS timeout, a tenancy probe without answer) is a warning.
  */
 export async function checkOrder(input: OrderInput, accountId: number, ctx: Context): Promise<CheckedOrder> {
@@ -112,7 +115,8 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
         : { severity: 'error', code: 'domain_on_another_order', field: `domains[${i}].domain`, message: `${row.domain} is already on an order; a domain can be on one order only. Check that you own it.` });
     }
     const free = names.filter((n) => !taken.some((t) => t.domain === n));
-    await Promise.all(free.map((name) => checkDomainInDns(name, firstIndexOf.get(name)!, ctx, add)));
+    const proof = await readOwnership(free, accountId, ctx);
+    await Promise.all(free.map((name) => checkDomainInDns(name, firstIndexOf.get(name)!, ctx, add, proof)));
   }
 
   const errors = groupProblems(shown, issues, (issue) => issue.severity === 'error');
@@ -125,8 +129,39 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
   return { domains: checked as CheckedDomain[], mailboxCount, warnings: groupProblems(shown, issues, () => true) };
 }
 
-/** Registered (it exists), delegated (NS records), and not attached to a tenant of the first provider. */
-async function checkDomainInDns(domain: string, index: number, ctx: Context, add: (index: number, issue: OrderIssue) => void): Promise<void> {
+/** What the TXT at _inbox-verification.<domain> said, for each domain the account had not proved yet. */
+interface Proof { readonly token: string; readonly readings: ReadonlyMap<string, Exclude<TxtReading, { seen: true }>> }
+
+/**
+ * Proves the domains are the account's (issue 12, item 6): those verified before pass; the others'
+ * TXT records are read now, before the NS and tenancy lookups, with one question each added to the
+ * request's DNS budget, so a large order is never refused because the budget ran out. Those seen
+ * are recorded as verified at once (they stay so, whatever the rest of the order).
+ */
+async function readOwnership(free: readonly string[], accountId: number, ctx: Context): Promise<Proof | null> {
+  const db = ctx.services.db;
+  const known = new Set((await verifiedDomains(db, accountId, free)).map((v) => v.domain));
+  const unproved = free.filter((n) => !known.has(n));
+  if (unproved.length === 0) return null;
+  const token = await verificationToken(db, accountId);
+  ctx.scope().budget.grow(unproved.length);
+  const dns = ctx.checks().dns;
+  const readings = await Promise.all(unproved.map(async (domain) => ({ domain, reading: await readVerificationTxt(dns, domain, token) })));
+  const seen: string[] = [];
+  const missing = new Map<string, Exclude<TxtReading, { seen: true }>>();
+  for (const { domain, reading } of readings) {
+    if (reading.seen) seen.push(domain);
+    else missing.set(domain, reading);
+  }
+  await recordVerified(db, accountId, seen, ctx.now());
+  return { token, readings: missing };
+}
+
+/**
+ * Registered (it exists), delegated (NS records), proved the account's own, and not attached to a
+ * tenant of the first provider.
+ */
+async function checkDomainInDns(domain: string, index: number, ctx: Context, add: (index: number, issue: OrderIssue) => void, proof: Proof | null): Promise<void> {
   const field = `domains[${index}].domain`;
   const checks = ctx.checks();
   const ns = await checks.dns.lookup(domain, 'NS');
@@ -140,6 +175,12 @@ async function checkDomainInDns(domain: string, index: number, ctx: Context, add
   }
   if (!ns.ok) {
     add(index, { severity: 'warning', code: 'dns_unverified', field, message: `Whether ${domain} is registered and delegated could not be checked (the NS lookup failed: ${ns.failure}); we check again before building.` });
+  }
+  const unproved = proof?.readings.get(domain);
+  if (proof && unproved) {
+    // Always an error, a failed lookup included: otherwise anyone could order a domain they do not
+    // control and so block its owner. Reported after the NS check, which says more when it fails.
+    add(index, { severity: 'error', code: 'domain_not_verified', field, message: unverifiedSentence(domain, proof.token, unproved), record: verificationRecord(domain, proof.token) });
   }
   const tenancy = await checkProviderDomain({ domain }, checks);
   if (tenancy.attached === true) {

@@ -1,3 +1,5 @@
+import type { VerificationRecord } from './verification-record.js';
+
 /** One issue with one domain of an order. Errors refuse the order; warnings are shown and let it through. */
 export interface OrderIssue {
   readonly severity: 'error' | 'warning';
@@ -5,6 +7,8 @@ export interface OrderIssue {
   /** Where in the body, e.g. domains[2].mailboxes[0].local_part. */
   readonly field: string;
   readonly message: string;
+  /** domain_not_verified only: the TXT record that proves the domain is the account's. */
+  readonly record?: VerificationRecord;
 }
 
 /** Issues grouped by domain (SPEC 4.2 rule 1), in the order the domains were sent. */

@@ -539,6 +539,11 @@ export type DeleteWorkspaceMutationVariables = Exact<{
 
 export type DeleteWorkspaceMutation = { deleteWorkspace: { deleted: boolean, workspace_id: number, unfiled_domain_count: number } };
 
+export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DomainVerificationQuery = { domainVerification: { token: string, record: { type: string, value: string, name_template: string }, verified_domains: Array<{ domain: string, verified_at: string }> } };
+
 export type FileDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];
   input: FileDomainInput;
@@ -630,6 +635,13 @@ export type UpdateWebhookMutationVariables = Exact<{
 
 
 export type UpdateWebhookMutation = { updateWebhook: { url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string } };
+
+export type VerifyDomainMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type VerifyDomainMutation = { verifyDomain: { domain: string, verified: boolean, detail: string, verified_at: string | null, record: { name: string, type: string, value: string } } };
 
 export type VerifyEmailQueryVariables = Exact<{
   emails: Array<Scalars['String']['input']> | Scalars['String']['input'];

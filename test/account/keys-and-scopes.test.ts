@@ -33,6 +33,7 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'update-webhook': { webhookId: 1, input: { events: ['*'] } },
   'delete-webhook': { webhookId: 1 },
   'webhook-deliveries': { webhookId: 1 },
+  'verify-domain': { domain: 'example.com' },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {

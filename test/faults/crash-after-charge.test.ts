@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../db/schema.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { verificationRecords } from '../support/domain-verification.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 
@@ -23,6 +24,7 @@ beforeAll(async () => {
   dns = await startTestDnsServer({ records: [
     { name: 'crash-proof-outreach.com', type: 'NS', data: 'ns1.dns-host.net' },
     { name: 'crash-proof-outreach.com', type: 'NS', data: 'ns2.dns-host.net' },
+    ...verificationRecords(['crash-proof-outreach.com']),
   ] });
   database = await createTestDatabase();
   dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));

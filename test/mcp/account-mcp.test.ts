@@ -7,10 +7,11 @@ import type { Scope } from '../../resolvers/auth/scopes.js';
 import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 
 const READ_LIMIT = 100;
-/** SPEC 4.2's account MCP tools and the scope each needs. */
+/** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification tools. */
 const SPEC_TOOLS: Record<string, Scope> = {
   get_dashboard: 'read', list_orders: 'read', get_billing: 'read', get_deliverability: 'read', list_catalogue: 'read',
   check_payment_method: 'read', preview_order: 'read', create_card_setup_link: 'orders:place', place_order: 'orders:place',
+  get_domain_verification: 'read', verify_domain: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) => Object.keys(SPEC_TOOLS).filter((t) => SPEC_TOOLS[t] === scope && existing.has(t)).sort();
@@ -61,9 +62,9 @@ describe('tools/list shows only what the key\'s scopes allow', () => {
     expect(names).not.toContain('create_card_setup_link');
   });
 
-  it('an orders:place key lists only the placing tools; a write-only key lists none', async () => {
+  it('an orders:place key lists only the placing tools; a write-only key lists only verify_domain', async () => {
     expect((await (await connect(keys.place)).listTools()).tools.map((t) => t.name).sort()).toEqual(toolsNeeding('orders:place'));
-    expect((await (await connect(keys.write)).listTools()).tools).toEqual([]);
+    expect((await (await connect(keys.write)).listTools()).tools.map((t) => t.name)).toEqual(['verify_domain']);
   });
 
   it('a key with every scope lists every tool of SPEC\'s table', async () => {

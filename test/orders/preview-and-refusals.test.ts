@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { graphql } from '../support/test-service.js';
+import { verificationRecords } from '../support/domain-verification.js';
 import { FREE_DOMAINS, mailboxes, orderBody, postJson, startOrderingService, type OrderingHarness } from './support/ordering-fixture.js';
 
 let h: OrderingHarness;
@@ -165,7 +166,8 @@ describe('refusals, the same on preview and on place', () => {
   });
 
   it('500 domains with 2,000 mailboxes is accepted by preview', async () => {
-    h.dns.setRecords([...Array.from({ length: 500 }, (_, i) => ({ name: `bulk-${i}.com`, type: 'NS' as const, data: 'ns1.dns-host.net' }))]);
+    const bulk = Array.from({ length: 500 }, (_, i) => `bulk-${i}.com`);
+    h.dns.setRecords([...bulk.map((name) => ({ name, type: 'NS' as const, data: 'ns1.dns-host.net' })), ...verificationRecords(bulk)]);
     try {
       const body = { sku: 'google-inbox-unwarmed', domains: Array.from({ length: 500 }, (_, i) => ({ domain: `bulk-${i}.com`, mailboxes: mailboxes(4) })) };
       const response = await preview(body);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { verificationRecords } from '../support/domain-verification.js';
 import { operationTable } from '../../rest/operation-table.js';
 
 /**
@@ -101,7 +102,7 @@ describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, ()
     const key = String(demo.key);
     const accountId = Number(demo.account_id);
     const domain = `scale-${Date.now().toString(36)}.test`;
-    dns.setRecords([{ name: domain, type: 'NS', data: `ns1.${domain}` }]);
+    dns.setRecords([{ name: domain, type: 'NS', data: `ns1.${domain}` }, ...verificationRecords([domain])]);
     const post = (server: SpawnedServer, path: string, body: unknown, headers: Record<string, string> = {}) => fetch(server.apiUrl + path, {
       method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
     });

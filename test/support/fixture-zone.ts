@@ -1,5 +1,6 @@
 import type { ZoneRecord } from './dns-server.js';
 import { dnsblTestPoints } from './dnsbl-test-points.js';
+import { verificationRecords } from './domain-verification.js';
 
 /**
  * A small, well-configured sending domain (good.test) and a poorly configured one (bad.test), shared
@@ -33,7 +34,11 @@ export const orderableDemoDomains = ['northwind-mail.test', 'contoso-reach.test'
 /** A delegated domain that receives mail at Google, so ordering it is refused (attached_to_google_tenant). */
 export const googleAttachedDemoDomain = 'google-taken.test';
 
-/** What `npm run dev-dns` serves beside fixtureZone: the orderable demo domains and the Google-attached one. */
+/**
+ * What `npm run dev-dns` serves beside fixtureZone: the orderable demo domains and the Google-attached
+ * one, each with the TXT at _inbox-verification.<domain> holding the demo account's fixed token, so
+ * the demo account can order them (docs/ordering.md, "Proving a domain is yours").
+ */
 export const orderingDemoZone: ZoneRecord[] = [
   ...orderableDemoDomains.flatMap((name): ZoneRecord[] => [
     { name, type: 'NS', data: 'ns1.good.test' },
@@ -41,4 +46,5 @@ export const orderingDemoZone: ZoneRecord[] = [
   ]),
   { name: googleAttachedDemoDomain, type: 'NS', data: 'ns1.good.test' },
   { name: googleAttachedDemoDomain, type: 'MX', data: { preference: 1, exchange: 'aspmx.l.google.com' } },
+  ...verificationRecords([...orderableDemoDomains, googleAttachedDemoDomain]),
 ];

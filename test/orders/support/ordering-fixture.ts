@@ -1,5 +1,6 @@
 import type { ZoneRecord, TestDnsServer } from '../../support/dns-server.js';
 import { startTestDnsServer } from '../../support/dns-server.js';
+import { verificationRecords } from '../../support/domain-verification.js';
 import type { GoogleTenancyProbe } from '../../../resolvers/checks/provider-domain/google-tenancy-probe.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import type { StartOptions } from '../../../server/start-service.js';
@@ -21,6 +22,8 @@ export function orderingZone(): ZoneRecord[] {
     ...ns('maybe-tenant.com'), { name: 'maybe-tenant.com', type: 'TXT', data: ['google-site-verification=abc123'] },
     // Exists (an A record) but has no nameservers.
     { name: 'no-delegation.com', type: 'A', data: '192.0.2.10' },
+    // Each delegated domain carries the demo accounts' verification record, as its owner would publish.
+    ...verificationRecords([...FREE_DOMAINS, 'taken-tenant.com', 'maybe-tenant.com', 'flaky-dns.com']),
   ];
 }
 

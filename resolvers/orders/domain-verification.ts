@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { DnsLookup } from '../checks/dns/dns-types.js';
+import { verificationName, verificationValue } from './verification-record.js';
+
+/** The account's token, made (random, 128 bits) the first time it is asked for. */
+export async function verificationToken(db: Kysely<Database>, accountId: number): Promise<string> {
+  const found = await db.selectFrom('domain_verification_tokens').select('token').where('account_id', '=', accountId).executeTakeFirst();
+  if (found) return found.token;
+  // Two first requests at once: the loser keeps the winner's token.
+  await db.insertInto('domain_verification_tokens').values({ account_id: accountId, token: randomBytes(16).toString('hex') })
+    .onConflict((oc) => oc.column('account_id').doNothing()).execute();
+  const row = await db.selectFrom('domain_verification_tokens').select('token').where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return row.token;
+}
+
+/** Which of these domains the account has already proved (all of them when `domains` is left out). */
+export async function verifiedDomains(db: Kysely<Database>, accountId: number, domains?: readonly string[]): Promise<{ domain: string; verified_at: Date }[]> {
+  if (domains && domains.length === 0) return [];
+  let query = db.selectFrom('verified_domains').select(['domain', 'verified_at']).where('account_id', '=', accountId);
+  if (domains) query = query.where('domain', 'in', domains);
+  return query.orderBy('domain').execute();
+}
+
+export type TxtReading =
+  | { readonly seen: true }
+  | { readonly seen: false; readonly why: 'absent' | 'other_value' | 'lookup_failed'; readonly failure?: string };
+
+/** Looks the TXT up now, through the checks' DNS; a record is its character-strings joined (RFC 7208 3.3 style). */
+export async function readVerificationTxt(dns: DnsLookup, domain: string, token: string): Promise<TxtReading> {
+  const answer = await dns.lookup(verificationName(domain), 'TXT');
+  if (!answer.ok) {
+    if (answer.failure === 'nxdomain' || answer.failure === 'nodata') return { seen: false, why: 'absent' };
+    return { seen: false, why: 'lookup_failed', failure: answer.failure };
+  }
+  const wanted = verificationValue(token);
+  if (answer.records.some((r) => r.data.join('').trim() === wanted)) return { seen: true };
+  return { seen: false, why: answer.records.length ? 'other_value' : 'absent' };
+}
+
+/** Once seen, a domain stays verified for the account; a second sighting keeps the first date. */
+export async function recordVerified(db: Kysely<Database>, accountId: number, domains: readonly string[], now: Date): Promise<void> {
+  if (domains.length === 0) return;
+  await db.insertInto('verified_domains').values(domains.map((domain) => ({ account_id: accountId, domain, verified_at: now })))
+    .onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing()).execute();
+}
+
+/** The sentence a refusal or a failed "check now" carries: what to publish, and what was found instead. */
+export function unverifiedSentence(domain: string, token: string, reading: Exclude<TxtReading, { seen: true }>): string {
+  const publish = `publish TXT at ${verificationName(domain)} with the value "${verificationValue(token)}"`;
+  if (reading.why === 'lookup_failed') return `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}); make sure you ${publish}, then try again.`;
+  if (reading.why === 'other_value') return `${domain} is not verified as yours: ${verificationName(domain)} has TXT records, but none is "${verificationValue(token)}"; ${publish}, then try again.`;
+  return `${domain} is not verified as yours: ${publish} at your DNS provider, then try again (it stays verified once seen).`;
+}
