@@ -22,7 +22,7 @@ describe('npm start on an empty embedded database', () => {
     const out = server.stdout();
     expect(out).toMatch(/^ {2}sk_test_[A-Za-z0-9_-]{40,}$/m);
     expect(out).toContain('e-mail:   demo@example.com');
-    expect(out).toContain(`${server.apiUrl}/portal/`);
+    expect(out).toContain(`POST ${server.apiUrl}/auth/sign-in`);
     const password = /password: (\S+)/.exec(out)?.[1] ?? '';
     const response = await fetch(`${server.apiUrl}/auth/sign-in`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@example.com', password }),
