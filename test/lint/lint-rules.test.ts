@@ -57,7 +57,7 @@ describe('npm run lint keeps the house rules', () => {
   });
 
   it('a skipped test must say why on its line', () => {
-    write('skips/silent.test.ts', "import { it } from 'vitest';\nit.skip('x', () => {});\n");
+    write('skips/silent.test.ts', "import { it } from 'vitest';\nit.skip('x', () => {});\n"); // reason: a scratch file the skipped-test rule must catch
     const silent = run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/lint-skipped-tests.ts'), 'skips']);
     expect(silent.status).toBe(1);
     expect(silent.stderr).toContain('skips/silent.test.ts:2: a skipped test must say why');
