@@ -138,15 +138,15 @@ const webhookIdParam: ParamSpec = { name: 'webhook_id', in: 'path', type: 'integ
 /** Webhook endpoints (issue 13; beyond SPEC 6): scope write throughout, since an endpoint receives the account's events. */
 export const webhookRows = [
   { name: 'list_webhooks', listener: 'api', method: 'GET', path: '/v1/webhooks', document: 'webhooks', unwrap: 'webhooks', scope: 'write', rateLimit: 'read',
-    summary: 'The webhook endpoints of your account (their secrets are shown only when created).', params: [], annotations: READING },
+    summary: 'The webhook endpoints of your account (their secrets are shown only when created).', params: [], mcpTool: 'list_webhooks', annotations: READING },
   { name: 'create_webhook', listener: 'api', method: 'POST', path: '/v1/webhooks', document: 'create-webhook', unwrap: 'createWebhook', scope: 'write', rateLimit: 'change',
-    summary: 'Registers an endpoint: {"url": "https://...", "events": ["domain.live"]}; the answer carries the signing secret, shown once.', params: [], bodyVariable: 'input', annotations: ADDING },
+    summary: 'Registers an endpoint: {"url": "https://...", "events": ["domain.live"]}; the answer carries the signing secret, shown once.', params: [], bodyVariable: 'input', mcpTool: 'create_webhook', annotations: ADDING },
   { name: 'update_webhook', listener: 'api', method: 'PUT', path: '/v1/webhooks/{webhook_id}', document: 'update-webhook', unwrap: 'updateWebhook', scope: 'write', rateLimit: 'change',
-    summary: 'Changes an endpoint: any of {"url", "events", "description"}.', params: [webhookIdParam], bodyVariable: 'input', annotations: REPLACING },
+    summary: 'Changes an endpoint: any of {"url", "events", "description"}.', params: [webhookIdParam], bodyVariable: 'input', mcpTool: 'update_webhook', annotations: REPLACING },
   { name: 'delete_webhook', listener: 'api', method: 'DELETE', path: '/v1/webhooks/{webhook_id}', document: 'delete-webhook', unwrap: 'deleteWebhook', scope: 'write', rateLimit: 'change',
-    summary: 'Stops deliveries to an endpoint.', params: [webhookIdParam], annotations: REPLACING },
+    summary: 'Stops deliveries to an endpoint.', params: [webhookIdParam], mcpTool: 'delete_webhook', annotations: REPLACING },
   { name: 'list_webhook_deliveries', listener: 'api', method: 'GET', path: '/v1/webhooks/{webhook_id}/deliveries', document: 'webhook-deliveries', unwrap: 'webhookDeliveries', scope: 'write', rateLimit: 'read',
-    summary: 'The newest 100 deliveries to an endpoint, each with its attempts (status code, error, duration).', params: [webhookIdParam], annotations: READING },
+    summary: 'The newest 100 deliveries to an endpoint, each with its attempts (status code, error, duration).', params: [webhookIdParam], mcpTool: 'list_webhook_deliveries', annotations: READING },
 ] as const satisfies readonly OperationRow[];
 
 export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...domainVerificationRows, ...publicCheckRows, ...webhookRows];

@@ -7,11 +7,12 @@ import type { Scope } from '../../resolvers/auth/scopes.js';
 import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 
 const READ_LIMIT = 100;
-/** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification tools. */
+/** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification and issue 13's webhook tools. */
 const SPEC_TOOLS: Record<string, Scope> = {
   get_dashboard: 'read', list_orders: 'read', get_billing: 'read', get_deliverability: 'read', list_catalogue: 'read',
   check_payment_method: 'read', preview_order: 'read', create_card_setup_link: 'orders:place', place_order: 'orders:place',
   get_domain_verification: 'read', verify_domain: 'write',
+  list_webhooks: 'write', create_webhook: 'write', update_webhook: 'write', delete_webhook: 'write', list_webhook_deliveries: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) => Object.keys(SPEC_TOOLS).filter((t) => SPEC_TOOLS[t] === scope && existing.has(t)).sort();
@@ -62,9 +63,10 @@ describe('tools/list shows only what the key\'s scopes allow', () => {
     expect(names).not.toContain('create_card_setup_link');
   });
 
-  it('an orders:place key lists only the placing tools; a write-only key lists only verify_domain', async () => {
+  it('an orders:place key lists only the placing tools; a write-only key lists only the write tools (verify_domain, webhooks)', async () => {
     expect((await (await connect(keys.place)).listTools()).tools.map((t) => t.name).sort()).toEqual(toolsNeeding('orders:place'));
-    expect((await (await connect(keys.write)).listTools()).tools.map((t) => t.name)).toEqual(['verify_domain']);
+    expect((await (await connect(keys.write)).listTools()).tools.map((t) => t.name).sort()).toEqual(toolsNeeding('write'));
+    expect(toolsNeeding('write')).toContain('create_webhook');
   });
 
   it('a key with every scope lists every tool of SPEC\'s table', async () => {
@@ -195,6 +197,18 @@ describe('refusals', () => {
     expect(textOf(result)).toMatchObject({ code: expected.body.code, status: expected.status });
     expect(textOf(result).detail).toMatch(/7d/);
     expect(textOf(result).detail).not.toMatch(/query parameter/);
+  });
+});
+
+describe('webhooks through MCP', () => {
+  it('list_webhooks equals GET /v1/webhooks; create_webhook refuses a private address as REST does', async () => {
+    const client = await connect(keys.write);
+    const listed = await client.callTool({ name: 'list_webhooks', arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    expect(textOf(listed)).toEqual((await rest('/v1/webhooks', keys.write)).body);
+    const refused = await client.callTool({ name: 'create_webhook', arguments: { url: 'https://127.0.0.1/hook', events: ['domain.live'] } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused).detail).toMatch(/127\.0\.0\.1|private|loopback/i);
   });
 });
 
