@@ -19,7 +19,12 @@ export const fanOutEvent: TaskFunction = async (payload: { eventId: string }, en
       ?? await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).where('event_id', '=', event.id).executeTakeFirst();
     if (delivery) await env.enqueue('deliver_webhook', { deliveryId: delivery.id }, { key: `deliver:${delivery.id}:1` });
   }
-  const recipients = await db.selectFrom('alert_recipients').select('email').where('account_id', '=', event.account_id).execute();
-  for (const r of recipients) await env.enqueue('send_alert_email', { eventId: event.id, email: r.email }, { key: `alert:${event.id}:${r.email}` });
+  // The account's people, and any extra addresses the operator added (alert_recipients), each once.
+  const [people, extra] = await Promise.all([
+    db.selectFrom('users').select('email').where('account_id', '=', event.account_id).execute(),
+    db.selectFrom('alert_recipients').select('email').where('account_id', '=', event.account_id).execute(),
+  ]);
+  const recipients = new Set([...people, ...extra].map((r) => r.email.toLowerCase()));
+  for (const email of recipients) await env.enqueue('send_alert_email', { eventId: event.id, email }, { key: `alert:${event.id}:${email}` });
   await db.updateTable('events').set({ fanned_out_at: new Date() }).where('id', '=', event.id).execute();
 };

@@ -1,3 +1,4 @@
+import { createUser } from '../../resolvers/people/users.js';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -49,13 +50,16 @@ describe('operations', () => {
     expect(unknown).toMatchObject({ ok: false, error: expect.stringMatching(/--state must be one of/) });
 
     await service.services.db.insertInto('alert_recipients').values({ account_id: domain.account_id, email: 'ops@example.com' }).execute();
+    await createUser(service.services.db, domain.account_id, `owner-${domain.account_id}@example.com`, 'a long enough password', 'owner');
     const moved = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'needs_attention', '--reason', 'The registrar refused the nameserver change; unlock the domain at your registrar.']);
     expect(moved).toMatchObject({ ok: true, result: { from: 'building', to: 'needs_attention', event_id: expect.stringMatching(/^evt_/) } });
     const eventId = (moved as unknown as { result: { event_id: string } }).result.event_id;
     await service.jobs.environment.enqueue('fan_out_event', { eventId });
-    const file = await waitFor('the alert in the outbox', async () => readdirSafe(outbox).find((f) => f.startsWith(eventId)));
+    // The operator's extra address, and every person of the account.
+    const file = await waitFor('the alert in the outbox', async () => readdirSafe(outbox).find((f) => f.startsWith(`${eventId}.ops_example.com`)));
     const mail = readFileSync(`${outbox}/${file}`, 'utf8');
     expect(mail).toContain('To: ops@example.com');
+    await waitFor('the alert to the account\'s person', async () => readdirSafe(outbox).find((f) => f.startsWith(`${eventId}.owner-${domain.account_id}_example.com`)));
     expect(mail).toContain(`Subject: ${domain.domain} needs your attention`);
     expect(mail).toContain('unlock the domain at your registrar');
     const row = await service.services.db.selectFrom('domains').select(['build_state', 'build_reason']).where('domain', '=', domain.domain).executeTakeFirstOrThrow();
