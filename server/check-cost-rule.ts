@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext } from 'graphql';
-import { CHECK_COSTS, MAX_CHECK_COST } from '../resolvers/limits/check-costs.js';
+import { CHECK_COSTS, MAX_CHECK_COST, describeCheckCosts } from '../resolvers/limits/check-costs.js';
 
 /**
  * A validation rule: an operation whose check fields (aliases and fragments included) cost more than
@@ -13,7 +13,7 @@ export function checkCostRule(context: ValidationContext): ASTVisitor {
       if (operation.operation !== 'query') return;
       const cost = costOf(operation.selectionSet, context, new Set());
       if (cost <= MAX_CHECK_COST) return;
-      const detail = `This query asks for ${cost} check units; one request may run at most ${MAX_CHECK_COST} (check-deliverability costs 5, check-dkim and check-blacklist 2, any other check 1, counting every alias). Send the rest in another request.`;
+      const detail = `This query asks for ${cost} check units; one request may run at most ${MAX_CHECK_COST} (${describeCheckCosts()}; counting every alias). Send the rest in another request.`;
       context.reportError(new GraphQLError(detail, {
         nodes: [operation],
         extensions: { code: 'too_many_checks', status: 400, detail, limit: MAX_CHECK_COST, http: { status: 400 } },

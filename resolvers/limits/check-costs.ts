@@ -21,6 +21,13 @@ export const CHECK_COSTS: Readonly<Record<string, number>> = {
  */
 export const MAX_CHECK_COST = 20;
 
+/** The prices in words, read from CHECK_COSTS, for the sentences that refuse a request. */
+export function describeCheckCosts(): string {
+  const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const dearer = Object.entries(CHECK_COSTS).filter(([, cost]) => cost > 1).sort((a, b) => b[1] - a[1]);
+  return `${dearer.map(([field, cost]) => `${kebab(field)} costs ${cost}`).join(', ')}, any other check 1`;
+}
+
 export interface BulkCheck {
   /** The argument holding the list. */
   readonly param: string;

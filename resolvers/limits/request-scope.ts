@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { ApiError, badRequest } from '../api-error.js';
 import { createQuestionBudget, type QuestionBudget } from '../checks/dns/question-budget.js';
 import type { CheckLimits } from './check-limits.js';
-import { BULK_CHECKS, CHECK_COSTS, MAX_CHECK_COST } from './check-costs.js';
+import { BULK_CHECKS, CHECK_COSTS, MAX_CHECK_COST, describeCheckCosts } from './check-costs.js';
 
 /**
  * What one HTTP request's checks share, whatever door they came through: the DNS question budget, the
@@ -77,7 +77,7 @@ export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSign
       const cost = CHECK_COSTS[field] ?? 1;
       if (spent + cost > MAX_CHECK_COST) {
         throw new ApiError(400, 'too_many_checks',
-          `This request asks for more checks than one request may run: ${MAX_CHECK_COST} check units, counting every alias, batched operation and MCP message (check-deliverability costs 5, check-dkim and check-blacklist 2, any other check 1; ${spent} were spent before this one, which costs ${cost}). Send the rest in another request.`,
+          `This request asks for more checks than one request may run: ${MAX_CHECK_COST} check units, counting every alias, batched operation and MCP message (${describeCheckCosts()}; ${spent} were spent before this one, which costs ${cost}). Send the rest in another request.`,
           { limit: MAX_CHECK_COST });
       }
       spent += cost;
