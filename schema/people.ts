@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { createKeyForPerson, inviteUser, listApiKeys, revokeKeyForPerson, type ApiKeyListing } from '../resolvers/people/manage-keys.js';
+import { createKeyForPerson, findViewer, inviteUser, listApiKeys, revokeKeyForPerson, type ApiKeyListing, type Viewer } from '../resolvers/people/manage-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 
 // Key and user management: a signed-in person only (the `session` scope); an API key gets a 403.
@@ -41,6 +41,24 @@ const ApiKeyInput = builder.inputType('ApiKeyInput', {
 });
 
 const RoleEnum = builder.enumType('UserRole', { values: ['owner', 'member'] as const });
+
+const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The signed-in person.',
+  fields: (t) => ({
+    userId: t.exposeInt('userId'),
+    email: t.exposeString('email'),
+    role: t.field({ type: RoleEnum, resolve: (viewer) => viewer.role }),
+    accountId: t.exposeInt('accountId'),
+    accountName: t.exposeString('accountName'),
+  }),
+});
+
+builder.queryField('viewer', (t) => t.field({
+  type: ViewerRef,
+  description: 'The signed-in person and their account. Signed-in people only (an API key gets a 403).',
+  authScopes: { session: true },
+  resolve: (_root, _args, ctx) => findViewer(ctx),
+}));
 
 builder.queryField('apiKeys', (t) => t.field({
   type: [ApiKeyRef],

@@ -14,6 +14,7 @@ import { handleSandboxCardRoute } from './sandbox-card-route.js';
 import { createStripeWebhookRoute } from './stripe-webhook-route.js';
 import { useListenerOrigin } from './create-payments.js';
 import { createAuthRoutes } from './auth-routes.js';
+import { createPortalRoute } from './serve-portal.js';
 
 /** {api_url}: the account API (/v1/...), /graphql and health. */
 export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
@@ -30,6 +31,7 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const stripeWebhook = createStripeWebhookRoute(services);
   const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
   const auth = createAuthRoutes(services);
+  const portal = createPortalRoute();
   return async function apiApp(request, info) {
     const path = new URL(request.url).pathname;
     useListenerOrigin(services.payments, new URL(request.url).origin);
@@ -41,6 +43,8 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
       const answer = await auth(request, info);
       if (answer) return answer;
     }
+    const portalPage = portal(request, info.requestId);
+    if (portalPage) return portalPage;
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
     if (path === '/mcp') return mcp(request, info);
     if (path === CLI_PATH) return serveCli(request, info.requestId);

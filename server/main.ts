@@ -13,7 +13,7 @@ try {
     process.stdout.write(`\nA demo account was created. Its API key (shown once, all three scopes):\n  ${service.demoKey}\n` +
       `Try:  curl -H "Authorization: Bearer ${service.demoKey}" ${service.apiUrl}/v1/portal/dashboard\n`);
     if (service.demoUser) {
-      process.stdout.write(`Its owner signs in with POST ${service.apiUrl}/auth/sign-in (shown once; the portal's pages are not built yet):\n  e-mail:   ${service.demoUser.email}\n  password: ${service.demoUser.password}\n`);
+      process.stdout.write(`Its owner signs in to the portal at ${service.apiUrl}/portal/ (or POST ${service.apiUrl}/auth/sign-in), shown once:\n  e-mail:   ${service.demoUser.email}\n  password: ${service.demoUser.password}\n`);
     }
     process.stdout.write('\n');
   }

@@ -73,3 +73,20 @@ export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Pr
     `(or POST /auth/accept-invitation with {"token": "${token}", "password": "..."})\n`);
   return { email, role, expiresInDays: 7 };
 }
+
+export interface Viewer {
+  readonly userId: number;
+  readonly email: string;
+  readonly role: Role;
+  readonly accountId: number;
+  readonly accountName: string;
+}
+
+/** The signed-in person and their account, for the portal's header and its role-dependent pages. */
+export async function findViewer(ctx: Context): Promise<Viewer> {
+  const { userId } = await person(ctx);
+  const row = await ctx.services.db.selectFrom('users').innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id', 'users.email', 'users.role', 'accounts.id as account_id', 'accounts.name'])
+    .where('users.id', '=', userId).executeTakeFirstOrThrow();
+  return { userId: row.id, email: row.email, role: row.role, accountId: row.account_id, accountName: row.name };
+}

@@ -1,0 +1,55 @@
+/**
+ * Builds the portal (web/portal) into web/portal/dist: GraphQL Codegen types the pages' documents
+ * from schema.graphql, then Vite bundles them. `npm install` (postinstall) and `npm start` (prestart)
+ * run this, so the README's two commands still do everything; it skips the work when nothing the
+ * build reads has changed since the last one (a hash of the sources in dist/.build-hash).
+ * `--force` builds anyway.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const portal = join(root, 'web/portal');
+const dist = join(portal, 'dist');
+const stampFile = join(dist, '.build-hash');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'gql' || name === 'node_modules') return [];
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Everything the build reads: the sources, its configs, the schema and the installed versions. */
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  const inputs = [
+    ...filesUnder(join(portal, 'src')).sort(),
+    join(portal, 'index.html'), join(portal, 'vite.config.ts'), join(portal, 'codegen.ts'),
+    join(root, 'schema.graphql'), join(root, 'package-lock.json'),
+  ];
+  for (const file of inputs) {
+    hash.update(relative(root, file)).update('\0');
+    if (existsSync(file)) hash.update(readFileSync(file));
+  }
+  return hash.digest('hex');
+}
+
+const force = process.argv.includes('--force');
+const wanted = sourceHash();
+const built = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : null;
+if (!force && built === wanted && existsSync(join(dist, 'index.html'))) {
+  console.log('portal: up to date (web/portal/dist)');
+} else {
+  const started = Date.now();
+  const bin = (name: string) => join(root, 'node_modules/.bin', name);
+  execFileSync(bin('graphql-codegen'), ['--config', 'codegen.ts', '--silent'], { cwd: portal, stdio: 'inherit' });
+  const { build } = await import('vite');
+  await build({ configFile: join(portal, 'vite.config.ts') });
+  writeFileSync(stampFile, `${wanted}\n`);
+  console.log(`portal: built into web/portal/dist in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

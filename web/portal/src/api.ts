@@ -1,0 +1,57 @@
+import type { CombinedError } from 'urql';
+
+/**
+ * The sentence to show for a failed call. The service words every refusal in `detail`-style
+ * sentences (the GraphQL error's message); a network failure gets ours.
+ */
+export function errorSentence(error: CombinedError | undefined | null): string | null {
+  if (!error) return null;
+  const first = error.graphQLErrors[0];
+  if (first) return first.message;
+  if (error.networkError) return 'The service could not be reached; check your connection and try again.';
+  return error.message;
+}
+
+/** The service's error code (`extensions.code`), for pages that react to one. */
+export function errorCode(error: CombinedError | undefined | null): string | null {
+  const code = error?.graphQLErrors[0]?.extensions?.code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** True when the answer says nobody is signed in (no session, or an expired one). */
+export function isSignedOut(error: CombinedError | undefined | null): boolean {
+  if (!error) return false;
+  const response = error.response as Response | undefined;
+  return response?.status === 401 || errorCode(error) === 'unauthenticated';
+}
+
+export interface AuthAnswer {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+/** POSTs JSON to one of the /auth/ paths (server/auth-routes.ts); never throws. */
+export async function postAuth(path: string, body: Record<string, unknown>): Promise<AuthAnswer> {
+  try {
+    const response = await fetch(path, {
+      method: 'POST', credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return { ok: response.ok, status: response.status, body: parsed };
+  } catch {
+    return { ok: false, status: 0, body: { detail: 'The service could not be reached; check your connection and try again.' } };
+  }
+}
+
+/** The `detail` sentence of an /auth/ answer. */
+export function detailOf(answer: AuthAnswer): string {
+  return typeof answer.body.detail === 'string' ? answer.body.detail : `The service answered ${answer.status}.`;
+}
+
+/** A fresh Idempotency-Key for one order attempt (the service accepts 8-64 of [A-Za-z0-9.:_-]). */
+export function newIdempotencyKey(): string {
+  return `portal-${crypto.randomUUID()}`;
+}

@@ -1,0 +1,37 @@
+import { Route, Router, Switch } from 'wouter';
+import { Session } from './session';
+import { Layout } from './layout';
+import { routes } from './routes';
+import { SignInPage } from './pages/sign-in';
+import { SignUpPage } from './pages/sign-up';
+import { ResetPasswordPage } from './pages/reset-password';
+import { AcceptInvitationPage } from './pages/accept-invitation';
+import { Page } from './ui/page';
+
+/** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
+export function App() {
+  return (
+    <Router base="/portal">
+      <Session
+        signedIn={
+          <Layout>
+            <Switch>
+              {routes.map((route) => <Route key={route.path} path={route.path} component={route.component} />)}
+              <Route><Page title="Page not found"><p>There is no such page in the portal; pick one from the navigation.</p></Page></Route>
+            </Switch>
+          </Layout>
+        }
+        signedOut={(refresh) => (
+          <main id="main" className="signed-out">
+            <Switch>
+              <Route path="/sign-up"><SignUpPage onSignedIn={refresh} /></Route>
+              <Route path="/reset-password"><ResetPasswordPage /></Route>
+              <Route path="/accept-invitation"><AcceptInvitationPage onSignedIn={refresh} /></Route>
+              <Route><SignInPage onSignedIn={refresh} /></Route>
+            </Switch>
+          </main>
+        )}
+      />
+    </Router>
+  );
+}

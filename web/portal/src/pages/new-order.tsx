@@ -1,0 +1,6 @@
+import { Page } from '../ui/page';
+
+// Not built yet: this page is a placeholder in the portal's skeleton.
+export function NewOrderPage() {
+  return <Page title="New order"><p>This page is not built yet.</p></Page>;
+}
