@@ -6,5 +6,5 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   // JOBS=off: no background workers (builds, monitoring, webhooks) unless a test turns them on, as
   // test/jobs does; the rest of the suite keeps the state it sets up and asks no question in the background.
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30000, hookTimeout: 60000, env: { JOBS: 'off' } },
+  test: { include: ['test/**/*.test.ts'], globalSetup: ['test/support/build-portal.ts'], testTimeout: 30000, hookTimeout: 60000, env: { JOBS: 'off' } },
 });

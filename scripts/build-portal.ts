@@ -48,8 +48,10 @@ if (!force && built === wanted && existsSync(join(dist, 'index.html'))) {
   const started = Date.now();
   const bin = (name: string) => join(root, 'node_modules/.bin', name);
   execFileSync(bin('graphql-codegen'), ['--config', 'codegen.ts', '--silent'], { cwd: portal, stdio: 'inherit' });
+  // React's production build whatever the caller's NODE_ENV (vitest runs this with NODE_ENV=test).
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
-  await build({ configFile: join(portal, 'vite.config.ts') });
+  await build({ configFile: join(portal, 'vite.config.ts'), mode: 'production' });
   writeFileSync(stampFile, `${wanted}\n`);
   console.log(`portal: built into web/portal/dist in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

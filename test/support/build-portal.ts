@@ -1,0 +1,9 @@
+import { execFileSync } from 'node:child_process';
+
+/**
+ * vitest globalSetup: builds the portal when its sources changed since the last build (the script
+ * skips otherwise, in well under a second), so the browser tests always load the pages under test.
+ */
+export default function buildPortal(): void {
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-portal.ts'], { cwd: new URL('../../', import.meta.url), stdio: 'inherit' });
+}

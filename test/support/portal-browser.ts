@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { localOnlyContext } from './browser.js';
+import { createUserInAccount } from './portal-people.js';
+import type { TestService } from './test-service.js';
+
+/** Where the portal tests put their screenshots (kept by CI as test output). */
+export const PORTAL_SCREENSHOTS = process.env.SCREENSHOT_DIR ?? join(process.cwd(), 'test-output', 'portal');
+
+export const DESKTOP = { width: 1280, height: 900 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+export interface PortalPage {
+  readonly page: Page;
+  /** Requests the page tried to send off this machine (must stay empty). */
+  readonly offsite: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh browser context (its own cookies) on the portal, with everything off-machine refused. */
+export async function openPortal(browser: Browser, service: TestService, viewport: { width: number; height: number } = DESKTOP, path = '/'): Promise<PortalPage> {
+  const { context, offsite } = await localOnlyContext(browser, { viewport });
+  const page = await context.newPage();
+  await page.goto(`${service.apiUrl}/portal${path}`);
+  return { page, offsite, close: () => context.close() };
+}
+
+/** Fills the sign-in form and waits for the dashboard's heading. */
+export async function signInThroughPage(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+}
+
+/**
+ * A person on the service's demo account (orders, invoices, analytics... already there), with a
+ * password of our choosing, signed in on a new page.
+ */
+export async function signedInPortal(browser: Browser, service: TestService, options: { role?: 'owner' | 'member'; viewport?: { width: number; height: number }; accountId?: number } = {}): Promise<PortalPage & { email: string; password: string }> {
+  const person = await createUserInAccount(service, options.accountId ?? service.demo.accountId, options.role ?? 'owner');
+  const portal = await openPortal(browser, service, options.viewport ?? DESKTOP);
+  await signInThroughPage(portal.page, person.email, person.password);
+  return { ...portal, ...person };
+}
+
+/** Saves a full-page screenshot under PORTAL_SCREENSHOTS; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(PORTAL_SCREENSHOTS, { recursive: true });
+  const path = join(PORTAL_SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
