@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { routes } from './routes';
 import { useViewer } from './session';
 import { postAuth } from './api';
+import { useScrollableRegions } from './ui/scrollable-regions';
 
 /**
  * The signed-in frame: a skip link, the navigation (a menu button on a phone), who is signed in, and
@@ -12,6 +13,7 @@ export function Layout(props: { children: ReactNode }) {
   const { viewer, refresh } = useViewer();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  useScrollableRegions();
   const signOut = async () => {
     await postAuth('/auth/sign-out', {});
     refresh();

@@ -1,14 +1,22 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
- * One page: its title as the only h1, focused when the page opens so a screen reader announces
- * where the person is after a navigation, and the document title kept in step.
+ * Whether a page has been shown in this document yet. The first page keeps the focus at the top of
+ * the document, as any page load does, so Tab reaches the skip link first; every later one (a
+ * navigation inside the app, or the dashboard after signing in) moves the focus to its heading.
+ */
+let shownOne = false;
+
+/**
+ * One page: its title as the only h1, focused when the person navigates to it so a screen reader
+ * announces where they are, and the document title kept in step.
  */
 export function Page(props: { title: string; actions?: ReactNode; children: ReactNode }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${props.title} · Portal`;
-    heading.current?.focus();
+    if (shownOne) heading.current?.focus();
+    shownOne = true;
   }, [props.title]);
   return (
     <section className="page" aria-labelledby="page-title">

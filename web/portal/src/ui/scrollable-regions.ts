@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+
+/**
+ * Makes every `.table-wrap` that actually scrolls sideways reachable by keyboard (WCAG 2.1.1; axe's
+ * scrollable-region-focusable): a tab stop named after its table, so a person without a pointer can
+ * focus it and scroll with the arrow keys. A wrap that fits stays out of the tab order. Pages keep
+ * writing a plain `<div className="table-wrap">`; this watches the page for them (new rows, a
+ * narrower window) so no page has to remember.
+ */
+export function useScrollableRegions(): void {
+  useEffect(() => {
+    let frame = 0;
+    const update = () => {
+      frame = 0;
+      for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+        if (wrap.scrollWidth > wrap.clientWidth + 1) {
+          if (wrap.tabIndex !== 0) wrap.tabIndex = 0;
+          if (!wrap.hasAttribute('role')) wrap.setAttribute('role', 'region');
+          if (!wrap.hasAttribute('aria-label') && !wrap.hasAttribute('aria-labelledby')) wrap.setAttribute('aria-label', `${tableName(wrap)} (scrolls sideways)`);
+        } else if (wrap.getAttribute('tabindex') === '0') {
+          wrap.removeAttribute('tabindex');
+        }
+      }
+    };
+    const schedule = () => { if (!frame) frame = requestAnimationFrame(update); };
+    const observer = new MutationObserver(schedule);
+    observer.observe(document.body, { childList: true, subtree: true });
+    window.addEventListener('resize', schedule);
+    schedule();
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', schedule);
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, []);
+}
+
+/** The table's caption, else the heading of the section or card it sits in, else the page's title. */
+function tableName(wrap: HTMLElement): string {
+  const caption = wrap.querySelector('caption')?.textContent;
+  const heading = wrap.closest('section, .card, form')?.querySelector('h2, h3, h4')?.textContent ?? document.querySelector('h1')?.textContent;
+  return (caption ?? heading ?? 'Table').trim().replace(/\s+/g, ' ');
+}
