@@ -6,6 +6,7 @@ import { benchCraftedSpfTree, benchSpfLookahead, type SpfLookaheadFigures } from
 import { benchSpfCpu } from './spf-cpu.js';
 import { benchDashboard, printDashboardFigures } from './dashboard.js';
 import { benchMemory, printMemoryFigures, MEMORY_GROWTH_BOUND_MB } from './memory.js';
+import { benchPortal, printPortalFigures, PORTAL_FIRST_LOAD_JS_GZIP_KB, PORTAL_PER_REST_BOUND } from './portal.js';
 
 /**
  * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
@@ -116,6 +117,21 @@ await step('dashboard', async () => {
   row('dashboard', `REST req/s (GraphQL ${f.graphql.requests_per_second}, floor ${f.floor.requests_per_second})`, f.rest.requests_per_second, '-', null);
   row('dashboard', `REST / plain node:http throughput, same work (${f.database})`, f.rest_per_floor_throughput, '>= 0.9', f.rest_per_floor_throughput >= 0.9);
   row('dashboard', 'plain node:http / REST CPU per request, serving process', f.floor_per_rest_cpu ?? '-', '-', null);
+});
+
+await step('portal', async () => {
+  const f = await benchPortal();
+  printPortalFigures(f);
+  const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
+  row('portal', `first load JS, gzip (raw ${kb(f.first_load_js_raw)} KB${f.dashboard_chunks_raw ? `; dashboard chunks ${kb(f.dashboard_chunks_gzip)} KB gzip` : ''})`, `${kb(f.first_load_js_gzip)} KB`, `<= ${PORTAL_FIRST_LOAD_JS_GZIP_KB} KB`, kb(f.first_load_js_gzip) <= PORTAL_FIRST_LOAD_JS_GZIP_KB);
+  row('portal', `first load CSS, gzip (raw ${kb(f.first_load_css_raw)} KB)`, `${kb(f.first_load_css_gzip)} KB`, '-', null);
+  if (f.time_to_dashboard_ms) {
+    const t = f.time_to_dashboard_ms;
+    row('portal', `time to the ${f.domains}-domain dashboard in Chromium, median of ${f.runs} (min ${t.min}, max ${t.max}, DOMContentLoaded ${f.dom_content_loaded_ms})`, `${t.median} ms`, '-', null);
+    row('portal', `portal time to dashboard / REST GET of the same (${f.rest_dashboard_ms} ms)`, f.portal_per_rest ?? '-', `<= ${PORTAL_PER_REST_BOUND}`, (f.portal_per_rest ?? Infinity) <= PORTAL_PER_REST_BOUND);
+  } else {
+    row('portal', 'time to the dashboard in Chromium', 'skipped', f.skipped ?? '-', null);
+  }
 });
 
 await step('memory', async () => {

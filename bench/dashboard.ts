@@ -80,8 +80,8 @@ class CountingPlugin implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> { return args.result; }
 }
 
-/** An account with `orders` orders of `perOrder` domains, two mailboxes each; returns a read key. */
-async function seedLargeAccount(db: Kysely<Database>, orders: number, perOrder: number, tag: string): Promise<string> {
+/** An account with `orders` orders of `perOrder` domains, two mailboxes each; returns a key with every scope (bench/portal.ts seeds its account with it too). */
+export async function seedLargeAccount(db: Kysely<Database>, orders: number, perOrder: number, tag: string): Promise<string> {
   const account = await db.insertInto('accounts').values({ name: `Bench ${orders}x${perOrder}` }).returning('id').executeTakeFirstOrThrow();
   const plan = await db.insertInto('plans').values({
     account_id: account.id, sku: 'google-inbox-unwarmed', product: 'Google Workspace inboxes, unwarmed', description: 'Bench plan.',

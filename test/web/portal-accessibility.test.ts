@@ -16,7 +16,8 @@ import { countRoutePaths, readPortalRoutes, SIGNED_OUT_PAGES } from '../support/
  */
 
 const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const ROUTES = readPortalRoutes();
 const VIEWPORTS = [{ name: 'desktop', size: DESKTOP }, { name: 'phone', size: PHONE }] as const;
 
