@@ -191,6 +191,13 @@ describe('the portal by keyboard', () => {
       expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
       await page.keyboard.press('Enter');
       expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
+      // The open menu is part of the page too.
+      const violations = await seriousViolations(page);
+      expect(violations, `axe-core, phone menu open:\n${violations.join('\n')}`).toEqual([]);
+      // axe must leave the focus where it was: one step on and one back lands on the button again.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Shift+Tab');
+      expect(await describeFocus(page)).toBe('button: Menu');
       for (const route of ROUTES) {
         await page.keyboard.press('Tab');
         expect(await describeFocus(page)).toBe(`a: ${route.label}`);
