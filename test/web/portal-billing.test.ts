@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import axe from 'axe-core';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { verificationRecords } from '../support/domain-verification.js';
@@ -39,6 +40,17 @@ async function openFromNav(page: Page, link: string, heading: string): Promise<v
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
 
+/** axe-core's serious and critical findings on the page as it stands (rule id and the first element). */
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol: the portal's CSP (script-src 'self') refuses an injected <script>.
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const inPage = (window as unknown as { axe: typeof axe }).axe;
+    return (await inPage.run()).violations.map((v) => ({ id: v.id, impact: v.impact ?? null, target: v.nodes[0]?.target }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} at ${JSON.stringify(v.target)}`);
+}
+
 async function noSidewaysScroll(page: Page): Promise<void> {
   const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
   expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
@@ -53,20 +65,24 @@ describe('the billing, change request, referral and verification pages on a phon
       await page.getByRole('heading', { level: 2, name: 'Invoices' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'billing-phone');
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await openFromNav(page, 'Change requests', 'Change requests');
       await page.getByRole('heading', { level: 2, name: 'Your requests' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'requests-phone');
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await openFromNav(page, 'Referrals', 'Referrals');
       await page.getByRole('heading', { level: 2, name: 'Referred accounts' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'referrals-phone');
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await openFromNav(page, 'Domain verification', 'Domain verification');
       await page.getByLabel('Domain', { exact: true }).fill(UNPROVED);
       await page.getByRole('button', { name: 'Check now' }).click();
       await page.getByRole('list', { name: 'Checked domains' }).getByRole('alert').waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'verification-phone');
+      expect(await seriousAxeViolations(page)).toEqual([]);
       expect(portal.offsite).toEqual([]);
     } finally {
       await portal.close();
@@ -89,6 +105,7 @@ describe('billing in Chromium', () => {
       expect(await pastDueRow.getByText('past due', { exact: true }).isVisible()).toBe(true);
       expect(await page.getByRole('row').filter({ hasText: /-0001/ }).getByText('paid', { exact: true }).isVisible()).toBe(true);
       await screenshot(page, 'billing-desktop');
+      expect(await seriousAxeViolations(page)).toEqual([]);
 
       await Promise.all([page.waitForURL(/\/sandbox\/card\?token=/), page.getByRole('button', { name: 'Add a card' }).click()]);
       await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -104,8 +121,9 @@ describe('billing in Chromium', () => {
       expect((await card.textContent())?.replace(/\s+/g, ' ')).toMatch(/visa ending in 4242, expires 12\/2030/);
       expect(await page.getByRole('button', { name: 'Replace the card' }).isVisible()).toBe(true);
       // Still past due (saving a card does not pay an old invoice), now saying to replace the card.
-      expect(await page.getByRole('alert').textContent()).toMatch(/Replace the card on file below/);
+      expect(await page.getByRole('alert').textContent()).toMatch(/If the card on file can no longer be charged, replace it below/);
       await screenshot(page, 'billing-card-saved-desktop');
+      expect(await seriousAxeViolations(page)).toEqual([]);
       expect(portal.offsite).toEqual([]);
     } finally {
       await portal.close();
@@ -121,7 +139,10 @@ describe('billing in Chromium', () => {
       await openFromNav(page, 'Billing', 'Billing');
       await Promise.all([page.waitForURL(/\/sandbox\/card\?token=/), page.getByRole('button', { name: /Add a card|Replace the card/ }).click()]);
       await Promise.all([page.waitForURL(`${service.apiUrl}/portal/billing?card=cancelled`), page.getByRole('link', { name: /Cancel/ }).click()]);
-      await page.getByRole('status').filter({ hasText: 'No card was saved' }).waitFor();
+      const notice = page.getByRole('status').filter({ hasText: 'No card was saved' });
+      await notice.waitFor();
+      expect(await notice.textContent()).toMatch(/left the card page before saving/);
+      expect(await page.getByText('Your card is saved').count()).toBe(0);
     } finally {
       await portal.close();
     }
@@ -159,6 +180,7 @@ describe('change requests in Chromium', () => {
       expect(await item.textContent()).toMatch(/dns change/);
       expect(await item.getByText('open', { exact: true }).isVisible()).toBe(true);
       await screenshot(page, 'requests-desktop');
+      expect(await seriousAxeViolations(page)).toEqual([]);
     } finally {
       await portal.close();
     }
@@ -185,6 +207,7 @@ describe('referrals in Chromium', () => {
       expect(await page.getByRole('row').filter({ hasText: 'Northwind Outreach' }).textContent()).toMatch(/\$25\.00.*paid/);
       expect(await page.getByRole('row').filter({ hasText: 'Contoso Growth' }).textContent()).toMatch(/\$12\.00.*pending/);
       await screenshot(page, 'referrals-desktop');
+      expect(await seriousAxeViolations(page)).toEqual([]);
     } finally {
       await portal.close();
     }
@@ -211,6 +234,11 @@ describe('domain verification in Chromium', () => {
       await refusal.waitFor();
       expect(await refusal.textContent()).toBe(`${UNPROVED} is not verified as yours: publish TXT at _inbox-verification.${UNPROVED} with the value "inbox-verification=${DEMO_VERIFICATION_TOKEN}" at your DNS provider, then try again (it stays verified once seen).`);
 
+      // Checking it again (its own button) answers the same, still one row for the domain.
+      await page.getByRole('button', { name: `Check again ${UNPROVED}` }).click();
+      await page.getByRole('button', { name: 'Check now' }).waitFor();
+      expect(await results.getByRole('listitem').count()).toBe(1);
+
       await page.getByLabel('Domain', { exact: true }).fill(PROVED);
       await page.getByRole('button', { name: 'Check now' }).click();
       const proved = results.getByRole('listitem').filter({ hasText: PROVED }).getByRole('status');
@@ -219,6 +247,7 @@ describe('domain verification in Chromium', () => {
       // The verified list is asked again and now holds it.
       await verified.waitFor();
       await screenshot(page, 'verification-desktop');
+      expect(await seriousAxeViolations(page)).toEqual([]);
     } finally {
       await portal.close();
     }

@@ -69,7 +69,9 @@ function PastDueBanner(props: { billing: Billing; card: Card }) {
     <div role="alert" className="banner banner-error billing-past-due">
       <strong>{formatMoney(props.billing.pastDueAmount, props.billing.currency)} is past due</strong>
       {' '}on {invoices.length === 1 ? 'invoice' : 'invoices'} {numbers}.
-      {' '}{props.card.onFile ? 'Replace the card on file below' : 'Add a card below'} so {invoices.length === 1 ? 'it' : 'they'} can be paid;
+      {' '}{props.card.onFile
+        ? 'If the card on file can no longer be charged, replace it below'
+        : `Add a card below so ${invoices.length === 1 ? 'it' : 'they'} can be paid`};
       {' '}if an invoice looks wrong, <Link href="/requests">raise a change request</Link> of kind billing.
     </div>
   );
@@ -90,7 +92,7 @@ function CardOnFile(props: { card: Card }) {
   };
   const label = card.onFile ? 'Replace the card' : 'Add a card';
   return (
-    <section className="card" aria-labelledby="card-on-file">
+    <section className="card card-titled" aria-labelledby="card-on-file">
       <h2 id="card-on-file">Card on file</h2>
       {card.onFile
         ? <p className="card-on-file">
@@ -112,20 +114,20 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
   return (
     <section aria-labelledby="invoices">
       <h2 id="invoices">Invoices</h2>
-      <div className="table-wrap">
-        <table>
+      <div className="table-wrap" role="region" aria-labelledby="invoices" tabIndex={0}>
+        <table className="invoices">
           <thead>
             <tr>
-              <th scope="col">Invoice</th><th scope="col">Order</th><th scope="col">Issued</th><th scope="col">Due</th>
-              <th scope="col">Amount</th><th scope="col">Status</th>
+              <th scope="col">Invoice</th><th scope="col">Due</th><th scope="col">Amount</th><th scope="col">Status</th>
             </tr>
           </thead>
           <tbody>
             {props.invoices.map((invoice) => (
               <tr key={invoice.number}>
-                <td>{invoice.number}</td>
-                <td>{invoice.orderReference ?? '—'}</td>
-                <td>{formatDate(invoice.issuedAt)}</td>
+                <td>
+                  {invoice.number}
+                  <div className="hint">{invoice.orderReference ? `${invoice.orderReference}, ` : ''}issued {formatDate(invoice.issuedAt)}</div>
+                </td>
                 <td>{formatDate(invoice.dueAt)}</td>
                 <td>
                   {formatMoney(invoice.amountDue, invoice.currency)}

@@ -1,11 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { ReferralsQuery } from '../gql/graphql';
 import { Page } from '../ui/page';
 import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { Chip } from '../ui/chip';
-import { Field } from '../ui/field';
 import { formatDate, formatMoney } from '../ui/format';
 
 const ReferralsDocument = graphql(`
@@ -45,6 +44,7 @@ function ReferralLink(props: { referrals: Referrals }) {
   const { code, link, payoutDestination } = props.referrals;
   const [copied, setCopied] = useState<string | null>(null);
   const [copyError, setCopyError] = useState<string | null>(null);
+  const linkId = useId();
   if (!code || !link) return <p className="card">Your account has no referral code yet.</p>;
   const copy = async () => {
     setCopied(null);
@@ -57,13 +57,16 @@ function ReferralLink(props: { referrals: Referrals }) {
     }
   };
   return (
-    <section className="card" aria-labelledby="referral-heading">
+    <section className="card card-titled" aria-labelledby="referral-heading">
       <h2 id="referral-heading">Your referral code</h2>
       <p>Code <strong className="referral-code">{code}</strong></p>
-      <div className="referral-link">
-        <Field label="Referral link" readOnly value={link} onFocus={(e) => e.currentTarget.select()}
-          hint="Accounts that sign up through this link earn you a share of what they pay." />
-        <button type="button" onClick={() => void copy()}>Copy link</button>
+      <div className="field">
+        <label htmlFor={linkId}>Referral link</label>
+        <div className="referral-link">
+          <input id={linkId} readOnly value={link} aria-describedby={`${linkId}-hint`} onFocus={(e) => e.currentTarget.select()} />
+          <button type="button" onClick={() => void copy()}>Copy link</button>
+        </div>
+        <small id={`${linkId}-hint`} className="hint">Accounts that sign up through this link earn you a share of what they pay.</small>
       </div>
       {copied ? <Notice tone="ok">{copied}</Notice> : null}
       <ErrorBanner message={copyError} />
@@ -77,7 +80,7 @@ function Earnings(props: { earnings: Referrals['earnings'] }) {
     <section aria-labelledby="earnings-heading">
       <h2 id="earnings-heading">Referred accounts</h2>
       {props.earnings.length === 0 ? <p>No account has signed up through your link yet.</p> : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-labelledby="earnings-heading" tabIndex={0}>
           <table>
             <thead><tr><th scope="col">Account</th><th scope="col">Earned</th><th scope="col">Amount</th><th scope="col">Status</th></tr></thead>
             <tbody>

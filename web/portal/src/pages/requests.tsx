@@ -82,7 +82,7 @@ function RaiseForm(props: { orders: readonly Order[]; onRaised: () => void }) {
     props.onRaised();
   };
   return (
-    <form className="card request-form" aria-labelledby="raise-heading" onSubmit={(event) => void submit(event)}>
+    <form className="card card-titled request-form" aria-labelledby="raise-heading" onSubmit={(event) => void submit(event)}>
       <h2 id="raise-heading">Raise a request</h2>
       {raised ? <Notice tone="ok">{raised}</Notice> : null}
       <ErrorBanner message={errorSentence(state.error)} />

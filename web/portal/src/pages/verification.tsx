@@ -54,7 +54,7 @@ export function VerificationPage() {
 function RecordToPublish(props: { verification: Verification }) {
   const { token, record } = props.verification;
   return (
-    <section className="card" aria-labelledby="record-heading">
+    <section className="card card-titled" aria-labelledby="record-heading">
       <h2 id="record-heading">The record to publish</h2>
       <p>
         Before a domain can be ordered, prove it is yours: at your DNS provider, publish this TXT record
@@ -88,7 +88,7 @@ function CheckNow(props: { onVerified: () => void }) {
     await check(domain.trim());
   };
   return (
-    <section className="card" aria-labelledby="check-heading">
+    <section className="card card-titled" aria-labelledby="check-heading">
       <h2 id="check-heading">Check a domain</h2>
       <form className="toolbar" onSubmit={(event) => void submit(event)}>
         <Field label="Domain" name="domain" required placeholder="example.com" autoComplete="off" autoCapitalize="none"
@@ -104,7 +104,7 @@ function CheckNow(props: { onVerified: () => void }) {
                 <strong>{r.domain}</strong>
                 {r.verified ? <Chip value="verified" /> : <Chip value="not_verified" />}
                 {r.verified ? null : (
-                  <button type="button" disabled={state.fetching} onClick={() => void check(r.domain)} aria-label={`Check ${r.domain} again`}>Check again</button>
+                  <button type="button" disabled={state.fetching} onClick={() => void check(r.domain)}>Check again<span className="sr-only"> {r.domain}</span></button>
                 )}
               </div>
               {/* The service's own sentence: what it found and, when not verified, what to publish. */}
@@ -122,7 +122,7 @@ function VerifiedDomains(props: { domains: Verification['verifiedDomains'] }) {
     <section aria-labelledby="verified-heading">
       <h2 id="verified-heading">Verified domains</h2>
       {props.domains.length === 0 ? <p>No domain is verified yet.</p> : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-labelledby="verified-heading" tabIndex={0}>
           <table>
             <thead><tr><th scope="col">Domain</th><th scope="col">Verified since</th></tr></thead>
             <tbody>
