@@ -159,7 +159,7 @@ describe('change requests in Chromium', () => {
       // The demo account's request with a reply from support.
       expect(await page.getByRole('list', { name: /^Replies to request/ }).filter({ hasText: 'both domains now forward to the main site' }).count()).toBe(1);
 
-      // Forwarding asks for its own field; a domain of the order itself is refused by the service.
+      // Forwarding asks for its own field; a forward_to that is not a domain name is refused by the service.
       await page.getByLabel('Kind').selectOption('forwarding');
       await page.getByLabel('Forward to').fill('not a domain');
       await page.getByLabel('What to change').fill('Point the domains somewhere.');
