@@ -79,13 +79,14 @@ export function DomainsStep(props: {
             <div className="domain-fields">
               <Field label="Domain name" value={row.domain} placeholder="outreach-example.com" autoComplete="off" spellCheck={false}
                 onChange={(e) => { const domain = e.target.value; setDomain(row.key, (r) => ({ ...r, domain })); }} />
-              <Field label="Forward visitors to (optional)" value={row.forwardTo} placeholder="example.com" autoComplete="off" spellCheck={false}
+              <Field label="Forward to (optional)" value={row.forwardTo} placeholder="example.com" autoComplete="off" spellCheck={false}
                 hint="The site a person lands on when they open this domain in a browser."
                 onChange={(e) => { const forwardTo = e.target.value; setDomain(row.key, (r) => ({ ...r, forwardTo })); }} />
             </div>
             {row.mailboxes.map((m, j) => (
               <fieldset key={m.key} className="mailbox-row">
                 <legend>Mailbox {j + 1}<span className="sr-only"> of domain {i + 1}</span></legend>
+                <div className="mailbox-fields">
                 <Field label="First name" value={m.firstName} autoComplete="off"
                   onChange={(e) => {
                     const firstName = e.target.value;
@@ -97,6 +98,7 @@ export function DomainsStep(props: {
                   onChange={(localPart) => setMailbox(row.key, m.key, (x) => ({ ...x, localPart }))} />
                 <button type="button" className="link-button mailbox-remove" onClick={() => removeMailbox(row.key, m.key)}
                   aria-label={`Remove mailbox ${j + 1} of domain ${i + 1}`}>Remove</button>
+                </div>
               </fieldset>
             ))}
             <div className="row-actions">
@@ -111,9 +113,9 @@ export function DomainsStep(props: {
           {draft.domains.length > 1 ? <button type="button" onClick={copyFirstMailboxes}>Give every domain domain 1's mailboxes</button> : null}
         </div>
         <BulkDomains draft={draft} setDraft={setDraft} withinLimits={withinLimits} />
-        <PromotionCode draft={draft} setDraft={setDraft} preview={preview} />
       </div>
       <div className="order-side">
+        <PromotionCode draft={draft} setDraft={setDraft} preview={preview} />
         <PreviewPanel preview={preview} rows={props.rows} />
         <div className="wizard-actions">
           <button type="button" onClick={props.onBack}>Back to plans</button>

@@ -25,7 +25,7 @@ export function PreviewPanel(props: { preview: OrderPreviewHandle; rows: readonl
         </>
       ) : null}
       {state.kind === 'priced' || state.kind === 'refused' ? (
-        <button type="button" onClick={props.preview.recheck} disabled={checking}>Check again</button>
+        <button type="button" onClick={() => props.preview.recheck()} disabled={checking}>Check again</button>
       ) : null}
     </section>
   );

@@ -91,7 +91,7 @@ export function ReviewStep(props: { sent: SentOrder; preview: Preview; card: Car
         ) : null}
         <div className="wizard-actions">
           <button type="button" onClick={props.onBack} disabled={result.fetching}>Back to domains</button>
-          <button type="button" className="primary" onClick={submit} disabled={!card.onFile || result.fetching} aria-busy={result.fetching}>
+          <button type="button" className="primary" onClick={() => void submit()} disabled={!card.onFile || result.fetching} aria-busy={result.fetching}>
             {result.fetching ? 'Placing the order…' : `Place order and pay ${money(preview.price.firstInvoice)}`}
           </button>
         </div>
@@ -106,7 +106,7 @@ export function PlacedView(props: { order: PlacedOrder; onAnother: () => void })
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
-    <section className="card" aria-labelledby="placed-title">
+    <section className="card placed" aria-labelledby="placed-title">
       <h2 id="placed-title" tabIndex={-1} ref={heading}>Order {order.reference} placed</h2>
       <p role="status" className="banner banner-ok">
         {formatMoney(order.charged.amount, order.charged.currency)} was charged to your card for {order.domains} {order.domains === 1 ? 'domain' : 'domains'} and {order.mailboxes} {order.mailboxes === 1 ? 'mailbox' : 'mailboxes'}.

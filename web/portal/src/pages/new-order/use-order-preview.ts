@@ -35,7 +35,7 @@ export interface OrderPreviewHandle {
   /** The answer on screen is for exactly the order as it stands now. */
   readonly current: boolean;
   /** Asks again for the same order (after publishing a DNS record, say). */
-  recheck(): void;
+  readonly recheck: () => void;
 }
 
 /**
