@@ -153,6 +153,16 @@ describe('the new-order wizard in Chromium', () => {
       expect(await place.isDisabled()).toBe(true);
       await screenshot(page, 'new-order-3-review-no-card-desktop');
 
+      // Off to Billing and back: the order typed so far is still there, on its domains.
+      await page.getByRole('alert').filter({ hasText: 'No card is on file' }).getByRole('link', { name: /Billing/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+      await openWizard(page);
+      await page.getByRole('heading', { level: 2, name: /Step 2 of 3/ }).waitFor();
+      expect(await page.getByRole('group', { name: 'Domain 2' }).getByLabel('Domain name').inputValue()).toBe(UNPROVED);
+      await expect.poll(() => firstInvoice.textContent().catch(() => null), { timeout: 10_000 }).toBe('$8.40');
+      await page.getByRole('button', { name: 'Continue to review' }).click();
+      await page.getByRole('heading', { level: 2, name: /Step 3 of 3/ }).waitFor();
+
       await saveSandboxCard(page);
       await page.getByRole('button', { name: 'check for the card again' }).click();
       const charge = page.getByTestId('charge-sentence');

@@ -5,7 +5,7 @@ import { graphql } from '../gql';
 import type { NewOrderSetupQuery } from '../gql/graphql';
 import { Page } from '../ui/page';
 import { Notice, QueryState } from '../ui/status';
-import { blankDraft, toOrderInput, type OrderDraft } from './new-order/order-draft';
+import { blankDraft, loadDraft, saveDraft, toOrderInput, type OrderDraft } from './new-order/order-draft';
 import { useOrderPreview } from './new-order/use-order-preview';
 import { PlanStep } from './new-order/plan-step';
 import { DomainsStep } from './new-order/domains-step';
@@ -43,10 +43,13 @@ export function NewOrderPage() {
 function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
   const { catalogue, paymentMethod } = props.setup;
   const orderable = catalogue.filter((p) => p.orderable);
-  const [step, setStep] = useState<Step>('plan');
-  const [draft, setDraft] = useState<OrderDraft>(() => blankDraft(orderable.length === 1 ? orderable[0]!.sku : ''));
+  const [restored] = useState(loadDraft);
+  // A draft kept from earlier in this tab opens on its domains (the review asks to confirm afresh).
+  const [step, setStep] = useState<Step>(restored?.sku && orderable.some((p) => p.sku === restored.sku) ? 'domains' : 'plan');
+  const [draft, setDraft] = useState<OrderDraft>(() => restored ?? blankDraft(orderable.length === 1 ? orderable[0]!.sku : ''));
   const [placed, setPlaced] = useState<PlacedOrder | null>(null);
   const sent = useMemo(() => toOrderInput(draft), [draft]);
+  useEffect(() => saveDraft(placed ? null : draft), [draft, placed]);
   const preview = useOrderPreview(sent, placed === null && step !== 'plan');
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);

@@ -76,3 +76,30 @@ export function parseDomainList(text: string): string[] {
 
 /** A copy of these mailboxes with fresh keys (for another domain row). */
 export const copyMailboxes = (mailboxes: readonly MailboxDraft[]): MailboxDraft[] => mailboxes.map((m) => ({ ...m, key: key() }));
+
+const STORAGE_KEY = 'portal:new-order-draft';
+
+/**
+ * The draft survives a trip to another page (adding a card on Billing, publishing a record on
+ * Domain verification) for the life of the tab, so a long order is never typed twice.
+ */
+export function loadDraft(): OrderDraft | null {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null') as OrderDraft | null;
+    if (!stored || !Array.isArray(stored.domains) || !(stored.domains as readonly DomainDraft[]).some((d) => d.domain.trim())) return null;
+    // Row keys go on from the highest stored one, so new rows never share a key with old ones.
+    for (const d of stored.domains as readonly DomainDraft[]) nextKey = Math.max(nextKey, d.key + 1, ...d.mailboxes.map((m) => m.key + 1));
+    return stored;
+  } catch {
+    return null;
+  }
+}
+
+export function saveDraft(draft: OrderDraft | null): void {
+  try {
+    if (draft) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(draft));
+    else sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Storage refused (private mode, quota): the draft simply lives as long as the page.
+  }
+}
