@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import axe from 'axe-core';
 import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { PHONE, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { verificationRecords } from '../support/domain-verification.js';
@@ -57,11 +56,9 @@ async function saveSandboxCard(page: Page): Promise<void> {
   await card.close();
 }
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 /** axe-core's serious and critical violations on the page as it stands (issue 12, item 8: none allowed). */
 async function seriousAxeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
+  await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
     return (await axe.run(document)).violations;
