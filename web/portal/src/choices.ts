@@ -24,8 +24,8 @@ export const SEQUENCER_CHOICES = [
   { value: 'quickmail', label: 'QuickMail' },
   { value: 'emelia', label: 'Emelia' },
   { value: 'plusvibe', label: 'PlusVibe' },
-  { value: 'other', label: 'Another tool (tell us which with a change request)' },
-  { value: 'none', label: 'Not connected to a sending tool' },
+  { value: 'other', label: 'Another tool (name it in a change request)' },
+  { value: 'none', label: 'None (not connected)' },
 ] as const;
 
 

@@ -59,7 +59,7 @@ export function AnalyticsPage() {
       <div className="toolbar">
         <SelectField label="Period" value={period} onChange={(e) => setPeriod(e.target.value)}
           options={PERIOD_CHOICES.map((p) => ({ value: p.value, label: p.label }))} />
-        <SelectField label="Figure" value={metricKey}
+        <SelectField label="Chart shows" value={metricKey}
           onChange={(e) => setMetricKey(METRICS.find((m) => m.key === e.target.value)?.key ?? 'sent')}
           options={METRICS.map((m) => ({ value: m.key, label: m.label }))} />
       </div>
@@ -80,7 +80,7 @@ export function AnalyticsPage() {
               </div>
               {domains.length === 0 ? <p>No domains yet; figures appear once an order's domains are watched.</p> : (
                 <>
-                  <section className="card" aria-labelledby="chart-title">
+                  <section className="card chart-card" aria-labelledby="chart-title">
                     <h2 id="chart-title">{metric.label} per domain</h2>
                     <BarChart rows={domains} metric={metric} summary={`${metric.label} per domain, ${periodLabel.toLowerCase()} (${range})`} />
                   </section>
@@ -141,7 +141,7 @@ function BarChart(props: { rows: readonly Row[]; metric: Metric; summary: string
 function FigureTable(props: { rows: readonly Row[] }) {
   return (
     <div className="table-wrap">
-      <table>
+      <table className="figures">
         <caption className="figures-caption">Figures per domain</caption>
         <thead>
           <tr><th scope="col">Domain</th>{METRICS.map((m) => <th scope="col" key={m.key}>{m.label}</th>)}</tr>
@@ -152,7 +152,7 @@ function FigureTable(props: { rows: readonly Row[] }) {
               <th scope="row">{row.domain}</th>
               {row.watched
                 ? METRICS.map((m) => <td key={m.key} className="num">{figure(row, m)}</td>)
-                : <td colSpan={METRICS.length} className="unwatched">{NOT_WATCHED}: figures start with its first monitoring run, once the order's deliverability monitoring is on</td>}
+                : <td colSpan={METRICS.length} className="unwatched">{NOT_WATCHED} yet: figures start with its first monitoring run</td>}
             </tr>
           ))}
         </tbody>

@@ -101,7 +101,7 @@ function FolderTable(props: { folders: readonly Folder[]; report: Report }) {
     <div className="table-wrap">
       <table>
         <caption className="sr-only">Folders</caption>
-        <thead><tr><th scope="col">Folder</th><th scope="col">Domains</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+        <thead><tr><th scope="col">Folder</th><th scope="col">Domains</th><th scope="col">Actions</th></tr></thead>
         <tbody>{props.folders.map((f) => <FolderRow key={f.workspaceId} folder={f} report={props.report} />)}</tbody>
       </table>
     </div>
@@ -146,11 +146,11 @@ function FolderRow(props: { folder: Folder; report: Report }) {
               <button type="button" onClick={() => { setName(folder.name); setMode('view'); }}>Cancel</button>
             </div>
           </form>
-        ) : folder.name}
+        ) : <>{folder.name}<div className="hint">Created {formatDate(folder.createdAt)}</div></>}
         {mode === 'delete' ? (
           <div className="confirm" role="group" aria-label={`Delete folder "${folder.name}"?`}>
             <p ref={question} tabIndex={-1}>
-              Delete folder "{folder.name}"? {folder.domainCount > 0 ? `Its ${plural(folder.domainCount, 'domain stays', 'domains stay')} on their orders, unfiled.` : 'It holds no domains.'}
+              Delete folder "{folder.name}"? {folder.domainCount > 0 ? `Its ${plural(folder.domainCount, 'domain stays on its order', 'domains stay on their orders')}, unfiled.` : 'It holds no domains.'}
             </p>
             <div className="row-actions">
               <button type="button" className="danger" onClick={() => void confirmDelete()} disabled={deleting.fetching}>Yes, delete "{folder.name}"</button>
@@ -160,7 +160,6 @@ function FolderRow(props: { folder: Folder; report: Report }) {
         ) : null}
       </td>
       <td>{folder.domainCount}</td>
-      <td>{formatDate(folder.createdAt)}</td>
       <td>
         {mode === 'view' ? (
           <div className="row-actions">
@@ -198,15 +197,14 @@ function DomainFiling(props: { orders: FoldersQuery['dashboard']['orders']; fold
       {rows.length === 0 ? <p>No domains yet; they appear here once an order is placed.</p> : (
         <div className="table-wrap">
           <table aria-labelledby="filing">
-            <thead><tr><th scope="col">Domain</th><th scope="col">Order</th><th scope="col">Folder</th></tr></thead>
+            <thead><tr><th scope="col">Domain</th><th scope="col">Folder</th></tr></thead>
             <tbody>
               {rows.map((d) => (
                 <tr key={d.domain}>
-                  <td>{d.domain}</td>
-                  <td>{d.reference}</td>
+                  <td className="domain-cell">{d.domain}<div className="hint">Order {d.reference}</div></td>
                   <td>
                     <label className="sr-only" htmlFor={`file-${d.domain}`}>Folder for {d.domain}</label>
-                    <select id={`file-${d.domain}`} value={pending[d.domain] ?? (d.workspaceId == null ? '' : String(d.workspaceId))}
+                    <select className="filing-select" id={`file-${d.domain}`} value={pending[d.domain] ?? (d.workspaceId == null ? '' : String(d.workspaceId))}
                       onChange={(e) => void change(d.domain, e.target.value)}>
                       <option value="">Unfiled</option>
                       {props.folders.map((f) => <option key={f.workspaceId} value={String(f.workspaceId)}>{f.name}</option>)}
