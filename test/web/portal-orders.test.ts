@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -44,6 +46,18 @@ async function goTo(page: Page, path: string, heading: string): Promise<void> {
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
   expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it stands (rule id and the nodes' targets). */
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the portal's CSP does not govern.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`) as string[];
+  return violations;
 }
 
 async function statusText(page: Page, pattern: RegExp): Promise<string> {
@@ -95,6 +109,7 @@ describe('the orders page in Chromium', () => {
       expect(await select.inputValue()).toBe('smartlead');
       expect(await deliverability.isChecked()).toBe(false);
       expect(await card.getByRole('switch', { name: 'Reconnection' }).isChecked()).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       expect(portal.offsite).toEqual([]);
       await screenshot(page, 'orders-desktop');
     } finally {
@@ -112,6 +127,7 @@ describe('the orders page in Chromium', () => {
       const card = page.getByRole('region', { name: new RegExp(`Order ${order!.reference}`) });
       await card.waitFor();
       await expectNoSidewaysScroll(page);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'orders-phone');
       // The order's subscription id changes under the open page, so the service no longer finds it.
       await service.services.db.updateTable('orders').set({ subscription_id: `${order!.subscription_id}_moved` })
@@ -172,6 +188,7 @@ describe('the folders page in Chromium', () => {
 
       await filing.selectOption({ label: 'Globex outbound' });
       await statusText(page, /filed in/);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'folders-desktop');
 
       // Delete asks first; "Keep it" keeps it.
@@ -181,6 +198,9 @@ describe('the folders page in Chromium', () => {
       await page.getByRole('button', { name: 'Delete "Globex outbound"' }).click();
       const question = page.getByRole('group', { name: 'Delete folder "Globex outbound"?' });
       expect(await question.textContent()).toMatch(/Its 1 domain stays on its order, unfiled/);
+      // The question has the keyboard, so it is read out before its two buttons.
+      expect(await page.evaluate('document.activeElement?.textContent ?? ""')).toMatch(/^Delete folder "Globex outbound"\?/);
+      await screenshot(page, 'folders-delete-question');
       await question.getByRole('button', { name: 'Yes, delete "Globex outbound"' }).click();
       expect(await statusText(page, /deleted/)).toBe('Folder "Globex outbound" deleted; its 1 domain is now unfiled.');
       const end = await restJson<RestWorkspaces>('/v1/portal/workspaces', account.key);
@@ -198,6 +218,7 @@ describe('the folders page in Chromium', () => {
       await goTo(portal.page, '/folders', 'Folders');
       await portal.page.getByRole('heading', { level: 2, name: 'File domains' }).waitFor();
       await expectNoSidewaysScroll(portal.page);
+      expect(await seriousAxeViolations(portal.page)).toEqual([]);
       await screenshot(portal.page, 'folders-phone');
     } finally {
       await portal.close();
@@ -247,6 +268,7 @@ describe('the analytics page in Chromium', () => {
         await expect.poll(() => sentCell.textContent()).toBe(month.sent!.toLocaleString('en-US'));
         expect(await row(unwatched.domain).getByRole('cell').allTextContents()).toHaveLength(1);
         if (viewport === PHONE) await expectNoSidewaysScroll(page);
+        expect(await seriousAxeViolations(page)).toEqual([]);
         await screenshot(page, `analytics-${name}`);
         expect(portal.offsite).toEqual([]);
       } finally {

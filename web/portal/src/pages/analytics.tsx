@@ -17,6 +17,7 @@ const AnalyticsDocument = graphql(`
   }
 `);
 
+type Period = (typeof PERIOD_CHOICES)[number]['value'];
 type Row = AnalyticsQuery['analytics']['domains'][number];
 type MetricKey = 'sent' | 'delivered' | 'bounced' | 'replied' | 'inboxRate' | 'spamRate' | 'bounceRate' | 'replyRate';
 
@@ -49,7 +50,7 @@ function figure(row: Row, metric: Metric): string {
 
 /** Deliverability per domain over a period: a bar chart of one figure, then every figure in a table. */
 export function AnalyticsPage() {
-  const [period, setPeriod] = useState<string>('7d');
+  const [period, setPeriod] = useState<Period>('7d');
   const [metricKey, setMetricKey] = useState<MetricKey>('sent');
   const [result] = useQuery({ query: AnalyticsDocument, variables: { period } });
   const metric = METRICS.find((m) => m.key === metricKey) ?? METRICS[0]!;
@@ -57,7 +58,7 @@ export function AnalyticsPage() {
   return (
     <Page title="Analytics">
       <div className="toolbar">
-        <SelectField label="Period" value={period} onChange={(e) => setPeriod(e.target.value)}
+        <SelectField label="Period" value={period} onChange={(e) => setPeriod(PERIOD_CHOICES.find((p) => p.value === e.target.value)?.value ?? '7d')}
           options={PERIOD_CHOICES.map((p) => ({ value: p.value, label: p.label }))} />
         <SelectField label="Chart shows" value={metricKey}
           onChange={(e) => setMetricKey(METRICS.find((m) => m.key === e.target.value)?.key ?? 'sent')}
@@ -140,9 +141,10 @@ function BarChart(props: { rows: readonly Row[]; metric: Metric; summary: string
 /** Every figure of every domain; a domain not watched yet says so once across its row. */
 function FigureTable(props: { rows: readonly Row[] }) {
   return (
-    <div className="table-wrap">
+    // Nine columns scroll sideways on a phone: the box takes focus so a keyboard can scroll it too.
+    <div className="table-wrap" role="region" aria-labelledby="figures-caption" tabIndex={0}>
       <table className="figures">
-        <caption className="figures-caption">Figures per domain</caption>
+        <caption id="figures-caption" className="figures-caption">Figures per domain</caption>
         <thead>
           <tr><th scope="col">Domain</th>{METRICS.map((m) => <th scope="col" key={m.key}>{m.label}</th>)}</tr>
         </thead>
