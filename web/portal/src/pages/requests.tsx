@@ -10,7 +10,7 @@ import { Field, SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
 // The service's own list of kinds (the one the resolver checks against), so the select never offers a
 // kind the service would refuse nor misses one it accepts.
-import { REQUEST_KINDS, type RequestKind } from '../../../../resolvers/changes/request-kinds';
+import { isRequestKind, REQUEST_KINDS, type RequestKind } from '../../../../resolvers/changes/request-kinds';
 
 const RequestsDocument = graphql(`
   query Requests {
@@ -34,7 +34,7 @@ const RaiseRequestDocument = graphql(`
 type Order = RequestsQuery['orders'][number];
 type ChangeRequest = RequestsQuery['requests'][number];
 
-const KINDS = Object.keys(REQUEST_KINDS) as RequestKind[];
+const KINDS: RequestKind[] = Object.keys(REQUEST_KINDS).filter(isRequestKind);
 const kindLabel = (kind: string) => kind.replaceAll('_', ' ');
 
 /** Change requests: raise one against an order, and read every request's replies. */
@@ -88,7 +88,7 @@ function RaiseForm(props: { orders: readonly Order[]; onRaised: () => void }) {
       <ErrorBanner message={errorSentence(state.error)} />
       <SelectField label="Order" name="subscriptionId" required
         options={props.orders.map((o) => ({ value: o.subscriptionId, label: `${o.reference} · ${o.product} (${o.status.replaceAll('_', ' ')})` }))} />
-      <SelectField label="Kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as RequestKind)}
+      <SelectField label="Kind" name="kind" value={kind} onChange={(e) => { if (isRequestKind(e.target.value)) setKind(e.target.value); }}
         aria-describedby="kind-hint" options={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))} />
       <p id="kind-hint" className="hint request-kind-hint">{REQUEST_KINDS[kind]}</p>
       {kind === 'forwarding'

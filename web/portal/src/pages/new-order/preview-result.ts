@@ -1,5 +1,5 @@
 import type { CombinedError } from 'urql';
-import { errorCode, errorSentence } from '../../api';
+import { errorCode, errorSentence, isRecord } from '../../api';
 import type { OrderPreviewQuery } from '../../gql/graphql';
 
 export type Preview = OrderPreviewQuery['previewOrder'];
@@ -39,7 +39,7 @@ export function problemsOf(error: CombinedError): PreviewProblems[] {
     domain: text(group.domain),
     index: typeof group.index === 'number' ? group.index : 0,
     issues: (Array.isArray(group.issues) ? group.issues : []).map((issue: Record<string, unknown>) => {
-      const record = issue.record as Record<string, unknown> | undefined;
+      const record = isRecord(issue.record) ? issue.record : undefined;
       return {
         severity: text(issue.severity), code: text(issue.code), message: text(issue.message),
         record: record ? { name: text(record.name), type: text(record.type), value: text(record.value) } : null,
