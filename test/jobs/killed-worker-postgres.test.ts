@@ -120,5 +120,10 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     const beats = await client.query(`select worker_id, now() - last_seen < make_interval(secs => $1::float8) as fresh from worker_heartbeats`, [LEASE_MS / 1000]);
     expect(beats.rows.find((r) => r.worker_id === held.locked_by)?.fresh).toBe(false);
     expect(beats.rows.filter((r) => r.fresh)).toHaveLength(2);
+    // The operator sees the same in `admin jobs`.
+    const queue = await runAdmin(['jobs'], { DATABASE_URL: database.databaseUrl });
+    const workers = queue.workers as { worker_id: string; instance: string; last_seen_seconds_ago: number; running: number }[];
+    expect(workers.find((w) => w.worker_id === held.locked_by)).toMatchObject({ instance: held.instance, running: 0 });
+    expect(workers.find((w) => w.worker_id === held.locked_by)!.last_seen_seconds_ago).toBeGreaterThan(LEASE_MS / 1000);
   }, 150_000);
 });
