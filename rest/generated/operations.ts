@@ -56,6 +56,13 @@ export type CardSetupLinkInput = {
   successUrl: InputMaybe<Scalars['String']['input']>;
 };
 
+export type ChangePasswordInput = {
+  /** The password you sign in with now. */
+  currentPassword: Scalars['String']['input'];
+  /** At least 10 characters. */
+  newPassword: Scalars['String']['input'];
+};
+
 /** pass, warn (warnings), fail (errors); error when lookups failed or the request's bounds cut the check short. */
 export enum CheckStatus {
   Error = 'error',
