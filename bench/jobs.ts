@@ -44,7 +44,7 @@ async function openBenchDatabase(): Promise<{ database: OpenedDatabase; url: str
 async function benchQueue(): Promise<JobsFigures['queue']> {
   process.env.LOG_LEVEL = 'silent';
   const { database, url, drop } = await openBenchDatabase();
-  const queue = url ? await openGraphileQueue(url) : openInProcessQueue(database.db, 20);
+  const queue = url ? await openGraphileQueue(url, { leaseMs: 60_000 }) : openInProcessQueue(database.db, 20);
   try {
     const enqueueStarted = performance.now();
     for (let i = 0; i < JOBS; i++) await queue.enqueue('fan_out_event', { eventId: `evt_missing_${i}` });

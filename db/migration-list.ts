@@ -8,6 +8,7 @@ import * as domainMailboxCount from './migrations/2026_11_26_1500_domain_mailbox
 import * as jobsEventsWebhooks from './migrations/2026_11_26_1500_jobs_events_webhooks.js';
 import * as usersAndSessions from './migrations/2026_11_26_1600_users_and_sessions.js';
 import * as domainVerification from './migrations/2026_11_26_1700_domain_verification.js';
+import * as workerHeartbeats from './migrations/2026_11_26_1830_worker_heartbeats.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1500_jobs_events_webhooks': jobsEventsWebhooks,
   '2026_11_26_1600_users_and_sessions': usersAndSessions,
   '2026_11_26_1700_domain_verification': domainVerification,
+  '2026_11_26_1830_worker_heartbeats': workerHeartbeats,
 };

@@ -412,6 +412,15 @@ export interface AlertRecipientTable {
   email: string;
 }
 
+/** A running job worker's heartbeat (PostgreSQL): worker_id is graphile-worker's pool id, as in its jobs' locked_by. */
+export interface WorkerHeartbeatTable {
+  worker_id: string;
+  /** Which process: host name and pid. */
+  instance: string;
+  started_at: CreatedAt;
+  last_seen: Generated<Timestamp>;
+}
+
 export interface AlertEmailTable {
   event_id: string;
   email: string;
@@ -456,6 +465,7 @@ export interface Database {
   alert_emails: AlertEmailTable;
   domain_verification_tokens: DomainVerificationTokenTable;
   verified_domains: VerifiedDomainTable;
+  worker_heartbeats: WorkerHeartbeatTable;
 }
 
 export type Account = Selectable<AccountTable>;

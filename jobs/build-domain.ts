@@ -1,5 +1,5 @@
 import { recordEvent } from '../resolvers/events/record-event.js';
-import { faultPoint, type TaskFunction } from './job-types.js';
+import { faultPoint, pausePoint, type TaskFunction } from './job-types.js';
 import { verifyDomainDns } from './verify-domain-dns.js';
 import { queueDueMonitoring } from './sweep.js';
 
@@ -9,7 +9,7 @@ import { queueDueMonitoring } from './sweep.js';
  * transition, and the event that goes with it, happens once. A retry after a crash mid-build finds
  * the domain `building` and carries on from there.
  */
-export const buildDomain: TaskFunction = async (payload: { domainId: number }, env) => {
+export const buildDomain: TaskFunction = async (payload: { domainId: number }, env, run) => {
   const { db, adapter } = env;
   const domain = await db.selectFrom('domains').select(['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state'])
     .where('id', '=', payload.domainId).executeTakeFirst();
@@ -18,6 +18,7 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
     await db.updateTable('domains').set({ build_state: 'building' }).where('id', '=', domain.id).where('build_state', '=', 'queued').execute();
   }
   faultPoint(env, 'build_after_building');
+  await pausePoint(env, run, 'build_after_building');
   const built = await adapter.provision({ domain: domain.domain, forwardTo: domain.forward_to });
   const problems = built.ok ? await verifyDomainDns(env.services, domain.domain, domain.forward_to) : [];
   const attention = !built.ok || (adapter.enforcesDns && problems.length > 0);

@@ -1,8 +1,10 @@
+import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerUtils } from 'graphile-worker';
+import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerEvents, type WorkerUtils } from 'graphile-worker';
 import { jobScope, log } from '../server/log.js';
 import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
 import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
+import { keepWorkerLease, type WorkerLease } from './worker-lease.js';
 
 /** graphile-worker's messages in our log format; its debug and info chatter is left out. */
 const logger = new Logger(() => (level, message, meta) => {
@@ -17,14 +19,20 @@ export interface GraphileQueue {
   stop(): Promise<void>;
 }
 
+export interface GraphileQueueOptions {
+  /** JOB_LEASE_MS: a worker not heard from for this long is taken for dead and its jobs unlocked (jobs/worker-lease.ts). */
+  readonly leaseMs: number;
+}
+
 /**
  * Jobs on PostgreSQL through graphile-worker: a job is locked by one worker (SELECT ... FOR UPDATE
  * SKIP LOCKED), so every instance can run workers and each job still runs once; failures are retried
  * with exponential backoff (about e^attempts seconds); jobs live in the database, so they survive a
  * restart; NOTIFY wakes idle workers at once. Its schema (graphile_worker) is installed at start, one
- * instance at a time.
+ * instance at a time. Each instance's worker pool keeps a heartbeat, and the jobs of a pool that died
+ * without stopping are unlocked after the lease rather than graphile-worker's four hours.
  */
-export async function openGraphileQueue(databaseUrl: string): Promise<GraphileQueue> {
+export async function openGraphileQueue(databaseUrl: string, options: GraphileQueueOptions): Promise<GraphileQueue> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   pool.on('error', () => {});
   pool.on('connect', (client) => { client.on('error', () => {}); });
@@ -41,6 +49,7 @@ export async function openGraphileQueue(databaseUrl: string): Promise<GraphileQu
   }
   let runner: Runner | null = null;
   let workerPool: pg.Pool | null = null;
+  let lease: WorkerLease | null = null;
   return {
     async enqueue(task, payload, options = {}) {
       await utils.addJob(task, payload, {
@@ -68,7 +77,11 @@ export async function openGraphileQueue(databaseUrl: string): Promise<GraphileQu
         };
         taskList[name] = wrapped;
       }
-      runner = await run({ pgPool: workerPool, taskList, concurrency, noHandleSignals: true, pollInterval: 1000, logger });
+      // The pool's id is what its jobs carry in locked_by; it is known only as the pool is made, so the
+      // heartbeat starts from that event, before any job is taken.
+      const events: WorkerEvents = new EventEmitter();
+      events.on('pool:create', ({ workerPool: created }) => { lease ??= keepWorkerLease(pool, created.id, options.leaseMs); });
+      runner = await run({ pgPool: workerPool, taskList, concurrency, noHandleSignals: true, pollInterval: 1000, logger, events });
     },
     async state() {
       const { rows } = await pool.query(`select task_identifier as task, attempts, max_attempts, last_error, locked_at is not null as locked
@@ -77,6 +90,8 @@ export async function openGraphileQueue(databaseUrl: string): Promise<GraphileQu
     },
     async stop() {
       await runner?.stop().catch(() => {});
+      // After the runner: its jobs are released, so the row can go.
+      await lease?.stop().catch(() => {});
       await workerPool?.end().catch(() => {});
       await Promise.resolve().then(() => utils.release()).catch(() => {});
       await pool.end().catch(() => {});

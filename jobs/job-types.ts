@@ -58,3 +58,12 @@ export class InjectedFault extends Error {}
 export function faultPoint(env: JobEnvironment, name: string): void {
   if (env.faults.delete(name)) throw new InjectedFault(`Injected fault "${name}": the job stopped here as if its process died.`);
 }
+
+/**
+ * Test hook (JOB_TEST_PAUSE): a job's first attempt waits here, so a test can kill the process that
+ * holds a long-running job; the retry on another instance (attempt 2) goes straight on.
+ */
+export async function pausePoint(env: JobEnvironment, run: JobRun, name: string): Promise<void> {
+  const ms = env.config.testPauses.get(name);
+  if (ms && run.attempt === 1) await new Promise((resolve) => setTimeout(resolve, ms));
+}

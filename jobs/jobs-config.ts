@@ -22,6 +22,24 @@ export interface JobsConfig {
   readonly smtpUrl: string | null;
   readonly alertFrom: string;
   readonly outboxDir: string;
+  /**
+   * JOB_LEASE_MS (60 s, PostgreSQL): a worker not heard from for this long is taken for dead and the
+   * jobs it holds are unlocked for another instance. Workers report every few seconds (a quarter of
+   * it, at most 5 s), so it must be longer than a pause of the event loop, not longer than a job.
+   */
+  readonly leaseMs: number;
+  /** JOB_TEST_PAUSE (tests only): `point:ms,...`, a job's first attempt waits that long at that fault point. */
+  readonly testPauses: ReadonlyMap<string, number>;
+}
+
+function pauses(raw: string | undefined): ReadonlyMap<string, number> {
+  const found = new Map<string, number>();
+  for (const item of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const match = /^([a-z_]+):(\d+)$/.exec(item);
+    if (!match) throw new Error(`JOB_TEST_PAUSE must be "point:milliseconds" items separated by commas (tests only), not "${item}".`);
+    found.set(match[1]!, Number(match[2]));
+  }
+  return found;
 }
 
 function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -51,5 +69,7 @@ export function jobsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): JobsCon
     smtpUrl,
     alertFrom: (env.ALERT_FROM ?? '').trim() || 'alerts@localhost',
     outboxDir: (env.ALERT_OUTBOX_DIR ?? '').trim() || './data/outbox',
+    leaseMs: whole(env, 'JOB_LEASE_MS', 60_000, 1000),
+    testPauses: pauses(env.JOB_TEST_PAUSE),
   };
 }

@@ -35,7 +35,7 @@ export interface StartJobsOptions {
 export async function startJobs(services: Services, database: OpenedDatabase, options: StartJobsOptions = {}): Promise<RunningJobs> {
   const config = jobsConfigFromEnv(options.env ?? process.env);
   const queue = database.kind === 'postgres' && services.config.databaseUrl
-    ? await openGraphileQueue(services.config.databaseUrl)
+    ? await openGraphileQueue(services.config.databaseUrl, { leaseMs: config.leaseMs })
     : openInProcessQueue(database.db, config.pollIntervalMs);
   const mailer = createAlertMailer(config.smtpUrl, config.alertFrom, config.outboxDir);
   const environment: JobEnvironment = {

@@ -149,4 +149,12 @@ export const webhookRows = [
     summary: 'The newest 100 deliveries to an endpoint, each with its attempts (status code, error, duration).', params: [webhookIdParam], mcpTool: 'list_webhook_deliveries', annotations: READING },
 ] as const satisfies readonly OperationRow[];
 
-export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...domainVerificationRows, ...publicCheckRows, ...webhookRows];
+/** The extra addresses alert e-mails go to besides the account's people (docs/operations.md, "Alert e-mails"). */
+export const alertRecipientRows = [
+  { name: 'get_alert_recipients', listener: 'api', method: 'GET', path: '/v1/alerts/recipients', document: 'alert-recipients', unwrap: 'alertRecipients', scope: 'read', rateLimit: 'read',
+    summary: 'The extra addresses alert e-mails go to, besides your account\'s people (who always receive them).', params: [], mcpTool: 'get_alert_recipients', annotations: READING },
+  { name: 'set_alert_recipients', listener: 'api', method: 'PUT', path: '/v1/alerts/recipients', document: 'set-alert-recipients', unwrap: 'setAlertRecipients', scope: 'write', rateLimit: 'change',
+    summary: 'Replaces the extra alert addresses: {"emails": ["ops@example.com"]} (at most 10; [] for none).', params: [], bodyVariable: 'input', mcpTool: 'set_alert_recipients', annotations: REPLACING },
+] as const satisfies readonly OperationRow[];
+
+export const operationTable: readonly OperationRow[] = [...accountReadingRows, ...accountChangingRows, ...orderingRows, ...domainVerificationRows, ...publicCheckRows, ...webhookRows, ...alertRecipientRows];

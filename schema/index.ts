@@ -20,6 +20,7 @@ import './change-requests.js';
 import './ordering.js';
 import './card-setup.js';
 import './webhooks.js';
+import './alert-recipients.js';
 import './people.js';
 import './domain-verification.js';
 

@@ -1,8 +1,12 @@
 import { builder } from './builder.js';
 import { createKeyForPerson, findViewer, inviteUser, listApiKeys, revokeKeyForPerson, type ApiKeyListing, type Viewer } from '../resolvers/people/manage-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
+import { listInvitations, listPeople, type PendingInvitation, type PersonListing } from '../resolvers/people/list-people.js';
+import { changePassword } from '../resolvers/people/change-password.js';
+import { changeRole, removePerson } from '../resolvers/people/manage-people.js';
 
 // Key and user management: a signed-in person only (the `session` scope); an API key gets a 403.
+// Every person of an account reads its keys and people; only owners invite, remove and change roles.
 
 const ApiKeyRef = builder.objectRef<ApiKeyListing>('ApiKey').implement({
   fields: (t) => ({
@@ -29,8 +33,44 @@ const RevokedApiKeyRef = builder.objectRef<{ keyId: number; revoked: boolean }>(
   fields: (t) => ({ keyId: t.exposeInt('keyId'), revoked: t.exposeBoolean('revoked') }),
 });
 
-const InvitationRef = builder.objectRef<{ email: string; role: string; expiresInDays: number }>('Invitation').implement({
-  fields: (t) => ({ email: t.exposeString('email'), role: t.exposeString('role'), expiresInDays: t.exposeInt('expiresInDays') }),
+const RoleEnum = builder.enumType('UserRole', { values: ['owner', 'member'] as const });
+
+const InvitationRef = builder.objectRef<PendingInvitation & { expiresInDays?: number }>('Invitation').implement({
+  description: 'An invitation sent and not yet accepted.',
+  fields: (t) => ({
+    email: t.exposeString('email'),
+    role: t.exposeString('role'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'After this the link no longer works; invite again.' }),
+    expiresInDays: t.int({ description: 'Days the link works from when it was sent (7).', resolve: (invitation) => invitation.expiresInDays ?? 7 }),
+  }),
+});
+
+const PersonRef = builder.objectRef<PersonListing>('Person').implement({
+  description: 'Someone who signs in to the account.',
+  fields: (t) => ({
+    userId: t.exposeInt('userId'),
+    email: t.exposeString('email'),
+    role: t.field({ type: RoleEnum, resolve: (person) => person.role }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const RemovedPersonRef = builder.objectRef<{ userId: number; email: string; removed: boolean }>('RemovedPerson').implement({
+  fields: (t) => ({ userId: t.exposeInt('userId'), email: t.exposeString('email'), removed: t.exposeBoolean('removed') }),
+});
+
+const PasswordChangeRef = builder.objectRef<{ changed: boolean; otherSessionsEnded: number }>('PasswordChange').implement({
+  fields: (t) => ({
+    changed: t.exposeBoolean('changed'),
+    otherSessionsEnded: t.exposeInt('otherSessionsEnded', { description: 'How many of your other sessions were signed out; this one stays.' }),
+  }),
+});
+
+const ChangePasswordInput = builder.inputType('ChangePasswordInput', {
+  fields: (t) => ({
+    currentPassword: t.string({ required: true, description: 'The password you sign in with now.' }),
+    newPassword: t.string({ required: true, description: 'At least 10 characters.' }),
+  }),
 });
 
 const ApiKeyInput = builder.inputType('ApiKeyInput', {
@@ -39,8 +79,6 @@ const ApiKeyInput = builder.inputType('ApiKeyInput', {
     scopes: t.stringList({ required: true, description: `One or more of ${SCOPES.join(', ')}.` }),
   }),
 });
-
-const RoleEnum = builder.enumType('UserRole', { values: ['owner', 'member'] as const });
 
 const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
   description: 'The signed-in person.',
@@ -89,4 +127,42 @@ builder.mutationField('inviteUser', (t) => t.field({
   authScopes: { session: true },
   args: { email: t.arg.string({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
   resolve: (_root, args, ctx) => inviteUser(ctx, args.email, args.role),
+}));
+
+builder.queryField('people', (t) => t.field({
+  type: [PersonRef],
+  description: 'The people who sign in to the account, oldest first. Signed-in people only.',
+  authScopes: { session: true },
+  resolve: (_root, _args, ctx) => listPeople(ctx),
+}));
+
+builder.queryField('invitations', (t) => t.field({
+  type: [InvitationRef],
+  description: 'Invitations sent and neither accepted nor expired, newest first. Signed-in people only.',
+  authScopes: { session: true },
+  resolve: (_root, _args, ctx) => listInvitations(ctx),
+}));
+
+builder.mutationField('changePassword', (t) => t.field({
+  type: PasswordChangeRef,
+  description: 'Sets a new password after checking the current one; signs out your other sessions and keeps this one. Signed-in people only.',
+  authScopes: { session: true },
+  args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
+  resolve: (_root, args, ctx) => changePassword(ctx, args.input),
+}));
+
+builder.mutationField('removePerson', (t) => t.field({
+  type: RemovedPersonRef,
+  description: 'Removes a person from the account and ends their sessions; the last owner cannot be removed. Account owners only.',
+  authScopes: { session: true },
+  args: { userId: t.arg.int({ required: true }) },
+  resolve: (_root, args, ctx) => removePerson(ctx, args.userId),
+}));
+
+builder.mutationField('changeRole', (t) => t.field({
+  type: PersonRef,
+  description: 'Makes a person an owner or a member; the last owner cannot be made a member. Account owners only.',
+  authScopes: { session: true },
+  args: { userId: t.arg.int({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
+  resolve: (_root, args, ctx) => changeRole(ctx, args.userId, args.role),
 }));

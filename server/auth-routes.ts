@@ -60,7 +60,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       if (user) {
         const token = await issuePasswordReset(db, user.id);
         await sendPeopleMail(services.mailer, email, 'Reset your password',
-          `Someone asked to reset the password for ${email}.\n\nSet a new one within an hour:\n${config.apiUrl}/portal/reset?token=${token}\n\n` +
+          `Someone asked to reset the password for ${email}.\n\nSet a new one within an hour:\n${config.apiUrl}/portal/reset-password?token=${token}\n\n` +
           `(or POST /auth/password-reset/confirm with {"token": "${token}", "password": "..."})\n\nIf it was not you, ignore this message.\n`);
       }
       // Always 202: the answer never says whether the address has an account.

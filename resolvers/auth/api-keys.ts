@@ -29,6 +29,8 @@ export interface Caller {
   /** The signed-in person; null for a key. */
   readonly userId: number | null;
   readonly role: 'owner' | 'member' | null;
+  /** The session's id (the SHA-256 of its cookie's token), so a password change can keep it; null for a key. */
+  readonly sessionId: string | null;
   /** What the allowances are counted against: `key:<id>` or `user:<id>`. */
   readonly subject: string;
   readonly scopes: readonly Scope[];
@@ -114,6 +116,7 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
     keyId: row.id,
     userId: null,
     role: null,
+    sessionId: null,
     subject: `key:${row.id}`,
     scopes: row.scopes.split(',').filter(isScope),
     limits: { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour },

@@ -29,6 +29,7 @@ export async function authenticateSession(db: Kysely<Database>, token: string, n
     keyId: null,
     userId: row.user_id,
     role: row.role,
+    sessionId: hashToken(token),
     subject: `user:${row.user_id}`,
     scopes: SCOPES,
     limits: { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour },

@@ -2,10 +2,10 @@ import type { Context } from '../context.js';
 import { ApiError } from '../api-error.js';
 import { createApiKey, keyModeFromEnv, revokeApiKey } from '../auth/api-keys.js';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
-import { unauthenticatedError } from '../auth/auth-errors.js';
 import { issueInvitation } from './user-tokens.js';
 import { normalizeEmail, type Role } from './users.js';
 import { sendPeopleMail } from './people-mail.js';
+import { signedInOwner, signedInPerson } from './signed-in-person.js';
 
 export interface ApiKeyListing {
   readonly keyId: number;
@@ -18,15 +18,8 @@ export interface ApiKeyListing {
   readonly revokedAt: Date | null;
 }
 
-/** The signed-in person; fields reach here only after scope-auth admitted a session. */
-async function person(ctx: Context): Promise<{ accountId: number; userId: number; role: Role }> {
-  const caller = await ctx.caller();
-  if (!caller || caller.kind !== 'session' || caller.userId === null || caller.role === null) throw unauthenticatedError(ctx.sentKey);
-  return { accountId: caller.accountId, userId: caller.userId, role: caller.role };
-}
-
 export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
-  const { accountId } = await person(ctx);
+  const { accountId } = await signedInPerson(ctx);
   const rows = await ctx.services.db.selectFrom('api_keys').leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
     .select(['api_keys.id', 'api_keys.name', 'api_keys.prefix', 'api_keys.scopes', 'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at', 'users.email'])
     .where('api_keys.account_id', '=', accountId).orderBy('api_keys.id').execute();
@@ -37,7 +30,7 @@ export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
 }
 
 export async function createKeyForPerson(ctx: Context, input: { name: string; scopes: readonly string[] }): Promise<{ keyId: number; key: string; scopes: Scope[] }> {
-  const { accountId, userId } = await person(ctx);
+  const { accountId, userId } = await signedInPerson(ctx);
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw new ApiError(422, 'invalid_name', 'Give the key a name of 1 to 100 characters, saying where it is used.');
   const scopes = [...new Set(input.scopes)];
@@ -51,7 +44,7 @@ export async function createKeyForPerson(ctx: Context, input: { name: string; sc
 }
 
 export async function revokeKeyForPerson(ctx: Context, keyId: number): Promise<{ keyId: number; revoked: boolean }> {
-  const { accountId } = await person(ctx);
+  const { accountId } = await signedInPerson(ctx);
   // Another account's key is "no such key", never a hint that it exists.
   const owned = await ctx.services.db.selectFrom('api_keys').select('id').where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
   if (!owned) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
@@ -60,18 +53,17 @@ export async function revokeKeyForPerson(ctx: Context, keyId: number): Promise<{
 }
 
 /** Owners invite people by e-mail; the link lets them choose a password and join (POST /auth/accept-invitation). */
-export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Promise<{ email: string; role: Role; expiresInDays: number }> {
-  const me = await person(ctx);
-  if (me.role !== 'owner') throw new ApiError(403, 'owner_only', 'Only an account owner can invite people; ask an owner of your account.');
+export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Promise<{ email: string; role: Role; expiresAt: Date; expiresInDays: number }> {
+  const me = await signedInOwner(ctx, 'invite people');
   const email = normalizeEmail(rawEmail);
   const taken = await ctx.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw new ApiError(409, 'email_taken', `${email} already signs in to an account; invite another address.`);
-  const token = await issueInvitation(ctx.services.db, me.accountId, email, role);
+  const { token, expiresAt } = await issueInvitation(ctx.services.db, me.accountId, email, role);
   const apiUrl = ctx.services.config.apiUrl;
   await sendPeopleMail(ctx.services.mailer, email, 'You are invited to the portal',
-    `You are invited to join an account on ${apiUrl} as ${role}.\n\nAccept within 7 days:\n${apiUrl}/portal/accept?token=${token}\n\n` +
+    `You are invited to join an account on ${apiUrl} as ${role}.\n\nAccept within 7 days:\n${apiUrl}/portal/accept-invitation?token=${token}\n\n` +
     `(or POST /auth/accept-invitation with {"token": "${token}", "password": "..."})\n`);
-  return { email, role, expiresInDays: 7 };
+  return { email, role, expiresAt, expiresInDays: 7 };
 }
 
 export interface Viewer {
@@ -84,7 +76,7 @@ export interface Viewer {
 
 /** The signed-in person and their account, for the portal's header and its role-dependent pages. */
 export async function findViewer(ctx: Context): Promise<Viewer> {
-  const { userId } = await person(ctx);
+  const { userId } = await signedInPerson(ctx);
   const row = await ctx.services.db.selectFrom('users').innerJoin('accounts', 'accounts.id', 'users.account_id')
     .select(['users.id', 'users.email', 'users.role', 'accounts.id as account_id', 'accounts.name'])
     .where('users.id', '=', userId).executeTakeFirstOrThrow();

@@ -12,10 +12,11 @@ export async function issuePasswordReset(db: Kysely<Database>, userId: number): 
   return token;
 }
 
-export async function issueInvitation(db: Kysely<Database>, accountId: number, email: string, role: Role): Promise<string> {
+export async function issueInvitation(db: Kysely<Database>, accountId: number, email: string, role: Role): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
-  await db.insertInto('user_tokens').values({ id: hashToken(token), purpose: 'invitation', account_id: accountId, email, role, expires_at: new Date(Date.now() + LIFETIME_MS.invitation) }).execute();
-  return token;
+  const expiresAt = new Date(Date.now() + LIFETIME_MS.invitation);
+  await db.insertInto('user_tokens').values({ id: hashToken(token), purpose: 'invitation', account_id: accountId, email, role, expires_at: expiresAt }).execute();
+  return { token, expiresAt };
 }
 
 export interface UsedToken {

@@ -20,6 +20,11 @@ export type Scalars = {
   SpfRecordTree: { input: unknown; output: unknown; }
 };
 
+export type AlertRecipientsInput = {
+  /** The whole list (it replaces the one before): at most 10 e-mail addresses; [] for none. */
+  emails: Array<Scalars['String']['input']>;
+};
+
 export type ApiKeyInput = {
   /** Where the key is used, 1 to 100 characters. */
   name: Scalars['String']['input'];
@@ -49,6 +54,13 @@ export type CardSetupLinkInput = {
   cancelUrl: InputMaybe<Scalars['String']['input']>;
   /** Required: the http(s) page to return to after saving the card. */
   successUrl: InputMaybe<Scalars['String']['input']>;
+};
+
+export type ChangePasswordInput = {
+  /** The password you sign in with now. */
+  currentPassword: Scalars['String']['input'];
+  /** At least 10 characters. */
+  newPassword: Scalars['String']['input'];
 };
 
 /** pass, warn (warnings), fail (errors); error when lookups failed or the request's bounds cut the check short. */
@@ -336,6 +348,11 @@ export type WorkspaceNameInput = {
   name: Scalars['String']['input'];
 };
 
+export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AlertRecipientsQuery = { alertRecipients: { emails: Array<string>, max_emails: number } };
+
 export type AnalyticsQueryVariables = Exact<{
   period: InputMaybe<Scalars['String']['input']>;
 }>;
@@ -611,6 +628,13 @@ export type SegmentEspQuery = { segmentEsp:
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
    };
+
+export type SetAlertRecipientsMutationVariables = Exact<{
+  input: AlertRecipientsInput;
+}>;
+
+
+export type SetAlertRecipientsMutation = { setAlertRecipients: { emails: Array<string>, max_emails: number } };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];

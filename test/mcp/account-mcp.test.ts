@@ -7,12 +7,13 @@ import type { Scope } from '../../resolvers/auth/scopes.js';
 import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 
 const READ_LIMIT = 100;
-/** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification and issue 13's webhook tools. */
+/** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification and issue 13's webhook and alert-recipient tools. */
 const SPEC_TOOLS: Record<string, Scope> = {
   get_dashboard: 'read', list_orders: 'read', get_billing: 'read', get_deliverability: 'read', list_catalogue: 'read',
   check_payment_method: 'read', preview_order: 'read', create_card_setup_link: 'orders:place', place_order: 'orders:place',
   get_domain_verification: 'read', verify_domain: 'write',
   list_webhooks: 'write', create_webhook: 'write', update_webhook: 'write', delete_webhook: 'write', list_webhook_deliveries: 'write',
+  get_alert_recipients: 'read', set_alert_recipients: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) => Object.keys(SPEC_TOOLS).filter((t) => SPEC_TOOLS[t] === scope && existing.has(t)).sort();

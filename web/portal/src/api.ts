@@ -21,8 +21,8 @@ export function errorCode(error: CombinedError | undefined | null): string | nul
 /** True when the answer says nobody is signed in (no session, or an expired one). */
 export function isSignedOut(error: CombinedError | undefined | null): boolean {
   if (!error) return false;
-  const response = error.response as Response | undefined;
-  return response?.status === 401 || errorCode(error) === 'unauthenticated';
+  const status: unknown = error.response instanceof Response ? error.response.status : undefined;
+  return status === 401 || errorCode(error) === 'unauthenticated';
 }
 
 export interface AuthAnswer {
@@ -39,8 +39,8 @@ export async function postAuth(path: string, body: Record<string, unknown>): Pro
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return { ok: response.ok, status: response.status, body: parsed };
+    const parsed: unknown = await response.json().catch(() => ({}));
+    return { ok: response.ok, status: response.status, body: isRecord(parsed) ? parsed : {} };
   } catch {
     return { ok: false, status: 0, body: { detail: 'The service could not be reached; check your connection and try again.' } };
   }
@@ -54,4 +54,9 @@ export function detailOf(answer: AuthAnswer): string {
 /** A fresh Idempotency-Key for one order attempt (the service accepts 8-64 of [A-Za-z0-9.:_-]). */
 export function newIdempotencyKey(): string {
   return `portal-${crypto.randomUUID()}`;
+}
+
+/** A JSON object (not an array, not null), to read fields of an answer without `as`. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,144 @@
+import { useState } from 'react';
+import { Link, useSearch } from 'wouter';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { BillingQuery } from '../gql/graphql';
+import { errorSentence } from '../api';
 import { Page } from '../ui/page';
+import { ErrorBanner, Notice, QueryState } from '../ui/status';
+import { Chip } from '../ui/chip';
+import { formatDate, formatMoney } from '../ui/format';
 
-// Not built yet: this page is a placeholder in the portal's skeleton.
+const BillingDocument = graphql(`
+  query Billing {
+    billing {
+      currency monthToDateSpend pastDueAmount
+      nextCharge { amount currency date }
+      pastDueInvoices { number dueAt amountDue amountPaid currency }
+      invoices { number status amountDue amountPaid currency issuedAt dueAt paidAt orderReference pastDue }
+    }
+    paymentMethod { onFile brand last4 expMonth expYear }
+  }
+`);
+
+const CreateCardSetupLinkDocument = graphql(`
+  mutation CreateCardSetupLink($input: CardSetupLinkInput!) {
+    createCardSetupLink(input: $input) { url }
+  }
+`);
+
+type Billing = BillingQuery['billing'];
+type Card = BillingQuery['paymentMethod'];
+
+/** Invoices, what is past due and what to do about it, the next charge, and the card on file. */
 export function BillingPage() {
-  return <Page title="Billing"><p>This page is not built yet.</p></Page>;
+  const [result] = useQuery({ query: BillingDocument });
+  // The processor's card page sends the person back here with ?card=saved or ?card=cancelled.
+  const returned = new URLSearchParams(useSearch()).get('card');
+  return (
+    <Page title="Billing">
+      {returned === 'saved' ? <Notice tone="ok">Your card is saved. It is the card charged from now on.</Notice> : null}
+      {returned === 'cancelled' ? <Notice>No card was saved: you left the card page before saving.</Notice> : null}
+      <QueryState {...result}>
+        {(data) => (
+          <>
+            <PastDueBanner billing={data.billing} card={data.paymentMethod} />
+            <div className="stats">
+              <div className="stat"><strong>{formatMoney(data.billing.monthToDateSpend, data.billing.currency)}</strong>spent this month</div>
+              <div className="stat">
+                {data.billing.nextCharge
+                  ? <><strong>{formatMoney(data.billing.nextCharge.amount, data.billing.nextCharge.currency)}</strong>next charge, {formatDate(data.billing.nextCharge.date)}</>
+                  : <><strong>None</strong>no renewal scheduled</>}
+              </div>
+              <div className="stat"><strong>{formatMoney(data.billing.pastDueAmount, data.billing.currency)}</strong>past due</div>
+            </div>
+            <CardOnFile card={data.paymentMethod} />
+            <Invoices invoices={data.billing.invoices} />
+          </>
+        )}
+      </QueryState>
+    </Page>
+  );
+}
+
+function PastDueBanner(props: { billing: Billing; card: Card }) {
+  const invoices = props.billing.pastDueInvoices;
+  if (invoices.length === 0) return null;
+  const numbers = invoices.map((i) => `${i.number} (due ${formatDate(i.dueAt)})`).join(', ');
+  return (
+    <div role="alert" className="banner banner-error billing-past-due">
+      <strong>{formatMoney(props.billing.pastDueAmount, props.billing.currency)} is past due</strong>
+      {' '}on {invoices.length === 1 ? 'invoice' : 'invoices'} {numbers}.
+      {' '}{props.card.onFile
+        ? 'If the card on file can no longer be charged, replace it below'
+        : `Add a card below so ${invoices.length === 1 ? 'it' : 'they'} can be paid`};
+      {' '}if an invoice looks wrong, <Link href="/requests">raise a change request</Link> of kind billing.
+    </div>
+  );
+}
+
+function CardOnFile(props: { card: Card }) {
+  const [state, createLink] = useMutation(CreateCardSetupLinkDocument);
+  const [leaving, setLeaving] = useState(false);
+  const { card } = props;
+  const addCard = async () => {
+    const back = `${window.location.origin}/portal/billing`;
+    const answer = await createLink({ input: { successUrl: `${back}?card=saved`, cancelUrl: `${back}?card=cancelled` } });
+    const url = answer.data?.createCardSetupLink.url;
+    if (!url) return;
+    // The processor's own page takes the card; card numbers never pass through the portal.
+    setLeaving(true);
+    window.location.assign(url);
+  };
+  const label = card.onFile ? 'Replace the card' : 'Add a card';
+  return (
+    <section className="card card-titled" aria-labelledby="card-on-file">
+      <h2 id="card-on-file">Card on file</h2>
+      {card.onFile
+        ? <p className="card-on-file">
+            <span className="card-brand">{card.brand ?? 'Card'}</span> ending in <strong>{card.last4}</strong>
+            {card.expMonth && card.expYear ? <>, expires {String(card.expMonth).padStart(2, '0')}/{card.expYear}</> : null}
+          </p>
+        : <p>No card on file. Orders and renewals need one.</p>}
+      <ErrorBanner message={errorSentence(state.error)} />
+      <button type="button" className="primary" disabled={state.fetching || leaving} onClick={() => void addCard()}>
+        {state.fetching || leaving ? 'Opening the card page…' : label}
+      </button>
+      <p className="aside">You save the card on the payment processor's page, then come back here.</p>
+    </section>
+  );
+}
+
+function Invoices(props: { invoices: Billing['invoices'] }) {
+  if (props.invoices.length === 0) return <p>No invoices yet.</p>;
+  return (
+    <section aria-labelledby="invoices">
+      <h2 id="invoices">Invoices</h2>
+      <div className="table-wrap" role="region" aria-labelledby="invoices" tabIndex={0}>
+        <table className="invoices">
+          <thead>
+            <tr>
+              <th scope="col">Invoice</th><th scope="col">Due</th><th scope="col">Amount</th><th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.invoices.map((invoice) => (
+              <tr key={invoice.number}>
+                <td>
+                  {invoice.number}
+                  <div className="hint">{invoice.orderReference ? `${invoice.orderReference}, ` : ''}issued {formatDate(invoice.issuedAt)}</div>
+                </td>
+                <td>{formatDate(invoice.dueAt)}</td>
+                <td>
+                  {formatMoney(invoice.amountDue, invoice.currency)}
+                  {invoice.paidAt ? <div className="hint">paid {formatDate(invoice.paidAt)}</div> : null}
+                </td>
+                <td>{invoice.pastDue ? <Chip value="past_due" /> : <Chip value={invoice.status} />}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
 }

@@ -1,6 +1,149 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { OrdersQuery } from '../gql/graphql';
+import { errorSentence } from '../api';
+import { SEQUENCER_CHOICES } from '../choices';
 import { Page } from '../ui/page';
+import { ErrorBanner, Notice, QueryState } from '../ui/status';
+import { Chip } from '../ui/chip';
+import { SelectField } from '../ui/field';
+import { formatDate, formatMoney } from '../ui/format';
 
-// Not built yet: this page is a placeholder in the portal's skeleton.
+const OrdersDocument = graphql(`
+  query Orders {
+    orders {
+      orderId subscriptionId reference product status domainCount mailboxCount
+      renewalTotal currency interval createdAt
+      sequencer monitorDeliverability monitorReconnection
+    }
+  }
+`);
+
+const SetSequencerDocument = graphql(`
+  mutation SetSequencer($subscriptionId: String!, $input: SequencerInput!) {
+    setSequencer(subscriptionId: $subscriptionId, input: $input) { subscriptionId sequencer }
+  }
+`);
+
+const SetMonitorsDocument = graphql(`
+  mutation SetMonitors($subscriptionId: String!, $input: MonitorsInput!) {
+    setMonitors(subscriptionId: $subscriptionId, input: $input) { subscriptionId monitorDeliverability monitorReconnection }
+  }
+`);
+
+type Order = OrdersQuery['orders'][number];
+type Monitor = 'deliverability' | 'reconnection';
+
+/** What the last change said, shown in the card of the order it was about (one message at a time). */
+interface Outcome { readonly orderId: number; readonly ok: boolean; readonly text: string }
+
+const MONITORS: readonly { key: Monitor; label: string; hint: string }[] = [
+  { key: 'deliverability', label: 'Deliverability monitoring', hint: 'Watch inbox placement and blacklists; analytics start once it is on.' },
+  { key: 'reconnection', label: 'Reconnection', hint: 'Reconnect inboxes the sending tool drops.' },
+];
+
+/** The account's orders, newest first, each with its sending tool and monitor switches. */
 export function OrdersPage() {
-  return <Page title="Orders"><p>This page is not built yet.</p></Page>;
+  const [result, reexecute] = useQuery({ query: OrdersDocument });
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // The answers of the two mutations are not the list's type, so the list is asked for again.
+  const refresh = () => reexecute({ requestPolicy: 'network-only' });
+  return (
+    <Page title="Orders" actions={<Link href="/new-order" className="button-link">New order</Link>}>
+      <QueryState {...result}>
+        {(data) => data.orders.length === 0
+          ? <p>No orders yet. <Link href="/new-order">Place your first order</Link>.</p>
+          : data.orders.map((order) => (
+            <OrderCard key={order.orderId} order={order} outcome={outcome?.orderId === order.orderId ? outcome : null}
+              onOutcome={(ok, text) => { setOutcome({ orderId: order.orderId, ok, text }); if (ok) refresh(); }} />
+          ))}
+      </QueryState>
+    </Page>
+  );
+}
+
+function OrderCard(props: { order: Order; outcome: Outcome | null; onOutcome: (ok: boolean, text: string) => void }) {
+  const { order } = props;
+  const [sequencerState, setSequencer] = useMutation(SetSequencerDocument);
+  const [monitorState, setMonitors] = useMutation(SetMonitorsDocument);
+  // A switch being changed shows its new position until the service answers; a refusal puts it back.
+  const [pending, setPending] = useState<Partial<Record<Monitor, boolean>>>({});
+  // Fresh data from the service replaces every shown-while-waiting position.
+  useEffect(() => setPending({}), [order]);
+  const headingId = `order-${order.orderId}`;
+  const current = order.sequencer ?? 'none';
+  // The select is saved with its button, so arrowing through the options does not change the order.
+  const [chosen, setChosen] = useState(current);
+
+  async function changeSequencer(value: string) {
+    const choice = SEQUENCER_CHOICES.find((c) => c.value === value);
+    if (!choice || choice.value === current) return;
+    const answer = await setSequencer({ subscriptionId: order.subscriptionId, input: { sequencer: choice.value } });
+    if (answer.error) props.onOutcome(false, errorSentence(answer.error) ?? 'The sequencer was not changed.');
+    else props.onOutcome(true, choice.value === 'none'
+      ? `Order ${order.reference} is no longer connected to a sending tool.`
+      : `Order ${order.reference} now connects to ${choice.label}.`);
+  }
+
+  async function changeMonitor(monitor: (typeof MONITORS)[number], on: boolean) {
+    setPending((p) => ({ ...p, [monitor.key]: on }));
+    const answer = await setMonitors({ subscriptionId: order.subscriptionId, input: { [monitor.key]: on } });
+    if (answer.error) {
+      setPending((p) => ({ ...p, [monitor.key]: undefined }));
+      props.onOutcome(false, errorSentence(answer.error) ?? 'The switch was not changed.');
+    } else props.onOutcome(true, `${monitor.label} is ${on ? 'on' : 'off'} for order ${order.reference}.`);
+  }
+
+  const stored: Record<Monitor, boolean> = { deliverability: order.monitorDeliverability, reconnection: order.monitorReconnection };
+  return (
+    <section className="card order-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Order {order.reference} · {order.product} <Chip value={order.status} /></h2>
+      <dl className="facts">
+        <Fact term="Domains">{order.domainCount}</Fact>
+        <Fact term="Mailboxes">{order.mailboxCount}</Fact>
+        <Fact term="Renewal">{formatMoney(order.renewalTotal, order.currency)} / {order.interval}</Fact>
+        <Fact term="Placed">{formatDate(order.createdAt)}</Fact>
+      </dl>
+      <fieldset className="order-settings" aria-busy={sequencerState.fetching || monitorState.fetching}>
+        <legend>Settings for order {order.reference}</legend>
+        <form className="sequencer-form" onSubmit={(e) => { e.preventDefault(); void changeSequencer(chosen); }}>
+          <SelectField label="Sequencer (sending tool)" value={chosen} onChange={(e) => setChosen(e.target.value)}
+            options={SEQUENCER_CHOICES.map((c) => ({ value: c.value, label: c.label }))} />
+          <button type="submit" disabled={chosen === current || sequencerState.fetching}>Save sequencer</button>
+        </form>
+        <div className="switches">
+          {MONITORS.map((monitor) => (
+            <Switch key={monitor.key} label={monitor.label} hint={monitor.hint}
+              checked={pending[monitor.key] ?? stored[monitor.key]}
+              onChange={(on) => void changeMonitor(monitor, on)} />
+          ))}
+        </div>
+      </fieldset>
+      {props.outcome ? (props.outcome.ok ? <Notice tone="ok">{props.outcome.text}</Notice> : <ErrorBanner message={props.outcome.text} />) : null}
+    </section>
+  );
+}
+
+function Fact(props: { term: string; children: ReactNode }) {
+  return <div><dt>{props.term}</dt><dd>{props.children}</dd></div>;
+}
+
+/**
+ * An on/off switch: a real checkbox (Space toggles it; announced as a switch with its state), drawn
+ * as a track and knob by CSS, with "On"/"Off" written beside it so colour is not the only signal.
+ */
+function Switch(props: { label: string; hint: string; checked: boolean; onChange: (on: boolean) => void }) {
+  const id = useId();
+  return (
+    <div className="switch">
+      <input id={id} type="checkbox" role="switch" aria-describedby={`${id}-hint`} checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)} />
+      <div>
+        <label htmlFor={id}>{props.label}</label> <span className="switch-state" aria-hidden="true">{props.checked ? 'On' : 'Off'}</span>
+        <small id={`${id}-hint`} className="hint">{props.hint}</small>
+      </div>
+    </div>
+  );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { detailOf, postAuth } from '../api';
 import { Field } from '../ui/field';
 import { ErrorBanner } from '../ui/status';
@@ -9,13 +9,18 @@ import { Page } from '../ui/page';
 export function SignUpPage(props: { onSignedIn: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [, navigate] = useLocation();
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
     const answer = await postAuth('/auth/sign-up', { account_name: form.get('account_name'), email: form.get('email'), password: form.get('password') });
     setBusy(false);
-    if (answer.ok) props.onSignedIn();
+    if (answer.ok) {
+      // Signed in, the portal's pages replace the signed-out ones: land on the dashboard, not on /sign-up.
+      navigate('/', { replace: true });
+      props.onSignedIn();
+    }
     else setError(detailOf(answer));
   };
   return (

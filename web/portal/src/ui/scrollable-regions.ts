@@ -13,11 +13,17 @@ export function useScrollableRegions(): void {
     const update = () => {
       frame = 0;
       for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+        // A wrap the page made a tab stop itself (tabIndex on the element) is the page's choice: left alone.
+        if (wrap.hasAttribute('tabindex') && !wrap.hasAttribute('data-scroll-stop')) continue;
         if (wrap.scrollWidth > wrap.clientWidth + 1) {
-          if (wrap.tabIndex !== 0) wrap.tabIndex = 0;
+          if (wrap.hasAttribute('data-scroll-stop')) continue;
+          wrap.setAttribute('data-scroll-stop', '');
+          wrap.tabIndex = 0;
           if (!wrap.hasAttribute('role')) wrap.setAttribute('role', 'region');
           if (!wrap.hasAttribute('aria-label') && !wrap.hasAttribute('aria-labelledby')) wrap.setAttribute('aria-label', `${tableName(wrap)} (scrolls sideways)`);
-        } else if (wrap.getAttribute('tabindex') === '0') {
+        } else if (wrap.hasAttribute('data-scroll-stop')) {
+          // It fits now (a wider window, fewer rows): out of the tab order again.
+          wrap.removeAttribute('data-scroll-stop');
           wrap.removeAttribute('tabindex');
         }
       }

@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
+import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { FREE_DOMAINS } from '../orders/support/ordering-fixture.js';
+import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
+import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
+import { customer, liveDeliveries } from './spawned-ordering.js';
+
+/**
+ * Three real server processes on one PostgreSQL database. The one running a long build is killed
+ * with SIGKILL (no chance to release anything): graphile-worker alone would leave the job locked for
+ * four hours; the worker heartbeats and the lease (JOB_LEASE_MS) hand it to another instance, which
+ * finishes the build once. PGlite serves one process, so this needs DATABASE_URL
+ * (killed-worker-pglite.test.ts shows the restart on PGlite).
+ */
+const reason = usingPostgres ? '' : ' (skipped: needs DATABASE_URL, since PGlite serves one process)';
+const LEASE_MS = 3000;
+
+describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`, () => {
+  let database: TestDatabase;
+  let dns: TestDnsServer;
+  let rdap: Awaited<ReturnType<typeof startJobsRdapServer>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let client: pg.Client;
+  let servers: SpawnedServer[] = [];
+  const outbox = mkdtempSync(join(tmpdir(), 'killed-worker-outbox-'));
+  const domain = FREE_DOMAINS[30]!;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Not built right (MX at Google would read as another tenant without the in-process probe): the
+    // sandbox marks it live with its DNS findings as problems.
+    dns = await startTestDnsServer({ records: jobsZone([]) });
+    rdap = await startJobsRdapServer();
+    receiver = await startWebhookReceiver();
+    const env = {
+      DATABASE_URL: database.databaseUrl!, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
+      SANDBOX_BUILD_DELAY_MS: '200', JOB_LEASE_MS: String(LEASE_MS), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', ALERT_OUTBOX_DIR: outbox,
+      // A build's first attempt stops for a minute after `building`: long enough to kill it mid-run.
+      JOB_TEST_PAUSE: 'build_after_building:60000', LOG_REQUESTS: '0',
+    };
+    // The first starts alone (it migrates), then two more together.
+    servers.push(await spawnServer({ env }));
+    servers.push(...await Promise.all([1, 2].map(() => spawnServer({ env }))));
+    client = new pg.Client({ connectionString: database.databaseUrl });
+    await client.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await client?.end();
+    await receiver?.close();
+    await dns?.close();
+    await rdap?.close();
+    await database?.drop();
+    rmSync(outbox, { recursive: true, force: true });
+  }, 60_000);
+
+  it('the job of a SIGKILLed instance completes on another within the lease, and its build, event, delivery and monitoring day are recorded once', async () => {
+    const demo = await runAdmin(['seed-demo'], { DATABASE_URL: database.databaseUrl });
+    const me = customer(String(demo.key));
+    await me.saveCard(servers[0]!);
+    await me.addWebhook(servers[1]!, receiver.url, ['domain.live']);
+    await me.placeOrder(servers[2]!, [domain], 'killed-worker-1');
+
+    // Some instance takes the build and stops in it, holding the job.
+    const held = await waitFor('the build job locked by a worker', async () => {
+      const { rows } = await client.query(`select j.id, j.locked_by, h.instance from graphile_worker.jobs j
+        join worker_heartbeats h on h.worker_id = j.locked_by where j.task_identifier = 'build_domain' and j.locked_at is not null`);
+      return rows[0] as { id: string; locked_by: string; instance: string } | undefined;
+    }, 30_000);
+    const victim = servers.find((s) => held.instance.endsWith(` pid ${s.pid}`));
+    expect(victim, `the worker's instance "${held.instance}" is one of ours`).toBeDefined();
+    const state = async () => (await client.query('select build_state from domains where domain = $1', [domain])).rows[0]?.build_state;
+    expect(await state()).toBe('building');
+
+    // While its instance lives (heartbeats fresh), a job held past the lease is left alone.
+    await waitFor('the job held longer than the lease', async () => {
+      const { rows } = await client.query('select now() - locked_at > make_interval(secs => $2::float8) as old from graphile_worker.jobs where id = $1', [held.id, (LEASE_MS + 1500) / 1000]);
+      return rows[0]?.old === true;
+    }, 20_000);
+    const still = await client.query('select locked_by from graphile_worker.jobs where id = $1', [held.id]);
+    expect(still.rows[0]?.locked_by).toBe(held.locked_by);
+
+    const killedAt = Date.now();
+    victim!.signal('SIGKILL');
+    expect(await victim!.exited).toBe('SIGKILL');
+    await waitFor('the domain live', async () => (await state()) === 'live', 30_000);
+    const recoveredMs = Date.now() - killedAt;
+    console.info(`killed-worker: SIGKILL to the build finished on another instance in ${recoveredMs} ms (JOB_LEASE_MS ${LEASE_MS})`);
+    // Not at once (the heartbeat must go stale first), and well before graphile-worker's four hours.
+    expect(recoveredMs).toBeGreaterThanOrEqual(LEASE_MS - 1000);
+    expect(recoveredMs).toBeLessThan(LEASE_MS + 10_000);
+
+    const survivors = servers.filter((s) => s !== victim);
+    const unlocked = survivors.flatMap((s) => s.logLines()).filter((l) => String(l.msg ?? l.message).startsWith('unlocked the jobs of workers'));
+    expect(unlocked.length).toBeGreaterThanOrEqual(1);
+    expect(unlocked.flatMap((l) => l.workers as string[])).toContain(held.locked_by);
+
+    // Recorded once: one domain.live event, one delivery of it, no build job left; the first
+    // monitoring run (queued by the build) records one day.
+    const events = await client.query(`select id from events where type = 'domain.live' and data::jsonb ->> 'domain' = $1`, [domain]);
+    expect(events.rows).toHaveLength(1);
+    await waitFor('the domain.live delivery', async () => liveDeliveries(receiver.received, domain).length > 0);
+    await waitFor('a day of analytics', async () => (await client.query('select 1 from domain_analytics a join domains d on d.id = a.domain_id where d.domain = $1', [domain])).rows.length > 0, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(liveDeliveries(receiver.received, domain).map((e) => e.id)).toEqual([events.rows[0].id]);
+    const days = await client.query('select count(*)::int as n from domain_analytics a join domains d on d.id = a.domain_id where d.domain = $1', [domain]);
+    expect(days.rows[0].n).toBe(1);
+    const runs = await client.query('select count(*)::int as n from monitor_runs r join domains d on d.id = r.domain_id where d.domain = $1', [domain]);
+    expect(runs.rows[0].n).toBe(1);
+    const left = await client.query(`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'build_domain'`);
+    expect(left.rows[0].n).toBe(0);
+    // The dead worker's heartbeat stopped; the survivors' are fresh.
+    const beats = await client.query(`select worker_id, now() - last_seen < make_interval(secs => $1::float8) as fresh from worker_heartbeats`, [LEASE_MS / 1000]);
+    expect(beats.rows.find((r) => r.worker_id === held.locked_by)?.fresh).toBe(false);
+    expect(beats.rows.filter((r) => r.fresh)).toHaveLength(2);
+    // The operator sees the same in `admin jobs`.
+    const queue = await runAdmin(['jobs'], { DATABASE_URL: database.databaseUrl });
+    const workers = queue.workers as { worker_id: string; instance: string; last_seen_seconds_ago: number; running: number }[];
+    expect(workers.find((w) => w.worker_id === held.locked_by)).toMatchObject({ instance: held.instance, running: 0 });
+    expect(workers.find((w) => w.worker_id === held.locked_by)!.last_seen_seconds_ago).toBeGreaterThan(LEASE_MS / 1000);
+  }, 150_000);
+});

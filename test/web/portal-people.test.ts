@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { DESKTOP, openPortal, PHONE, screenshot, signedInPortal, signInThroughPage } from '../support/portal-browser.js';
+import { createUserInAccount } from '../support/portal-people.js';
+
+const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+
+let service: TestService;
+let browser: Browser | undefined;
+const outbox = mkdtempSync(join(tmpdir(), 'portal-people-outbox-'));
+
+beforeAll(async () => {
+  service = await startTestService({ env: { ALERT_OUTBOX_DIR: outbox, STRIPE_SECRET_KEY: '' }, googleTenancy: { probe: async () => 'unknown' } });
+  if (hasChromium) browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+/**
+ * The portal link in the last message to `to`, moved onto this test's listener: the message names
+ * the configured API_URL, while tests listen on a free port.
+ */
+function linkMailedTo(to: string, path: '/portal/reset-password' | '/portal/accept-invitation'): string {
+  // The .eml bodies are quoted-printable: soft line breaks and =3D undone.
+  const mails = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=')).filter((m) => m.includes(`To: ${to}`));
+  const link = new RegExp(`https?://[^\\s/]+(${path}\\?token=[A-Za-z0-9_-]+)`).exec(mails.at(-1) ?? '')?.[1];
+  if (!link) throw new Error(`no ${path} link mailed to ${to}`);
+  return `${service.apiUrl}${link}`;
+}
+
+/** What /graphql answers the page's own session (cookie plus the CSRF header, as the portal sends). */
+function graphqlInPage(page: Page, query: string): Promise<{ status: number; code: string | undefined; message: string | undefined }> {
+  return page.evaluate(async (q) => {
+    const response = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' }, body: JSON.stringify({ query: q }) });
+    const body = await response.json() as { errors?: { message: string; extensions?: { code?: string } }[] };
+    return { status: response.status, code: body.errors?.[0]?.extensions?.code, message: body.errors?.[0]?.message };
+  }, query);
+}
+
+async function openSettings(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+}
+
+describe('API keys in the portal', () => {
+  it.skipIf(!hasChromium)(`a person signs up, creates a key shown once (then only its prefix), uses it, and revokes it: the next request is 401${skipNote}`, async () => {
+    const portal = await openPortal(browser!, service, DESKTOP, '/sign-up');
+    try {
+      const { page } = portal;
+      await page.getByLabel('Company or agency name').fill('Keys Agency');
+      await page.getByLabel('E-mail').fill('keys-person@example.com');
+      await page.getByLabel('Password').fill('keys person password');
+      await page.getByRole('button', { name: 'Create the account' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+      await openSettings(page);
+      await page.getByLabel('Key name').fill('CI pipeline');
+      await page.getByRole('checkbox', { name: /^write:/ }).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const box = page.getByLabel('New API key');
+      await box.waitFor();
+      const key = await box.inputValue();
+      expect(key).toMatch(/^sk_test_[A-Za-z0-9_-]{40,}$/);
+      expect(await page.getByText('Copy it now: it is shown this once.').isVisible()).toBe(true);
+      await page.getByRole('cell', { name: 'CI pipeline', exact: true }).waitFor();
+      expect(await page.getByRole('row', { name: /CI pipeline/ }).textContent()).toContain('read, write');
+      await screenshot(page, 'settings-new-key-desktop');
+
+      // Used as curl would: a bearer key on the account API.
+      const used = await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } });
+      expect(used.status).toBe(200);
+
+      // After a reload the key is nowhere on the page; only its prefix is.
+      await page.reload();
+      await page.getByRole('cell', { name: 'CI pipeline', exact: true }).waitFor();
+      expect(await page.getByLabel('New API key').count()).toBe(0);
+      const html = await page.content();
+      expect(html).not.toContain(key);
+      expect(html).not.toContain(key.slice(14));
+      expect(await page.getByRole('row', { name: /CI pipeline/ }).textContent()).toContain(key.slice(0, 14));
+
+      // Revoking asks first; Cancel keeps the key.
+      await page.getByRole('button', { name: 'Revoke key CI pipeline' }).click();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      expect((await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      await page.getByRole('button', { name: 'Revoke key CI pipeline' }).click();
+      await page.getByRole('button', { name: 'Yes, revoke' }).click();
+      await page.getByRole('status').filter({ hasText: 'is revoked' }).waitFor();
+      await page.getByRole('row', { name: /CI pipeline.*Revoked/ }).waitFor();
+      const after = await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } });
+      expect(after.status).toBe(401);
+      expect(portal.offsite).toEqual([]);
+    } finally {
+      await portal.close();
+    }
+  });
+});
+
+describe('people in the portal', () => {
+  it.skipIf(!hasChromium)(`a member sees the people read-only with a sentence, and the mutations answer 403${skipNote}`, async () => {
+    const owner = await createUserInAccount(service, service.demo.accountId, 'owner');
+    const portal = await signedInPortal(browser!, service, { role: 'member' });
+    try {
+      const { page } = portal;
+      await openSettings(page);
+      await page.getByRole('cell', { name: owner.email, exact: true }).waitFor();
+      await page.getByRole('cell', { name: `${portal.email} (you)`, exact: true }).waitFor();
+      expect(await page.getByText('You are a member: only an account owner can invite people').isVisible()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Make / }).count()).toBe(0);
+      expect(await page.getByRole('columnheader', { name: 'Manage' }).count()).toBe(0);
+      await screenshot(page, 'settings-member-desktop');
+      const people = await page.evaluate(async () => (await (await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' }, body: '{"query":"{ people { userId role } }"}' })).json()) as { data: { people: { userId: number; role: string }[] } });
+      expect(people.data.people).toContainEqual({ userId: owner.userId, role: 'owner' });
+      for (const mutation of [
+        'mutation { inviteUser(email: "someone-new@example.com", role: owner) { email } }',
+        `mutation { removePerson(userId: ${owner.userId}) { removed } }`,
+        `mutation { changeRole(userId: ${owner.userId}, role: member) { role } }`,
+      ]) {
+        const answer = await graphqlInPage(page, mutation);
+        expect(answer.status, mutation).toBe(403);
+        expect(answer.code).toBe('owner_only');
+        expect(answer.message).toMatch(/^Only an account owner can .*; ask an owner of your account\.$/);
+      }
+    } finally {
+      await portal.close();
+    }
+  });
+
+  it.skipIf(!hasChromium)(`an owner invites someone; they accept through the e-mailed link and land signed in; the owner removes them and their session ends${skipNote}`, async () => {
+    const owner = await signedInPortal(browser!, service, { role: 'owner', viewport: PHONE });
+    const invitee = 'invited-person@example.com';
+    let joined: Awaited<ReturnType<typeof openPortal>> | undefined;
+    try {
+      const { page } = owner;
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await openSettings(page);
+      await page.getByLabel('Their e-mail').fill(invitee);
+      await page.getByLabel('Role', { exact: true }).selectOption('member');
+      await page.getByRole('button', { name: 'Send invitation' }).click();
+      await page.getByRole('status').filter({ hasText: `Invitation sent to ${invitee} as member` }).waitFor();
+      await page.getByRole('listitem').filter({ hasText: `${invitee} as member; the link works until` }).waitFor();
+      const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
+      expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
+      await screenshot(page, 'settings-owner-phone');
+
+      joined = await openPortal(browser!, service, DESKTOP);
+      const newcomer = joined.page;
+      await newcomer.goto(linkMailedTo(invitee, '/portal/accept-invitation'));
+      await newcomer.getByRole('heading', { level: 1, name: 'Accept an invitation' }).waitFor();
+      await newcomer.getByLabel('Password', { exact: true }).fill('invited password 1');
+      await newcomer.getByLabel('Repeat the password').fill('invited password 1');
+      await newcomer.getByRole('button', { name: 'Join the account' }).click();
+      await newcomer.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+      expect(await newcomer.getByText(`${invitee} (member)`).isVisible()).toBe(true);
+      expect(new URL(newcomer.url()).pathname).toBe('/portal/');
+
+      // The owner sees them, makes them an owner and back, then removes them.
+      await page.reload();
+      await page.getByRole('cell', { name: invitee, exact: true }).waitFor();
+      expect(await page.getByRole('listitem').filter({ hasText: `${invitee} as member; the link works until` }).count()).toBe(0);
+      await page.getByRole('button', { name: `Make ${invitee} an owner` }).click();
+      await page.getByRole('status').filter({ hasText: `${invitee} is now an owner.` }).waitFor();
+      await page.getByRole('button', { name: `Make ${invitee} a member` }).click();
+      await page.getByRole('status').filter({ hasText: `${invitee} is now a member.` }).waitFor();
+      await page.getByRole('button', { name: `Remove ${invitee}` }).click();
+      await page.getByRole('button', { name: 'Yes, remove' }).click();
+      await page.getByRole('status').filter({ hasText: `${invitee} is removed and signed out.` }).waitFor();
+      await page.getByRole('cell', { name: invitee, exact: true }).waitFor({ state: 'detached' });
+
+      await newcomer.reload();
+      await newcomer.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      expect(owner.offsite.concat(joined.offsite)).toEqual([]);
+    } finally {
+      await joined?.close();
+      await owner.close();
+    }
+  });
+});
+
+describe('passwords in the portal', () => {
+  it.skipIf(!hasChromium)(`a forgotten password is reset through the e-mailed link, then signs in${skipNote}`, async () => {
+    const person = await createUserInAccount(service, service.demo.accountId, 'member');
+    const portal = await openPortal(browser!, service);
+    try {
+      const { page } = portal;
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Reset your password' }).waitFor();
+      await page.getByLabel('E-mail').fill(person.email);
+      await page.getByRole('button', { name: 'Send the reset link' }).click();
+      const sent = page.getByRole('status').filter({ hasText: 'a reset link is on its way' });
+      await sent.waitFor();
+      expect(await sent.textContent()).toContain(person.email);
+
+      const link = linkMailedTo(person.email, '/portal/reset-password');
+      await page.goto(link);
+      await page.getByRole('heading', { level: 1, name: 'Choose a new password' }).waitFor();
+      await page.getByLabel('New password', { exact: true }).fill('my reset password');
+      await page.getByLabel('Repeat the new password').fill('my reset passwort');
+      await page.getByRole('button', { name: 'Set the new password' }).click();
+      expect(await page.getByRole('alert').textContent()).toMatch(/two passwords differ/);
+      await page.getByLabel('New password', { exact: true }).fill('my reset password');
+      await page.getByLabel('Repeat the new password').fill('my reset password');
+      await page.getByRole('button', { name: 'Set the new password' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Password changed' }).waitFor();
+      await page.getByRole('link', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await signInThroughPage(page, person.email, 'my reset password');
+
+      // The link worked once.
+      await page.evaluate(async () => { await fetch('/auth/sign-out', { method: 'POST' }); });
+      await page.goto(link);
+      await page.getByLabel('New password', { exact: true }).fill('another new password');
+      await page.getByLabel('Repeat the new password').fill('another new password');
+      await page.getByRole('button', { name: 'Set the new password' }).click();
+      expect(await page.getByRole('alert').textContent()).toMatch(/unknown, used or expired/);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  it.skipIf(!hasChromium)(`a signed-in person changes their password in settings: a wrong current one is refused, the right one keeps this session${skipNote}`, async () => {
+    const portal = await signedInPortal(browser!, service, { role: 'member' });
+    try {
+      const { page } = portal;
+      await openSettings(page);
+      await page.getByLabel('Current password').fill('not my password at all');
+      await page.getByLabel('New password', { exact: true }).fill('my changed password');
+      await page.getByLabel('Repeat the new password').fill('my changed password');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByRole('alert').filter({ hasText: 'current password is not right' }).waitFor();
+      await page.getByLabel('Current password').fill(portal.password);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByRole('status').filter({ hasText: 'Your password is changed.' }).waitFor();
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+      const signIn = await fetch(`${service.apiUrl}/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: portal.email, password: 'my changed password' }) });
+      expect(signIn.status).toBe(200);
+    } finally {
+      await portal.close();
+    }
+  });
+});
