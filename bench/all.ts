@@ -6,7 +6,7 @@ import { benchCraftedSpfTree, benchSpfLookahead, type SpfLookaheadFigures } from
 import { benchSpfCpu } from './spf-cpu.js';
 import { benchDashboard, printDashboardFigures } from './dashboard.js';
 import { benchMemory, printMemoryFigures, MEMORY_GROWTH_BOUND_MB } from './memory.js';
-import { benchPortal, printPortalFigures, PORTAL_FIRST_LOAD_JS_GZIP_KB, PORTAL_PER_REST_BOUND } from './portal.js';
+import { benchPortal, printPortalFigures, PORTAL_FIRST_LOAD_JS_GZIP_KB } from './portal.js';
 
 /**
  * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
@@ -128,7 +128,7 @@ await step('portal', async () => {
   if (f.time_to_dashboard_ms) {
     const t = f.time_to_dashboard_ms;
     row('portal', `time to the ${f.domains}-domain dashboard in Chromium, median of ${f.runs} (min ${t.min}, max ${t.max}, DOMContentLoaded ${f.dom_content_loaded_ms})`, `${t.median} ms`, '-', null);
-    row('portal', `portal time to dashboard / REST GET of the same (${f.rest_dashboard_ms} ms)`, f.portal_per_rest ?? '-', `<= ${PORTAL_PER_REST_BOUND}`, (f.portal_per_rest ?? Infinity) <= PORTAL_PER_REST_BOUND);
+    row('portal', `portal time to dashboard / REST GET of the same (${f.rest_dashboard_ms} ms)`, f.portal_per_rest ?? '-', '-', null);
   } else {
     row('portal', 'time to the dashboard in Chromium', 'skipped', f.skipped ?? '-', null);
   }

@@ -213,4 +213,35 @@ describe('the portal by keyboard', () => {
       await page.close();
     }
   });
+
+  it.skipIf(!hasChromium)(`a table box that scrolls sideways becomes a named tab stop, and leaves the tab order once it fits${skipNote}`, async () => {
+    const page = await openSettled(signedIn.get('phone')!, '/settings');
+    try {
+      // A page's plain <div class="table-wrap"> with a table wider than a phone (but not than a desktop's main column).
+      await page.evaluate(() => {
+        const wrap = document.createElement('div');
+        wrap.className = 'table-wrap';
+        wrap.id = 'wide-wrap';
+        wrap.innerHTML = '<table style="width: 900px"><tbody><tr><td>wide</td></tr></tbody></table>';
+        const card = document.createElement('section');
+        card.className = 'card';
+        card.innerHTML = '<h2>Wide figures</h2>';
+        card.append(wrap);
+        document.getElementById('main')!.append(card);
+      });
+      const wrap = page.locator('#wide-wrap');
+      await page.waitForFunction(() => document.getElementById('wide-wrap')?.getAttribute('tabindex') === '0');
+      expect(await wrap.getAttribute('role')).toBe('group');
+      expect(await wrap.getAttribute('aria-label')).toBe('Wide figures (table, scrolls sideways)');
+      // A wrap the page made a tab stop itself keeps its own attributes.
+      const ownStops = await page.evaluate(() => [...document.querySelectorAll('.table-wrap[tabindex]:not([data-scroll-stop])')].length);
+      await page.setViewportSize(DESKTOP);
+      await page.waitForFunction(() => !document.getElementById('wide-wrap')?.hasAttribute('tabindex'));
+      expect(await wrap.getAttribute('role')).toBeNull();
+      expect(await wrap.getAttribute('aria-label')).toBeNull();
+      expect(await page.evaluate(() => [...document.querySelectorAll('.table-wrap[tabindex]:not([data-scroll-stop])')].length)).toBe(ownStops);
+    } finally {
+      await page.close();
+    }
+  });
 });

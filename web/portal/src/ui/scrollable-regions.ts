@@ -13,18 +13,25 @@ export function useScrollableRegions(): void {
     const update = () => {
       frame = 0;
       for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+        const ours = wrap.dataset.scrollStop; // what this hook added, e.g. "tabindex role aria-label"
         // A wrap the page made a tab stop itself (tabIndex on the element) is the page's choice: left alone.
-        if (wrap.hasAttribute('tabindex') && !wrap.hasAttribute('data-scroll-stop')) continue;
-        if (wrap.scrollWidth > wrap.clientWidth + 1) {
-          if (wrap.hasAttribute('data-scroll-stop')) continue;
-          wrap.setAttribute('data-scroll-stop', '');
+        if (ours === undefined && wrap.hasAttribute('tabindex')) continue;
+        const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+        if (scrolls && ours === undefined) {
+          const added = ['tabindex'];
           wrap.tabIndex = 0;
-          if (!wrap.hasAttribute('role')) wrap.setAttribute('role', 'region');
-          if (!wrap.hasAttribute('aria-label') && !wrap.hasAttribute('aria-labelledby')) wrap.setAttribute('aria-label', `${tableName(wrap)} (scrolls sideways)`);
-        } else if (wrap.hasAttribute('data-scroll-stop')) {
-          // It fits now (a wider window, fewer rows): out of the tab order again.
-          wrap.removeAttribute('data-scroll-stop');
-          wrap.removeAttribute('tabindex');
+          // A group, not a region: a landmark named like the card around it would stand beside that
+          // card's own region under the same name, for a screen reader and for tests finding either.
+          if (!wrap.hasAttribute('role')) { wrap.setAttribute('role', 'group'); added.push('role'); }
+          if (!wrap.hasAttribute('aria-label') && !wrap.hasAttribute('aria-labelledby')) {
+            wrap.setAttribute('aria-label', `${tableName(wrap)} (table, scrolls sideways)`);
+            added.push('aria-label');
+          }
+          wrap.dataset.scrollStop = added.join(' ');
+        } else if (!scrolls && ours !== undefined) {
+          // It fits now (a wider window, fewer rows): back to a plain box, out of the tab order.
+          for (const name of ours.split(' ')) wrap.removeAttribute(name);
+          delete wrap.dataset.scrollStop;
         }
       }
     };
