@@ -362,7 +362,7 @@ function InviteForm(props: { onInvited: () => void }) {
       {message ? (message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} />) : null}
       <div className="toolbar">
         <Field label="Their e-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" />
-        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as Role)}
+        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value === 'owner' ? 'owner' : 'member')}
           options={[{ value: 'member', label: 'Member' }, { value: 'owner', label: 'Owner' }]} />
         <button type="submit" className="primary" disabled={invitation.fetching}>{invitation.fetching ? 'Sending…' : 'Send invitation'}</button>
       </div>
