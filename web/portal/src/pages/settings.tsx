@@ -8,6 +8,7 @@ import { Page } from '../ui/page';
 import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { Field, SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
+import { AlertRecipientsSection } from './settings-alerts';
 
 const ApiKeysDocument = graphql(`
   query ApiKeys {
@@ -69,12 +70,13 @@ const SCOPES = [
   { value: 'orders:place', hint: 'place orders that charge the card on file' },
 ] as const;
 
-/** Settings: the account's API keys, its people and invitations, and the person's own password. */
+/** Settings: the account's API keys, its people and invitations, alert addresses, and the person's own password. */
 export function SettingsPage() {
   return (
     <Page title="Settings">
       <ApiKeysSection />
       <PeopleSection />
+      <AlertRecipientsSection />
       <PasswordSection />
     </Page>
   );
