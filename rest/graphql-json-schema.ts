@@ -4,6 +4,8 @@ import {
   type OperationDefinitionNode, type SelectionSetNode,
 } from 'graphql';
 
+import { wireValuesOf } from '../schema/door-enum.js';
+
 export type JsonSchema = Record<string, unknown>;
 
 /** first_invoice ← firstInvoice: the REST door camelises body keys, so documented names are the snake ones. */
@@ -102,7 +104,7 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
     }
     const named = getNamedType(type);
     if (isEnumType(named)) {
-      const out: JsonSchema = { type: 'string', enum: named.getValues().map((v) => v.name) };
+      const out: JsonSchema = { type: 'string', enum: wireValuesOf(named) };
       return description ?? named.description ? { ...out, description: description ?? named.description } : out;
     }
     if (isScalarType(named)) return scalarSchema(named.name, description ?? (isBuiltIn(named.name) ? undefined : named.description));
@@ -134,7 +136,7 @@ function innerInputSchema(type: GraphQLInputType, components: Record<string, Jso
   }
   const named = getNamedType(type);
   if (isEnumType(named)) {
-    const out: JsonSchema = { type: 'string', enum: named.getValues().map((v) => v.name) };
+    const out: JsonSchema = { type: 'string', enum: wireValuesOf(named) };
     return description ? { ...out, description } : out;
   }
   if (isScalarType(named)) return scalarSchema(named.name, description);

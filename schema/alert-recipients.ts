@@ -4,7 +4,7 @@ import { getAlertRecipients, setAlertRecipients, MAX_ALERT_RECIPIENTS, type Aler
 const AlertRecipientsRef = builder.objectRef<AlertRecipients>('AlertRecipients').implement({
   description: 'Addresses that receive alert e-mails besides the account\'s people (who always receive them).',
   fields: (t) => ({
-    emails: t.exposeStringList('emails', { description: 'Lower-cased, each once, in order.' }),
+    emails: t.exposeStringList('emails', { description: 'Lower-cased, each once, sorted.' }),
     maxEmails: t.exposeInt('maxEmails', { description: 'How many the account may have.' }),
   }),
 });

@@ -1,18 +1,26 @@
 import { builder } from './builder.js';
 import { setMonitors, setSequencer, type OrderSettings } from '../resolvers/changes/order-settings.js';
-import { SEQUENCERS } from '../resolvers/changes/sequencers.js';
+import { SEQUENCERS, unknownSequencerError } from '../resolvers/changes/sequencers.js';
+import { sameSpellings, type DoorEnum } from './door-enum.js';
+
+/** The sending tools an order connects to; REST and MCP take them in any case and refuse others with the list. */
+export const SequencerEnum = builder.enumType('Sequencer', {
+  description: `A sending tool an order's inboxes connect to: ${Object.keys(SEQUENCERS).join(', ')}; none disconnects.`,
+  values: Object.fromEntries(Object.entries(SEQUENCERS).map(([name, label]) => [name, { value: name, description: label }])),
+  extensions: { door: { wireValues: sameSpellings(Object.keys(SEQUENCERS)), refuseUnknown: unknownSequencerError } satisfies DoorEnum },
+});
 
 const OrderSettingsRef = builder.objectRef<OrderSettings>('OrderSettings').implement({
   fields: (t) => ({
     subscriptionId: t.exposeString('subscriptionId'),
-    sequencer: t.exposeString('sequencer', { nullable: true }),
+    sequencer: t.field({ type: SequencerEnum, nullable: true, resolve: (o) => o.sequencer }),
     monitorReconnection: t.exposeBoolean('monitorReconnection'),
     monitorDeliverability: t.exposeBoolean('monitorDeliverability'),
   }),
 });
 
 const SequencerInput = builder.inputType('SequencerInput', {
-  fields: (t) => ({ sequencer: t.string({ required: true, description: `One of ${Object.keys(SEQUENCERS).join(', ')} (any case).`, extensions: { jsonSchema: { enum: Object.keys(SEQUENCERS) } } }) }),
+  fields: (t) => ({ sequencer: t.field({ type: SequencerEnum, required: true, description: `One of ${Object.keys(SEQUENCERS).join(', ')} (any case on REST and MCP).` }) }),
 });
 
 const MonitorsInput = builder.inputType('MonitorsInput', {

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { SequencerEnum } from './order-settings.js';
 import { listOrders, type OrderSummary } from '../resolvers/account/list-orders.js';
 
 export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').implement({
@@ -14,7 +15,7 @@ export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').i
     currency: t.exposeString('currency'),
     interval: t.exposeString('interval'),
     renewalTotal: t.exposeInt('renewalTotal', { description: 'What every renewal costs, minor units.' }),
-    sequencer: t.exposeString('sequencer', { nullable: true }),
+    sequencer: t.field({ type: SequencerEnum, nullable: true, resolve: (o) => o.sequencer }),
     monitorReconnection: t.exposeBoolean('monitorReconnection'),
     monitorDeliverability: t.exposeBoolean('monitorDeliverability'),
     domainCount: t.exposeInt('domainCount'),

@@ -1,5 +1,14 @@
 import { builder } from './builder.js';
 import { listRequests, type ChangeRequestView, type RequestReplyView } from '../resolvers/account/list-requests.js';
+import { REQUEST_KINDS, unknownRequestKindError } from '../resolvers/changes/request-kinds.js';
+import { sameSpellings, type DoorEnum } from './door-enum.js';
+
+/** The kinds of change request; REST and MCP take them in any case and refuse others with the list. */
+export const RequestKindEnum = builder.enumType('RequestKind', {
+  description: `What a change request asks for: ${Object.keys(REQUEST_KINDS).join(', ')}.`,
+  values: Object.fromEntries(Object.entries(REQUEST_KINDS).map(([name, meaning]) => [name, { value: name, description: meaning }])),
+  extensions: { door: { wireValues: sameSpellings(Object.keys(REQUEST_KINDS)), refuseUnknown: unknownRequestKindError } satisfies DoorEnum },
+});
 
 const ReplyRef = builder.objectRef<RequestReplyView>('RequestReply').implement({
   fields: (t) => ({
@@ -13,7 +22,7 @@ export const ChangeRequestRef = builder.objectRef<ChangeRequestView>('ChangeRequ
   fields: (t) => ({
     requestId: t.exposeInt('requestId'),
     subscriptionId: t.exposeString('subscriptionId'),
-    kind: t.exposeString('kind'),
+    kind: t.field({ type: RequestKindEnum, resolve: (r) => r.kind }),
     summary: t.exposeString('summary'),
     forwardTo: t.exposeString('forwardTo', { nullable: true }),
     status: t.exposeString('status', { description: 'open, done or declined.' }),

@@ -7,6 +7,7 @@ import { ApiError } from '../resolvers/api-error.js';
 import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
+import { enumAnswerToWire, enumVariablesToGraphql } from './door-enums.js';
 
 /**
  * The operation runner REST and MCP are given: a row's operation runs in-process through the same
@@ -23,11 +24,13 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
     const document = enveloped.parse(source);
     const invalid = enveloped.validate(enveloped.schema, document);
     if (invalid.length > 0) throw graphqlErrorToApiError(invalid);
+    const variableValues = enumVariablesToGraphql(enveloped.schema, document, operationName, variables);
     const contextValue = await enveloped.contextFactory();
-    const result = (await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: variables, operationName })) as ExecutionResult;
+    const result = (await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues, operationName })) as ExecutionResult;
     if (result.errors?.length) throw firstApiError(result.errors);
     if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
-    const answer = row.unwrap ? result.data[row.unwrap] : result.data;
+    const data = enumAnswerToWire(enveloped.schema, document, operationName, result.data as Record<string, unknown>);
+    const answer = row.unwrap ? data[row.unwrap] : data;
     return row.reshape ? row.reshape(answer) : answer;
   };
 }

@@ -61,7 +61,7 @@ export async function setAlertRecipients(input: AlertRecipientsInput, ctx: Conte
     if (emails.length > 0) await trx.insertInto('alert_recipients').values(emails.map((email) => ({ account_id: accountId, email }))).execute();
   }).catch((error: unknown) => {
     // Two replacements at once for one account: the later one's insert meets the earlier one's rows.
-    if ((error as { code?: unknown }).code === '23505') throw new ApiError(409, 'conflict', 'The list was changed by another request at the same moment; read it and send yours again.');
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === '23505') throw new ApiError(409, 'conflict', 'The list was changed by another request at the same moment; read it and send yours again.');
     throw error;
   });
   return { emails, maxEmails: MAX_ALERT_RECIPIENTS };

@@ -2,7 +2,7 @@ import { ApiError, badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { findOwnedOrder } from './find-owned.js';
-import { isSequencer, SEQUENCERS } from './sequencers.js';
+import { isSequencer, unknownSequencerError } from './sequencers.js';
 
 export interface OrderSettings {
   readonly subscriptionId: string;
@@ -18,8 +18,7 @@ export async function setSequencer(subscriptionId: string, input: { readonly seq
   const order = await findOwnedOrder(db, accountId, subscriptionId);
   const value = input.sequencer.trim().toLowerCase();
   if (!isSequencer(value)) {
-    throw badRequest('unknown_sequencer', `"${input.sequencer.slice(0, 40)}" is not a sequencer we connect to; send one of ${Object.keys(SEQUENCERS).join(', ')}.`,
-      { allowed: Object.keys(SEQUENCERS) });
+    throw unknownSequencerError(input.sequencer);
   }
   const sequencer = value === 'none' ? null : value;
   await db.updateTable('orders').set({ sequencer }).where('id', '=', order.id).execute();

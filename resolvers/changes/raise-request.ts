@@ -4,7 +4,7 @@ import { requireAccountId } from '../auth/require-account.js';
 import { normalizeDomain } from '../checks/normalize-domain.js';
 import type { ChangeRequestView } from '../account/list-requests.js';
 import { findOwnedOrder } from './find-owned.js';
-import { isRequestKind, REQUEST_KINDS } from './request-kinds.js';
+import { isRequestKind, unknownRequestKindError } from './request-kinds.js';
 
 export interface RaiseRequestInput {
   readonly subscriptionId: string;
@@ -29,7 +29,7 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
   const db = ctx.services.db;
   const kind = input.kind.trim().toLowerCase();
   if (!isRequestKind(kind)) {
-    throw badRequest('unknown_request_kind', `"${input.kind.slice(0, 40)}" is not a kind of request; send one of ${Object.keys(REQUEST_KINDS).join(', ')}.`, { allowed: Object.keys(REQUEST_KINDS) });
+    throw unknownRequestKindError(input.kind);
   }
   const summary = input.summary.trim();
   if (summary === '') throw badRequest('summary_empty', 'Say what you want changed in "summary" (one or two sentences).');

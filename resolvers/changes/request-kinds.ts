@@ -1,3 +1,5 @@
+import { badRequest, type ApiError } from '../api-error.js';
+
 /**
  * The kinds of change request (SPEC names only `forwarding`; the rest are our decision, documented in
  * docs/ordering.md). `forwarding` is applied at once to every domain of the order; every other kind
@@ -19,4 +21,9 @@ export type RequestKind = keyof typeof REQUEST_KINDS;
 
 export function isRequestKind(value: string): value is RequestKind {
   return Object.hasOwn(REQUEST_KINDS, value);
+}
+
+/** The refusal of a kind that is not one of ours, on every door (a 400 whose `allowed` lists them). */
+export function unknownRequestKindError(raw: string): ApiError {
+  return badRequest('unknown_request_kind', `"${raw.slice(0, 40)}" is not a kind of request; send one of ${Object.keys(REQUEST_KINDS).join(', ')}.`, { allowed: Object.keys(REQUEST_KINDS) });
 }

@@ -1,3 +1,5 @@
+import { badRequest, type ApiError } from '../api-error.js';
+
 /**
  * The sending tools an order's inboxes can be connected to (SPEC leaves the list open; this is our
  * decision, documented in docs/ordering.md). Values are lower-case identifiers; `none` disconnects.
@@ -25,4 +27,10 @@ export type Sequencer = keyof typeof SEQUENCERS;
 
 export function isSequencer(value: string): value is Sequencer {
   return Object.hasOwn(SEQUENCERS, value);
+}
+
+/** The refusal of a value that is not one of ours, on every door (a 400 whose `allowed` lists them). */
+export function unknownSequencerError(raw: string): ApiError {
+  return badRequest('unknown_sequencer', `"${raw.slice(0, 40)}" is not a sequencer we connect to; send one of ${Object.keys(SEQUENCERS).join(', ')}.`,
+    { allowed: Object.keys(SEQUENCERS) });
 }

@@ -25,6 +25,20 @@ export type AlertRecipientsInput = {
   emails: Array<Scalars['String']['input']>;
 };
 
+/** Length of a period ending today: P1D, P7D, P14D, P30D, P90D (on REST and MCP 1d, 7d, 14d, 30d, 90d). */
+export enum AnalyticsPeriod {
+  /** 1 day (1d on REST and MCP). */
+  P1D = 'P1D',
+  /** 7 days (7d on REST and MCP). */
+  P7D = 'P7D',
+  /** 14 days (14d on REST and MCP). */
+  P14D = 'P14D',
+  /** 30 days (30d on REST and MCP). */
+  P30D = 'P30D',
+  /** 90 days (90d on REST and MCP). */
+  P90D = 'P90D'
+}
+
 export type ApiKeyInput = {
   /** Where the key is used, 1 to 100 characters. */
   name: Scalars['String']['input'];
@@ -282,7 +296,7 @@ export type RaiseRequestInput = {
   /** Kind forwarding only: the domain every domain of the order forwards to. */
   forwardTo: InputMaybe<Scalars['String']['input']>;
   /** One of forwarding, rename_mailbox, add_mailboxes, remove_mailboxes, remove_domain, dns_change, cancel_order, billing, other. */
-  kind: Scalars['String']['input'];
+  kind: RequestKind;
   subscriptionId: Scalars['String']['input'];
   /** What to change, at most 2,000 characters. */
   summary: Scalars['String']['input'];
@@ -294,9 +308,67 @@ export enum RegistrationSource {
   Whois = 'whois'
 }
 
+/** What a change request asks for: forwarding, rename_mailbox, add_mailboxes, remove_mailboxes, remove_domain, dns_change, cancel_order, billing, other. */
+export enum RequestKind {
+  /** Add mailboxes to domains already on the order. */
+  AddMailboxes = 'add_mailboxes',
+  /** A question or correction about an invoice. */
+  Billing = 'billing',
+  /** Cancel the order at the end of its billing period. */
+  CancelOrder = 'cancel_order',
+  /** Change a DNS record we manage for the order. */
+  DnsChange = 'dns_change',
+  /** Point every domain of the order at a new forward_to domain (applied at once). */
+  Forwarding = 'forwarding',
+  /** Anything else. */
+  Other = 'other',
+  /** Take a domain off the order. */
+  RemoveDomain = 'remove_domain',
+  /** Remove mailboxes from the order. */
+  RemoveMailboxes = 'remove_mailboxes',
+  /** Rename a mailbox or change its display name. */
+  RenameMailbox = 'rename_mailbox'
+}
+
+/** A sending tool an order's inboxes connect to: instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe, other, none; none disconnects. */
+export enum Sequencer {
+  /** Apollo.io */
+  Apollo = 'apollo',
+  /** Emelia */
+  Emelia = 'emelia',
+  /** HubSpot Sequences */
+  Hubspot = 'hubspot',
+  /** Instantly */
+  Instantly = 'instantly',
+  /** lemlist */
+  Lemlist = 'lemlist',
+  /** Mailshake */
+  Mailshake = 'mailshake',
+  /** not connected to a sending tool */
+  None = 'none',
+  /** another tool (tell us which with a change request) */
+  Other = 'other',
+  /** Outreach */
+  Outreach = 'outreach',
+  /** PlusVibe */
+  Plusvibe = 'plusvibe',
+  /** QuickMail */
+  Quickmail = 'quickmail',
+  /** Reply.io */
+  Reply = 'reply',
+  /** Saleshandy */
+  Saleshandy = 'saleshandy',
+  /** Salesloft */
+  Salesloft = 'salesloft',
+  /** Smartlead */
+  Smartlead = 'smartlead',
+  /** Woodpecker */
+  Woodpecker = 'woodpecker'
+}
+
 export type SequencerInput = {
-  /** One of instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe, other, none (any case). */
-  sequencer: Scalars['String']['input'];
+  /** One of instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe, other, none (any case on REST and MCP). */
+  sequencer: Sequencer;
 };
 
 /** How much a finding matters. */
@@ -354,11 +426,11 @@ export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
 export type AlertRecipientsQuery = { alertRecipients: { emails: Array<string>, max_emails: number } };
 
 export type AnalyticsQueryVariables = Exact<{
-  period: InputMaybe<Scalars['String']['input']>;
+  period: InputMaybe<AnalyticsPeriod>;
 }>;
 
 
-export type AnalyticsQuery = { analytics: { period: string, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null }> } };
+export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null }> } };
 
 export type InvoiceFieldsFragment = { number: string, status: string, currency: string, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean };
 
@@ -572,7 +644,7 @@ export type FileDomainMutation = { fileDomain: { domain: string, workspace_id: n
 export type OrdersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: string, quantity: number, currency: string, interval: string, sequencer: string | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
+export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: string, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
 
 export type PaymentMethodQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -599,7 +671,7 @@ export type RaiseRequestMutationVariables = Exact<{
 }>;
 
 
-export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, request: { kind: string, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> } } };
+export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, request: { kind: RequestKind, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> } } };
 
 export type ReferralsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -617,7 +689,7 @@ export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspa
 export type RequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RequestsQuery = { requests: Array<{ kind: string, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
+export type RequestsQuery = { requests: Array<{ kind: RequestKind, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
 
 export type SegmentEspQueryVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
@@ -642,7 +714,7 @@ export type SetMonitorsMutationVariables = Exact<{
 }>;
 
 
-export type SetMonitorsMutation = { setMonitors: { sequencer: string | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
+export type SetMonitorsMutation = { setMonitors: { sequencer: Sequencer | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
 
 export type SetSequencerMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];
@@ -650,7 +722,7 @@ export type SetSequencerMutationVariables = Exact<{
 }>;
 
 
-export type SetSequencerMutation = { setSequencer: { sequencer: string | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
+export type SetSequencerMutation = { setSequencer: { sequencer: Sequencer | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
 
 export type UpdateWebhookMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];

@@ -18,7 +18,7 @@ const document = (name: string) => readFileSync(new URL(`../../rest/operations/$
 /** Well-formed variables for each operation document, so the GraphQL half reaches the scope check. */
 const order = { sku: 'google-inbox-unwarmed', domains: [{ domain: 'matrix-example.com', forwardTo: 'example.com', mailboxes: [{ firstName: 'A', lastName: 'B', localPart: 'a' }] }] };
 const sampleVariables: Record<string, Record<string, unknown>> = {
-  analytics: { period: '7d' },
+  analytics: { period: 'P7D' },
   'create-workspace': { input: { name: 'Matrix' } },
   'rename-workspace': { workspaceId: 1, input: { name: 'Matrix' } },
   'delete-workspace': { workspaceId: 999999 },

@@ -242,8 +242,8 @@ describe('the analytics page in Chromium', () => {
         await goTo(page, '/analytics', 'Analytics');
         const period = page.getByLabel('Period');
         const offered = await period.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-        expect(offered).toEqual(Object.keys(ANALYTICS_PERIODS));
-        expect(await period.inputValue()).toBe('7d');
+        expect(offered).toEqual(Object.keys(ANALYTICS_PERIODS).map((p) => `P${p.toUpperCase()}`));
+        expect(await period.inputValue()).toBe('P7D');
 
         const row = (domain: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: domain, exact: true }) });
         await row(watched.domain).waitFor();
@@ -264,7 +264,7 @@ describe('the analytics page in Chromium', () => {
         // Another period asks the service again: 30 days hold more sends than 7.
         const month = (await rest('30d')).find((d) => d.domain === watched.domain)!;
         expect(month.sent!).toBeGreaterThan(watched.sent!);
-        await period.selectOption('30d');
+        await period.selectOption('P30D');
         await expect.poll(() => sentCell.textContent()).toBe(month.sent!.toLocaleString('en-US'));
         expect(await row(unwatched.domain).getByRole('cell').allTextContents()).toHaveLength(1);
         if (viewport === PHONE) await expectNoSidewaysScroll(page);

@@ -248,3 +248,28 @@ describe('passwords in the portal', () => {
     }
   });
 });
+
+describe('alert addresses in settings', () => {
+  it.skipIf(!hasChromium)(`an owner sets the extra alert addresses; a malformed one is refused with the service's sentence; REST reads the saved list${skipNote}`, async () => {
+    const portal = await signedInPortal(browser!, service);
+    try {
+      const { page } = portal;
+      await openSettings(page);
+      const box = page.getByLabel('Other addresses, one per line');
+      await box.fill('ops@example.com\nnot an address');
+      await page.getByRole('button', { name: 'Save addresses' }).click();
+      await page.getByRole('alert').filter({ hasText: '"not an address") is not an e-mail address' }).waitFor();
+      await box.fill('ops@example.com\nOn-Call@Example.com, ops@example.com');
+      await page.getByRole('button', { name: 'Save addresses' }).click();
+      await page.getByRole('status').filter({ hasText: 'Alerts also go to' }).waitFor();
+      expect(await page.getByRole('status').filter({ hasText: 'Alerts also go to' }).textContent()).toContain('on-call@example.com, ops@example.com');
+      const rest = await (await service.api('/v1/alerts/recipients')).json() as { emails: string[] };
+      expect(rest.emails).toEqual(['on-call@example.com', 'ops@example.com']);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+      expect(await page.getByLabel('Other addresses, one per line').inputValue()).toBe('on-call@example.com\nops@example.com');
+    } finally {
+      await portal.close();
+    }
+  });
+});

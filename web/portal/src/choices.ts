@@ -1,8 +1,7 @@
 /**
- * The fixed choices the service accepts where the schema types the value as a plain String: the
- * sequencer of an order (setSequencer) and the period of the analytics query. Each list is the one
- * place the portal reads them from, so when the schema turns either into an enum only its list
- * changes. The portal does not import the server's lists (resolvers/changes/sequencers.ts,
+ * The fixed choices of two enums, with the words people know them by: the sequencer of an order
+ * (Sequencer) and the period of the analytics query (AnalyticsPeriod). Each list is the one place
+ * the portal reads them from. The portal does not import the server's lists (resolvers/changes/sequencers.ts,
  * ANALYTICS_PERIODS in resolvers/account/get-analytics.ts): the build's change detection reads only
  * web/portal, and the analytics module brings the database with it. test/web/portal-orders.test.ts
  * compares the pages' options with the server's lists, so the two cannot drift apart unnoticed.
@@ -29,12 +28,12 @@ export const SEQUENCER_CHOICES = [
 ] as const;
 
 
-/** The analytics query's periods, each ending today. */
+/** The analytics query's periods, each ending today (GraphQL's AnalyticsPeriod: P7D is REST's 7d). */
 export const PERIOD_CHOICES = [
-  { value: '1d', label: 'Today' },
-  { value: '7d', label: 'Last 7 days' },
-  { value: '14d', label: 'Last 14 days' },
-  { value: '30d', label: 'Last 30 days' },
-  { value: '90d', label: 'Last 90 days' },
+  { value: 'P1D', label: 'Today' },
+  { value: 'P7D', label: 'Last 7 days' },
+  { value: 'P14D', label: 'Last 14 days' },
+  { value: 'P30D', label: 'Last 30 days' },
+  { value: 'P90D', label: 'Last 90 days' },
 ] as const;
 

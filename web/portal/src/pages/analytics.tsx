@@ -9,7 +9,7 @@ import { SelectField } from '../ui/field';
 import { formatDate } from '../ui/format';
 
 const AnalyticsDocument = graphql(`
-  query Analytics($period: String) {
+  query Analytics($period: AnalyticsPeriod) {
     analytics(period: $period) {
       period from to
       domains { domain watched sent delivered bounced replied bounceRate replyRate inboxRate spamRate }
@@ -50,7 +50,7 @@ function figure(row: Row, metric: Metric): string {
 
 /** Deliverability per domain over a period: a bar chart of one figure, then every figure in a table. */
 export function AnalyticsPage() {
-  const [period, setPeriod] = useState<Period>('7d');
+  const [period, setPeriod] = useState<Period>('P7D');
   const [metricKey, setMetricKey] = useState<MetricKey>('sent');
   const [result] = useQuery({ query: AnalyticsDocument, variables: { period } });
   const metric = METRICS.find((m) => m.key === metricKey) ?? METRICS[0]!;
@@ -58,7 +58,7 @@ export function AnalyticsPage() {
   return (
     <Page title="Analytics">
       <div className="toolbar">
-        <SelectField label="Period" value={period} onChange={(e) => setPeriod(PERIOD_CHOICES.find((p) => p.value === e.target.value)?.value ?? '7d')}
+        <SelectField label="Period" value={period} onChange={(e) => setPeriod(PERIOD_CHOICES.find((p) => p.value === e.target.value)?.value ?? 'P7D')}
           options={PERIOD_CHOICES.map((p) => ({ value: p.value, label: p.label }))} />
         <SelectField label="Chart shows" value={metricKey}
           onChange={(e) => setMetricKey(METRICS.find((m) => m.key === e.target.value)?.key ?? 'sent')}

@@ -109,7 +109,7 @@ function OrderCard(props: { order: Order; outcome: Outcome | null; onOutcome: (o
       <fieldset className="order-settings" aria-busy={sequencerState.fetching || monitorState.fetching}>
         <legend>Settings for order {order.reference}</legend>
         <form className="sequencer-form" onSubmit={(e) => { e.preventDefault(); void changeSequencer(chosen); }}>
-          <SelectField label="Sequencer (sending tool)" value={chosen} onChange={(e) => setChosen(e.target.value)}
+          <SelectField label="Sequencer (sending tool)" value={chosen} onChange={(e) => setChosen(SEQUENCER_CHOICES.find((c) => c.value === e.target.value)?.value ?? current)}
             options={SEQUENCER_CHOICES.map((c) => ({ value: c.value, label: c.label }))} />
           <button type="submit" disabled={chosen === current || sequencerState.fetching}>Save sequencer</button>
         </form>

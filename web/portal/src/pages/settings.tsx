@@ -8,6 +8,7 @@ import { Page } from '../ui/page';
 import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { Field, SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
+import { AlertRecipientsSection } from './settings-alerts';
 
 const ApiKeysDocument = graphql(`
   query ApiKeys {
@@ -69,12 +70,13 @@ const SCOPES = [
   { value: 'orders:place', hint: 'place orders that charge the card on file' },
 ] as const;
 
-/** Settings: the account's API keys, its people and invitations, and the person's own password. */
+/** Settings: the account's API keys, its people and invitations, alert addresses, and the person's own password. */
 export function SettingsPage() {
   return (
     <Page title="Settings">
       <ApiKeysSection />
       <PeopleSection />
+      <AlertRecipientsSection />
       <PasswordSection />
     </Page>
   );
@@ -362,7 +364,7 @@ function InviteForm(props: { onInvited: () => void }) {
       {message ? (message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} />) : null}
       <div className="toolbar">
         <Field label="Their e-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" />
-        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as Role)}
+        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value === 'owner' ? 'owner' : 'member')}
           options={[{ value: 'member', label: 'Member' }, { value: 'owner', label: 'Owner' }]} />
         <button type="submit" className="primary" disabled={invitation.fetching}>{invitation.fetching ? 'Sending…' : 'Send invitation'}</button>
       </div>
