@@ -7,9 +7,9 @@ import { preloadAllPages, preloadPage } from './routes';
 import './styles.css';
 
 // The page at this address starts downloading now, beside the viewer query, not after it; the others
-// follow once the first page is up, so moving between pages never waits for a download.
-preloadPage(window.location.pathname.replace(/^\/portal/, '') || '/');
-window.addEventListener('load', () => setTimeout(preloadAllPages, 1500), { once: true });
+// follow as soon as it is in (the first paint waits for none of them), so moving between pages renders
+// at once, as it did in one bundle.
+void preloadPage(window.location.pathname.replace(/^\/portal/, '') || '/').then(preloadAllPages);
 
 const root = document.getElementById('root');
 if (root) {

@@ -4,7 +4,7 @@ import { lazy, useState, type ComponentType } from 'react';
  * Each signed-in page is its own chunk, fetched when first shown (a visitor downloads the frame and
  * the page in front of them, not all ten). `preload` starts the fetch early: main.tsx asks for the
  * page the address names while the viewer query is in flight, so the split costs no round trip,
- * then for the others once the first page is up. A page already fetched renders directly: through
+ * then for the others as soon as that one is in, so moving between pages never waits either. A page already fetched renders directly: through
  * React.lazy it would still suspend once, and React 19 holds a revealed boundary back ~300 ms.
  */
 function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType & { readonly preload: () => Promise<unknown> } {
@@ -55,8 +55,8 @@ export const routes: readonly PortalRoute[] = [
 ];
 
 /** Starts fetching the page at `pathname` (the app's own path, under /portal/), if it is one of these. */
-export function preloadPage(pathname: string): void {
-  void routes.find((route) => route.path === pathname)?.component.preload?.();
+export async function preloadPage(pathname: string): Promise<void> {
+  await routes.find((route) => route.path === pathname)?.component.preload?.();
 }
 
 /** Fetches every other page in the background, so a later navigation shows its page at once. */
