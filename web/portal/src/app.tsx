@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { Session } from './session';
 import { Layout } from './layout';
@@ -8,7 +7,6 @@ import { SignUpPage } from './pages/sign-up';
 import { ResetPasswordPage } from './pages/reset-password';
 import { AcceptInvitationPage } from './pages/accept-invitation';
 import { Page } from './ui/page';
-import { Loading } from './ui/status';
 
 /** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
 export function App() {
@@ -17,12 +15,10 @@ export function App() {
       <Session
         signedIn={
           <Layout>
-            <Suspense fallback={<Loading />}>
             <Switch>
               {routes.map((route) => <Route key={route.path} path={route.path} component={route.component} />)}
               <Route><Page title="Page not found"><p>There is no such page in the portal; pick one from the navigation.</p></Page></Route>
             </Switch>
-            </Suspense>
           </Layout>
         }
         signedOut={(refresh) => (
