@@ -123,7 +123,7 @@ await step('portal', async () => {
   const f = await benchPortal();
   printPortalFigures(f);
   const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
-  row('portal', `first load JS, gzip (raw ${kb(f.first_load_js_raw)} KB${f.dashboard_chunks_raw ? `; dashboard chunks ${kb(f.dashboard_chunks_gzip)} KB gzip` : ''})`, `${kb(f.first_load_js_gzip)} KB`, `<= ${PORTAL_FIRST_LOAD_JS_GZIP_KB} KB`, kb(f.first_load_js_gzip) <= PORTAL_FIRST_LOAD_JS_GZIP_KB);
+  row('portal', `first load JS, gzip (raw ${kb(f.first_load_js_raw)} KB${f.dashboard_chunks_raw ? `; then ${kb(f.dashboard_chunks_gzip)} KB gzip of chunks` : ''})`, `${kb(f.first_load_js_gzip)} KB`, `<= ${PORTAL_FIRST_LOAD_JS_GZIP_KB} KB`, kb(f.first_load_js_gzip) <= PORTAL_FIRST_LOAD_JS_GZIP_KB);
   row('portal', `first load CSS, gzip (raw ${kb(f.first_load_css_raw)} KB)`, `${kb(f.first_load_css_gzip)} KB`, '-', null);
   if (f.time_to_dashboard_ms) {
     const t = f.time_to_dashboard_ms;
