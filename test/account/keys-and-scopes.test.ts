@@ -34,6 +34,7 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'delete-webhook': { webhookId: 1 },
   'webhook-deliveries': { webhookId: 1 },
   'verify-domain': { domain: 'example.com' },
+  'set-alert-recipients': { input: { emails: ['ops@example.com'] } },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {
