@@ -81,7 +81,7 @@ class CountingPlugin implements KyselyPlugin {
 }
 
 /** An account with `orders` orders of `perOrder` domains, two mailboxes each; returns a read key. */
-export async function seedLargeAccount(db: Kysely<Database>, orders: number, perOrder: number, tag: string): Promise<string> {
+async function seedLargeAccount(db: Kysely<Database>, orders: number, perOrder: number, tag: string): Promise<string> {
   const account = await db.insertInto('accounts').values({ name: `Bench ${orders}x${perOrder}` }).returning('id').executeTakeFirstOrThrow();
   const plan = await db.insertInto('plans').values({
     account_id: account.id, sku: 'google-inbox-unwarmed', product: 'Google Workspace inboxes, unwarmed', description: 'Bench plan.',
