@@ -8,7 +8,7 @@ import { startTestService, graphql, type TestService } from '../support/test-ser
 let service: TestService;
 const keys = {} as Record<Scope, string>;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ socketless: true });
   for (const scope of SCOPES) keys[scope] = (await createApiKey(service.services.db, service.demo.accountId, [scope])).key;
 });
 afterAll(async () => { await service?.close(); });
