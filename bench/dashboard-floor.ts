@@ -26,6 +26,7 @@ function snakeCase(d: Dashboard) {
       created_at: o.createdAt.toISOString(),
       domains: o.domains.map((m) => ({
         domain: m.domain, build_state: m.buildState, mailbox_count: m.mailboxCount, forward_to: m.forwardTo, workspace_id: m.workspaceId, workspace_name: m.workspaceName,
+        build_reason: m.buildReason, build_problems: m.buildProblems.map((p) => ({ code: p.code, message: p.message })),
       })),
     })),
   };

@@ -11,7 +11,8 @@ import type { FetchHandler } from './serve-http.js';
 import { CLI_PATH, serveCli } from './serve-cli.js';
 import { createDocsRoutes } from './serve-docs.js';
 import { handleSandboxCardRoute } from './sandbox-card-route.js';
-import { createStripeWebhookRoute } from './stripe-webhook-route.js';
+import { createStripeWebhookRoute, STRIPE_WEBHOOK_PATH } from './stripe-webhook-route.js';
+import { SANDBOX_CARD_PATH } from '../resolvers/payments/sandbox-processor.js';
 import { useListenerOrigin } from './create-payments.js';
 import { createAuthRoutes } from './auth-routes.js';
 import { createPortalRoute } from './serve-portal.js';
@@ -33,10 +34,14 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const auth = createAuthRoutes(services);
   const portal = createPortalRoute();
   return async function apiApp(request, info) {
-    const path = new URL(request.url).pathname;
-    useListenerOrigin(services.payments, new URL(request.url).origin);
-    const page = (await handleSandboxCardRoute(request, services)) ?? (await stripeWebhook(request, info.requestId));
-    if (page) return page;
+    const url = new URL(request.url);
+    const path = url.pathname;
+    useListenerOrigin(services.payments, url.origin);
+    // The two payment pages each read the URL again, so they are asked only on their own paths.
+    if (path === SANDBOX_CARD_PATH || path === STRIPE_WEBHOOK_PATH) {
+      const page = (await handleSandboxCardRoute(request, services)) ?? (await stripeWebhook(request, info.requestId));
+      if (page) return page;
+    }
     const health = await healthResponse(path, services);
     if (health) return health;
     if (path.startsWith('/auth/')) {

@@ -5,6 +5,7 @@ import { log, requestScope } from './log.js';
 import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 import { badTextIn } from './refuse-bad-text.js';
+import { answerTextOf } from '../rest/json-response.js';
 
 export interface RequestInfo {
   readonly requestId: string;
@@ -18,6 +19,9 @@ export const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** On every answer of both listeners: a browser never guesses a JSON answer's type as HTML or script. */
 const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
+
+/** The request signal's reason once the connection closes, the answer sent or not. */
+const CONNECTION_CLOSED = new DOMException('The connection closed.', 'AbortError');
 
 /**
  * Node's HTTP server in front of a web-standard handler: the only place node:http appears. Bodies
@@ -95,7 +99,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   // before the answer is written thus stops the request's DNS questions and fetches (the checks'
   // request scope follows it); after a finished answer nothing is left to stop.
   const closed = new AbortController();
-  res.once('close', () => closed.abort());
+  // One reason for every request: abort() without one builds a DOMException (and its stack) each time.
+  res.once('close', () => closed.abort(CONNECTION_CLOSED));
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -133,6 +138,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   outHeaders['x-content-type-options'] = NOSNIFF['x-content-type-options'];
   res.writeHead(response.status, outHeaders);
   if (method === 'HEAD' || !response.body) return void res.end();
+  // A JSON answer's text goes to the socket as it is; other bodies (pages, streams) are read as bytes.
+  const text = answerTextOf(response);
+  if (text !== undefined) return void res.end(text);
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 

@@ -8,7 +8,7 @@ import { createServices, readServiceSettings, type ServiceOverrides } from './cr
 import { createGraphqlServer, type Yoga } from './create-yoga.js';
 import { createApiApp } from './api-app.js';
 import { createPublicApp, PUBLIC_CORS } from './public-app.js';
-import { serveHttp } from './serve-http.js';
+import { serveHttp, type FetchHandler } from './serve-http.js';
 import { trustedProxiesFromEnv } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
 import { log } from './log.js';
@@ -34,6 +34,8 @@ export interface RunningService {
   readonly jobs: RunningJobs;
   /** The metrics listener's URL when METRICS_PORT is set, else null. */
   readonly metricsUrl: string | null;
+  /** The two listeners' web-standard handlers, as serve-http.ts calls them (tests call them without a socket). */
+  readonly handlers: { readonly public: FetchHandler; readonly api: FetchHandler };
   /** Stops taking connections, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>;
 }
@@ -75,8 +77,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
-    const publicServer = serveHttp(createPublicApp(services, createGraphqlServer({ graphiql: !config.production, audience: 'public' })), { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
-    const apiServer = serveHttp(createApiApp(services, yoga), { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
+    const handlers = { public: createPublicApp(services, createGraphqlServer({ graphiql: !config.production, audience: 'public' })), api: createApiApp(services, yoga) };
+    const publicServer = serveHttp(handlers.public, { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
+    const apiServer = serveHttp(handlers.api, { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);
     // Embedded PGlite serves this process only: operator commands reach it over a local socket.
@@ -91,7 +94,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     return {
       publicUrl: config.publicPort === 0 ? `http://${urlHost}:${publicPort}` : config.publicUrl,
       apiUrl: config.apiPort === 0 ? `http://${urlHost}:${apiPort}` : config.apiUrl,
-      services, database, yoga, demoKey, demoUser, jobs,
+      services, database, yoga, demoKey, demoUser, jobs, handlers,
       metricsUrl: metrics ? `http://${urlHost}:${metrics.port}/metrics` : null,
       stop: () => (stopping ??= (async () => {
         await Promise.all([close(publicServer), close(apiServer), metrics ? close(metrics.server) : undefined, adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined]);

@@ -8,7 +8,7 @@ import { startTestService, graphql, type TestService } from '../support/test-ser
 let service: TestService;
 const keys = {} as Record<Scope, string>;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ socketless: true });
   for (const scope of SCOPES) keys[scope] = (await createApiKey(service.services.db, service.demo.accountId, [scope])).key;
 });
 afterAll(async () => { await service?.close(); });
@@ -34,6 +34,7 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'delete-webhook': { webhookId: 1 },
   'webhook-deliveries': { webhookId: 1 },
   'verify-domain': { domain: 'example.com' },
+  'set-alert-recipients': { input: { emails: ['ops@example.com'] } },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {

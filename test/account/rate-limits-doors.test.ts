@@ -4,7 +4,7 @@ import { graphqlSpend } from '../../server/graphql-spend.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService({ rateLimits: { public: 10_000 } }); });
+beforeAll(async () => { service = await startTestService({ rateLimits: { public: 10_000 }, socketless: true }); });
 afterAll(async () => { await service?.close(); });
 
 const limits = (response: Response) => ({

@@ -10,7 +10,7 @@ let otherSubscriptionId: string;
 let domains: string[];
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ socketless: true });
   other = await service.seedAccount();
   const orders = await (await service.api('/v1/portal/orders')).json();
   subscriptionId = orders.orders[0].subscription_id;

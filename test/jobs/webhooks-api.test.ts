@@ -10,7 +10,7 @@ const send = async (method: string, path: string, body?: unknown, key?: string) 
   return { status: response.status, body: text ? JSON.parse(text) : null };
 };
 
-beforeAll(async () => { service = await startTestService(); });
+beforeAll(async () => { service = await startTestService({ socketless: true }); });
 afterAll(async () => { await service?.close(); });
 
 describe('webhook endpoints', () => {

@@ -82,7 +82,7 @@ describe('through the service', () => {
   let service: TestService;
   let subscriptionId: string;
   beforeAll(async () => {
-    service = await startTestService();
+    service = await startTestService({ socketless: true });
     subscriptionId = (await (await service.api('/v1/portal/orders')).json()).orders[0].subscription_id;
   });
   afterAll(async () => { await service?.close(); });
