@@ -273,3 +273,22 @@ describe('alert addresses in settings', () => {
     }
   });
 });
+
+describe('a sign-in link opened while signed in', () => {
+  it.skipIf(!hasChromium)(`an invitation link says who is signed in and offers to sign out, after which the link's form shows${skipNote}`, async () => {
+    const portal = await signedInPortal(browser!, service);
+    try {
+      const { page } = portal;
+      await page.goto(`${service.apiUrl}/portal/accept-invitation?token=some-token`);
+      await page.getByRole('heading', { level: 1, name: 'Accept an invitation' }).waitFor();
+      expect(await page.locator('main').textContent()).toContain(`you are signed in as ${portal.email}`);
+      await page.getByRole('button', { name: 'Sign out and continue' }).click();
+      await page.getByRole('button', { name: 'Sign out and continue' }).waitFor({ state: 'detached' });
+      expect(new URL(page.url()).searchParams.get('token')).toBe('some-token');
+      expect(await page.getByRole('navigation', { name: 'Portal' }).count()).toBe(0);
+      expect(await page.getByLabel(/password/i).count()).toBeGreaterThan(0);
+    } finally {
+      await portal.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { Route, Router, Switch } from 'wouter';
+import { Redirect, Route, Router, Switch } from 'wouter';
 import { Session } from './session';
 import { Layout } from './layout';
 import { routes } from './routes';
@@ -7,6 +7,7 @@ import { SignUpPage } from './pages/sign-up';
 import { ResetPasswordPage } from './pages/reset-password';
 import { AcceptInvitationPage } from './pages/accept-invitation';
 import { Page } from './ui/page';
+import { SignedInLinkPage } from './pages/signed-in-link';
 
 /** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
 export function App() {
@@ -17,6 +18,9 @@ export function App() {
           <Layout>
             <Switch>
               {routes.map((route) => <Route key={route.path} path={route.path} component={route.component} />)}
+              <Route path="/reset-password"><SignedInLinkPage what="a password reset" /></Route>
+              <Route path="/accept-invitation"><SignedInLinkPage what="an invitation" /></Route>
+              <Route path="/sign-up"><Redirect to="/" /></Route>
               <Route><Page title="Page not found"><p>There is no such page in the portal; pick one from the navigation.</p></Page></Route>
             </Switch>
           </Layout>
