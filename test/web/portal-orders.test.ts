@@ -76,6 +76,8 @@ describe('the orders page in Chromium', () => {
     try {
       const { page } = portal;
       await goTo(page, '/orders', 'Orders');
+      // The h1 shows before the orders have answered: wait for the first card.
+      await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).first().waitFor();
       expect(await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).count()).toBe(before.length);
       const card = page.getByRole('region', { name: new RegExp(`Order ${order.reference}`) });
       const select = card.getByLabel('Sequencer (sending tool)');
