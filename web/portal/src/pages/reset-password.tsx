@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import { detailOf, postAuth } from '../api';
+import { newPasswordOf } from '../ui/new-password';
 import { Field } from '../ui/field';
 import { ErrorBanner, Notice } from '../ui/status';
 import { Page } from '../ui/page';
@@ -53,12 +54,9 @@ function ChooseNewPassword(props: { token: string }) {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const password = String(form.get('password') ?? '');
-    setError(null);
-    if (password !== String(form.get('repeat') ?? '')) {
-      setError('The two passwords differ; type the same one twice.');
-      return;
-    }
+    const { password, problem } = newPasswordOf(form);
+    setError(problem);
+    if (problem) return;
     setBusy(true);
     const answer = await postAuth('/auth/password-reset/confirm', { token: props.token, password });
     setBusy(false);

@@ -9,6 +9,7 @@ import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { Field, SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
 import { AlertRecipientsSection } from './settings-alerts';
+import { newPasswordOf } from '../ui/new-password';
 
 const ApiKeysDocument = graphql(`
   query ApiKeys {
@@ -380,12 +381,9 @@ function PasswordSection() {
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     const currentPassword = String(form.get('current') ?? '');
-    const newPassword = String(form.get('new') ?? '');
-    setMessage(null);
-    if (newPassword !== String(form.get('repeat') ?? '')) {
-      setMessage({ ok: false, text: 'The two new passwords differ; type the same one twice.' });
-      return;
-    }
+    const { password: newPassword, problem } = newPasswordOf(form, 'new');
+    setMessage(problem ? { ok: false, text: problem } : null);
+    if (problem) return;
     const answer = await changePassword({ input: { currentPassword, newPassword } });
     if (answer.data) {
       const ended = answer.data.changePassword.otherSessionsEnded;
