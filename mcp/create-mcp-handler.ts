@@ -46,7 +46,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
   }));
 
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
-    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: request.signal, door: 'mcp' });
+    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: info.signal ?? request.signal, door: 'mcp' });
     let caller: Caller | null = null;
     let principal: Principal;
     const outcomes: RateLimitOutcome[] = [];

@@ -11,6 +11,8 @@ import type { RunOperation } from './run-operation-type.js';
 export interface RestRequestInfo {
   readonly requestId: string;
   readonly clientAddress: string;
+  /** Aborted when the caller hangs up (serve-http.ts); without it, the Request's own signal. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -43,7 +45,7 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
         authorization: request.headers.get('authorization'),
         requestId: info.requestId,
         clientAddress: info.clientAddress,
-        signal: request.signal,
+        signal: info.signal ?? request.signal,
         door: 'rest',
       });
       Object.assign(headers, rateLimitHeaders(await countRequest(row, ctx)));

@@ -2,26 +2,52 @@ import type { ApiError } from '../resolvers/api-error.js';
 import { refusalRateLimitHeaders } from '../resolvers/limits/door-policy.js';
 
 /**
- * The text of each JSON answer, kept beside its Response: the HTTP adapter writes it to the socket
- * as it is, instead of reading the Response's body stream back into bytes (for a 100 KB dashboard,
- * that read cost more than the rest of the adapter). An in-process caller reads the body as usual.
+ * A JSON answer that holds its text and makes the body stream only when someone reads it. The HTTP
+ * adapter writes the text to the socket as it is (answerTextOf); an in-process caller reads the body
+ * as from any Response. Building the stream up front (what `new Response(text)` does) cost the
+ * 500-domain dashboard a web stream per request, kept through a native handle past young-generation
+ * GCs, and with it the 100 KB text: promoted garbage on every request, though no one read it.
  */
-const answerTexts = new WeakMap<Response, string>();
+class JsonAnswer extends Response {
+  readonly #text: string;
+  #read: Response | undefined;
+
+  constructor(text: string, init: ResponseInit) {
+    super(null, init);
+    this.#text = text;
+  }
+
+  /** The same answer as an ordinary Response, made on first read. */
+  #full(): Response {
+    return (this.#read ??= new Response(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers }));
+  }
+
+  /** The text, while no one has read the body. */
+  unreadText(): string | undefined {
+    return this.#read?.bodyUsed ? undefined : this.#text;
+  }
+
+  override get body(): Response['body'] { return this.#full().body; }
+  override get bodyUsed(): boolean { return this.#read?.bodyUsed ?? false; }
+  override text(): ReturnType<Response['text']> { return this.#full().text(); }
+  override json(): ReturnType<Response['json']> { return this.#full().json(); }
+  override arrayBuffer(): ReturnType<Response['arrayBuffer']> { return this.#full().arrayBuffer(); }
+  override blob(): ReturnType<Response['blob']> { return this.#full().blob(); }
+  override formData(): ReturnType<Response['formData']> { return this.#full().formData(); }
+  override clone(): Response { return this.#full().clone(); }
+}
 
 /** A JSON answer; every one carries the request id so a person can quote it to the operator. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
-  const response = new Response(text, {
+  return new JsonAnswer(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
-  answerTexts.set(response, text);
-  return response;
 }
 
 /** The text a JSON answer was made with, while its body is still unread; undefined for any other Response. */
 export function answerTextOf(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : answerTexts.get(response);
+  return response instanceof JsonAnswer ? response.unreadText() : undefined;
 }
 
 /** The REST body of a refusal: `detail` first, then the code and any extras (problems, retry_after, ...). */

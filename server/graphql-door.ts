@@ -43,7 +43,7 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
     sessionToken,
     requestId: info.requestId,
     clientAddress: info.clientAddress,
-    signal: request.signal,
+    signal: info.signal ?? request.signal,
   });
   let outcome: RateLimitOutcome | null;
   try {
@@ -55,7 +55,9 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
     if (error instanceof ApiError) return errorResponse(error, info.requestId);
     throw error;
   }
-  const response = await requestErrorsAre400(await yoga.fetch(request, { appContext }));
+  // Yoga sees the connection's signal on its Request, as before serve-http stopped putting it there.
+  const forYoga = info.signal ? new Request(request, { signal: info.signal }) : request;
+  const response = await requestErrorsAre400(await yoga.fetch(forYoga, { appContext }));
   for (const [name, value] of Object.entries(rateLimitHeaders(outcome))) response.headers.set(name, value);
   return response;
 }
