@@ -35,6 +35,8 @@ class JsonAnswer extends Response {
   override blob(): ReturnType<Response['blob']> { return this.#full().blob(); }
   override formData(): ReturnType<Response['formData']> { return this.#full().formData(); }
   override clone(): Response { return this.#full().clone(); }
+  /** bytes() too (Node 22's undici has it), so no reader gets an empty body. */
+  override bytes(): ReturnType<Response['bytes']> { return this.#full().bytes(); }
 }
 
 /** A JSON answer; every one carries the request id so a person can quote it to the operator. */
