@@ -13,7 +13,13 @@ const config: CodegenConfig = {
   generates: {
     'rest/generated/operations.ts': {
       plugins: ['typescript', 'typescript-operations'],
-      config: { onlyOperationTypes: true, avoidOptionals: true, skipTypename: true, useTypeImports: true, scalars: { DateTime: 'string', SpfRecordTree: 'unknown', ProviderCounts: 'Record<string, number>' } },
+      config: {
+        onlyOperationTypes: true,
+        avoidOptionals: true,
+        skipTypename: true,
+        useTypeImports: true,
+        scalars: { DateTime: 'string', SpfRecordTree: 'unknown', ProviderCounts: 'Record<string, number>' },
+      },
     },
   },
 };

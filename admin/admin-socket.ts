@@ -71,11 +71,19 @@ export function sendAdminCommand(dataDir: string, args: readonly string[], timeo
   return new Promise((done) => {
     const socket = createConnection(path);
     let received = '';
-    const timer = setTimeout(() => { socket.destroy(); done({ ok: false, error: `The running service did not answer the command within ${timeoutMs / 1000} seconds.` }); }, timeoutMs);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      done({ ok: false, error: `The running service did not answer the command within ${timeoutMs / 1000} seconds.` });
+    }, timeoutMs);
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(JSON.stringify({ args }) + '\n'));
-    socket.on('data', (chunk: string) => { received += chunk; });
-    socket.on('error', () => { clearTimeout(timer); done(null); });
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', () => {
+      clearTimeout(timer);
+      done(null);
+    });
     socket.on('end', () => {
       clearTimeout(timer);
       try {

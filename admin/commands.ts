@@ -65,7 +65,10 @@ export const adminCommands: Record<string, AdminCommand> = {
     options: { account: { type: 'string' }, scopes: { type: 'string' } },
     async run(db, values, fail) {
       const accountId = wholeNumber(values.account, 'account', fail);
-      const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const scopes = (values.scopes ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (scopes.length === 0) return fail(`--scopes is required: a comma-separated list of ${SCOPES.join(', ')}.`);
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length) return fail(`Unknown scope ${unknown.join(', ')}; use ${SCOPES.join(', ')}.`);
@@ -113,20 +116,40 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, values, fail) {
       const accountId = wholeNumber(values.account, 'account', fail);
       const sku = values.sku?.trim();
-      if (!sku) return fail('--sku is required: a sku of the account\'s catalogue.');
+      if (!sku) return fail("--sku is required: a sku of the account's catalogue.");
       const unitAmount = wholeNumber(values['unit-amount'], 'unit-amount', fail);
-      const plan = await db.selectFrom('plans').select(['id', 'unit_amount', 'currency', 'processor_price_id'])
-        .where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+      const plan = await db
+        .selectFrom('plans')
+        .select(['id', 'unit_amount', 'currency', 'processor_price_id'])
+        .where('account_id', '=', accountId)
+        .where('sku', '=', sku)
+        .executeTakeFirst();
       if (!plan) return fail(`Account ${accountId} has no plan with sku "${sku}".`);
       // With Stripe the charge follows the Stripe Price: a new amount needs a new Price id alongside.
       const priceRef = values['processor-price-id']?.trim() || plan.processor_price_id;
-      await db.updateTable('plans').set({ unit_amount: unitAmount, processor_price_id: priceRef, price_updated_at: new Date() }).where('id', '=', plan.id).execute();
-      return { account_id: accountId, sku, unit_amount: unitAmount, previous_unit_amount: plan.unit_amount, currency: plan.currency, processor_price_id: priceRef };
+      await db
+        .updateTable('plans')
+        .set({ unit_amount: unitAmount, processor_price_id: priceRef, price_updated_at: new Date() })
+        .where('id', '=', plan.id)
+        .execute();
+      return {
+        account_id: accountId,
+        sku,
+        unit_amount: unitAmount,
+        previous_unit_amount: plan.unit_amount,
+        currency: plan.currency,
+        processor_price_id: priceRef,
+      };
     },
   },
   'set-limits': {
     usage: 'set-limits --account ID [--read-per-minute N] [--change-per-minute N] [--orders-per-hour N] (N or "default")',
-    options: { account: { type: 'string' }, 'read-per-minute': { type: 'string' }, 'change-per-minute': { type: 'string' }, 'orders-per-hour': { type: 'string' } },
+    options: {
+      account: { type: 'string' },
+      'read-per-minute': { type: 'string' },
+      'change-per-minute': { type: 'string' },
+      'orders-per-hour': { type: 'string' },
+    },
     async run(db, values, fail) {
       const accountId = wholeNumber(values.account, 'account', fail);
       const change = {
@@ -154,12 +177,23 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, values, fail) {
       const accountId = wholeNumber(values.account, 'account', fail);
       await requireLimits(db, accountId, fail);
-      const keys = await db.selectFrom('api_keys').select(['id', 'prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at'])
-        .where('account_id', '=', accountId).orderBy('id').execute();
+      const keys = await db
+        .selectFrom('api_keys')
+        .select(['id', 'prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
       const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
       return {
         account_id: accountId,
-        keys: keys.map((k) => ({ key_id: k.id, prefix: k.prefix, scopes: k.scopes.split(','), created_at: iso(k.created_at), last_used_at: iso(k.last_used_at), revoked_at: iso(k.revoked_at) })),
+        keys: keys.map((k) => ({
+          key_id: k.id,
+          prefix: k.prefix,
+          scopes: k.scopes.split(','),
+          created_at: iso(k.created_at),
+          last_used_at: iso(k.last_used_at),
+          revoked_at: iso(k.revoked_at),
+        })),
       };
     },
   },

@@ -13,7 +13,13 @@ import { benchPortal, printPortalFigures, PORTAL_FIRST_LOAD_JS_GZIP_KB } from '.
  * the date. These machines are shared and noisy, so the targets are ratios measured in the same run.
  * A bench that fails is reported in the table and the others still run.
  */
-interface Row { readonly bench: string; readonly figure: string; readonly measured: string; readonly target: string; readonly ok: boolean | null }
+interface Row {
+  readonly bench: string;
+  readonly figure: string;
+  readonly measured: string;
+  readonly target: string;
+  readonly ok: boolean | null;
+}
 
 const rows: Row[] = [];
 const round = (n: number, places = 2) => Math.round(n * 10 ** places) / 10 ** places;
@@ -21,7 +27,12 @@ const row = (bench: string, figure: string, measured: number | string, target: s
   rows.push({ bench, figure, measured: typeof measured === 'number' ? String(round(measured)) : measured, target, ok });
 
 /** BENCH_ONLY=checks,dns runs those steps only (the whole run takes a long while on a busy machine). */
-const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((n) => n.trim()).filter(Boolean));
+const only = new Set(
+  (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean),
+);
 
 async function step(name: string, run: () => Promise<void>): Promise<void> {
   if (only.size > 0 && !only.has(name)) return;
@@ -52,9 +63,18 @@ if (existsSync(checksPath)) {
     const f = await checks.benchChecks();
     for (const d of f.deliverability ?? []) {
       row('checks', `check-deliverability wall / ideal (DNS_CONCURRENCY=${d.concurrency})`, d.wall_per_ideal, '<= 1.5', d.wall_per_ideal <= 1.5);
-      row('checks', `check-deliverability questions / distinct (DNS_CONCURRENCY=${d.concurrency})`, d.questions_per_distinct, '1.0', d.questions_per_distinct <= 1.0001);
+      row(
+        'checks',
+        `check-deliverability questions / distinct (DNS_CONCURRENCY=${d.concurrency})`,
+        d.questions_per_distinct,
+        '1.0',
+        d.questions_per_distinct <= 1.0001,
+      );
     }
-    if (f.spf_lookahead) { spfRows('checks', f.spf_lookahead); spfDone = true; }
+    if (f.spf_lookahead) {
+      spfRows('checks', f.spf_lookahead);
+      spfDone = true;
+    }
     console.log(JSON.stringify(f, null, 1));
   });
 } else {
@@ -90,20 +110,50 @@ await step('spf-limits', async () => {
 await step('dns', async () => {
   const { benchDns } = await import('./dns.js');
   const f = await benchDns();
-  row('dns', `check-deliverability questions / distinct with EDNS (${f.answers_over_512} answers over 512 octets)`, f.questions_per_distinct, '1.0', f.questions_per_distinct <= 1.0001 && f.tcp_questions === 0);
+  row(
+    'dns',
+    `check-deliverability questions / distinct with EDNS (${f.answers_over_512} answers over 512 octets)`,
+    f.questions_per_distinct,
+    '1.0',
+    f.questions_per_distinct <= 1.0001 && f.tcp_questions === 0,
+  );
   row('dns', 'TCP retries for answers under 1232 octets', f.tcp_questions, '0', f.tcp_questions === 0);
-  row('dns', `CPU per check-deliverability, pooled sockets (fresh socket per question ${f.cpu_ms_per_check_fresh_socket} ms)`, `${f.cpu_ms_per_check_pooled} ms`, '-', null);
+  row(
+    'dns',
+    `CPU per check-deliverability, pooled sockets (fresh socket per question ${f.cpu_ms_per_check_fresh_socket} ms)`,
+    `${f.cpu_ms_per_check_pooled} ms`,
+    '-',
+    null,
+  );
   row('dns', 'CPU pooled / fresh socket per question', f.cpu_pooled_per_fresh, '< 1.0', f.cpu_pooled_per_fresh < 1);
   console.log(JSON.stringify(f, null, 1));
 });
 
 await step('bounds', async () => {
   const f = await benchBounds();
-  row('bounds', `DNS questions: 40 aliases of check-spf (crafted tree; one check ${f.one_check_questions}; 40 in one document answer ${f.aliases_40_status})`, f.aliases_40_questions, `<= ${2 * f.one_check_questions}`, f.aliases_40_questions <= 2 * f.one_check_questions);
+  row(
+    'bounds',
+    `DNS questions: 40 aliases of check-spf (crafted tree; one check ${f.one_check_questions}; 40 in one document answer ${f.aliases_40_status})`,
+    f.aliases_40_questions,
+    `<= ${2 * f.one_check_questions}`,
+    f.aliases_40_questions <= 2 * f.one_check_questions,
+  );
   // 20 aliases or a 5x8 batch of *different* crafted domains are legitimate work: the request's budget bounds them.
   const worst = Math.max(f.aliases_20_questions, f.batch_5x8_questions);
-  row('bounds', `DNS questions: 20 aliases / 5x8 batch of different crafted domains (${f.aliases_20_questions} / ${f.batch_5x8_questions}; ${f.aliases_per_one}x one check)`, worst, '<= 400 (CHECKS_DNS_BUDGET)', worst <= 400);
-  row('bounds', `caller hang-up to last DNS question sent (${f.questions_after_hang_up} sent after)`, `${f.hang_up_to_last_question_ms} ms`, '< 1000 ms', f.hang_up_to_last_question_ms < 1000);
+  row(
+    'bounds',
+    `DNS questions: 20 aliases / 5x8 batch of different crafted domains (${f.aliases_20_questions} / ${f.batch_5x8_questions}; ${f.aliases_per_one}x one check)`,
+    worst,
+    '<= 400 (CHECKS_DNS_BUDGET)',
+    worst <= 400,
+  );
+  row(
+    'bounds',
+    `caller hang-up to last DNS question sent (${f.questions_after_hang_up} sent after)`,
+    `${f.hang_up_to_last_question_ms} ms`,
+    '< 1000 ms',
+    f.hang_up_to_last_question_ms < 1000,
+  );
   console.log(JSON.stringify(f, null, 1));
 });
 
@@ -111,7 +161,13 @@ await step('dashboard', async () => {
   const f = await benchDashboard();
   printDashboardFigures(f);
   const [small, big] = [f.round_trips[0]!, f.round_trips[f.round_trips.length - 1]!];
-  row('dashboard', `round trips per request, ${small.orders}/${small.domains} -> ${big.orders}/${big.domains} orders/domains`, `${small.total} -> ${big.total}`, 'no growth', big.total <= small.total);
+  row(
+    'dashboard',
+    `round trips per request, ${small.orders}/${small.domains} -> ${big.orders}/${big.domains} orders/domains`,
+    `${small.total} -> ${big.total}`,
+    'no growth',
+    big.total <= small.total,
+  );
   row('dashboard', 'REST / GraphQL latency, mean', f.rest_per_graphql_mean, '<= 1.15', f.rest_per_graphql_mean <= 1.15);
   row('dashboard', 'REST / GraphQL latency, p99', f.rest_per_graphql_p99, '<= 1.15', f.rest_per_graphql_p99 <= 1.15);
   row('dashboard', `REST req/s (GraphQL ${f.graphql.requests_per_second}, floor ${f.floor.requests_per_second})`, f.rest.requests_per_second, '-', null);
@@ -123,11 +179,23 @@ await step('portal', async () => {
   const f = await benchPortal();
   printPortalFigures(f);
   const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
-  row('portal', `first load JS, gzip (raw ${kb(f.first_load_js_raw)} KB${f.dashboard_chunks_raw ? `; then ${kb(f.dashboard_chunks_gzip)} KB gzip of chunks` : ''})`, `${kb(f.first_load_js_gzip)} KB`, `<= ${PORTAL_FIRST_LOAD_JS_GZIP_KB} KB`, kb(f.first_load_js_gzip) <= PORTAL_FIRST_LOAD_JS_GZIP_KB);
+  row(
+    'portal',
+    `first load JS, gzip (raw ${kb(f.first_load_js_raw)} KB${f.dashboard_chunks_raw ? `; then ${kb(f.dashboard_chunks_gzip)} KB gzip of chunks` : ''})`,
+    `${kb(f.first_load_js_gzip)} KB`,
+    `<= ${PORTAL_FIRST_LOAD_JS_GZIP_KB} KB`,
+    kb(f.first_load_js_gzip) <= PORTAL_FIRST_LOAD_JS_GZIP_KB,
+  );
   row('portal', `first load CSS, gzip (raw ${kb(f.first_load_css_raw)} KB)`, `${kb(f.first_load_css_gzip)} KB`, '-', null);
   if (f.time_to_dashboard_ms) {
     const t = f.time_to_dashboard_ms;
-    row('portal', `time to the ${f.domains}-domain dashboard in Chromium, median of ${f.runs} (min ${t.min}, max ${t.max}, DOMContentLoaded ${f.dom_content_loaded_ms})`, `${t.median} ms`, '-', null);
+    row(
+      'portal',
+      `time to the ${f.domains}-domain dashboard in Chromium, median of ${f.runs} (min ${t.min}, max ${t.max}, DOMContentLoaded ${f.dom_content_loaded_ms})`,
+      `${t.median} ms`,
+      '-',
+      null,
+    );
     row('portal', `portal time to dashboard / REST GET of the same (${f.rest_dashboard_ms} ms)`, f.portal_per_rest ?? '-', '-', null);
   } else {
     row('portal', 'time to the dashboard in Chromium', 'skipped', f.skipped ?? '-', null);
@@ -137,7 +205,13 @@ await step('portal', async () => {
 await step('memory', async () => {
   const f = await benchMemory();
   printMemoryFigures(f);
-  row('memory', `RSS growth over ${f.requests} requests after warm-up (${f.rss_warm_mb} -> ${f.rss_end_mb} MB)`, `${f.growth_mb} MB`, `< ${MEMORY_GROWTH_BOUND_MB} MB`, f.growth_mb < MEMORY_GROWTH_BOUND_MB && f.non_2xx === 0);
+  row(
+    'memory',
+    `RSS growth over ${f.requests} requests after warm-up (${f.rss_warm_mb} -> ${f.rss_end_mb} MB)`,
+    `${f.growth_mb} MB`,
+    `< ${MEMORY_GROWTH_BOUND_MB} MB`,
+    f.growth_mb < MEMORY_GROWTH_BOUND_MB && f.non_2xx === 0,
+  );
 });
 
 await step('jobs', async () => {
@@ -145,14 +219,22 @@ await step('jobs', async () => {
   const f = await benchJobs();
   row('jobs', `jobs/s through the queue, ${f.queue.runner}, concurrency 4 (enqueue ${f.queue.enqueue_per_second}/s)`, f.queue.jobs_per_second, '-', null);
   row('jobs', `monitor, ${f.monitor.domains} domains: DNS questions (${f.monitor.questions_per_domain} per domain)`, f.monitor.dns_questions, '-', null);
-  row('jobs', `monitor, ${f.monitor.domains} domains: wall time, 4 at a time (one alone ${f.monitor.ms_per_domain_serial} ms)`, `${f.monitor.wall_ms} ms`, '-', null);
+  row(
+    'jobs',
+    `monitor, ${f.monitor.domains} domains: wall time, 4 at a time (one alone ${f.monitor.ms_per_domain_serial} ms)`,
+    `${f.monitor.wall_ms} ms`,
+    '-',
+    null,
+  );
   console.log(JSON.stringify(f, null, 1));
 });
 
 const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => String(r[key]).length));
 const [b, f, m, t] = [width('bench'), width('figure'), width('measured'), width('target')];
-console.log(`\nBenchmarks, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC — Node ${process.version}, ${cpus().length} cores, ` +
-  `database ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}, ${Math.round((Date.now() - started.getTime()) / 1000)} s in all\n`);
+console.log(
+  `\nBenchmarks, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC — Node ${process.version}, ${cpus().length} cores, ` +
+    `database ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}, ${Math.round((Date.now() - started.getTime()) / 1000)} s in all\n`,
+);
 console.log(`${'bench'.padEnd(b)}  ${'figure'.padEnd(f)}  ${'measured'.padEnd(m)}  ${'target'.padEnd(t)}  met`);
 for (const r of rows) {
   console.log(`${r.bench.padEnd(b)}  ${r.figure.padEnd(f)}  ${r.measured.padEnd(m)}  ${r.target.padEnd(t)}  ${r.ok === null ? '-' : r.ok ? 'yes' : 'NO'}`);

@@ -50,18 +50,28 @@ async function questionsFor(service: TestService, dns: TestDnsServer, body: unkn
   return { status: response.status, questions: dns.questions.slice(before).filter((q) => q.transport !== 'tcp').length };
 }
 
-const aliases = (n: number, from = 0) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: checkSpf(domain: "crafted${from + i}.test") { __typename }`).join(' ')} }`;
+const aliases = (n: number, from = 0) =>
+  `{ ${Array.from({ length: n }, (_, i) => `a${i}: checkSpf(domain: "crafted${from + i}.test") { __typename }`).join(' ')} }`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quiet = { RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', WHOIS_SERVER: '127.0.0.1:9', REGISTRATION_TIMEOUT_MS: '300' };
 
 async function aliasFigures() {
   const dns = await startTestDnsServer({ records: craftedZone(45) });
-  const service = await startTestService({ env: { ...quiet, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', LOG_REQUESTS: '0' }, rateLimits: { public: 100_000 } });
+  const service = await startTestService({
+    env: { ...quiet, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', LOG_REQUESTS: '0' },
+    rateLimits: { public: 100_000 },
+  });
   try {
     const one = await questionsFor(service, dns, { query: aliases(1) });
     const forty = await questionsFor(service, dns, { query: aliases(40, 1) });
     const twenty = await questionsFor(service, dns, { query: aliases(20, 1) });
-    const batch = await questionsFor(service, dns, Array.from({ length: 5 }, (_, b) => ({ query: `{ ${Array.from({ length: 8 }, (_, i) => `a${i}: checkSpf(domain: "crafted${1 + b * 8 + i}.test") { __typename }`).join(' ')} }` })));
+    const batch = await questionsFor(
+      service,
+      dns,
+      Array.from({ length: 5 }, (_, b) => ({
+        query: `{ ${Array.from({ length: 8 }, (_, i) => `a${i}: checkSpf(domain: "crafted${1 + b * 8 + i}.test") { __typename }`).join(' ')} }`,
+      })),
+    );
     return { one, forty, twenty, batch };
   } finally {
     await service.close();
@@ -71,13 +81,21 @@ async function aliasFigures() {
 
 async function hangUpFigures() {
   const dns = await startTestDnsServer({ records: [], delayMs: 50 });
-  const service = await startTestService({ env: { ...quiet, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', LOG_REQUESTS: '0' }, rateLimits: { public: 100_000 } });
+  const service = await startTestService({
+    env: { ...quiet, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', LOG_REQUESTS: '0' },
+    rateLimits: { public: 100_000 },
+  });
   try {
     const domains = Array.from({ length: 1000 }, (_, i) => `h${i}.hangup.test`);
     const caller = new AbortController();
-    const pending = service.pub('/.platform/functions/segment-esp', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ domains }), signal: caller.signal,
-    }).catch(() => null);
+    const pending = service
+      .pub('/.platform/functions/segment-esp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ domains }),
+        signal: caller.signal,
+      })
+      .catch(() => null);
     await sleep(500);
     const hungUpAt = performance.now();
     const atHangUp = dns.questions.length;
@@ -87,7 +105,10 @@ async function hangUpFigures() {
     let count = dns.questions.length;
     while (performance.now() - hungUpAt < 2000) {
       await sleep(2);
-      if (dns.questions.length !== count) { count = dns.questions.length; last = performance.now(); }
+      if (dns.questions.length !== count) {
+        count = dns.questions.length;
+        last = performance.now();
+      }
     }
     return { hangUpToLast: Math.round(last - hungUpAt), before: atHangUp, after: count - atHangUp };
   } finally {

@@ -53,21 +53,37 @@ function segmentFixture(): { records: ZoneRecord[]; domains: string[] } {
     const d = `s${i}.seg.bench`;
     domains.push(d);
     switch (i % 6) {
-      case 0: records.push(mx(d, 'aspmx.l.google.com', 1)); break;
-      case 1: records.push(mx(d, `s${i}-seg-bench.mail.protection.outlook.com`, 0)); break;
+      case 0:
+        records.push(mx(d, 'aspmx.l.google.com', 1));
+        break;
+      case 1:
+        records.push(mx(d, `s${i}-seg-bench.mail.protection.outlook.com`, 0));
+        break;
       case 2:
         records.push(mx(d, `mx0a-${i}.pphosted.com`));
         records.push({ name: d, type: 'TXT', data: ['v=spf1 include:spf.protection.outlook.com -all'] });
         break;
-      case 3: records.push(mx(d, `mail.${d}`)); break;
-      case 4: records.push(mx(d, '.', 0)); break;
-      default: break; // NXDOMAIN
+      case 3:
+        records.push(mx(d, `mail.${d}`));
+        break;
+      case 4:
+        records.push(mx(d, '.', 0));
+        break;
+      default:
+        break; // NXDOMAIN
     }
   }
   return { records, domains };
 }
 
-async function measure(name: string, items: number, server: TestDnsServer, concurrency: number, delayMs: number, run: (ctx: CheckContext) => Promise<unknown>): Promise<BulkBenchRun> {
+async function measure(
+  name: string,
+  items: number,
+  server: TestDnsServer,
+  concurrency: number,
+  delayMs: number,
+  run: (ctx: CheckContext) => Promise<unknown>,
+): Promise<BulkBenchRun> {
   const dns = createDnsLookup({ servers: [server.server], timeoutMs: 5000, tries: 1, concurrency });
   const ctx: CheckContext = { dns, https: { get: () => Promise.reject(new Error('no HTTPS in the bulk bench')) }, now: () => new Date() };
   (globalThis as { gc?: () => void }).gc?.();
@@ -89,9 +105,16 @@ async function measure(name: string, items: number, server: TestDnsServer, concu
   const ideal = (distinct / concurrency) * delayMs;
   const round = (n: number, places = 2): number => Math.round(n * 10 ** places) / 10 ** places;
   return {
-    name, items, questions: asked.length, distinct_questions: distinct, questions_per_distinct: round(asked.length / distinct),
-    wall_ms: Math.round(wall), ideal_ms: Math.round(ideal), wall_per_ideal: round(wall / ideal),
-    peak_rss_mb: round(peakRss / 2 ** 20, 1), peak_heap_delta_mb: round((peakHeap - before.heapUsed) / 2 ** 20, 1),
+    name,
+    items,
+    questions: asked.length,
+    distinct_questions: distinct,
+    questions_per_distinct: round(asked.length / distinct),
+    wall_ms: Math.round(wall),
+    ideal_ms: Math.round(ideal),
+    wall_per_ideal: round(wall / ideal),
+    peak_rss_mb: round(peakRss / 2 ** 20, 1),
+    peak_heap_delta_mb: round((peakHeap - before.heapUsed) / 2 ** 20, 1),
   };
 }
 
@@ -108,8 +131,12 @@ export async function benchBulk(options: { readonly delayMs?: number; readonly c
       await segmentEsp({ domains: segment.domains.slice(0, 100) }, ctx);
     });
     const runs = [
-      await measure('verify-email (2,000 addresses, 400 domains)', verify.emails.length, server, concurrency, delayMs, (ctx) => verifyEmail({ emails: verify.emails }, ctx)),
-      await measure('segment-esp (1,000 domains)', segment.domains.length, server, concurrency, delayMs, (ctx) => segmentEsp({ domains: segment.domains }, ctx)),
+      await measure('verify-email (2,000 addresses, 400 domains)', verify.emails.length, server, concurrency, delayMs, (ctx) =>
+        verifyEmail({ emails: verify.emails }, ctx),
+      ),
+      await measure('segment-esp (1,000 domains)', segment.domains.length, server, concurrency, delayMs, (ctx) =>
+        segmentEsp({ domains: segment.domains }, ctx),
+      ),
     ];
     return { delay_ms: delayMs, concurrency, runs };
   } finally {

@@ -65,7 +65,10 @@ export async function benchCraftedSpfTree(): Promise<{ readonly questions: numbe
     const run = async (ip?: string): Promise<number> => {
       const before = server.questions.length;
       const dns = createDnsLookup({ servers: [server.server], timeoutMs: 2000, tries: 1, concurrency: 32 });
-      await checkSpf({ domain: CRAFTED_DOMAIN, ...(ip ? { ip } : {}) }, { dns, https: { get: () => Promise.reject(new Error('no HTTPS')) }, now: () => new Date() });
+      await checkSpf(
+        { domain: CRAFTED_DOMAIN, ...(ip ? { ip } : {}) },
+        { dns, https: { get: () => Promise.reject(new Error('no HTTPS')) }, now: () => new Date() },
+      );
       return server.questions.length - before;
     };
     return { questions: await run(), questionsWithIp: await run('203.0.113.9') };

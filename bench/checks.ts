@@ -130,12 +130,18 @@ async function benchDeliverability(concurrencies: readonly number[]): Promise<De
       runs.sort((x, y) => x.wall - y.wall);
       const median = runs[Math.floor(RUNS / 2)]!;
       figures.push({
-        rtt_ms: RTT_MS, concurrency, chain_depth: DELIVERABILITY_CHAIN_DEPTH, observed_levels: Math.max(...runs.map((r) => r.levels)), widest_level: median.widest,
+        rtt_ms: RTT_MS,
+        concurrency,
+        chain_depth: DELIVERABILITY_CHAIN_DEPTH,
+        observed_levels: Math.max(...runs.map((r) => r.levels)),
+        widest_level: median.widest,
         wall_ms: Math.round(median.wall),
         wall_per_ideal: Math.round((median.wall / (DELIVERABILITY_CHAIN_DEPTH * RTT_MS)) * 100) / 100,
-        questions: median.asked, distinct_questions: median.distinct,
+        questions: median.asked,
+        distinct_questions: median.distinct,
         questions_per_distinct: Math.round((median.asked / median.distinct) * 100) / 100,
-        grade: median.answer.grade, score: median.answer.score,
+        grade: median.answer.grade,
+        score: median.answer.score,
       });
     }
     return figures;
@@ -161,11 +167,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       `${d.wall_ms} ms / (${d.chain_depth} x ${d.rtt_ms} ms) = ${d.wall_per_ideal.toFixed(2)} (levels seen ${d.observed_levels}, widest ${d.widest_level} questions)`,
       '<= 1.5',
     ]);
-    rows.push([`(b) questions, DNS_CONCURRENCY=${d.concurrency}`, `${d.questions} asked / ${d.distinct_questions} distinct = ${d.questions_per_distinct.toFixed(2)}`, '1.0']);
+    rows.push([
+      `(b) questions, DNS_CONCURRENCY=${d.concurrency}`,
+      `${d.questions} asked / ${d.distinct_questions} distinct = ${d.questions_per_distinct.toFixed(2)}`,
+      '1.0',
+    ]);
   }
   if (f.spf_lookahead) {
     const s = f.spf_lookahead;
-    rows.push(['(c) SPF ip, 8 includes + a + mx', `${s.wallMs} ms = ${s.roundTrips} round trips (term by term: ${s.sequentialRoundTrips}); ${s.questionsAsked}/${s.distinctQuestions} questions; ${s.result}`, '<= 4']);
+    rows.push([
+      '(c) SPF ip, 8 includes + a + mx',
+      `${s.wallMs} ms = ${s.roundTrips} round trips (term by term: ${s.sequentialRoundTrips}); ${s.questionsAsked}/${s.distinctQuestions} questions; ${s.result}`,
+      '<= 4',
+    ]);
   } else {
     rows.push(['(c) SPF look-ahead', 'skipped: bench/checks-spf.ts is not there', '<= 4']);
   }
@@ -174,7 +188,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`${'figure'.padEnd(width[0]!)}  ${'measured'.padEnd(width[1]!)}  target`);
   for (const [name, value, target] of rows) console.log(`${name.padEnd(width[0]!)}  ${value.padEnd(width[1]!)}  ${target}`);
   for (const d of f.deliverability.filter((x) => x.widest_level > x.concurrency)) {
-    console.log(`\nAt DNS_CONCURRENCY=${d.concurrency} the widest level (${d.widest_level} questions: the blacklist queries of both MX addresses) does not fit in one round trip,`
-      + ` so the floor is ${Math.ceil(d.widest_level / d.concurrency) + d.chain_depth - 1} round trips rather than ${d.chain_depth}.`);
+    console.log(
+      `\nAt DNS_CONCURRENCY=${d.concurrency} the widest level (${d.widest_level} questions: the blacklist queries of both MX addresses) does not fit in one round trip,` +
+        ` so the floor is ${Math.ceil(d.widest_level / d.concurrency) + d.chain_depth - 1} round trips rather than ${d.chain_depth}.`,
+    );
   }
 }

@@ -20,20 +20,39 @@ await services.rateLimits.ready();
 
 function snakeCase(d: Dashboard) {
   return {
-    account_id: d.accountId, account_name: d.accountName, order_count: d.orderCount, domain_count: d.domainCount, mailbox_count: d.mailboxCount,
+    account_id: d.accountId,
+    account_name: d.accountName,
+    order_count: d.orderCount,
+    domain_count: d.domainCount,
+    mailbox_count: d.mailboxCount,
     orders: d.orders.map((o) => ({
-      order_id: o.orderId, subscription_id: o.subscriptionId, reference: o.reference, sku: o.sku, product: o.product, status: o.status,
+      order_id: o.orderId,
+      subscription_id: o.subscriptionId,
+      reference: o.reference,
+      sku: o.sku,
+      product: o.product,
+      status: o.status,
       created_at: o.createdAt.toISOString(),
       domains: o.domains.map((m) => ({
-        domain: m.domain, build_state: m.buildState, mailbox_count: m.mailboxCount, forward_to: m.forwardTo, workspace_id: m.workspaceId, workspace_name: m.workspaceName,
-        build_reason: m.buildReason, build_problems: m.buildProblems.map((p) => ({ code: p.code, message: p.message })),
+        domain: m.domain,
+        build_state: m.buildState,
+        mailbox_count: m.mailboxCount,
+        forward_to: m.forwardTo,
+        workspace_id: m.workspaceId,
+        workspace_name: m.workspaceName,
+        build_reason: m.buildReason,
+        build_problems: m.buildProblems.map((p) => ({ code: p.code, message: p.message })),
       })),
     })),
   };
 }
 
 const server = createServer((req, res) => {
-  const ctx = createContext(services, { authorization: req.headers.authorization ?? null, requestId: randomUUID(), clientAddress: req.socket.remoteAddress ?? '' });
+  const ctx = createContext(services, {
+    authorization: req.headers.authorization ?? null,
+    requestId: randomUUID(),
+    clientAddress: req.socket.remoteAddress ?? '',
+  });
   void (async () => {
     const caller = await ctx.caller();
     if (!caller) {
@@ -42,7 +61,12 @@ const server = createServer((req, res) => {
     }
     const { remaining } = await consumeForKey(services.rateLimits, 'read', caller);
     const body = JSON.stringify(snakeCase(await getDashboard(ctx)));
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-ratelimit-remaining': String(remaining), 'x-request-id': ctx.requestId });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-ratelimit-remaining': String(remaining),
+      'x-request-id': ctx.requestId,
+    });
     res.end(body);
   })().catch((error: unknown) => {
     res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ detail: String(error) }));
@@ -55,5 +79,9 @@ server.listen(0, '127.0.0.1', () => {
 });
 process.on('SIGTERM', () => {
   server.close();
-  void services.rateLimits.close().catch(() => {}).then(() => database.close()).finally(() => process.exit(0));
+  void services.rateLimits
+    .close()
+    .catch(() => {})
+    .then(() => database.close())
+    .finally(() => process.exit(0));
 });

@@ -76,31 +76,83 @@ export interface DashboardBenchFigures {
 /** Counts every statement Kysely runs; installed with withPlugin() by this bench only. */
 class CountingPlugin implements KyselyPlugin {
   count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode { this.count += 1; return args.node; }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> { return args.result; }
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count += 1;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
 }
 
 /** An account with `orders` orders of `perOrder` domains, two mailboxes each; returns a key with every scope (bench/portal.ts seeds its account with it too). */
 export async function seedLargeAccount(db: Kysely<Database>, orders: number, perOrder: number, tag: string): Promise<string> {
-  const account = await db.insertInto('accounts').values({ name: `Bench ${orders}x${perOrder}` }).returning('id').executeTakeFirstOrThrow();
-  const plan = await db.insertInto('plans').values({
-    account_id: account.id, sku: 'google-inbox-unwarmed', product: 'Google Workspace inboxes, unwarmed', description: 'Bench plan.',
-    unit_amount: 350, currency: 'usd', interval: 'month', mailboxes_per_unit: 1, orderable: true, why_not: null, processor_price_id: null,
-  }).returning('id').executeTakeFirstOrThrow();
+  const account = await db
+    .insertInto('accounts')
+    .values({ name: `Bench ${orders}x${perOrder}` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const plan = await db
+    .insertInto('plans')
+    .values({
+      account_id: account.id,
+      sku: 'google-inbox-unwarmed',
+      product: 'Google Workspace inboxes, unwarmed',
+      description: 'Bench plan.',
+      unit_amount: 350,
+      currency: 'usd',
+      interval: 'month',
+      mailboxes_per_unit: 1,
+      orderable: true,
+      why_not: null,
+      processor_price_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const workspace = await db.insertInto('workspaces').values({ account_id: account.id, name: 'Bench folder' }).returning('id').executeTakeFirstOrThrow();
   for (let o = 0; o < orders; o++) {
-    const order = await db.insertInto('orders').values({
-      account_id: account.id, plan_id: plan.id, reference: `ORD-BENCH-${tag}-${o}`, subscription_id: `sub_bench_${tag}_${o}`, status: 'active',
-      quantity: perOrder * 2, unit_amount: 350, currency: 'usd', interval: 'month', sequencer: null, created_at: new Date(Date.now() - o * 86_400_000),
-    }).returning('id').executeTakeFirstOrThrow();
-    const domains = await db.insertInto('domains').values(Array.from({ length: perOrder }, (_, d) => ({
-      account_id: account.id, order_id: order.id, workspace_id: d % 3 === 0 ? workspace.id : null, domain: `bench-${tag}-${o}-${d}.com`,
-      build_state: d % 5 === 0 ? 'building' : 'live', forward_to: d % 4 === 0 ? `main-${tag}.com` : null, watched_since: null, created_at: new Date(),
-    }))).returning('id').execute();
-    await db.insertInto('mailboxes').values(domains.flatMap((row) => [
-      { domain_id: row.id, first_name: 'Alex', last_name: 'Morgan', local_part: 'alex' },
-      { domain_id: row.id, first_name: 'Sam', last_name: 'Rivera', local_part: 'sam' },
-    ])).execute();
+    const order = await db
+      .insertInto('orders')
+      .values({
+        account_id: account.id,
+        plan_id: plan.id,
+        reference: `ORD-BENCH-${tag}-${o}`,
+        subscription_id: `sub_bench_${tag}_${o}`,
+        status: 'active',
+        quantity: perOrder * 2,
+        unit_amount: 350,
+        currency: 'usd',
+        interval: 'month',
+        sequencer: null,
+        created_at: new Date(Date.now() - o * 86_400_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const domains = await db
+      .insertInto('domains')
+      .values(
+        Array.from({ length: perOrder }, (_, d) => ({
+          account_id: account.id,
+          order_id: order.id,
+          workspace_id: d % 3 === 0 ? workspace.id : null,
+          domain: `bench-${tag}-${o}-${d}.com`,
+          build_state: d % 5 === 0 ? 'building' : 'live',
+          forward_to: d % 4 === 0 ? `main-${tag}.com` : null,
+          watched_since: null,
+          created_at: new Date(),
+        })),
+      )
+      .returning('id')
+      .execute();
+    await db
+      .insertInto('mailboxes')
+      .values(
+        domains.flatMap((row) => [
+          { domain_id: row.id, first_name: 'Alex', last_name: 'Morgan', local_part: 'alex' },
+          { domain_id: row.id, first_name: 'Sam', last_name: 'Rivera', local_part: 'sam' },
+        ]),
+      )
+      .execute();
   }
   return (await createApiKey(db, account.id, SCOPES)).key;
 }
@@ -112,7 +164,12 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
   const counted: OpenedDatabase = {
     ...database,
     db: database.db.withPlugin(plugin),
-    raw: { query: (q) => { raw += 1; return database.raw.query(q); } },
+    raw: {
+      query: (q) => {
+        raw += 1;
+        return database.raw.query(q);
+      },
+    },
   };
   const config = { ...serviceConfigFromEnv({}), apiPort: 0, publicPort: 0 };
   const env = { LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9' };
@@ -120,7 +177,10 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
   const out: RoundTrips[] = [];
   for (const account of accounts) {
     const once = async () => {
-      const response = await app(new Request('http://127.0.0.1/v1/portal/dashboard', { headers: { authorization: `Bearer ${account.key}` } }), { requestId: 'bench-round-trips', clientAddress: '127.0.0.1' });
+      const response = await app(new Request('http://127.0.0.1/v1/portal/dashboard', { headers: { authorization: `Bearer ${account.key}` } }), {
+        requestId: 'bench-round-trips',
+        clientAddress: '127.0.0.1',
+      });
       if (response.status !== 200) throw new Error(`dashboard answered ${response.status}: ${await response.text()}`);
       const body = (await response.json()) as { domain_count: number };
       if (body.domain_count !== account.domains) throw new Error(`expected ${account.domains} domains, got ${body.domain_count}`);
@@ -130,7 +190,13 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
     raw = 0;
     const runs = 5;
     for (let i = 0; i < runs; i++) await once();
-    out.push({ orders: account.orders, domains: account.domains, kysely_queries: plugin.count / runs, raw_queries: raw / runs, total: (plugin.count + raw) / runs });
+    out.push({
+      orders: account.orders,
+      domains: account.domains,
+      kysely_queries: plugin.count / runs,
+      raw_queries: raw / runs,
+      total: (plugin.count + raw) / runs,
+    });
   }
   return out;
 }
@@ -152,13 +218,22 @@ async function startFloor(where: Record<string, string>): Promise<{ url: string;
     });
     child.once('exit', (c) => reject(new Error(`floor server exited ${c}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: async () => { child.kill('SIGTERM'); await exited; } };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc; null where there is none. */
 function cpuMsOf(pid: number): number | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
     return null;
@@ -171,7 +246,8 @@ async function load(name: string, options: autocannon.Options, pid: number): Pro
   const cpuAfter = cpuMsOf(pid);
   return {
     name,
-    serving_cpu_ms_per_request: cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / Math.max(1, result.requests.total)) * 100) / 100,
+    serving_cpu_ms_per_request:
+      cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / Math.max(1, result.requests.total)) * 100) / 100,
     requests_per_second: Math.round(result.requests.average),
     latency_mean_ms: Math.round(result.latency.average * 100) / 100,
     latency_p50_ms: result.latency.p50,
@@ -196,7 +272,9 @@ function averageRounds(list: readonly LoadFigures[]): LoadFigures {
   };
 }
 
-export async function benchDashboard(options: { readonly connections?: number; readonly durationS?: number; readonly rounds?: number } = {}): Promise<DashboardBenchFigures> {
+export async function benchDashboard(
+  options: { readonly connections?: number; readonly durationS?: number; readonly rounds?: number } = {},
+): Promise<DashboardBenchFigures> {
   const connections = options.connections ?? 10;
   const durationS = options.durationS ?? 6;
   const rounds = options.rounds ?? 2;
@@ -211,7 +289,10 @@ export async function benchDashboard(options: { readonly connections?: number; r
       await migrateToLatest(database.db);
       const smallKey = await seedLargeAccount(database.db, 5, 10, 'small');
       bigKey = await seedLargeAccount(database.db, 50, 10, 'big');
-      roundTrips = await countRoundTrips(database, [{ orders: 5, domains: 50, key: smallKey }, { orders: 50, domains: 500, key: bigKey }]);
+      roundTrips = await countRoundTrips(database, [
+        { orders: 5, domains: 50, key: smallKey },
+        { orders: 50, domains: 500, key: bigKey },
+      ]);
     } finally {
       await database.close();
     }
@@ -235,7 +316,9 @@ export async function benchDashboard(options: { readonly connections?: number; r
         restBody = JSON.parse(text);
         bodyBytes = Buffer.byteLength(text);
         const gqlOptions = {
-          url: `${server.apiUrl}/graphql`, method: 'POST' as const, connections,
+          url: `${server.apiUrl}/graphql`,
+          method: 'POST' as const,
+          connections,
           headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({ query: source, operationName }),
         };
@@ -270,11 +353,16 @@ export async function benchDashboard(options: { readonly connections?: number; r
       body_bytes: bodyBytes,
       connections,
       duration_s: durationS,
-      rest, graphql, floor: floorFigures,
+      rest,
+      graphql,
+      floor: floorFigures,
       rest_per_graphql_mean: ratio(rest.latency_mean_ms, graphql.latency_mean_ms),
       rest_per_graphql_p99: ratio(rest.latency_p99_ms, graphql.latency_p99_ms),
       rest_per_floor_throughput: ratio(rest.requests_per_second, floorFigures.requests_per_second),
-      floor_per_rest_cpu: rest.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request ? ratio(floorFigures.serving_cpu_ms_per_request, rest.serving_cpu_ms_per_request) : null,
+      floor_per_rest_cpu:
+        rest.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request
+          ? ratio(floorFigures.serving_cpu_ms_per_request, rest.serving_cpu_ms_per_request)
+          : null,
       rounds,
     };
   } finally {
@@ -286,13 +374,21 @@ export async function benchDashboard(options: { readonly connections?: number; r
 export function printDashboardFigures(f: DashboardBenchFigures): void {
   console.log(`Dashboard bench: GET /v1/portal/dashboard, ${f.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}`);
   for (const r of f.round_trips) {
-    console.log(`  round trips, ${r.orders} orders / ${r.domains} domains: ${r.total} per request (${r.kysely_queries} through Kysely + ${r.raw_queries} rate-limit counter)`);
+    console.log(
+      `  round trips, ${r.orders} orders / ${r.domains} domains: ${r.total} per request (${r.kysely_queries} through Kysely + ${r.raw_queries} rate-limit counter)`,
+    );
   }
-  console.log(`  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`);
+  console.log(
+    `  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`,
+  );
   for (const l of [f.rest, f.graphql, f.floor]) {
-    console.log(`  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}  cpu/request ${l.serving_cpu_ms_per_request ?? '-'} ms`);
+    console.log(
+      `  ${l.name.padEnd(32)} ${String(l.requests_per_second).padStart(6)} req/s  mean ${l.latency_mean_ms} ms  p50 ${l.latency_p50_ms} ms  p99 ${l.latency_p99_ms} ms  non-2xx ${l.non_2xx}  errors ${l.errors}  cpu/request ${l.serving_cpu_ms_per_request ?? '-'} ms`,
+    );
   }
-  console.log(`  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / plain handler throughput ${f.rest_per_floor_throughput} (target >= 0.9); plain / REST CPU per request ${f.floor_per_rest_cpu ?? '-'}`);
+  console.log(
+    `  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / plain handler throughput ${f.rest_per_floor_throughput} (target >= 0.9); plain / REST CPU per request ${f.floor_per_rest_cpu ?? '-'}`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

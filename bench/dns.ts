@@ -30,8 +30,15 @@ function zone(): ZoneRecord[] {
   return [
     // An apex TXT set as big providers' customers have: SPF beside site verifications (~700 octets).
     txt(DOMAIN, 'v=spf1 include:_spf.esp.example ~all'),
-    ...['google-site-verification', 'MS', 'facebook-domain-verification', 'atlassian-domain-verification', 'docusign', 'apple-domain-verification', 'stripe-verification']
-      .map((k, i) => txt(DOMAIN, `${k}=${String(i).repeat(4)}${'a1b2c3d4e5'.repeat(7)}`)),
+    ...[
+      'google-site-verification',
+      'MS',
+      'facebook-domain-verification',
+      'atlassian-domain-verification',
+      'docusign',
+      'apple-domain-verification',
+      'stripe-verification',
+    ].map((k, i) => txt(DOMAIN, `${k}=${String(i).repeat(4)}${'a1b2c3d4e5'.repeat(7)}`)),
     txt('_spf.esp.example', 'v=spf1 ip4:198.51.100.0/24 ip6:2001:db8::/48 -all'),
     txt(`google._domainkey.${DOMAIN}`, `v=DKIM1; k=rsa; p=${key}`),
     txt(`_dmarc.${DOMAIN}`, 'v=DMARC1; p=reject; rua=mailto:reports@esp.example'),
@@ -105,7 +112,10 @@ export async function benchDns(): Promise<DnsBenchFigures> {
 
     // (b) CPU, against a server in another process, alternating the two modes so drift on a shared machine hits both.
     const child = await serveInChild(records);
-    const remote: MakeContext = (p) => ({ ...makeContext(p), dns: createDnsLookup({ servers: [`127.0.0.1:${child.port}`], timeoutMs: 2000, tries: 1, concurrency: 64, pool: p }) });
+    const remote: MakeContext = (p) => ({
+      ...makeContext(p),
+      dns: createDnsLookup({ servers: [`127.0.0.1:${child.port}`], timeoutMs: 2000, tries: 1, concurrency: 64, pool: p }),
+    });
     const pooled: number[] = [];
     const fresh: number[] = [];
     let sockets = 0;
@@ -161,7 +171,10 @@ async function answersOver512(dns: TestDnsServer, keys: string[]): Promise<numbe
 
 /** The same test server in a child process (this file run with --serve-dns), so its CPU is not ours. */
 async function serveInChild(records: ZoneRecord[]): Promise<{ port: number; close(): void }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve-dns'], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_DNS_ZONE: JSON.stringify(records) } });
+  const child = fork(fileURLToPath(import.meta.url), ['--serve-dns'], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_DNS_ZONE: JSON.stringify(records) },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('error', reject);

@@ -27,7 +27,13 @@ import { builtDomainRecords } from '../test/jobs/jobs-zone.js';
  */
 export interface JobsFigures {
   readonly queue: { readonly runner: string; readonly jobs: number; readonly enqueue_per_second: number; readonly jobs_per_second: number };
-  readonly monitor: { readonly domains: number; readonly dns_questions: number; readonly questions_per_domain: number; readonly wall_ms: number; readonly ms_per_domain_serial: number };
+  readonly monitor: {
+    readonly domains: number;
+    readonly dns_questions: number;
+    readonly questions_per_domain: number;
+    readonly wall_ms: number;
+    readonly ms_per_domain_serial: number;
+  };
 }
 
 const JOBS = 2000;
@@ -38,7 +44,14 @@ async function openBenchDatabase(): Promise<{ database: OpenedDatabase; url: str
   const test = await createTestDatabase();
   const database = await openDatabase({ databaseUrl: test.databaseUrl, dataDir: 'memory' });
   await migrateToLatest(database.db);
-  return { database, url: test.databaseUrl, drop: async () => { await database.close(); await test.drop(); } };
+  return {
+    database,
+    url: test.databaseUrl,
+    drop: async () => {
+      await database.close();
+      await test.drop();
+    },
+  };
 }
 
 async function benchQueue(): Promise<JobsFigures['queue']> {
@@ -58,7 +71,12 @@ async function benchQueue(): Promise<JobsFigures['queue']> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const seconds = (performance.now() - started) / 1000;
-    return { runner: url ? 'graphile-worker (PostgreSQL)' : 'in-process (PGlite)', jobs: JOBS, enqueue_per_second: Math.round(JOBS / enqueueSeconds), jobs_per_second: Math.round(JOBS / seconds) };
+    return {
+      runner: url ? 'graphile-worker (PostgreSQL)' : 'in-process (PGlite)',
+      jobs: JOBS,
+      enqueue_per_second: Math.round(JOBS / enqueueSeconds),
+      jobs_per_second: Math.round(JOBS / seconds),
+    };
   } finally {
     await queue.stop();
     await drop();
@@ -68,23 +86,62 @@ async function benchQueue(): Promise<JobsFigures['queue']> {
 async function benchMonitor(): Promise<JobsFigures['monitor']> {
   const names = Array.from({ length: DOMAINS }, (_, i) => `watched-bench-${i}.com`);
   const dns = await startTestDnsServer({ records: [...dnsblTestPoints(), ...names.flatMap(builtDomainRecords)] });
-  const rdap = await startTestRdapServer({ tlds: ['com'], domains: Object.fromEntries(names.map((d) => [d, rdapDomain(d, 'Example Registrar, Inc.', '2020-01-01T00:00:00Z', '2030-01-01T00:00:00Z')])) });
+  const rdap = await startTestRdapServer({
+    tlds: ['com'],
+    domains: Object.fromEntries(names.map((d) => [d, rdapDomain(d, 'Example Registrar, Inc.', '2020-01-01T00:00:00Z', '2030-01-01T00:00:00Z')])),
+  });
   const { database, drop } = await openBenchDatabase();
   try {
     const env = { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, LOG_LEVEL: 'silent' };
     const services = createServices(database, serviceConfigFromEnv(env), { env, googleTenancy: { probe: async () => 'unknown' } });
     const demo = await seedDemo(database.db);
-    const plan = await database.db.selectFrom('plans').select('id').where('account_id', '=', demo.accountId).where('orderable', '=', true).executeTakeFirstOrThrow();
-    const order = await database.db.insertInto('orders').values({
-      account_id: demo.accountId, plan_id: plan.id, reference: 'ORD-BENCH', subscription_id: 'sbx_sub_bench', status: 'active', quantity: DOMAINS,
-      unit_amount: 350, currency: 'usd', interval: 'month', processor_subscription_id: 'sbx_sub_bench', first_invoice: 0,
-    }).returning('id').executeTakeFirstOrThrow();
-    const rows = await database.db.insertInto('domains').values(names.map((domain) => ({ account_id: demo.accountId, order_id: order.id, domain, build_state: 'live', forward_to: null, workspace_id: null, watched_since: null })))
-      .returning('id').execute();
+    const plan = await database.db
+      .selectFrom('plans')
+      .select('id')
+      .where('account_id', '=', demo.accountId)
+      .where('orderable', '=', true)
+      .executeTakeFirstOrThrow();
+    const order = await database.db
+      .insertInto('orders')
+      .values({
+        account_id: demo.accountId,
+        plan_id: plan.id,
+        reference: 'ORD-BENCH',
+        subscription_id: 'sbx_sub_bench',
+        status: 'active',
+        quantity: DOMAINS,
+        unit_amount: 350,
+        currency: 'usd',
+        interval: 'month',
+        processor_subscription_id: 'sbx_sub_bench',
+        first_invoice: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rows = await database.db
+      .insertInto('domains')
+      .values(
+        names.map((domain) => ({
+          account_id: demo.accountId,
+          order_id: order.id,
+          domain,
+          build_state: 'live',
+          forward_to: null,
+          workspace_id: null,
+          watched_since: null,
+        })),
+      )
+      .returning('id')
+      .execute();
     const config = jobsConfigFromEnv({});
     const jobEnv: JobEnvironment = {
-      db: database.db, services, config, adapter: createSandboxAdapter(0), mailer: createAlertMailer(null, 'bench@localhost', '/tmp/bench-outbox'),
-      enqueue: async () => {}, faults: new Set(),
+      db: database.db,
+      services,
+      config,
+      adapter: createSandboxAdapter(0),
+      mailer: createAlertMailer(null, 'bench@localhost', '/tmp/bench-outbox'),
+      enqueue: async () => {},
+      faults: new Set(),
     };
     const slot = monitorSlot(new Date(), config.monitorIntervalMs);
     const run = monitorDomain as TaskFunction;
@@ -95,14 +152,22 @@ async function benchMonitor(): Promise<JobsFigures['monitor']> {
     const before = dns.questions.length;
     const started = performance.now();
     const pending = rows.slice(1).map((r) => r.id);
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      for (let id = pending.shift(); id !== undefined; id = pending.shift()) await run({ domainId: id, slot }, jobEnv, { id: 'bench', attempt: 1 });
-    }));
-    const wallMs = (performance.now() - started) * DOMAINS / (DOMAINS - 1);
-    const questions = Math.round((dns.questions.length - before) * DOMAINS / (DOMAINS - 1));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let id = pending.shift(); id !== undefined; id = pending.shift()) await run({ domainId: id, slot }, jobEnv, { id: 'bench', attempt: 1 });
+      }),
+    );
+    const wallMs = ((performance.now() - started) * DOMAINS) / (DOMAINS - 1);
+    const questions = Math.round(((dns.questions.length - before) * DOMAINS) / (DOMAINS - 1));
     const recorded = await database.db.selectFrom('monitor_runs').select('domain_id').execute();
     if (recorded.length !== DOMAINS) throw new Error(`${recorded.length} of ${DOMAINS} monitor runs were recorded.`);
-    return { domains: DOMAINS, dns_questions: questions, questions_per_domain: Math.round(questions / DOMAINS), wall_ms: Math.round(wallMs), ms_per_domain_serial: Math.round(serialMs) };
+    return {
+      domains: DOMAINS,
+      dns_questions: questions,
+      questions_per_domain: Math.round(questions / DOMAINS),
+      wall_ms: Math.round(wallMs),
+      ms_per_domain_serial: Math.round(serialMs),
+    };
   } finally {
     await drop();
     await dns.close();

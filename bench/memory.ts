@@ -53,12 +53,19 @@ export async function benchMemory(options: { readonly requests?: number; readonl
     } finally {
       await database.close();
     }
-    const server = await spawnServer({ env: { ...(postgres ? { DATABASE_URL: postgres.databaseUrl } : { DATA_DIR: join(dir, 'data') }), RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
+    const server = await spawnServer({
+      env: { ...(postgres ? { DATABASE_URL: postgres.databaseUrl } : { DATA_DIR: join(dir, 'data') }), RATE_LIMIT_READ_PER_MINUTE: '100000000' },
+    });
     try {
       const headers = { authorization: `Bearer ${key}` };
       const requests: autocannon.Request[] = [
         { method: 'GET', path: '/v1/portal/dashboard', headers },
-        { method: 'POST', path: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ paymentMethod { onFile } }' }) },
+        {
+          method: 'POST',
+          path: '/graphql',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ paymentMethod { onFile } }' }),
+        },
         { method: 'GET', path: '/v1/payment-method', headers },
         { method: 'GET', path: '/v1/portal/billing', headers },
       ];
@@ -68,7 +75,13 @@ export async function benchMemory(options: { readonly requests?: number; readonl
       await settle();
       const warm = rssMb(server.pid);
       let peak = warm;
-      const sampler = setInterval(() => { try { peak = Math.max(peak, rssMb(server.pid)); } catch { /* exited */ } }, 500);
+      const sampler = setInterval(() => {
+        try {
+          peak = Math.max(peak, rssMb(server.pid));
+        } catch {
+          /* exited */
+        }
+      }, 500);
       const started = performance.now();
       const result = await autocannon({ url: server.apiUrl, requests, connections, amount });
       const seconds = (performance.now() - started) / 1000;
@@ -98,8 +111,12 @@ export async function benchMemory(options: { readonly requests?: number; readonl
 }
 
 export function printMemoryFigures(f: MemoryBenchFigures): void {
-  console.log(`Memory bench: one server process (${f.database}), ${f.requests} requests in ${f.seconds} s (${f.requests_per_second} req/s), non-2xx ${f.non_2xx}, errors ${f.errors}`);
-  console.log(`  RSS: ${f.rss_start_mb} MB after start, ${f.rss_warm_mb} MB after 2,000 warm-up requests, ${f.rss_end_mb} MB after the run (peak ${f.rss_peak_mb} MB)`);
+  console.log(
+    `Memory bench: one server process (${f.database}), ${f.requests} requests in ${f.seconds} s (${f.requests_per_second} req/s), non-2xx ${f.non_2xx}, errors ${f.errors}`,
+  );
+  console.log(
+    `  RSS: ${f.rss_start_mb} MB after start, ${f.rss_warm_mb} MB after 2,000 warm-up requests, ${f.rss_end_mb} MB after the run (peak ${f.rss_peak_mb} MB)`,
+  );
   console.log(`  growth after warm-up: ${f.growth_mb} MB (bound < ${MEMORY_GROWTH_BOUND_MB} MB)`);
 }
 

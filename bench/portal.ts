@@ -124,7 +124,8 @@ export async function benchPortal(options: { readonly runs?: number } = {}): Pro
     const server = await spawnServer({ env: { ...where, LOG_LEVEL: 'silent', RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
     try {
       const index = await fetch(`${server.apiUrl}/portal/`);
-      if (index.status !== 200) throw new Error(`/portal/ answered ${index.status}: ${(await index.text()).slice(0, 200)} (build it: npx tsx scripts/build-portal.ts)`);
+      if (index.status !== 200)
+        throw new Error(`/portal/ answered ${index.status}: ${(await index.text()).slice(0, 200)} (build it: npx tsx scripts/build-portal.ts)`);
       const firstLoad = await Promise.all(referencedAssets(await index.text()).map((p) => measureAsset(server.apiUrl, p)));
       const sum = (ext: string, pick: (a: AssetFigures) => number) => firstLoad.filter((a) => a.path.endsWith(ext)).reduce((s, a) => s + pick(a), 0);
 
@@ -160,13 +161,18 @@ export async function benchPortal(options: { readonly runs?: number } = {}): Pro
             try {
               const page = await context.newPage();
               const scripts: string[] = [];
-              page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+              page.on('request', (r) => {
+                if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+              });
               const started = performance.now();
               await page.goto(`${server.apiUrl}/portal/`, { waitUntil: 'commit' });
               await page.waitForFunction(() => document.querySelectorAll('tbody tr').length >= 500, undefined, { polling: 'raf', timeout: 60_000 });
               const elapsed = performance.now() - started;
               const dcl = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd);
-              if (i > 0) { times.push(elapsed); dclTimes.push(dcl); }
+              if (i > 0) {
+                times.push(elapsed);
+                dclTimes.push(dcl);
+              }
               if (i === 0) {
                 const later = [...new Set(scripts)].filter((p) => !firstLoadPaths.has(p));
                 laterChunks = await Promise.all(later.map((p) => measureAsset(server.apiUrl, p)));
@@ -209,13 +215,19 @@ export async function benchPortal(options: { readonly runs?: number } = {}): Pro
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export function printPortalFigures(f: PortalBenchFigures): void {
-  console.log(`Portal bench: first load of /portal/ and time to a ${f.domains}-domain dashboard, ${f.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}`);
+  console.log(
+    `Portal bench: first load of /portal/ and time to a ${f.domains}-domain dashboard, ${f.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}`,
+  );
   for (const a of f.first_load) console.log(`  ${a.path.padEnd(40)} ${kb(a.raw_bytes).padStart(9)} raw  ${kb(a.gzip_bytes).padStart(8)} gzip`);
-  console.log(`  first load: JS ${kb(f.first_load_js_raw)} (${kb(f.first_load_js_gzip)} gzip), CSS ${kb(f.first_load_css_raw)} (${kb(f.first_load_css_gzip)} gzip)` +
-    (f.dashboard_chunks_raw ? `; then chunks fetched while the dashboard opens ${kb(f.dashboard_chunks_raw)} (${kb(f.dashboard_chunks_gzip)} gzip)` : ''));
+  console.log(
+    `  first load: JS ${kb(f.first_load_js_raw)} (${kb(f.first_load_js_gzip)} gzip), CSS ${kb(f.first_load_css_raw)} (${kb(f.first_load_css_gzip)} gzip)` +
+      (f.dashboard_chunks_raw ? `; then chunks fetched while the dashboard opens ${kb(f.dashboard_chunks_raw)} (${kb(f.dashboard_chunks_gzip)} gzip)` : ''),
+  );
   if (f.time_to_dashboard_ms) {
     const t = f.time_to_dashboard_ms;
-    console.log(`  time to the dashboard's ${f.domains} rows, fresh context, median of ${f.runs}: ${t.median} ms (min ${t.min}, max ${t.max}; DOMContentLoaded ${f.dom_content_loaded_ms} ms)`);
+    console.log(
+      `  time to the dashboard's ${f.domains} rows, fresh context, median of ${f.runs}: ${t.median} ms (min ${t.min}, max ${t.max}; DOMContentLoaded ${f.dom_content_loaded_ms} ms)`,
+    );
   } else {
     console.log(`  time to the dashboard: ${f.skipped}`);
   }

@@ -36,10 +36,13 @@ function zone(): ZoneRecord[] {
     { name: DOMAIN, type: 'MX', data: { preference: 20, exchange: `mx2.${DOMAIN}` } },
     { name: `mx1.${DOMAIN}`, type: 'A', data: '192.0.2.211' },
     { name: `mx2.${DOMAIN}`, type: 'A', data: '192.0.2.212' },
-    ...INCLUDES.map((d, i): ZoneRecord => ({
-      name: d, type: 'TXT',
-      data: [`v=spf1 ip4:198.51.100.${i * 16}/28 ip4:203.0.${i}.0/24 ip6:2001:db8:${i}::/48 ip6:2001:db8:${i + 100}::/48 ~all`],
-    })),
+    ...INCLUDES.map(
+      (d, i): ZoneRecord => ({
+        name: d,
+        type: 'TXT',
+        data: [`v=spf1 ip4:198.51.100.${i * 16}/28 ip4:203.0.${i}.0/24 ip6:2001:db8:${i}::/48 ip6:2001:db8:${i + 100}::/48 ~all`],
+      }),
+    ),
   ];
 }
 
@@ -65,9 +68,14 @@ function memoryLookup(z: Zone): DnsLookup {
   for (const [name, types] of z) {
     for (const type of ['A', 'AAAA', 'MX', 'TXT', 'PTR'] as const) {
       const records = types.get(type);
-      answers.set(`${name}|${type}`, Promise.resolve(records
-        ? { ok: true, name, type, records: records.map((r) => ({ data: r.data, ttl: 300 })) } as DnsAnswer
-        : { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} records` }));
+      answers.set(
+        `${name}|${type}`,
+        Promise.resolve(
+          records
+            ? ({ ok: true, name, type, records: records.map((r) => ({ data: r.data, ttl: 300 })) } as DnsAnswer)
+            : { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} records` },
+        ),
+      );
     }
   }
   return {
@@ -86,7 +94,10 @@ function memoryResolver(z: Zone): (name: string, type: string) => Promise<unknow
   const answers = new Map<string, unknown[]>();
   for (const [name, types] of z) {
     for (const [type, records] of types) {
-      answers.set(`${name}|${type}`, records.map((r) => (r.type === 'MX' ? { exchange: r.data.exchange, priority: r.data.preference } : r.data)));
+      answers.set(
+        `${name}|${type}`,
+        records.map((r) => (r.type === 'MX' ? { exchange: r.data.exchange, priority: r.data.preference } : r.data)),
+      );
     }
   }
   return (name, type) => {
@@ -99,7 +110,13 @@ function memoryResolver(z: Zone): (name: string, type: string) => Promise<unknow
 }
 
 interface MailauthSpf {
-  spf(opts: { sender: string; ip: string; helo: string; mta: string; resolver: (name: string, type: string) => Promise<unknown[]> }): Promise<{ status: { result: string } }>;
+  spf(opts: {
+    sender: string;
+    ip: string;
+    helo: string;
+    mta: string;
+    resolver: (name: string, type: string) => Promise<unknown[]>;
+  }): Promise<{ status: { result: string } }>;
 }
 
 async function cpuPer(evaluations: number, one: (i: number) => Promise<string>): Promise<{ us: number; results: string[] }> {
@@ -152,8 +169,10 @@ export async function benchSpfCpu(evaluations = 4000): Promise<SpfCpuFigures> {
   const oursUs = median(o);
   const mailauthUs = median(t);
   return {
-    evaluations, concurrency: CONCURRENCY,
-    oursUs: Math.round(oursUs), mailauthUs: Math.round(mailauthUs),
+    evaluations,
+    concurrency: CONCURRENCY,
+    oursUs: Math.round(oursUs),
+    mailauthUs: Math.round(mailauthUs),
     ratio: Math.round((oursUs / mailauthUs) * 100) / 100,
     results,
   };

@@ -41,12 +41,19 @@ function openPostgres(url: string, max: number): OpenedDatabase {
   // server that dies while Kysely holds the client would crash the process with an unhandled
   // 'error' event. The query in flight still fails (a 503 to the caller) and the pool drops the
   // broken client on release. Shown by test/faults/database-outage.test.ts.
-  pool.on('connect', (client) => { client.on('error', () => {}); });
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     kind: 'postgres',
-    raw: { query: async (q) => { const r = await pool.query(q.text, q.values); return { rows: r.rows, rowCount: r.rowCount ?? 0 }; } },
+    raw: {
+      query: async (q) => {
+        const r = await pool.query(q.text, q.values);
+        return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+      },
+    },
     close: () => db.destroy(),
   };
 }
@@ -67,8 +74,16 @@ async function openPglite(dataDir: string): Promise<OpenedDatabase> {
   return {
     db,
     kind: 'pglite',
-    raw: { query: async (q) => { const r = await client.query(q.text, q.values ?? []); return { rows: r.rows as any[], rowCount: r.affectedRows ?? r.rows.length }; } },
-    close: async () => { await db.destroy(); release(); },
+    raw: {
+      query: async (q) => {
+        const r = await client.query(q.text, q.values ?? []);
+        return { rows: r.rows as any[], rowCount: r.affectedRows ?? r.rows.length };
+      },
+    },
+    close: async () => {
+      await db.destroy();
+      release();
+    },
   };
 }
 
@@ -84,14 +99,21 @@ function holdDataDirLock(dir: string): () => void {
       const fd = openSync(lockPath, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return () => { try { unlinkSync(lockPath); } catch { /* already gone */ } };
+      return () => {
+        try {
+          unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
     } catch (error: any) {
       if (error.code !== 'EEXIST') throw error;
       const owner = Number(readFileSync(lockPath, 'utf8'));
       if (owner && owner !== process.pid && isAlive(owner)) {
         throw new DatabaseInUseError(
           `The embedded database in ${dir} is in use by process ${owner} (PGlite serves one process). ` +
-          `Stop that process first, or run the service on PostgreSQL with DATABASE_URL so both can run together.`);
+            `Stop that process first, or run the service on PostgreSQL with DATABASE_URL so both can run together.`,
+        );
       }
       unlinkSync(lockPath);
     }
@@ -100,5 +122,10 @@ function holdDataDirLock(dir: string): () => void {
 }
 
 function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (error: any) { return error.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error: any) {
+    return error.code === 'EPERM';
+  }
 }

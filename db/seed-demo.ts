@@ -5,7 +5,11 @@ import { createApiKey } from '../resolvers/auth/api-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 import { DEMO_VERIFICATION_TOKEN } from '../resolvers/orders/verification-record.js';
 
-export interface DemoAccount { readonly accountId: number; readonly key: string; readonly keyId: number }
+export interface DemoAccount {
+  readonly accountId: number;
+  readonly key: string;
+  readonly keyId: number;
+}
 
 const DAY = 86_400_000;
 
@@ -27,94 +31,356 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
     const account = await trx.insertInto('accounts').values({ name: 'Demo Agency' }).returning('id').executeTakeFirstOrThrow();
     const id = account.id;
 
-    const [orderable, warmed] = await trx.insertInto('plans').values([
-      { account_id: id, sku: 'google-inbox-unwarmed', product: 'Google Workspace inboxes, unwarmed', description: 'One Google Workspace mailbox on your own domain, built unwarmed, billed monthly.',
-        unit_amount: 350, currency: 'usd', interval: 'month', mailboxes_per_unit: 1, orderable: true, why_not: null, processor_price_id: 'price_demo_google_unwarmed' },
-      { account_id: id, sku: 'google-inbox-warmed', product: 'Google Workspace inboxes, pre-warmed', description: 'Mailboxes warmed for 21 days before hand-over.',
-        unit_amount: 600, currency: 'usd', interval: 'month', mailboxes_per_unit: 1, orderable: false,
-        why_not: 'Pre-warmed inboxes need a warm-up slot booked by our team, so they are ordered in the portal, not through the API.', processor_price_id: null },
-      { account_id: id, sku: 'microsoft-inbox', product: 'Microsoft 365 inboxes', description: 'Microsoft 365 mailboxes on your own domain.',
-        unit_amount: 450, currency: 'usd', interval: 'month', mailboxes_per_unit: 1, orderable: false,
-        why_not: 'The API builds only unwarmed inboxes of the first mailbox provider; Microsoft 365 inboxes are ordered in the portal.', processor_price_id: null },
-    ]).returning('id').execute();
+    const [orderable, warmed] = await trx
+      .insertInto('plans')
+      .values([
+        {
+          account_id: id,
+          sku: 'google-inbox-unwarmed',
+          product: 'Google Workspace inboxes, unwarmed',
+          description: 'One Google Workspace mailbox on your own domain, built unwarmed, billed monthly.',
+          unit_amount: 350,
+          currency: 'usd',
+          interval: 'month',
+          mailboxes_per_unit: 1,
+          orderable: true,
+          why_not: null,
+          processor_price_id: 'price_demo_google_unwarmed',
+        },
+        {
+          account_id: id,
+          sku: 'google-inbox-warmed',
+          product: 'Google Workspace inboxes, pre-warmed',
+          description: 'Mailboxes warmed for 21 days before hand-over.',
+          unit_amount: 600,
+          currency: 'usd',
+          interval: 'month',
+          mailboxes_per_unit: 1,
+          orderable: false,
+          why_not: 'Pre-warmed inboxes need a warm-up slot booked by our team, so they are ordered in the portal, not through the API.',
+          processor_price_id: null,
+        },
+        {
+          account_id: id,
+          sku: 'microsoft-inbox',
+          product: 'Microsoft 365 inboxes',
+          description: 'Microsoft 365 mailboxes on your own domain.',
+          unit_amount: 450,
+          currency: 'usd',
+          interval: 'month',
+          mailboxes_per_unit: 1,
+          orderable: false,
+          why_not: 'The API builds only unwarmed inboxes of the first mailbox provider; Microsoft 365 inboxes are ordered in the portal.',
+          processor_price_id: null,
+        },
+      ])
+      .returning('id')
+      .execute();
     const planId = orderable!.id;
 
     // One promotion code of each kind, so every rule of issue 5 can be tried on the demo account.
-    await trx.insertInto('promotion_codes').values([
-      { account_id: id, code: 'WELCOME20', plan_id: null, percent_off: 20, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
-      { account_id: id, code: 'SPRING3', plan_id: null, percent_off: 25, amount_off: null, currency: null, duration: 'repeating', duration_in_months: 3, expires_at: null, max_redemptions: null, processor_ref: null },
-      { account_id: id, code: 'LOYAL10', plan_id: null, percent_off: 10, amount_off: null, currency: null, duration: 'forever', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
-      { account_id: id, code: 'FIRSTFREE', plan_id: planId, percent_off: 100, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
-      { account_id: id, code: 'SUMMER24', plan_id: null, percent_off: 15, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: at(30), max_redemptions: null, processor_ref: null },
-      { account_id: id, code: 'LAUNCH50', plan_id: null, percent_off: null, amount_off: 500, currency: 'usd', duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: 1, times_redeemed: 1, processor_ref: null },
-      { account_id: id, code: 'WARMUP15', plan_id: warmed!.id, percent_off: 15, amount_off: null, currency: null, duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: null, processor_ref: null },
-    ]).execute();
+    await trx
+      .insertInto('promotion_codes')
+      .values([
+        {
+          account_id: id,
+          code: 'WELCOME20',
+          plan_id: null,
+          percent_off: 20,
+          amount_off: null,
+          currency: null,
+          duration: 'once',
+          duration_in_months: null,
+          expires_at: null,
+          max_redemptions: null,
+          processor_ref: null,
+        },
+        {
+          account_id: id,
+          code: 'SPRING3',
+          plan_id: null,
+          percent_off: 25,
+          amount_off: null,
+          currency: null,
+          duration: 'repeating',
+          duration_in_months: 3,
+          expires_at: null,
+          max_redemptions: null,
+          processor_ref: null,
+        },
+        {
+          account_id: id,
+          code: 'LOYAL10',
+          plan_id: null,
+          percent_off: 10,
+          amount_off: null,
+          currency: null,
+          duration: 'forever',
+          duration_in_months: null,
+          expires_at: null,
+          max_redemptions: null,
+          processor_ref: null,
+        },
+        {
+          account_id: id,
+          code: 'FIRSTFREE',
+          plan_id: planId,
+          percent_off: 100,
+          amount_off: null,
+          currency: null,
+          duration: 'once',
+          duration_in_months: null,
+          expires_at: null,
+          max_redemptions: null,
+          processor_ref: null,
+        },
+        {
+          account_id: id,
+          code: 'SUMMER24',
+          plan_id: null,
+          percent_off: 15,
+          amount_off: null,
+          currency: null,
+          duration: 'once',
+          duration_in_months: null,
+          expires_at: at(30),
+          max_redemptions: null,
+          processor_ref: null,
+        },
+        {
+          account_id: id,
+          code: 'LAUNCH50',
+          plan_id: null,
+          percent_off: null,
+          amount_off: 500,
+          currency: 'usd',
+          duration: 'once',
+          duration_in_months: null,
+          expires_at: null,
+          max_redemptions: 1,
+          times_redeemed: 1,
+          processor_ref: null,
+        },
+        {
+          account_id: id,
+          code: 'WARMUP15',
+          plan_id: warmed!.id,
+          percent_off: 15,
+          amount_off: null,
+          currency: null,
+          duration: 'once',
+          duration_in_months: null,
+          expires_at: null,
+          max_redemptions: null,
+          processor_ref: null,
+        },
+      ])
+      .execute();
 
     await trx.insertInto('domain_verification_tokens').values({ account_id: id, token: DEMO_VERIFICATION_TOKEN }).execute();
 
     const workspace = await trx.insertInto('workspaces').values({ account_id: id, name: 'Client: Acme outbound' }).returning('id').executeTakeFirstOrThrow();
 
     const orderSpecs = [
-      { daysAgo: 75, status: 'active', domains: [
-        { name: `acme-mail-${tag}.com`, state: 'live', mailboxes: 3, workspace: true, watched: 60, forward: `acme-${tag}.com` },
-        { name: `acme-reach-${tag}.com`, state: 'live', mailboxes: 2, workspace: true, watched: 60, forward: `acme-${tag}.com` },
-      ] },
-      { daysAgo: 20, status: 'active', domains: [
-        { name: `getbrightpath-${tag}.com`, state: 'live', mailboxes: 3, workspace: false, watched: 10, forward: null },
-        { name: `brightpath-hq-${tag}.com`, state: 'building', mailboxes: 2, workspace: false, watched: null, forward: null },
-      ] },
-      { daysAgo: 1, status: 'active', domains: [
-        { name: `tryorbitly-${tag}.com`, state: 'queued', mailboxes: 1, workspace: false, watched: null, forward: `orbitly-${tag}.io` },
-      ] },
+      {
+        daysAgo: 75,
+        status: 'active',
+        domains: [
+          { name: `acme-mail-${tag}.com`, state: 'live', mailboxes: 3, workspace: true, watched: 60, forward: `acme-${tag}.com` },
+          { name: `acme-reach-${tag}.com`, state: 'live', mailboxes: 2, workspace: true, watched: 60, forward: `acme-${tag}.com` },
+        ],
+      },
+      {
+        daysAgo: 20,
+        status: 'active',
+        domains: [
+          { name: `getbrightpath-${tag}.com`, state: 'live', mailboxes: 3, workspace: false, watched: 10, forward: null },
+          { name: `brightpath-hq-${tag}.com`, state: 'building', mailboxes: 2, workspace: false, watched: null, forward: null },
+        ],
+      },
+      {
+        daysAgo: 1,
+        status: 'active',
+        domains: [{ name: `tryorbitly-${tag}.com`, state: 'queued', mailboxes: 1, workspace: false, watched: null, forward: `orbitly-${tag}.io` }],
+      },
     ];
     const orderIds: number[] = [];
     for (const [index, spec] of orderSpecs.entries()) {
       const quantity = spec.domains.reduce((s, d) => s + d.mailboxes, 0);
-      const order = await trx.insertInto('orders').values({
-        account_id: id, plan_id: planId, reference: `ORD-DEMO-${tag.toUpperCase()}-${index + 1}`, subscription_id: `sub_demo_${tag}_${index + 1}`,
-        status: spec.status, quantity, unit_amount: 350, currency: 'usd', interval: 'month', sequencer: index === 0 ? 'instantly' : null,
-        created_at: at(spec.daysAgo),
-      }).returning('id').executeTakeFirstOrThrow();
+      const order = await trx
+        .insertInto('orders')
+        .values({
+          account_id: id,
+          plan_id: planId,
+          reference: `ORD-DEMO-${tag.toUpperCase()}-${index + 1}`,
+          subscription_id: `sub_demo_${tag}_${index + 1}`,
+          status: spec.status,
+          quantity,
+          unit_amount: 350,
+          currency: 'usd',
+          interval: 'month',
+          sequencer: index === 0 ? 'instantly' : null,
+          created_at: at(spec.daysAgo),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       orderIds.push(order.id);
       for (const d of spec.domains) {
-        const domain = await trx.insertInto('domains').values({
-          account_id: id, order_id: order.id, workspace_id: d.workspace ? workspace.id : null, domain: d.name, build_state: d.state,
-          forward_to: d.forward, watched_since: d.watched === null ? null : at(d.watched), created_at: at(spec.daysAgo),
-        }).returning('id').executeTakeFirstOrThrow();
-        const people = [['Alex', 'Morgan', 'alex'], ['Sam', 'Rivera', 'sam'], ['Jordan', 'Lee', 'jordan']] as const;
-        await trx.insertInto('mailboxes').values(people.slice(0, d.mailboxes).map(([first, last, local]) => ({ domain_id: domain.id, first_name: first, last_name: last, local_part: local }))).execute();
+        const domain = await trx
+          .insertInto('domains')
+          .values({
+            account_id: id,
+            order_id: order.id,
+            workspace_id: d.workspace ? workspace.id : null,
+            domain: d.name,
+            build_state: d.state,
+            forward_to: d.forward,
+            watched_since: d.watched === null ? null : at(d.watched),
+            created_at: at(spec.daysAgo),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const people = [
+          ['Alex', 'Morgan', 'alex'],
+          ['Sam', 'Rivera', 'sam'],
+          ['Jordan', 'Lee', 'jordan'],
+        ] as const;
+        await trx
+          .insertInto('mailboxes')
+          .values(people.slice(0, d.mailboxes).map(([first, last, local]) => ({ domain_id: domain.id, first_name: first, last_name: last, local_part: local })))
+          .execute();
         if (d.watched !== null) {
           const days = Math.min(d.watched, 30);
-          await trx.insertInto('domain_analytics').values(Array.from({ length: days }, (_, i) => {
-            const sent = 40 + ((i * 7 + d.mailboxes * 3) % 25);
-            const bounced = i % 9 === 0 ? 2 : 0;
-            return { domain_id: domain.id, day: at(i).toISOString().slice(0, 10), sent, delivered: sent - bounced, bounced, replied: (i * 3 + d.mailboxes) % 4, inbox_placed: 9 + (i % 2), spam_placed: i % 5 === 0 ? 1 : 0 };
-          })).execute();
+          await trx
+            .insertInto('domain_analytics')
+            .values(
+              Array.from({ length: days }, (_, i) => {
+                const sent = 40 + ((i * 7 + d.mailboxes * 3) % 25);
+                const bounced = i % 9 === 0 ? 2 : 0;
+                return {
+                  domain_id: domain.id,
+                  day: at(i).toISOString().slice(0, 10),
+                  sent,
+                  delivered: sent - bounced,
+                  bounced,
+                  replied: (i * 3 + d.mailboxes) % 4,
+                  inbox_placed: 9 + (i % 2),
+                  spam_placed: i % 5 === 0 ? 1 : 0,
+                };
+              }),
+            )
+            .execute();
         }
       }
     }
 
-    await trx.insertInto('invoices').values([
-      { account_id: id, order_id: orderIds[0]!, number: `INV-${tag.toUpperCase()}-0001`, status: 'paid', amount_due: 1750, amount_paid: 1750, currency: 'usd', issued_at: at(75), due_at: at(75), paid_at: at(75) },
-      { account_id: id, order_id: orderIds[0]!, number: `INV-${tag.toUpperCase()}-0002`, status: 'paid', amount_due: 1750, amount_paid: 1750, currency: 'usd', issued_at: at(45), due_at: at(45), paid_at: at(45) },
-      { account_id: id, order_id: orderIds[1]!, number: `INV-${tag.toUpperCase()}-0003`, status: 'paid', amount_due: 1750, amount_paid: 1750, currency: 'usd', issued_at: at(20), due_at: at(20), paid_at: at(20) },
-      { account_id: id, order_id: orderIds[0]!, number: `INV-${tag.toUpperCase()}-0004`, status: 'open', amount_due: 1750, amount_paid: 0, currency: 'usd', issued_at: at(15), due_at: at(8), paid_at: null },
-      { account_id: id, order_id: orderIds[2]!, number: `INV-${tag.toUpperCase()}-0005`, status: 'paid', amount_due: 350, amount_paid: 350, currency: 'usd', issued_at: at(1), due_at: at(1), paid_at: at(1) },
-    ]).execute();
+    await trx
+      .insertInto('invoices')
+      .values([
+        {
+          account_id: id,
+          order_id: orderIds[0]!,
+          number: `INV-${tag.toUpperCase()}-0001`,
+          status: 'paid',
+          amount_due: 1750,
+          amount_paid: 1750,
+          currency: 'usd',
+          issued_at: at(75),
+          due_at: at(75),
+          paid_at: at(75),
+        },
+        {
+          account_id: id,
+          order_id: orderIds[0]!,
+          number: `INV-${tag.toUpperCase()}-0002`,
+          status: 'paid',
+          amount_due: 1750,
+          amount_paid: 1750,
+          currency: 'usd',
+          issued_at: at(45),
+          due_at: at(45),
+          paid_at: at(45),
+        },
+        {
+          account_id: id,
+          order_id: orderIds[1]!,
+          number: `INV-${tag.toUpperCase()}-0003`,
+          status: 'paid',
+          amount_due: 1750,
+          amount_paid: 1750,
+          currency: 'usd',
+          issued_at: at(20),
+          due_at: at(20),
+          paid_at: at(20),
+        },
+        {
+          account_id: id,
+          order_id: orderIds[0]!,
+          number: `INV-${tag.toUpperCase()}-0004`,
+          status: 'open',
+          amount_due: 1750,
+          amount_paid: 0,
+          currency: 'usd',
+          issued_at: at(15),
+          due_at: at(8),
+          paid_at: null,
+        },
+        {
+          account_id: id,
+          order_id: orderIds[2]!,
+          number: `INV-${tag.toUpperCase()}-0005`,
+          status: 'paid',
+          amount_due: 350,
+          amount_paid: 350,
+          currency: 'usd',
+          issued_at: at(1),
+          due_at: at(1),
+          paid_at: at(1),
+        },
+      ])
+      .execute();
 
-    const request = await trx.insertInto('change_requests').values({
-      account_id: id, order_id: orderIds[0]!, kind: 'forwarding', summary: 'Point both Acme domains at the main site.', forward_to: `acme-${tag}.com`, status: 'done', created_at: at(30),
-    }).returning('id').executeTakeFirstOrThrow();
-    await trx.insertInto('request_replies').values({ request_id: request.id, author: 'support', body: 'Done: both domains now forward to the main site.', created_at: at(29) }).execute();
-    await trx.insertInto('change_requests').values({
-      account_id: id, order_id: orderIds[1]!, kind: 'rename_mailbox', summary: 'Rename sam@ to samantha@ on getbrightpath.', forward_to: null, status: 'open', created_at: at(2),
-    }).execute();
+    const request = await trx
+      .insertInto('change_requests')
+      .values({
+        account_id: id,
+        order_id: orderIds[0]!,
+        kind: 'forwarding',
+        summary: 'Point both Acme domains at the main site.',
+        forward_to: `acme-${tag}.com`,
+        status: 'done',
+        created_at: at(30),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('request_replies')
+      .values({ request_id: request.id, author: 'support', body: 'Done: both domains now forward to the main site.', created_at: at(29) })
+      .execute();
+    await trx
+      .insertInto('change_requests')
+      .values({
+        account_id: id,
+        order_id: orderIds[1]!,
+        kind: 'rename_mailbox',
+        summary: 'Rename sam@ to samantha@ on getbrightpath.',
+        forward_to: null,
+        status: 'open',
+        created_at: at(2),
+      })
+      .execute();
 
-    await trx.insertInto('referrals').values({ account_id: id, code: `DEMO-${tag.toUpperCase()}`, payout_destination: 'Bank account ending 6789' }).execute();
-    await trx.insertInto('referral_earnings').values([
-      { account_id: id, referred_account: 'Northwind Outreach', amount: 2500, currency: 'usd', status: 'paid', earned_at: at(40) },
-      { account_id: id, referred_account: 'Contoso Growth', amount: 1200, currency: 'usd', status: 'pending', earned_at: at(5) },
-    ]).execute();
+    await trx
+      .insertInto('referrals')
+      .values({ account_id: id, code: `DEMO-${tag.toUpperCase()}`, payout_destination: 'Bank account ending 6789' })
+      .execute();
+    await trx
+      .insertInto('referral_earnings')
+      .values([
+        { account_id: id, referred_account: 'Northwind Outreach', amount: 2500, currency: 'usd', status: 'paid', earned_at: at(40) },
+        { account_id: id, referred_account: 'Contoso Growth', amount: 1200, currency: 'usd', status: 'pending', earned_at: at(5) },
+      ])
+      .execute();
     return id;
   });
   const { key, keyId } = await createApiKey(db, accountId, SCOPES);

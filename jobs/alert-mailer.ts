@@ -3,7 +3,12 @@ import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { log } from '../server/log.js';
 
-export interface AlertMail { readonly to: string; readonly subject: string; readonly text: string; readonly id: string }
+export interface AlertMail {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly id: string;
+}
 
 export interface AlertMailer {
   readonly transport: 'smtp' | 'outbox';
@@ -21,7 +26,9 @@ export function createAlertMailer(smtpUrl: string | null, from: string, outboxDi
     const transporter = nodemailer.createTransport(smtpUrl);
     return {
       transport: 'smtp',
-      async send(mail) { await transporter.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: `<${mail.id}@alerts>` }); },
+      async send(mail) {
+        await transporter.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: `<${mail.id}@alerts>` });
+      },
       close: () => transporter.close(),
     };
   }

@@ -11,8 +11,11 @@ import { queueDueMonitoring } from './sweep.js';
  */
 export const buildDomain: TaskFunction = async (payload: { domainId: number }, env, run) => {
   const { db, adapter } = env;
-  const domain = await db.selectFrom('domains').select(['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state'])
-    .where('id', '=', payload.domainId).executeTakeFirst();
+  const domain = await db
+    .selectFrom('domains')
+    .select(['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state'])
+    .where('id', '=', payload.domainId)
+    .executeTakeFirst();
   if (!domain || (domain.build_state !== 'queued' && domain.build_state !== 'building')) return;
   if (domain.build_state === 'queued') {
     await db.updateTable('domains').set({ build_state: 'building' }).where('id', '=', domain.id).where('build_state', '=', 'queued').execute();
@@ -25,12 +28,20 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
   const reason = !built.ok ? built.reason : attention ? problems.map((p) => p.message).join(' ') : null;
   const state = attention ? 'needs_attention' : 'live';
   const eventId = await db.transaction().execute(async (trx) => {
-    const moved = await trx.updateTable('domains')
+    const moved = await trx
+      .updateTable('domains')
       .set({ build_state: state, build_reason: reason, build_problems: JSON.stringify(problems), built_at: new Date() })
-      .where('id', '=', domain.id).where('build_state', '=', 'building').returning('id').executeTakeFirst();
+      .where('id', '=', domain.id)
+      .where('build_state', '=', 'building')
+      .returning('id')
+      .executeTakeFirst();
     if (!moved) return null;
     return recordEvent(trx, domain.account_id, attention ? 'domain.needs_attention' : 'domain.live', {
-      domain: domain.domain, order_id: domain.order_id, build_state: state, reason, problems,
+      domain: domain.domain,
+      order_id: domain.order_id,
+      build_state: state,
+      reason,
+      problems,
     });
   });
   if (eventId) await env.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });

@@ -26,20 +26,31 @@ export function detectMonitorChanges(domain: string, previous: MonitorSnapshot |
   const now = new Set(current.listedOn);
   const added = current.listedOn.filter((l) => !before.has(l));
   const removed = (previous?.listedOn ?? []).filter((l) => !now.has(l));
-  if (added.length) changes.push({ kind: 'listed', lists: added, message: `${domain} is now listed on ${added.join(', ')}; mail from it may be refused. See the blocklist check for how to ask for removal.` });
+  if (added.length)
+    changes.push({
+      kind: 'listed',
+      lists: added,
+      message: `${domain} is now listed on ${added.join(', ')}; mail from it may be refused. See the blocklist check for how to ask for removal.`,
+    });
   if (removed.length) changes.push({ kind: 'delisted', lists: removed, message: `${domain} is no longer listed on ${removed.join(', ')}.` });
   if (!previous) return changes;
   for (const mechanism of ['spf', 'dkim', 'dmarc'] as const) {
     const was = previous.auth[mechanism];
     const is = current.auth[mechanism];
     if ((was === 'pass' || was === 'warn') && is === 'fail') {
-      changes.push({ kind: 'auth_broken', message: `${mechanism.toUpperCase()} for ${domain} passed before and now fails (the record was changed or removed); run check-${mechanism} for what to fix.` });
+      changes.push({
+        kind: 'auth_broken',
+        message: `${mechanism.toUpperCase()} for ${domain} passed before and now fails (the record was changed or removed); run check-${mechanism} for what to fix.`,
+      });
     } else if (was === 'fail' && (is === 'pass' || is === 'warn')) {
       changes.push({ kind: 'auth_fixed', message: `${mechanism.toUpperCase()} for ${domain} passes again.` });
     }
   }
   if (previous.grade && current.grade && GRADES.indexOf(current.grade) > GRADES.indexOf(previous.grade)) {
-    changes.push({ kind: 'grade_dropped', message: `The deliverability grade of ${domain} dropped from ${previous.grade} to ${current.grade}; run check-deliverability for the fixes worth most.` });
+    changes.push({
+      kind: 'grade_dropped',
+      message: `The deliverability grade of ${domain} dropped from ${previous.grade} to ${current.grade}; run check-deliverability for the fixes worth most.`,
+    });
   }
   return changes;
 }

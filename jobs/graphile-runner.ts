@@ -8,7 +8,8 @@ import { keepWorkerLease, type WorkerLease } from './worker-lease.js';
 
 /** graphile-worker's messages in our log format; its debug and info chatter is left out. */
 const logger = new Logger(() => (level, message, meta) => {
-  if (level === 'error' || level === 'warning') log(level === 'error' ? 'error' : 'warn', `graphile-worker: ${message}`, { job_id: (meta as { jobId?: string } | undefined)?.jobId });
+  if (level === 'error' || level === 'warning')
+    log(level === 'error' ? 'error' : 'warn', `graphile-worker: ${message}`, { job_id: (meta as { jobId?: string } | undefined)?.jobId });
 });
 
 export interface GraphileQueue {
@@ -35,7 +36,9 @@ export interface GraphileQueueOptions {
 export async function openGraphileQueue(databaseUrl: string, options: GraphileQueueOptions): Promise<GraphileQueue> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   pool.on('error', () => {});
-  pool.on('connect', (client) => { client.on('error', () => {}); });
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const lock = await pool.connect();
   let utils: WorkerUtils;
   try {
@@ -61,7 +64,9 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
     async startWorkers(tasks, env, concurrency) {
       workerPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2 });
       workerPool.on('error', () => {});
-      workerPool.on('connect', (client) => { client.on('error', () => {}); });
+      workerPool.on('connect', (client) => {
+        client.on('error', () => {});
+      });
       const taskList: TaskList = {};
       for (const [name, fn] of Object.entries(tasks)) {
         const wrapped: Task = async (payload, helpers) => {
@@ -71,7 +76,12 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
             recordJobFinished(name, (performance.now() - started) / 1000);
           } catch (error) {
             recordJobFailure(name);
-            log('warn', 'job failed; it will be retried with backoff', { job_id: helpers.job.id, task: name, attempt: helpers.job.attempts, reason: (error as Error).message });
+            log('warn', 'job failed; it will be retried with backoff', {
+              job_id: helpers.job.id,
+              task: name,
+              attempt: helpers.job.attempts,
+              reason: (error as Error).message,
+            });
             throw error;
           }
         };
@@ -80,30 +90,46 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
       // The pool's id is what its jobs carry in locked_by; it is known only as the pool is made, so the
       // heartbeat starts from that event, before any job is taken.
       const events: WorkerEvents = new EventEmitter();
-      events.on('pool:create', ({ workerPool: created }) => { lease ??= keepWorkerLease(pool, created.id, options.leaseMs); });
+      events.on('pool:create', ({ workerPool: created }) => {
+        lease ??= keepWorkerLease(pool, created.id, options.leaseMs);
+      });
       runner = await run({ pgPool: workerPool, taskList, concurrency, noHandleSignals: true, pollInterval: 1000, logger, events });
     },
     async state() {
       const { rows } = await pool.query(`select task_identifier as task, attempts, max_attempts, last_error, locked_at is not null as locked
         from graphile_worker.jobs order by run_at limit 10000`);
-      return summarise('graphile-worker', rows.map((r) => ({ task: r.task, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, locked: r.locked })));
+      return summarise(
+        'graphile-worker',
+        rows.map((r) => ({ task: r.task, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, locked: r.locked })),
+      );
     },
     async stop() {
       await runner?.stop().catch(() => {});
       // After the runner: its jobs are released, so the row can go.
       await lease?.stop().catch(() => {});
       await workerPool?.end().catch(() => {});
-      await Promise.resolve().then(() => utils.release()).catch(() => {});
+      await Promise.resolve()
+        .then(() => utils.release())
+        .catch(() => {});
       await pool.end().catch(() => {});
     },
   };
 }
 
-export interface QueuedJobRow { task: string; attempts: number; maxAttempts: number; lastError: string | null; locked: boolean }
+export interface QueuedJobRow {
+  task: string;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  locked: boolean;
+}
 
 export function summarise(runner: QueueState['runner'], rows: readonly QueuedJobRow[]): QueueState {
   const byTask: Record<string, number> = {};
-  let running = 0; let retrying = 0; let failed = 0; let waiting = 0;
+  let running = 0;
+  let retrying = 0;
+  let failed = 0;
+  let waiting = 0;
   for (const r of rows) {
     byTask[r.task] = (byTask[r.task] ?? 0) + 1;
     if (r.locked) running += 1;
@@ -111,6 +137,9 @@ export function summarise(runner: QueueState['runner'], rows: readonly QueuedJob
     else if (r.attempts > 0) retrying += 1;
     else waiting += 1;
   }
-  const lastErrors = rows.filter((r) => r.lastError).slice(0, 10).map((r) => ({ task: r.task, attempts: r.attempts, error: String(r.lastError).slice(0, 300) }));
+  const lastErrors = rows
+    .filter((r) => r.lastError)
+    .slice(0, 10)
+    .map((r) => ({ task: r.task, attempts: r.attempts, error: String(r.lastError).slice(0, 300) }));
   return { runner, waiting, running, retrying, failed, by_task: byTask, last_errors: lastErrors };
 }

@@ -26,10 +26,17 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
   const running = new Set<Promise<void>>();
   return {
     async enqueue(task, payload, options = {}) {
-      await db.insertInto('job_queue').values({
-        task, payload: JSON.stringify(payload), job_key: options.key ?? null, run_at: options.runAt ?? new Date(),
-        ...(options.maxAttempts && { max_attempts: options.maxAttempts }),
-      }).onConflict((oc) => oc.column('job_key').doNothing()).execute();
+      await db
+        .insertInto('job_queue')
+        .values({
+          task,
+          payload: JSON.stringify(payload),
+          job_key: options.key ?? null,
+          run_at: options.runAt ?? new Date(),
+          ...(options.maxAttempts && { max_attempts: options.maxAttempts }),
+        })
+        .onConflict((oc) => oc.column('job_key').doNothing())
+        .execute();
     },
     async startWorkers(tasks, env, concurrency) {
       // Only this process uses the data folder: whatever is locked was cut off by the last stop.
@@ -45,7 +52,10 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
           while (!stopped && running.size < concurrency) {
             const job = await takeJob(db).catch(() => undefined);
             if (!job) break;
-            const work = runJob(db, job, tasks, env()).finally(() => { running.delete(work); void poll(); });
+            const work = runJob(db, job, tasks, env()).finally(() => {
+              running.delete(work);
+              void poll();
+            });
             running.add(work);
           }
         } finally {
@@ -56,8 +66,16 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
       timer = setTimeout(() => void poll(), 0);
     },
     async state() {
-      const rows = await db.selectFrom('job_queue').select(['task', 'attempts', 'max_attempts', 'last_error', 'locked_at']).orderBy('run_at').limit(10000).execute();
-      return summarise('in-process', rows.map((r) => ({ task: r.task, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, locked: r.locked_at !== null })));
+      const rows = await db
+        .selectFrom('job_queue')
+        .select(['task', 'attempts', 'max_attempts', 'last_error', 'locked_at'])
+        .orderBy('run_at')
+        .limit(10000)
+        .execute();
+      return summarise(
+        'in-process',
+        rows.map((r) => ({ task: r.task, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, locked: r.locked_at !== null })),
+      );
     },
     async stop() {
       stopped = true;
@@ -67,7 +85,13 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
   };
 }
 
-interface TakenJob { id: number; task: string; payload: string; attempts: number; max_attempts: number }
+interface TakenJob {
+  id: number;
+  task: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+}
 
 async function takeJob(db: Kysely<Database>): Promise<TakenJob | undefined> {
   const { rows } = await sql<TakenJob>`
@@ -90,8 +114,15 @@ async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Record<TaskNam
     recordJobFailure(job.task);
     const message = (error as Error).message ?? String(error);
     log('warn', 'job failed; it will be retried with backoff', { job_id: String(job.id), task: job.task, attempt: job.attempts, reason: message });
-    await db.updateTable('job_queue').set({
-      locked_at: null, last_error: message.slice(0, 1000), run_at: new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
-    }).where('id', '=', job.id).execute().catch(() => undefined);
+    await db
+      .updateTable('job_queue')
+      .set({
+        locked_at: null,
+        last_error: message.slice(0, 1000),
+        run_at: new Date(Date.now() + backoffSeconds(job.attempts) * 1000),
+      })
+      .where('id', '=', job.id)
+      .execute()
+      .catch(() => undefined);
   }
 }

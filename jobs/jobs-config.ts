@@ -34,7 +34,10 @@ export interface JobsConfig {
 
 function pauses(raw: string | undefined): ReadonlyMap<string, number> {
   const found = new Map<string, number>();
-  for (const item of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const match = /^([a-z_]+):(\d+)$/.exec(item);
     if (!match) throw new Error(`JOB_TEST_PAUSE must be "point:milliseconds" items separated by commas (tests only), not "${item}".`);
     found.set(match[1]!, Number(match[2]));

@@ -21,10 +21,15 @@ function remembering(dns: DnsLookup): DnsLookup {
     lookup(name, type) {
       const key = `${type} ${name.toLowerCase()}`;
       let answer = seen.get(key);
-      if (!answer) { answer = dns.lookup(name, type); seen.set(key, answer); }
+      if (!answer) {
+        answer = dns.lookup(name, type);
+        seen.set(key, answer);
+      }
       return answer as never;
     },
-    get questionsAsked() { return dns.questionsAsked; },
+    get questionsAsked() {
+      return dns.questionsAsked;
+    },
     ...(dns.askServer && { askServer: dns.askServer.bind(dns) }),
     ...(dns.budget && { budget: dns.budget }),
     ...(dns.signal && { signal: dns.signal }),
@@ -40,9 +45,12 @@ function remembering(dns: DnsLookup): DnsLookup {
  */
 export const monitorDomain: TaskFunction = async (payload: { domainId: number; slot: string }, env) => {
   const { db } = env;
-  const domain = await db.selectFrom('domains').innerJoin('orders', 'orders.id', 'domains.order_id')
+  const domain = await db
+    .selectFrom('domains')
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
     .select(['domains.id', 'domains.account_id', 'domains.domain', 'domains.order_id', 'orders.monitor_deliverability'])
-    .where('domains.id', '=', payload.domainId).executeTakeFirst();
+    .where('domains.id', '=', payload.domainId)
+    .executeTakeFirst();
   if (!domain || !domain.monitor_deliverability) return;
   const done = await db.selectFrom('monitor_runs').select('slot').where('domain_id', '=', domain.id).where('slot', '=', payload.slot).executeTakeFirst();
   if (done) return fanOutPending(env, domain.account_id);
@@ -54,11 +62,19 @@ export const monitorDomain: TaskFunction = async (payload: { domainId: number; s
   recordCheckOutcome('check-blacklist', listing.status, 'job');
   const current: MonitorSnapshot = {
     grade: grade.grade,
-    listedOn: listing.lists.filter((l) => l.listed === true).map((l) => `${l.list}: ${l.target}`).sort(),
+    listedOn: listing.lists
+      .filter((l) => l.listed === true)
+      .map((l) => `${l.list}: ${l.target}`)
+      .sort(),
     auth: { spf: grade.checks.spf.status, dkim: grade.checks.dkim.status, dmarc: grade.checks.dmarc.status },
   };
-  const last = await db.selectFrom('monitor_runs').select(['grade', 'listed_on', 'auth']).where('domain_id', '=', domain.id)
-    .orderBy('ran_at', 'desc').limit(1).executeTakeFirst();
+  const last = await db
+    .selectFrom('monitor_runs')
+    .select(['grade', 'listed_on', 'auth'])
+    .where('domain_id', '=', domain.id)
+    .orderBy('ran_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const previous: MonitorSnapshot | null = last ? { grade: last.grade, listedOn: JSON.parse(last.listed_on), auth: JSON.parse(last.auth) } : null;
   const changes = detectMonitorChanges(domain.domain, previous, current);
   const now = new Date();
@@ -66,20 +82,37 @@ export const monitorDomain: TaskFunction = async (payload: { domainId: number; s
   const figures = await env.adapter.dailyFigures(domain.domain, day);
 
   const eventIds = await db.transaction().execute(async (trx) => {
-    const run = await trx.insertInto('monitor_runs').values({
-      domain_id: domain.id, slot: payload.slot, grade: current.grade, listed_on: JSON.stringify(current.listedOn), auth: JSON.stringify(current.auth),
-      dns_questions: checks.dns.questionsAsked,
-    }).onConflict((oc) => oc.columns(['domain_id', 'slot']).doNothing()).returning('slot').executeTakeFirst();
+    const run = await trx
+      .insertInto('monitor_runs')
+      .values({
+        domain_id: domain.id,
+        slot: payload.slot,
+        grade: current.grade,
+        listed_on: JSON.stringify(current.listedOn),
+        auth: JSON.stringify(current.auth),
+        dns_questions: checks.dns.questionsAsked,
+      })
+      .onConflict((oc) => oc.columns(['domain_id', 'slot']).doNothing())
+      .returning('slot')
+      .executeTakeFirst();
     if (!run) return [];
-    await trx.insertInto('domain_analytics').values({ domain_id: domain.id, day, ...figures })
-      .onConflict((oc) => oc.columns(['domain_id', 'day']).doNothing()).execute();
+    await trx
+      .insertInto('domain_analytics')
+      .values({ domain_id: domain.id, day, ...figures })
+      .onConflict((oc) => oc.columns(['domain_id', 'day']).doNothing())
+      .execute();
     await trx.updateTable('domains').set({ watched_since: sql`coalesce(watched_since, now())`, last_monitored_at: now }).where('id', '=', domain.id).execute();
     const ids: string[] = [];
     for (const change of changes) {
       const type: EventType = change.kind === 'listed' ? 'domain.listed' : change.kind === 'delisted' ? 'domain.delisted' : 'monitor.changed';
       const id = await recordEvent(trx, domain.account_id, type, {
-        domain: domain.domain, order_id: domain.order_id, change: change.kind, message: change.message,
-        ...(change.lists && { lists: change.lists }), grade: current.grade, previous_grade: previous?.grade ?? null,
+        domain: domain.domain,
+        order_id: domain.order_id,
+        change: change.kind,
+        message: change.message,
+        ...(change.lists && { lists: change.lists }),
+        grade: current.grade,
+        previous_grade: previous?.grade ?? null,
       });
       if (id) ids.push(id);
     }

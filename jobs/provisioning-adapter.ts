@@ -14,7 +14,10 @@ export interface ProvisioningAdapter {
   /** Builds the domain; a refusal is a sentence the customer can act on. */
   provision(domain: { readonly domain: string; readonly forwardTo: string | null }): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** One day of sending figures for a watched domain; the sandbox sends nothing, so they are zeros. */
-  dailyFigures(domain: string, day: string): Promise<{ sent: number; delivered: number; bounced: number; replied: number; inbox_placed: number; spam_placed: number }>;
+  dailyFigures(
+    domain: string,
+    day: string,
+  ): Promise<{ sent: number; delivered: number; bounced: number; replied: number; inbox_placed: number; spam_placed: number }>;
 }
 
 export function createSandboxAdapter(startDelayMs: number): ProvisioningAdapter {

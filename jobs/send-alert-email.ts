@@ -15,7 +15,12 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
 /** One alert e-mail per event and address; the alert_emails row keeps a retry from sending it twice. */
 export const sendAlertEmail: TaskFunction = async (payload: { eventId: string; email: string }, env) => {
   const { db, mailer } = env;
-  const sent = await db.selectFrom('alert_emails').select('email').where('event_id', '=', payload.eventId).where('email', '=', payload.email).executeTakeFirst();
+  const sent = await db
+    .selectFrom('alert_emails')
+    .select('email')
+    .where('event_id', '=', payload.eventId)
+    .where('email', '=', payload.email)
+    .executeTakeFirst();
   if (sent) return;
   const row = await db.selectFrom('events').selectAll().where('id', '=', payload.eventId).executeTakeFirst();
   if (!row) return;
@@ -24,10 +29,14 @@ export const sendAlertEmail: TaskFunction = async (payload: { eventId: string; e
   const lines = [
     typeof event.data.message === 'string' ? event.data.message : subject + '.',
     typeof event.data.reason === 'string' && event.data.reason ? `What to do: ${event.data.reason}` : '',
-    '', `Event ${event.id} (${event.type}) at ${event.created}.`,
+    '',
+    `Event ${event.id} (${event.type}) at ${event.created}.`,
   ].filter((l, i) => l !== '' || i > 1);
   await mailer.send({ to: payload.email, subject, text: lines.join('\n') + '\n', id: `${event.id}.${payload.email}` });
-  await db.insertInto('alert_emails').values({ event_id: event.id, email: payload.email, transport: mailer.transport })
-    .onConflict((oc) => oc.columns(['event_id', 'email']).doNothing()).execute();
+  await db
+    .insertInto('alert_emails')
+    .values({ event_id: event.id, email: payload.email, transport: mailer.transport })
+    .onConflict((oc) => oc.columns(['event_id', 'email']).doNothing())
+    .execute();
   recordAlertEmail(mailer.transport);
 };

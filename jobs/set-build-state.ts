@@ -9,16 +9,35 @@ export type BuildState = (typeof BUILD_STATES)[number];
  * The operator's hand on a build: `live` and `needs_attention` record their event (sent to webhooks
  * and alert recipients by the next sweep); `queued` has the next sweep build the domain again.
  */
-export async function setBuildState(db: Kysely<Database>, domainName: string, state: BuildState, reason: string | null): Promise<{ domain: string; from: string; to: string; event_id: string | null } | { error: string }> {
+export async function setBuildState(
+  db: Kysely<Database>,
+  domainName: string,
+  state: BuildState,
+  reason: string | null,
+): Promise<{ domain: string; from: string; to: string; event_id: string | null } | { error: string }> {
   const name = domainName.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
-    const domain = await trx.selectFrom('domains').select(['id', 'account_id', 'order_id', 'domain', 'build_state']).where('domain', '=', name).forUpdate().executeTakeFirst();
+    const domain = await trx
+      .selectFrom('domains')
+      .select(['id', 'account_id', 'order_id', 'domain', 'build_state'])
+      .where('domain', '=', name)
+      .forUpdate()
+      .executeTakeFirst();
     if (!domain) return { error: `No order has the domain ${name}.` };
-    await trx.updateTable('domains').set({ build_state: state, build_reason: reason, ...(state === 'live' && { built_at: new Date() }) }).where('id', '=', domain.id).execute();
+    await trx
+      .updateTable('domains')
+      .set({ build_state: state, build_reason: reason, ...(state === 'live' && { built_at: new Date() }) })
+      .where('id', '=', domain.id)
+      .execute();
     let eventId: string | null = null;
     if (domain.build_state !== state && (state === 'live' || state === 'needs_attention')) {
       eventId = await recordEvent(trx, domain.account_id, state === 'live' ? 'domain.live' : 'domain.needs_attention', {
-        domain: domain.domain, order_id: domain.order_id, build_state: state, reason, problems: [], set_by: 'operator',
+        domain: domain.domain,
+        order_id: domain.order_id,
+        build_state: state,
+        reason,
+        problems: [],
+        set_by: 'operator',
       });
     }
     return { domain: domain.domain, from: domain.build_state, to: state, event_id: eventId };

@@ -34,45 +34,74 @@ export interface StartJobsOptions {
  */
 export async function startJobs(services: Services, database: OpenedDatabase, options: StartJobsOptions = {}): Promise<RunningJobs> {
   const config = jobsConfigFromEnv(options.env ?? process.env);
-  const queue = database.kind === 'postgres' && services.config.databaseUrl
-    ? await openGraphileQueue(services.config.databaseUrl, { leaseMs: config.leaseMs })
-    : openInProcessQueue(database.db, config.pollIntervalMs);
+  const queue =
+    database.kind === 'postgres' && services.config.databaseUrl
+      ? await openGraphileQueue(services.config.databaseUrl, { leaseMs: config.leaseMs })
+      : openInProcessQueue(database.db, config.pollIntervalMs);
   const mailer = createAlertMailer(config.smtpUrl, config.alertFrom, config.outboxDir);
   const environment: JobEnvironment = {
-    db: database.db, services, config, adapter: createSandboxAdapter(config.sandboxBuildDelayMs), mailer,
-    enqueue: (task, payload, opts) => queue.enqueue(task, payload, opts), faults: options.faults ?? new Set(),
+    db: database.db,
+    services,
+    config,
+    adapter: createSandboxAdapter(config.sandboxBuildDelayMs),
+    mailer,
+    enqueue: (task, payload, opts) => queue.enqueue(task, payload, opts),
+    faults: options.faults ?? new Set(),
   };
   let timer: NodeJS.Timeout | null = null;
   if (config.enabled) {
     await queue.startWorkers(TASKS, () => environment, config.concurrency);
-    const queueSweep = () => environment.enqueue('sweep', {}, { key: 'sweep' }).catch((error: Error) => log('warn', 'could not queue the sweep', { reason: error.message }));
+    const queueSweep = () =>
+      environment.enqueue('sweep', {}, { key: 'sweep' }).catch((error: Error) => log('warn', 'could not queue the sweep', { reason: error.message }));
     void queueSweep();
     timer = setInterval(() => void queueSweep(), config.sweepIntervalMs);
     timer.unref();
   }
   watchQueueDepth(() => queue.state());
-  const safely = (what: string, work: () => Promise<unknown>) => work().then(() => undefined, (error: Error) => {
-    // The sweep picks up what a failed hook missed; the caller's change stands.
-    log('warn', `could not queue the work after ${what}; the next sweep will`, { reason: error.message });
-  });
+  const safely = (what: string, work: () => Promise<unknown>) =>
+    work().then(
+      () => undefined,
+      (error: Error) => {
+        // The sweep picks up what a failed hook missed; the caller's change stands.
+        log('warn', `could not queue the work after ${what}; the next sweep will`, { reason: error.message });
+      },
+    );
   const hooks: JobHooks = {
     allowPrivateEndpoints: config.webhookAllowPrivate,
-    orderPlaced: (orderId) => safely('a placement', async () => {
-      const order = await database.db.selectFrom('orders').select(['id', 'account_id', 'reference', 'subscription_id', 'quantity']).where('id', '=', orderId).executeTakeFirstOrThrow();
-      const domains = await database.db.selectFrom('domains').select(['id', 'domain']).where('order_id', '=', orderId).execute();
-      const runAt = new Date(Date.now() + config.sandboxBuildDelayMs);
-      for (const d of domains) await environment.enqueue('build_domain', { domainId: d.id }, { key: `build:${d.id}`, runAt });
-      const eventId = await recordEvent(database.db, order.account_id, 'order.placed', {
-        order_id: order.id, reference: order.reference, subscription_id: order.subscription_id, quantity: order.quantity, domains: domains.map((d) => d.domain),
-      }, `evt_order_placed_${order.id}`);
-      if (eventId) await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
-    }),
-    monitoringSwitched: (orderId, on) => safely('the monitoring switch', async () => {
-      if (on) await queueDueMonitoring(environment, orderId);
-    }),
+    orderPlaced: (orderId) =>
+      safely('a placement', async () => {
+        const order = await database.db
+          .selectFrom('orders')
+          .select(['id', 'account_id', 'reference', 'subscription_id', 'quantity'])
+          .where('id', '=', orderId)
+          .executeTakeFirstOrThrow();
+        const domains = await database.db.selectFrom('domains').select(['id', 'domain']).where('order_id', '=', orderId).execute();
+        const runAt = new Date(Date.now() + config.sandboxBuildDelayMs);
+        for (const d of domains) await environment.enqueue('build_domain', { domainId: d.id }, { key: `build:${d.id}`, runAt });
+        const eventId = await recordEvent(
+          database.db,
+          order.account_id,
+          'order.placed',
+          {
+            order_id: order.id,
+            reference: order.reference,
+            subscription_id: order.subscription_id,
+            quantity: order.quantity,
+            domains: domains.map((d) => d.domain),
+          },
+          `evt_order_placed_${order.id}`,
+        );
+        if (eventId) await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
+      }),
+    monitoringSwitched: (orderId, on) =>
+      safely('the monitoring switch', async () => {
+        if (on) await queueDueMonitoring(environment, orderId);
+      }),
   };
   return {
-    hooks, config, environment,
+    hooks,
+    config,
+    environment,
     state: () => queue.state(),
     async stop() {
       if (timer) clearInterval(timer);

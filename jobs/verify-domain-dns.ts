@@ -20,7 +20,10 @@ export interface BuildProblem {
 export async function verifyDomainDns(services: Services, domain: string, forwardTo: string | null): Promise<BuildProblem[]> {
   const { checks } = jobCheckContext(services);
   const [mx, spf, dkim, dmarc, web] = await Promise.all([
-    checkDns({ domain, type: 'MX' }, checks), checkSpf({ domain }, checks), checkDkim({ domain }, checks), checkDmarc({ domain }, checks),
+    checkDns({ domain, type: 'MX' }, checks),
+    checkSpf({ domain }, checks),
+    checkDkim({ domain }, checks),
+    checkDmarc({ domain }, checks),
     forwardTo ? checkDns({ domain, type: 'A' }, checks) : Promise.resolve(null),
   ]);
   const problems: BuildProblem[] = [];
@@ -32,12 +35,19 @@ export async function verifyDomainDns(services: Services, domain: string, forwar
     problems.push({ code, message: `${lead} ${first}` });
   };
   recordCheckOutcome('check-dns', mx.status, 'job');
-  if (mx.records.length === 0) problems.push({ code: 'build_mx_missing', message: `Mail hosts (MX): ${mx.summary} Mail to the inboxes cannot arrive until the MX records of your setup are published.` });
+  if (mx.records.length === 0)
+    problems.push({
+      code: 'build_mx_missing',
+      message: `Mail hosts (MX): ${mx.summary} Mail to the inboxes cannot arrive until the MX records of your setup are published.`,
+    });
   add('build_spf', 'check-spf', spf, 'SPF:');
   add('build_dkim', 'check-dkim', dkim, 'DKIM:');
   add('build_dmarc', 'check-dmarc', dmarc, 'DMARC:');
   if (web && web.records.length === 0) {
-    problems.push({ code: 'build_forwarding', message: `${domain} has no web address (A record), so visitors are not forwarded to ${forwardTo}; publish the forwarding record shown in your setup.` });
+    problems.push({
+      code: 'build_forwarding',
+      message: `${domain} has no web address (A record), so visitors are not forwarded to ${forwardTo}; publish the forwarding record shown in your setup.`,
+    });
   }
   return problems;
 }

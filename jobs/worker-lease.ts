@@ -34,12 +34,17 @@ export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number
   let beating: Promise<void> = Promise.resolve();
   const beat = async () => {
     try {
-      await pool.query(`insert into worker_heartbeats (worker_id, instance) values ($1, $2)
-        on conflict (worker_id) do update set last_seen = now()`, [workerId, instance]);
+      await pool.query(
+        `insert into worker_heartbeats (worker_id, instance) values ($1, $2)
+        on conflict (worker_id) do update set last_seen = now()`,
+        [workerId, instance],
+      );
       const released = await releaseDeadWorkers(pool, leaseMs);
       if (released.workers.length > 0) {
         log('warn', 'unlocked the jobs of workers not seen within JOB_LEASE_MS; another instance retries them', {
-          workers: released.workers, jobs: released.jobs, lease_ms: leaseMs,
+          workers: released.workers,
+          jobs: released.jobs,
+          lease_ms: leaseMs,
         });
       }
     } catch (error) {
@@ -48,7 +53,9 @@ export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number
     }
   };
   beating = beat();
-  const timer = setInterval(() => { if (!stopped) beating = beating.then(beat); }, heartbeatIntervalMs(leaseMs));
+  const timer = setInterval(() => {
+    if (!stopped) beating = beating.then(beat);
+  }, heartbeatIntervalMs(leaseMs));
   timer.unref();
   return {
     async stop() {
@@ -60,7 +67,10 @@ export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number
   };
 }
 
-export interface ReleasedWorkers { readonly workers: readonly string[]; readonly jobs: number }
+export interface ReleasedWorkers {
+  readonly workers: readonly string[];
+  readonly jobs: number;
+}
 
 /**
  * Unlocks every job held by a worker with no heartbeat within the lease, when one of its jobs has been
@@ -68,14 +78,17 @@ export interface ReleasedWorkers { readonly workers: readonly string[]; readonly
  * graphile-worker's own force_unlock_workers for the dead ones. Rows of long-gone workers are deleted.
  */
 export async function releaseDeadWorkers(pool: pg.Pool, leaseMs: number): Promise<ReleasedWorkers> {
-  const { rows } = await pool.query<{ worker_id: string; jobs: number }>(`
+  const { rows } = await pool.query<{ worker_id: string; jobs: number }>(
+    `
     select jobs.locked_by as worker_id, count(*)::int as jobs
       from graphile_worker._private_jobs as jobs
      where jobs.locked_by is not null
        and not exists (select 1 from worker_heartbeats as h
                         where h.worker_id = jobs.locked_by and h.last_seen > now() - make_interval(secs => $1::float8 / 1000))
      group by jobs.locked_by
-    having min(jobs.locked_at) < now() - make_interval(secs => $1::float8 / 1000)`, [leaseMs]);
+    having min(jobs.locked_at) < now() - make_interval(secs => $1::float8 / 1000)`,
+    [leaseMs],
+  );
   const workers = rows.map((r) => r.worker_id);
   if (workers.length > 0) await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [workers]);
   await pool.query(`delete from worker_heartbeats where last_seen < now() - interval '${FORGET_AFTER}'`);

@@ -40,13 +40,21 @@ export function createMcpHandler(options: McpHandlerOptions) {
   const byName = new Map(tools.map((r) => [r.mcpTool as string, r]));
   // A tool's input schema lists its body's fields too (from the GraphQL input type, written in
   // place), so a model sees every field, type and required name; computed once, the table is fixed.
-  const inputSchemas = new Map(tools.map((row) => {
-    const more = options.extraInputs?.(row) ?? {};
-    return [row, inputSchemaFor(row, more.schema ?? bodySchemaFor(row), more.extra) as { type: 'object' }];
-  }));
+  const inputSchemas = new Map(
+    tools.map((row) => {
+      const more = options.extraInputs?.(row) ?? {};
+      return [row, inputSchemaFor(row, more.schema ?? bodySchemaFor(row), more.extra) as { type: 'object' }];
+    }),
+  );
 
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
-    const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress, signal: info.signal ?? request.signal, door: 'mcp' });
+    const ctx = createContext(options.services, {
+      authorization: request.headers.get('authorization'),
+      requestId: info.requestId,
+      clientAddress: info.clientAddress,
+      signal: info.signal ?? request.signal,
+      door: 'mcp',
+    });
     let caller: Caller | null = null;
     let principal: Principal;
     const outcomes: RateLimitOutcome[] = [];
@@ -64,8 +72,11 @@ export function createMcpHandler(options: McpHandlerOptions) {
         // SDK's client takes a 405 as "not offered" and goes on; nothing is spent.
         const outcome = await lookAtAllowance(options.services.rateLimits, principal);
         const detail = `Use POST on /mcp: this MCP server is stateless and offers no ${request.method === 'GET' ? 'event stream to open' : 'session to end'}.`;
-        return jsonResponse(405, { jsonrpc: '2.0', error: { code: -32000, message: detail }, id: null, detail, code: 'method_not_allowed', request_id: info.requestId },
-          { Allow: 'POST', 'X-Request-Id': info.requestId, ...rateLimitHeaders(outcome) });
+        return jsonResponse(
+          405,
+          { jsonrpc: '2.0', error: { code: -32000, message: detail }, id: null, detail, code: 'method_not_allowed', request_id: info.requestId },
+          { Allow: 'POST', 'X-Request-Id': info.requestId, ...rateLimitHeaders(outcome) },
+        );
       }
       parsedBody = await readJsonRpc(request);
       // Every JSON-RPC request and notification counts (SPEC 8: "every MCP message"), a batch by its
@@ -80,7 +91,12 @@ export function createMcpHandler(options: McpHandlerOptions) {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: tools
         .filter((row) => !caller || row.scope === null || caller.scopes.includes(row.scope))
-        .map((row) => ({ name: row.mcpTool as string, description: row.summary, inputSchema: inputSchemas.get(row) as { type: 'object' }, annotations: row.annotations })),
+        .map((row) => ({
+          name: row.mcpTool as string,
+          description: row.summary,
+          inputSchema: inputSchemas.get(row) as { type: 'object' },
+          annotations: row.annotations,
+        })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
       const row = byName.get(call.params.name);

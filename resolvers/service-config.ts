@@ -24,7 +24,8 @@ export function serviceConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serv
   const publicPort = port(env, 'PUBLIC_PORT', 8080);
   const apiPort = port(env, 'API_PORT', 8081);
   const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('DATABASE_URL must start with postgres:// (or be unset for the embedded database).');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new Error('DATABASE_URL must start with postgres:// (or be unset for the embedded database).');
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     host,

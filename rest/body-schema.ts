@@ -7,11 +7,11 @@ import { inputSchema, type JsonSchema } from './graphql-json-schema.js';
 /** The GraphQL input type of a row's body variable, and whether the variable is non-null. */
 export function bodyInputType(row: OperationRow): { type: GraphQLInputType; required: boolean } | undefined {
   if (!row.bodyVariable) return undefined;
-  const operation = parse(loadDocument(row.document).source).definitions
-    .find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = parse(loadDocument(row.document).source).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const definition = operation?.variableDefinitions?.find((v) => v.variable.name.value === row.bodyVariable);
   const type = definition ? (typeFromAST(graphqlSchema, definition.type as never) as GraphQLInputType | undefined) : undefined;
-  if (!definition || !type) throw new Error(`${row.name}: the body variable $${row.bodyVariable} is not declared with a known type in ${row.document}.graphql.`);
+  if (!definition || !type)
+    throw new Error(`${row.name}: the body variable $${row.bodyVariable} is not declared with a known type in ${row.document}.graphql.`);
   return { type, required: definition.type.kind === Kind.NON_NULL_TYPE };
 }
 

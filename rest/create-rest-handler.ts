@@ -20,7 +20,12 @@ export interface RestRequestInfo {
  * turns path, query and body into variables, and runs the row's operation in-process. It holds no
  * business rule; every refusal comes from the schema or a resolver.
  */
-export function createRestHandler(options: { readonly rows: readonly OperationRow[]; readonly runOperation: RunOperation; readonly services: Services; readonly cors: boolean }) {
+export function createRestHandler(options: {
+  readonly rows: readonly OperationRow[];
+  readonly runOperation: RunOperation;
+  readonly services: Services;
+  readonly cors: boolean;
+}) {
   const match = createRouteMatcher(options.rows);
   const corsHeaders: Record<string, string> = options.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
 
@@ -34,7 +39,11 @@ export function createRestHandler(options: { readonly rows: readonly OperationRo
       if (found.kind === 'not_found') return null;
       if (found.kind === 'wrong_method') {
         // Refused before any operation runs: nothing is counted, the headers say where things stand.
-        const ctx = createContext(options.services, { authorization: request.headers.get('authorization'), requestId: info.requestId, clientAddress: info.clientAddress });
+        const ctx = createContext(options.services, {
+          authorization: request.headers.get('authorization'),
+          requestId: info.requestId,
+          clientAddress: info.clientAddress,
+        });
         const principal = options.cors ? { kind: 'address' as const, clientAddress: info.clientAddress } : await principalOf(ctx);
         Object.assign(headers, rateLimitHeaders(await lookAtAllowance(options.services.rateLimits, principal)));
         const allow = [...found.allow, ...(options.cors ? ['POST', 'OPTIONS'] : [])].join(', ');
@@ -92,6 +101,7 @@ async function readJsonBody(request: Request): Promise<Record<string, unknown>> 
   } catch {
     throw badRequest('malformed_json', 'The body is not valid JSON; send a JSON object with Content-Type: application/json.');
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('body_not_object', 'Send a JSON object (not a list, string or number) as the request body.');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw badRequest('body_not_object', 'Send a JSON object (not a list, string or number) as the request body.');
   return value as Record<string, unknown>;
 }

@@ -29,7 +29,11 @@ export function inputNoun(door: Door, where: 'body' | 'query' | 'path' = 'body')
 export const PRICE_LIKE: readonly string[] = ['price', 'price_id', 'priceId', 'amount', 'unit_amount', 'unitAmount', 'total'];
 
 const SCALAR_WORDS: Readonly<Record<string, string>> = {
-  String: 'text', ID: 'text', Int: 'a whole number', Float: 'a number', Boolean: 'true or false',
+  String: 'text',
+  ID: 'text',
+  Int: 'a whole number',
+  Float: 'a number',
+  Boolean: 'true or false',
 };
 
 /**
@@ -51,23 +55,51 @@ export const camelToSnake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${
 export function unknownFieldError(field: string, place: string | null, door: Door, listener: Listener): ApiError {
   const where = place ? ` (in ${place})` : '';
   if (PRICE_LIKE.includes(field)) {
-    return new ApiError(400, 'price_in_body', `Remove "${camelToSnake(field)}"${where}: an order names what to build, never what to charge; the service computes the price from your plan.`);
+    return new ApiError(
+      400,
+      'price_in_body',
+      `Remove "${camelToSnake(field)}"${where}: an order names what to build, never what to charge; the service computes the price from your plan.`,
+    );
   }
-  return new ApiError(inputShapeStatus(listener), 'unknown_field', `Remove "${camelToSnake(field)}"${where}: it is not ${door === 'rest' ? 'a field of this request' : 'an argument of this call'}.`);
+  return new ApiError(
+    inputShapeStatus(listener),
+    'unknown_field',
+    `Remove "${camelToSnake(field)}"${where}: it is not ${door === 'rest' ? 'a field of this request' : 'an argument of this call'}.`,
+  );
 }
 
-export function unknownInputsError(names: readonly string[], known: readonly string[], door: Door, listener: Listener, where: 'body' | 'query' = 'body'): ApiError {
+export function unknownInputsError(
+  names: readonly string[],
+  known: readonly string[],
+  door: Door,
+  listener: Listener,
+  where: 'body' | 'query' = 'body',
+): ApiError {
   const noun = inputNoun(door, where);
-  const list = names.slice(0, 5).map((k) => `"${k.slice(0, 40)}"`).join(', ');
+  const list = names
+    .slice(0, 5)
+    .map((k) => `"${k.slice(0, 40)}"`)
+    .join(', ');
   const takes = known.length ? `it takes ${known.map((k) => `"${k}"`).join(', ')}` : `it takes no ${noun}s`;
-  return new ApiError(inputShapeStatus(listener), 'unknown_field', `Remove ${list}: ${names.length > 1 ? `they are not ${noun}s` : `it is not a ${noun}`} of this call; ${takes}.`);
+  return new ApiError(
+    inputShapeStatus(listener),
+    'unknown_field',
+    `Remove ${list}: ${names.length > 1 ? `they are not ${noun}s` : `it is not a ${noun}`} of this call; ${takes}.`,
+  );
 }
 
 export function missingFieldError(field: string, door: Door, listener: Listener, why = 'it is required', where: 'body' | 'query' | 'path' = 'body'): ApiError {
-  return new ApiError(inputShapeStatus(listener), listener === 'public' ? 'missing_parameter' : 'missing_field', `Send the ${inputNoun(door, where)} "${camelToSnake(field)}": ${why}.`);
+  return new ApiError(
+    inputShapeStatus(listener),
+    listener === 'public' ? 'missing_parameter' : 'missing_field',
+    `Send the ${inputNoun(door, where)} "${camelToSnake(field)}": ${why}.`,
+  );
 }
 
 export function invalidFieldError(field: string, expected: string | null, door: Door, listener: Listener, where: 'body' | 'query' | 'path' = 'body'): ApiError {
-  return new ApiError(inputShapeStatus(listener), listener === 'public' ? 'invalid_parameter' : 'invalid_field',
-    `The ${inputNoun(door, where)} "${field}" is not in the expected shape${expected ? `: send ${expected}` : '; send it as documented'}.`);
+  return new ApiError(
+    inputShapeStatus(listener),
+    listener === 'public' ? 'invalid_parameter' : 'invalid_field',
+    `The ${inputNoun(door, where)} "${field}" is not in the expected shape${expected ? `: send ${expected}` : '; send it as documented'}.`,
+  );
 }

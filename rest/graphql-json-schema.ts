@@ -1,7 +1,21 @@
 import {
-  Kind, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
-  type DocumentNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLOutputType, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionSetNode,
+  Kind,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 
 import { wireValuesOf } from '../schema/door-enum.js';
@@ -17,10 +31,17 @@ const isBuiltIn = (name: string): boolean => ['String', 'ID', 'Int', 'Float', 'B
 
 /** Our scalars on the wire. The check answers' two open-ended scalars are any JSON value, so they get the empty schema. */
 function scalarSchema(name: string, description?: string | null): JsonSchema {
-  const base: JsonSchema = ({
-    String: { type: 'string' }, ID: { type: 'string' }, Int: { type: 'integer' }, Float: { type: 'number' }, Boolean: { type: 'boolean' },
-    DateTime: { type: 'string', format: 'date-time' },
-  } as Record<string, JsonSchema>)[name] ?? {};
+  const base: JsonSchema =
+    (
+      {
+        String: { type: 'string' },
+        ID: { type: 'string' },
+        Int: { type: 'integer' },
+        Float: { type: 'number' },
+        Boolean: { type: 'boolean' },
+        DateTime: { type: 'string', format: 'date-time' },
+      } as Record<string, JsonSchema>
+    )[name] ?? {};
   return description ? { ...base, description } : base;
 }
 
@@ -46,7 +67,12 @@ export function orNull(schema: JsonSchema): JsonSchema {
 export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): JsonSchema {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   if (!root) throw new Error(`The schema has no ${operation.operation} type.`);
 
   function objectSchema(typeName: string, selectionSet: SelectionSetNode, description?: string | null): JsonSchema {
@@ -55,14 +81,17 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
     if (!type || !(isObjectType(type) || isInterfaceType(type))) return { type: 'object' };
     const fields = type.getFields();
     // A fragment on another member of a union (or an interface this type lacks) selects nothing here.
-    const applies = (condition: string | undefined): boolean => !condition || condition === typeName
-      || (isObjectType(type) && type.getInterfaces().some((i) => i.name === condition));
+    const applies = (condition: string | undefined): boolean =>
+      !condition || condition === typeName || (isObjectType(type) && type.getInterfaces().some((i) => i.name === condition));
     const absent = new Set<string>();
     const collect = (set: SelectionSetNode): void => {
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
           const key = selection.alias?.value ?? selection.name.value;
-          if (selection.name.value === '__typename') { properties[key] = { type: 'string' }; continue; }
+          if (selection.name.value === '__typename') {
+            properties[key] = { type: 'string' };
+            continue;
+          }
           const field = fields[selection.name.value];
           if (!field) throw new Error(`${typeName} has no field ${selection.name.value}.`);
           // A field the answer leaves out instead of answering null (schema/answer-type-dsl.ts, `~`).
@@ -105,7 +134,7 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
     const named = getNamedType(type);
     if (isEnumType(named)) {
       const out: JsonSchema = { type: 'string', enum: wireValuesOf(named) };
-      return description ?? named.description ? { ...out, description: description ?? named.description } : out;
+      return (description ?? named.description) ? { ...out, description: description ?? named.description } : out;
     }
     if (isScalarType(named)) return scalarSchema(named.name, description ?? (isBuiltIn(named.name) ? undefined : named.description));
     if (!selectionSet) return { type: 'object' };
@@ -147,9 +176,10 @@ function innerInputSchema(type: GraphQLInputType, components: Record<string, Jso
     const required: string[] = [];
     for (const field of Object.values(named.getFields())) {
       const name = camelToSnake(field.name);
-      properties[name] = saysRequired(field.description) && !isNonNullType(field.type)
-        ? innerInputSchema(field.type, components, field.description)
-        : inputSchema(field.type, components, field.description);
+      properties[name] =
+        saysRequired(field.description) && !isNonNullType(field.type)
+          ? innerInputSchema(field.type, components, field.description)
+          : inputSchema(field.type, components, field.description);
       if (field.defaultValue !== undefined) properties[name] = { ...properties[name], default: field.defaultValue };
       // Limits the resolvers enforce (enum values, lengths, counts), declared on the field in schema/.
       const limits = (field.extensions as { jsonSchema?: JsonSchema } | undefined)?.jsonSchema;
@@ -158,7 +188,10 @@ function innerInputSchema(type: GraphQLInputType, components: Record<string, Jso
     }
     components[named.name] = {
       ...(named.description ? { description: named.description } : {}),
-      type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false,
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
     };
   }
   const ref = { $ref: `#/components/schemas/${named.name}` };

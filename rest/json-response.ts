@@ -27,16 +27,34 @@ class JsonAnswer extends Response {
     return this.#read?.bodyUsed ? undefined : this.#text;
   }
 
-  override get body(): Response['body'] { return this.#full().body; }
-  override get bodyUsed(): boolean { return this.#read?.bodyUsed ?? false; }
-  override text(): ReturnType<Response['text']> { return this.#full().text(); }
-  override json(): ReturnType<Response['json']> { return this.#full().json(); }
-  override arrayBuffer(): ReturnType<Response['arrayBuffer']> { return this.#full().arrayBuffer(); }
-  override blob(): ReturnType<Response['blob']> { return this.#full().blob(); }
-  override formData(): ReturnType<Response['formData']> { return this.#full().formData(); }
-  override clone(): Response { return this.#full().clone(); }
+  override get body(): Response['body'] {
+    return this.#full().body;
+  }
+  override get bodyUsed(): boolean {
+    return this.#read?.bodyUsed ?? false;
+  }
+  override text(): ReturnType<Response['text']> {
+    return this.#full().text();
+  }
+  override json(): ReturnType<Response['json']> {
+    return this.#full().json();
+  }
+  override arrayBuffer(): ReturnType<Response['arrayBuffer']> {
+    return this.#full().arrayBuffer();
+  }
+  override blob(): ReturnType<Response['blob']> {
+    return this.#full().blob();
+  }
+  override formData(): ReturnType<Response['formData']> {
+    return this.#full().formData();
+  }
+  override clone(): Response {
+    return this.#full().clone();
+  }
   /** bytes() too (Node 22's undici has it), so no reader gets an empty body. */
-  override bytes(): ReturnType<Response['bytes']> { return this.#full().bytes(); }
+  override bytes(): ReturnType<Response['bytes']> {
+    return this.#full().bytes();
+  }
 }
 
 /** A JSON answer; every one carries the request id so a person can quote it to the operator. */

@@ -10,16 +10,24 @@ export type RouteLookup =
   | { readonly kind: 'wrong_method'; readonly allow: readonly HttpMethod[] }
   | { readonly kind: 'not_found' };
 
-interface CompiledRoute { readonly row: OperationRow; readonly pattern: RegExp; readonly names: readonly string[] }
+interface CompiledRoute {
+  readonly row: OperationRow;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+}
 
 /** Compiles the rows' path templates once; a lookup tells "no such path" (404) from "no such method" (405). */
 export function createRouteMatcher(rows: readonly OperationRow[]): (method: string, path: string) => RouteLookup {
   const routes: CompiledRoute[] = rows.map((row) => {
     const names: string[] = [];
-    const pattern = new RegExp('^' + row.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}|\{(\w+)\}/g, (_m, a?: string, b?: string) => {
-      names.push((a ?? b) as string);
-      return '([^/]+)';
-    }) + '/?$');
+    const pattern = new RegExp(
+      '^' +
+        row.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}|\{(\w+)\}/g, (_m, a?: string, b?: string) => {
+          names.push((a ?? b) as string);
+          return '([^/]+)';
+        }) +
+        '/?$',
+    );
     return { row, pattern, names };
   });
   return (method, path) => {

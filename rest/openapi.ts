@@ -61,7 +61,8 @@ const HEADER_SCHEMAS: Readonly<Record<string, { schema: JsonSchema; required: bo
   'Idempotency-Key': {
     schema: { type: 'string', pattern: '^[A-Za-z0-9.:_-]{8,64}$', minLength: 8, maxLength: 64 },
     required: true,
-    description: 'A new unique key per order: 8 to 64 letters, digits, dots, dashes, colons or underscores. Retrying with the same key answers the order already placed (`replayed` true) and never places a second one.',
+    description:
+      'A new unique key per order: 8 to 64 letters, digits, dots, dashes, colons or underscores. Retrying with the same key answers the order already placed (`replayed` true) and never places a second one.',
   },
 };
 
@@ -92,29 +93,48 @@ export function openApiDocument(rows: readonly OperationRow[], listener: 'api' |
       ? {
           title: 'Account API',
           version: 'v1',
-          description: 'Reading an account, managing folders and settings, previewing and placing inbox orders. Every request carries '
-            + '`Authorization: Bearer <API_KEY>`; each operation names the scope its key needs. Every JSON answer carries '
-            + '`X-RateLimit-Remaining`. The same operations are MCP tools at `/mcp`, and a one-file command line client downloads from `/v1/cli`.',
+          description:
+            'Reading an account, managing folders and settings, previewing and placing inbox orders. Every request carries ' +
+            '`Authorization: Bearer <API_KEY>`; each operation names the scope its key needs. Every JSON answer carries ' +
+            '`X-RateLimit-Remaining`. The same operations are MCP tools at `/mcp`, and a one-file command line client downloads from `/v1/cli`.',
         }
       : {
           title: 'Public checks API',
           version: CHECKS_API_VERSION,
-          description: 'Keyless, read-only deliverability checks, run live at call time and never cached. Every check answers GET with '
-            + 'query parameters and POST with a JSON body of the same names (lists may be JSON arrays there). CORS is open. '
-            + 'The same checks are MCP tools at `/mcp` and are listed in `/tools.json`.',
+          description:
+            'Keyless, read-only deliverability checks, run live at call time and never cached. Every check answers GET with ' +
+            'query parameters and POST with a JSON body of the same names (lists may be JSON arrays there). CORS is open. ' +
+            'The same checks are MCP tools at `/mcp` and are listed in `/tools.json`.',
         },
     servers: [{ url: baseUrl }],
     tags: api
-      ? [{ name: 'Reading', description: 'GET, scope read.' }, { name: 'Changing', description: 'Folders, filing, sequencer, monitors, change requests; scope write.' },
-        { name: 'Ordering', description: 'Preview (read), place and the card setup link (orders:place).' }]
+      ? [
+          { name: 'Reading', description: 'GET, scope read.' },
+          { name: 'Changing', description: 'Folders, filing, sequencer, monitors, change requests; scope write.' },
+          { name: 'Ordering', description: 'Preview (read), place and the card setup link (orders:place).' },
+        ]
       : [{ name: 'Checks', description: 'Public, keyless; 120 requests per minute per client address.' }],
     paths,
     components: {
       schemas,
-      ...(api ? { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key made in the portal\'s settings, sent as `Authorization: Bearer <key>`. Its scopes (read, write, orders:place) are fixed at creation; each stands alone.' } } } : {}),
+      ...(api
+        ? {
+            securitySchemes: {
+              bearerAuth: {
+                type: 'http',
+                scheme: 'bearer',
+                description:
+                  "An API key made in the portal's settings, sent as `Authorization: Bearer <key>`. Its scopes (read, write, orders:place) are fixed at creation; each stands alone.",
+              },
+            },
+          }
+        : {}),
       headers: {
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-        'X-RateLimit-Limit': { description: 'The allowance this answer counted against, per window (the account\'s own when the operator set one).', schema: { type: 'integer', minimum: 1 } },
+        'X-RateLimit-Limit': {
+          description: "The allowance this answer counted against, per window (the account's own when the operator set one).",
+          schema: { type: 'integer', minimum: 1 },
+        },
         'X-RateLimit-Remaining': { description: 'Requests left in the current allowance window.', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'Seconds until the window starts afresh.', schema: { type: 'integer', minimum: 0 } },
         'X-Request-Id': { description: 'Quote it to the operator about this request.', schema: { type: 'string' } },
@@ -143,9 +163,12 @@ function parameterOf(param: ParamSpec): JsonSchema {
     const schema = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, ...(param.maxItems ? { maxItems: param.maxItems } : {}) };
     return { name: param.name, in: param.in, required, description, style: 'form', explode: false, schema };
   }
-  const schema: JsonSchema = param.type === 'integer' ? { type: 'integer' }
-    : param.enum ? { type: 'string', enum: [...param.enum] }
-    : { type: 'string', ...(param.required ? { minLength: 1 } : {}) };
+  const schema: JsonSchema =
+    param.type === 'integer'
+      ? { type: 'integer' }
+      : param.enum
+        ? { type: 'string', enum: [...param.enum] }
+        : { type: 'string', ...(param.required ? { minLength: 1 } : {}) };
   return { name: param.name, in: param.in, required, description: param.description, schema };
 }
 
@@ -182,12 +205,15 @@ function publicOperation(row: OperationRow, method: 'GET' | 'POST', answer: Json
       ? `${row.summary} Live at call time, never cached. Answer fields and finding codes: docs/checks.md.`
       : `The same check as GET ${row.path}, with its parameters as a JSON body (lists may be arrays).`,
     tags: [tagOf(row)],
-    ...(get ? { parameters: row.params.map(parameterOf) } : {
-      requestBody: { required: true, content: { 'application/json': { schema: inputSchemaFor(row) } } },
-    }),
+    ...(get
+      ? { parameters: row.params.map(parameterOf) }
+      : {
+          requestBody: { required: true, content: { 'application/json': { schema: inputSchemaFor(row) } } },
+        }),
     responses: {
       200: {
-        description: 'The check\'s answer: status, summary, findings and the check\'s own fields (or only the first three when the request\'s deadline cut it off).',
+        description:
+          "The check's answer: status, summary, findings and the check's own fields (or only the first three when the request's deadline cut it off).",
         headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
         content: { 'application/json': { schema: answer } },
       },
@@ -211,7 +237,8 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
     const known = HEADER_SCHEMAS[header];
     const definition = operation.variableDefinitions?.find((v) => v.variable.name.value === variable);
     parameters.push({
-      name: header, in: 'header',
+      name: header,
+      in: 'header',
       required: known?.required ?? definition?.type.kind === Kind.NON_NULL_TYPE,
       description: known?.description ?? `Passed to the operation as $${variable}.`,
       schema: known?.schema ?? { type: 'string' },
@@ -221,7 +248,11 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
   let requestBody: JsonSchema | undefined;
   const body = bodyInputType(row);
   if (body) {
-    requestBody = { required: body.required, description: 'A JSON object; field names in snake_case. Unknown fields are refused.', content: { 'application/json': { schema: inputSchema(body.type, schemas) } } };
+    requestBody = {
+      required: body.required,
+      description: 'A JSON object; field names in snake_case. Unknown fields are refused.',
+      content: { 'application/json': { schema: inputSchema(body.type, schemas) } },
+    };
   }
 
   const answer = answerSchemaOf(row, schemas);
@@ -293,13 +324,17 @@ function bodyMentions(requestBody: JsonSchema, schemas: Record<string, JsonSchem
 }
 
 function pascal(name: string): string {
-  return name.split(/[_-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return name
+    .split(/[_-]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 }
 
 function errorSchema(): JsonSchema {
   return {
     type: 'object',
-    description: 'Every refusal. Extra fields sit beside `detail` where they help: `problems` (order issues by domain), `retry_after`, `required_scope`, `allow`.',
+    description:
+      'Every refusal. Extra fields sit beside `detail` where they help: `problems` (order issues by domain), `retry_after`, `required_scope`, `allow`.',
     required: ['detail', 'code', 'request_id'],
     properties: {
       detail: { type: 'string', description: 'A sentence saying what went wrong and what to send instead.' },
@@ -320,14 +355,15 @@ function checkAnswerSchemas(): Record<string, JsonSchema> {
       required: ['severity', 'code', 'message'],
       properties: {
         severity: { type: 'string', enum: ['error', 'warning', 'info'] },
-        code: { type: 'string', description: 'Stable finding code; each check\'s codes are listed in docs/checks.md.' },
+        code: { type: 'string', description: "Stable finding code; each check's codes are listed in docs/checks.md." },
         message: { type: 'string', description: 'A sentence a person can act on.' },
       },
       additionalProperties: true,
     },
     CheckAnswer: {
       type: 'object',
-      description: 'Every check answers status, summary and findings, plus its own snake_case fields (docs/checks.md). A DNS timeout or SERVFAIL gives status "error", never a missing record.',
+      description:
+        'Every check answers status, summary and findings, plus its own snake_case fields (docs/checks.md). A DNS timeout or SERVFAIL gives status "error", never a missing record.',
       required: ['status', 'summary', 'findings'],
       properties: {
         status: { type: 'string', enum: ['pass', 'warn', 'fail', 'error'] },
@@ -338,4 +374,3 @@ function checkAnswerSchemas(): Record<string, JsonSchema> {
     },
   };
 }
-

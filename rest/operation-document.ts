@@ -18,7 +18,8 @@ export function loadDocument(name: string): LoadedDocument {
     const source = readFileSync(fileURLToPath(new URL(`./operations/${name}.graphql`, import.meta.url)), 'utf8');
     const document = parse(source);
     const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-    if (!operation || operation.kind !== Kind.OPERATION_DEFINITION || !operation.name) throw new Error(`rest/operations/${name}.graphql must hold one named operation.`);
+    if (!operation || operation.kind !== Kind.OPERATION_DEFINITION || !operation.name)
+      throw new Error(`rest/operations/${name}.graphql must hold one named operation.`);
     doc = { source, operationName: operation.name.value, document };
     documents.set(name, doc);
   }

@@ -8,7 +8,11 @@ const CHECKING: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, 
 
 function paramOf(arg: CheckArg): ParamSpec {
   return {
-    name: arg.name, in: 'query', type: 'string', required: arg.required, description: arg.description,
+    name: arg.name,
+    in: 'query',
+    type: 'string',
+    required: arg.required,
+    description: arg.description,
     ...(arg.kind === 'list' ? { list: true, ...(arg.maxItems ? { maxItems: arg.maxItems } : {}) } : {}),
     ...(arg.values ? { enum: arg.values } : {}),
   };

@@ -7,7 +7,13 @@ import { inputNoun, inputShapeStatus, missingFieldError, unknownInputsError, typ
  * Path and query parameters of a row as GraphQL variables. Query parameters the row does not name
  * are ignored (as caches and proxies add their own); one named twice is refused, as is a missing one.
  */
-export function readParams(row: OperationRow, pathParams: Readonly<Record<string, string>>, query: URLSearchParams, fromBody?: Record<string, unknown>, door: Door = 'rest'): Record<string, unknown> {
+export function readParams(
+  row: OperationRow,
+  pathParams: Readonly<Record<string, string>>,
+  query: URLSearchParams,
+  fromBody?: Record<string, unknown>,
+  door: Door = 'rest',
+): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   // Refusals of input in the wrong shape: one class, its status by listener (describe-input-error.ts).
   const status = inputShapeStatus(row.listener);
@@ -26,16 +32,27 @@ export function readParams(row: OperationRow, pathParams: Readonly<Record<string
       raw = fromBody[param.name];
       if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) raw = raw.join(',');
       if (raw !== undefined && raw !== null && typeof raw !== 'string') {
-        throw new ApiError(status, 'invalid_parameter', `The ${noun(param)} "${param.name}" must be text${param.name.endsWith('s') ? ' or a list of texts' : ''}.`);
+        throw new ApiError(
+          status,
+          'invalid_parameter',
+          `The ${noun(param)} "${param.name}" must be text${param.name.endsWith('s') ? ' or a list of texts' : ''}.`,
+        );
       }
     } else {
       const values = query.getAll(param.name);
-      if (values.length > 1) throw new ApiError(status, 'repeated_parameter', `Pass the query parameter "${param.name}" once; it was given ${values.length} times.`);
+      if (values.length > 1)
+        throw new ApiError(status, 'repeated_parameter', `Pass the query parameter "${param.name}" once; it was given ${values.length} times.`);
       raw = values[0];
     }
     if (raw === undefined || raw === null || raw === '') {
       if (param.required) {
-        const missing = missingFieldError(param.name, door, row.listener, param.description.replace(/\.$/, ''), fromBody && param.in === 'query' ? 'body' : param.in);
+        const missing = missingFieldError(
+          param.name,
+          door,
+          row.listener,
+          param.description.replace(/\.$/, ''),
+          fromBody && param.in === 'query' ? 'body' : param.in,
+        );
         throw new ApiError(missing.status, 'missing_parameter', missing.detail);
       }
       continue;
@@ -43,14 +60,24 @@ export function readParams(row: OperationRow, pathParams: Readonly<Record<string
     if (param.type === 'integer') {
       const text = String(raw);
       if (!/^-?\d{1,9}$/.test(text)) {
-        throw new ApiError(param.in === 'path' ? 404 : status, param.in === 'path' ? 'not_found' : 'invalid_parameter',
-          param.in === 'path' ? `There is no record with ${param.name} "${text.slice(0, 40)}"; ${param.name} is a whole number from a listing.` : `The ${noun(param)} "${param.name}" must be a whole number.`);
+        throw new ApiError(
+          param.in === 'path' ? 404 : status,
+          param.in === 'path' ? 'not_found' : 'invalid_parameter',
+          param.in === 'path'
+            ? `There is no record with ${param.name} "${text.slice(0, 40)}"; ${param.name} is a whole number from a listing.`
+            : `The ${noun(param)} "${param.name}" must be a whole number.`,
+        );
       }
       variables[snakeToCamel(param.name)] = Number(text);
     } else if (param.enum) {
       // The documented values are taken in any case, and passed on as written in the table (GraphQL enums are case-sensitive).
       const value = param.enum.find((v) => v.toLowerCase() === String(raw).trim().toLowerCase());
-      if (value === undefined) throw new ApiError(status, `invalid_${param.name}`, `The ${noun(param)} "${param.name}" must be one of ${param.enum.join(', ')} (not "${String(raw).slice(0, 20)}").`);
+      if (value === undefined)
+        throw new ApiError(
+          status,
+          `invalid_${param.name}`,
+          `The ${noun(param)} "${param.name}" must be one of ${param.enum.join(', ')} (not "${String(raw).slice(0, 20)}").`,
+        );
       variables[snakeToCamel(param.name)] = value;
     } else {
       variables[snakeToCamel(param.name)] = String(raw);

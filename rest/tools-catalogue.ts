@@ -10,14 +10,16 @@ export function toolsCatalogue(rows: readonly OperationRow[], baseUrl: string) {
     version: CHECKS_API_VERSION,
     base_url: baseUrl,
     mcp_url: `${baseUrl}/mcp`,
-    tools: rows.filter((r) => r.listener === 'public').map((row) => ({
-      name: row.path.split('/').at(-1),
-      operationId: row.name,
-      description: row.summary,
-      method: row.method,
-      path: row.path,
-      also_post: true,
-      input_schema: inputSchemaFor(row),
-    })),
+    tools: rows
+      .filter((r) => r.listener === 'public')
+      .map((row) => ({
+        name: row.path.split('/').at(-1),
+        operationId: row.name,
+        description: row.summary,
+        method: row.method,
+        path: row.path,
+        also_post: true,
+        input_schema: inputSchemaFor(row),
+      })),
   };
 }

@@ -10,7 +10,12 @@ const periodName = (period: string) => `P${period.toUpperCase()}`;
 
 const AnalyticsPeriodEnum = builder.enumType('AnalyticsPeriod', {
   description: `Length of a period ending today: ${Object.keys(ANALYTICS_PERIODS).map(periodName).join(', ')} (on REST and MCP ${Object.keys(ANALYTICS_PERIODS).join(', ')}).`,
-  values: Object.fromEntries(Object.entries(ANALYTICS_PERIODS).map(([period, days]) => [periodName(period), { value: period, description: `${days} day${days === 1 ? '' : 's'} (${period} on REST and MCP).` }])),
+  values: Object.fromEntries(
+    Object.entries(ANALYTICS_PERIODS).map(([period, days]) => [
+      periodName(period),
+      { value: period, description: `${days} day${days === 1 ? '' : 's'} (${period} on REST and MCP).` },
+    ]),
+  ),
   extensions: { door: { wireValues: Object.fromEntries(Object.keys(ANALYTICS_PERIODS).map((p) => [periodName(p), p])) } satisfies DoorEnum },
 });
 
@@ -38,10 +43,12 @@ const AnalyticsRef = builder.objectRef<Analytics>('Analytics').implement({
   }),
 });
 
-builder.queryField('analytics', (t) => t.field({
-  type: AnalyticsRef,
-  description: "Deliverability of the caller's domains over a period; a domain not yet watched carries null, never 0.",
-  authScopes: { read: true },
-  args: { period: t.arg({ type: AnalyticsPeriodEnum, required: false, description: 'Default P7D (7d on REST and MCP).' }) },
-  resolve: (_root, args, ctx) => getAnalytics(ctx, args.period),
-}));
+builder.queryField('analytics', (t) =>
+  t.field({
+    type: AnalyticsRef,
+    description: "Deliverability of the caller's domains over a period; a domain not yet watched carries null, never 0.",
+    authScopes: { read: true },
+    args: { period: t.arg({ type: AnalyticsPeriodEnum, required: false, description: 'Default P7D (7d on REST and MCP).' }) },
+    resolve: (_root, args, ctx) => getAnalytics(ctx, args.period),
+  }),
+);

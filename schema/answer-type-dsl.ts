@@ -20,7 +20,11 @@ import { builder } from './builder.js';
 export type TypeSpec = string;
 
 /** Wire name (snake_case) of a GraphQL field, read by the document generator and the REST pruning. */
-export interface WireExtensions { readonly wireName: string; readonly absentWhenNull: boolean; readonly absentUnless?: string }
+export interface WireExtensions {
+  readonly wireName: string;
+  readonly absentWhenNull: boolean;
+  readonly absentUnless?: string;
+}
 
 type AnyRef = ObjectRef<never, Record<string, unknown>> | string;
 const refs = new Map<string, AnyRef>();
@@ -75,7 +79,8 @@ export function answerInterface(name: string, description: string, fields: Field
 
 // `t` is an object's or an interface's field builder: their types differ only in the parent type, which is a plain record here.
 function fieldsOf(t: any, fields: FieldSpecs): Record<string, never> {
-  return Object.fromEntries(Object.entries(fields).map(([wire, entry]): [string, never] => {
+  return Object.fromEntries(
+    Object.entries(fields).map(([wire, entry]): [string, never] => {
       const [spec, text] = typeof entry === 'string' ? [entry, undefined] : entry;
       const { type, nullable, absent, absentUnless } = parseSpec(spec);
       const extensions: WireExtensions = { wireName: wire, absentWhenNull: absent, ...(absentUnless ? { absentUnless } : {}) };
@@ -87,7 +92,8 @@ function fieldsOf(t: any, fields: FieldSpecs): Record<string, never> {
         resolve: (parent: Record<string, unknown>) => (parent[wire] ?? null) as never,
       }) as never;
       return [camelOf(wire), ref];
-  }));
+    }),
+  );
 }
 
 /** A union of declared object types; resolveType names the member a value is. */

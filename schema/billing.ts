@@ -35,9 +35,11 @@ const BillingRef = builder.objectRef<Billing>('Billing').implement({
   }),
 });
 
-builder.queryField('billing', (t) => t.field({
-  type: BillingRef,
-  description: "Invoices, this month's spend, anything past due, the next charge.",
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => getBilling(ctx),
-}));
+builder.queryField('billing', (t) =>
+  t.field({
+    type: BillingRef,
+    description: "Invoices, this month's spend, anything past due, the next charge.",
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => getBilling(ctx),
+  }),
+);

@@ -10,7 +10,7 @@ const WIRE_SCOPE = { read: 'read', write: 'write', ordersPlace: 'orders:place' }
 
 export const builder = new SchemaBuilder<{
   Context: Context;
-    /** session: a person signed in to the portal; key and user management need one (SPEC 5.4). */
+  /** session: a person signed in to the portal; key and user management need one (SPEC 5.4). */
   AuthScopes: { read: boolean; write: boolean; ordersPlace: boolean; session: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
@@ -58,4 +58,3 @@ function findScopeFailure(failure: AuthFailure): AuthFailure | undefined {
 }
 
 builder.queryType({});
-

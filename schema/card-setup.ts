@@ -15,10 +15,12 @@ const CardSetupLinkRef = builder.objectRef<CardSetupLink>('CardSetupLink').imple
   }),
 });
 
-builder.mutationField('createCardSetupLink', (t) => t.field({
-  type: CardSetupLinkRef,
-  description: 'A link to a payment processor page where a person saves a card.',
-  authScopes: { ordersPlace: true },
-  args: { input: t.arg({ type: CardSetupLinkInput, required: true }) },
-  resolve: (_root, args, ctx) => createCardSetupLink(args.input, ctx),
-}));
+builder.mutationField('createCardSetupLink', (t) =>
+  t.field({
+    type: CardSetupLinkRef,
+    description: 'A link to a payment processor page where a person saves a card.',
+    authScopes: { ordersPlace: true },
+    args: { input: t.arg({ type: CardSetupLinkInput, required: true }) },
+    resolve: (_root, args, ctx) => createCardSetupLink(args.input, ctx),
+  }),
+);

@@ -15,9 +15,11 @@ const CatalogueEntryRef = builder.objectRef<CatalogueEntry>('CatalogueEntry').im
   }),
 });
 
-builder.queryField('catalogue', (t) => t.field({
-  type: [CatalogueEntryRef],
-  description: 'What can be ordered and at what price: only plans the caller is already on.',
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => listCatalogue(ctx),
-}));
+builder.queryField('catalogue', (t) =>
+  t.field({
+    type: [CatalogueEntryRef],
+    description: 'What can be ordered and at what price: only plans the caller is already on.',
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => listCatalogue(ctx),
+  }),
+);

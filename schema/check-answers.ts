@@ -9,13 +9,21 @@ import { GRADE_PARTS, GRADES } from '../resolvers/checks/deliverability/grade-we
  */
 
 // Shared parts of every answer.
-answerEnum('CheckStatus', ['pass', 'warn', 'fail', 'error'], 'pass, warn (warnings), fail (errors); error when lookups failed or the request\'s bounds cut the check short.');
+answerEnum(
+  'CheckStatus',
+  ['pass', 'warn', 'fail', 'error'],
+  "pass, warn (warnings), fail (errors); error when lookups failed or the request's bounds cut the check short.",
+);
 answerEnum('Severity', ['error', 'warning', 'info'], 'How much a finding matters.');
-answerObject('Finding', 'One observation, with a stable code (docs/checks.md lists each check\'s codes) and a sentence saying what to change.', {
-  severity: 'Severity', code: ['String', 'Stable, snake_case, documented in docs/checks.md.'], message: ['String', 'A sentence a person can act on.'],
+answerObject('Finding', "One observation, with a stable code (docs/checks.md lists each check's codes) and a sentence saying what to change.", {
+  severity: 'Severity',
+  code: ['String', 'Stable, snake_case, documented in docs/checks.md.'],
+  message: ['String', 'A sentence a person can act on.'],
 });
 answerInterface('CheckAnswer', 'What every check answers: select these with `... on CheckAnswer { status summary findings { code } }` on any check field.', {
-  status: 'CheckStatus', summary: ['String', 'One sentence.'], findings: '[Finding]',
+  status: 'CheckStatus',
+  summary: ['String', 'One sentence.'],
+  findings: '[Finding]',
 });
 /** A check's own answer: the common fields come from CheckAnswer. */
 const check = (name: string, description: string, fields: Parameters<typeof answerObject>[2]): void => answerObject(name, description, fields, ['CheckAnswer']);
@@ -25,39 +33,86 @@ answerEnum('DnsType', CHECK_DNS_TYPES, 'The record types check-dns reads (REST t
 answerEnum('SpfResult', ['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'], 'An RFC 7208 check_host() result.');
 
 /** The answer when the request's deadline passed before the check returned anything: only the common fields. */
-check('UnfinishedCheck', 'A check the request\'s deadline (CHECKS_DEADLINE_MS) cut off before it answered: status error, the reason as summary and first finding (code deadline_passed).', {});
+check(
+  'UnfinishedCheck',
+  "A check the request's deadline (CHECKS_DEADLINE_MS) cut off before it answered: status error, the reason as summary and first finding (code deadline_passed).",
+  {},
+);
 
 // check-spf
-answerScalar('SpfRecordTree', 'An included or redirected SPF record with its own terms, nested as deep as the record goes: '
-  + '{domain, outcome, record, lookups, void_lookups, errors, mechanisms: [term]} where each term has the fields of SpfTerm. '
-  + 'A scalar because a GraphQL selection cannot follow a tree of unknown depth within the depth limit of 10.');
+answerScalar(
+  'SpfRecordTree',
+  'An included or redirected SPF record with its own terms, nested as deep as the record goes: ' +
+    '{domain, outcome, record, lookups, void_lookups, errors, mechanisms: [term]} where each term has the fields of SpfTerm. ' +
+    'A scalar because a GraphQL selection cannot follow a tree of unknown depth within the depth limit of 10.',
+);
 answerObject('SpfTerm', 'One term of an SPF record, with the record it includes or redirects to.', {
-  term: 'String', qualifier: ['String?', 'The qualifier as written: +, -, ~ or ?; null when the term has none.'], mechanism: 'String', value: 'String?', lookups: 'Int', evaluated: 'Boolean',
-  void_lookup: 'Boolean', past_limit: ['Boolean', 'True after the point where receivers stop with permerror (see expansion_stopped).'],
-  errors: '[String]', children: ['SpfRecordTree?', 'The included or redirected record, or null.'],
+  term: 'String',
+  qualifier: ['String?', 'The qualifier as written: +, -, ~ or ?; null when the term has none.'],
+  mechanism: 'String',
+  value: 'String?',
+  lookups: 'Int',
+  evaluated: 'Boolean',
+  void_lookup: 'Boolean',
+  past_limit: ['Boolean', 'True after the point where receivers stop with permerror (see expansion_stopped).'],
+  errors: '[String]',
+  children: ['SpfRecordTree?', 'The included or redirected record, or null.'],
 });
 answerEnum('SpfStopReason', ['dns_lookups', 'void_lookups', 'mx_names'], 'Which RFC 7208 limit stopped the expansion.');
 answerObject('SpfExpansionStop', 'Where the audit stopped because receivers stop there with permerror.', {
-  reason: 'SpfStopReason', term: 'String', domain: 'String', depth: 'Int', path: '[String]',
+  reason: 'SpfStopReason',
+  term: 'String',
+  domain: 'String',
+  depth: 'Int',
+  path: '[String]',
 });
 answerObject('SpfReceiverDivergence', 'Where widely used receivers reach a different outcome than RFC 7208.', {
-  rule: 'String', receivers: '[String]', detail: 'String', void_lookup_count: 'Int', valid: 'Boolean', result: ['SpfResult~', 'With ip: the result those receivers give that address.'],
+  rule: 'String',
+  receivers: '[String]',
+  detail: 'String',
+  void_lookup_count: 'Int',
+  valid: 'Boolean',
+  result: ['SpfResult~', 'With ip: the result those receivers give that address.'],
 });
-check('SpfAnswer', 'check-spf: the record, lookup counts, the include tree; with ip, the check_host() result.', { domain: 'String', domain_unicode: ['String~', 'Present when the domain is internationalised.'], record: 'String?', valid: 'Boolean',
-  lookup_count: ['Int', 'DNS-querying terms across the whole tree (more than 10 breaks SPF).'], void_lookup_count: 'Int',
-  mechanisms: '[SpfTerm]', expansion_stopped: 'SpfExpansionStop?', divergence: '[SpfReceiverDivergence]',
-  ip: ['String~', 'Only with ip.'], sender: ['String~', 'Only with ip.'], helo: ['String~', 'Only with ip.'], result: ['SpfResult~', 'Only with ip.'],
-  matched_mechanism: ['String~ip', 'Only with ip: the deciding term, or null.'], explanation: ['String~ip', 'Only with ip: the exp= text on a fail, or null.'],
+check('SpfAnswer', 'check-spf: the record, lookup counts, the include tree; with ip, the check_host() result.', {
+  domain: 'String',
+  domain_unicode: ['String~', 'Present when the domain is internationalised.'],
+  record: 'String?',
+  valid: 'Boolean',
+  lookup_count: ['Int', 'DNS-querying terms across the whole tree (more than 10 breaks SPF).'],
+  void_lookup_count: 'Int',
+  mechanisms: '[SpfTerm]',
+  expansion_stopped: 'SpfExpansionStop?',
+  divergence: '[SpfReceiverDivergence]',
+  ip: ['String~', 'Only with ip.'],
+  sender: ['String~', 'Only with ip.'],
+  helo: ['String~', 'Only with ip.'],
+  result: ['SpfResult~', 'Only with ip.'],
+  matched_mechanism: ['String~ip', 'Only with ip: the deciding term, or null.'],
+  explanation: ['String~ip', 'Only with ip: the exp= text on a fail, or null.'],
 });
 
 // check-dkim
 answerEnum('DkimKeyType', ['rsa', 'ed25519'], 'A DKIM key algorithm.');
 answerObject('DkimKey', 'A DKIM key found under a selector.', {
-  selector: 'String', record: 'String', valid: 'Boolean', key_type: 'DkimKeyType?', key_bits: 'Int?', testing: 'Boolean',
-  hash_algorithms: '[String]', service_types: '[String]', findings: '[Finding]',
+  selector: 'String',
+  record: 'String',
+  valid: 'Boolean',
+  key_type: 'DkimKeyType?',
+  key_bits: 'Int?',
+  testing: 'Boolean',
+  hash_algorithms: '[String]',
+  service_types: '[String]',
+  findings: '[Finding]',
 });
-check('DkimAnswer', 'check-dkim: the key under a selector, or a scan of 26 common selectors.', { domain: 'String', domain_unicode: 'String~', selector: 'String?', selectors_checked: '[String]', keys: '[DkimKey]',
-  domainkey_exists: 'Boolean?', wildcard: 'Boolean?',
+check('DkimAnswer', 'check-dkim: the key under a selector, or a scan of 26 common selectors.', {
+  domain: 'String',
+  domain_unicode: 'String~',
+  selector: 'String?',
+  selectors_checked: '[String]',
+  keys: '[DkimKey]',
+  domainkey_exists: 'Boolean?',
+  wildcard: 'Boolean?',
 });
 
 // check-dmarc
@@ -68,29 +123,86 @@ answerEnum('DmarcReportTag', ['rua', 'ruf'], 'A report tag.');
 answerEnum('DmarcReportProblem', ['not_mailto', 'not_an_address', 'lookup_failed'], 'Why a report destination could not be judged.');
 answerObject('DmarcTagExplained', 'A tag as written, explained.', { tag: 'String', value: 'String', meaning: 'String' });
 answerObject('DmarcReportDestination', 'A report address and whether the receiving domain authorises it (RFC 7489 7.1).', {
-  tag: 'DmarcReportTag', uri: 'String', destination: 'String?', external: 'Boolean', authorization_record: 'String?', authorized: 'Boolean?', problem: 'DmarcReportProblem?',
+  tag: 'DmarcReportTag',
+  uri: 'String',
+  destination: 'String?',
+  external: 'Boolean',
+  authorization_record: 'String?',
+  authorized: 'Boolean?',
+  problem: 'DmarcReportProblem?',
 });
-check('DmarcAnswer', 'check-dmarc: the record parsed and explained.', { domain: 'String', domain_unicode: 'String~', record: 'String?', valid: 'Boolean', source: 'String?', organizational_domain: 'String?',
-  inherited: 'Boolean', policy: 'DmarcPolicy?', subdomain_policy: 'DmarcPolicy?', effective_policy: 'DmarcPolicy?', pct: 'Int?',
-  adkim: 'DmarcAlignment?', aspf: 'DmarcAlignment?', rua: '[String]', ruf: '[String]', fo: '[String]?', ri: ['Float?', 'Report interval in seconds, up to 4294967295 (a whole number; Float because GraphQL Int stops at 2^31).'], np: 'DmarcPolicy?',
-  t: 'DmarcTesting?', psd: 'DmarcPsd?', tags: '[DmarcTagExplained]', report_destinations: '[DmarcReportDestination]',
+check('DmarcAnswer', 'check-dmarc: the record parsed and explained.', {
+  domain: 'String',
+  domain_unicode: 'String~',
+  record: 'String?',
+  valid: 'Boolean',
+  source: 'String?',
+  organizational_domain: 'String?',
+  inherited: 'Boolean',
+  policy: 'DmarcPolicy?',
+  subdomain_policy: 'DmarcPolicy?',
+  effective_policy: 'DmarcPolicy?',
+  pct: 'Int?',
+  adkim: 'DmarcAlignment?',
+  aspf: 'DmarcAlignment?',
+  rua: '[String]',
+  ruf: '[String]',
+  fo: '[String]?',
+  ri: ['Float?', 'Report interval in seconds, up to 4294967295 (a whole number; Float because GraphQL Int stops at 2^31).'],
+  np: 'DmarcPolicy?',
+  t: 'DmarcTesting?',
+  psd: 'DmarcPsd?',
+  tags: '[DmarcTagExplained]',
+  report_destinations: '[DmarcReportDestination]',
 });
 
 // check-bimi
 answerEnum('MarkType', ['VMC', 'CMC'], 'Verified or common mark certificate.');
 answerObject('BimiDmarcDetail', 'The DMARC records BIMI relies on and what must change for enforcement.', {
-  domain_record: 'String?', organizational_domain: 'String', organizational_record: 'String?', policy: 'DmarcPolicy?',
-  subdomain_policy: 'DmarcPolicy?', pct: 'Int?', changes: '[String]',
+  domain_record: 'String?',
+  organizational_domain: 'String',
+  organizational_record: 'String?',
+  policy: 'DmarcPolicy?',
+  subdomain_policy: 'DmarcPolicy?',
+  pct: 'Int?',
+  changes: '[String]',
 });
-answerObject('BimiLogo', 'The SVG logo as fetched and validated.', { fetched: 'Boolean', size_bytes: 'Int?', svg_tiny_ps_valid: 'Boolean?', problems: '[String]' });
+answerObject('BimiLogo', 'The SVG logo as fetched and validated.', {
+  fetched: 'Boolean',
+  size_bytes: 'Int?',
+  svg_tiny_ps_valid: 'Boolean?',
+  problems: '[String]',
+});
 answerObject('MarkCertificate', 'The mark certificate as fetched and checked.', {
-  fetched: 'Boolean', subject: 'String?', issuer: 'String?', valid_from: 'String?', valid_to: 'String?', expired: 'Boolean?',
-  covers_domain: 'Boolean?', names: '[String]', mark_type: 'MarkType?', logo_embedded: 'Boolean', logo_matches: 'Boolean?',
-  chain_trusted: 'Boolean?', trust_anchor: 'String?', problems: '[String]',
+  fetched: 'Boolean',
+  subject: 'String?',
+  issuer: 'String?',
+  valid_from: 'String?',
+  valid_to: 'String?',
+  expired: 'Boolean?',
+  covers_domain: 'Boolean?',
+  names: '[String]',
+  mark_type: 'MarkType?',
+  logo_embedded: 'Boolean',
+  logo_matches: 'Boolean?',
+  chain_trusted: 'Boolean?',
+  trust_anchor: 'String?',
+  problems: '[String]',
 });
-check('BimiAnswer', 'check-bimi: the record, logo, certificate and DMARC enforcement.', { domain: 'String', domain_unicode: 'String~', selector: 'String', record_domain: 'String?', record: 'String?', valid: 'Boolean',
-  declined: 'Boolean', logo_url: 'String?', authority_url: 'String?', dmarc_enforced: 'Boolean?', dmarc_detail: 'BimiDmarcDetail',
-  logo: 'BimiLogo?', certificate: 'MarkCertificate?',
+check('BimiAnswer', 'check-bimi: the record, logo, certificate and DMARC enforcement.', {
+  domain: 'String',
+  domain_unicode: 'String~',
+  selector: 'String',
+  record_domain: 'String?',
+  record: 'String?',
+  valid: 'Boolean',
+  declined: 'Boolean',
+  logo_url: 'String?',
+  authority_url: 'String?',
+  dmarc_enforced: 'Boolean?',
+  dmarc_detail: 'BimiDmarcDetail',
+  logo: 'BimiLogo?',
+  certificate: 'MarkCertificate?',
 });
 
 // check-mta-sts
@@ -98,8 +210,16 @@ answerEnum('MtaStsMode', ['enforce', 'testing', 'none'], 'The policy mode.');
 answerObject('MtaStsPolicy', 'The policy file.', { version: 'String', mode: 'MtaStsMode', mx: '[String]', max_age: 'Int' });
 answerObject('MtaStsMxHost', 'A real MX host and whether the policy covers it.', { host: 'String', matches_policy: 'Boolean?' });
 answerObject('TlsRptSummary', 'The _smtp._tls record.', { record: 'String', rua: '[String]', valid: 'Boolean' });
-check('MtaStsAnswer', 'check-mta-sts: record, policy and TLS-RPT.', { domain: 'String', domain_unicode: 'String~', record: 'String?', record_id: 'String?', policy_url: 'String', policy: 'MtaStsPolicy?',
-  policy_error: 'String?', mx_hosts: '[MtaStsMxHost]', tls_rpt: 'TlsRptSummary?',
+check('MtaStsAnswer', 'check-mta-sts: record, policy and TLS-RPT.', {
+  domain: 'String',
+  domain_unicode: 'String~',
+  record: 'String?',
+  record_id: 'String?',
+  policy_url: 'String',
+  policy: 'MtaStsPolicy?',
+  policy_error: 'String?',
+  mx_hosts: '[MtaStsMxHost]',
+  tls_rpt: 'TlsRptSummary?',
 });
 
 // check-dns
@@ -108,40 +228,106 @@ answerObject('MxRecordAnswer', 'An MX record.', { preference: 'Int', exchange: '
 answerObject('TxtRecordAnswer', 'A TXT record: the strings joined, and as published.', { value: 'String', strings: '[String]', ttl: 'Int' });
 answerObject('AddressRecordAnswer', 'An A or AAAA record.', { address: 'String', ttl: 'Int' });
 answerObject('NameRecordAnswer', 'A CNAME or NS record.', { target: 'String', ttl: 'Int' });
-answerObject('SoaRecordAnswer', 'An SOA record.', { mname: 'String', rname: 'String', serial: ['Float', 'A whole number up to 4294967295 (Float because GraphQL Int stops at 2^31).'], refresh: 'Int', retry: 'Int', expire: 'Int', minimum: 'Int', ttl: 'Int' });
+answerObject('SoaRecordAnswer', 'An SOA record.', {
+  mname: 'String',
+  rname: 'String',
+  serial: ['Float', 'A whole number up to 4294967295 (Float because GraphQL Int stops at 2^31).'],
+  refresh: 'Int',
+  retry: 'Int',
+  expire: 'Int',
+  minimum: 'Int',
+  ttl: 'Int',
+});
 answerObject('CaaRecordAnswer', 'A CAA record.', { flags: 'Int', tag: 'String', value: 'String', ttl: 'Int' });
-answerUnion('DnsRecordAnswer', 'One record, shaped by its type.',
+answerUnion(
+  'DnsRecordAnswer',
+  'One record, shaped by its type.',
   ['MxRecordAnswer', 'TxtRecordAnswer', 'AddressRecordAnswer', 'NameRecordAnswer', 'SoaRecordAnswer', 'CaaRecordAnswer'],
-  (record) => ('preference' in record ? 'MxRecordAnswer' : 'strings' in record ? 'TxtRecordAnswer' : 'address' in record ? 'AddressRecordAnswer'
-    : 'mname' in record ? 'SoaRecordAnswer' : 'flags' in record ? 'CaaRecordAnswer' : 'NameRecordAnswer'));
-check('DnsAnswer', 'check-dns: records of one type.', { domain: 'String', domain_unicode: 'String~', type: 'DnsType', outcome: 'DnsOutcome', records: '[DnsRecordAnswer]',
+  (record) =>
+    'preference' in record
+      ? 'MxRecordAnswer'
+      : 'strings' in record
+        ? 'TxtRecordAnswer'
+        : 'address' in record
+          ? 'AddressRecordAnswer'
+          : 'mname' in record
+            ? 'SoaRecordAnswer'
+            : 'flags' in record
+              ? 'CaaRecordAnswer'
+              : 'NameRecordAnswer',
+);
+check('DnsAnswer', 'check-dns: records of one type.', {
+  domain: 'String',
+  domain_unicode: 'String~',
+  type: 'DnsType',
+  outcome: 'DnsOutcome',
+  records: '[DnsRecordAnswer]',
 });
 
 // check-cname
 answerObject('CnameHop', 'One alias in the chain.', { name: 'String', target: 'String', ttl: 'Int' });
 answerObject('CnameEnd', 'Where the chain ends and its addresses.', { name: 'String', addresses: '[String]' });
-check('CnameAnswer', 'check-cname: the CNAME chain of a host.', { host: 'String', host_unicode: 'String~', expected: 'String?', chain: '[CnameHop]', final: 'CnameEnd', matches_expected: 'Boolean?',
+check('CnameAnswer', 'check-cname: the CNAME chain of a host.', {
+  host: 'String',
+  host_unicode: 'String~',
+  expected: 'String?',
+  chain: '[CnameHop]',
+  final: 'CnameEnd',
+  matches_expected: 'Boolean?',
 });
 
 // check-blacklist and check-uribl
 answerEnum('BlacklistInputKind', ['ipv4', 'domain'], 'What was checked.');
 answerEnum('DnsblKind', ['ip', 'domain'], 'What a list lists.');
 answerObject('DnsblCode', 'A return code of a list and its meaning.', { code: 'String', meaning: 'String' });
-answerObject('DnsblListResult', 'One list\'s verdict.', {
-  list: 'String', list_id: 'String', zone: 'String', target: 'String', kind: 'DnsblKind', listed: 'Boolean?', codes: '[DnsblCode]',
-  removal_url: 'String', reason: 'String?', alive: ['Boolean?', 'Whether the list answered its test entry; null when not probed.'],
+answerObject('DnsblListResult', "One list's verdict.", {
+  list: 'String',
+  list_id: 'String',
+  zone: 'String',
+  target: 'String',
+  kind: 'DnsblKind',
+  listed: 'Boolean?',
+  codes: '[DnsblCode]',
+  removal_url: 'String',
+  reason: 'String?',
+  alive: ['Boolean?', 'Whether the list answered its test entry; null when not probed.'],
 });
 answerObject('BlacklistChecked', 'What was looked up.', {
-  description: 'String', domain: 'String?', mail_hosts: '[String]', addresses: '[String]', domain_lists: 'Int', ip_lists: 'Int',
+  description: 'String',
+  domain: 'String?',
+  mail_hosts: '[String]',
+  addresses: '[String]',
+  domain_lists: 'Int',
+  ip_lists: 'Int',
 });
-check('BlacklistAnswer', 'check-blacklist: listings of a domain (and its mail servers) or an IPv4 address.', { input: 'String', input_kind: 'BlacklistInputKind', domain: 'String?', domain_unicode: 'String?', checked: 'BlacklistChecked',
-  lists: '[DnsblListResult]', listed_count: 'Int', checked_count: 'Int', unanswered_count: 'Int',
+check('BlacklistAnswer', 'check-blacklist: listings of a domain (and its mail servers) or an IPv4 address.', {
+  input: 'String',
+  input_kind: 'BlacklistInputKind',
+  domain: 'String?',
+  domain_unicode: 'String?',
+  checked: 'BlacklistChecked',
+  lists: '[DnsblListResult]',
+  listed_count: 'Int',
+  checked_count: 'Int',
+  unanswered_count: 'Int',
 });
-answerObject('UriblListResult', 'One URI list\'s verdict.', {
-  list: 'String', list_id: 'String', zone: 'String', listed: 'Boolean?', codes: '[DnsblCode]', removal_url: 'String', reason: 'String?', alive: 'Boolean?',
+answerObject('UriblListResult', "One URI list's verdict.", {
+  list: 'String',
+  list_id: 'String',
+  zone: 'String',
+  listed: 'Boolean?',
+  codes: '[DnsblCode]',
+  removal_url: 'String',
+  reason: 'String?',
+  alive: 'Boolean?',
 });
-answerObject('UriblDomainResult', 'One domain\'s URI list verdicts.', {
-  domain: 'String', domain_unicode: 'String?', queried: 'String?', listed: 'Boolean?', lists: '[UriblListResult]', reason: 'String?',
+answerObject('UriblDomainResult', "One domain's URI list verdicts.", {
+  domain: 'String',
+  domain_unicode: 'String?',
+  queried: 'String?',
+  listed: 'Boolean?',
+  lists: '[UriblListResult]',
+  reason: 'String?',
 });
 check('UriblAnswer', 'check-uribl: listing per domain.', { results: '[UriblDomainResult]', listed_count: 'Int' });
 
@@ -149,23 +335,56 @@ check('UriblAnswer', 'check-uribl: listing per domain.', { results: '[UriblDomai
 answerEnum('NameserverOutcome', ['ok', 'no_nameservers', 'not_found', 'invalid', 'lookup_failed'], 'How the NS lookup went.');
 answerEnum('NameserverStatus', ['authoritative', 'lame', 'unreachable', 'no_address'], 'How a name server answered for the zone.');
 answerObject('NameserverProvider', 'A DNS host and the name servers it runs for the domain.', { id: 'String', name: 'String', nameservers: '[String]' });
-answerObject('NameserverHealth', 'One name server asked directly.', { nameserver: 'String', addresses: '[String]', status: 'NameserverStatus', serial: 'Float?', reason: 'String?' });
-answerObject('DelegationHealth', 'Parent and child NS sets and each server\'s answer (single-domain calls).', {
-  parent_zone: 'String', parent_nameservers: '[String]?', parent_reason: 'String?', child_nameservers: '[String]', only_at_parent: '[String]',
-  only_at_child: '[String]', servers: '[NameserverHealth]', serials_agree: 'Boolean?',
+answerObject('NameserverHealth', 'One name server asked directly.', {
+  nameserver: 'String',
+  addresses: '[String]',
+  status: 'NameserverStatus',
+  serial: 'Float?',
+  reason: 'String?',
 });
-answerObject('NameserverResult', 'One domain\'s name servers.', {
-  domain: 'String', domain_unicode: 'String?', zone: 'String?', outcome: 'NameserverOutcome', nameservers: '[String]', providers: '[NameserverProvider]',
-  provider: 'String?', reason: 'String?', dnssec: 'DnssecStatus?', delegation: ['DelegationHealth~', 'Only when one domain was asked and its NS lookup succeeded.'],
+answerObject('DelegationHealth', "Parent and child NS sets and each server's answer (single-domain calls).", {
+  parent_zone: 'String',
+  parent_nameservers: '[String]?',
+  parent_reason: 'String?',
+  child_nameservers: '[String]',
+  only_at_parent: '[String]',
+  only_at_child: '[String]',
+  servers: '[NameserverHealth]',
+  serials_agree: 'Boolean?',
 });
-answerScalar('ProviderCounts', 'An object mapping a DNS provider\'s display name (or "Mixed", "unknown") to its number of domains. '
-  + 'A scalar because its keys are provider names with spaces, which are not GraphQL names.');
+answerObject('NameserverResult', "One domain's name servers.", {
+  domain: 'String',
+  domain_unicode: 'String?',
+  zone: 'String?',
+  outcome: 'NameserverOutcome',
+  nameservers: '[String]',
+  providers: '[NameserverProvider]',
+  provider: 'String?',
+  reason: 'String?',
+  dnssec: 'DnssecStatus?',
+  delegation: ['DelegationHealth~', 'Only when one domain was asked and its NS lookup succeeded.'],
+});
+answerScalar(
+  'ProviderCounts',
+  'An object mapping a DNS provider\'s display name (or "Mixed", "unknown") to its number of domains. ' +
+    'A scalar because its keys are provider names with spaces, which are not GraphQL names.',
+);
 check('NameserversAnswer', 'check-nameservers: NS records and DNS provider per domain.', { results: '[NameserverResult]', provider_counts: 'ProviderCounts' });
 
 // check-domain-expiry
 answerEnum('RegistrationSource', ['rdap', 'whois'], 'Where the registration data came from.');
-check('DomainExpiryAnswer', 'check-domain-expiry: registration and expiry over RDAP or WHOIS.', { domain: 'String', domain_unicode: 'String?', registered_domain: 'String', registered: 'Boolean?', registrar: 'String?',
-  created: 'String?', expires: 'String?', days_remaining: 'Int?', age_days: 'Int?', source: 'RegistrationSource?', server: 'String?',
+check('DomainExpiryAnswer', 'check-domain-expiry: registration and expiry over RDAP or WHOIS.', {
+  domain: 'String',
+  domain_unicode: 'String?',
+  registered_domain: 'String',
+  registered: 'Boolean?',
+  registrar: 'String?',
+  created: 'String?',
+  expires: 'String?',
+  days_remaining: 'Int?',
+  age_days: 'Int?',
+  source: 'RegistrationSource?',
+  server: 'String?',
 });
 
 // check-provider-domain
@@ -173,30 +392,67 @@ answerEnum('EvidenceKind', ['google_mx', 'google_site_verification', 'google_spf
 answerEnum('TenancyProvider', ['google_workspace'], 'The mail provider whose tenancy is assessed.');
 answerEnum('Confidence', ['high', 'medium', 'low'], 'How sure the verdict is.');
 answerObject('TenancyEvidence', 'One piece of evidence.', { kind: 'EvidenceKind', found: 'Boolean?', detail: 'String' });
-check('ProviderDomainAnswer', 'check-provider-domain: Google Workspace tenancy evidence.', { domain: 'String', domain_unicode: 'String?', provider: 'TenancyProvider', attached: 'Boolean?', confidence: 'Confidence',
-  evidence: '[TenancyEvidence]', note: 'String',
+check('ProviderDomainAnswer', 'check-provider-domain: Google Workspace tenancy evidence.', {
+  domain: 'String',
+  domain_unicode: 'String?',
+  provider: 'TenancyProvider',
+  attached: 'Boolean?',
+  confidence: 'Confidence',
+  evidence: '[TenancyEvidence]',
+  note: 'String',
 });
 
 // verify-email
-answerEnum('EmailReason', ['deliverable', 'invalid_syntax', 'null_mx', 'no_mail_route', 'domain_not_found', 'mail_hosts_do_not_resolve',
-  'dns_lookup_failed', 'mail_hosts_not_looked_up'], 'Why an address is or is not deliverable.');
+answerEnum(
+  'EmailReason',
+  [
+    'deliverable',
+    'invalid_syntax',
+    'null_mx',
+    'no_mail_route',
+    'domain_not_found',
+    'mail_hosts_do_not_resolve',
+    'dns_lookup_failed',
+    'mail_hosts_not_looked_up',
+  ],
+  'Why an address is or is not deliverable.',
+);
 answerObject('MxPreference', 'An MX record: exchange and preference.', { preference: 'Int', exchange: 'String' });
 answerObject('EmailResult', 'One address.', {
-  email: 'String', valid: ['Boolean?', 'true: DNS says mail can be delivered; false: it cannot; null: a lookup failed.'], syntax_valid: 'Boolean',
-  reason: 'EmailReason', detail: 'String', domain: 'String?', domain_unicode: 'String?', mx: '[MxPreference]', implicit_mx: 'Boolean',
-  null_mx: 'Boolean', disposable: 'Boolean', role: 'Boolean', mx_issues: ['[Finding]', 'Broken MX rules of the domain, each saying what to change.'],
+  email: 'String',
+  valid: ['Boolean?', 'true: DNS says mail can be delivered; false: it cannot; null: a lookup failed.'],
+  syntax_valid: 'Boolean',
+  reason: 'EmailReason',
+  detail: 'String',
+  domain: 'String?',
+  domain_unicode: 'String?',
+  mx: '[MxPreference]',
+  implicit_mx: 'Boolean',
+  null_mx: 'Boolean',
+  disposable: 'Boolean',
+  role: 'Boolean',
+  mx_issues: ['[Finding]', 'Broken MX rules of the domain, each saying what to change.'],
 });
 answerObject('EmailCounts', 'Addresses per verdict.', { valid: 'Int', invalid: 'Int', unknown: 'Int', disposable: 'Int', role: 'Int' });
-check('VerifyEmailAnswer', 'verify-email: per address, syntax, live MX, disposable and role.', { results: '[EmailResult]', counts: 'EmailCounts', catch_all_note: 'String',
+check('VerifyEmailAnswer', 'verify-email: per address, syntax, live MX, disposable and role.', {
+  results: '[EmailResult]',
+  counts: 'EmailCounts',
+  catch_all_note: 'String',
 });
 
 // segment-esp
 const SEGMENTS = ['google', 'microsoft', 'security_gateway', 'other', 'unresolved'] as const;
 answerEnum('EspSegment', SEGMENTS, 'A mail provider segment.');
 answerEnum('GatewayProvider', ['google', 'microsoft'], 'The provider found behind a security gateway.');
-answerObject('EspDomainResult', 'One domain\'s segment.', {
-  domain: 'String', domain_unicode: 'String?', segment: 'EspSegment', provider: 'String?', gateway: 'String?',
-  provider_behind_gateway: 'GatewayProvider?', mx_hosts: '[String]', reason: 'String?',
+answerObject('EspDomainResult', "One domain's segment.", {
+  domain: 'String',
+  domain_unicode: 'String?',
+  segment: 'EspSegment',
+  provider: 'String?',
+  gateway: 'String?',
+  provider_behind_gateway: 'GatewayProvider?',
+  mx_hosts: '[String]',
+  reason: 'String?',
 });
 answerObject('EspCounts', 'Domains per segment.', Object.fromEntries(SEGMENTS.map((s) => [s, 'Int'])));
 answerObject('EspSegments', 'The domains of each segment.', Object.fromEntries(SEGMENTS.map((s) => [s, '[String]'])));
@@ -206,14 +462,39 @@ check('SegmentEspAnswer', 'segment-esp: domains split by mail provider.', { coun
 answerEnum('Grade', GRADES, 'A letter grade.');
 answerEnum('GradePart', GRADE_PARTS, 'A part of the grade.');
 answerEnum('CapPart', [...GRADE_PARTS, 'spf_and_dkim'], 'What a grade cap comes from.');
-answerObject('BreakdownEntry', 'One part\'s contribution to the grade.', {
-  score: 'Float?', weight: 'Float', effective_weight: 'Float?', points: 'Float?', status: 'CheckStatus', detail: 'String', cap: 'Grade?',
+answerObject('BreakdownEntry', "One part's contribution to the grade.", {
+  score: 'Float?',
+  weight: 'Float',
+  effective_weight: 'Float?',
+  points: 'Float?',
+  status: 'CheckStatus',
+  detail: 'String',
+  cap: 'Grade?',
 });
-answerObject('GradeBreakdown', 'Each part\'s contribution.', Object.fromEntries(GRADE_PARTS.map((p) => [p, 'BreakdownEntry'])));
+answerObject('GradeBreakdown', "Each part's contribution.", Object.fromEntries(GRADE_PARTS.map((p) => [p, 'BreakdownEntry'])));
 answerObject('AppliedCap', 'A cap on the letter and why.', { part: 'CapPart', grade: 'Grade', code: 'String', reason: 'String' });
-answerObject('DeliverabilityFix', 'A fix and the points it gains.', { part: 'GradePart', code: 'String', points: 'Float', fix: 'String', caps_grade_at: 'Grade?' });
-answerObject('DeliverabilitySubCheck', 'The status and summary of one check the grade ran.', { check: ['String', 'The check\'s name: check-spf, check-dkim, check-dmarc, check-dns, check-blacklist or check-domain-expiry.'], status: 'CheckStatus', summary: 'String' });
+answerObject('DeliverabilityFix', 'A fix and the points it gains.', {
+  part: 'GradePart',
+  code: 'String',
+  points: 'Float',
+  fix: 'String',
+  caps_grade_at: 'Grade?',
+});
+answerObject('DeliverabilitySubCheck', 'The status and summary of one check the grade ran.', {
+  check: ['String', "The check's name: check-spf, check-dkim, check-dmarc, check-dns, check-blacklist or check-domain-expiry."],
+  status: 'CheckStatus',
+  summary: 'String',
+});
 answerObject('GradeChecks', 'The check run for each part.', Object.fromEntries(GRADE_PARTS.map((p) => [p, 'DeliverabilitySubCheck'])));
-check('DeliverabilityAnswer', 'check-deliverability: A-F grade, breakdown and fixes.', { domain: 'String', domain_unicode: 'String~', grade: 'Grade?', score: 'Float?', unchecked_weight: 'Float', breakdown: 'GradeBreakdown',
-  caps: '[AppliedCap]', not_scored: '[GradePart]', fixes: '[DeliverabilityFix]', checks: 'GradeChecks',
+check('DeliverabilityAnswer', 'check-deliverability: A-F grade, breakdown and fixes.', {
+  domain: 'String',
+  domain_unicode: 'String~',
+  grade: 'Grade?',
+  score: 'Float?',
+  unchecked_weight: 'Float',
+  breakdown: 'GradeBreakdown',
+  caps: '[AppliedCap]',
+  not_scored: '[GradePart]',
+  fixes: '[DeliverabilityFix]',
+  checks: 'GradeChecks',
 });

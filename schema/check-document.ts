@@ -1,7 +1,4 @@
-import {
-  getNamedType, isEnumType, isObjectType, isScalarType, isUnionType,
-  type GraphQLField, type GraphQLObjectType, type GraphQLSchema,
-} from 'graphql';
+import { getNamedType, isEnumType, isObjectType, isScalarType, isUnionType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { WireExtensions } from './answer-type-dsl.js';
 import { resultTypeName, type CheckArg, type CheckDeclaration } from './check-declarations.js';
 
@@ -25,7 +22,8 @@ function selection(type: GraphQLObjectType, indent: string, aliases: boolean): s
 
 function unionOrObject(type: ReturnType<typeof getNamedType>, indent: string, aliases = true): string[] {
   if (isObjectType(type)) return selection(type, indent, aliases);
-  if (isUnionType(type)) return type.getTypes().flatMap((member) => [`${indent}... on ${member.name} {`, ...selection(member, `${indent}  `, aliases), `${indent}}`]);
+  if (isUnionType(type))
+    return type.getTypes().flatMap((member) => [`${indent}... on ${member.name} {`, ...selection(member, `${indent}  `, aliases), `${indent}}`]);
   throw new Error(`Cannot select ${String(type)}.`);
 }
 
@@ -37,7 +35,9 @@ function unionOrObject(type: ReturnType<typeof getNamedType>, indent: string, al
 export function checkSelection(schema: GraphQLSchema, declaration: CheckDeclaration): string {
   const result = schema.getType(resultTypeName(declaration));
   if (!result) throw new Error(`The schema has no ${resultTypeName(declaration)}.`);
-  return `{ ${unionOrObject(result, '', false).map((l) => l.trim()).join(' ')} }`;
+  return `{ ${unionOrObject(result, '', false)
+    .map((l) => l.trim())
+    .join(' ')} }`;
 }
 
 /** camelCase GraphQL name to snake_case wire name, for every check answer field whose names differ. */

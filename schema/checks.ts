@@ -14,24 +14,28 @@ const COMMON_KEYS = 3;
  * answer size), shared with the request's other aliases, batched operations and MCP messages.
  */
 function checkField(declaration: CheckDeclaration): void {
-  const result = answerUnion(resultTypeName(declaration),
+  const result = answerUnion(
+    resultTypeName(declaration),
     `${declaration.name}'s answer (${declaration.answer}), or UnfinishedCheck when the request's deadline cut it off before it answered.`,
     [declaration.answer, 'UnfinishedCheck'],
     // A cut-off answer holds only the common fields; every check's own answer holds more.
-    (value) => (Object.keys(value).length > COMMON_KEYS ? declaration.answer : 'UnfinishedCheck'));
-  builder.queryField(declaration.field, (t) => t.field({
-    type: result as never,
-    description: `${declaration.summary} (${declaration.name}; fields and finding codes in docs/checks.md)`,
-    args: Object.fromEntries(declaration.args.map((arg) => [arg.name, argOf(t.arg, arg)])) as never,
-    resolve: (_root, args, ctx: Context) => {
-      const input: Record<string, unknown> = {};
-      for (const arg of declaration.args) {
-        const value = (args as Record<string, unknown>)[arg.name];
-        if (value !== null && value !== undefined) input[arg.name] = value;
-      }
-      return runBoundedCheck(declaration.field, input, ctx, declaration.run) as never;
-    },
-  }));
+    (value) => (Object.keys(value).length > COMMON_KEYS ? declaration.answer : 'UnfinishedCheck'),
+  );
+  builder.queryField(declaration.field, (t) =>
+    t.field({
+      type: result as never,
+      description: `${declaration.summary} (${declaration.name}; fields and finding codes in docs/checks.md)`,
+      args: Object.fromEntries(declaration.args.map((arg) => [arg.name, argOf(t.arg, arg)])) as never,
+      resolve: (_root, args, ctx: Context) => {
+        const input: Record<string, unknown> = {};
+        for (const arg of declaration.args) {
+          const value = (args as Record<string, unknown>)[arg.name];
+          if (value !== null && value !== undefined) input[arg.name] = value;
+        }
+        return runBoundedCheck(declaration.field, input, ctx, declaration.run) as never;
+      },
+    }),
+  );
 }
 
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
@@ -39,9 +43,12 @@ type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg']
 function argOf(arg: ArgBuilder, spec: CheckArg): unknown {
   const description = spec.maxItems ? `${spec.description} (a list; REST takes it comma-separated)` : spec.description;
   switch (spec.kind) {
-    case 'list': return arg.stringList({ required: true, description });
-    case 'enum': return arg({ type: answerRef(spec.enumType as string) as never, required: spec.required, description });
-    default: return arg.string({ required: spec.required, description });
+    case 'list':
+      return arg.stringList({ required: true, description });
+    case 'enum':
+      return arg({ type: answerRef(spec.enumType as string) as never, required: spec.required, description });
+    default:
+      return arg.string({ required: spec.required, description });
   }
 }
 

@@ -17,7 +17,11 @@ const DashboardDomainRef = builder.objectRef<DashboardDomain>('DashboardDomain')
     workspaceId: t.exposeInt('workspaceId', { nullable: true }),
     workspaceName: t.exposeString('workspaceName', { nullable: true }),
     buildReason: t.exposeString('buildReason', { nullable: true, description: 'Why the domain needs attention; null otherwise.' }),
-    buildProblems: t.field({ type: [BuildProblemRef], description: 'What our DNS checks found when the domain was built.', resolve: (d) => [...d.buildProblems] }),
+    buildProblems: t.field({
+      type: [BuildProblemRef],
+      description: 'What our DNS checks found when the domain was built.',
+      resolve: (d) => [...d.buildProblems],
+    }),
   }),
 });
 
@@ -45,9 +49,11 @@ const DashboardRef = builder.objectRef<Dashboard>('Dashboard').implement({
   }),
 });
 
-builder.queryField('dashboard', (t) => t.field({
-  type: DashboardRef,
-  description: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.',
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => getDashboard(ctx),
-}));
+builder.queryField('dashboard', (t) =>
+  t.field({
+    type: DashboardRef,
+    description: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.',
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => getDashboard(ctx),
+  }),
+);

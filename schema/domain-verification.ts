@@ -48,17 +48,21 @@ const DomainVerificationResultRef = builder.objectRef<DomainVerificationResult>(
   }),
 });
 
-builder.queryField('domainVerification', (t) => t.field({
-  type: DomainVerificationRef,
-  description: 'Your verification token, the TXT record that proves a domain is yours, and the domains already proved.',
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => getDomainVerification(ctx),
-}));
+builder.queryField('domainVerification', (t) =>
+  t.field({
+    type: DomainVerificationRef,
+    description: 'Your verification token, the TXT record that proves a domain is yours, and the domains already proved.',
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => getDomainVerification(ctx),
+  }),
+);
 
-builder.mutationField('verifyDomain', (t) => t.field({
-  type: DomainVerificationResultRef,
-  description: 'Looks the TXT at _inbox-verification.<domain> up now; once it holds your token the domain stays verified.',
-  authScopes: { write: true },
-  args: { domain: t.arg.string({ required: true }) },
-  resolve: (_root, args, ctx) => verifyDomain(args.domain, ctx),
-}));
+builder.mutationField('verifyDomain', (t) =>
+  t.field({
+    type: DomainVerificationResultRef,
+    description: 'Looks the TXT at _inbox-verification.<domain> up now; once it holds your token the domain stays verified.',
+    authScopes: { write: true },
+    args: { domain: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => verifyDomain(args.domain, ctx),
+  }),
+);

@@ -1,7 +1,10 @@
 import { getNamedType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import type { WireExtensions } from './answer-type-dsl.js';
 
-interface Shape { readonly absentWhenNull: Map<string, string | undefined>; readonly children: Map<string, Shape> }
+interface Shape {
+  readonly absentWhenNull: Map<string, string | undefined>;
+  readonly children: Map<string, Shape>;
+}
 
 /**
  * Where a check leaves a key out (`domain_unicode` for an ASCII name, SPF's evaluation fields without

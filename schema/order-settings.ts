@@ -20,7 +20,9 @@ const OrderSettingsRef = builder.objectRef<OrderSettings>('OrderSettings').imple
 });
 
 const SequencerInput = builder.inputType('SequencerInput', {
-  fields: (t) => ({ sequencer: t.field({ type: SequencerEnum, required: true, description: `One of ${Object.keys(SEQUENCERS).join(', ')} (any case on REST and MCP).` }) }),
+  fields: (t) => ({
+    sequencer: t.field({ type: SequencerEnum, required: true, description: `One of ${Object.keys(SEQUENCERS).join(', ')} (any case on REST and MCP).` }),
+  }),
 });
 
 const MonitorsInput = builder.inputType('MonitorsInput', {
@@ -30,18 +32,22 @@ const MonitorsInput = builder.inputType('MonitorsInput', {
   }),
 });
 
-builder.mutationField('setSequencer', (t) => t.field({
-  type: OrderSettingsRef,
-  description: "Sets the sending tool the order's inboxes connect to.",
-  authScopes: { write: true },
-  args: { subscriptionId: t.arg.string({ required: true }), input: t.arg({ type: SequencerInput, required: true }) },
-  resolve: (_root, args, ctx) => setSequencer(args.subscriptionId, args.input, ctx),
-}));
+builder.mutationField('setSequencer', (t) =>
+  t.field({
+    type: OrderSettingsRef,
+    description: "Sets the sending tool the order's inboxes connect to.",
+    authScopes: { write: true },
+    args: { subscriptionId: t.arg.string({ required: true }), input: t.arg({ type: SequencerInput, required: true }) },
+    resolve: (_root, args, ctx) => setSequencer(args.subscriptionId, args.input, ctx),
+  }),
+);
 
-builder.mutationField('setMonitors', (t) => t.field({
-  type: OrderSettingsRef,
-  description: 'Sets the reconnection and/or deliverability switch; a switch not sent is left as it is.',
-  authScopes: { write: true },
-  args: { subscriptionId: t.arg.string({ required: true }), input: t.arg({ type: MonitorsInput, required: true }) },
-  resolve: (_root, args, ctx) => setMonitors(args.subscriptionId, args.input, ctx),
-}));
+builder.mutationField('setMonitors', (t) =>
+  t.field({
+    type: OrderSettingsRef,
+    description: 'Sets the reconnection and/or deliverability switch; a switch not sent is left as it is.',
+    authScopes: { write: true },
+    args: { subscriptionId: t.arg.string({ required: true }), input: t.arg({ type: MonitorsInput, required: true }) },
+    resolve: (_root, args, ctx) => setMonitors(args.subscriptionId, args.input, ctx),
+  }),
+);

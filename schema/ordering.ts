@@ -11,9 +11,21 @@ import type { DomainProblems, OrderIssue } from '../resolvers/orders/order-probl
 // a price-like field anywhere is an unknown field, refused by input coercion on every door.
 const OrderMailboxInput = builder.inputType('OrderMailboxInput', {
   fields: (t) => ({
-    firstName: t.string({ required: true, description: '1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.', extensions: { jsonSchema: { minLength: 1, maxLength: 64 } } }),
-    lastName: t.string({ required: true, description: '1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.', extensions: { jsonSchema: { minLength: 1, maxLength: 64 } } }),
-    localPart: t.string({ required: true, description: 'The part before the @: 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit.', extensions: { jsonSchema: { minLength: 1, maxLength: 64 } } }),
+    firstName: t.string({
+      required: true,
+      description: '1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.',
+      extensions: { jsonSchema: { minLength: 1, maxLength: 64 } },
+    }),
+    lastName: t.string({
+      required: true,
+      description: '1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.',
+      extensions: { jsonSchema: { minLength: 1, maxLength: 64 } },
+    }),
+    localPart: t.string({
+      required: true,
+      description: 'The part before the @: 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit.',
+      extensions: { jsonSchema: { minLength: 1, maxLength: 64 } },
+    }),
   }),
 });
 
@@ -21,7 +33,12 @@ const OrderDomainInput = builder.inputType('OrderDomainInput', {
   fields: (t) => ({
     domain: t.string({ required: true, description: 'A registered domain the caller owns.' }),
     forwardTo: t.string({ required: false, description: 'The domain visitors of this one are forwarded to.' }),
-    mailboxes: t.field({ type: [OrderMailboxInput], required: true, description: `The domain's mailboxes; at most ${ORDER_LIMITS.mailboxes.toLocaleString('en-US')} mailboxes across the whole order.`, extensions: { jsonSchema: { minItems: 1, maxItems: ORDER_LIMITS.mailboxes } } }),
+    mailboxes: t.field({
+      type: [OrderMailboxInput],
+      required: true,
+      description: `The domain's mailboxes; at most ${ORDER_LIMITS.mailboxes.toLocaleString('en-US')} mailboxes across the whole order.`,
+      extensions: { jsonSchema: { minItems: 1, maxItems: ORDER_LIMITS.mailboxes } },
+    }),
   }),
 });
 
@@ -30,7 +47,8 @@ const OrderInput = builder.inputType('OrderInput', {
     sku: t.string({ required: true }),
     promotionCode: t.string({ required: false }),
     domains: t.field({
-      type: [OrderDomainInput], required: true,
+      type: [OrderDomainInput],
+      required: true,
       description: `At most ${ORDER_LIMITS.domains} domains and ${ORDER_LIMITS.mailboxes.toLocaleString('en-US')} mailboxes per order (SPEC 4.2).`,
       extensions: { jsonSchema: { minItems: 1, maxItems: ORDER_LIMITS.domains } },
     }),
@@ -112,21 +130,25 @@ const PlacedOrderRef = builder.objectRef<PlacedOrder>('PlacedOrder').implement({
   }),
 });
 
-builder.queryField('previewOrder', (t) => t.field({
-  type: OrderPreviewRef,
-  description: 'Checks and prices an order; creates nothing. Runs the same checks as placing.',
-  authScopes: { read: true },
-  args: { order: t.arg({ type: OrderInput, required: true }) },
-  resolve: (_root, args, ctx) => previewOrder(args.order, ctx),
-}));
+builder.queryField('previewOrder', (t) =>
+  t.field({
+    type: OrderPreviewRef,
+    description: 'Checks and prices an order; creates nothing. Runs the same checks as placing.',
+    authScopes: { read: true },
+    args: { order: t.arg({ type: OrderInput, required: true }) },
+    resolve: (_root, args, ctx) => previewOrder(args.order, ctx),
+  }),
+);
 
-builder.mutationField('placeOrder', (t) => t.field({
-  type: PlacedOrderRef,
-  description: 'Places the order and charges the card on file.',
-  authScopes: { ordersPlace: true },
-  args: {
-    order: t.arg({ type: OrderInput, required: true }),
-    idempotencyKey: t.arg.string({ required: false, description: 'Required: 8 to 64 letters, digits, ".", "-", ":" or "_".' }),
-  },
-  resolve: (_root, args, ctx) => placeOrder(args.order, args.idempotencyKey, ctx),
-}));
+builder.mutationField('placeOrder', (t) =>
+  t.field({
+    type: PlacedOrderRef,
+    description: 'Places the order and charges the card on file.',
+    authScopes: { ordersPlace: true },
+    args: {
+      order: t.arg({ type: OrderInput, required: true }),
+      idempotencyKey: t.arg.string({ required: false, description: 'Required: 8 to 64 letters, digits, ".", "-", ":" or "_".' }),
+    },
+    resolve: (_root, args, ctx) => placeOrder(args.order, args.idempotencyKey, ctx),
+  }),
+);

@@ -24,9 +24,11 @@ export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').i
   }),
 });
 
-builder.queryField('orders', (t) => t.field({
-  type: [OrderSummaryRef],
-  description: "The caller's orders, newest first.",
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => listOrders(ctx),
-}));
+builder.queryField('orders', (t) =>
+  t.field({
+    type: [OrderSummaryRef],
+    description: "The caller's orders, newest first.",
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => listOrders(ctx),
+  }),
+);

@@ -11,9 +11,11 @@ const PaymentMethodRef = builder.objectRef<PaymentMethodView>('PaymentMethod').i
   }),
 });
 
-builder.queryField('paymentMethod', (t) => t.field({
-  type: PaymentMethodRef,
-  description: 'Whether a card is on file, as brand and last four.',
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => getPaymentMethod(ctx),
-}));
+builder.queryField('paymentMethod', (t) =>
+  t.field({
+    type: PaymentMethodRef,
+    description: 'Whether a card is on file, as brand and last four.',
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => getPaymentMethod(ctx),
+  }),
+);

@@ -1,5 +1,13 @@
 import { builder } from './builder.js';
-import { createKeyForPerson, findViewer, inviteUser, listApiKeys, revokeKeyForPerson, type ApiKeyListing, type Viewer } from '../resolvers/people/manage-keys.js';
+import {
+  createKeyForPerson,
+  findViewer,
+  inviteUser,
+  listApiKeys,
+  revokeKeyForPerson,
+  type ApiKeyListing,
+  type Viewer,
+} from '../resolvers/people/manage-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 import { listInvitations, listPeople, type PendingInvitation, type PersonListing } from '../resolvers/people/list-people.js';
 import { changePassword } from '../resolvers/people/change-password.js';
@@ -12,11 +20,11 @@ const ApiKeyRef = builder.objectRef<ApiKeyListing>('ApiKey').implement({
   fields: (t) => ({
     keyId: t.exposeInt('keyId'),
     name: t.exposeString('name', { nullable: true }),
-    prefix: t.exposeString('prefix', { description: 'The key\'s first characters, to tell keys apart; the key itself is never shown again.' }),
+    prefix: t.exposeString('prefix', { description: "The key's first characters, to tell keys apart; the key itself is never shown again." }),
     scopes: t.exposeStringList('scopes'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Kept to the minute.' }),
-    createdBy: t.exposeString('createdBy', { nullable: true, description: 'The e-mail of the person who made it; null for the operator\'s keys.' }),
+    createdBy: t.exposeString('createdBy', { nullable: true, description: "The e-mail of the person who made it; null for the operator's keys." }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
   }),
 });
@@ -91,78 +99,98 @@ const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
   }),
 });
 
-builder.queryField('viewer', (t) => t.field({
-  type: ViewerRef,
-  description: 'The signed-in person and their account. Signed-in people only (an API key gets a 403).',
-  authScopes: { session: true },
-  resolve: (_root, _args, ctx) => findViewer(ctx),
-}));
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerRef,
+    description: 'The signed-in person and their account. Signed-in people only (an API key gets a 403).',
+    authScopes: { session: true },
+    resolve: (_root, _args, ctx) => findViewer(ctx),
+  }),
+);
 
-builder.queryField('apiKeys', (t) => t.field({
-  type: [ApiKeyRef],
-  description: 'The account\'s API keys, revoked ones included. Signed-in people only.',
-  authScopes: { session: true },
-  resolve: (_root, _args, ctx) => listApiKeys(ctx),
-}));
+builder.queryField('apiKeys', (t) =>
+  t.field({
+    type: [ApiKeyRef],
+    description: "The account's API keys, revoked ones included. Signed-in people only.",
+    authScopes: { session: true },
+    resolve: (_root, _args, ctx) => listApiKeys(ctx),
+  }),
+);
 
-builder.mutationField('createApiKey', (t) => t.field({
-  type: NewApiKeyRef,
-  description: 'Makes a key; the answer carries it whole, this once (sk_test_ in sandbox mode, sk_live_ with Stripe). Signed-in people only.',
-  authScopes: { session: true },
-  args: { input: t.arg({ type: ApiKeyInput, required: true }) },
-  resolve: (_root, args, ctx) => createKeyForPerson(ctx, args.input),
-}));
+builder.mutationField('createApiKey', (t) =>
+  t.field({
+    type: NewApiKeyRef,
+    description: 'Makes a key; the answer carries it whole, this once (sk_test_ in sandbox mode, sk_live_ with Stripe). Signed-in people only.',
+    authScopes: { session: true },
+    args: { input: t.arg({ type: ApiKeyInput, required: true }) },
+    resolve: (_root, args, ctx) => createKeyForPerson(ctx, args.input),
+  }),
+);
 
-builder.mutationField('revokeApiKey', (t) => t.field({
-  type: RevokedApiKeyRef,
-  description: 'Revokes a key; its next request is a 401. Signed-in people only.',
-  authScopes: { session: true },
-  args: { keyId: t.arg.int({ required: true }) },
-  resolve: (_root, args, ctx) => revokeKeyForPerson(ctx, args.keyId),
-}));
+builder.mutationField('revokeApiKey', (t) =>
+  t.field({
+    type: RevokedApiKeyRef,
+    description: 'Revokes a key; its next request is a 401. Signed-in people only.',
+    authScopes: { session: true },
+    args: { keyId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => revokeKeyForPerson(ctx, args.keyId),
+  }),
+);
 
-builder.mutationField('inviteUser', (t) => t.field({
-  type: InvitationRef,
-  description: 'E-mails an invitation link (valid 7 days). Account owners only.',
-  authScopes: { session: true },
-  args: { email: t.arg.string({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
-  resolve: (_root, args, ctx) => inviteUser(ctx, args.email, args.role),
-}));
+builder.mutationField('inviteUser', (t) =>
+  t.field({
+    type: InvitationRef,
+    description: 'E-mails an invitation link (valid 7 days). Account owners only.',
+    authScopes: { session: true },
+    args: { email: t.arg.string({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
+    resolve: (_root, args, ctx) => inviteUser(ctx, args.email, args.role),
+  }),
+);
 
-builder.queryField('people', (t) => t.field({
-  type: [PersonRef],
-  description: 'The people who sign in to the account, oldest first. Signed-in people only.',
-  authScopes: { session: true },
-  resolve: (_root, _args, ctx) => listPeople(ctx),
-}));
+builder.queryField('people', (t) =>
+  t.field({
+    type: [PersonRef],
+    description: 'The people who sign in to the account, oldest first. Signed-in people only.',
+    authScopes: { session: true },
+    resolve: (_root, _args, ctx) => listPeople(ctx),
+  }),
+);
 
-builder.queryField('invitations', (t) => t.field({
-  type: [InvitationRef],
-  description: 'Invitations sent and neither accepted nor expired, newest first. Signed-in people only.',
-  authScopes: { session: true },
-  resolve: (_root, _args, ctx) => listInvitations(ctx),
-}));
+builder.queryField('invitations', (t) =>
+  t.field({
+    type: [InvitationRef],
+    description: 'Invitations sent and neither accepted nor expired, newest first. Signed-in people only.',
+    authScopes: { session: true },
+    resolve: (_root, _args, ctx) => listInvitations(ctx),
+  }),
+);
 
-builder.mutationField('changePassword', (t) => t.field({
-  type: PasswordChangeRef,
-  description: 'Sets a new password after checking the current one; signs out your other sessions and keeps this one. Signed-in people only.',
-  authScopes: { session: true },
-  args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
-  resolve: (_root, args, ctx) => changePassword(ctx, args.input),
-}));
+builder.mutationField('changePassword', (t) =>
+  t.field({
+    type: PasswordChangeRef,
+    description: 'Sets a new password after checking the current one; signs out your other sessions and keeps this one. Signed-in people only.',
+    authScopes: { session: true },
+    args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
+    resolve: (_root, args, ctx) => changePassword(ctx, args.input),
+  }),
+);
 
-builder.mutationField('removePerson', (t) => t.field({
-  type: RemovedPersonRef,
-  description: 'Removes a person from the account and ends their sessions; the last owner cannot be removed. Account owners only.',
-  authScopes: { session: true },
-  args: { userId: t.arg.int({ required: true }) },
-  resolve: (_root, args, ctx) => removePerson(ctx, args.userId),
-}));
+builder.mutationField('removePerson', (t) =>
+  t.field({
+    type: RemovedPersonRef,
+    description: 'Removes a person from the account and ends their sessions; the last owner cannot be removed. Account owners only.',
+    authScopes: { session: true },
+    args: { userId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => removePerson(ctx, args.userId),
+  }),
+);
 
-builder.mutationField('changeRole', (t) => t.field({
-  type: PersonRef,
-  description: 'Makes a person an owner or a member; the last owner cannot be made a member. Account owners only.',
-  authScopes: { session: true },
-  args: { userId: t.arg.int({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
-  resolve: (_root, args, ctx) => changeRole(ctx, args.userId, args.role),
-}));
+builder.mutationField('changeRole', (t) =>
+  t.field({
+    type: PersonRef,
+    description: 'Makes a person an owner or a member; the last owner cannot be made a member. Account owners only.',
+    authScopes: { session: true },
+    args: { userId: t.arg.int({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
+    resolve: (_root, args, ctx) => changeRole(ctx, args.userId, args.role),
+  }),
+);

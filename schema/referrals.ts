@@ -24,9 +24,11 @@ const ReferralsRef = builder.objectRef<Referrals>('Referrals').implement({
   }),
 });
 
-builder.queryField('referrals', (t) => t.field({
-  type: ReferralsRef,
-  description: 'Referral code, earnings, payout destination.',
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => getReferrals(ctx),
-}));
+builder.queryField('referrals', (t) =>
+  t.field({
+    type: ReferralsRef,
+    description: 'Referral code, earnings, payout destination.',
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => getReferrals(ctx),
+  }),
+);

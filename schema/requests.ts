@@ -31,9 +31,11 @@ export const ChangeRequestRef = builder.objectRef<ChangeRequestView>('ChangeRequ
   }),
 });
 
-builder.queryField('requests', (t) => t.field({
-  type: [ChangeRequestRef],
-  description: "Changes asked for and the service's replies.",
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => listRequests(ctx),
-}));
+builder.queryField('requests', (t) =>
+  t.field({
+    type: [ChangeRequestRef],
+    description: "Changes asked for and the service's replies.",
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => listRequests(ctx),
+  }),
+);

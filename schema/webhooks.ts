@@ -1,7 +1,13 @@
 import { builder } from './builder.js';
 import {
-  createWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks, updateWebhook,
-  type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint,
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  updateWebhook,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
 } from '../resolvers/webhooks/webhook-endpoints.js';
 import { EVENT_TYPES } from '../resolvers/events/event-types.js';
 
@@ -20,7 +26,7 @@ const WebhookAttemptRef = builder.objectRef<WebhookAttempt>('WebhookAttempt').im
   fields: (t) => ({
     attempt: t.exposeInt('attempt'),
     at: t.expose('at', { type: 'DateTime' }),
-    statusCode: t.exposeInt('statusCode', { nullable: true, description: 'The endpoint\'s HTTP status; null when it did not answer.' }),
+    statusCode: t.exposeInt('statusCode', { nullable: true, description: "The endpoint's HTTP status; null when it did not answer." }),
     error: t.exposeString('error', { nullable: true }),
     durationMs: t.exposeInt('durationMs'),
   }),
@@ -51,41 +57,51 @@ const WebhookInput = builder.inputType('WebhookInput', {
   }),
 });
 
-builder.queryField('webhooks', (t) => t.field({
-  type: [WebhookEndpointRef],
-  description: 'The webhook endpoints of the caller\'s account.',
-  authScopes: { write: true },
-  resolve: (_root, _args, ctx) => listWebhooks(ctx),
-}));
+builder.queryField('webhooks', (t) =>
+  t.field({
+    type: [WebhookEndpointRef],
+    description: "The webhook endpoints of the caller's account.",
+    authScopes: { write: true },
+    resolve: (_root, _args, ctx) => listWebhooks(ctx),
+  }),
+);
 
-builder.queryField('webhookDeliveries', (t) => t.field({
-  type: [WebhookDeliveryRef],
-  description: 'The newest 100 deliveries to one endpoint, each with its attempts.',
-  authScopes: { write: true },
-  args: { webhookId: t.arg.int({ required: true }) },
-  resolve: (_root, args, ctx) => listWebhookDeliveries(args.webhookId, ctx),
-}));
+builder.queryField('webhookDeliveries', (t) =>
+  t.field({
+    type: [WebhookDeliveryRef],
+    description: 'The newest 100 deliveries to one endpoint, each with its attempts.',
+    authScopes: { write: true },
+    args: { webhookId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => listWebhookDeliveries(args.webhookId, ctx),
+  }),
+);
 
-builder.mutationField('createWebhook', (t) => t.field({
-  type: WebhookEndpointRef,
-  description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
-  authScopes: { write: true },
-  args: { input: t.arg({ type: WebhookInput, required: true }) },
-  resolve: (_root, args, ctx) => createWebhook(args.input, ctx),
-}));
+builder.mutationField('createWebhook', (t) =>
+  t.field({
+    type: WebhookEndpointRef,
+    description: 'Registers an endpoint; the answer carries its signing secret, shown this once.',
+    authScopes: { write: true },
+    args: { input: t.arg({ type: WebhookInput, required: true }) },
+    resolve: (_root, args, ctx) => createWebhook(args.input, ctx),
+  }),
+);
 
-builder.mutationField('updateWebhook', (t) => t.field({
-  type: WebhookEndpointRef,
-  description: 'Changes an endpoint\'s address, event types or description; a field not sent is kept.',
-  authScopes: { write: true },
-  args: { webhookId: t.arg.int({ required: true }), input: t.arg({ type: WebhookInput, required: true }) },
-  resolve: (_root, args, ctx) => updateWebhook(args.webhookId, args.input, ctx),
-}));
+builder.mutationField('updateWebhook', (t) =>
+  t.field({
+    type: WebhookEndpointRef,
+    description: "Changes an endpoint's address, event types or description; a field not sent is kept.",
+    authScopes: { write: true },
+    args: { webhookId: t.arg.int({ required: true }), input: t.arg({ type: WebhookInput, required: true }) },
+    resolve: (_root, args, ctx) => updateWebhook(args.webhookId, args.input, ctx),
+  }),
+);
 
-builder.mutationField('deleteWebhook', (t) => t.field({
-  type: DeletedWebhookRef,
-  description: 'Stops deliveries to an endpoint.',
-  authScopes: { write: true },
-  args: { webhookId: t.arg.int({ required: true }) },
-  resolve: (_root, args, ctx) => deleteWebhook(args.webhookId, ctx),
-}));
+builder.mutationField('deleteWebhook', (t) =>
+  t.field({
+    type: DeletedWebhookRef,
+    description: 'Stops deliveries to an endpoint.',
+    authScopes: { write: true },
+    args: { webhookId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => deleteWebhook(args.webhookId, ctx),
+  }),
+);

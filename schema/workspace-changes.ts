@@ -6,7 +6,13 @@ import { fileDomain, type FiledDomain } from '../resolvers/changes/file-domain.j
 import { badRequest } from '../resolvers/api-error.js';
 
 const WorkspaceNameInput = builder.inputType('WorkspaceNameInput', {
-  fields: (t) => ({ name: t.string({ required: true, description: `1 to ${WORKSPACE_NAME_MAX} characters.`, extensions: { jsonSchema: { minLength: 1, maxLength: WORKSPACE_NAME_MAX } } }) }),
+  fields: (t) => ({
+    name: t.string({
+      required: true,
+      description: `1 to ${WORKSPACE_NAME_MAX} characters.`,
+      extensions: { jsonSchema: { minLength: 1, maxLength: WORKSPACE_NAME_MAX } },
+    }),
+  }),
 });
 
 const FileDomainInput = builder.inputType('FileDomainInput', {
@@ -29,37 +35,46 @@ const FiledDomainRef = builder.objectRef<FiledDomain>('FiledDomain').implement({
   }),
 });
 
-builder.mutationField('createWorkspace', (t) => t.field({
-  type: WorkspaceRef,
-  description: 'Creates a folder.',
-  authScopes: { write: true },
-  args: { input: t.arg({ type: WorkspaceNameInput, required: true }) },
-  resolve: (_root, args, ctx) => createWorkspace(args.input, ctx),
-}));
+builder.mutationField('createWorkspace', (t) =>
+  t.field({
+    type: WorkspaceRef,
+    description: 'Creates a folder.',
+    authScopes: { write: true },
+    args: { input: t.arg({ type: WorkspaceNameInput, required: true }) },
+    resolve: (_root, args, ctx) => createWorkspace(args.input, ctx),
+  }),
+);
 
-builder.mutationField('renameWorkspace', (t) => t.field({
-  type: WorkspaceRef,
-  description: 'Renames a folder.',
-  authScopes: { write: true },
-  args: { workspaceId: t.arg.int({ required: true }), input: t.arg({ type: WorkspaceNameInput, required: true }) },
-  resolve: (_root, args, ctx) => renameWorkspace(args.workspaceId, args.input, ctx),
-}));
+builder.mutationField('renameWorkspace', (t) =>
+  t.field({
+    type: WorkspaceRef,
+    description: 'Renames a folder.',
+    authScopes: { write: true },
+    args: { workspaceId: t.arg.int({ required: true }), input: t.arg({ type: WorkspaceNameInput, required: true }) },
+    resolve: (_root, args, ctx) => renameWorkspace(args.workspaceId, args.input, ctx),
+  }),
+);
 
-builder.mutationField('deleteWorkspace', (t) => t.field({
-  type: DeletedWorkspaceRef,
-  description: 'Removes a folder; its domains are kept with no folder.',
-  authScopes: { write: true },
-  args: { workspaceId: t.arg.int({ required: true }) },
-  resolve: (_root, args, ctx) => deleteWorkspace(args.workspaceId, ctx),
-}));
+builder.mutationField('deleteWorkspace', (t) =>
+  t.field({
+    type: DeletedWorkspaceRef,
+    description: 'Removes a folder; its domains are kept with no folder.',
+    authScopes: { write: true },
+    args: { workspaceId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => deleteWorkspace(args.workspaceId, ctx),
+  }),
+);
 
-builder.mutationField('fileDomain', (t) => t.field({
-  type: FiledDomainRef,
-  description: 'Files a domain into a folder; a null workspaceId unfiles it.',
-  authScopes: { write: true },
-  args: { domain: t.arg.string({ required: true }), input: t.arg({ type: FileDomainInput, required: true }) },
-  resolve: (_root, args, ctx) => {
-    if (args.input.workspaceId === undefined) throw badRequest('workspace_id_missing', 'Send {"workspace_id": <id>} to file the domain, or {"workspace_id": null} to unfile it.');
-    return fileDomain(args.domain, { workspaceId: args.input.workspaceId }, ctx);
-  },
-}));
+builder.mutationField('fileDomain', (t) =>
+  t.field({
+    type: FiledDomainRef,
+    description: 'Files a domain into a folder; a null workspaceId unfiles it.',
+    authScopes: { write: true },
+    args: { domain: t.arg.string({ required: true }), input: t.arg({ type: FileDomainInput, required: true }) },
+    resolve: (_root, args, ctx) => {
+      if (args.input.workspaceId === undefined)
+        throw badRequest('workspace_id_missing', 'Send {"workspace_id": <id>} to file the domain, or {"workspace_id": null} to unfile it.');
+      return fileDomain(args.domain, { workspaceId: args.input.workspaceId }, ctx);
+    },
+  }),
+);

@@ -17,9 +17,11 @@ const WorkspaceListRef = builder.objectRef<WorkspaceList>('WorkspaceList').imple
   }),
 });
 
-builder.queryField('workspaces', (t) => t.field({
-  type: WorkspaceListRef,
-  description: 'Folders and the number of domains in each.',
-  authScopes: { read: true },
-  resolve: (_root, _args, ctx) => listWorkspaces(ctx),
-}));
+builder.queryField('workspaces', (t) =>
+  t.field({
+    type: WorkspaceListRef,
+    description: 'Folders and the number of domains in each.',
+    authScopes: { read: true },
+    resolve: (_root, _args, ctx) => listWorkspaces(ctx),
+  }),
+);

@@ -29,8 +29,11 @@ function sourceHash(): string {
   const hash = createHash('sha256');
   const inputs = [
     ...filesUnder(join(portal, 'src')).sort(),
-    join(portal, 'index.html'), join(portal, 'vite.config.ts'), join(portal, 'codegen.ts'),
-    join(root, 'schema.graphql'), join(root, 'package-lock.json'),
+    join(portal, 'index.html'),
+    join(portal, 'vite.config.ts'),
+    join(portal, 'codegen.ts'),
+    join(root, 'schema.graphql'),
+    join(root, 'package-lock.json'),
     // Service modules the portal imports as values (the one list of change request kinds).
     join(root, 'resolvers/changes/request-kinds.ts'),
   ];

@@ -20,22 +20,28 @@ let server: TestDnsServer;
 try {
   server = await startTestDnsServer({ records: [...fixtureZone, ...orderingDemoZone], port: port === 0 ? undefined : port });
 } catch (error) {
-  process.stderr.write(`The demo DNS server could not listen on 127.0.0.1:${port} (UDP and TCP): ${error instanceof Error ? error.message : String(error)}\n`
-    + `Another program holds the port; run it on another one with DEV_DNS_PORT=5301 npm run dev-dns.\n`);
+  process.stderr.write(
+    `The demo DNS server could not listen on 127.0.0.1:${port} (UDP and TCP): ${error instanceof Error ? error.message : String(error)}\n` +
+      `Another program holds the port; run it on another one with DEV_DNS_PORT=5301 npm run dev-dns.\n`,
+  );
   process.exit(1);
 }
 
-process.stdout.write([
-  `Demo DNS on ${server.server} (UDP and TCP). Start the service beside it:`,
-  `  DNS_SERVERS=${server.server} npm start`,
-  'Checks answer for good.test (well configured) and bad.test (poorly configured).',
-  `Orders can name ${orderableDemoDomains.join(', ')}; ${googleAttachedDemoDomain} is refused (it receives mail at Google).`,
-  'Any other name does not exist here. Ctrl-C stops it.',
-  '',
-].join('\n'));
+process.stdout.write(
+  [
+    `Demo DNS on ${server.server} (UDP and TCP). Start the service beside it:`,
+    `  DNS_SERVERS=${server.server} npm start`,
+    'Checks answer for good.test (well configured) and bad.test (poorly configured).',
+    `Orders can name ${orderableDemoDomains.join(', ')}; ${googleAttachedDemoDomain} is refused (it receives mail at Google).`,
+    'Any other name does not exist here. Ctrl-C stops it.',
+    '',
+  ].join('\n'),
+);
 
 // The server records every question for the tests; a long-running demo only needs the recent ones.
-setInterval(() => { server.questions.length = 0; }, 60_000).unref();
+setInterval(() => {
+  server.questions.length = 0;
+}, 60_000).unref();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

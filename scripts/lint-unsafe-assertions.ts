@@ -11,15 +11,20 @@ const BASELINE = 'scripts/unsafe-assertions-baseline.json';
 const CHECKED = ['schema', 'resolvers', 'rest', 'mcp', 'db', 'server', 'admin', 'web', 'scripts', 'codegen.ts'];
 
 const Report = z.object({
-  diagnostics: z.array(z.object({
-    filename: z.string(),
-    labels: z.array(z.object({ span: z.object({ line: z.number(), column: z.number() }) })),
-  })),
+  diagnostics: z.array(
+    z.object({
+      filename: z.string(),
+      labels: z.array(z.object({ span: z.object({ line: z.number(), column: z.number() }) })),
+    }),
+  ),
 });
 type Diagnostic = z.infer<typeof Report>['diagnostics'][number];
 
 // oxlint exits 1 when it finds any; its JSON report is on stdout either way.
-const oxlint = spawnSync('oxlint', ['-c', 'scripts/unsafe-assertions.oxlintrc.json', '--format', 'json', ...CHECKED], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const oxlint = spawnSync('oxlint', ['-c', 'scripts/unsafe-assertions.oxlintrc.json', '--format', 'json', ...CHECKED], {
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
 if (oxlint.error || !oxlint.stdout.trimStart().startsWith('{')) {
   process.stderr.write(`oxlint did not run: ${oxlint.error?.message ?? oxlint.stderr}\n`);
   process.exit(2);
@@ -42,7 +47,9 @@ for (const [file, list] of found) {
   const allowed = baseline[file] ?? 0;
   if (list.length > allowed) {
     const where = list.map((d) => `${d.labels[0]?.span.line ?? 0}:${d.labels[0]?.span.column ?? 0}`).join(', ');
-    problems.push(`${file}: ${list.length} unsafe type assertions, ${allowed} allowed (at ${where}). Narrow with a type guard or a schema instead of \`as\`; see docs/lint.md.`);
+    problems.push(
+      `${file}: ${list.length} unsafe type assertions, ${allowed} allowed (at ${where}). Narrow with a type guard or a schema instead of \`as\`; see docs/lint.md.`,
+    );
   }
 }
 for (const [file, allowed] of Object.entries(baseline)) {

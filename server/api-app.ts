@@ -23,11 +23,24 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const rows = operationTable.filter((r) => r.listener === 'api');
   const rest = createRestHandler({ rows, runOperation, services, cors: false });
   const mcp = createMcpHandler({
-    name: 'deliverability-account', rows, runOperation, services, requireKey: true,
+    name: 'deliverability-account',
+    rows,
+    runOperation,
+    services,
+    requireKey: true,
     // place_order takes the Idempotency-Key as an argument (same format rule as the header).
-    extraInputs: (row) => row.headerVariables?.length
-      ? { extra: { idempotency_key: { type: 'string', pattern: '^[A-Za-z0-9.:_-]{8,64}$', description: 'A new unique key per order (8-64 letters, digits, . - : _); retrying with the same key never places a second order.' } } }
-      : {},
+    extraInputs: (row) =>
+      row.headerVariables?.length
+        ? {
+            extra: {
+              idempotency_key: {
+                type: 'string',
+                pattern: '^[A-Za-z0-9.:_-]{8,64}$',
+                description: 'A new unique key per order (8-64 letters, digits, . - : _); retrying with the same key never places a second order.',
+              },
+            },
+          }
+        : {},
   });
   const stripeWebhook = createStripeWebhookRoute(services);
   const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
@@ -57,6 +70,10 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
     if (reference) return reference;
     const answer = await rest(request, info);
     if (answer) return answer;
-    return jsonResponse(404, { detail: `There is no ${path}; the account API's paths are under /v1 (see ${services.config.apiUrl}/docs).`, code: 'not_found', request_id: info.requestId });
+    return jsonResponse(404, {
+      detail: `There is no ${path}; the account API's paths are under /v1 (see ${services.config.apiUrl}/docs).`,
+      code: 'not_found',
+      request_id: info.requestId,
+    });
   };
 }

@@ -27,7 +27,8 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       }
       await byAddress(info);
       const accountName = typeof body.account_name === 'string' ? body.account_name.trim() : '';
-      if (accountName.length < 1 || accountName.length > 100) throw new ApiError(422, 'invalid_account_name', 'Send "account_name": your company or agency name, 1 to 100 characters.');
+      if (accountName.length < 1 || accountName.length > 100)
+        throw new ApiError(422, 'invalid_account_name', 'Send "account_name": your company or agency name, 1 to 100 characters.');
       const email = normalizeEmail(body.email);
       const password = requirePassword(body.password);
       const { accountId, userId } = await signUp(db, accountName, email, password);
@@ -38,7 +39,9 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 254) : '';
       const password = typeof body.password === 'string' ? body.password.slice(0, 200) : '';
       await rateLimits.consume('signInEmail', email);
-      const user = email ? await db.selectFrom('users').select(['id', 'account_id', 'role', 'password_hash']).where('email', '=', email).executeTakeFirst() : undefined;
+      const user = email
+        ? await db.selectFrom('users').select(['id', 'account_id', 'role', 'password_hash']).where('email', '=', email).executeTakeFirst()
+        : undefined;
       // Hashes even for an unknown e-mail, so both answers take as long.
       const ok = await checkPassword(user?.password_hash ?? null, password);
       if (!user || !ok) throw new ApiError(401, 'wrong_credentials', WRONG_CREDENTIALS);
@@ -59,9 +62,13 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       if (user) {
         const token = await issuePasswordReset(db, user.id);
-        await sendPeopleMail(services.mailer, email, 'Reset your password',
+        await sendPeopleMail(
+          services.mailer,
+          email,
+          'Reset your password',
           `Someone asked to reset the password for ${email}.\n\nSet a new one within an hour:\n${config.apiUrl}/portal/reset-password?token=${token}\n\n` +
-          `(or POST /auth/password-reset/confirm with {"token": "${token}", "password": "..."})\n\nIf it was not you, ignore this message.\n`);
+            `(or POST /auth/password-reset/confirm with {"token": "${token}", "password": "..."})\n\nIf it was not you, ignore this message.\n`,
+        );
       }
       // Always 202: the answer never says whether the address has an account.
       return jsonResponse(202, { detail: `If ${email} signs in here, a reset link is on its way; it works once, within an hour.` });
@@ -69,8 +76,13 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
     async '/auth/password-reset/confirm'(body) {
       const password = requirePassword(body.password);
       const used = await useToken(db, 'password_reset', body.token);
-      if (!used?.userId) throw new ApiError(400, 'invalid_token', 'The reset link is unknown, used or expired; ask for a new one at POST /auth/password-reset.');
-      await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', used.userId).execute();
+      if (!used?.userId)
+        throw new ApiError(400, 'invalid_token', 'The reset link is unknown, used or expired; ask for a new one at POST /auth/password-reset.');
+      await db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(password) })
+        .where('id', '=', used.userId)
+        .execute();
       // A new password ends every session, a thief's included.
       await revokeUserSessions(db, used.userId);
       return jsonResponse(200, { detail: 'The password is changed and every session signed out; sign in with the new password.' });
@@ -78,7 +90,8 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
     async '/auth/accept-invitation'(body) {
       const password = requirePassword(body.password);
       const used = await useToken(db, 'invitation', body.token);
-      if (!used?.accountId || !used.email || !used.role) throw new ApiError(400, 'invalid_token', 'The invitation link is unknown, used or expired; ask the account owner for a new one.');
+      if (!used?.accountId || !used.email || !used.role)
+        throw new ApiError(400, 'invalid_token', 'The invitation link is unknown, used or expired; ask the account owner for a new one.');
       const userId = await createUser(db, used.accountId, used.email, password, used.role);
       return signedIn(userId, { account_id: used.accountId, user_id: userId, email: used.email, role: used.role }, 201);
     },

@@ -14,10 +14,12 @@ export function checkCostRule(context: ValidationContext): ASTVisitor {
       const cost = costOf(operation.selectionSet, context, new Set());
       if (cost <= MAX_CHECK_COST) return;
       const detail = `This query asks for ${cost} check units; one request may run at most ${MAX_CHECK_COST} (${describeCheckCosts()}; counting every alias). Send the rest in another request.`;
-      context.reportError(new GraphQLError(detail, {
-        nodes: [operation],
-        extensions: { code: 'too_many_checks', status: 400, detail, limit: MAX_CHECK_COST, http: { status: 400 } },
-      }));
+      context.reportError(
+        new GraphQLError(detail, {
+          nodes: [operation],
+          extensions: { code: 'too_many_checks', status: 400, detail, limit: MAX_CHECK_COST, http: { status: 400 } },
+        }),
+      );
     },
   };
 }

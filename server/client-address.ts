@@ -9,7 +9,10 @@ import { isIP } from 'node:net';
 export function clientAddressOf(peer: string, forwardedFor: string | undefined, trustedProxies: ReadonlySet<string>): string {
   const address = normalize(peer);
   if (!forwardedFor || !trustedProxies.has(address)) return address;
-  const hops = forwardedFor.split(',').map((h) => normalize(h.trim())).filter((h) => isIP(h) !== 0);
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => normalize(h.trim()))
+    .filter((h) => isIP(h) !== 0);
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     const hop = hops[i]!;
     if (!trustedProxies.has(hop)) return hop;
@@ -24,7 +27,10 @@ function normalize(address: string): string {
 
 /** TRUSTED_PROXIES: comma-separated IP addresses of the operator's load balancers or proxies. */
 export function trustedProxiesFromEnv(env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> {
-  const list = (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of list) {
     if (isIP(entry) === 0) throw new Error(`TRUSTED_PROXIES must list IP addresses separated by commas; "${entry}" is not one.`);
   }

@@ -25,7 +25,9 @@ export function createServicePayments(db: Kysely<Database>, config: ServiceConfi
   const sandboxStore = createKyselySandboxStore(db);
   let current = createPaymentProcessor({ apiUrl: config.apiUrl, sandboxStore, env });
   const processor: PaymentProcessor = {
-    get kind() { return current.kind; },
+    get kind() {
+      return current.kind;
+    },
     ensureCustomer: (account) => current.ensureCustomer(account),
     createSetupLink: (input) => current.createSetupLink(input),
     getPaymentMethod: (customerId) => current.getPaymentMethod(customerId),

@@ -11,7 +11,9 @@ import { refuseNulLiterals } from './refuse-nul-literals.js';
 import { refuseMissingOperationType } from './refuse-missing-operation-type.js';
 import { useJitErrorLocations } from './jit-error-locations.js';
 
-export interface YogaServerContext { readonly appContext: Context }
+export interface YogaServerContext {
+  readonly appContext: Context;
+}
 export type Yoga = YogaServerInstance<YogaServerContext, Context>;
 
 /** Armor limits for every door (documented in docs/api.md). */
@@ -76,4 +78,3 @@ export function createGraphqlServer(options: {
     ],
   });
 }
-

@@ -2,7 +2,12 @@ import type { OpenApiDocument, OpenApiOperation } from '../rest/openapi.js';
 import type { JsonSchema } from '../rest/graphql-json-schema.js';
 
 /** One line of a field table: `domains[].mailboxes[].local_part`, its type, whether it must be there. */
-interface FieldLine { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }
+interface FieldLine {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  readonly description: string;
+}
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -21,23 +26,34 @@ export function docsPage(document: OpenApiDocument): string {
   const schemas = document.components.schemas;
   const tags = (document.tags as { name: string; description?: string }[] | undefined) ?? [];
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+    Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+  );
   const main = operations.filter((o) => !o.op['x-same-as']);
   const alsoPost = new Set(operations.filter((o) => o.op['x-same-as']).map((o) => o.path));
 
-  const nav = tags.map((tag) => {
-    const items = main.filter((o) => o.op.tags.includes(tag.name));
-    if (!items.length) return '';
-    return `<li><span class="tag">${escapeHtml(tag.name)}</span><ul>${items.map((o) =>
-      `<li><a href="#${escapeHtml(o.op.operationId)}"><span class="m m-${o.method.toLowerCase()}">${o.method}</span> <code>${escapeHtml(o.path)}</code></a></li>`).join('')}</ul></li>`;
-  }).join('');
+  const nav = tags
+    .map((tag) => {
+      const items = main.filter((o) => o.op.tags.includes(tag.name));
+      if (!items.length) return '';
+      return `<li><span class="tag">${escapeHtml(tag.name)}</span><ul>${items
+        .map(
+          (o) =>
+            `<li><a href="#${escapeHtml(o.op.operationId)}"><span class="m m-${o.method.toLowerCase()}">${o.method}</span> <code>${escapeHtml(o.path)}</code></a></li>`,
+        )
+        .join('')}</ul></li>`;
+    })
+    .join('');
 
-  const sections = tags.map((tag) => {
-    const items = main.filter((o) => o.op.tags.includes(tag.name));
-    if (!items.length) return '';
-    return `<h2 id="tag-${escapeHtml(tag.name.toLowerCase())}">${escapeHtml(tag.name)}</h2>${tag.description ? `<p class="lead">${prose(tag.description)}</p>` : ''}`
-      + items.map((o) => operationSection(o.method, o.path, o.op, schemas, server, alsoPost.has(o.path))).join('');
-  }).join('');
+  const sections = tags
+    .map((tag) => {
+      const items = main.filter((o) => o.op.tags.includes(tag.name));
+      if (!items.length) return '';
+      return (
+        `<h2 id="tag-${escapeHtml(tag.name.toLowerCase())}">${escapeHtml(tag.name)}</h2>${tag.description ? `<p class="lead">${prose(tag.description)}</p>` : ''}` +
+        items.map((o) => operationSection(o.method, o.path, o.op, schemas, server, alsoPost.has(o.path))).join('')
+      );
+    })
+    .join('');
 
   return `<!doctype html>
 <html lang="en">
@@ -83,9 +99,14 @@ function operationSection(method: string, path: string, op: OpenApiOperation, sc
 <p>${prose(op.summary)}</p>
 <p class="facts">${facts.join(' · ')}${op['x-mcp-tool'] === op.operationId ? '' : ` · operationId <code class="opid">${escapeHtml(op.operationId)}</code>`}</p>`;
   if (parameters.length) {
-    html += `<h4>Parameters</h4>${fieldTable(parameters.map((p) => ({
-      name: p.name, type: `${typeLabel(p.schema, schemas)}, ${p.in}`, required: p.required, description: p.description,
-    })))}`;
+    html += `<h4>Parameters</h4>${fieldTable(
+      parameters.map((p) => ({
+        name: p.name,
+        type: `${typeLabel(p.schema, schemas)}, ${p.in}`,
+        required: p.required,
+        description: p.description,
+      })),
+    )}`;
   }
   if (body) {
     const schema = body.content['application/json']?.schema ?? {};
@@ -93,18 +114,44 @@ function operationSection(method: string, path: string, op: OpenApiOperation, sc
   }
   if (answer) html += `<h4>Answer</h4>${fieldTable(flatten(answer, schemas))}`;
   if (errors.length) {
-    html += `<h4>Errors</h4><dl class="errors">${errors.map(([status, response]) =>
-      `<div><dt>${escapeHtml(status)}</dt><dd>${prose(String((response as { description?: string }).description ?? ''))}</dd></div>`).join('')}</dl>`;
+    html += `<h4>Errors</h4><dl class="errors">${errors
+      .map(
+        ([status, response]) => `<div><dt>${escapeHtml(status)}</dt><dd>${prose(String((response as { description?: string }).description ?? ''))}</dd></div>`,
+      )
+      .join('')}</dl>`;
   }
   html += `<h4>Example</h4><pre><code>${escapeHtml(curlExample(method, path, parameters, body !== undefined, scope, server))}</code></pre>`;
   return `${html}</section>`;
 }
 
-function curlExample(method: string, path: string, parameters: { name: string; in: string; required: boolean }[], hasBody: boolean, scope: string | null | undefined, server: string): string {
-  const sample = (name: string) => (name === 'domains' ? 'example.com,example.org' : name === 'emails' ? 'alex@example.com' : name === 'host' ? 'track.example.com'
-    : name === 'input' ? 'example.com' : name === 'period' ? '7d' : name === 'workspace_id' ? '12' : name === 'subscription_id' ? 'sub_123' : 'example.com');
-  const url = server + path.replace(/\{(\w+)\}/g, (_m, name: string) => sample(name))
-    + (() => {
+function curlExample(
+  method: string,
+  path: string,
+  parameters: { name: string; in: string; required: boolean }[],
+  hasBody: boolean,
+  scope: string | null | undefined,
+  server: string,
+): string {
+  const sample = (name: string) =>
+    name === 'domains'
+      ? 'example.com,example.org'
+      : name === 'emails'
+        ? 'alex@example.com'
+        : name === 'host'
+          ? 'track.example.com'
+          : name === 'input'
+            ? 'example.com'
+            : name === 'period'
+              ? '7d'
+              : name === 'workspace_id'
+                ? '12'
+                : name === 'subscription_id'
+                  ? 'sub_123'
+                  : 'example.com';
+  const url =
+    server +
+    path.replace(/\{(\w+)\}/g, (_m, name: string) => sample(name)) +
+    (() => {
       const query = parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${sample(p.name)}`);
       return query.length ? `?${query.join('&')}` : '';
     })();
@@ -147,7 +194,11 @@ function typeLabel(schema: JsonSchema, schemas: Record<string, JsonSchema>): str
     label = `list of ${items ? typeLabel(items, schemas) : 'any'}`;
   }
   if (s.format) label += ` (${String(s.format)})`;
-  if (Array.isArray(s.enum)) label = `one of ${(s.enum as unknown[]).filter((v) => v !== null).map((v) => String(v)).join(', ')}`;
+  if (Array.isArray(s.enum))
+    label = `one of ${(s.enum as unknown[])
+      .filter((v) => v !== null)
+      .map((v) => String(v))
+      .join(', ')}`;
   if (typeof s.pattern === 'string') label += ` matching ${s.pattern}`;
   return nullable ? `${label} or null` : label;
 }
@@ -175,8 +226,12 @@ function flatten(schema: JsonSchema, schemas: Record<string, JsonSchema>, prefix
 
 function fieldTable(lines: readonly FieldLine[]): string {
   if (!lines.length) return '<p class="none">None.</p>';
-  return `<div class="table"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>${lines.map((line) =>
-    `<tr><td><code>${escapeHtml(line.name)}</code>${line.required ? '' : ' <span class="opt">optional</span>'}</td><td>${escapeHtml(line.type)}</td><td>${prose(line.description)}</td></tr>`).join('')}</tbody></table></div>`;
+  return `<div class="table"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>${lines
+    .map(
+      (line) =>
+        `<tr><td><code>${escapeHtml(line.name)}</code>${line.required ? '' : ' <span class="opt">optional</span>'}</td><td>${escapeHtml(line.type)}</td><td>${prose(line.description)}</td></tr>`,
+    )
+    .join('')}</tbody></table></div>`;
 }
 
 const CSS = `

@@ -1,6 +1,20 @@
 import {
-  Kind, getNamedType, isEnumType, isInputObjectType, isInputType, isInterfaceType, isListType, isNonNullType, isObjectType, typeFromAST,
-  type DocumentNode, type GraphQLEnumType, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode,
+  Kind,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInputType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  typeFromAST,
+  type DocumentNode,
+  type GraphQLEnumType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import { doorEnumOf, enumNameOf, hasWireSpellings, wireValueOf } from '../schema/door-enum.js';
 
@@ -22,8 +36,9 @@ const plans = new WeakMap<DocumentNode, EnumPlan>();
 function planFor(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): EnumPlan {
   const cached = plans.get(document);
   if (cached) return cached;
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION
-    && (operationName === undefined || d.name?.value === operationName));
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (operationName === undefined || d.name?.value === operationName),
+  );
   const variables: { name: string; type: GraphQLInputType }[] = [];
   const wirePaths: { path: string[]; type: GraphQLEnumType }[] = [];
   if (operation) {
@@ -47,7 +62,15 @@ function holdsEnum(type: GraphQLInputType, seen: Set<string>): boolean {
   return Object.values(named.getFields()).some((f) => holdsEnum(f.type, seen));
 }
 
-function collectWirePaths(schema: GraphQLSchema, document: DocumentNode, typeName: string, set: SelectionSetNode, path: string[], out: { path: string[]; type: GraphQLEnumType }[], depth: number): void {
+function collectWirePaths(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  typeName: string,
+  set: SelectionSetNode,
+  path: string[],
+  out: { path: string[]; type: GraphQLEnumType }[],
+  depth: number,
+): void {
   const type = schema.getType(typeName);
   if (depth > 20 || !type || !(isObjectType(type) || isInterfaceType(type))) return;
   const fields = type.getFields();
@@ -63,13 +86,19 @@ function collectWirePaths(schema: GraphQLSchema, document: DocumentNode, typeNam
       collectWirePaths(schema, document, selection.typeCondition?.name.value ?? typeName, selection.selectionSet, path, out, depth + 1);
     } else {
       const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) collectWirePaths(schema, document, fragment.typeCondition.name.value, fragment.selectionSet, path, out, depth + 1);
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION)
+        collectWirePaths(schema, document, fragment.typeCondition.name.value, fragment.selectionSet, path, out, depth + 1);
     }
   }
 }
 
 /** The variables with every enum value as GraphQL names it; a value that is none of them is refused here when its enum says how. */
-export function enumVariablesToGraphql(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): Record<string, unknown> {
+export function enumVariablesToGraphql(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const { variables: typed } = planFor(schema, document, operationName);
   if (typed.length === 0) return variables;
   const out = { ...variables };
@@ -91,16 +120,23 @@ function toGraphql(type: GraphQLInputType, value: unknown): unknown {
   }
   if (isInputObjectType(type) && isRecord(value)) {
     const fields = type.getFields();
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => {
-      const field = fields[k];
-      return [k, field ? toGraphql(field.type, v) : v];
-    }));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        const field = fields[k];
+        return [k, field ? toGraphql(field.type, v) : v];
+      }),
+    );
   }
   return value;
 }
 
 /** The answer with every enum value that has a wire spelling written that way (P7D → "7d"). */
-export function enumAnswerToWire(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, data: Record<string, unknown>): Record<string, unknown> {
+export function enumAnswerToWire(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
   const { wirePaths } = planFor(schema, document, operationName);
   for (const { path, type } of wirePaths) rewrite(data, path, type);
   return data;

@@ -35,8 +35,14 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
   const url = new URL(request.url);
   const runsOperation = request.method === 'POST' || url.searchParams.has('query');
   if (sessionToken && runsOperation && !request.headers.has(CSRF_HEADER)) {
-    return errorResponse(new ApiError(403, 'csrf_header_missing',
-      `A request signed in by the session cookie must carry the "${CSRF_HEADER}" header (any value); send it with every GraphQL request from the portal, or use an API key instead.`), info.requestId);
+    return errorResponse(
+      new ApiError(
+        403,
+        'csrf_header_missing',
+        `A request signed in by the session cookie must carry the "${CSRF_HEADER}" header (any value); send it with every GraphQL request from the portal, or use an API key instead.`,
+      ),
+      info.requestId,
+    );
   }
   const appContext = createContext(services, {
     authorization,
@@ -70,7 +76,7 @@ async function paramsOf(request: Request, url: URL): Promise<GraphqlParams[]> {
   try {
     const body = JSON.parse(text) as unknown;
     const list = Array.isArray(body) ? body : [body];
-    return list.map((one) => (one && typeof one === 'object' ? one as GraphqlParams : {}));
+    return list.map((one) => (one && typeof one === 'object' ? (one as GraphqlParams) : {}));
   } catch {
     return [{}];
   }
@@ -88,6 +94,8 @@ async function requestErrorsAre400(response: Response): Promise<Response> {
   try {
     const body = JSON.parse(text) as { data?: unknown; errors?: unknown[] };
     if (!('data' in body) && Array.isArray(body.errors) && body.errors.length > 0) status = 400;
-  } catch { /* not a single JSON result (batched or streamed): leave it */ }
+  } catch {
+    /* not a single JSON result (batched or streamed): leave it */
+  }
   return new Response(text, { status, headers: response.headers });
 }

@@ -17,7 +17,7 @@ export function graphqlErrorToApiError(errors: readonly GraphQLError[]): ApiErro
   if (unknownField) {
     // The wording and the status (one class with a field of the wrong shape) live in rest/describe-input-error.ts.
     const where = /at "([^"]+)"/.exec(message)?.[1];
-    return unknownFieldError(unknownField[1] ?? '', where ? (where.split('.').slice(1).map(camelToSnake).join('.') || 'the body') : null, 'rest', 'api');
+    return unknownFieldError(unknownField[1] ?? '', where ? where.split('.').slice(1).map(camelToSnake).join('.') || 'the body' : null, 'rest', 'api');
   }
   if (/got invalid value|Expected type|cannot represent|of required type/.test(message)) {
     const missing = /Field "([^"]+)" of required type "[^"]+" was not provided/.exec(message);

@@ -10,6 +10,10 @@ export async function healthResponse(path: string, services: Services): Promise<
     await sql`select 1`.execute(services.db);
     return jsonResponse(200, { status: 'ready', database: services.dbKind });
   } catch {
-    return jsonResponse(503, { status: 'unavailable', detail: 'The database cannot be reached; this instance should not take traffic until it can.' }, { 'Retry-After': '5' });
+    return jsonResponse(
+      503,
+      { status: 'unavailable', detail: 'The database cannot be reached; this instance should not take traffic until it can.' },
+      { 'Retry-After': '5' },
+    );
   }
 }

@@ -32,13 +32,17 @@ export function useJitErrorLocations(): Plugin {
           const starts = startsOf(source);
           setResult({
             ...result,
-            errors: result.errors.map((e) => (e.nodes || e.source || !e.locations?.length ? e : new GraphQLError(e.message, {
-              source,
-              positions: e.locations.map((l: SourceLocation) => (starts[l.line - 1] ?? 0) + l.column - 1),
-              path: e.path,
-              originalError: e.originalError,
-              extensions: e.extensions,
-            }))),
+            errors: result.errors.map((e) =>
+              e.nodes || e.source || !e.locations?.length
+                ? e
+                : new GraphQLError(e.message, {
+                    source,
+                    positions: e.locations.map((l: SourceLocation) => (starts[l.line - 1] ?? 0) + l.column - 1),
+                    path: e.path,
+                    originalError: e.originalError,
+                    extensions: e.extensions,
+                  }),
+            ),
           });
         },
       };

@@ -10,16 +10,23 @@ try {
   process.stdout.write(`Public checks API: ${service.publicUrl}\nAccount API:       ${service.apiUrl}\n`);
   process.stdout.write(`Database:          ${service.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}\n`);
   if (service.demoKey) {
-    process.stdout.write(`\nA demo account was created. Its API key (shown once, all three scopes):\n  ${service.demoKey}\n` +
-      `Try:  curl -H "Authorization: Bearer ${service.demoKey}" ${service.apiUrl}/v1/portal/dashboard\n`);
+    process.stdout.write(
+      `\nA demo account was created. Its API key (shown once, all three scopes):\n  ${service.demoKey}\n` +
+        `Try:  curl -H "Authorization: Bearer ${service.demoKey}" ${service.apiUrl}/v1/portal/dashboard\n`,
+    );
     if (service.demoUser) {
-      process.stdout.write(`Its owner signs in to the portal at ${service.apiUrl}/portal/ (or POST ${service.apiUrl}/auth/sign-in), shown once:\n  e-mail:   ${service.demoUser.email}\n  password: ${service.demoUser.password}\n`);
+      process.stdout.write(
+        `Its owner signs in to the portal at ${service.apiUrl}/portal/ (or POST ${service.apiUrl}/auth/sign-in), shown once:\n  e-mail:   ${service.demoUser.email}\n  password: ${service.demoUser.password}\n`,
+      );
     }
     process.stdout.write('\n');
   }
   const shutdown = (signal: string) => {
     log('info', 'shutting down', { signal });
-    service.stop().then(() => process.exit(0), () => process.exit(1));
+    service.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

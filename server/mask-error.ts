@@ -17,7 +17,10 @@ export function maskError(error: unknown): Error {
   if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
   if (isDatabaseUnreachable(original)) {
     // The database went away mid-request: a 503 the caller can retry, not a 500 (an outage is not a bug).
-    return apiErrorToGraphQLError(new ApiError(503, 'database_unavailable', DATABASE_UNAVAILABLE_DETAIL, { retry_after: 5 }), error instanceof GraphQLError ? error : undefined);
+    return apiErrorToGraphQLError(
+      new ApiError(503, 'database_unavailable', DATABASE_UNAVAILABLE_DETAIL, { retry_after: 5 }),
+      error instanceof GraphQLError ? error : undefined,
+    );
   }
   log('error', 'unexpected error', { error: original instanceof Error ? (original.stack ?? original.message) : String(original) });
   return new GraphQLError('Something went wrong on our side; the request id in this answer lets the operator find what happened.', {

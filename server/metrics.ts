@@ -10,18 +10,62 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 
-const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by listener, method, route and status.', labelNames: ['listener', 'method', 'route', 'status'], registers: [registry] });
-const latency = new Histogram({
-  name: 'http_request_duration_seconds', help: 'Time from request to answer, by listener and route.', labelNames: ['listener', 'route'],
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20], registers: [registry],
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by listener, method, route and status.',
+  labelNames: ['listener', 'method', 'route', 'status'],
+  registers: [registry],
 });
-const rateLimited = new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by allowance.', labelNames: ['class'], registers: [registry] });
-const dnsQuestions = new Counter({ name: 'dns_questions_total', help: 'DNS questions sent on the wire by the checks.', labelNames: ['kind'], registers: [registry] });
-const checkOutcomes = new Counter({ name: 'check_outcomes_total', help: 'Check answers, by check and status (pass, warn, fail, error).', labelNames: ['check', 'status', 'source'], registers: [registry] });
-const jobsDone = new Histogram({ name: 'job_duration_seconds', help: 'Jobs finished, by task.', labelNames: ['task'], buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120], registers: [registry] });
-const jobFailures = new Counter({ name: 'job_failures_total', help: 'Job runs that failed (each is retried with backoff until its attempts run out).', labelNames: ['task'], registers: [registry] });
-const webhookDeliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts, by outcome (delivered, retry, failed, refused).', labelNames: ['outcome'], registers: [registry] });
-const alertEmails = new Counter({ name: 'alert_emails_total', help: 'Alert e-mails written, by transport (smtp, outbox).', labelNames: ['transport'], registers: [registry] });
+const latency = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from request to answer, by listener and route.',
+  labelNames: ['listener', 'route'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+  registers: [registry],
+});
+const rateLimited = new Counter({
+  name: 'rate_limit_refusals_total',
+  help: 'Requests refused with 429, by allowance.',
+  labelNames: ['class'],
+  registers: [registry],
+});
+const dnsQuestions = new Counter({
+  name: 'dns_questions_total',
+  help: 'DNS questions sent on the wire by the checks.',
+  labelNames: ['kind'],
+  registers: [registry],
+});
+const checkOutcomes = new Counter({
+  name: 'check_outcomes_total',
+  help: 'Check answers, by check and status (pass, warn, fail, error).',
+  labelNames: ['check', 'status', 'source'],
+  registers: [registry],
+});
+const jobsDone = new Histogram({
+  name: 'job_duration_seconds',
+  help: 'Jobs finished, by task.',
+  labelNames: ['task'],
+  buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+  registers: [registry],
+});
+const jobFailures = new Counter({
+  name: 'job_failures_total',
+  help: 'Job runs that failed (each is retried with backoff until its attempts run out).',
+  labelNames: ['task'],
+  registers: [registry],
+});
+const webhookDeliveries = new Counter({
+  name: 'webhook_deliveries_total',
+  help: 'Webhook delivery attempts, by outcome (delivered, retry, failed, refused).',
+  labelNames: ['outcome'],
+  registers: [registry],
+});
+const alertEmails = new Counter({
+  name: 'alert_emails_total',
+  help: 'Alert e-mails written, by transport (smtp, outbox).',
+  labelNames: ['transport'],
+  registers: [registry],
+});
 const queueDepth = new Gauge({ name: 'job_queue_depth', help: 'Jobs in the queue at scrape time, by state.', labelNames: ['state'], registers: [registry] });
 
 let readQueue: (() => Promise<{ waiting: number; running: number; retrying: number; failed: number }>) | null = null;
@@ -29,7 +73,13 @@ let readQueue: (() => Promise<{ waiting: number; running: number; retrying: numb
 /** IDs, domains and other free text in paths would make a series per value; they are folded to ":id" (the version, v1, stays). */
 export function routeOf(path: string): string {
   const clean = path.split('?')[0] ?? '';
-  return clean.split('/').map((segment) => ((/[\d.@%]/.test(segment) && !/^v\d+$/.test(segment)) || segment.length > 40 ? ':id' : segment)).join('/').slice(0, 80) || '/';
+  return (
+    clean
+      .split('/')
+      .map((segment) => ((/[\d.@%]/.test(segment) && !/^v\d+$/.test(segment)) || segment.length > 40 ? ':id' : segment))
+      .join('/')
+      .slice(0, 80) || '/'
+  );
 }
 
 export function recordRequest(listener: string, method: string, path: string, status: number, seconds: number): void {
@@ -38,16 +88,32 @@ export function recordRequest(listener: string, method: string, path: string, st
   latency.observe({ listener, route }, seconds);
 }
 
-export function recordRateLimitRefusal(kind: string): void { rateLimited.inc({ class: kind }); }
-export function recordDnsQuestion(kind: 'recursive' | 'direct'): void { dnsQuestions.inc({ kind }); }
-export function recordCheckOutcome(check: string, status: string, source: 'request' | 'job' = 'request'): void { checkOutcomes.inc({ check, status, source }); }
-export function recordJobFinished(task: string, seconds: number): void { jobsDone.observe({ task }, seconds); }
-export function recordJobFailure(task: string): void { jobFailures.inc({ task }); }
-export function recordWebhookDelivery(outcome: 'delivered' | 'retry' | 'failed' | 'refused'): void { webhookDeliveries.inc({ outcome }); }
-export function recordAlertEmail(transport: string): void { alertEmails.inc({ transport }); }
+export function recordRateLimitRefusal(kind: string): void {
+  rateLimited.inc({ class: kind });
+}
+export function recordDnsQuestion(kind: 'recursive' | 'direct'): void {
+  dnsQuestions.inc({ kind });
+}
+export function recordCheckOutcome(check: string, status: string, source: 'request' | 'job' = 'request'): void {
+  checkOutcomes.inc({ check, status, source });
+}
+export function recordJobFinished(task: string, seconds: number): void {
+  jobsDone.observe({ task }, seconds);
+}
+export function recordJobFailure(task: string): void {
+  jobFailures.inc({ task });
+}
+export function recordWebhookDelivery(outcome: 'delivered' | 'retry' | 'failed' | 'refused'): void {
+  webhookDeliveries.inc({ outcome });
+}
+export function recordAlertEmail(transport: string): void {
+  alertEmails.inc({ transport });
+}
 
 /** The jobs register how to read the queue; the gauge is filled at each scrape. */
-export function watchQueueDepth(read: typeof readQueue): void { readQueue = read; }
+export function watchQueueDepth(read: typeof readQueue): void {
+  readQueue = read;
+}
 
 export async function metricsText(): Promise<string> {
   if (readQueue) {
@@ -75,10 +141,16 @@ export async function serveMetrics(port: number, host: string): Promise<{ server
     }
     metricsText().then(
       (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      () => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'metrics_unavailable', detail: 'The metrics could not be read; retry the scrape.' })),
+      () =>
+        res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ code: 'metrics_unavailable', detail: 'The metrics could not be read; retry the scrape.' })),
     );
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, host, () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
   const address = server.address();
   return { server, port: typeof address === 'object' && address ? address.port : port };
 }

@@ -51,6 +51,10 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
     if (reference) return reference;
     const answer = await rest(request, info);
     if (answer) return answer;
-    return jsonResponse(404, { detail: `There is no ${path}; the checks are at /.platform/functions/<name> (see /tools.json).`, code: 'not_found', request_id: info.requestId });
+    return jsonResponse(404, {
+      detail: `There is no ${path}; the checks are at /.platform/functions/<name> (see /tools.json).`,
+      code: 'not_found',
+      request_id: info.requestId,
+    });
   }
 }

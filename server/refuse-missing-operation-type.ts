@@ -9,12 +9,20 @@ export function refuseMissingOperationType(context: ValidationContext): ASTVisit
   return {
     OperationDefinition(operation) {
       const schema = context.getSchema();
-      const rootType = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+      const rootType =
+        operation.operation === 'mutation'
+          ? schema.getMutationType()
+          : operation.operation === 'subscription'
+            ? schema.getSubscriptionType()
+            : schema.getQueryType();
       if (rootType) return;
-      const detail = operation.operation === 'mutation'
-        ? 'This GraphQL endpoint serves the public checks only and has no mutations; send changes to the account API\'s /graphql with an API key.'
-        : `This GraphQL endpoint has no ${operation.operation} operations; send a query.`;
-      context.reportError(new GraphQLError(detail, { nodes: [operation], extensions: { code: 'operation_not_supported', status: 400, detail, http: { status: 400 } } }));
+      const detail =
+        operation.operation === 'mutation'
+          ? "This GraphQL endpoint serves the public checks only and has no mutations; send changes to the account API's /graphql with an API key."
+          : `This GraphQL endpoint has no ${operation.operation} operations; send a query.`;
+      context.reportError(
+        new GraphQLError(detail, { nodes: [operation], extensions: { code: 'operation_not_supported', status: 400, detail, http: { status: 400 } } }),
+      );
     },
   };
 }

@@ -17,10 +17,14 @@ export async function handleSandboxCardRoute(request: Request, services: Service
     return new Response(page.html, { status: page.status, headers: SANDBOX_PAGE_HEADERS });
   }
   if (request.method !== 'POST') {
-    return new Response('Use GET to open the card page and POST to save the card.', { status: 405, headers: { allow: 'GET, POST', 'content-type': 'text/plain; charset=utf-8' } });
+    return new Response('Use GET to open the card page and POST to save the card.', {
+      status: 405,
+      headers: { allow: 'GET, POST', 'content-type': 'text/plain; charset=utf-8' },
+    });
   }
   const fields = Object.fromEntries(new URLSearchParams(await request.text()));
   const result = await handleSandboxCardForm(token, fields, services.sandboxStore);
-  if (result.ok) return new Response(null, { status: 303, headers: { location: result.redirectTo, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+  if (result.ok)
+    return new Response(null, { status: 303, headers: { location: result.redirectTo, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
   return new Response(result.html, { status: result.status, headers: SANDBOX_PAGE_HEADERS });
 }

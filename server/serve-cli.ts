@@ -23,9 +23,13 @@ function cliFile(): { body: Uint8Array<ArrayBuffer>; etag: string } {
  */
 export function serveCli(request: Request, requestId: string): Response {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return new Response(JSON.stringify({ detail: `Use GET on ${CLI_PATH} to download the command line client.`, code: 'method_not_allowed', request_id: requestId }), {
-      status: 405, headers: { 'content-type': 'application/json; charset=utf-8', allow: 'GET, HEAD' },
-    });
+    return new Response(
+      JSON.stringify({ detail: `Use GET on ${CLI_PATH} to download the command line client.`, code: 'method_not_allowed', request_id: requestId }),
+      {
+        status: 405,
+        headers: { 'content-type': 'application/json; charset=utf-8', allow: 'GET, HEAD' },
+      },
+    );
   }
   const { body, etag } = cliFile();
   const headers = {

@@ -13,7 +13,7 @@ export function createDocsRoutes(rows: readonly OperationRow[], listener: 'api' 
   const current = () => (document ??= openApiDocument(rows, listener, baseUrl));
 
   return function serveDocs(request: Request, path: string): Response | null {
-    if (path !== '/openapi.json' && path !== '/docs' ) return null;
+    if (path !== '/openapi.json' && path !== '/docs') return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return jsonResponse(405, { detail: `Use GET on ${path}.`, code: 'method_not_allowed' }, { allow: 'GET, HEAD' });
     }

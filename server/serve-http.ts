@@ -60,16 +60,32 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
         .catch((error: unknown) => {
           if (!res.headersSent && isDatabaseUnreachable(error)) {
             // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
-            return sendJson(res, 503, { detail: DATABASE_UNAVAILABLE_DETAIL, code: 'database_unavailable', retry_after: 5, request_id: requestId }, requestId, { ...options.ownAnswerHeaders, 'retry-after': '5' });
+            return sendJson(res, 503, { detail: DATABASE_UNAVAILABLE_DETAIL, code: 'database_unavailable', retry_after: 5, request_id: requestId }, requestId, {
+              ...options.ownAnswerHeaders,
+              'retry-after': '5',
+            });
           }
           log('error', 'request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-          if (!res.headersSent) sendJson(res, 500, { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
+          if (!res.headersSent)
+            sendJson(
+              res,
+              500,
+              { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId },
+              requestId,
+              { ...options.ownAnswerHeaders },
+            );
           else res.destroy();
         })
         .finally(() => {
           recordRequest(options.name, req.method ?? 'GET', req.url ?? '/', res.statusCode, (performance.now() - started) / 1000);
           if (process.env.LOG_REQUESTS !== '0') {
-            log('info', 'request', { listener: options.name, method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) });
+            log('info', 'request', {
+              listener: options.name,
+              method: req.method,
+              path: (req.url ?? '').split('?')[0],
+              status: res.statusCode,
+              ms: Math.round(performance.now() - started),
+            });
           }
         });
     });
@@ -84,7 +100,9 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
     // No request was read, so no caller's id either: ours, in the body, the header and the log.
     const requestId = randomUUID();
     requestScope.run({ requestId }, () => log('info', 'request refused unparsed', { listener: options.name, status, reason: error.code ?? 'parse_error' }));
-    const own = Object.entries(options.ownAnswerHeaders ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const own = Object.entries(options.ownAnswerHeaders ?? {})
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     const body = JSON.stringify({
       detail: tooLarge
         ? 'The URL or headers are too large (over 16 KB). Send long lists as a JSON body with POST to the same path, e.g. {"emails": ["a@example.com", "b@example.com"]}.'
@@ -92,14 +110,23 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
       code: tooLarge ? 'request_too_large' : 'bad_request',
       request_id: requestId,
     });
-    socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n` +
-      `X-Content-Type-Options: nosniff\r\n${own}Connection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n` +
+        `X-Content-Type-Options: nosniff\r\n${own}Connection: close\r\n\r\n${body}`,
+    );
   });
   return server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchHandler, options: ServeHttpOptions, requestId: string, trusted: ReadonlySet<string>): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: FetchHandler,
+  options: ServeHttpOptions,
+  requestId: string,
+  trusted: ReadonlySet<string>,
+): Promise<void> {
   const { maxBodyBytes } = options;
   const method = req.method ?? 'GET';
   // The request's signal: aborted when the response closes, finished or not. A caller who hangs up
@@ -131,7 +158,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   try {
     url = new URL(req.url ?? '/', `http://${host}`);
   } catch {
-    return sendJson(res, 400, { detail: 'The request path is not a valid URL path.', code: 'bad_path', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
+    return sendJson(res, 400, { detail: 'The request path is not a valid URL path.', code: 'bad_path', request_id: requestId }, requestId, {
+      ...options.ownAnswerHeaders,
+    });
   }
   const bad = badTextIn(req.url ?? '/', body, req.headers['content-type']);
   if (bad) return sendJson(res, 400, { detail: bad, code: 'invalid_text', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
@@ -140,7 +169,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
   const clientAddress = clientAddressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
   const response = await handler(request, { requestId, clientAddress, signal: closed.signal });
   const outHeaders: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => { outHeaders[name] = value; });
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
   outHeaders['x-request-id'] = requestId;
   outHeaders['x-content-type-options'] = NOSNIFF['x-content-type-options'];
   res.writeHead(response.status, outHeaders);
@@ -155,7 +186,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, handler: FetchH
 
 function tooLarge(res: ServerResponse, maxBodyBytes: number, requestId: string, own: Readonly<Record<string, string>> = {}): void {
   // The connection closes after the answer, so what is left of the body is never read.
-  sendJson(res, 413, { detail: `The body is larger than ${maxBodyBytes} bytes; send a smaller request (split large orders or lists).`, code: 'body_too_large', request_id: requestId }, requestId, { ...own, connection: 'close' });
+  sendJson(
+    res,
+    413,
+    {
+      detail: `The body is larger than ${maxBodyBytes} bytes; send a smaller request (split large orders or lists).`,
+      code: 'body_too_large',
+      request_id: requestId,
+    },
+    requestId,
+    { ...own, connection: 'close' },
+  );
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {

@@ -9,17 +9,28 @@ import { ApiError } from '../resolvers/api-error.js';
 export const PORTAL_DIST = fileURLToPath(new URL('../web/portal/dist/', import.meta.url));
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /**
  * The page's own script and styles only; inline style attributes are allowed (charts size bars with
  * them), inline scripts are not. No framing, so no clickjacking of the order button.
  */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-interface Asset { readonly body: Buffer; readonly gzip: Buffer; readonly type: string }
+interface Asset {
+  readonly body: Buffer;
+  readonly gzip: Buffer;
+  readonly type: string;
+}
 
 /**
  * The portal at /portal/: files under /portal/assets/ (hashed names, cached for a year), and
@@ -41,15 +52,26 @@ export function createPortalRoute(dist = PORTAL_DIST): (request: Request, reques
     const path = url.pathname;
     if (path !== '/portal' && !path.startsWith('/portal/')) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(new ApiError(405, 'method_not_allowed', 'The portal\'s pages are read with GET; its data goes through POST /graphql and /auth/.'), requestId);
+      return errorResponse(
+        new ApiError(405, 'method_not_allowed', "The portal's pages are read with GET; its data goes through POST /graphql and /auth/."),
+        requestId,
+      );
     }
     if (path === '/portal') return new Response(null, { status: 308, headers: { location: `/portal/${url.search}` } });
     const inner = normalize(path.slice('/portal/'.length));
     const isAsset = inner.startsWith('assets/') && !inner.includes('..');
     const asset = isAsset ? load(inner) : load('index.html');
     if (!asset) {
-      if (isAsset) return errorResponse(new ApiError(404, 'not_found', `There is no portal file ${path}; reload /portal/ to get the current build.`), requestId);
-      return errorResponse(new ApiError(503, 'portal_not_built', 'The portal is not built on this instance; run `npm run portal:build` (npm install and npm start do it) and reload.'), requestId);
+      if (isAsset)
+        return errorResponse(new ApiError(404, 'not_found', `There is no portal file ${path}; reload /portal/ to get the current build.`), requestId);
+      return errorResponse(
+        new ApiError(
+          503,
+          'portal_not_built',
+          'The portal is not built on this instance; run `npm run portal:build` (npm install and npm start do it) and reload.',
+        ),
+        requestId,
+      );
     }
     const gzip = (request.headers.get('accept-encoding') ?? '').includes('gzip');
     const body = gzip ? asset.gzip : asset.body;

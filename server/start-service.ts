@@ -77,33 +77,49 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
-    const handlers = { public: createPublicApp(services, createGraphqlServer({ graphiql: !config.production, audience: 'public' })), api: createApiApp(services, yoga) };
+    const handlers = {
+      public: createPublicApp(services, createGraphqlServer({ graphiql: !config.production, audience: 'public' })),
+      api: createApiApp(services, yoga),
+    };
     const publicServer = serveHttp(handlers.public, { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
     const apiServer = serveHttp(handlers.api, { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);
     // Embedded PGlite serves this process only: operator commands reach it over a local socket.
-    const adminSocket = database.kind === 'pglite' && config.dataDir !== 'memory'
-      ? await serveAdminSocket(database.db, config.dataDir).catch((error: Error) => {
-        log('warn', 'admin socket not started: operator commands must wait until the service stops', { reason: error.message });
-        return null;
-      })
-      : null;
+    const adminSocket =
+      database.kind === 'pglite' && config.dataDir !== 'memory'
+        ? await serveAdminSocket(database.db, config.dataDir).catch((error: Error) => {
+            log('warn', 'admin socket not started: operator commands must wait until the service stops', { reason: error.message });
+            return null;
+          })
+        : null;
     const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
     let stopping: Promise<void> | undefined;
     return {
       publicUrl: config.publicPort === 0 ? `http://${urlHost}:${publicPort}` : config.publicUrl,
       apiUrl: config.apiPort === 0 ? `http://${urlHost}:${apiPort}` : config.apiUrl,
-      services, database, yoga, demoKey, demoUser, jobs, handlers,
+      services,
+      database,
+      yoga,
+      demoKey,
+      demoUser,
+      jobs,
+      handlers,
       metricsUrl: metrics ? `http://${urlHost}:${metrics.port}/metrics` : null,
-      stop: () => (stopping ??= (async () => {
-        await Promise.all([close(publicServer), close(apiServer), metrics ? close(metrics.server) : undefined, adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined]);
-        // In-flight jobs finish (graphile-worker releases its locks) before the database closes.
-        await jobs.stop().catch(() => {});
-        mailer.close();
-        await services.rateLimits.close().catch(() => {});
-        await database.close().catch(() => {});
-      })()),
+      stop: () =>
+        (stopping ??= (async () => {
+          await Promise.all([
+            close(publicServer),
+            close(apiServer),
+            metrics ? close(metrics.server) : undefined,
+            adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined,
+          ]);
+          // In-flight jobs finish (graphile-worker releases its locks) before the database closes.
+          await jobs.stop().catch(() => {});
+          mailer.close();
+          await services.rateLimits.close().catch(() => {});
+          await database.close().catch(() => {});
+        })()),
     };
   } catch (error) {
     await startedJobs?.stop().catch(() => {});

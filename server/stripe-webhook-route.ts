@@ -18,7 +18,11 @@ export function createStripeWebhookRoute(services: Services) {
     try {
       if (request.method !== 'POST') throw new ApiError(405, 'method_not_allowed', 'Stripe posts events here; use POST.');
       if (services.payments.kind !== 'stripe' || !secret) {
-        throw new ApiError(404, 'webhooks_not_configured', 'Stripe webhooks are not taken here: this service runs the sandbox processor, or STRIPE_WEBHOOK_SECRET is unset.');
+        throw new ApiError(
+          404,
+          'webhooks_not_configured',
+          'Stripe webhooks are not taken here: this service runs the sandbox processor, or STRIPE_WEBHOOK_SECRET is unset.',
+        );
       }
       const raw = Buffer.from(await request.arrayBuffer());
       const event = verifyStripeWebhook(raw, request.headers.get('stripe-signature'), secret);

@@ -476,6 +476,7 @@ const SCRIPT_SOURCE = String.raw`
 `;
 
 /** The script with the check selections filled in from the schema (no aliases: a query holds at most 40). */
-export const CHECKS_PAGE_SCRIPT = SCRIPT_SOURCE
-  .replace('__SELECTIONS__', JSON.stringify(Object.fromEntries(checkDeclarations.map((d) => [d.field, checkSelection(declaredSchema, d)]))))
-  .replace('__WIRE_NAMES__', JSON.stringify(wireNames(declaredSchema)));
+export const CHECKS_PAGE_SCRIPT = SCRIPT_SOURCE.replace(
+  '__SELECTIONS__',
+  JSON.stringify(Object.fromEntries(checkDeclarations.map((d) => [d.field, checkSelection(declaredSchema, d)]))),
+).replace('__WIRE_NAMES__', JSON.stringify(wireNames(declaredSchema)));

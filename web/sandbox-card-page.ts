@@ -64,10 +64,7 @@ export function renderSandboxCardPage(input: SandboxCardPageInput): string {
 
 /** The page for a link that is unknown, already used or expired. */
 export function renderSandboxLinkGonePage(message: string): string {
-  return page(
-    'Link no longer valid (sandbox)',
-    `<div class="card"><h1>This link no longer works</h1><p class="lead">${escapeHtml(message)}</p></div>`,
-  );
+  return page('Link no longer valid (sandbox)', `<div class="card"><h1>This link no longer works</h1><p class="lead">${escapeHtml(message)}</p></div>`);
 }
 
 function page(title: string, body: string): string {

@@ -2,14 +2,16 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen in time: this migration imports nothing from the application.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('accounts')
+  await db.schema
+    .createTable('accounts')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('processor_customer_id', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
-  await db.schema.createTable('api_keys')
+  await db.schema
+    .createTable('api_keys')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('prefix', 'text', (c) => c.notNull())
@@ -19,7 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('revoked_at', 'timestamptz')
     .execute();
 
-  await db.schema.createTable('plans')
+  await db.schema
+    .createTable('plans')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('sku', 'text', (c) => c.notNull())
@@ -36,14 +39,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('plans_account_sku', ['account_id', 'sku'])
     .execute();
 
-  await db.schema.createTable('workspaces')
+  await db.schema
+    .createTable('workspaces')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
-  await db.schema.createTable('orders')
+  await db.schema
+    .createTable('orders')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('plan_id', 'integer', (c) => c.notNull().references('plans.id'))
@@ -62,7 +67,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('orders_account').on('orders').column('account_id').execute();
 
-  await db.schema.createTable('domains')
+  await db.schema
+    .createTable('domains')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('order_id', 'integer', (c) => c.notNull().references('orders.id'))
@@ -77,7 +83,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('domains_account').on('domains').column('account_id').execute();
   await db.schema.createIndex('domains_order').on('domains').column('order_id').execute();
 
-  await db.schema.createTable('mailboxes')
+  await db.schema
+    .createTable('mailboxes')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('domain_id', 'integer', (c) => c.notNull().references('domains.id'))
     .addColumn('first_name', 'text', (c) => c.notNull())
@@ -86,7 +93,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('mailboxes_domain_local_part', ['domain_id', 'local_part'])
     .execute();
 
-  await db.schema.createTable('change_requests')
+  await db.schema
+    .createTable('change_requests')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('order_id', 'integer', (c) => c.notNull().references('orders.id'))
@@ -97,7 +105,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
-  await db.schema.createTable('request_replies')
+  await db.schema
+    .createTable('request_replies')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('request_id', 'integer', (c) => c.notNull().references('change_requests.id'))
     .addColumn('author', 'text', (c) => c.notNull())
@@ -105,7 +114,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
-  await db.schema.createTable('invoices')
+  await db.schema
+    .createTable('invoices')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('order_id', 'integer', (c) => c.references('orders.id'))
@@ -121,7 +131,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('invoices_account').on('invoices').column('account_id').execute();
 
-  await db.schema.createTable('payment_methods')
+  await db.schema
+    .createTable('payment_methods')
     .addColumn('account_id', 'integer', (c) => c.primaryKey().references('accounts.id'))
     .addColumn('brand', 'text', (c) => c.notNull())
     .addColumn('last4', 'text', (c) => c.notNull())
@@ -131,14 +142,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
-  await db.schema.createTable('referrals')
+  await db.schema
+    .createTable('referrals')
     .addColumn('account_id', 'integer', (c) => c.primaryKey().references('accounts.id'))
     .addColumn('code', 'text', (c) => c.notNull().unique())
     .addColumn('payout_destination', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
-  await db.schema.createTable('referral_earnings')
+  await db.schema
+    .createTable('referral_earnings')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('referred_account', 'text', (c) => c.notNull())
@@ -148,7 +161,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('earned_at', 'timestamptz', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('domain_analytics')
+  await db.schema
+    .createTable('domain_analytics')
     .addColumn('domain_id', 'integer', (c) => c.notNull().references('domains.id'))
     .addColumn('day', 'date', (c) => c.notNull())
     .addColumn('sent', 'integer', (c) => c.notNull())
@@ -160,7 +174,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('domain_analytics_pk', ['domain_id', 'day'])
     .execute();
 
-  await db.schema.createTable('idempotency_records')
+  await db.schema
+    .createTable('idempotency_records')
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('request_hash', 'text', (c) => c.notNull())
@@ -174,7 +189,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // The shape rate-limiter-flexible's RateLimiterPostgres expects (key, points, expire in epoch ms);
   // created here so the limiter never issues DDL at request time.
-  await db.schema.createTable('rate_limits')
+  await db.schema
+    .createTable('rate_limits')
     .addColumn('key', 'varchar(255)', (c) => c.primaryKey())
     .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('expire', 'bigint')
@@ -182,9 +198,24 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['rate_limits', 'idempotency_records', 'domain_analytics', 'referral_earnings', 'referrals',
-    'payment_methods', 'invoices', 'request_replies', 'change_requests', 'mailboxes', 'domains', 'orders',
-    'workspaces', 'plans', 'api_keys', 'accounts']) {
+  for (const table of [
+    'rate_limits',
+    'idempotency_records',
+    'domain_analytics',
+    'referral_earnings',
+    'referrals',
+    'payment_methods',
+    'invoices',
+    'request_replies',
+    'change_requests',
+    'mailboxes',
+    'domains',
+    'orders',
+    'workspaces',
+    'plans',
+    'api_keys',
+    'accounts',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -4,7 +4,8 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   // Codes belong to one account (the demo seed gives each new account its own set), optionally to one
   // plan; `duration` follows Stripe's coupon vocabulary: once, repeating (N months), forever.
-  await db.schema.createTable('promotion_codes')
+  await db.schema
+    .createTable('promotion_codes')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('code', 'text', (c) => c.notNull())
@@ -24,7 +25,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // The price each account was last shown for one order (by a hash of the order), so placing after
   // a price change is refused until the caller previews again.
-  await db.schema.createTable('order_previews')
+  await db.schema
+    .createTable('order_previews')
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('order_hash', 'text', (c) => c.notNull())
     .addColumn('plan_id', 'integer', (c) => c.notNull().references('plans.id'))
@@ -37,13 +39,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await db.schema.alterTable('orders').addColumn('first_invoice', 'integer').execute();
-  await db.schema.alterTable('orders').addColumn('promotion_code_id', 'integer', (c) => c.references('promotion_codes.id')).execute();
+  await db.schema
+    .alterTable('orders')
+    .addColumn('promotion_code_id', 'integer', (c) => c.references('promotion_codes.id'))
+    .execute();
   // Stripe does not promise delivery order: the `created` of the newest event applied, to skip older ones.
   await db.schema.alterTable('orders').addColumn('processor_event_created', 'bigint').execute();
   await db.schema.alterTable('invoices').addColumn('processor_event_created', 'bigint').execute();
   await db.schema.alterTable('invoices').addColumn('processor_subscription_id', 'text').execute();
 
-  await db.schema.createTable('sandbox_setup_tokens')
+  await db.schema
+    .createTable('sandbox_setup_tokens')
     .addColumn('token', 'text', (c) => c.primaryKey())
     .addColumn('customer_id', 'text', (c) => c.notNull())
     .addColumn('success_url', 'text', (c) => c.notNull())
@@ -52,7 +58,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('used_at', 'timestamptz')
     .execute();
 
-  await db.schema.createTable('sandbox_cards')
+  await db.schema
+    .createTable('sandbox_cards')
     .addColumn('customer_id', 'text', (c) => c.primaryKey())
     .addColumn('payment_method_id', 'text', (c) => c.notNull())
     .addColumn('brand', 'text', (c) => c.notNull())
@@ -63,7 +70,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('saved_at', 'timestamptz', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('sandbox_subscriptions')
+  await db.schema
+    .createTable('sandbox_subscriptions')
     .addColumn('subscription_id', 'text', (c) => c.primaryKey())
     .addColumn('customer_id', 'text', (c) => c.notNull())
     .addColumn('idempotency_key', 'text', (c) => c.notNull())

@@ -4,7 +4,8 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   // One row per placement that holds one of a code's redemptions, keyed by the placement's
   // Idempotency-Key so a retry of the same placement keeps its redemption instead of taking another.
-  await db.schema.createTable('promotion_redemptions')
+  await db.schema
+    .createTable('promotion_redemptions')
     .addColumn('promotion_code_id', 'integer', (c) => c.notNull().references('promotion_codes.id'))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('idempotency_key', 'text', (c) => c.notNull())

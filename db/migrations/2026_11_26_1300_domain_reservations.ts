@@ -5,7 +5,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // A domain held by one placement from before the charge until its order is recorded, so two
   // placements of one domain cannot both charge. Keyed by the placement's Idempotency-Key so a retry
   // keeps its hold; a hold left by a placement that never finished lapses at expires_at.
-  await db.schema.createTable('domain_reservations')
+  await db.schema
+    .createTable('domain_reservations')
     .addColumn('domain', 'text', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('idempotency_key', 'text', (c) => c.notNull())

@@ -5,7 +5,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Per-account allowances set by the operator (SPEC 8: "higher limits can be requested from the
   // operator"); null keeps the service-wide default. Read with the key on every request, so a change
   // applies on every instance at once.
-  await db.schema.alterTable('accounts')
+  await db.schema
+    .alterTable('accounts')
     .addColumn('read_per_minute', 'integer')
     .addColumn('change_per_minute', 'integer')
     .addColumn('orders_per_hour', 'integer')

@@ -5,7 +5,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One row per running job worker (graphile-worker's pool id, the value its jobs carry in
   // locked_by), refreshed every few seconds. A worker not seen for JOB_LEASE_MS is taken for dead and
   // its jobs are unlocked, so another instance runs them (a SIGKILLed process releases nothing itself).
-  await db.schema.createTable('worker_heartbeats')
+  await db.schema
+    .createTable('worker_heartbeats')
     .addColumn('worker_id', 'text', (c) => c.primaryKey())
     .addColumn('instance', 'text', (c) => c.notNull())
     .addColumn('started_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))

@@ -47,7 +47,8 @@ export async function getAnalytics(ctx: Context, rawPeriod: string | null | unde
   const from = new Date(to.getTime() - (ANALYTICS_PERIODS[period] - 1) * 86_400_000);
   const fromDay = from.toISOString().slice(0, 10);
   const toDay = to.toISOString().slice(0, 10);
-  const rows = await ctx.services.db.selectFrom('domains')
+  const rows = await ctx.services.db
+    .selectFrom('domains')
     .leftJoin('domain_analytics as a', (join) => join.onRef('a.domain_id', '=', 'domains.id').on('a.day', '>=', fromDay).on('a.day', '<=', toDay))
     .select(['domains.domain', 'domains.watched_since'])
     .select([
@@ -63,16 +64,36 @@ export async function getAnalytics(ctx: Context, rawPeriod: string | null | unde
     .orderBy('domains.domain')
     .execute();
   return {
-    period, from: fromDay, to: toDay,
+    period,
+    from: fromDay,
+    to: toDay,
     domains: rows.map((r) => {
       if (r.watched_since === null) {
-        return { domain: r.domain, watched: false, sent: null, delivered: null, bounced: null, replied: null, bounceRate: null, replyRate: null, inboxRate: null, spamRate: null };
+        return {
+          domain: r.domain,
+          watched: false,
+          sent: null,
+          delivered: null,
+          bounced: null,
+          replied: null,
+          bounceRate: null,
+          replyRate: null,
+          inboxRate: null,
+          spamRate: null,
+        };
       }
       const placed = Number(r.inbox_placed) + Number(r.spam_placed);
       return {
-        domain: r.domain, watched: true, sent: Number(r.sent), delivered: Number(r.delivered), bounced: Number(r.bounced), replied: Number(r.replied),
-        bounceRate: pct(Number(r.bounced), Number(r.sent)), replyRate: pct(Number(r.replied), Number(r.sent)),
-        inboxRate: pct(Number(r.inbox_placed), placed), spamRate: pct(Number(r.spam_placed), placed),
+        domain: r.domain,
+        watched: true,
+        sent: Number(r.sent),
+        delivered: Number(r.delivered),
+        bounced: Number(r.bounced),
+        replied: Number(r.replied),
+        bounceRate: pct(Number(r.bounced), Number(r.sent)),
+        replyRate: pct(Number(r.replied), Number(r.sent)),
+        inboxRate: pct(Number(r.inbox_placed), placed),
+        spamRate: pct(Number(r.spam_placed), placed),
       };
     }),
   };

@@ -35,17 +35,42 @@ export async function getBilling(ctx: Context): Promise<Billing> {
   const db = ctx.services.db;
   const now = ctx.now();
   const [invoices, orders, plans] = await Promise.all([
-    db.selectFrom('invoices').leftJoin('orders', 'orders.id', 'invoices.order_id')
-      .select(['invoices.number', 'invoices.status', 'invoices.amount_due', 'invoices.amount_paid', 'invoices.currency',
-        'invoices.issued_at', 'invoices.due_at', 'invoices.paid_at', 'orders.reference'])
-      .where('invoices.account_id', '=', accountId).orderBy('invoices.issued_at', 'desc').orderBy('invoices.id', 'desc').execute(),
-    db.selectFrom('orders').select(['quantity', 'unit_amount', 'currency', 'interval', 'created_at'])
-      .where('account_id', '=', accountId).where('status', '=', 'active').execute(),
+    db
+      .selectFrom('invoices')
+      .leftJoin('orders', 'orders.id', 'invoices.order_id')
+      .select([
+        'invoices.number',
+        'invoices.status',
+        'invoices.amount_due',
+        'invoices.amount_paid',
+        'invoices.currency',
+        'invoices.issued_at',
+        'invoices.due_at',
+        'invoices.paid_at',
+        'orders.reference',
+      ])
+      .where('invoices.account_id', '=', accountId)
+      .orderBy('invoices.issued_at', 'desc')
+      .orderBy('invoices.id', 'desc')
+      .execute(),
+    db
+      .selectFrom('orders')
+      .select(['quantity', 'unit_amount', 'currency', 'interval', 'created_at'])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'active')
+      .execute(),
     db.selectFrom('plans').select('currency').where('account_id', '=', accountId).limit(1).execute(),
   ]);
   const list: BillingInvoice[] = invoices.map((i) => ({
-    number: i.number, status: i.status, amountDue: i.amount_due, amountPaid: i.amount_paid, currency: i.currency,
-    issuedAt: i.issued_at, dueAt: i.due_at, paidAt: i.paid_at, orderReference: i.reference,
+    number: i.number,
+    status: i.status,
+    amountDue: i.amount_due,
+    amountPaid: i.amount_paid,
+    currency: i.currency,
+    issuedAt: i.issued_at,
+    dueAt: i.due_at,
+    paidAt: i.paid_at,
+    orderReference: i.reference,
     pastDue: i.status === 'open' && new Date(i.due_at) < now,
   }));
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -43,25 +43,57 @@ export async function getDashboard(ctx: Context): Promise<Dashboard> {
   const db = ctx.services.db;
   const [account, orders, domains] = await Promise.all([
     db.selectFrom('accounts').select(['id', 'name']).where('id', '=', accountId).executeTakeFirstOrThrow(),
-    db.selectFrom('orders').innerJoin('plans', 'plans.id', 'orders.plan_id')
+    db
+      .selectFrom('orders')
+      .innerJoin('plans', 'plans.id', 'orders.plan_id')
       .select(['orders.id', 'orders.subscription_id', 'orders.reference', 'orders.status', 'orders.created_at', 'plans.sku', 'plans.product'])
-      .where('orders.account_id', '=', accountId).orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').execute(),
-    db.selectFrom('domains')
+      .where('orders.account_id', '=', accountId)
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc')
+      .execute(),
+    db
+      .selectFrom('domains')
       .leftJoin('workspaces', 'workspaces.id', 'domains.workspace_id')
       // mailbox_count is kept on the domain by triggers: no count per domain on every read.
-      .select(['domains.order_id', 'domains.domain', 'domains.build_state', 'domains.forward_to', 'domains.workspace_id', 'workspaces.name as workspace_name', 'domains.mailbox_count', 'domains.build_reason', 'domains.build_problems'])
-      .where('domains.account_id', '=', accountId).orderBy('domains.domain').execute(),
+      .select([
+        'domains.order_id',
+        'domains.domain',
+        'domains.build_state',
+        'domains.forward_to',
+        'domains.workspace_id',
+        'workspaces.name as workspace_name',
+        'domains.mailbox_count',
+        'domains.build_reason',
+        'domains.build_problems',
+      ])
+      .where('domains.account_id', '=', accountId)
+      .orderBy('domains.domain')
+      .execute(),
   ]);
   const byOrder = new Map<number, DashboardDomain[]>();
   for (const d of domains) {
     const list = byOrder.get(d.order_id) ?? [];
-    list.push({ domain: d.domain, buildState: d.build_state, mailboxCount: d.mailbox_count, forwardTo: d.forward_to, workspaceId: d.workspace_id, workspaceName: d.workspace_name,
-      buildReason: d.build_reason, buildProblems: d.build_problems ? JSON.parse(d.build_problems) : [] });
+    list.push({
+      domain: d.domain,
+      buildState: d.build_state,
+      mailboxCount: d.mailbox_count,
+      forwardTo: d.forward_to,
+      workspaceId: d.workspace_id,
+      workspaceName: d.workspace_name,
+      buildReason: d.build_reason,
+      buildProblems: d.build_problems ? JSON.parse(d.build_problems) : [],
+    });
     byOrder.set(d.order_id, list);
   }
   const grouped = orders.map((o) => ({
-    orderId: o.id, subscriptionId: o.subscription_id, reference: o.reference, sku: o.sku, product: o.product,
-    status: o.status, createdAt: o.created_at, domains: byOrder.get(o.id) ?? [],
+    orderId: o.id,
+    subscriptionId: o.subscription_id,
+    reference: o.reference,
+    sku: o.sku,
+    product: o.product,
+    status: o.status,
+    createdAt: o.created_at,
+    domains: byOrder.get(o.id) ?? [],
   }));
   return {
     accountId: account.id,

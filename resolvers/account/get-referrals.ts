@@ -25,8 +25,13 @@ export async function getReferrals(ctx: Context): Promise<Referrals> {
   const db = ctx.services.db;
   const [referral, earnings] = await Promise.all([
     db.selectFrom('referrals').select(['code', 'payout_destination']).where('account_id', '=', accountId).executeTakeFirst(),
-    db.selectFrom('referral_earnings').select(['referred_account', 'amount', 'currency', 'status', 'earned_at'])
-      .where('account_id', '=', accountId).orderBy('earned_at', 'desc').orderBy('id', 'desc').execute(),
+    db
+      .selectFrom('referral_earnings')
+      .select(['referred_account', 'amount', 'currency', 'status', 'earned_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('earned_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
   ]);
   const sum = (status?: string) => earnings.filter((e) => !status || e.status === status).reduce((s, e) => s + e.amount, 0);
   return {

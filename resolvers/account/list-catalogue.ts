@@ -17,11 +17,22 @@ export interface CatalogueEntry {
 /** Only the plans the caller is already on (SPEC 4.2), at the caller's own prices. */
 export async function listCatalogue(ctx: Context): Promise<readonly CatalogueEntry[]> {
   const accountId = await requireAccountId(ctx);
-  const rows = await ctx.services.db.selectFrom('plans')
+  const rows = await ctx.services.db
+    .selectFrom('plans')
     .select(['sku', 'product', 'description', 'unit_amount', 'currency', 'interval', 'mailboxes_per_unit', 'orderable', 'why_not'])
-    .where('account_id', '=', accountId).orderBy('orderable', 'desc').orderBy('sku').execute();
+    .where('account_id', '=', accountId)
+    .orderBy('orderable', 'desc')
+    .orderBy('sku')
+    .execute();
   return rows.map((p) => ({
-    sku: p.sku, product: p.product, description: p.description, unitAmount: p.unit_amount, currency: p.currency,
-    interval: p.interval, mailboxesPerUnit: p.mailboxes_per_unit, orderable: p.orderable, whyNot: p.orderable ? null : p.why_not,
+    sku: p.sku,
+    product: p.product,
+    description: p.description,
+    unitAmount: p.unit_amount,
+    currency: p.currency,
+    interval: p.interval,
+    mailboxesPerUnit: p.mailboxes_per_unit,
+    orderable: p.orderable,
+    whyNot: p.orderable ? null : p.why_not,
   }));
 }

@@ -19,11 +19,22 @@ export async function listWorkspaces(ctx: Context): Promise<WorkspaceList> {
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
   const [rows, unfiled] = await Promise.all([
-    db.selectFrom('workspaces').select(['id', 'name', 'created_at'])
-      .select((eb) => eb.selectFrom('domains').whereRef('domains.workspace_id', '=', 'workspaces.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'))
-      .where('account_id', '=', accountId).orderBy('name').orderBy('id').execute(),
-    db.selectFrom('domains').select(sql<number>`count(*)::int`.as('n'))
-      .where('account_id', '=', accountId).where('workspace_id', 'is', null).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('workspaces')
+      .select(['id', 'name', 'created_at'])
+      .select((eb) =>
+        eb.selectFrom('domains').whereRef('domains.workspace_id', '=', 'workspaces.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'),
+      )
+      .where('account_id', '=', accountId)
+      .orderBy('name')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('domains')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('account_id', '=', accountId)
+      .where('workspace_id', 'is', null)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     workspaces: rows.map((w) => ({ workspaceId: w.id, name: w.name, domainCount: Number(w.domain_count ?? 0), createdAt: w.created_at })),

@@ -23,18 +23,31 @@ const ADDRESS = /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-
 
 function checkEmails(input: AlertRecipientsInput): string[] {
   if (!Array.isArray(input.emails)) {
-    throw new ApiError(422, 'invalid_alert_recipients', 'Send "emails": the list of addresses that should receive alert e-mails besides your people ([] for none).');
+    throw new ApiError(
+      422,
+      'invalid_alert_recipients',
+      'Send "emails": the list of addresses that should receive alert e-mails besides your people ([] for none).',
+    );
   }
   const emails = [...new Set(input.emails.map((e) => String(e).trim().toLowerCase()))];
   const wrong = input.emails.map((e, index) => ({ e: String(e), index })).filter(({ e }) => !ADDRESS.test(e.trim().toLowerCase()) || e.trim().length > 254);
   if (wrong.length > 0) {
     const first = wrong[0]!;
-    throw new ApiError(422, 'invalid_email', `emails[${first.index}] ("${first.e.slice(0, 80)}") is not an e-mail address; send addresses such as ops@example.com.`, {
-      invalid: wrong.slice(0, MAX_ALERT_RECIPIENTS).map(({ e, index }) => ({ index, email: e.slice(0, 254) })),
-    });
+    throw new ApiError(
+      422,
+      'invalid_email',
+      `emails[${first.index}] ("${first.e.slice(0, 80)}") is not an e-mail address; send addresses such as ops@example.com.`,
+      {
+        invalid: wrong.slice(0, MAX_ALERT_RECIPIENTS).map(({ e, index }) => ({ index, email: e.slice(0, 254) })),
+      },
+    );
   }
   if (emails.length > MAX_ALERT_RECIPIENTS) {
-    throw new ApiError(422, 'too_many_alert_recipients', `An account may have ${MAX_ALERT_RECIPIENTS} extra alert addresses; you sent ${emails.length}. Use a team list address for more people.`);
+    throw new ApiError(
+      422,
+      'too_many_alert_recipients',
+      `An account may have ${MAX_ALERT_RECIPIENTS} extra alert addresses; you sent ${emails.length}. Use a team list address for more people.`,
+    );
   }
   return emails.sort();
 }
@@ -56,13 +69,21 @@ export async function getAlertRecipients(ctx: Context): Promise<AlertRecipients>
 export async function setAlertRecipients(input: AlertRecipientsInput, ctx: Context): Promise<AlertRecipients> {
   const accountId = await requireAccountId(ctx);
   const emails = checkEmails(input);
-  await ctx.services.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('alert_recipients').where('account_id', '=', accountId).execute();
-    if (emails.length > 0) await trx.insertInto('alert_recipients').values(emails.map((email) => ({ account_id: accountId, email }))).execute();
-  }).catch((error: unknown) => {
-    // Two replacements at once for one account: the later one's insert meets the earlier one's rows.
-    if (typeof error === 'object' && error !== null && 'code' in error && error.code === '23505') throw new ApiError(409, 'conflict', 'The list was changed by another request at the same moment; read it and send yours again.');
-    throw error;
-  });
+  await ctx.services.db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom('alert_recipients').where('account_id', '=', accountId).execute();
+      if (emails.length > 0)
+        await trx
+          .insertInto('alert_recipients')
+          .values(emails.map((email) => ({ account_id: accountId, email })))
+          .execute();
+    })
+    .catch((error: unknown) => {
+      // Two replacements at once for one account: the later one's insert meets the earlier one's rows.
+      if (typeof error === 'object' && error !== null && 'code' in error && error.code === '23505')
+        throw new ApiError(409, 'conflict', 'The list was changed by another request at the same moment; read it and send yours again.');
+      throw error;
+    });
   return { emails, maxEmails: MAX_ALERT_RECIPIENTS };
 }

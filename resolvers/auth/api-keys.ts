@@ -56,12 +56,22 @@ export interface NewKeyOptions {
   readonly mode?: KeyMode;
 }
 
-export async function createApiKey(db: Kysely<Database>, accountId: number, scopes: readonly Scope[], options: NewKeyOptions = {}): Promise<{ key: string; keyId: number }> {
+export async function createApiKey(
+  db: Kysely<Database>,
+  accountId: number,
+  scopes: readonly Scope[],
+  options: NewKeyOptions = {},
+): Promise<{ key: string; keyId: number }> {
   const key = generateKey(options.mode);
-  const row = await db.insertInto('api_keys')
+  const row = await db
+    .insertInto('api_keys')
     .values({
-      account_id: accountId, prefix: key.slice(0, KEY_PREFIX.live.length + 6), key_hash: hashKey(key), scopes: scopes.join(','),
-      name: options.name ?? null, created_by_user_id: options.createdByUserId ?? null,
+      account_id: accountId,
+      prefix: key.slice(0, KEY_PREFIX.live.length + 6),
+      key_hash: hashKey(key),
+      scopes: scopes.join(','),
+      name: options.name ?? null,
+      created_by_user_id: options.createdByUserId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -69,8 +79,7 @@ export async function createApiKey(db: Kysely<Database>, accountId: number, scop
 }
 
 export async function revokeApiKey(db: Kysely<Database>, keyId: number): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: new Date() })
-    .where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -92,12 +101,26 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
   const hash = hashKey(key);
   let row;
   try {
-    row = await db.selectFrom('api_keys').innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select(['api_keys.id', 'api_keys.account_id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.revoked_at', 'api_keys.last_used_at',
-        'accounts.read_per_minute', 'accounts.change_per_minute', 'accounts.orders_per_hour'])
-      .where('api_keys.key_hash', '=', hash).executeTakeFirst();
+    row = await db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select([
+        'api_keys.id',
+        'api_keys.account_id',
+        'api_keys.key_hash',
+        'api_keys.scopes',
+        'api_keys.revoked_at',
+        'api_keys.last_used_at',
+        'accounts.read_per_minute',
+        'accounts.change_per_minute',
+        'accounts.orders_per_hour',
+      ])
+      .where('api_keys.key_hash', '=', hash)
+      .executeTakeFirst();
   } catch {
-    throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', { retry_after: 5 });
+    throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
+      retry_after: 5,
+    });
   }
   if (!row || row.revoked_at !== null) return null;
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
@@ -106,9 +129,13 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
     // Not awaited: the request does not wait on a bookkeeping write, and a failed one is retried on
     // the key's next use. The condition keeps racing instances to one write per minute.
     const stale = new Date(now - LAST_USED_RESOLUTION_MS);
-    void db.updateTable('api_keys').set({ last_used_at: new Date(now) }).where('id', '=', row.id)
+    void db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(now) })
+      .where('id', '=', row.id)
       .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', stale)]))
-      .execute().catch(() => undefined);
+      .execute()
+      .catch(() => undefined);
   }
   return {
     kind: 'key',

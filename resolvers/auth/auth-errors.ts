@@ -3,20 +3,30 @@ import type { Scope } from './scopes.js';
 
 /** The one 401 of every door: the same words for a missing, unknown or revoked key (never which). */
 export function unauthenticatedError(sentKey: boolean): ApiError {
-  return new ApiError(401, 'unauthenticated', sentKey
-    ? 'The API key is not recognised or has been revoked; send a valid key as "Authorization: Bearer <key>".'
-    : 'This call needs an API key: send "Authorization: Bearer <key>" with a key from the portal\'s settings.');
+  return new ApiError(
+    401,
+    'unauthenticated',
+    sentKey
+      ? 'The API key is not recognised or has been revoked; send a valid key as "Authorization: Bearer <key>".'
+      : 'This call needs an API key: send "Authorization: Bearer <key>" with a key from the portal\'s settings.',
+  );
 }
 
 /** The one 403 of every door, naming the scope the call needs. */
 export function missingScopeError(scope: Scope | string): ApiError {
-  return new ApiError(403, 'missing_scope',
+  return new ApiError(
+    403,
+    'missing_scope',
     `This API key lacks the "${scope}" scope this call needs; create a key with "${scope}" in the portal's settings and use it instead.`,
-    { required_scope: scope });
+    { required_scope: scope },
+  );
 }
 
 /** The 403 when an API key asks for what only a signed-in person may do (SPEC 5.4). */
 export function sessionRequiredError(): ApiError {
-  return new ApiError(403, 'session_required',
-    'API keys cannot manage keys or users; sign in to the portal and do this there (or through /graphql with the session cookie).');
+  return new ApiError(
+    403,
+    'session_required',
+    'API keys cannot manage keys or users; sign in to the portal and do this there (or through /graphql with the session cookie).',
+  );
 }

@@ -10,23 +10,40 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 
 export async function findOwnedWorkspace(db: Db, accountId: number, workspaceId: number) {
-  const row = await db.selectFrom('workspaces').select(['id', 'name', 'created_at'])
-    .where('id', '=', workspaceId).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'created_at'])
+    .where('id', '=', workspaceId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   if (!row) throw new ApiError(404, 'workspace_not_found', `There is no workspace ${workspaceId} on this account; GET /v1/portal/workspaces lists yours.`);
   return row;
 }
 
 export async function findOwnedOrder(db: Db, accountId: number, subscriptionId: string) {
-  const row = await db.selectFrom('orders').select(['id', 'subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability', 'status'])
-    .where('subscription_id', '=', subscriptionId).where('account_id', '=', accountId).executeTakeFirst();
-  if (!row) throw new ApiError(404, 'order_not_found', `There is no order with subscription_id "${subscriptionId.slice(0, 80)}" on this account; GET /v1/portal/orders lists yours.`);
+  const row = await db
+    .selectFrom('orders')
+    .select(['id', 'subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability', 'status'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row)
+    throw new ApiError(
+      404,
+      'order_not_found',
+      `There is no order with subscription_id "${subscriptionId.slice(0, 80)}" on this account; GET /v1/portal/orders lists yours.`,
+    );
   return row;
 }
 
 export async function findOwnedDomain(db: Db, accountId: number, domain: string) {
   const name = domain.trim().toLowerCase().replace(/\.$/, '');
-  const row = await db.selectFrom('domains').select(['id', 'domain', 'workspace_id'])
-    .where('domain', '=', name).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('domains')
+    .select(['id', 'domain', 'workspace_id'])
+    .where('domain', '=', name)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   if (!row) throw new ApiError(404, 'domain_not_found', `There is no domain "${name.slice(0, 253)}" on this account; GET /v1/portal/dashboard lists yours.`);
   return row;
 }

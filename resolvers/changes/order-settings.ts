@@ -22,19 +22,29 @@ export async function setSequencer(subscriptionId: string, input: { readonly seq
   }
   const sequencer = value === 'none' ? null : value;
   await db.updateTable('orders').set({ sequencer }).where('id', '=', order.id).execute();
-  return { subscriptionId: order.subscription_id, sequencer, monitorReconnection: order.monitor_reconnection, monitorDeliverability: order.monitor_deliverability };
+  return {
+    subscriptionId: order.subscription_id,
+    sequencer,
+    monitorReconnection: order.monitor_reconnection,
+    monitorDeliverability: order.monitor_deliverability,
+  };
 }
 
 /**
  * Flips one or both monitor switches; a switch not sent is left as it is. Nothing sent at all is a
  * refusal (400); null is not a boolean, so it is a field of the wrong shape (422, SPEC 7).
  */
-export async function setMonitors(subscriptionId: string, input: { readonly reconnection?: boolean | null; readonly deliverability?: boolean | null }, ctx: Context): Promise<OrderSettings> {
+export async function setMonitors(
+  subscriptionId: string,
+  input: { readonly reconnection?: boolean | null; readonly deliverability?: boolean | null },
+  ctx: Context,
+): Promise<OrderSettings> {
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
   const order = await findOwnedOrder(db, accountId, subscriptionId);
   for (const field of ['reconnection', 'deliverability'] as const) {
-    if (input[field] === null) throw new ApiError(422, 'invalid_field', `The field "${field}" must be true or false, not null; leave it out to keep the switch as it is.`);
+    if (input[field] === null)
+      throw new ApiError(422, 'invalid_field', `The field "${field}" must be true or false, not null; leave it out to keep the switch as it is.`);
   }
   const { reconnection, deliverability } = input;
   if (reconnection === undefined && deliverability === undefined) {
@@ -43,8 +53,17 @@ export async function setMonitors(subscriptionId: string, input: { readonly reco
   const set: { monitor_reconnection?: boolean; monitor_deliverability?: boolean } = {};
   if (typeof reconnection === 'boolean') set.monitor_reconnection = reconnection;
   if (typeof deliverability === 'boolean') set.monitor_deliverability = deliverability;
-  const row = await db.updateTable('orders').set(set).where('id', '=', order.id)
-    .returning(['subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability']).executeTakeFirstOrThrow();
+  const row = await db
+    .updateTable('orders')
+    .set(set)
+    .where('id', '=', order.id)
+    .returning(['subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability'])
+    .executeTakeFirstOrThrow();
   if (typeof deliverability === 'boolean') await ctx.services.jobs?.monitoringSwitched(order.id, deliverability);
-  return { subscriptionId: row.subscription_id, sequencer: row.sequencer, monitorReconnection: row.monitor_reconnection, monitorDeliverability: row.monitor_deliverability };
+  return {
+    subscriptionId: row.subscription_id,
+    sequencer: row.sequencer,
+    monitorReconnection: row.monitor_reconnection,
+    monitorDeliverability: row.monitor_deliverability,
+  };
 }

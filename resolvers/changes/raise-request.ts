@@ -37,7 +37,10 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
   let forwardTo: string | null = null;
   if (kind === 'forwarding') {
     if (input.forwardTo === undefined || input.forwardTo === null || input.forwardTo.trim() === '') {
-      throw badRequest('forward_to_missing', 'A forwarding request needs "forward_to": the domain every domain of the order should forward to, such as example.com.');
+      throw badRequest(
+        'forward_to_missing',
+        'A forwarding request needs "forward_to": the domain every domain of the order should forward to, such as example.com.',
+      );
     }
     forwardTo = normalizeDomain(input.forwardTo, 'forward_to').domain;
   } else if (input.forwardTo !== undefined && input.forwardTo !== null) {
@@ -47,7 +50,11 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
   const order = await findOwnedOrder(db, accountId, input.subscriptionId);
   if (kind === 'forwarding') {
     const own = await db.selectFrom('domains').select('domain').where('order_id', '=', order.id).where('domain', '=', forwardTo!).executeTakeFirst();
-    if (own) throw badRequest('forward_to_loop', `"forward_to" is ${forwardTo}, a domain of this order: it would forward to itself. Give the site the domains should point at.`);
+    if (own)
+      throw badRequest(
+        'forward_to_loop',
+        `"forward_to" is ${forwardTo}, a domain of this order: it would forward to itself. Give the site the domains should point at.`,
+      );
   }
 
   return db.transaction().execute(async (trx) => {
@@ -55,7 +62,12 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
     let status = 'open';
     let reply: string;
     if (kind === 'forwarding') {
-      const result = await trx.updateTable('domains').set({ forward_to: forwardTo }).where('order_id', '=', order.id).where('account_id', '=', accountId).executeTakeFirst();
+      const result = await trx
+        .updateTable('domains')
+        .set({ forward_to: forwardTo })
+        .where('order_id', '=', order.id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
       repointed = Number(result.numUpdatedRows);
       if (repointed === 0) throw new ApiError(409, 'order_has_no_domains', 'This order has no domains to repoint.');
       status = 'done';
@@ -63,12 +75,24 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
     } else {
       reply = 'Received: a person on our team will answer here, usually within one business day.';
     }
-    const row = await trx.insertInto('change_requests').values({ account_id: accountId, order_id: order.id, kind, summary, forward_to: forwardTo, status })
-      .returning(['id', 'created_at']).executeTakeFirstOrThrow();
-    const replyRow = await trx.insertInto('request_replies').values({ request_id: row.id, author: 'service', body: reply })
-      .returning(['author', 'body', 'created_at']).executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('change_requests')
+      .values({ account_id: accountId, order_id: order.id, kind, summary, forward_to: forwardTo, status })
+      .returning(['id', 'created_at'])
+      .executeTakeFirstOrThrow();
+    const replyRow = await trx
+      .insertInto('request_replies')
+      .values({ request_id: row.id, author: 'service', body: reply })
+      .returning(['author', 'body', 'created_at'])
+      .executeTakeFirstOrThrow();
     return {
-      requestId: row.id, subscriptionId: order.subscription_id, kind, summary, forwardTo, status, createdAt: row.created_at,
+      requestId: row.id,
+      subscriptionId: order.subscription_id,
+      kind,
+      summary,
+      forwardTo,
+      status,
+      createdAt: row.created_at,
       replies: [{ author: replyRow.author, body: replyRow.body, createdAt: replyRow.created_at }],
       domainsRepointed: repointed,
     };

@@ -25,5 +25,7 @@ export function isRequestKind(value: string): value is RequestKind {
 
 /** The refusal of a kind that is not one of ours, on every door (a 400 whose `allowed` lists them). */
 export function unknownRequestKindError(raw: string): ApiError {
-  return badRequest('unknown_request_kind', `"${raw.slice(0, 40)}" is not a kind of request; send one of ${Object.keys(REQUEST_KINDS).join(', ')}.`, { allowed: Object.keys(REQUEST_KINDS) });
+  return badRequest('unknown_request_kind', `"${raw.slice(0, 40)}" is not a kind of request; send one of ${Object.keys(REQUEST_KINDS).join(', ')}.`, {
+    allowed: Object.keys(REQUEST_KINDS),
+  });
 }

@@ -31,6 +31,7 @@ export function isSequencer(value: string): value is Sequencer {
 
 /** The refusal of a value that is not one of ours, on every door (a 400 whose `allowed` lists them). */
 export function unknownSequencerError(raw: string): ApiError {
-  return badRequest('unknown_sequencer', `"${raw.slice(0, 40)}" is not a sequencer we connect to; send one of ${Object.keys(SEQUENCERS).join(', ')}.`,
-    { allowed: Object.keys(SEQUENCERS) });
+  return badRequest('unknown_sequencer', `"${raw.slice(0, 40)}" is not a sequencer we connect to; send one of ${Object.keys(SEQUENCERS).join(', ')}.`, {
+    allowed: Object.keys(SEQUENCERS),
+  });
 }

@@ -15,17 +15,25 @@ export interface DeletedWorkspace {
 
 /** Two folders of one account with the same name (ignoring case) would be told apart by nobody. */
 async function refuseDuplicateName(ctx: Context, accountId: number, name: string, exceptId: number | null): Promise<void> {
-  let query = ctx.services.db.selectFrom('workspaces').select('id')
-    .where('account_id', '=', accountId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  let query = ctx.services.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase());
   if (exceptId !== null) query = query.where('id', '<>', exceptId);
   const clash = await query.executeTakeFirst();
   if (clash) throw new ApiError(409, 'workspace_name_taken', `You already have a workspace named "${name}" (workspace_id ${clash.id}); choose another name.`);
 }
 
 async function summary(ctx: Context, workspaceId: number): Promise<WorkspaceSummary> {
-  const row = await ctx.services.db.selectFrom('workspaces').select(['id', 'name', 'created_at'])
-    .select((eb) => eb.selectFrom('domains').whereRef('domains.workspace_id', '=', 'workspaces.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'))
-    .where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const row = await ctx.services.db
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'created_at'])
+    .select((eb) =>
+      eb.selectFrom('domains').whereRef('domains.workspace_id', '=', 'workspaces.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'),
+    )
+    .where('id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
   return { workspaceId: row.id, name: row.name, domainCount: Number(row.domain_count ?? 0), createdAt: row.created_at };
 }
 
@@ -51,8 +59,12 @@ export async function deleteWorkspace(workspaceId: number, ctx: Context): Promis
   const accountId = await requireAccountId(ctx);
   return ctx.services.db.transaction().execute(async (trx) => {
     await findOwnedWorkspace(trx, accountId, workspaceId);
-    const unfiled = await trx.updateTable('domains').set({ workspace_id: null })
-      .where('workspace_id', '=', workspaceId).where('account_id', '=', accountId).executeTakeFirst();
+    const unfiled = await trx
+      .updateTable('domains')
+      .set({ workspace_id: null })
+      .where('workspace_id', '=', workspaceId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     await trx.deleteFrom('workspaces').where('id', '=', workspaceId).where('account_id', '=', accountId).execute();
     return { workspaceId, deleted: true as const, unfiledDomainCount: Number(unfiled.numUpdatedRows) };
   });

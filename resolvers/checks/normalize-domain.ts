@@ -38,7 +38,10 @@ export function normalizeDomain(raw: unknown, param = 'domain', options: { allow
   const labels = ascii.split('.');
   const labelRule = options.allowUnderscore ? LABEL_WITH_UNDERSCORE : LABEL;
   if (ascii === '' || ascii.length > 253 || labels.length < 2 || !labels.every((l) => labelRule.test(l)) || /^[0-9]+$/.test(labels.at(-1) ?? '')) {
-    throw badRequest('invalid_domain', `"${param}" is not a valid domain name ("${trimmed.slice(0, 100)}"): pass a name such as example.com, made of letters, digits and hyphens separated by dots.`);
+    throw badRequest(
+      'invalid_domain',
+      `"${param}" is not a valid domain name ("${trimmed.slice(0, 100)}"): pass a name such as example.com, made of letters, digits and hyphens separated by dots.`,
+    );
   }
   const unicode = domainToUnicode(ascii);
   return { domain: ascii, unicode: unicode !== ascii ? unicode : null };

@@ -1,6 +1,12 @@
 /** What a customer can subscribe a webhook endpoint to (docs/operations.md describes each). */
 export const EVENT_TYPES = [
-  'order.placed', 'domain.live', 'domain.needs_attention', 'domain.listed', 'domain.delisted', 'monitor.changed', 'invoice.past_due',
+  'order.placed',
+  'domain.live',
+  'domain.needs_attention',
+  'domain.listed',
+  'domain.delisted',
+  'monitor.changed',
+  'invoice.past_due',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

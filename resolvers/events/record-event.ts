@@ -9,10 +9,20 @@ import type { EventType } from './event-types.js';
  * (deterministic, such as `evt_order_placed_12`) makes a repeated call record nothing new.
  * Returns the id, or null when an event with that id was already there.
  */
-export async function recordEvent(db: Kysely<Database>, accountId: number, type: EventType, data: Record<string, unknown>, id?: string): Promise<string | null> {
+export async function recordEvent(
+  db: Kysely<Database>,
+  accountId: number,
+  type: EventType,
+  data: Record<string, unknown>,
+  id?: string,
+): Promise<string | null> {
   const eventId = id ?? `evt_${randomBytes(12).toString('hex')}`;
-  const row = await db.insertInto('events').values({ id: eventId, account_id: accountId, type, data: JSON.stringify(data) })
-    .onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+  const row = await db
+    .insertInto('events')
+    .values({ id: eventId, account_id: accountId, type, data: JSON.stringify(data) })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return row?.id ?? null;
 }
 

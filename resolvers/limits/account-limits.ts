@@ -18,8 +18,11 @@ export function accountAllowance(limits: AccountLimits, kind: 'read' | 'change' 
 }
 
 export async function findAccountLimits(db: Kysely<Database>, accountId: number): Promise<AccountLimits | null> {
-  const row = await db.selectFrom('accounts').select(['read_per_minute', 'change_per_minute', 'orders_per_hour'])
-    .where('id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('accounts')
+    .select(['read_per_minute', 'change_per_minute', 'orders_per_hour'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   return row ? { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour } : null;
 }
 

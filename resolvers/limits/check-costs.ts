@@ -10,9 +10,18 @@ export const CHECK_COSTS: Readonly<Record<string, number>> = {
   checkDeliverability: 5,
   checkDkim: 2,
   checkBlacklist: 2,
-  checkSpf: 1, checkDmarc: 1, checkBimi: 1, checkMtaSts: 1, checkDns: 1, checkCname: 1,
-  checkDomainExpiry: 1, checkProviderDomain: 1,
-  checkUribl: 1, checkNameservers: 1, verifyEmail: 1, segmentEsp: 1,
+  checkSpf: 1,
+  checkDmarc: 1,
+  checkBimi: 1,
+  checkMtaSts: 1,
+  checkDns: 1,
+  checkCname: 1,
+  checkDomainExpiry: 1,
+  checkProviderDomain: 1,
+  checkUribl: 1,
+  checkNameservers: 1,
+  verifyEmail: 1,
+  segmentEsp: 1,
 };
 
 /**
@@ -24,7 +33,9 @@ export const MAX_CHECK_COST = 20;
 /** The prices in words, read from CHECK_COSTS, for the sentences that refuse a request. */
 export function describeCheckCosts(): string {
   const kebab = (field: string) => field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  const dearer = Object.entries(CHECK_COSTS).filter(([, cost]) => cost > 1).sort((a, b) => b[1] - a[1]);
+  const dearer = Object.entries(CHECK_COSTS)
+    .filter(([, cost]) => cost > 1)
+    .sort((a, b) => b[1] - a[1]);
   return `${dearer.map(([field, cost]) => `${kebab(field)} costs ${cost}`).join(', ')}, any other check 1`;
 }
 

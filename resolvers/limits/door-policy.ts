@@ -9,9 +9,7 @@ import type { RateLimitClass, RateLimitOutcome, RateLimits } from './rate-limits
  * anyone else per client address at the public allowance. The portal's signed-in session slots in
  * as one more member ({ kind: 'session', accountId, sessionId, limits }) with its own subject.
  */
-export type Principal =
-  | { readonly kind: 'key'; readonly caller: Caller }
-  | { readonly kind: 'address'; readonly clientAddress: string };
+export type Principal = { readonly kind: 'key'; readonly caller: Caller } | { readonly kind: 'address'; readonly clientAddress: string };
 
 /** What one request spends: how many operations of each class it runs. */
 export interface Spend {
@@ -45,9 +43,7 @@ export function addSpend(a: Spend, b: Spend): Spend {
 export async function spendAllowance(rateLimits: RateLimits, principal: Principal, spend: Spend): Promise<RateLimitOutcome> {
   if (principal.kind === 'address') {
     const points = spend.read + spend.change;
-    return points > 0
-      ? rateLimits.consume('public', principal.clientAddress, undefined, points)
-      : rateLimits.peek('public', principal.clientAddress);
+    return points > 0 ? rateLimits.consume('public', principal.clientAddress, undefined, points) : rateLimits.peek('public', principal.clientAddress);
   }
   const { caller } = principal;
   const outcomes: RateLimitOutcome[] = [];

@@ -64,24 +64,44 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   const limiters = new Map<string, RateLimiterAbstract>();
   // PGlite reports a SELECT's rowCount as 0 (its affectedRows), and rate-limiter-flexible's get()
   // reads rowCount 0 as "no counter": count the rows a SELECT returns.
-  const raw = store.kind === 'database'
-    ? { query: async (q: Parameters<RawQuery['query']>[0]) => { const r = await store.raw.query(q); return { ...r, rowCount: Math.max(r.rowCount, r.rows.length) }; } }
-    : null;
+  const raw =
+    store.kind === 'database'
+      ? {
+          query: async (q: Parameters<RawQuery['query']>[0]) => {
+            const r = await store.raw.query(q);
+            return { ...r, rowCount: Math.max(r.rowCount, r.rows.length) };
+          },
+        }
+      : null;
   const limiterFor = (kind: RateLimitClass, points: number): RateLimiterAbstract => {
     const id = `${kind}:${points}`;
     let limiter = limiters.get(id);
     if (!limiter) {
       const options = { keyPrefix: kind, points, duration: RATE_LIMIT_CLASSES[kind].duration };
-      limiter = store.kind === 'database'
-        ? new RateLimiterPostgres({ ...options, storeClient: raw, storeType: 'client', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true })
-        // Refuse at once (503) rather than queue while Redis is down: a request must not hang on its count.
-        : new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${kind}`, storeClient: store.client, rejectIfRedisNotReady: true });
+      limiter =
+        store.kind === 'database'
+          ? new RateLimiterPostgres({
+              ...options,
+              storeClient: raw,
+              storeType: 'client',
+              tableName: 'rate_limits',
+              tableCreated: true,
+              clearExpiredByTimeout: true,
+            })
+          : // Refuse at once (503) rather than queue while Redis is down: a request must not hang on its count.
+            new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${kind}`, storeClient: store.client, rejectIfRedisNotReady: true });
       limiters.set(id, limiter);
     }
     return limiter;
   };
 
-  const unavailable = () => new ApiError(503, 'rate_limit_unavailable', `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`, { retry_after: 5 });
+  const unavailable = () =>
+    new ApiError(
+      503,
+      'rate_limit_unavailable',
+      `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`,
+      { retry_after: 5 },
+    );
 
   return {
     async consume(kind, subject, allowance, count = 1) {
@@ -95,9 +115,12 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
           const spec = RATE_LIMIT_CLASSES[kind];
           recordRateLimitRefusal(kind);
           const asked = count > 1 ? ` (this request asked for ${count})` : '';
-          throw new ApiError(429, 'rate_limited',
+          throw new ApiError(
+            429,
+            'rate_limited',
             `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : spec.duration === 3600 ? 'hour' : `${spec.duration / 60} minutes`} per ${spec.per}${asked}; wait ${retryAfter} seconds and retry.`,
-            { retry_after: retryAfter, remaining: Math.max(0, error.remainingPoints), limit: points });
+            { retry_after: retryAfter, remaining: Math.max(0, error.remainingPoints), limit: points },
+          );
         }
         throw unavailable();
       }
@@ -113,8 +136,14 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
     async ready() {
       if (store.kind !== 'redis' || store.client.status === 'ready') return;
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('Redis at REDIS_URL did not answer within 5 seconds; check the URL or unset REDIS_URL to keep the counters in the database.')), 5000);
-        store.client.once('ready', () => { clearTimeout(timer); resolve(); });
+        const timer = setTimeout(
+          () => reject(new Error('Redis at REDIS_URL did not answer within 5 seconds; check the URL or unset REDIS_URL to keep the counters in the database.')),
+          5000,
+        );
+        store.client.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     },
     async close() {

@@ -39,9 +39,15 @@ function countingBudget(limit: number): CountingBudget {
       return ok;
     },
     grow: (questions) => inner.grow(questions),
-    get used() { return inner.used; },
-    get limit() { return inner.limit; },
-    get refused() { return refused; },
+    get used() {
+      return inner.used;
+    },
+    get limit() {
+      return inner.limit;
+    },
+    get refused() {
+      return refused;
+    },
   };
 }
 
@@ -76,9 +82,12 @@ export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSign
     claimCheck(field) {
       const cost = CHECK_COSTS[field] ?? 1;
       if (spent + cost > MAX_CHECK_COST) {
-        throw new ApiError(400, 'too_many_checks',
+        throw new ApiError(
+          400,
+          'too_many_checks',
           `This request asks for more checks than one request may run: ${MAX_CHECK_COST} check units, counting every alias, batched operation and MCP message (${describeCheckCosts()}; ${spent} were spent before this one, which costs ${cost}). Send the rest in another request.`,
-          { limit: MAX_CHECK_COST });
+          { limit: MAX_CHECK_COST },
+        );
       }
       spent += cost;
     },
@@ -87,9 +96,11 @@ export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSign
       if (!bulk) return;
       const total = (items.get(field) ?? 0) + count;
       if (total > bulk.limit) {
-        throw badRequest('too_many_items',
+        throw badRequest(
+          'too_many_items',
           `This request asks ${field} about ${total} ${bulk.items} in all (counting every alias, batched operation and MCP message); one request may carry at most ${bulk.limit}, as one REST call does. Split the list over several requests.`,
-          { limit: bulk.limit });
+          { limit: bulk.limit },
+        );
       }
       items.set(field, total);
       budget.grow(count * bulk.questionsPerItem);

@@ -16,8 +16,13 @@ interface CheckAnswerShape {
 }
 
 function isCheckAnswer(value: unknown): value is CheckAnswerShape {
-  return !!value && typeof value === 'object' && typeof (value as CheckAnswerShape).status === 'string'
-    && typeof (value as CheckAnswerShape).summary === 'string' && Array.isArray((value as CheckAnswerShape).findings);
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    typeof (value as CheckAnswerShape).status === 'string' &&
+    typeof (value as CheckAnswerShape).summary === 'string' &&
+    Array.isArray((value as CheckAnswerShape).findings)
+  );
 }
 
 /** The answer with status `error`, the reason as its summary and first finding; the check's own fields stay. */
@@ -52,7 +57,9 @@ export async function runBoundedCheck<Input>(
       if (!answer.ok && answer.failure === 'cancelled') sawCancelled = true;
       return answer;
     },
-    get questionsAsked() { return base.dns.questionsAsked; },
+    get questionsAsked() {
+      return base.dns.questionsAsked;
+    },
     budget: base.dns.budget,
     signal: base.dns.signal,
   };
@@ -64,7 +71,11 @@ export async function runBoundedCheck<Input>(
     answer = { status: 'error', summary: deadlineSentence, findings: [{ severity: 'error', code: 'deadline_passed', message: deadlineSentence }] };
   } else if (isCheckAnswer(answer)) {
     if (sawBudget) {
-      answer = incomplete(answer, 'dns_budget_spent', `This request spent its DNS question budget (${scope.budget.limit} questions, CHECKS_DNS_BUDGET) before this check finished, so some lookups were not made and the answer is incomplete; ask for fewer checks in one request.`);
+      answer = incomplete(
+        answer,
+        'dns_budget_spent',
+        `This request spent its DNS question budget (${scope.budget.limit} questions, CHECKS_DNS_BUDGET) before this check finished, so some lookups were not made and the answer is incomplete; ask for fewer checks in one request.`,
+      );
     } else if (sawCancelled && scope.deadlinePassed()) {
       answer = incomplete(answer, 'deadline_passed', deadlineSentence);
     }
@@ -73,9 +84,11 @@ export async function runBoundedCheck<Input>(
   if (isCheckAnswer(answer)) recordCheckOutcome(field, answer.status);
   const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
   if (!scope.claimAnswerBytes(bytes)) {
-    throw badRequest('answer_too_large',
+    throw badRequest(
+      'answer_too_large',
       `The answer of ${field} would take this request's answers past ${limits.maxAnswerBytes} bytes (CHECKS_MAX_ANSWER_BYTES), so it was dropped; ask for fewer items or checks per request.`,
-      { limit: limits.maxAnswerBytes });
+      { limit: limits.maxAnswerBytes },
+    );
   }
   return answer;
 }
@@ -97,7 +110,9 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typ
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const abandoned = new Promise<typeof ABANDONED>((resolve) => {
-    onAbort = () => { timer = setTimeout(() => resolve(ABANDONED), GRACE_AFTER_ABORT_MS); };
+    onAbort = () => {
+      timer = setTimeout(() => resolve(ABANDONED), GRACE_AFTER_ABORT_MS);
+    };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });

@@ -33,7 +33,9 @@ export async function applyStripeEvent(db: Kysely<Database>, payments: PaymentPr
   }
   if (record?.kind === 'subscription') {
     const s = record.subscription;
-    const result = await db.updateTable('orders').set({ status: s.status, processor_event_created: record.event_created })
+    const result = await db
+      .updateTable('orders')
+      .set({ status: s.status, processor_event_created: record.event_created })
       .where('processor_subscription_id', '=', s.processor_id)
       .where((eb) => eb.or([eb('processor_event_created', 'is', null), eb('processor_event_created', '<=', String(record.event_created))]))
       .executeTakeFirst();
@@ -41,7 +43,8 @@ export async function applyStripeEvent(db: Kysely<Database>, payments: PaymentPr
   }
   if (CARD_EVENTS.has(event.type)) {
     const object = event.data.object as { customer?: string | { id: string } | null; id?: string; object?: string };
-    const customerId = object.object === 'customer' ? (object.id ?? null) : typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
+    const customerId =
+      object.object === 'customer' ? (object.id ?? null) : typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
     const account = await accountFor(db, customerId);
     if (!account || !customerId) return { received: true, applied: 'ignored' };
     await syncPaymentMethod(db, account, await payments.getPaymentMethod(customerId));

@@ -11,13 +11,21 @@ export interface CardSetupLink {
 /** A return URL must be an absolute http(s) URL (SPEC 7: otherwise a 422). */
 function returnUrl(value: string | null | undefined, field: 'success_url' | 'cancel_url'): string {
   if (value === undefined || value === null || value.trim() === '') {
-    throw new ApiError(422, 'missing_field', `Send "${field}": the http(s) page the person returns to ${field === 'success_url' ? 'after saving the card' : 'if they cancel'}.`);
+    throw new ApiError(
+      422,
+      'missing_field',
+      `Send "${field}": the http(s) page the person returns to ${field === 'success_url' ? 'after saving the card' : 'if they cancel'}.`,
+    );
   }
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new ApiError(422, 'invalid_url', `"${field}" must be an absolute http or https URL, such as https://example.com/card-saved; "${value.slice(0, 100)}" is not.`);
+    throw new ApiError(
+      422,
+      'invalid_url',
+      `"${field}" must be an absolute http or https URL, such as https://example.com/card-saved; "${value.slice(0, 100)}" is not.`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ApiError(422, 'invalid_url', `"${field}" must be an http or https URL; ${url.protocol.replace(/:$/, '')} links are not accepted.`);
@@ -30,7 +38,10 @@ function returnUrl(value: string | null | undefined, field: 'success_url' | 'can
  * A page at the payment processor where a person saves a card (Stripe Checkout in setup mode, or the
  * sandbox card page). Card details never pass through the API.
  */
-export async function createCardSetupLink(input: { readonly successUrl?: string | null; readonly cancelUrl?: string | null }, ctx: Context): Promise<CardSetupLink> {
+export async function createCardSetupLink(
+  input: { readonly successUrl?: string | null; readonly cancelUrl?: string | null },
+  ctx: Context,
+): Promise<CardSetupLink> {
   const accountId = await requireAccountId(ctx);
   const successUrl = returnUrl(input.successUrl, 'success_url');
   const cancelUrl = returnUrl(input.cancelUrl, 'cancel_url');

@@ -8,8 +8,16 @@ import { groupProblems, type DomainProblems, type OrderIssue } from './order-pro
 import { readVerificationTxt, recordVerified, unverifiedSentence, verificationToken, verifiedDomains, type TxtReading } from './domain-verification.js';
 import { verificationRecord } from './verification-record.js';
 
-export interface CheckedMailbox { readonly firstName: string; readonly lastName: string; readonly localPart: string }
-export interface CheckedDomain { readonly domain: string; readonly forwardTo: string | null; readonly mailboxes: readonly CheckedMailbox[] }
+export interface CheckedMailbox {
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly localPart: string;
+}
+export interface CheckedDomain {
+  readonly domain: string;
+  readonly forwardTo: string | null;
+  readonly mailboxes: readonly CheckedMailbox[];
+}
 
 export interface CheckedOrder {
   readonly domains: readonly CheckedDomain[];
@@ -35,10 +43,18 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
   const mailboxCount = input.domains.reduce((sum, d) => sum + d.mailboxes.length, 0);
   if (input.domains.length === 0) throw badRequest('no_domains', 'Send at least one domain in "domains", each with its mailboxes.', { problems: [] });
   if (input.domains.length > ORDER_LIMITS.domains) {
-    throw badRequest('too_many_domains', `An order holds at most ${ORDER_LIMITS.domains} domains; this one has ${input.domains.length}. Split it into several orders.`, { problems: [] });
+    throw badRequest(
+      'too_many_domains',
+      `An order holds at most ${ORDER_LIMITS.domains} domains; this one has ${input.domains.length}. Split it into several orders.`,
+      { problems: [] },
+    );
   }
   if (mailboxCount > ORDER_LIMITS.mailboxes) {
-    throw badRequest('too_many_mailboxes', `An order holds at most ${ORDER_LIMITS.mailboxes} mailboxes; this one has ${mailboxCount}. Split it into several orders.`, { problems: [] });
+    throw badRequest(
+      'too_many_mailboxes',
+      `An order holds at most ${ORDER_LIMITS.mailboxes} mailboxes; this one has ${mailboxCount}. Split it into several orders.`,
+      { problems: [] },
+    );
   }
 
   const issues = new Map<number, OrderIssue[]>();
@@ -59,11 +75,22 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
     if (domain !== null) {
       const registrable = getDomain(domain, { allowPrivateDomains: false });
       if (registrable !== domain) {
-        add(i, { severity: 'error', code: 'not_registrable_domain', field: `${at}.domain`,
-          message: registrable ? `${domain} is a subdomain; order the registered domain ${registrable} (inboxes are built on the domain you own).` : `${domain} is a public suffix, not a domain one can own.` });
+        add(i, {
+          severity: 'error',
+          code: 'not_registrable_domain',
+          field: `${at}.domain`,
+          message: registrable
+            ? `${domain} is a subdomain; order the registered domain ${registrable} (inboxes are built on the domain you own).`
+            : `${domain} is a public suffix, not a domain one can own.`,
+        });
         domain = null;
       } else if (firstIndexOf.has(domain)) {
-        add(i, { severity: 'error', code: 'duplicate_domain', field: `${at}.domain`, message: `${domain} is also domains[${firstIndexOf.get(domain)}]; list each domain once, with all its mailboxes.` });
+        add(i, {
+          severity: 'error',
+          code: 'duplicate_domain',
+          field: `${at}.domain`,
+          message: `${domain} is also domains[${firstIndexOf.get(domain)}]; list each domain once, with all its mailboxes.`,
+        });
         domain = null;
       } else {
         firstIndexOf.set(domain, i);
@@ -74,27 +101,71 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
     if (d.forwardTo !== undefined && d.forwardTo !== null && d.forwardTo.trim() !== '') {
       try {
         forwardTo = normalizeDomain(d.forwardTo, `${at}.forward_to`).domain;
-        if (forwardTo === domain) add(i, { severity: 'error', code: 'forward_to_self', field: `${at}.forward_to`, message: `${domain} cannot forward to itself; give the site visitors should land on.` });
+        if (forwardTo === domain)
+          add(i, {
+            severity: 'error',
+            code: 'forward_to_self',
+            field: `${at}.forward_to`,
+            message: `${domain} cannot forward to itself; give the site visitors should land on.`,
+          });
       } catch (error) {
-        add(i, { severity: 'error', code: 'invalid_forward_to', field: `${at}.forward_to`, message: error instanceof ApiError ? error.detail : 'Not a domain name.' });
+        add(i, {
+          severity: 'error',
+          code: 'invalid_forward_to',
+          field: `${at}.forward_to`,
+          message: error instanceof ApiError ? error.detail : 'Not a domain name.',
+        });
       }
     }
 
-    if (d.mailboxes.length === 0) add(i, { severity: 'error', code: 'no_mailboxes', field: `${at}.mailboxes`, message: 'Add at least one mailbox: a domain is ordered for the inboxes built on it.' });
+    if (d.mailboxes.length === 0)
+      add(i, {
+        severity: 'error',
+        code: 'no_mailboxes',
+        field: `${at}.mailboxes`,
+        message: 'Add at least one mailbox: a domain is ordered for the inboxes built on it.',
+      });
     const seen = new Map<string, number>();
     const mailboxes: CheckedMailbox[] = d.mailboxes.map((m, j) => {
       const mat = `${at}.mailboxes[${j}]`;
       const firstName = m.firstName.trim();
       const lastName = m.lastName.trim();
       const localPart = m.localPart.trim().toLowerCase();
-      if (!NAME.test(firstName)) add(i, { severity: 'error', code: 'invalid_first_name', field: `${mat}.first_name`, message: `first_name "${firstName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.` });
-      if (!NAME.test(lastName)) add(i, { severity: 'error', code: 'invalid_last_name', field: `${mat}.last_name`, message: `last_name "${lastName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.` });
+      if (!NAME.test(firstName))
+        add(i, {
+          severity: 'error',
+          code: 'invalid_first_name',
+          field: `${mat}.first_name`,
+          message: `first_name "${firstName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.`,
+        });
+      if (!NAME.test(lastName))
+        add(i, {
+          severity: 'error',
+          code: 'invalid_last_name',
+          field: `${mat}.last_name`,
+          message: `last_name "${lastName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.`,
+        });
       if (!LOCAL_PART.test(localPart) || localPart.includes('..')) {
-        add(i, { severity: 'error', code: 'invalid_local_part', field: `${mat}.local_part`, message: `local_part "${localPart.slice(0, 70)}" must be 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit, with no two dots in a row.` });
+        add(i, {
+          severity: 'error',
+          code: 'invalid_local_part',
+          field: `${mat}.local_part`,
+          message: `local_part "${localPart.slice(0, 70)}" must be 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit, with no two dots in a row.`,
+        });
       } else if (RESERVED_LOCAL_PARTS.has(localPart)) {
-        add(i, { severity: 'error', code: 'reserved_local_part', field: `${mat}.local_part`, message: `${localPart}@ is reserved for reports to the domain's administrator (RFC 2142); choose another name.` });
+        add(i, {
+          severity: 'error',
+          code: 'reserved_local_part',
+          field: `${mat}.local_part`,
+          message: `${localPart}@ is reserved for reports to the domain's administrator (RFC 2142); choose another name.`,
+        });
       } else if (seen.has(localPart)) {
-        add(i, { severity: 'error', code: 'duplicate_local_part', field: `${mat}.local_part`, message: `${localPart}@ is also mailboxes[${seen.get(localPart)}] of this domain; each mailbox needs its own local_part.` });
+        add(i, {
+          severity: 'error',
+          code: 'duplicate_local_part',
+          field: `${mat}.local_part`,
+          message: `${localPart}@ is also mailboxes[${seen.get(localPart)}] of this domain; each mailbox needs its own local_part.`,
+        });
       } else {
         seen.set(localPart, j);
       }
@@ -105,14 +176,31 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
 
   const names = checked.filter((d): d is CheckedDomain => d !== null).map((d) => d.domain);
   if (names.length) {
-    const taken = await ctx.services.db.selectFrom('domains').innerJoin('orders', 'orders.id', 'domains.order_id')
-      .select(['domains.domain', 'domains.account_id', 'orders.reference']).where('domains.domain', 'in', names).execute();
+    const taken = await ctx.services.db
+      .selectFrom('domains')
+      .innerJoin('orders', 'orders.id', 'domains.order_id')
+      .select(['domains.domain', 'domains.account_id', 'orders.reference'])
+      .where('domains.domain', 'in', names)
+      .execute();
     for (const row of taken) {
       const i = firstIndexOf.get(row.domain)!;
       // Another account's order is not named: whose domain it is is not ours to tell.
-      add(i, row.account_id === accountId
-        ? { severity: 'error', code: 'domain_on_your_order', field: `domains[${i}].domain`, message: `${row.domain} is already on your order ${row.reference}; a domain can be on one order only.` }
-        : { severity: 'error', code: 'domain_on_another_order', field: `domains[${i}].domain`, message: `${row.domain} is already on an order; a domain can be on one order only. Check that you own it.` });
+      add(
+        i,
+        row.account_id === accountId
+          ? {
+              severity: 'error',
+              code: 'domain_on_your_order',
+              field: `domains[${i}].domain`,
+              message: `${row.domain} is already on your order ${row.reference}; a domain can be on one order only.`,
+            }
+          : {
+              severity: 'error',
+              code: 'domain_on_another_order',
+              field: `domains[${i}].domain`,
+              message: `${row.domain} is already on an order; a domain can be on one order only. Check that you own it.`,
+            },
+      );
     }
     const free = names.filter((n) => !taken.some((t) => t.domain === n));
     const proof = await readOwnership(free, accountId, ctx);
@@ -122,15 +210,20 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
   const errors = groupProblems(shown, issues, (issue) => issue.severity === 'error');
   if (errors.length) {
     const count = errors.reduce((n, g) => n + g.issues.filter((x) => x.severity === 'error').length, 0);
-    throw badRequest('order_problems',
+    throw badRequest(
+      'order_problems',
       `The order cannot be placed as sent: ${count} problem${count === 1 ? '' : 's'} on ${errors.length} domain${errors.length === 1 ? '' : 's'}, listed in "problems"; fix them and send it again.`,
-      { problems: groupProblems(shown, issues, () => true) });
+      { problems: groupProblems(shown, issues, () => true) },
+    );
   }
   return { domains: checked as CheckedDomain[], mailboxCount, warnings: groupProblems(shown, issues, () => true) };
 }
 
 /** What the TXT at _inbox-verification.<domain> said, for each domain the account had not proved yet. */
-interface Proof { readonly token: string; readonly readings: ReadonlyMap<string, Exclude<TxtReading, { seen: true }>> }
+interface Proof {
+  readonly token: string;
+  readonly readings: ReadonlyMap<string, Exclude<TxtReading, { seen: true }>>;
+}
 
 /**
  * Proves the domains are the account's (issue 12, item 6): those verified before pass; the others'
@@ -161,7 +254,13 @@ async function readOwnership(free: readonly string[], accountId: number, ctx: Co
  * Registered (it exists), delegated (NS records), proved the account's own, and not attached to a
  * tenant of the first provider.
  */
-async function checkDomainInDns(domain: string, index: number, ctx: Context, add: (index: number, issue: OrderIssue) => void, proof: Proof | null): Promise<void> {
+async function checkDomainInDns(
+  domain: string,
+  index: number,
+  ctx: Context,
+  add: (index: number, issue: OrderIssue) => void,
+  proof: Proof | null,
+): Promise<void> {
   const field = `domains[${index}].domain`;
   const checks = ctx.checks();
   const ns = await checks.dns.lookup(domain, 'NS');
@@ -170,23 +269,48 @@ async function checkDomainInDns(domain: string, index: number, ctx: Context, add
     return;
   }
   if ((!ns.ok && ns.failure === 'nodata') || (ns.ok && ns.records.length === 0)) {
-    add(index, { severity: 'error', code: 'domain_not_delegated', field, message: `${domain} has no nameservers (NS records): point it at your DNS provider's nameservers at the registrar, then order.` });
+    add(index, {
+      severity: 'error',
+      code: 'domain_not_delegated',
+      field,
+      message: `${domain} has no nameservers (NS records): point it at your DNS provider's nameservers at the registrar, then order.`,
+    });
     return;
   }
   if (!ns.ok) {
-    add(index, { severity: 'warning', code: 'dns_unverified', field, message: `Whether ${domain} is registered and delegated could not be checked (the NS lookup failed: ${ns.failure}); we check again before building.` });
+    add(index, {
+      severity: 'warning',
+      code: 'dns_unverified',
+      field,
+      message: `Whether ${domain} is registered and delegated could not be checked (the NS lookup failed: ${ns.failure}); we check again before building.`,
+    });
   }
   const unproved = proof?.readings.get(domain);
   if (proof && unproved) {
     // Always an error, a failed lookup included: otherwise anyone could order a domain they do not
     // control and so block its owner. Reported after the NS check, which says more when it fails.
-    add(index, { severity: 'error', code: 'domain_not_verified', field, message: unverifiedSentence(domain, proof.token, unproved), record: verificationRecord(domain, proof.token) });
+    add(index, {
+      severity: 'error',
+      code: 'domain_not_verified',
+      field,
+      message: unverifiedSentence(domain, proof.token, unproved),
+      record: verificationRecord(domain, proof.token),
+    });
   }
   const tenancy = await checkProviderDomain({ domain }, checks);
   if (tenancy.attached === true) {
-    add(index, { severity: 'error', code: 'attached_to_google_tenant', field,
-      message: `${domain} is already attached to a Google Workspace account (${tenancy.summary.replace(/\.$/, "")}). A new tenant cannot use it until that account removes it.` });
+    add(index, {
+      severity: 'error',
+      code: 'attached_to_google_tenant',
+      field,
+      message: `${domain} is already attached to a Google Workspace account (${tenancy.summary.replace(/\.$/, '')}). A new tenant cannot use it until that account removes it.`,
+    });
   } else if (tenancy.attached === null) {
-    add(index, { severity: 'warning', code: 'tenancy_unknown', field, message: `Whether ${domain} is attached to a Google Workspace account could not be told; if it is, building will wait until that account removes it.` });
+    add(index, {
+      severity: 'warning',
+      code: 'tenancy_unknown',
+      field,
+      message: `Whether ${domain} is attached to a Google Workspace account could not be told; if it is, building will wait until that account removes it.`,
+    });
   }
 }

@@ -20,11 +20,18 @@ export async function reserveDomains(db: Kysely<Database>, domains: readonly str
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('domain_reservations').where('domain', 'in', domains).where('expires_at', '<', now).execute();
     // Sorted, so two placements holding overlapping domains take their row locks in one order (no deadlock).
-    const held = await trx.insertInto('domain_reservations')
+    const held = await trx
+      .insertInto('domain_reservations')
       .values([...domains].sort().map((domain) => ({ domain, account_id: accountId, idempotency_key: key, expires_at: expiresAt })))
-      .onConflict((oc) => oc.column('domain').doUpdateSet({ expires_at: expiresAt })
-        .where('domain_reservations.account_id', '=', accountId).where('domain_reservations.idempotency_key', '=', key))
-      .returning('domain').execute();
+      .onConflict((oc) =>
+        oc
+          .column('domain')
+          .doUpdateSet({ expires_at: expiresAt })
+          .where('domain_reservations.account_id', '=', accountId)
+          .where('domain_reservations.idempotency_key', '=', key),
+      )
+      .returning('domain')
+      .execute();
     const mine = new Set(held.map((h) => h.domain));
     // A placement that finished while this one was being checked has its domains on an order now
     // (and its holds gone): read them inside this transaction, after taking the holds.
@@ -33,18 +40,32 @@ export async function reserveDomains(db: Kysely<Database>, domains: readonly str
     const issues = new Map<number, OrderIssue[]>();
     domains.forEach((domain, i) => {
       if (onOrder.has(domain)) {
-        issues.set(i, [{ severity: 'error', code: 'domain_on_another_order', field: `domains[${i}].domain`,
-          message: `${domain} was placed on an order a moment ago; a domain can be on one order only. Nothing was charged.` }]);
+        issues.set(i, [
+          {
+            severity: 'error',
+            code: 'domain_on_another_order',
+            field: `domains[${i}].domain`,
+            message: `${domain} was placed on an order a moment ago; a domain can be on one order only. Nothing was charged.`,
+          },
+        ]);
       } else if (!mine.has(domain)) {
-        issues.set(i, [{ severity: 'error', code: 'domain_being_ordered', field: `domains[${i}].domain`,
-          message: `${domain} is being ordered by another placement right now; nothing was charged. If that was yours, retry it with its own Idempotency-Key.` }]);
+        issues.set(i, [
+          {
+            severity: 'error',
+            code: 'domain_being_ordered',
+            field: `domains[${i}].domain`,
+            message: `${domain} is being ordered by another placement right now; nothing was charged. If that was yours, retry it with its own Idempotency-Key.`,
+          },
+        ]);
       }
     });
     if (issues.size === 0) return;
     // Throwing rolls back the holds this call just made.
-    throw badRequest('order_problems',
+    throw badRequest(
+      'order_problems',
       `The order cannot be placed as sent: ${issues.size} domain${issues.size === 1 ? ' is' : 's are'} already on an order or being ordered, listed in "problems"; nothing was charged.`,
-      { problems: groupProblems(domains, issues, () => true) });
+      { problems: groupProblems(domains, issues, () => true) },
+    );
   });
 }
 

@@ -9,8 +9,11 @@ export async function verificationToken(db: Kysely<Database>, accountId: number)
   const found = await db.selectFrom('domain_verification_tokens').select('token').where('account_id', '=', accountId).executeTakeFirst();
   if (found) return found.token;
   // Two first requests at once: the loser keeps the winner's token.
-  await db.insertInto('domain_verification_tokens').values({ account_id: accountId, token: randomBytes(16).toString('hex') })
-    .onConflict((oc) => oc.column('account_id').doNothing()).execute();
+  await db
+    .insertInto('domain_verification_tokens')
+    .values({ account_id: accountId, token: randomBytes(16).toString('hex') })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .execute();
   const row = await db.selectFrom('domain_verification_tokens').select('token').where('account_id', '=', accountId).executeTakeFirstOrThrow();
   return row.token;
 }
@@ -42,14 +45,19 @@ export async function readVerificationTxt(dns: DnsLookup, domain: string, token:
 /** Once seen, a domain stays verified for the account; a second sighting keeps the first date. */
 export async function recordVerified(db: Kysely<Database>, accountId: number, domains: readonly string[], now: Date): Promise<void> {
   if (domains.length === 0) return;
-  await db.insertInto('verified_domains').values(domains.map((domain) => ({ account_id: accountId, domain, verified_at: now })))
-    .onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing()).execute();
+  await db
+    .insertInto('verified_domains')
+    .values(domains.map((domain) => ({ account_id: accountId, domain, verified_at: now })))
+    .onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing())
+    .execute();
 }
 
 /** The sentence a refusal or a failed "check now" carries: what to publish, and what was found instead. */
 export function unverifiedSentence(domain: string, token: string, reading: Exclude<TxtReading, { seen: true }>): string {
   const publish = `publish TXT at ${verificationName(domain)} with the value "${verificationValue(token)}"`;
-  if (reading.why === 'lookup_failed') return `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}); make sure you ${publish}, then try again.`;
-  if (reading.why === 'other_value') return `${domain} is not verified as yours: ${verificationName(domain)} has TXT records, but none is "${verificationValue(token)}"; ${publish}, then try again.`;
+  if (reading.why === 'lookup_failed')
+    return `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}); make sure you ${publish}, then try again.`;
+  if (reading.why === 'other_value')
+    return `${domain} is not verified as yours: ${verificationName(domain)} has TXT records, but none is "${verificationValue(token)}"; ${publish}, then try again.`;
   return `${domain} is not verified as yours: ${publish} at your DNS provider, then try again (it stays verified once seen).`;
 }

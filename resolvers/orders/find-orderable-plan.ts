@@ -10,7 +10,9 @@ export async function findOrderablePlan(ctx: Context, accountId: number, sku: st
   const plan = await ctx.services.db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
   if (!plan) throw new ApiError(404, 'sku_not_found', `There is no sku "${sku.slice(0, 80)}" in your catalogue; GET /v1/catalogue lists what you can order.`);
   if (!plan.orderable) {
-    throw new ApiError(409, 'sku_not_orderable', `"${plan.sku}" cannot be ordered through the API: ${plan.why_not ?? 'it is ordered in the portal.'}`, { why_not: plan.why_not });
+    throw new ApiError(409, 'sku_not_orderable', `"${plan.sku}" cannot be ordered through the API: ${plan.why_not ?? 'it is ordered in the portal.'}`, {
+      why_not: plan.why_not,
+    });
   }
   return plan;
 }

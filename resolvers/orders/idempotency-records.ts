@@ -23,10 +23,18 @@ const KEY_NAME = { rest: 'the Idempotency-Key header', mcp: 'the argument "idemp
 export function checkIdempotencyKey(key: string | null | undefined, door: keyof typeof KEY_NAME = 'rest'): string {
   const name = KEY_NAME[door];
   if (key === undefined || key === null || key === '') {
-    throw new ApiError(422, 'idempotency_key_missing', `Send ${name}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.`);
+    throw new ApiError(
+      422,
+      'idempotency_key_missing',
+      `Send ${name}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.`,
+    );
   }
   if (!KEY.test(key)) {
-    throw new ApiError(422, 'idempotency_key_malformed', `${name.charAt(0).toUpperCase()}${name.slice(1)} must be 8 to 64 characters, each a letter, digit, ".", "-", ":" or "_"; "${key.slice(0, 70)}" is not. A UUID works.`);
+    throw new ApiError(
+      422,
+      'idempotency_key_malformed',
+      `${name.charAt(0).toUpperCase()}${name.slice(1)} must be 8 to 64 characters, each a letter, digit, ".", "-", ":" or "_"; "${key.slice(0, 70)}" is not. A UUID works.`,
+    );
   }
   return key;
 }
@@ -45,10 +53,12 @@ export type Claim =
  */
 export async function claimIdempotencyKey(db: Kysely<Database>, accountId: number, key: string, requestHash: string, now: Date): Promise<Claim> {
   const lockedUntil = new Date(now.getTime() + CLAIM_MS);
-  const inserted = await db.insertInto('idempotency_records')
+  const inserted = await db
+    .insertInto('idempotency_records')
     .values({ account_id: accountId, key, request_hash: requestHash, state: 'in_progress', locked_until: lockedUntil })
     .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-    .returning('key').executeTakeFirst();
+    .returning('key')
+    .executeTakeFirst();
   if (inserted) return { kind: 'claimed' };
   return readClaim(db, accountId, key, requestHash, now);
 }
@@ -60,10 +70,15 @@ export async function readClaim(db: Kysely<Database>, accountId: number, key: st
   if (row.state === 'done' && row.response !== null) return { kind: 'done', response: row.response };
   if (row.locked_until !== null && new Date(row.locked_until) > now) return { kind: 'busy' };
   // The holder stopped without finishing: one retry takes over (compare-and-set on the lock).
-  const taken = await db.updateTable('idempotency_records').set({ locked_until: new Date(now.getTime() + CLAIM_MS) })
-    .where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress')
+  const taken = await db
+    .updateTable('idempotency_records')
+    .set({ locked_until: new Date(now.getTime() + CLAIM_MS) })
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where('state', '=', 'in_progress')
     .where((eb) => (row.locked_until === null ? eb('locked_until', 'is', null) : eb('locked_until', '=', row.locked_until)))
-    .returning('key').executeTakeFirst();
+    .returning('key')
+    .executeTakeFirst();
   return taken ? { kind: 'recovering' } : { kind: 'busy' };
 }
 
@@ -77,6 +92,11 @@ export async function releaseIdempotencyKey(db: Kysely<Database>, accountId: num
  * written): keep the claim but let the next retry take over at once, to recover via the processor.
  */
 export async function expireIdempotencyClaim(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
-  await db.updateTable('idempotency_records').set({ locked_until: new Date(0) })
-    .where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+  await db
+    .updateTable('idempotency_records')
+    .set({ locked_until: new Date(0) })
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where('state', '=', 'in_progress')
+    .execute();
 }

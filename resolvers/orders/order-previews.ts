@@ -8,21 +8,42 @@ import { formatMoney } from './promotion-codes.js';
  * so that placing it after the price changed is a 409 and nothing is charged (issue 5).
  */
 export async function rememberPreviewPrice(ctx: Context, accountId: number, orderHash: string, plan: Plan, at: Date): Promise<void> {
-  const price = { plan_id: plan.id, unit_amount: plan.unit_amount, currency: plan.currency, interval: plan.interval, mailboxes_per_unit: plan.mailboxes_per_unit, previewed_at: at };
-  await ctx.services.db.insertInto('order_previews').values({ account_id: accountId, order_hash: orderHash, ...price })
-    .onConflict((oc) => oc.columns(['account_id', 'order_hash']).doUpdateSet(price)).execute();
+  const price = {
+    plan_id: plan.id,
+    unit_amount: plan.unit_amount,
+    currency: plan.currency,
+    interval: plan.interval,
+    mailboxes_per_unit: plan.mailboxes_per_unit,
+    previewed_at: at,
+  };
+  await ctx.services.db
+    .insertInto('order_previews')
+    .values({ account_id: accountId, order_hash: orderHash, ...price })
+    .onConflict((oc) => oc.columns(['account_id', 'order_hash']).doUpdateSet(price))
+    .execute();
 }
 
 /** Refuses to place an order whose plan price differs from the one its last preview showed. */
 export async function refuseIfPriceChanged(ctx: Context, accountId: number, orderHash: string, plan: Plan): Promise<void> {
-  const seen = await ctx.services.db.selectFrom('order_previews').selectAll()
-    .where('account_id', '=', accountId).where('order_hash', '=', orderHash).executeTakeFirst();
+  const seen = await ctx.services.db
+    .selectFrom('order_previews')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('order_hash', '=', orderHash)
+    .executeTakeFirst();
   if (!seen) return;
-  const same = seen.plan_id === plan.id && seen.unit_amount === plan.unit_amount && seen.currency === plan.currency
-    && seen.interval === plan.interval && seen.mailboxes_per_unit === plan.mailboxes_per_unit;
+  const same =
+    seen.plan_id === plan.id &&
+    seen.unit_amount === plan.unit_amount &&
+    seen.currency === plan.currency &&
+    seen.interval === plan.interval &&
+    seen.mailboxes_per_unit === plan.mailboxes_per_unit;
   if (same) return;
-  throw new ApiError(409, 'price_changed',
+  throw new ApiError(
+    409,
+    'price_changed',
     `The price of "${plan.sku}" changed since you previewed this order (${formatMoney(seen.unit_amount, seen.currency)} per ${seen.mailboxes_per_unit} mailbox${seen.mailboxes_per_unit === 1 ? '' : 'es'} a ${seen.interval} then, ` +
-    `${formatMoney(plan.unit_amount, plan.currency)} per ${plan.mailboxes_per_unit} a ${plan.interval} now), so nothing was charged. Preview it again (POST /v1/orders/preview), then place it.`,
-    { previewed_unit_amount: seen.unit_amount, unit_amount: plan.unit_amount, currency: plan.currency });
+      `${formatMoney(plan.unit_amount, plan.currency)} per ${plan.mailboxes_per_unit} a ${plan.interval} now), so nothing was charged. Preview it again (POST /v1/orders/preview), then place it.`,
+    { previewed_unit_amount: seen.unit_amount, unit_amount: plan.unit_amount, currency: plan.currency },
+  );
 }

@@ -13,9 +13,7 @@ import { dieHereIfFaultInjected } from './fault-injection.js';
 import { releaseRedemption, reserveRedemption } from './promotion-redemptions.js';
 import { releaseDomains, reserveDomains } from './domain-reservations.js';
 import { recordOrder, type PlacedOrder } from './record-order.js';
-import {
-  checkIdempotencyKey, claimIdempotencyKey, expireIdempotencyClaim, readClaim, releaseIdempotencyKey, type Claim,
-} from './idempotency-records.js';
+import { checkIdempotencyKey, claimIdempotencyKey, expireIdempotencyClaim, readClaim, releaseIdempotencyKey, type Claim } from './idempotency-records.js';
 
 /** How long a request waits for a concurrent request with its key to finish before answering 409. */
 const WAIT_FOR_SAME_KEY_MS = 20_000;
@@ -67,17 +65,30 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
     if (!card) throw new NoPaymentMethodError();
     const priceRef = plan.processor_price_id ?? (payments.kind === 'sandbox' ? `plan_${plan.id}` : null);
     if (!priceRef) {
-      throw new ApiError(409, 'plan_not_priced', `"${plan.sku}" has no price at the payment processor yet, so it cannot be charged; nothing was charged. Ask the operator to set it up.`);
+      throw new ApiError(
+        409,
+        'plan_not_priced',
+        `"${plan.sku}" has no price at the payment processor yet, so it cannot be charged; nothing was charged. Ask the operator to set it up.`,
+      );
     }
     const reference = orderReference(accountId, key);
     holdsDomains = true;
-    await reserveDomains(db, checked.domains.map((d) => d.domain), accountId, key, ctx.now());
+    await reserveDomains(
+      db,
+      checked.domains.map((d) => d.domain),
+      accountId,
+      key,
+      ctx.now(),
+    );
     if (priced.discount) {
       reservedPromotionId = priced.discount.promotion.id;
       await reserveRedemption(db, priced.discount.promotion, accountId, key);
     }
     subscription = await payments.createSubscription({
-      accountId, customerId, priceRef, quantity: priced.quantity,
+      accountId,
+      customerId,
+      priceRef,
+      quantity: priced.quantity,
       expected: { unitAmount: priced.price.unitAmount, currency: priced.price.currency, firstInvoice: priced.price.firstInvoice },
       promotionCode: priced.discount ? (priced.discount.promotion.processor_ref ?? priced.discount.code) : null,
       idempotencyKey: key,
@@ -103,9 +114,12 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       await ctx.services.payments.cancelSubscription(subscription.subscriptionId).catch(() => undefined);
       await giveBackHolds();
       await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
-      throw new ApiError(409, 'domain_taken_while_placing',
+      throw new ApiError(
+        409,
+        'domain_taken_while_placing',
         `A domain of this order was placed on another order a moment ago, so this order was not recorded and its subscription ${subscription.subscriptionId} was cancelled. ` +
-        'If the first invoice was charged, quote that id to support for a refund; then preview again.');
+          'If the first invoice was charged, quote that id to support for a refund; then preview again.',
+      );
     }
     // Charged but not recorded (the database failed): the next retry with this key recovers it.
     await expireIdempotencyClaim(db, accountId, key).catch(() => undefined);

@@ -48,7 +48,14 @@ export async function previewOrder(input: OrderInput, ctx: Context): Promise<Ord
   const { plan, checked, priced, orderHash } = await evaluateOrder(input, accountId, ctx);
   await rememberPreviewPrice(ctx, accountId, orderHash, plan, ctx.now());
   return {
-    ok: true, sku: plan.sku, product: plan.product, domains: checked.domains.length, mailboxes: checked.mailboxCount,
-    quantity: priced.quantity, price: priced.price, discount: priced.discount, problems: checked.warnings,
+    ok: true,
+    sku: plan.sku,
+    product: plan.product,
+    domains: checked.domains.length,
+    mailboxes: checked.mailboxCount,
+    quantity: priced.quantity,
+    price: priced.price,
+    discount: priced.discount,
+    problems: checked.warnings,
   };
 }

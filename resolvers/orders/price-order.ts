@@ -29,8 +29,12 @@ export function priceOrder(plan: Plan, mailboxCount: number, promotion: Promotio
   return {
     quantity,
     price: {
-      unitAmount: plan.unit_amount, currency: plan.currency, interval: plan.interval, mailboxesPerUnit: plan.mailboxes_per_unit,
-      total, firstInvoice: total - (discount?.amount ?? 0),
+      unitAmount: plan.unit_amount,
+      currency: plan.currency,
+      interval: plan.interval,
+      mailboxesPerUnit: plan.mailboxes_per_unit,
+      total,
+      firstInvoice: total - (discount?.amount ?? 0),
     },
     discount,
   };

@@ -25,26 +25,53 @@ export interface AppliedDiscount {
  * placements racing for a code's last redemption cannot both get it. `heldByKey`: a placement retried
  * with its Idempotency-Key keeps the redemption it already holds, even when that was the last one.
  */
-export async function findPromotion(ctx: Context, accountId: number, plan: Plan, raw: string | null | undefined, now: Date, heldByKey?: string): Promise<PromotionCode | null> {
+export async function findPromotion(
+  ctx: Context,
+  accountId: number,
+  plan: Plan,
+  raw: string | null | undefined,
+  now: Date,
+  heldByKey?: string,
+): Promise<PromotionCode | null> {
   if (raw === undefined || raw === null) return null;
   const code = raw.trim().toUpperCase();
   if (code === '') throw badRequest('promotion_code_empty', '"promotion_code" is empty; leave it out, or send the code.');
   const row = await ctx.services.db.selectFrom('promotion_codes').selectAll().where('account_id', '=', accountId).where('code', '=', code).executeTakeFirst();
   const extras = { promotion_code: code, problems: [] };
-  if (!row) throw badRequest('promotion_code_unknown', `The promotion code "${code.slice(0, 40)}" is unknown: check its spelling, or order without it.`, extras);
+  if (!row)
+    throw badRequest('promotion_code_unknown', `The promotion code "${code.slice(0, 40)}" is unknown: check its spelling, or order without it.`, extras);
   if (row.expires_at !== null && new Date(row.expires_at) <= now) {
-    throw badRequest('promotion_code_expired', `The promotion code "${code}" expired on ${new Date(row.expires_at).toISOString().slice(0, 10)}; order without it or with another code.`, extras);
+    throw badRequest(
+      'promotion_code_expired',
+      `The promotion code "${code}" expired on ${new Date(row.expires_at).toISOString().slice(0, 10)}; order without it or with another code.`,
+      extras,
+    );
   }
-  if (row.max_redemptions !== null && row.times_redeemed >= row.max_redemptions
-    && !(heldByKey && await holdsRedemption(ctx.services.db, row.id, accountId, heldByKey))) {
-    throw badRequest('promotion_code_used_up', `The promotion code "${code}" has been used the ${row.max_redemptions} time${row.max_redemptions === 1 ? '' : 's'} it allows; order without it or with another code.`, extras);
+  if (
+    row.max_redemptions !== null &&
+    row.times_redeemed >= row.max_redemptions &&
+    !(heldByKey && (await holdsRedemption(ctx.services.db, row.id, accountId, heldByKey)))
+  ) {
+    throw badRequest(
+      'promotion_code_used_up',
+      `The promotion code "${code}" has been used the ${row.max_redemptions} time${row.max_redemptions === 1 ? '' : 's'} it allows; order without it or with another code.`,
+      extras,
+    );
   }
   if (row.plan_id !== null && row.plan_id !== plan.id) {
     const other = await ctx.services.db.selectFrom('plans').select('sku').where('id', '=', row.plan_id).executeTakeFirst();
-    throw badRequest('promotion_code_wrong_plan', `The promotion code "${code}" applies to ${other ? `the plan "${other.sku}"` : 'another plan'} only, not to "${plan.sku}"; order without it or with another code.`, extras);
+    throw badRequest(
+      'promotion_code_wrong_plan',
+      `The promotion code "${code}" applies to ${other ? `the plan "${other.sku}"` : 'another plan'} only, not to "${plan.sku}"; order without it or with another code.`,
+      extras,
+    );
   }
   if (row.amount_off !== null && row.currency !== null && row.currency.toLowerCase() !== plan.currency.toLowerCase()) {
-    throw badRequest('promotion_code_wrong_plan', `The promotion code "${code}" takes off an amount in ${row.currency.toUpperCase()}, but "${plan.sku}" is billed in ${plan.currency.toUpperCase()}; order without it.`, extras);
+    throw badRequest(
+      'promotion_code_wrong_plan',
+      `The promotion code "${code}" takes off an amount in ${row.currency.toUpperCase()}, but "${plan.sku}" is billed in ${plan.currency.toUpperCase()}; order without it.`,
+      extras,
+    );
   }
   return row;
 }
@@ -52,9 +79,8 @@ export async function findPromotion(ctx: Context, accountId: number, plan: Plan,
 /** What the code takes off one invoice of `total`, and how long it lasts, in words and as a value. */
 export function applyPromotion(promotion: PromotionCode, total: number, interval: string): AppliedDiscount {
   // Rounded as the processor rounds: the discounted invoice to the nearest minor unit.
-  const amount = promotion.percent_off !== null
-    ? total - Math.round((total * (100 - promotion.percent_off)) / 100)
-    : Math.min(total, promotion.amount_off ?? 0);
+  const amount =
+    promotion.percent_off !== null ? total - Math.round((total * (100 - promotion.percent_off)) / 100) : Math.min(total, promotion.amount_off ?? 0);
   const off = promotion.percent_off !== null ? `${promotion.percent_off}% off` : `${formatMoney(promotion.amount_off ?? 0, promotion.currency ?? 'usd')} off`;
   let appliesTo: string;
   let lasts: string;
@@ -70,9 +96,15 @@ export function applyPromotion(promotion: PromotionCode, total: number, interval
     lasts = 'the first invoice only; renewals are at full price';
   }
   return {
-    promotion, code: promotion.code, percentOff: promotion.percent_off, amountOff: promotion.amount_off,
-    duration: promotion.duration, durationInMonths: promotion.duration === 'repeating' ? promotion.duration_in_months : null,
-    appliesTo, amount, description: `${off} ${lasts}.`,
+    promotion,
+    code: promotion.code,
+    percentOff: promotion.percent_off,
+    amountOff: promotion.amount_off,
+    duration: promotion.duration,
+    durationInMonths: promotion.duration === 'repeating' ? promotion.duration_in_months : null,
+    appliesTo,
+    amount,
+    description: `${off} ${lasts}.`,
   };
 }
 

@@ -10,35 +10,63 @@ import { badRequest } from '../api-error.js';
  */
 export async function reserveRedemption(db: Kysely<Database>, promotion: PromotionCode, accountId: number, key: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const code = await trx.selectFrom('promotion_codes').select(['times_redeemed', 'max_redemptions'])
-      .where('id', '=', promotion.id).forUpdate().executeTakeFirstOrThrow();
-    const held = await trx.selectFrom('promotion_redemptions').select('idempotency_key')
-      .where('promotion_code_id', '=', promotion.id).where('account_id', '=', accountId).where('idempotency_key', '=', key).executeTakeFirst();
+    const code = await trx
+      .selectFrom('promotion_codes')
+      .select(['times_redeemed', 'max_redemptions'])
+      .where('id', '=', promotion.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const held = await trx
+      .selectFrom('promotion_redemptions')
+      .select('idempotency_key')
+      .where('promotion_code_id', '=', promotion.id)
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
     if (held) return;
     if (code.max_redemptions !== null && code.times_redeemed >= code.max_redemptions) {
-      throw badRequest('promotion_code_used_up',
+      throw badRequest(
+        'promotion_code_used_up',
         `The promotion code "${promotion.code}" has just been used the ${code.max_redemptions} time${code.max_redemptions === 1 ? '' : 's'} it allows; nothing was charged. Order without it or with another code.`,
-        { promotion_code: promotion.code, problems: [] });
+        { promotion_code: promotion.code, problems: [] },
+      );
     }
     await trx.insertInto('promotion_redemptions').values({ promotion_code_id: promotion.id, account_id: accountId, idempotency_key: key }).execute();
-    await trx.updateTable('promotion_codes').set((eb) => ({ times_redeemed: eb('times_redeemed', '+', 1) })).where('id', '=', promotion.id).execute();
+    await trx
+      .updateTable('promotion_codes')
+      .set((eb) => ({ times_redeemed: eb('times_redeemed', '+', 1) }))
+      .where('id', '=', promotion.id)
+      .execute();
   });
 }
 
 /** Gives a redemption back when its placement charged nothing (declined, refused, processor down). */
 export async function releaseRedemption(db: Kysely<Database>, promotionId: number, accountId: number, key: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const gone = await trx.deleteFrom('promotion_redemptions')
-      .where('promotion_code_id', '=', promotionId).where('account_id', '=', accountId).where('idempotency_key', '=', key).executeTakeFirst();
+    const gone = await trx
+      .deleteFrom('promotion_redemptions')
+      .where('promotion_code_id', '=', promotionId)
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
     if (Number(gone.numDeletedRows) > 0) {
-      await trx.updateTable('promotion_codes').set((eb) => ({ times_redeemed: eb('times_redeemed', '-', 1) })).where('id', '=', promotionId).execute();
+      await trx
+        .updateTable('promotion_codes')
+        .set((eb) => ({ times_redeemed: eb('times_redeemed', '-', 1) }))
+        .where('id', '=', promotionId)
+        .execute();
     }
   });
 }
 
 /** Whether this placement already holds a redemption of the code (a retry after a crash). */
 export async function holdsRedemption(db: Kysely<Database>, promotionId: number, accountId: number, key: string): Promise<boolean> {
-  const row = await db.selectFrom('promotion_redemptions').select('idempotency_key')
-    .where('promotion_code_id', '=', promotionId).where('account_id', '=', accountId).where('idempotency_key', '=', key).executeTakeFirst();
+  const row = await db
+    .selectFrom('promotion_redemptions')
+    .select('idempotency_key')
+    .where('promotion_code_id', '=', promotionId)
+    .where('account_id', '=', accountId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -11,7 +11,14 @@ type Db = Kysely<Database> | Transaction<Database>;
  * (Stripe does not promise delivery order). The order commit passes null and only ties the invoice
  * to its order when a webhook stored it first.
  */
-export async function recordInvoice(db: Db, accountId: number, orderId: number | null, invoice: MirroredInvoice, eventCreated: number | null, now: Date): Promise<void> {
+export async function recordInvoice(
+  db: Db,
+  accountId: number,
+  orderId: number | null,
+  invoice: MirroredInvoice,
+  eventCreated: number | null,
+  now: Date,
+): Promise<void> {
   const issued = invoice.created ? new Date(invoice.created) : now;
   // Charged automatically, an open invoice is due when issued: once a payment failed it is past due.
   const due = invoice.due_date ? new Date(invoice.due_date) : issued;
@@ -26,18 +33,26 @@ export async function recordInvoice(db: Db, accountId: number, orderId: number |
     paid_at: invoice.paid_at ? new Date(invoice.paid_at) : null,
     processor_subscription_id: invoice.subscription_id,
   };
-  const inserted = await db.insertInto('invoices')
+  const inserted = await db
+    .insertInto('invoices')
     .values({ account_id: accountId, order_id: orderId, processor_invoice_id: invoice.processor_id, processor_event_created: eventCreated, ...fields })
     .onConflict((oc) => oc.column('processor_invoice_id').doNothing())
-    .returning('id').executeTakeFirst();
+    .returning('id')
+    .executeTakeFirst();
   if (inserted) return;
-  const stored = await db.selectFrom('invoices').select(['id', 'order_id', 'processor_event_created'])
-    .where('processor_invoice_id', '=', invoice.processor_id).executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom('invoices')
+    .select(['id', 'order_id', 'processor_event_created'])
+    .where('processor_invoice_id', '=', invoice.processor_id)
+    .executeTakeFirstOrThrow();
   const storedAt = stored.processor_event_created === null ? null : Number(stored.processor_event_created);
   const newer = eventCreated !== null && (storedAt === null || eventCreated >= storedAt);
   if (newer) {
-    await db.updateTable('invoices').set({ ...fields, processor_event_created: eventCreated, order_id: stored.order_id ?? orderId })
-      .where('id', '=', stored.id).execute();
+    await db
+      .updateTable('invoices')
+      .set({ ...fields, processor_event_created: eventCreated, order_id: stored.order_id ?? orderId })
+      .where('id', '=', stored.id)
+      .execute();
   } else if (orderId !== null && stored.order_id === null) {
     await db.updateTable('invoices').set({ order_id: orderId }).where('id', '=', stored.id).execute();
   }

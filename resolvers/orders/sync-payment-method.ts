@@ -12,6 +12,9 @@ export async function syncPaymentMethod(db: Kysely<Database>, accountId: number,
     return;
   }
   const shown = { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, processor_ref: card.id };
-  await db.insertInto('payment_methods').values({ account_id: accountId, ...shown })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet(shown)).execute();
+  await db
+    .insertInto('payment_methods')
+    .values({ account_id: accountId, ...shown })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet(shown))
+    .execute();
 }

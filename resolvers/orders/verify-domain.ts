@@ -24,12 +24,24 @@ export async function verifyDomain(rawDomain: string, ctx: Context): Promise<Dom
   const record = verificationRecord(domain, token);
   const [known] = await verifiedDomains(db, accountId, [domain]);
   if (known) {
-    return { domain, verified: true, verifiedAt: known.verified_at.toISOString(), record, detail: `${domain} is verified as yours since ${known.verified_at.toISOString()}; it can be ordered.` };
+    return {
+      domain,
+      verified: true,
+      verifiedAt: known.verified_at.toISOString(),
+      record,
+      detail: `${domain} is verified as yours since ${known.verified_at.toISOString()}; it can be ordered.`,
+    };
   }
   const reading = await readVerificationTxt(ctx.checks().dns, domain, token);
   if (!reading.seen) return { domain, verified: false, verifiedAt: null, record, detail: unverifiedSentence(domain, token, reading) };
   await recordVerified(db, accountId, [domain], ctx.now());
   const [recorded] = await verifiedDomains(db, accountId, [domain]);
   const at = (recorded?.verified_at ?? ctx.now()).toISOString();
-  return { domain, verified: true, verifiedAt: at, record, detail: `${domain} is verified as yours: the TXT at ${record.name} holds your token. It stays verified, so the record may be removed.` };
+  return {
+    domain,
+    verified: true,
+    verifiedAt: at,
+    record,
+    detail: `${domain} is verified as yours: the TXT at ${record.name} holds your token. It stays verified, so the record may be removed.`,
+  };
 }

@@ -15,7 +15,10 @@ import type { SandboxCardOutcome } from './sandbox-test-cards.js';
 export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
   return {
     async saveSetupToken(token) {
-      await db.insertInto('sandbox_setup_tokens').values({ ...token }).execute();
+      await db
+        .insertInto('sandbox_setup_tokens')
+        .values({ ...token })
+        .execute();
     },
 
     async findSetupToken(token) {
@@ -25,22 +28,39 @@ export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
 
     async redeemSetupToken(token, card, now) {
       return db.transaction().execute(async (trx) => {
-        const used = await trx.updateTable('sandbox_setup_tokens').set({ used_at: now })
-          .where('token', '=', token).where('used_at', 'is', null).where('expires_at', '>', now)
-          .returningAll().executeTakeFirst();
+        const used = await trx
+          .updateTable('sandbox_setup_tokens')
+          .set({ used_at: now })
+          .where('token', '=', token)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .returningAll()
+          .executeTakeFirst();
         if (!used) return null;
         const row = { ...card, customer_id: used.customer_id };
-        await trx.insertInto('sandbox_cards').values(row)
-          .onConflict((oc) => oc.column('customer_id').doUpdateSet({
-            payment_method_id: row.payment_method_id, brand: row.brand, last4: row.last4,
-            exp_month: row.exp_month, exp_year: row.exp_year, outcome: row.outcome, saved_at: row.saved_at,
-          }))
+        await trx
+          .insertInto('sandbox_cards')
+          .values(row)
+          .onConflict((oc) =>
+            oc.column('customer_id').doUpdateSet({
+              payment_method_id: row.payment_method_id,
+              brand: row.brand,
+              last4: row.last4,
+              exp_month: row.exp_month,
+              exp_year: row.exp_year,
+              outcome: row.outcome,
+              saved_at: row.saved_at,
+            }),
+          )
           .execute();
         const account = await trx.selectFrom('accounts').select('id').where('processor_customer_id', '=', used.customer_id).executeTakeFirst();
         if (account) {
           const shown = { brand: row.brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year, processor_ref: row.payment_method_id };
-          await trx.insertInto('payment_methods').values({ account_id: account.id, ...shown })
-            .onConflict((oc) => oc.column('account_id').doUpdateSet(shown)).execute();
+          await trx
+            .insertInto('payment_methods')
+            .values({ account_id: account.id, ...shown })
+            .onConflict((oc) => oc.column('account_id').doUpdateSet(shown))
+            .execute();
         }
         return toToken(used);
       });
@@ -52,10 +72,12 @@ export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
     },
 
     async recordSubscription(subscription) {
-      const inserted = await db.insertInto('sandbox_subscriptions')
+      const inserted = await db
+        .insertInto('sandbox_subscriptions')
         .values({ ...subscription, metadata: JSON.stringify(subscription.metadata) })
         .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
-        .returningAll().executeTakeFirst();
+        .returningAll()
+        .executeTakeFirst();
       if (inserted) return { subscription: toSubscription(inserted), inserted: true };
       const earlier = await this.findSubscriptionByIdempotencyKey(subscription.customer_id, subscription.idempotency_key);
       if (!earlier) throw new Error('A sandbox subscription conflicted on its key but cannot be found.');
@@ -63,8 +85,12 @@ export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
     },
 
     async findSubscriptionByIdempotencyKey(customerId, idempotencyKey) {
-      const row = await db.selectFrom('sandbox_subscriptions').selectAll()
-        .where('customer_id', '=', customerId).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+      const row = await db
+        .selectFrom('sandbox_subscriptions')
+        .selectAll()
+        .where('customer_id', '=', customerId)
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirst();
       return row ? toSubscription(row) : null;
     },
 
@@ -74,7 +100,14 @@ export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
   };
 }
 
-function toToken(row: { token: string; customer_id: string; success_url: string; cancel_url: string; expires_at: Date; used_at: Date | null }): SandboxSetupToken {
+function toToken(row: {
+  token: string;
+  customer_id: string;
+  success_url: string;
+  cancel_url: string;
+  expires_at: Date;
+  used_at: Date | null;
+}): SandboxSetupToken {
   return { ...row, expires_at: new Date(row.expires_at), used_at: row.used_at === null ? null : new Date(row.used_at) };
 }
 

@@ -44,11 +44,7 @@ const INVOICE_EVENTS: ReadonlySet<string> = new Set([
   'invoice.marked_uncollectible',
 ]);
 
-const SUBSCRIPTION_EVENTS: ReadonlySet<string> = new Set([
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-]);
+const SUBSCRIPTION_EVENTS: ReadonlySet<string> = new Set(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted']);
 
 /** The record to store for this event, or null for an event the billing page does not use. */
 export function mirrorFromStripeEvent(event: Stripe.Event): MirrorRecord | null {

@@ -22,7 +22,9 @@ export type SandboxCardFormResult =
   | { readonly ok: true; readonly status: 303; readonly redirectTo: string }
   | { readonly ok: false; readonly status: 400 | 404 | 410; readonly code: string; readonly detail: string; readonly html: string };
 
-type TokenCheck = { readonly ok: true; readonly row: SandboxSetupToken } | { readonly ok: false; readonly status: 404 | 410; readonly code: string; readonly detail: string };
+type TokenCheck =
+  | { readonly ok: true; readonly row: SandboxSetupToken }
+  | { readonly ok: false; readonly status: 404 | 410; readonly code: string; readonly detail: string };
 
 /** GET {api_url}/sandbox/card?token=...: the form, or why the link no longer works. */
 export async function showSandboxCardPage(
@@ -99,13 +101,28 @@ export async function handleSandboxCardForm(
 async function checkToken(token: string | null | undefined, store: SandboxStore, at: Date): Promise<TokenCheck> {
   const row = token ? await store.findSetupToken(token) : null;
   if (!row) {
-    return { ok: false, status: 404, code: 'setup_link_unknown', detail: 'This card link is not valid. Ask for a new one (POST /v1/payment-method/setup-link).' };
+    return {
+      ok: false,
+      status: 404,
+      code: 'setup_link_unknown',
+      detail: 'This card link is not valid. Ask for a new one (POST /v1/payment-method/setup-link).',
+    };
   }
   if (row.used_at !== null) {
-    return { ok: false, status: 410, code: 'setup_link_used', detail: 'This card link was already used: the card is saved. Ask for a new link to save another card.' };
+    return {
+      ok: false,
+      status: 410,
+      code: 'setup_link_used',
+      detail: 'This card link was already used: the card is saved. Ask for a new link to save another card.',
+    };
   }
   if (row.expires_at.getTime() <= at.getTime()) {
-    return { ok: false, status: 410, code: 'setup_link_expired', detail: 'This card link has expired (links work for one hour). Ask for a new one (POST /v1/payment-method/setup-link).' };
+    return {
+      ok: false,
+      status: 410,
+      code: 'setup_link_expired',
+      detail: 'This card link has expired (links work for one hour). Ask for a new one (POST /v1/payment-method/setup-link).',
+    };
   }
   return { ok: true, row };
 }

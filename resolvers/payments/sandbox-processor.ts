@@ -111,9 +111,7 @@ export class SandboxProcessor implements PaymentProcessor {
 function answerFor(subscription: SandboxSubscription, input: CreateSubscriptionInput, replayed: boolean): SubscriptionResult {
   if (replayed) {
     const same =
-      subscription.price_ref === input.priceRef &&
-      subscription.quantity === input.quantity &&
-      subscription.amount_paid === input.expected.firstInvoice;
+      subscription.price_ref === input.priceRef && subscription.quantity === input.quantity && subscription.amount_paid === input.expected.firstInvoice;
     if (!same) throw new IdempotencyKeyReusedError();
   }
   return toResult(subscription, replayed);

@@ -12,7 +12,11 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, { readonly brand: strin
 
 export type CardNumberCheck =
   | { readonly ok: true; readonly digits: string; readonly brand: string; readonly outcome: SandboxCardOutcome }
-  | { readonly ok: false; readonly code: 'card_number_missing' | 'card_number_malformed' | 'card_number_invalid' | 'card_number_not_test'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: 'card_number_missing' | 'card_number_malformed' | 'card_number_invalid' | 'card_number_not_test';
+      readonly message: string;
+    };
 
 /** Spaces and dashes are how people type card numbers; anything else is a typing error. */
 export function checkSandboxCardNumber(input: string | undefined | null): CardNumberCheck {

@@ -88,7 +88,10 @@ export class StripeProcessor implements PaymentProcessor {
   readonly kind = 'stripe' as const;
   private readonly stripe: Stripe;
 
-  constructor(private readonly config: StripeProcessorConfig, stripe?: Stripe) {
+  constructor(
+    private readonly config: StripeProcessorConfig,
+    stripe?: Stripe,
+  ) {
     this.stripe = stripe ?? createStripeClient(config);
   }
 
@@ -103,10 +106,7 @@ export class StripeProcessor implements PaymentProcessor {
       }
       // Keyed on the account (and the id it replaces) so two first requests at once make one customer.
       const key = `customer-${sha256(`${account.id}\u0000${account.customerId ?? ''}`)}`;
-      const customer = await this.stripe.customers.create(
-        { name: account.name, metadata: { account_id: String(account.id) } },
-        { idempotencyKey: key },
-      );
+      const customer = await this.stripe.customers.create({ name: account.name, metadata: { account_id: String(account.id) } }, { idempotencyKey: key });
       return { customerId: customer.id };
     });
   }
@@ -269,9 +269,7 @@ function toResult(subscription: Stripe.Subscription, replayed: boolean): Subscri
     subscriptionId: subscription.id,
     status: subscription.status,
     quantity: subscription.items?.data?.[0]?.quantity ?? 0,
-    latestInvoice: invoice
-      ? { id: invoice.id, amountPaid: invoice.amount_paid, currency: invoice.currency, status: invoice.status ?? 'draft' }
-      : null,
+    latestInvoice: invoice ? { id: invoice.id, amountPaid: invoice.amount_paid, currency: invoice.currency, status: invoice.status ?? 'draft' } : null,
     invoice: invoice ? mirrorInvoice(invoice) : null,
     replayed,
     priceRef: subscription.items?.data?.[0]?.price?.id ?? null,

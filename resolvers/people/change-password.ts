@@ -11,21 +11,32 @@ import { signedInPerson } from './signed-in-person.js';
  * 2. the current password must match (a session left open is not enough to take the account over);
  * 3. the new password is stored and every other session of the person ends; this one stays.
  */
-export async function changePassword(ctx: Context, input: { currentPassword: string; newPassword: string }): Promise<{ changed: boolean; otherSessionsEnded: number }> {
+export async function changePassword(
+  ctx: Context,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ changed: boolean; otherSessionsEnded: number }> {
   const me = await signedInPerson(ctx);
   const { db, rateLimits } = ctx.services;
   const user = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', me.userId).executeTakeFirstOrThrow();
   await rateLimits.consume('signInEmail', user.email);
   if (!(await checkPassword(user.password_hash, input.currentPassword.slice(0, 200)))) {
-    throw new ApiError(400, 'wrong_password', 'The current password is not right; type the one you sign in with, or sign out and reset it from the sign-in page.');
+    throw new ApiError(
+      400,
+      'wrong_password',
+      'The current password is not right; type the one you sign in with, or sign out and reset it from the sign-in page.',
+    );
   }
   const newPassword = requirePassword(input.newPassword);
   if (newPassword === input.currentPassword) throw new ApiError(422, 'same_password', 'The new password is the current one; choose a different one.');
   const passwordHash = await hashPassword(newPassword);
   const ended = await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', me.userId).execute();
-    return trx.updateTable('sessions').set({ revoked_at: ctx.now() })
-      .where('user_id', '=', me.userId).where('revoked_at', 'is', null).where('id', '!=', me.sessionId)
+    return trx
+      .updateTable('sessions')
+      .set({ revoked_at: ctx.now() })
+      .where('user_id', '=', me.userId)
+      .where('revoked_at', 'is', null)
+      .where('id', '!=', me.sessionId)
       .executeTakeFirst();
   });
   return { changed: true, otherSessionsEnded: Number(ended.numUpdatedRows) };

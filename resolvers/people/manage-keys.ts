@@ -20,26 +20,56 @@ export interface ApiKeyListing {
 
 export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
   const { accountId } = await signedInPerson(ctx);
-  const rows = await ctx.services.db.selectFrom('api_keys').leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
-    .select(['api_keys.id', 'api_keys.name', 'api_keys.prefix', 'api_keys.scopes', 'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at', 'users.email'])
-    .where('api_keys.account_id', '=', accountId).orderBy('api_keys.id').execute();
+  const rows = await ctx.services.db
+    .selectFrom('api_keys')
+    .leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
+    .select([
+      'api_keys.id',
+      'api_keys.name',
+      'api_keys.prefix',
+      'api_keys.scopes',
+      'api_keys.created_at',
+      'api_keys.last_used_at',
+      'api_keys.revoked_at',
+      'users.email',
+    ])
+    .where('api_keys.account_id', '=', accountId)
+    .orderBy('api_keys.id')
+    .execute();
   return rows.map((r) => ({
-    keyId: r.id, name: r.name, prefix: r.prefix, scopes: r.scopes.split(',').filter(isScope),
-    createdAt: r.created_at, lastUsedAt: r.last_used_at, createdBy: r.email, revokedAt: r.revoked_at,
+    keyId: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    scopes: r.scopes.split(',').filter(isScope),
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    createdBy: r.email,
+    revokedAt: r.revoked_at,
   }));
 }
 
-export async function createKeyForPerson(ctx: Context, input: { name: string; scopes: readonly string[] }): Promise<{ keyId: number; key: string; scopes: Scope[] }> {
+export async function createKeyForPerson(
+  ctx: Context,
+  input: { name: string; scopes: readonly string[] },
+): Promise<{ keyId: number; key: string; scopes: Scope[] }> {
   const { accountId, userId } = await signedInPerson(ctx);
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw new ApiError(422, 'invalid_name', 'Give the key a name of 1 to 100 characters, saying where it is used.');
   const scopes = [...new Set(input.scopes)];
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new ApiError(422, 'invalid_scopes', `Scopes must be one or more of ${SCOPES.join(', ')}${unknown.length ? `; "${unknown.join('", "')}" is not one` : ''}.`);
+    throw new ApiError(
+      422,
+      'invalid_scopes',
+      `Scopes must be one or more of ${SCOPES.join(', ')}${unknown.length ? `; "${unknown.join('", "')}" is not one` : ''}.`,
+    );
   }
   const valid = scopes.filter(isScope);
-  const { key, keyId } = await createApiKey(ctx.services.db, accountId, valid, { name, createdByUserId: userId, mode: ctx.services.keyMode ?? keyModeFromEnv() });
+  const { key, keyId } = await createApiKey(ctx.services.db, accountId, valid, {
+    name,
+    createdByUserId: userId,
+    mode: ctx.services.keyMode ?? keyModeFromEnv(),
+  });
   return { keyId, key, scopes: valid };
 }
 
@@ -60,9 +90,13 @@ export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Pr
   if (taken) throw new ApiError(409, 'email_taken', `${email} already signs in to an account; invite another address.`);
   const { token, expiresAt } = await issueInvitation(ctx.services.db, me.accountId, email, role);
   const apiUrl = ctx.services.config.apiUrl;
-  await sendPeopleMail(ctx.services.mailer, email, 'You are invited to the portal',
+  await sendPeopleMail(
+    ctx.services.mailer,
+    email,
+    'You are invited to the portal',
     `You are invited to join an account on ${apiUrl} as ${role}.\n\nAccept within 7 days:\n${apiUrl}/portal/accept-invitation?token=${token}\n\n` +
-    `(or POST /auth/accept-invitation with {"token": "${token}", "password": "..."})\n`);
+      `(or POST /auth/accept-invitation with {"token": "${token}", "password": "..."})\n`,
+  );
   return { email, role, expiresAt, expiresInDays: 7 };
 }
 
@@ -77,8 +111,11 @@ export interface Viewer {
 /** The signed-in person and their account, for the portal's header and its role-dependent pages. */
 export async function findViewer(ctx: Context): Promise<Viewer> {
   const { userId } = await signedInPerson(ctx);
-  const row = await ctx.services.db.selectFrom('users').innerJoin('accounts', 'accounts.id', 'users.account_id')
+  const row = await ctx.services.db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
     .select(['users.id', 'users.email', 'users.role', 'accounts.id as account_id', 'accounts.name'])
-    .where('users.id', '=', userId).executeTakeFirstOrThrow();
+    .where('users.id', '=', userId)
+    .executeTakeFirstOrThrow();
   return { userId: row.id, email: row.email, role: row.role, accountId: row.account_id, accountName: row.name };
 }

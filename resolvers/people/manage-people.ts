@@ -43,11 +43,16 @@ export async function removePerson(ctx: Context, userId: number): Promise<{ user
 
 /** An owner makes a person an owner or a member; the new role applies from the person's next request. */
 export async function changeRole(ctx: Context, userId: number, role: Role): Promise<{ userId: number; email: string; role: Role; createdAt: Date }> {
-  const me = await signedInOwner(ctx, 'change people\'s roles');
+  const me = await signedInOwner(ctx, "change people's roles");
   return ctx.services.db.transaction().execute(async (trx) => {
     const { target, owners } = await lockPeople(trx, me.accountId, userId);
     if (target.role === 'owner' && role !== 'owner' && owners <= 1) throw lastOwner(target.email, 'made a member');
-    const row = await trx.updateTable('users').set({ role }).where('id', '=', target.id).returning(['id', 'email', 'role', 'created_at']).executeTakeFirstOrThrow();
+    const row = await trx
+      .updateTable('users')
+      .set({ role })
+      .where('id', '=', target.id)
+      .returning(['id', 'email', 'role', 'created_at'])
+      .executeTakeFirstOrThrow();
     return { userId: row.id, email: row.email, role: row.role, createdAt: row.created_at };
   });
 }

@@ -20,7 +20,10 @@ export function newToken(): string {
 export async function startSession(db: Kysely<Database>, userId: number, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  await db.insertInto('sessions').values({ id: hashToken(token), user_id: userId, expires_at: expiresAt }).execute();
+  await db
+    .insertInto('sessions')
+    .values({ id: hashToken(token), user_id: userId, expires_at: expiresAt })
+    .execute();
   return { token, expiresAt };
 }
 

@@ -8,14 +8,20 @@ const LIFETIME_MS = { password_reset: 3600_000, invitation: 7 * 24 * 3600_000 } 
 
 export async function issuePasswordReset(db: Kysely<Database>, userId: number): Promise<string> {
   const token = newToken();
-  await db.insertInto('user_tokens').values({ id: hashToken(token), purpose: 'password_reset', user_id: userId, expires_at: new Date(Date.now() + LIFETIME_MS.password_reset) }).execute();
+  await db
+    .insertInto('user_tokens')
+    .values({ id: hashToken(token), purpose: 'password_reset', user_id: userId, expires_at: new Date(Date.now() + LIFETIME_MS.password_reset) })
+    .execute();
   return token;
 }
 
 export async function issueInvitation(db: Kysely<Database>, accountId: number, email: string, role: Role): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const expiresAt = new Date(Date.now() + LIFETIME_MS.invitation);
-  await db.insertInto('user_tokens').values({ id: hashToken(token), purpose: 'invitation', account_id: accountId, email, role, expires_at: expiresAt }).execute();
+  await db
+    .insertInto('user_tokens')
+    .values({ id: hashToken(token), purpose: 'invitation', account_id: accountId, email, role, expires_at: expiresAt })
+    .execute();
   return { token, expiresAt };
 }
 
@@ -32,8 +38,14 @@ export interface UsedToken {
  */
 export async function useToken(db: Kysely<Database>, purpose: 'password_reset' | 'invitation', token: unknown): Promise<UsedToken | null> {
   if (typeof token !== 'string' || token.length > 200) return null;
-  const row = await db.updateTable('user_tokens').set({ used_at: new Date() })
-    .where('id', '=', hashToken(token)).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', new Date())
-    .returning(['user_id', 'account_id', 'email', 'role']).executeTakeFirst();
+  const row = await db
+    .updateTable('user_tokens')
+    .set({ used_at: new Date() })
+    .where('id', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .returning(['user_id', 'account_id', 'email', 'role'])
+    .executeTakeFirst();
   return row ? { userId: row.user_id, accountId: row.account_id, email: row.email, role: row.role } : null;
 }

@@ -30,7 +30,11 @@ export async function createUser(db: Kysely<Database>, accountId: number, email:
   if (taken) throw emailTaken(email);
   const passwordHash = await hashPassword(password);
   try {
-    const row = await db.insertInto('users').values({ account_id: accountId, email, password_hash: passwordHash, role }).returning('id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('users')
+      .values({ account_id: accountId, email, password_hash: passwordHash, role })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   } catch {
     // Two sign-ups racing for one address: the unique index decides.
@@ -49,7 +53,11 @@ export async function signUp(db: Kysely<Database>, accountName: string, email: s
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const account = await trx.insertInto('accounts').values({ name: accountName }).returning('id').executeTakeFirstOrThrow();
-    const user = await trx.insertInto('users').values({ account_id: account.id, email, password_hash: passwordHash, role: 'owner' }).returning('id').executeTakeFirstOrThrow();
+    const user = await trx
+      .insertInto('users')
+      .values({ account_id: account.id, email, password_hash: passwordHash, role: 'owner' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return { accountId: account.id, userId: user.id };
   });
 }

@@ -12,16 +12,23 @@ export type EndpointAddress = { ok: true; url: URL; address: string; family: 4 |
  */
 export async function vetEndpoint(raw: string, allowPrivate: boolean): Promise<EndpointAddress> {
   let url: URL;
-  try { url = new URL(raw); } catch { return { ok: false, detail: `"${raw.slice(0, 100)}" is not a URL; send an https:// address such as https://example.com/hooks.` }; }
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, detail: `"${raw.slice(0, 100)}" is not a URL; send an https:// address such as https://example.com/hooks.` };
+  }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
     return { ok: false, detail: `A webhook endpoint must be an https:// address, not ${url.protocol}//; serve it over TLS.` };
   }
-  if (url.username || url.password) return { ok: false, detail: 'A webhook endpoint must not carry a user name or password; check the signature header instead.' };
+  if (url.username || url.password)
+    return { ok: false, detail: 'A webhook endpoint must not carry a user name or password; check the signature header instead.' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
-    try { addresses = await lookup(host, { all: true }); } catch {
+    try {
+      addresses = await lookup(host, { all: true });
+    } catch {
       return { ok: false, detail: `${host} does not resolve to an address; check the endpoint's host name.` };
     }
   }
@@ -29,7 +36,11 @@ export async function vetEndpoint(raw: string, allowPrivate: boolean): Promise<E
   if (!allowPrivate) {
     for (const a of addresses) {
       const refusal = addressRefusal(a.address);
-      if (refusal) return { ok: false, detail: `${host} resolves to ${a.address}, which is not a public address (${refusal}); webhook endpoints must be reachable on the internet.` };
+      if (refusal)
+        return {
+          ok: false,
+          detail: `${host} resolves to ${a.address}, which is not a public address (${refusal}); webhook endpoints must be reachable on the internet.`,
+        };
     }
   }
   const first = addresses[0]!;

@@ -28,7 +28,14 @@ function checkEvents(events: readonly string[] | null | undefined): string {
   if (!events || events.length === 0) return '*';
   const unknown = events.filter((e) => e !== '*' && !isEventType(e));
   if (unknown.length) {
-    throw badRequest('unknown_event_type', `${unknown.slice(0, 3).map((e) => `"${e.slice(0, 40)}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not an event type; send any of ${EVENT_TYPES.join(', ')}, or "*" for all.`, { allowed: EVENT_TYPES });
+    throw badRequest(
+      'unknown_event_type',
+      `${unknown
+        .slice(0, 3)
+        .map((e) => `"${e.slice(0, 40)}"`)
+        .join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not an event type; send any of ${EVENT_TYPES.join(', ')}, or "*" for all.`,
+      { allowed: EVENT_TYPES },
+    );
   }
   return events.includes('*') ? '*' : [...new Set(events)].join(',');
 }
@@ -51,16 +58,26 @@ function shape(row: { id: number; url: string; events: string; description: stri
 }
 
 async function ownedEndpoint(ctx: Context, accountId: number, webhookId: number) {
-  const row = await ctx.services.db.selectFrom('webhook_endpoints').select(['id', 'url', 'events', 'description', 'created_at'])
-    .where('id', '=', webhookId).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirst();
+  const row = await ctx.services.db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'events', 'description', 'created_at'])
+    .where('id', '=', webhookId)
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!row) throw new ApiError(404, 'webhook_not_found', `You have no webhook endpoint ${webhookId}; GET /v1/webhooks lists yours.`);
   return row;
 }
 
 export async function listWebhooks(ctx: Context): Promise<WebhookEndpoint[]> {
   const accountId = await requireAccountId(ctx);
-  const rows = await ctx.services.db.selectFrom('webhook_endpoints').select(['id', 'url', 'events', 'description', 'created_at'])
-    .where('account_id', '=', accountId).where('deleted_at', 'is', null).orderBy('id').execute();
+  const rows = await ctx.services.db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'events', 'description', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => shape(r));
 }
 
@@ -71,11 +88,20 @@ export async function createWebhook(input: WebhookInput, ctx: Context): Promise<
   const events = checkEvents(input.events);
   const description = checkDescription(input.description);
   const db = ctx.services.db;
-  const count = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirst();
-  if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw new ApiError(409, 'too_many_webhooks', `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one you no longer use first.`);
+  const count = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(count?.n ?? 0) >= MAX_ENDPOINTS)
+    throw new ApiError(409, 'too_many_webhooks', `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one you no longer use first.`);
   const secret = `whsec_${randomBytes(24).toString('hex')}`;
-  const row = await db.insertInto('webhook_endpoints').values({ account_id: accountId, url, secret, events, description })
-    .returning(['id', 'url', 'events', 'description', 'created_at']).executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('webhook_endpoints')
+    .values({ account_id: accountId, url, secret, events, description })
+    .returning(['id', 'url', 'events', 'description', 'created_at'])
+    .executeTakeFirstOrThrow();
   return shape(row, secret);
 }
 
@@ -90,8 +116,12 @@ export async function updateWebhook(webhookId: number, input: WebhookInput, ctx:
   if (input.url !== undefined) set.url = await checkUrl(input.url, ctx);
   if (input.events !== undefined) set.events = checkEvents(input.events);
   if (input.description !== undefined) set.description = checkDescription(input.description);
-  const row = await ctx.services.db.updateTable('webhook_endpoints').set(set).where('id', '=', webhookId)
-    .returning(['id', 'url', 'events', 'description', 'created_at']).executeTakeFirstOrThrow();
+  const row = await ctx.services.db
+    .updateTable('webhook_endpoints')
+    .set(set)
+    .where('id', '=', webhookId)
+    .returning(['id', 'url', 'events', 'description', 'created_at'])
+    .executeTakeFirstOrThrow();
   return shape(row);
 }
 
@@ -103,7 +133,13 @@ export async function deleteWebhook(webhookId: number, ctx: Context): Promise<{ 
   return { webhookId, deleted: true };
 }
 
-export interface WebhookAttempt { readonly attempt: number; readonly at: Date; readonly statusCode: number | null; readonly error: string | null; readonly durationMs: number }
+export interface WebhookAttempt {
+  readonly attempt: number;
+  readonly at: Date;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
 export interface WebhookDelivery {
   readonly deliveryId: number;
   readonly eventId: string;
@@ -120,13 +156,37 @@ export async function listWebhookDeliveries(webhookId: number, ctx: Context): Pr
   const accountId = await requireAccountId(ctx);
   await ownedEndpoint(ctx, accountId, webhookId);
   const db = ctx.services.db;
-  const rows = await db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id')
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
     .select(['d.id', 'd.event_id', 'e.type', 'd.status', 'd.created_at', 'd.delivered_at', 'd.next_attempt_at'])
-    .where('d.endpoint_id', '=', webhookId).orderBy('d.id', 'desc').limit(100).execute();
-  const attempts = rows.length === 0 ? [] : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('attempt').execute();
+    .where('d.endpoint_id', '=', webhookId)
+    .orderBy('d.id', 'desc')
+    .limit(100)
+    .execute();
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_attempts')
+          .selectAll()
+          .where(
+            'delivery_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .orderBy('attempt')
+          .execute();
   return rows.map((r) => ({
-    deliveryId: r.id, eventId: r.event_id, eventType: r.type, status: r.status, createdAt: r.created_at, deliveredAt: r.delivered_at,
+    deliveryId: r.id,
+    eventId: r.event_id,
+    eventType: r.type,
+    status: r.status,
+    createdAt: r.created_at,
+    deliveredAt: r.delivered_at,
     nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
-    attempts: attempts.filter((a) => a.delivery_id === r.id).map((a) => ({ attempt: a.attempt, at: a.at, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+    attempts: attempts
+      .filter((a) => a.delivery_id === r.id)
+      .map((a) => ({ attempt: a.attempt, at: a.at, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
   }));
 }

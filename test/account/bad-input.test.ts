@@ -4,8 +4,12 @@ import { operationTable } from '../../rest/operation-table.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService({ rateLimits: { read: 100_000, change: 100_000 } }); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService({ rateLimits: { read: 100_000, change: 100_000 } });
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 async function expectRefusal(response: Response, status?: number) {
   if (status) expect(response.status).toBe(status);
@@ -53,10 +57,12 @@ describe('refusals at the door', () => {
 
 describe('batched GraphQL', () => {
   it('answers up to five operations in one request and refuses six with a sentence', async () => {
-    const batch = (n: number) => service.api('/graphql', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(Array.from({ length: n }, () => ({ query: '{ paymentMethod { onFile } }' }))),
-    });
+    const batch = (n: number) =>
+      service.api('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(Array.from({ length: n }, () => ({ query: '{ paymentMethod { onFile } }' }))),
+      });
     const five = await batch(5);
     expect(five.status).toBe(200);
     expect(await five.json()).toHaveLength(5);
@@ -71,25 +77,33 @@ describe('fuzzing every account path (fast-check)', () => {
   const rows = operationTable.filter((r) => r.listener === 'api');
   it('odd paths, query strings, headers and bodies never produce a 500 and always carry a detail', async () => {
     const text = fc.string({ maxLength: 40 });
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom(...rows),
-      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
-      fc.dictionary(fc.constantFrom('period', 'x', 'domain', '__proto__', 'constructor'), text, { maxKeys: 3 }),
-      fc.oneof(fc.json(), text, fc.constant('{"a":'), fc.constant('')),
-      fc.oneof(fc.constant(''), text.map((s) => encodeURIComponent(s)), fc.constant('%E0%A4%A'), fc.constant('/..%2f')),
-      async (row, method, query, body, suffix) => {
-        const qs = new URLSearchParams(query).toString();
-        const path = row.path.replace(/\{\w+\}/g, 'x') + suffix + (qs ? `?${qs}` : '');
-        const response = await service.api(path, { method, headers: { 'content-type': 'application/json' }, ...(method === 'GET' ? {} : { body }) });
-        expect(response.status).toBeLessThan(500);
-        if (response.status >= 400) {
-          const json = await response.json();
-          expect(typeof json.detail).toBe('string');
-        } else {
-          await response.arrayBuffer();
-        }
-      },
-    ), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...rows),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+        fc.dictionary(fc.constantFrom('period', 'x', 'domain', '__proto__', 'constructor'), text, { maxKeys: 3 }),
+        fc.oneof(fc.json(), text, fc.constant('{"a":'), fc.constant('')),
+        fc.oneof(
+          fc.constant(''),
+          text.map((s) => encodeURIComponent(s)),
+          fc.constant('%E0%A4%A'),
+          fc.constant('/..%2f'),
+        ),
+        async (row, method, query, body, suffix) => {
+          const qs = new URLSearchParams(query).toString();
+          const path = row.path.replace(/\{\w+\}/g, 'x') + suffix + (qs ? `?${qs}` : '');
+          const response = await service.api(path, { method, headers: { 'content-type': 'application/json' }, ...(method === 'GET' ? {} : { body }) });
+          expect(response.status).toBeLessThan(500);
+          if (response.status >= 400) {
+            const json = await response.json();
+            expect(typeof json.detail).toBe('string');
+          } else {
+            await response.arrayBuffer();
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
 
@@ -97,8 +111,24 @@ describe('the database', () => {
   it('migrations create every table on an empty database', async () => {
     const tables = await service.services.db.introspection.getTables();
     const names = tables.map((t) => t.name);
-    for (const table of ['accounts', 'api_keys', 'plans', 'workspaces', 'orders', 'domains', 'mailboxes', 'change_requests',
-      'request_replies', 'invoices', 'payment_methods', 'referrals', 'referral_earnings', 'domain_analytics', 'idempotency_records', 'rate_limits']) {
+    for (const table of [
+      'accounts',
+      'api_keys',
+      'plans',
+      'workspaces',
+      'orders',
+      'domains',
+      'mailboxes',
+      'change_requests',
+      'request_replies',
+      'invoices',
+      'payment_methods',
+      'referrals',
+      'referral_earnings',
+      'domain_analytics',
+      'idempotency_records',
+      'rate_limits',
+    ]) {
       expect(names).toContain(table);
     }
   });
@@ -122,8 +152,14 @@ describe('NUL, lone surrogates and bytes that are not UTF-8 are a 400, never rea
   }
 
   it('in a path parameter or the query string', async () => {
-    await expectInvalidText(await service.api('/v1/portal/domains/a%00b.com/workspace', { method: 'PUT', headers: json, body: '{"workspace_id":null}' }), /NUL/);
-    await expectInvalidText(await service.api('/v1/portal/domains/%FFb.com/workspace', { method: 'PUT', headers: json, body: '{"workspace_id":null}' }), /not valid UTF-8/);
+    await expectInvalidText(
+      await service.api('/v1/portal/domains/a%00b.com/workspace', { method: 'PUT', headers: json, body: '{"workspace_id":null}' }),
+      /NUL/,
+    );
+    await expectInvalidText(
+      await service.api('/v1/portal/domains/%FFb.com/workspace', { method: 'PUT', headers: json, body: '{"workspace_id":null}' }),
+      /not valid UTF-8/,
+    );
     await expectInvalidText(await service.api('/v1/portal/dashboard?period=7d%00'), /NUL/);
   });
 
@@ -131,12 +167,18 @@ describe('NUL, lone surrogates and bytes that are not UTF-8 are a 400, never rea
     await expectInvalidText(await service.api('/v1/portal/workspaces', { method: 'POST', headers: json, body: '{"name":"Clients\\u0000"}' }), /NUL.*"name"/);
     await expectInvalidText(await service.api('/v1/portal/workspaces', { method: 'POST', headers: json, body: '{"name":"\\ud800"}' }), /surrogate/);
     const mutation = 'mutation ($n: String!) { createWorkspace(input: { name: $n }) { id } }';
-    await expectInvalidText(await service.api('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: mutation, variables: { n: 'x\u0000' } }) }), /NUL/);
+    await expectInvalidText(
+      await service.api('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: mutation, variables: { n: 'x\u0000' } }) }),
+      /NUL/,
+    );
     const literal = await graphql(service, 'mutation { createWorkspace(input: { name: "x\\u0000" }) { id } }');
     expect(literal.status).toBe(400);
     expect(literal.body.errors![0].extensions.code).toBe('invalid_text');
     const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_workspace', arguments: { name: 'x\u0000' } } };
-    await expectInvalidText(await service.api('/mcp', { method: 'POST', headers: { ...json, accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) }), /NUL/);
+    await expectInvalidText(
+      await service.api('/mcp', { method: 'POST', headers: { ...json, accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) }),
+      /NUL/,
+    );
     const { rows } = await service.database.raw.query({ text: "select count(*)::int as n from workspaces where name like 'x%' or name like 'Clients%'" });
     expect(rows[0]?.n).toBe(0);
   });

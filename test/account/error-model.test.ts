@@ -9,15 +9,24 @@ let client: Client;
 beforeAll(async () => {
   service = await startTestService({ rateLimits: { read: 100_000, change: 100_000, public: 100_000 } });
   client = new Client({ name: 'error-model-test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${service.demo.key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${service.demo.key}` } } }),
+  );
 });
-afterAll(async () => { await client?.close(); await service?.close(); });
+afterAll(async () => {
+  await client?.close();
+  await service?.close();
+});
 
 const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
   const response = await service.api(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return { status: response.status, body: await response.json() };
 };
-const order = (extra: Record<string, unknown> = {}) => ({ sku: 'google-inbox-unwarmed', domains: [{ domain: 'error-model.com', mailboxes: [{ first_name: 'A', last_name: 'B', local_part: 'ab' }] }], ...extra });
+const order = (extra: Record<string, unknown> = {}) => ({
+  sku: 'google-inbox-unwarmed',
+  domains: [{ domain: 'error-model.com', mailboxes: [{ first_name: 'A', last_name: 'B', local_part: 'ab' }] }],
+  ...extra,
+});
 const toolText = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text);
 /** A type name of our schema as it would leak: OrderDomainInput, orderdomaininput, WorkspaceNameInput. */
 const TYPE_NAME = /[a-z]+input\b|\b(String|Int|Boolean)!?\b/i;
@@ -29,7 +38,12 @@ describe('one class for input in the wrong shape (SPEC 7: 422 on the account API
     const missing = await post('/v1/orders/preview', { domains: [] });
     const priced = await post('/v1/orders/preview', order({ price: 1 }));
     expect([unknown.status, wrongType.status, missing.status, priced.status]).toEqual([422, 422, 422, 400]);
-    expect([unknown.body.code, wrongType.body.code, missing.body.code, priced.body.code]).toEqual(['unknown_field', 'invalid_field', 'missing_field', 'price_in_body']);
+    expect([unknown.body.code, wrongType.body.code, missing.body.code, priced.body.code]).toEqual([
+      'unknown_field',
+      'invalid_field',
+      'missing_field',
+      'price_in_body',
+    ]);
     for (const answer of [unknown, wrongType, missing, priced]) expect(answer.body.request_id).toBeTruthy();
   });
 
@@ -75,12 +89,19 @@ describe('each door names inputs as it takes them', () => {
   });
 
   it('GraphQL: the Idempotency-Key is the idempotencyKey argument; a check\'s missing input is no "query parameter"', async () => {
-    const placed: { body: { errors?: { message: string; extensions: { status: number } }[] } } = await graphql(service, 'mutation($o: OrderInput!) { placeOrder(order: $o, idempotencyKey: "bad key") { orderId } }',
-      { o: { sku: 'google-inbox-unwarmed', domains: [{ domain: 'error-model.com', mailboxes: [{ firstName: 'A', lastName: 'B', localPart: 'ab' }] }] } });
+    const placed: { body: { errors?: { message: string; extensions: { status: number } }[] } } = await graphql(
+      service,
+      'mutation($o: OrderInput!) { placeOrder(order: $o, idempotencyKey: "bad key") { orderId } }',
+      { o: { sku: 'google-inbox-unwarmed', domains: [{ domain: 'error-model.com', mailboxes: [{ firstName: 'A', lastName: 'B', localPart: 'ab' }] }] } },
+    );
     expect(placed.body.errors![0]!.extensions.status).toBe(422);
     expect(placed.body.errors![0]!.message).toMatch(/"idempotencyKey"/);
     expect(placed.body.errors![0]!.message).not.toMatch(/header/);
-    const response = await service.pub('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ a: checkBlacklist(input: "") { __typename } }' }) });
+    const response = await service.pub('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ a: checkBlacklist(input: "") { __typename } }' }),
+    });
     const text = JSON.stringify(await response.json());
     expect(text).not.toMatch(/query parameter/);
   });

@@ -11,12 +11,17 @@ beforeAll(async () => {
   service = await startTestService({ socketless: true });
   for (const scope of SCOPES) keys[scope] = (await createApiKey(service.services.db, service.demo.accountId, [scope])).key;
 });
-afterAll(async () => { await service?.close(); });
+afterAll(async () => {
+  await service?.close();
+});
 
 const accountRows = operationTable.filter((r) => r.listener === 'api');
 const document = (name: string) => readFileSync(new URL(`../../rest/operations/${name}.graphql`, import.meta.url), 'utf8');
 /** Well-formed variables for each operation document, so the GraphQL half reaches the scope check. */
-const order = { sku: 'google-inbox-unwarmed', domains: [{ domain: 'matrix-example.com', forwardTo: 'example.com', mailboxes: [{ firstName: 'A', lastName: 'B', localPart: 'a' }] }] };
+const order = {
+  sku: 'google-inbox-unwarmed',
+  domains: [{ domain: 'matrix-example.com', forwardTo: 'example.com', mailboxes: [{ firstName: 'A', lastName: 'B', localPart: 'a' }] }],
+};
 const sampleVariables: Record<string, Record<string, unknown>> = {
   analytics: { period: 'P7D' },
   'create-workspace': { input: { name: 'Matrix' } },
@@ -38,8 +43,15 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {
-  const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) => String(name === 'workspace_id' || name === 'webhook_id' ? 1 : name === 'domain' ? 'example.com' : 'sub_x'));
-  return service.api(path, { method: row.method, key, headers: { 'content-type': 'application/json', 'idempotency-key': 'matrix-key-1' }, ...(row.method === 'GET' ? {} : { body: '{}' }) });
+  const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    String(name === 'workspace_id' || name === 'webhook_id' ? 1 : name === 'domain' ? 'example.com' : 'sub_x'),
+  );
+  return service.api(path, {
+    method: row.method,
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'matrix-key-1' },
+    ...(row.method === 'GET' ? {} : { body: '{}' }),
+  });
 }
 
 describe('the 401/403 matrix over every account path', () => {

@@ -12,8 +12,12 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { repoRoot } from '../support/spawn-server.js';
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService(); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 const admin = (...args: string[]) => runAdminCommand(service.services.db, args);
 const statuses = async (n: number, call: () => Promise<Response>) => {
@@ -23,11 +27,14 @@ const statuses = async (n: number, call: () => Promise<Response>) => {
 };
 
 describe('per-account limits set by the operator', () => {
-  it('set-limits lowers one account\'s reading allowance at once; another account keeps the default', async () => {
+  it("set-limits lowers one account's reading allowance at once; another account keeps the default", async () => {
     const mine = await service.seedAccount();
     const other = await service.seedAccount();
     const set = await admin('set-limits', '--account', String(mine.accountId), '--read-per-minute', '2');
-    expect(set).toEqual({ ok: true, result: expect.objectContaining({ read_per_minute: { value: 2, source: 'account' }, change_per_minute: { value: 60, source: 'default' } }) });
+    expect(set).toEqual({
+      ok: true,
+      result: expect.objectContaining({ read_per_minute: { value: 2, source: 'account' }, change_per_minute: { value: 60, source: 'default' } }),
+    });
     expect(await statuses(3, () => service.api('/v1/portal/orders', { key: mine.key }))).toEqual([200, 200, 429]);
     const refused = await service.api('/v1/portal/orders', { key: mine.key });
     expect(((await refused.json()) as { detail: string }).detail).toContain('2 per minute');
@@ -37,7 +44,13 @@ describe('per-account limits set by the operator', () => {
   it('the changing allowance follows the account too, and "default" gives the default back', async () => {
     const mine = await service.seedAccount();
     await admin('set-limits', '--account', String(mine.accountId), '--change-per-minute', '1');
-    const create = () => service.api('/v1/portal/workspaces', { key: mine.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `W ${Math.random()}` }) });
+    const create = () =>
+      service.api('/v1/portal/workspaces', {
+        key: mine.key,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `W ${Math.random()}` }),
+      });
     expect((await statuses(2, create))[1]).toBe(429);
     const back = await admin('set-limits', '--account', String(mine.accountId), '--change-per-minute', 'default');
     expect(back.ok && back.result.change_per_minute).toEqual({ value: 60, source: 'default' });
@@ -46,13 +59,19 @@ describe('per-account limits set by the operator', () => {
 
   it('get-limits reads them; bad values and unknown accounts are refused with a sentence', async () => {
     const mine = await service.seedAccount();
-    expect(await admin('get-limits', '--account', String(mine.accountId))).toEqual({ ok: true, result: {
-      account_id: mine.accountId,
-      read_per_minute: { value: 240, source: 'default' },
-      change_per_minute: { value: 60, source: 'default' },
-      orders_per_hour: { value: 12, source: 'default' },
-    } });
-    expect(await admin('set-limits', '--account', String(mine.accountId), '--orders-per-hour', '0')).toEqual({ ok: false, error: expect.stringContaining('at least 1') });
+    expect(await admin('get-limits', '--account', String(mine.accountId))).toEqual({
+      ok: true,
+      result: {
+        account_id: mine.accountId,
+        read_per_minute: { value: 240, source: 'default' },
+        change_per_minute: { value: 60, source: 'default' },
+        orders_per_hour: { value: 12, source: 'default' },
+      },
+    });
+    expect(await admin('set-limits', '--account', String(mine.accountId), '--orders-per-hour', '0')).toEqual({
+      ok: false,
+      error: expect.stringContaining('at least 1'),
+    });
     expect(await admin('set-limits', '--account', String(mine.accountId))).toEqual({ ok: false, error: expect.stringContaining('at least one of') });
     expect(await admin('get-limits', '--account', '999999')).toEqual({ ok: false, error: 'There is no account 999999.' });
     expect(await admin('set-limitz')).toEqual({ ok: false, error: expect.stringContaining('Unknown command') });
@@ -67,11 +86,13 @@ describe('per-account limits set by the operator', () => {
     let keys: { key_id: number; prefix: string; scopes: string[]; last_used_at: string | null; revoked_at: string | null }[] = [];
     for (let i = 0; i < 50; i += 1) {
       const listed = await admin('list-keys', '--account', String(mine.accountId));
-      keys = listed.ok ? listed.result.keys as typeof keys : [];
+      keys = listed.ok ? (listed.result.keys as typeof keys) : [];
       if (keys[0]?.last_used_at) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(keys).toEqual([expect.objectContaining({ key_id: mine.keyId, prefix: mine.key.slice(0, 14), scopes: ['read', 'write', 'orders:place'], revoked_at: null })]);
+    expect(keys).toEqual([
+      expect.objectContaining({ key_id: mine.keyId, prefix: mine.key.slice(0, 14), scopes: ['read', 'write', 'orders:place'], revoked_at: null }),
+    ]);
     expect(Date.parse(keys[0]!.last_used_at!)).toBeGreaterThan(Date.now() - 60_000);
     await admin('revoke-key', '--key-id', String(mine.keyId));
     const after = await admin('list-keys', '--account', String(mine.accountId));
@@ -105,8 +126,14 @@ describe('operator commands while npm start holds the embedded database', () => 
     try {
       expect(statSync(adminSocketPath(dataDir)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dataDir, 'admin')).mode & 0o777).toBe(0o700);
-      const run = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'admin/cli.ts', ...args], { cwd: repoRoot, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } })
-        .then((r) => ({ code: 0, out: r.stdout, err: r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout, err: e.stderr }));
+      const run = (...args: string[]) =>
+        promisify(execFile)(process.execPath, ['--import', 'tsx', 'admin/cli.ts', ...args], {
+          cwd: repoRoot,
+          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        }).then(
+          (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
+          (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout, err: e.stderr }),
+        );
       const created = await run('create-account', '--name', 'Handed over');
       expect(created.code).toBe(0);
       const { account_id: accountId } = JSON.parse(created.out) as { account_id: number };

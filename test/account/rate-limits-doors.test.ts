@@ -4,8 +4,12 @@ import { graphqlSpend } from '../../server/graphql-spend.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService({ rateLimits: { public: 10_000 }, socketless: true }); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService({ rateLimits: { public: 10_000 }, socketless: true });
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 const limits = (response: Response) => ({
   limit: response.headers.get('x-ratelimit-limit'),
@@ -23,15 +27,21 @@ function gql(key: string | null, body: unknown) {
   return service.api('/graphql', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
-const aliasedCreates = (n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `w${i}: createWorkspace(input: { name: "Aliased ${i} ${Math.random()}" }) { workspaceId }`).join(' ')} }`;
+const aliasedCreates = (n: number) =>
+  `mutation { ${Array.from({ length: n }, (_, i) => `w${i}: createWorkspace(input: { name: "Aliased ${i} ${Math.random()}" }) { workspaceId }`).join(' ')} }`;
 
 describe('every answer of every door carries X-RateLimit-Limit, -Remaining and -Reset', () => {
-  it('REST: a read, a change, a 405 (nothing spent) and a 401 (the address\'s public allowance, nothing spent)', async () => {
+  it("REST: a read, a change, a 405 (nothing spent) and a 401 (the address's public allowance, nothing spent)", async () => {
     const key = await freshKey();
     const read = await service.api('/v1/portal/orders', { key });
     expect(limits(read)).toMatchObject({ limit: '240', remaining: '239' });
     expect(limits(read).reset).toBeGreaterThan(0);
-    const change = await service.api('/v1/portal/workspaces', { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Door policy' }) });
+    const change = await service.api('/v1/portal/workspaces', {
+      key,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Door policy' }),
+    });
     expect(change.status).toBe(200);
     expect(limits(change)).toMatchObject({ limit: '60', remaining: '59' });
     const wrong = await service.api('/v1/portal/orders', { key, method: 'DELETE' });
@@ -42,14 +52,18 @@ describe('every answer of every door carries X-RateLimit-Limit, -Remaining and -
     expect(keyless.headers.get('x-ratelimit-limit')).toBe('10000');
   });
 
-  it('/graphql: a query, GraphiQL\'s page and the public listener', async () => {
+  it("/graphql: a query, GraphiQL's page and the public listener", async () => {
     const key = await freshKey();
     const query = await gql(key, { query: '{ paymentMethod { onFile } }' });
     expect(limits(query)).toMatchObject({ limit: '240', remaining: '239' });
     const page = await service.api('/graphql', { key, headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(limits(page)).toMatchObject({ limit: '240', remaining: '239' });
-    const pub = await service.pub('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const pub = await service.pub('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
     expect(pub.headers.get('x-ratelimit-limit')).toBe('10000');
     expect(pub.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
   });
@@ -77,9 +91,15 @@ describe('/graphql counts per operation, as REST does', () => {
     expect((await (await service.api('/v1/portal/workspaces', { key })).json()).workspaces.length).toBe(count);
   });
 
-  it('a key refused by REST\'s changing limit cannot write through /graphql', async () => {
+  it("a key refused by REST's changing limit cannot write through /graphql", async () => {
     const key = await freshKey(1);
-    const create = () => service.api('/v1/portal/workspaces', { key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `W ${Math.random()}` }) });
+    const create = () =>
+      service.api('/v1/portal/workspaces', {
+        key,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `W ${Math.random()}` }),
+      });
     expect((await create()).status).toBe(200);
     expect((await create()).status).toBe(429);
     const viaGraphql = await gql(key, { query: aliasedCreates(1) });
@@ -88,17 +108,27 @@ describe('/graphql counts per operation, as REST does', () => {
 
   it('each operation of a batch counts as one read', async () => {
     const key = await freshKey();
-    const batch = await gql(key, [{ query: '{ paymentMethod { onFile } }' }, { query: '{ paymentMethod { onFile } }' }, { query: '{ a: paymentMethod { onFile } b: paymentMethod { onFile } }' }]);
+    const batch = await gql(key, [
+      { query: '{ paymentMethod { onFile } }' },
+      { query: '{ paymentMethod { onFile } }' },
+      { query: '{ a: paymentMethod { onFile } b: paymentMethod { onFile } }' },
+    ]);
     expect(batch.status).toBe(200);
     expect(limits(batch).remaining).toBe('237');
   });
 });
 
 describe('graphqlSpend', () => {
-  const classes = new Map([['previewOrder', 'change' as const], ['placeOrder', 'order' as const]]);
+  const classes = new Map([
+    ['previewOrder', 'change' as const],
+    ['placeOrder', 'order' as const],
+  ]);
   it('reads once per query, changes per mutation root field through fragments, previewOrder as a change', () => {
     expect(graphqlSpend([{ query: '{ a: x b: x c: x }' }], classes)).toEqual({ read: 1, change: 0 });
-    expect(graphqlSpend([{ query: 'mutation { a: m b: m ...F ... on Mutation { c: m } } fragment F on Mutation { d: m }' }], classes)).toEqual({ read: 0, change: 4 });
+    expect(graphqlSpend([{ query: 'mutation { a: m b: m ...F ... on Mutation { c: m } } fragment F on Mutation { d: m }' }], classes)).toEqual({
+      read: 0,
+      change: 4,
+    });
     expect(graphqlSpend([{ query: '{ p1: previewOrder p2: previewOrder dashboard }' }], classes)).toEqual({ read: 1, change: 2 });
     expect(graphqlSpend([{ query: 'mutation { placeOrder __typename }' }], classes)).toEqual({ read: 0, change: 1 });
     expect(graphqlSpend([{ query: 'query A { x } mutation B { m n }', operationName: 'B' }], classes)).toEqual({ read: 0, change: 2 });

@@ -12,8 +12,14 @@ async function redisAnswers(): Promise<boolean> {
   const url = new URL(REDIS_URL);
   return new Promise((resolve) => {
     const socket = createConnection({ host: url.hostname, port: Number(url.port || 6379) });
-    socket.setTimeout(500, () => { socket.destroy(); resolve(false); });
-    socket.once('connect', () => { socket.end(); resolve(true); });
+    socket.setTimeout(500, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }

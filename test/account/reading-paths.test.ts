@@ -5,8 +5,12 @@ import { startTestService, graphql, type TestService } from '../support/test-ser
 import type { AnalyticsQuery, BillingQuery, DashboardQuery } from '../../rest/generated/operations.js';
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService({ socketless: true }); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService({ socketless: true });
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 const document = (name: string) => readFileSync(new URL(`../../rest/operations/${name}.graphql`, import.meta.url), 'utf8');
 

@@ -4,12 +4,24 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { sessionGraphql, signIn } from './auth-support.js';
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService(); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 describe('admin create-user', () => {
-  it('prints a generated password once; the person signs in with it and manages the account\'s keys', async () => {
-    const outcome = await runAdminCommand(service.services.db, ['create-user', '--account', String(service.demo.accountId), '--email', 'Operator.Made@Example.com', '--role', 'owner']);
+  it("prints a generated password once; the person signs in with it and manages the account's keys", async () => {
+    const outcome = await runAdminCommand(service.services.db, [
+      'create-user',
+      '--account',
+      String(service.demo.accountId),
+      '--email',
+      'Operator.Made@Example.com',
+      '--role',
+      'owner',
+    ]);
     expect(outcome.ok).toBe(true);
     const result = outcome.ok ? outcome.result : {};
     expect(result.user_id).toEqual(expect.any(Number));
@@ -21,7 +33,15 @@ describe('admin create-user', () => {
   });
 
   it('refuses a taken e-mail, an unknown role and an unknown account with sentences', async () => {
-    const args = (email: string, role: string, account = String(service.demo.accountId)) => ['create-user', '--account', account, '--email', email, '--role', role];
+    const args = (email: string, role: string, account = String(service.demo.accountId)) => [
+      'create-user',
+      '--account',
+      account,
+      '--email',
+      email,
+      '--role',
+      role,
+    ];
     await runAdminCommand(service.services.db, args('twice@example.com', 'member'));
     const taken = await runAdminCommand(service.services.db, args('twice@example.com', 'member'));
     expect(taken.ok ? '' : taken.error).toContain('already signs in');

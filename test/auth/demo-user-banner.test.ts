@@ -16,7 +16,7 @@ describe('npm start on an empty embedded database', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('prints the demo key (sk_test_ in sandbox mode) and the demo owner\'s e-mail and password, which sign in', async () => {
+  it("prints the demo key (sk_test_ in sandbox mode) and the demo owner's e-mail and password, which sign in", async () => {
     const deadline = Date.now() + 10_000;
     while (!/password: \S+/.test(server.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const out = server.stdout();
@@ -25,7 +25,9 @@ describe('npm start on an empty embedded database', () => {
     expect(out).toContain(`POST ${server.apiUrl}/auth/sign-in`);
     const password = /password: (\S+)/.exec(out)?.[1] ?? '';
     const response = await fetch(`${server.apiUrl}/auth/sign-in`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@example.com', password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@example.com', password }),
     });
     expect(response.status).toBe(200);
   });

@@ -11,7 +11,9 @@ const outbox = mkdtempSync(join(tmpdir(), 'people-manage-outbox-'));
 beforeAll(async () => {
   service = await startTestService({ env: { ALERT_OUTBOX_DIR: outbox, STRIPE_SECRET_KEY: '' } });
 });
-afterAll(async () => { await service?.close(); });
+afterAll(async () => {
+  await service?.close();
+});
 
 const PEOPLE = '{ people { userId email role createdAt } }';
 const INVITATIONS = '{ invitations { email role expiresAt } }';
@@ -29,16 +31,24 @@ async function personOn(accountId: number, role: 'owner' | 'member') {
 
 const lastMail = (to: string) => {
   // The .eml bodies are quoted-printable: soft line breaks and =3D undone.
-  const mails = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=')).filter((m) => m.includes(`To: ${to}`));
+  const mails = readdirSync(outbox)
+    .map((f) =>
+      readFileSync(join(outbox, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '='),
+    )
+    .filter((m) => m.includes(`To: ${to}`));
   return mails.at(-1) ?? '';
 };
 
 describe('people and passwords are for signed-in people only', () => {
   it('refuses people, invitations, changePassword, removePerson and changeRole to an API key with a 403', async () => {
     const calls: [string, Record<string, unknown>][] = [
-      [PEOPLE, {}], [INVITATIONS, {}],
+      [PEOPLE, {}],
+      [INVITATIONS, {}],
       [CHANGE_PASSWORD, { input: { currentPassword: 'whatever it is', newPassword: 'something else entirely' } }],
-      [REMOVE, { id: 1 }], [CHANGE_ROLE, { id: 1, role: 'member' }],
+      [REMOVE, { id: 1 }],
+      [CHANGE_ROLE, { id: 1, role: 'member' }],
     ];
     for (const [query, variables] of calls) {
       const answer = await graphql(service, query, variables);
@@ -122,18 +132,22 @@ describe('people of an account', () => {
   });
 });
 
-describe('changing one\'s password', () => {
+describe("changing one's password", () => {
   it('checks the current password, then signs out the other sessions and keeps this one', async () => {
     const here = await signUpNew(service, 'changer@example.com');
     const elsewhere = await signIn(service, 'changer@example.com', 'correct horse battery');
-    const wrong = await sessionGraphql(service, here.cookie, CHANGE_PASSWORD, { input: { currentPassword: 'not my password', newPassword: 'a fresh new password' } });
+    const wrong = await sessionGraphql(service, here.cookie, CHANGE_PASSWORD, {
+      input: { currentPassword: 'not my password', newPassword: 'a fresh new password' },
+    });
     expect(wrong.body.errors?.[0].extensions.code).toBe('wrong_password');
     expect(wrong.body.errors?.[0].message).toMatch(/current password is not right/);
     const short = await sessionGraphql(service, here.cookie, CHANGE_PASSWORD, { input: { currentPassword: 'correct horse battery', newPassword: 'short' } });
     expect(short.body.errors?.[0].extensions.code).toBe('invalid_password');
     // Nothing changed so far: the other session still works.
     expect((await sessionGraphql(service, elsewhere.cookie, '{ viewer { email } }')).body.data.viewer.email).toBe('changer@example.com');
-    const changed = await sessionGraphql(service, here.cookie, CHANGE_PASSWORD, { input: { currentPassword: 'correct horse battery', newPassword: 'a fresh new password' } });
+    const changed = await sessionGraphql(service, here.cookie, CHANGE_PASSWORD, {
+      input: { currentPassword: 'correct horse battery', newPassword: 'a fresh new password' },
+    });
     expect(changed.body.data.changePassword).toEqual({ changed: true, otherSessionsEnded: 1 });
     expect((await sessionGraphql(service, here.cookie, '{ viewer { email } }')).body.data.viewer.email).toBe('changer@example.com');
     expect((await sessionGraphql(service, elsewhere.cookie, '{ viewer { email } }')).body.errors?.[0].extensions.status).toBe(401);
@@ -149,7 +163,12 @@ describe('the e-mailed links open the portal pages', () => {
     // The links start with the configured API_URL (here the default: tests listen on free ports).
     const apiUrl = service.services.config.apiUrl;
     expect(lastMail('linked-invitee@example.com')).toMatch(new RegExp(`\\n${apiUrl}/portal/accept-invitation\\?token=[A-Za-z0-9_-]{40,}\\n`));
-    await service.api('/auth/password-reset', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'linker@example.com' }) });
+    await service.api('/auth/password-reset', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'linker@example.com' }),
+    });
     expect(lastMail('linker@example.com')).toMatch(new RegExp(`\\n${apiUrl}/portal/reset-password\\?token=[A-Za-z0-9_-]{40,}\\n`));
   });
 });

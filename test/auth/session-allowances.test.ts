@@ -3,8 +3,12 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { sessionGraphql, signIn, signUpNew } from './auth-support.js';
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService({ rateLimits: { read: 3 } }); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService({ rateLimits: { read: 3 } });
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 describe('a session is counted per person', () => {
   it('two sessions of one person share one reading allowance', async () => {

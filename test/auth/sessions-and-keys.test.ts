@@ -10,7 +10,9 @@ const outbox = mkdtempSync(join(tmpdir(), 'people-outbox-'));
 beforeAll(async () => {
   service = await startTestService({ env: { ALERT_OUTBOX_DIR: outbox, STRIPE_SECRET_KEY: '' }, rateLimits: { signInEmail: 4 } });
 });
-afterAll(async () => { await service?.close(); });
+afterAll(async () => {
+  await service?.close();
+});
 
 const CREATE_KEY = 'mutation($input: ApiKeyInput!) { createApiKey(input: $input) { keyId key scopes } }';
 
@@ -75,7 +77,9 @@ describe('sessions on /graphql', () => {
     const used = await service.api('/v1/portal/dashboard', { key });
     expect(used.status).toBe(200);
     const listed = await sessionGraphql(service, cookie, '{ apiKeys { keyId name prefix scopes createdBy revokedAt } }');
-    expect(listed.body.data.apiKeys).toEqual([{ keyId, name: 'CI', prefix: key.slice(0, 14), scopes: ['read'], createdBy: 'keys@example.com', revokedAt: null }]);
+    expect(listed.body.data.apiKeys).toEqual([
+      { keyId, name: 'CI', prefix: key.slice(0, 14), scopes: ['read'], createdBy: 'keys@example.com', revokedAt: null },
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain(key);
     const revoked = await sessionGraphql(service, cookie, 'mutation($id: Int!) { revokeApiKey(keyId: $id) { revoked } }', { id: keyId });
     expect(revoked.body.data.revokeApiKey.revoked).toBe(true);
@@ -122,7 +126,13 @@ describe('sessions on /graphql', () => {
 describe('invitations and password resets', () => {
   const lastMail = (to: string) => {
     // The .eml bodies are quoted-printable: soft line breaks and =3D undone.
-    const files = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=')).filter((m) => m.includes(`To: ${to}`));
+    const files = readdirSync(outbox)
+      .map((f) =>
+        readFileSync(join(outbox, f), 'utf8')
+          .replace(/=\r?\n/g, '')
+          .replace(/=3D/g, '='),
+      )
+      .filter((m) => m.includes(`To: ${to}`));
     return files.at(-1) ?? '';
   };
   const tokenIn = (mail: string) => /token=([A-Za-z0-9_-]+)/.exec(mail)?.[1] ?? '';
@@ -133,10 +143,20 @@ describe('invitations and password resets', () => {
     expect(invited.body.data.inviteUser).toEqual({ email: 'member@example.com', role: 'member' });
     const token = tokenIn(lastMail('member@example.com'));
     expect(token).not.toBe('');
-    const accepted = await service.api('/auth/accept-invitation', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'member password 1' }) });
+    const accepted = await service.api('/auth/accept-invitation', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'member password 1' }),
+    });
     expect(accepted.status).toBe(201);
     expect((await accepted.json()).account_id).toBe(owner.body.account_id);
-    const reuse = await service.api('/auth/accept-invitation', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'member password 1' }) });
+    const reuse = await service.api('/auth/accept-invitation', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'member password 1' }),
+    });
     expect(reuse.status).toBe(400);
     const memberCookie = cookieOf(accepted);
     const refused = await sessionGraphql(service, memberCookie, 'mutation { inviteUser(email: "other@example.com", role: owner) { email } }');
@@ -145,12 +165,27 @@ describe('invitations and password resets', () => {
 
   it('a reset link sets a new password and signs every session out; an unknown e-mail gets the same 202', async () => {
     const { cookie } = await signUpNew(service, 'reset@example.com');
-    const asked = await service.api('/auth/password-reset', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'reset@example.com' }) });
-    const unknown = await service.api('/auth/password-reset', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ghost@example.com' }) });
+    const asked = await service.api('/auth/password-reset', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'reset@example.com' }),
+    });
+    const unknown = await service.api('/auth/password-reset', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ghost@example.com' }),
+    });
     expect(asked.status).toBe(202);
     expect(unknown.status).toBe(202);
     const token = tokenIn(lastMail('reset@example.com'));
-    const confirmed = await service.api('/auth/password-reset/confirm', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'a brand new password' }) });
+    const confirmed = await service.api('/auth/password-reset/confirm', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'a brand new password' }),
+    });
     expect(confirmed.status).toBe(200);
     expect((await sessionGraphql(service, cookie, '{ apiKeys { keyId } }')).body.errors?.[0].extensions.status).toBe(401);
     expect((await signIn(service, 'reset@example.com', 'a brand new password')).response.status).toBe(200);

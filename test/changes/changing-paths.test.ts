@@ -19,10 +19,17 @@ beforeAll(async () => {
   const dashboard = await (await service.api('/v1/portal/dashboard')).json();
   domains = dashboard.orders.flatMap((o: any) => o.domains.map((d: any) => d.domain));
 });
-afterAll(async () => { await service?.close(); });
+afterAll(async () => {
+  await service?.close();
+});
 
 async function send(method: string, path: string, body?: unknown, key: string = service.demo.key) {
-  const response = await service.api(path, { method, key, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) });
+  const response = await service.api(path, {
+    method,
+    key,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -130,7 +137,12 @@ describe('order settings', () => {
 
 describe('change requests', () => {
   it('forwarding repoints every domain of the order at once and is answered by the service', async () => {
-    const raised = await send('POST', '/v1/portal/requests', { subscription_id: subscriptionId, kind: 'forwarding', summary: 'Send visitors to the new site.', forward_to: 'New-Site.example' });
+    const raised = await send('POST', '/v1/portal/requests', {
+      subscription_id: subscriptionId,
+      kind: 'forwarding',
+      summary: 'Send visitors to the new site.',
+      forward_to: 'New-Site.example',
+    });
     expect(raised.status).toBe(200);
     expect(raised.body.request).toMatchObject({ kind: 'forwarding', status: 'done', forward_to: 'new-site.example' });
     expect(raised.body.domains_repointed).toBeGreaterThan(0);
@@ -156,21 +168,32 @@ describe('change requests', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.detail).toMatch(/forwarding/);
     expect((await send('POST', '/v1/portal/requests', { subscription_id: subscriptionId, kind: 'forwarding', summary: 'x' })).status).toBe(400);
-    expect((await send('POST', '/v1/portal/requests', { subscription_id: subscriptionId, kind: 'forwarding', summary: 'x', forward_to: 'https://x.com/page' })).status).toBe(400);
-    expect((await send('POST', '/v1/portal/requests', { subscription_id: subscriptionId, kind: 'forwarding', summary: '  ', forward_to: 'x.com' })).status).toBe(400);
+    expect(
+      (await send('POST', '/v1/portal/requests', { subscription_id: subscriptionId, kind: 'forwarding', summary: 'x', forward_to: 'https://x.com/page' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await send('POST', '/v1/portal/requests', { subscription_id: subscriptionId, kind: 'forwarding', summary: '  ', forward_to: 'x.com' })).status,
+    ).toBe(400);
     expect((await send('POST', '/v1/portal/requests', { subscription_id: subscriptionId, kind: 'forwarding' })).status).toBe(422);
   });
 
   it("a request on another account's order is a 404 and changes nothing there", async () => {
-    const response = await send('POST', '/v1/portal/requests', { subscription_id: otherSubscriptionId, kind: 'forwarding', summary: 'x', forward_to: 'evil.example' });
+    const response = await send('POST', '/v1/portal/requests', {
+      subscription_id: otherSubscriptionId,
+      kind: 'forwarding',
+      summary: 'x',
+      forward_to: 'evil.example',
+    });
     expect(response.status).toBe(404);
     const theirs = await (await service.api('/v1/portal/dashboard', { key: other.key })).json();
     expect(JSON.stringify(theirs)).not.toContain('evil.example');
   });
 
   it('works through GraphQL too', async () => {
-    const result = await graphql(service, 'mutation($i: RaiseRequestInput!) { raiseRequest(input: $i) { request { kind status } domainsRepointed } }',
-      { i: { subscriptionId, kind: 'other', summary: 'A question.' } });
+    const result = await graphql(service, 'mutation($i: RaiseRequestInput!) { raiseRequest(input: $i) { request { kind status } domainsRepointed } }', {
+      i: { subscriptionId, kind: 'other', summary: 'A question.' },
+    });
     expect(result.body.data.raiseRequest).toEqual({ request: { kind: 'other', status: 'open' }, domainsRepointed: 0 });
   });
 });

@@ -8,7 +8,13 @@ import { startTestService, type TestService } from '../support/test-service.js';
  * the real doors: check units and bulk items summed over aliases, batched operations and MCP messages;
  * one DNS question budget for the whole request; an answer-size cap.
  */
-const quiet = { RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', WHOIS_SERVER: '127.0.0.1:9', REGISTRATION_TIMEOUT_MS: '300', DNS_TIMEOUT_MS: '500', DNS_TRIES: '1' };
+const quiet = {
+  RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none',
+  WHOIS_SERVER: '127.0.0.1:9',
+  REGISTRATION_TIMEOUT_MS: '300',
+  DNS_TIMEOUT_MS: '500',
+  DNS_TRIES: '1',
+};
 let dns: TestDnsServer;
 /** Default limits. */
 let service: TestService;
@@ -20,7 +26,11 @@ beforeAll(async () => {
   service = await startTestService({ ...common, env: { ...quiet, DNS_SERVERS: dns.server } });
   tight = await startTestService({ ...common, env: { ...quiet, DNS_SERVERS: dns.server, CHECKS_DNS_BUDGET: '40', CHECKS_MAX_ANSWER_BYTES: '100000' } });
 });
-afterAll(async () => { await service?.close(); await tight?.close(); await dns?.close(); });
+afterAll(async () => {
+  await service?.close();
+  await tight?.close();
+  await dns?.close();
+});
 
 async function postGraphql(on: TestService, body: unknown) {
   const response = await on.pub('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -43,7 +53,9 @@ describe('check units per request', () => {
   it('40 aliases of check-spf are refused before any question, with a sentence and a code, on both listeners', async () => {
     const query = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: checkSpf(domain: "good.test") ${C}`).join(' ')} }`;
     let answer: Awaited<ReturnType<typeof postGraphql>> | undefined;
-    const asked = await questionsDuring(async () => { answer = await postGraphql(service, { query }); });
+    const asked = await questionsDuring(async () => {
+      answer = await postGraphql(service, { query });
+    });
     expect(asked).toBe(0);
     expect(answer!.status).toBe(400);
     const error = answer!.body.errors[0];
@@ -51,13 +63,20 @@ describe('check units per request', () => {
     expect(error.extensions.detail).toMatch(/at most 20/);
     expect(answer!.body.data).toBeUndefined();
 
-    const onApi = await service.api('/graphql', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const onApi = await service.api('/graphql', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     expect(onApi.status).toBe(400);
     expect((await onApi.json()).errors[0].extensions.code).toBe('too_many_checks');
   });
 
   it('fragments count too; the checks page (the grade and ten checks) fits', async () => {
-    const spread = await postGraphql(service, { query: `{ ...F ...F2 } fragment F on Query { ${Array.from({ length: 12 }, (_, i) => `a${i}: checkDmarc(domain: "good.test") ${C}`).join(' ')} } fragment F2 on Query { b: checkDeliverability(domain: "good.test") ${C} d: checkDkim(domain: "good.test") ${C} e: checkBlacklist(input: "good.test") ${C} }` });
+    const spread = await postGraphql(service, {
+      query: `{ ...F ...F2 } fragment F on Query { ${Array.from({ length: 12 }, (_, i) => `a${i}: checkDmarc(domain: "good.test") ${C}`).join(' ')} } fragment F2 on Query { b: checkDeliverability(domain: "good.test") ${C} d: checkDkim(domain: "good.test") ${C} e: checkBlacklist(input: "good.test") ${C} }`,
+    });
     expect(spread.status).toBe(400);
     expect(spread.body.errors[0].extensions.code).toBe('too_many_checks');
 
@@ -87,7 +106,11 @@ describe('bulk items per request', () => {
     const emails = addresses(5000, (i) => (i % 2 ? `d${i}.nowhere.test` : 'good.test'));
     let body: any;
     const asked = await questionsDuring(async () => {
-      const response = await service.pub('/.platform/functions/verify-email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ emails }) });
+      const response = await service.pub('/.platform/functions/verify-email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ emails }),
+      });
       expect(response.status).toBe(200);
       body = await response.json();
     });
@@ -97,10 +120,13 @@ describe('bulk items per request', () => {
     expect(body.findings.map((f: { code: string }) => f.code)).not.toContain('dns_budget_spent');
   });
 
-  it('aliases of a bulk check are summed against one call\'s limit', async () => {
+  it("aliases of a bulk check are summed against one call's limit", async () => {
     const first = addresses(3000, () => 'good.test');
     const second = addresses(3000, (i) => `d${i}.nowhere.test`);
-    const answer = await postGraphql(service, { query: `query ($a: [String!]!, $b: [String!]!) { a: verifyEmail(emails: $a) ${C} b: verifyEmail(emails: $b) ${C} }`, variables: { a: first.join(','), b: second.join(',') } });
+    const answer = await postGraphql(service, {
+      query: `query ($a: [String!]!, $b: [String!]!) { a: verifyEmail(emails: $a) ${C} b: verifyEmail(emails: $b) ${C} }`,
+      variables: { a: first.join(','), b: second.join(',') },
+    });
     expect(answer.body.data).toBeNull();
     const error = answer.body.errors[0];
     expect(error.extensions.code).toBe('too_many_items');
@@ -110,7 +136,8 @@ describe('bulk items per request', () => {
   it('MCP messages of one POST are summed too', async () => {
     const call = (id: number, emails: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'verify_email', arguments: { emails } } });
     const response = await service.pub('/mcp', {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify([call(1, addresses(3000, () => 'good.test').join(',')), call(2, addresses(3000, () => 'bad.test').join(','))]),
     });
     expect(response.status).toBe(200);
@@ -128,7 +155,9 @@ describe('one DNS question budget per request', () => {
   it('aliases share it: the check it runs out on says the budget was spent, not that DNS failed', async () => {
     let answer: Awaited<ReturnType<typeof postGraphql>> | undefined;
     const asked = await questionsDuring(async () => {
-      answer = await postGraphql(tight, { query: `{ dkim: checkDkim(domain: "good.test") ${C} bl: checkBlacklist(input: "good.test") ${C} dkim2: checkDkim(domain: "bad.test") ${C} }` });
+      answer = await postGraphql(tight, {
+        query: `{ dkim: checkDkim(domain: "good.test") ${C} bl: checkBlacklist(input: "good.test") ${C} dkim2: checkDkim(domain: "bad.test") ${C} }`,
+      });
     });
     expect(asked).toBeLessThanOrEqual(40);
     const data = answer!.body.data;
@@ -150,7 +179,8 @@ describe('one DNS question budget per request', () => {
     const call = (id: number, domain: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'check_dkim', arguments: { domain } } });
     const viaMcp = await questionsDuring(async () => {
       const response = await tight.pub('/mcp', {
-        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify([call(1, 'good.test'), call(2, 'bad.test')]),
       });
       const replies = (await response.json()) as { result: { content: { text: string }[] } }[];
@@ -164,7 +194,11 @@ describe('one DNS question budget per request', () => {
 describe('answer size cap', () => {
   it('an answer past CHECKS_MAX_ANSWER_BYTES is replaced by a refusal saying so, on REST, /graphql and MCP', async () => {
     const emails = addresses(1000, () => 'good.test').join(',');
-    const rest = await tight.pub(`/.platform/functions/verify-email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ emails }) });
+    const rest = await tight.pub(`/.platform/functions/verify-email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ emails }),
+    });
     expect(rest.status).toBe(400);
     const body = await rest.json();
     expect(body.code).toBe('answer_too_large');
@@ -175,7 +209,8 @@ describe('answer size cap', () => {
     expect(gql.body.errors[0].extensions.code).toBe('answer_too_large');
 
     const mcp = await tight.pub('/mcp', {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'verify_email', arguments: { emails } } }),
     });
     const reply = (await mcp.json()) as { result: { isError: boolean; content: { text: string }[] } };
@@ -187,7 +222,10 @@ describe('answer size cap', () => {
     const emails = addresses(150, () => 'good.test').join(',');
     const one = await postGraphql(tight, { query: `query ($e: [String!]!) { verifyEmail(emails: $e) ${C} }`, variables: { e: emails } });
     expect(one.body.errors).toBeUndefined();
-    const several = await postGraphql(tight, { query: `query ($e: [String!]!) { a: verifyEmail(emails: $e) ${C} b: verifyEmail(emails: $e) ${C} c: verifyEmail(emails: $e) ${C} d: verifyEmail(emails: $e) ${C} }`, variables: { e: emails } });
+    const several = await postGraphql(tight, {
+      query: `query ($e: [String!]!) { a: verifyEmail(emails: $e) ${C} b: verifyEmail(emails: $e) ${C} c: verifyEmail(emails: $e) ${C} d: verifyEmail(emails: $e) ${C} }`,
+      variables: { e: emails },
+    });
     const codes = (several.body.errors ?? []).map((e: { extensions: { code: string } }) => e.extensions.code);
     expect(codes).toContain('answer_too_large');
   });

@@ -18,7 +18,10 @@ beforeAll(async () => {
     rateLimits: { public: 10_000 },
   });
 });
-afterAll(async () => { await service?.close(); await dns?.close(); });
+afterAll(async () => {
+  await service?.close();
+  await dns?.close();
+});
 
 const examples: Record<string, Record<string, string>> = {
   check_spf: { domain: 'good.test', ip: '198.51.100.7' },
@@ -34,7 +37,8 @@ const examples: Record<string, Record<string, string>> = {
 /** The check through /graphql with the row's own operation document, as REST and MCP run it. */
 async function graphqlAnswer(row: OperationRow, args: Record<string, string>) {
   const response = await service.pub('/graphql', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: loadDocument(row.document).source, variables: args }),
   });
   const body = await response.json();
@@ -49,7 +53,9 @@ describe('the same check through REST GET, REST POST, /graphql and MCP', () => {
     mcp = new Client({ name: 'test', version: '1' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${service.publicUrl}/mcp`)));
   });
-  afterAll(async () => { await mcp?.close(); });
+  afterAll(async () => {
+    await mcp?.close();
+  });
 
   for (const [operationId, args] of Object.entries(examples)) {
     it(`${operationId} answers identically on every door`, async () => {
@@ -74,7 +80,10 @@ describe('the same check through REST GET, REST POST, /graphql and MCP', () => {
 
   it('MCP lists one tool per public check, named by operationId', async () => {
     const { tools } = await mcp.listTools();
-    const expected = operationTable.filter((r) => r.listener === 'public').map((r) => r.name).sort();
+    const expected = operationTable
+      .filter((r) => r.listener === 'public')
+      .map((r) => r.name)
+      .sort();
     expect(tools.map((t) => t.name).sort()).toEqual(expected);
     const spf = tools.find((t) => t.name === 'check_spf')!;
     expect(spf.inputSchema.required).toEqual(['domain']);
@@ -83,7 +92,10 @@ describe('the same check through REST GET, REST POST, /graphql and MCP', () => {
 
 describe('the public listener', () => {
   it('answers a CORS preflight', async () => {
-    const response = await service.pub('/.platform/functions/check-spf', { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } });
+    const response = await service.pub('/.platform/functions/check-spf', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toContain('GET');
@@ -147,7 +159,14 @@ describe('the public /graphql', () => {
   it('counts each request against the client address allowance', async () => {
     const limited = await startTestService({ env: { DNS_SERVERS: dns.server }, rateLimits: { public: 2 }, googleTenancy: { probe: async () => 'unknown' } });
     try {
-      const ask = () => limited.pub('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ checkDmarc(domain: "good.test") { ... on CheckAnswer { status } } checkSpf(domain: "good.test") { ... on CheckAnswer { status } } }' }) });
+      const ask = () =>
+        limited.pub('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: '{ checkDmarc(domain: "good.test") { ... on CheckAnswer { status } } checkSpf(domain: "good.test") { ... on CheckAnswer { status } } }',
+          }),
+        });
       const first = await ask();
       expect(first.status).toBe(200);
       expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
@@ -163,7 +182,11 @@ describe('the public /graphql', () => {
 
 describe('behind a trusted proxy', () => {
   it('counts each forwarded client on its own allowance, and only when the proxy is trusted', async () => {
-    const proxied = await startTestService({ env: { DNS_SERVERS: dns.server, TRUSTED_PROXIES: '127.0.0.1' }, rateLimits: { public: 1 }, googleTenancy: { probe: async () => 'unknown' } });
+    const proxied = await startTestService({
+      env: { DNS_SERVERS: dns.server, TRUSTED_PROXIES: '127.0.0.1' },
+      rateLimits: { public: 1 },
+      googleTenancy: { probe: async () => 'unknown' },
+    });
     try {
       const ask = (client: string) => proxied.pub('/.platform/functions/check-dmarc?domain=good.test', { headers: { 'x-forwarded-for': client } });
       expect((await ask('198.51.100.1')).status).toBe(200);
@@ -177,7 +200,11 @@ describe('behind a trusted proxy', () => {
 
 describe('POST bodies on the public checks', () => {
   it('refuse a key the check does not take, naming the ones it does', async () => {
-    const response = await service.pub('/.platform/functions/check-dkim', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ domain: 'good.test', selectr: 'google' }) });
+    const response = await service.pub('/.platform/functions/check-dkim', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'good.test', selectr: 'google' }),
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).detail).toMatch(/Remove "selectr".*"selector"/);
   });

@@ -10,7 +10,8 @@ import { startTestHttpsServer, type TestHttpsServer } from '../support/https-ser
 import { join } from 'node:path';
 import { createTestCa, markCertificateOptions, selfSigned, type TestCa } from '../support/test-ca.js';
 
-const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100"><title>Brand Inc</title><circle cx="50" cy="50" r="45" fill="#036"/></svg>';
+const LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100"><title>Brand Inc</title><circle cx="50" cy="50" r="45" fill="#036"/></svg>';
 const BAD_LOGO = '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 200 100"><circle cx="50" cy="50" r="45"/></svg>';
 const ASSETS = 'https://assets.brand.test';
 
@@ -27,14 +28,22 @@ const records: ZoneRecord[] = [
   { name: 'mail.brand.test', type: 'MX', data: { preference: 10, exchange: 'mx.brand.test' } },
   txt('default._bimi.weak.test', `v=BIMI1; l=${ASSETS}/logo.svg`),
   txt('_dmarc.weak.test', 'v=DMARC1; p=none; sp=none; rua=mailto:dmarc@weak.test'),
-  txt('default._bimi.declined.test', 'v=BIMI1; l=; a=;'), reject('declined.test'),
+  txt('default._bimi.declined.test', 'v=BIMI1; l=; a=;'),
+  reject('declined.test'),
   reject('none.test'),
-  txt('default._bimi.badlogo.test', `v=BIMI1; l=${ASSETS}/bad.svg; a=`), reject('badlogo.test'),
-  txt('default._bimi.missinglogo.test', `v=BIMI1; l=${ASSETS}/gone.svg`), reject('missinglogo.test'),
-  txt('default._bimi.othercert.test', full), reject('othercert.test'),
-  txt('default._bimi.porty.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=https://assets.brand.test:8443/vmc.pem`), reject('porty.test'),
-  txt('default._bimi.selfmade.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=${ASSETS}/self-signed.pem`), reject('selfmade.test'),
-  txt('default._bimi.twice.test', full), txt('default._bimi.twice.test', `v=BIMI1; l=${ASSETS}/bad.svg`), reject('twice.test'),
+  txt('default._bimi.badlogo.test', `v=BIMI1; l=${ASSETS}/bad.svg; a=`),
+  reject('badlogo.test'),
+  txt('default._bimi.missinglogo.test', `v=BIMI1; l=${ASSETS}/gone.svg`),
+  reject('missinglogo.test'),
+  txt('default._bimi.othercert.test', full),
+  reject('othercert.test'),
+  txt('default._bimi.porty.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=https://assets.brand.test:8443/vmc.pem`),
+  reject('porty.test'),
+  txt('default._bimi.selfmade.test', `v=BIMI1; l=${ASSETS}/logo.svg; a=${ASSETS}/self-signed.pem`),
+  reject('selfmade.test'),
+  txt('default._bimi.twice.test', full),
+  txt('default._bimi.twice.test', `v=BIMI1; l=${ASSETS}/bad.svg`),
+  reject('twice.test'),
   reject('servfail.test'),
 ];
 
@@ -54,7 +63,10 @@ describe('checkBimi', () => {
         [`${ASSETS}/logo.svg`]: { body: LOGO, contentType: 'image/svg+xml' },
         [`${ASSETS}/bad.svg`]: { body: BAD_LOGO, contentType: 'image/svg+xml' },
         [`${ASSETS}/vmc.pem`]: { body: vmc.chainPem, contentType: 'application/pem-certificate-chain' },
-        [`${ASSETS}/self-signed.pem`]: { body: selfSigned(ca.issue(markCertificateOptions(Buffer.from(LOGO), { hosts: ['selfmade.test'] }))), contentType: 'application/pem-certificate-chain' },
+        [`${ASSETS}/self-signed.pem`]: {
+          body: selfSigned(ca.issue(markCertificateOptions(Buffer.from(LOGO), { hosts: ['selfmade.test'] }))),
+          contentType: 'application/pem-certificate-chain',
+        },
       },
     });
   });
@@ -68,7 +80,9 @@ describe('checkBimi', () => {
   const context = (trustTestRoot = true): BimiContext => {
     const dns = createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 });
     return {
-      dns, https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: server.port, ca: ca.certPem }), now: () => new Date(),
+      dns,
+      https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: server.port, ca: ca.certPem }),
+      now: () => new Date(),
       ...(trustTestRoot ? { markRoots: markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(ca.dir, 'ca.pem') }) } : {}),
     };
   };
@@ -87,9 +101,24 @@ describe('checkBimi', () => {
       logo_url: `${ASSETS}/logo.svg`,
       authority_url: `${ASSETS}/vmc.pem`,
       dmarc_enforced: true,
-      dmarc_detail: { domain_record: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@brand.test', organizational_domain: 'brand.test', policy: 'reject', changes: [] },
+      dmarc_detail: {
+        domain_record: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@brand.test',
+        organizational_domain: 'brand.test',
+        policy: 'reject',
+        changes: [],
+      },
       logo: { fetched: true, size_bytes: Buffer.byteLength(LOGO), svg_tiny_ps_valid: true, problems: [] },
-      certificate: { fetched: true, expired: false, covers_domain: true, mark_type: 'VMC', logo_embedded: true, logo_matches: true, chain_trusted: true, trust_anchor: 'CN=Checks Test CA', problems: [] },
+      certificate: {
+        fetched: true,
+        expired: false,
+        covers_domain: true,
+        mark_type: 'VMC',
+        logo_embedded: true,
+        logo_matches: true,
+        chain_trusted: true,
+        trust_anchor: 'CN=Checks Test CA',
+        problems: [],
+      },
       findings: [],
     });
     expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
@@ -98,7 +127,10 @@ describe('checkBimi', () => {
   it('falls back to the organisational domain, where the subdomain policy applies', async () => {
     const answer = await checkBimi({ domain: 'mail.brand.test' }, context());
     expect(answer).toMatchObject({
-      status: 'pass', record_domain: 'brand.test', record: full, dmarc_enforced: true,
+      status: 'pass',
+      record_domain: 'brand.test',
+      record: full,
+      dmarc_enforced: true,
       dmarc_detail: { domain_record: null, organizational_record: expect.stringContaining('p=reject'), policy: 'quarantine' },
       certificate: { covers_domain: true },
     });
@@ -151,10 +183,14 @@ describe('checkBimi', () => {
   it('fails the same VMC when its root is not a trusted Mark Verifying Authority (the bundled roots only)', async () => {
     const answer = await checkBimi({ domain: 'brand.test' }, context(false));
     expect(answer).toMatchObject({ status: 'fail', certificate: { chain_trusted: false, trust_anchor: null, mark_type: 'VMC', logo_matches: true } });
-    expect(answer.findings).toEqual([{
-      severity: 'error', code: 'bimi_certificate_invalid',
-      message: 'The mark certificate is not acceptable: the chain ends at the self-signed "Checks Test CA", which is not a Mark Verifying Authority root; get the certificate from an authority BIMI receivers trust.',
-    }]);
+    expect(answer.findings).toEqual([
+      {
+        severity: 'error',
+        code: 'bimi_certificate_invalid',
+        message:
+          'The mark certificate is not acceptable: the chain ends at the self-signed "Checks Test CA", which is not a Mark Verifying Authority root; get the certificate from an authority BIMI receivers trust.',
+      },
+    ]);
     expect(answer.summary).toMatch(/is not ready: The mark certificate is not acceptable: the chain ends at the self-signed/);
   });
 
@@ -170,7 +206,9 @@ describe('checkBimi', () => {
   it('fails a self-signed mark certificate whatever roots are trusted', async () => {
     const answer = await checkBimi({ domain: 'selfmade.test' }, context());
     expect(answer).toMatchObject({ status: 'fail', certificate: { chain_trusted: false, covers_domain: true } });
-    expect(answer.findings.map((f) => f.message)).toEqual([expect.stringMatching(/the mark certificate is self-signed; a VMC or CMC must be issued by a Mark Verifying Authority/)]);
+    expect(answer.findings.map((f) => f.message)).toEqual([
+      expect.stringMatching(/the mark certificate is self-signed; a VMC or CMC must be issued by a Mark Verifying Authority/),
+    ]);
   });
 
   it('fails when the mark certificate does not name the domain', async () => {

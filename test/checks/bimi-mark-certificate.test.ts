@@ -7,10 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectMarkCertificate } from '../../resolvers/checks/bimi/inspect-mark-certificate.js';
 import { bundledMarkRoots, markRootsFromEnv, type MarkRoots } from '../../resolvers/checks/bimi/mark-roots.js';
 import {
-  createTestCa, logotypeExtensionDer, markCertificateOptions as markCertificateOptionsFor, selfSigned, type MarkCertificateOverrides, type TestCa,
+  createTestCa,
+  logotypeExtensionDer,
+  markCertificateOptions as markCertificateOptionsFor,
+  selfSigned,
+  type MarkCertificateOverrides,
+  type TestCa,
 } from '../support/test-ca.js';
 
-const LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 10 10"><title>Brand</title><rect width="10" height="10" fill="#036"/></svg>');
+const LOGO = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 10 10"><title>Brand</title><rect width="10" height="10" fill="#036"/></svg>',
+);
 const markCertificateOptions = (overrides: MarkCertificateOverrides = {}) => markCertificateOptionsFor(LOGO, overrides);
 
 describe('inspecting a mark certificate', () => {
@@ -19,7 +26,8 @@ describe('inspecting a mark certificate', () => {
   const now = new Date();
   // The test CA stands in for a Mark Verifying Authority: its root is the one trusted root here.
   const roots = (): MarkRoots => ({ certificates: [new X509Certificate(ca.certPem)] });
-  const inspect = (pem: string, logo: Buffer | null = LOGO, domains = ['brand.test']) => inspectMarkCertificate(Buffer.from(pem), { domains, now: new Date(), logo, roots: roots() });
+  const inspect = (pem: string, logo: Buffer | null = LOGO, domains = ['brand.test']) =>
+    inspectMarkCertificate(Buffer.from(pem), { domains, now: new Date(), logo, roots: roots() });
 
   beforeAll(() => {
     ca = createTestCa('Test Mark CA');
@@ -150,7 +158,7 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
   const vmcThroughIntermediate = () => issuing.issue(markCertificateOptions());
   const leafAndIntermediate = (issued: { certPem: string }) => `${issued.certPem}${issuing.certPem}`;
 
-  it('passes a VMC issued by an intermediate when the root is in the operator\'s extra roots file', () => {
+  it("passes a VMC issued by an intermediate when the root is in the operator's extra roots file", () => {
     const report = inspect(leafAndIntermediate(vmcThroughIntermediate()), trustingTestRoot());
     expect(report).toMatchObject({ chain_trusted: true, trust_anchor: 'CN=Test MVA Root', problems: [] });
   });
@@ -173,7 +181,7 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
     expect(report.problems.join(' ')).toMatch(/ends at the self-signed "Test MVA Root", which is not a Mark Verifying Authority root/);
   });
 
-  it('fails a look-alike root named like DigiCert\'s', () => {
+  it("fails a look-alike root named like DigiCert's", () => {
     const report = inspect(lookAlike.issue(markCertificateOptions()).chainPem, bundledMarkRoots());
     expect(report.chain_trusted).toBe(false);
     expect(report.problems.join(' ')).toMatch(/self-signed "DigiCert Verified Mark Root CA", which is not a Mark Verifying Authority root/);
@@ -193,7 +201,9 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
       const issued = tlsOnly.issue(markCertificateOptions());
       const report = inspect(`${issued.certPem}${tlsOnly.certPem}`, trustingTestRoot());
       expect(report.chain_trusted).toBe(false);
-      expect(report.problems.join(' ')).toMatch(/"Test TLS Issuing CA" is not allowed to issue mark certificates: its extended key usage lacks 1\.3\.6\.1\.5\.5\.7\.3\.31/);
+      expect(report.problems.join(' ')).toMatch(
+        /"Test TLS Issuing CA" is not allowed to issue mark certificates: its extended key usage lacks 1\.3\.6\.1\.5\.5\.7\.3\.31/,
+      );
     } finally {
       tlsOnly.close();
     }
@@ -211,12 +221,21 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
     }
   });
 
-  it('fails a chain through an expired intermediate, judged at the check\'s clock', () => {
-    const old = root.intermediate('Test Old Issuing CA', { extendedKeyUsage: '1.3.6.1.5.5.7.3.31', notBefore: new Date(now.getTime() - 400 * 86_400_000), notAfter: new Date(now.getTime() + 60 * 86_400_000) });
+  it("fails a chain through an expired intermediate, judged at the check's clock", () => {
+    const old = root.intermediate('Test Old Issuing CA', {
+      extendedKeyUsage: '1.3.6.1.5.5.7.3.31',
+      notBefore: new Date(now.getTime() - 400 * 86_400_000),
+      notAfter: new Date(now.getTime() + 60 * 86_400_000),
+    });
     try {
       const pem = `${old.issue(markCertificateOptions()).certPem}${old.certPem}`;
       expect(inspect(pem, trustingTestRoot()).chain_trusted).toBe(true);
-      const later = inspectMarkCertificate(Buffer.from(pem), { domains: ['brand.test'], now: new Date(now.getTime() + 90 * 86_400_000), logo: LOGO, roots: trustingTestRoot() });
+      const later = inspectMarkCertificate(Buffer.from(pem), {
+        domains: ['brand.test'],
+        now: new Date(now.getTime() + 90 * 86_400_000),
+        logo: LOGO,
+        roots: trustingTestRoot(),
+      });
       expect(later.chain_trusted).toBe(false);
       expect(later.problems.join(' ')).toMatch(/the issuing certificate "Test Old Issuing CA" expired on/);
     } finally {
@@ -227,8 +246,11 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
   it('ships the Mark Verifying Authority roots: DigiCert, Entrust, GlobalSign and SSL.com, all self-signed CAs', () => {
     const bundled = bundledMarkRoots().certificates;
     expect(bundled.map((c) => c.subject.split('\n').find((l) => l.startsWith('CN='))).sort()).toEqual([
-      'CN=DigiCert Verified Mark Root CA', 'CN=Entrust Verified Mark Root Certification Authority - VMCR1',
-      'CN=GlobalSign Verified Mark Root R42', 'CN=SSL.com VMC ECC Root CA 2024', 'CN=SSL.com VMC RSA Root CA 2024',
+      'CN=DigiCert Verified Mark Root CA',
+      'CN=Entrust Verified Mark Root Certification Authority - VMCR1',
+      'CN=GlobalSign Verified Mark Root R42',
+      'CN=SSL.com VMC ECC Root CA 2024',
+      'CN=SSL.com VMC RSA Root CA 2024',
     ]);
     for (const c of bundled) expect(c.ca && c.checkIssued(c) && c.verify(c.publicKey)).toBe(true);
     expect(bundled.map((c) => c.fingerprint256)).toContain('50:43:86:C9:EE:89:32:FE:CC:95:FA:DE:42:7F:69:C3:E2:53:4B:73:10:48:9E:30:0F:EE:44:8E:33:C4:6B:42');
@@ -237,10 +259,14 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
   it('reads BIMI_EXTRA_ROOTS_FILE at start and stops with a sentence when it is wrong', () => {
     expect(markRootsFromEnv({}).certificates).toHaveLength(bundledMarkRoots().certificates.length);
     expect(trustingTestRoot().certificates).toHaveLength(bundledMarkRoots().certificates.length + 1);
-    expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'missing.pem') })).toThrow(/BIMI_EXTRA_ROOTS_FILE ".*missing\.pem" cannot be read \(ENOENT\); point it at a PEM file/);
+    expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'missing.pem') })).toThrow(
+      /BIMI_EXTRA_ROOTS_FILE ".*missing\.pem" cannot be read \(ENOENT\); point it at a PEM file/,
+    );
     writeFileSync(join(scratch, 'text.pem'), 'not a certificate');
     expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'text.pem') })).toThrow(/holds no PEM certificate/);
     writeFileSync(join(scratch, 'leaf.pem'), vmcThroughIntermediate().certPem);
-    expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'leaf.pem') })).toThrow(/Certificate 1 in BIMI_EXTRA_ROOTS_FILE .* is not a CA certificate/);
+    expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'leaf.pem') })).toThrow(
+      /Certificate 1 in BIMI_EXTRA_ROOTS_FILE .* is not a CA certificate/,
+    );
   });
 });

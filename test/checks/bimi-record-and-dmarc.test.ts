@@ -6,7 +6,13 @@ import type { DnsAnswer } from '../../resolvers/checks/dns/dns-types.js';
 describe('the BIMI assertion record', () => {
   it('reads the logo and evidence URLs', () => {
     expect(parseBimiRecord('v=BIMI1; l=https://brand.test/logo.svg; a=https://brand.test/vmc.pem')).toEqual({
-      logo_url: 'https://brand.test/logo.svg', authority_url: 'https://brand.test/vmc.pem', declined: false, avp: null, lps: false, errors: [], warnings: [],
+      logo_url: 'https://brand.test/logo.svg',
+      authority_url: 'https://brand.test/vmc.pem',
+      declined: false,
+      avp: null,
+      lps: false,
+      errors: [],
+      warnings: [],
     });
   });
 
@@ -53,14 +59,18 @@ describe('the BIMI assertion record', () => {
   });
 });
 
-const txt = (name: string, ...texts: string[]): DnsAnswer<'TXT'> =>
-  ({ ok: true, name, type: 'TXT', records: texts.map((t) => ({ data: [t], ttl: 300 })) });
+const txt = (name: string, ...texts: string[]): DnsAnswer<'TXT'> => ({ ok: true, name, type: 'TXT', records: texts.map((t) => ({ data: [t], ttl: 300 })) });
 const missing = (name: string): DnsAnswer<'TXT'> => ({ ok: false, name, type: 'TXT', failure: 'nxdomain', detail: 'no such name' });
 const timeout = (name: string): DnsAnswer<'TXT'> => ({ ok: false, name, type: 'TXT', failure: 'timeout', detail: 'no answer' });
 
 describe('the DMARC requirement for BIMI', () => {
   it('is met by p=reject at an apex domain', () => {
-    const result = bimiDmarcRequirement('brand.test', 'brand.test', txt('_dmarc.brand.test', 'v=DMARC1; p=reject'), txt('_dmarc.brand.test', 'v=DMARC1; p=reject'));
+    const result = bimiDmarcRequirement(
+      'brand.test',
+      'brand.test',
+      txt('_dmarc.brand.test', 'v=DMARC1; p=reject'),
+      txt('_dmarc.brand.test', 'v=DMARC1; p=reject'),
+    );
     expect(result).toMatchObject({ enforced: true, failed: [], detail: { policy: 'reject', subdomain_policy: 'reject', pct: 100, changes: [] } });
   });
 
@@ -89,12 +99,22 @@ describe('the DMARC requirement for BIMI', () => {
   });
 
   it('applies the organisational subdomain policy to a subdomain without its own record', () => {
-    const result = bimiDmarcRequirement('mail.brand.test', 'brand.test', missing('_dmarc.mail.brand.test'), txt('_dmarc.brand.test', 'v=DMARC1; p=reject; sp=quarantine'));
+    const result = bimiDmarcRequirement(
+      'mail.brand.test',
+      'brand.test',
+      missing('_dmarc.mail.brand.test'),
+      txt('_dmarc.brand.test', 'v=DMARC1; p=reject; sp=quarantine'),
+    );
     expect(result).toMatchObject({ enforced: true, detail: { domain_record: null, policy: 'quarantine', subdomain_policy: 'quarantine' } });
   });
 
   it('requires the organisational domain to be enforced even when the subdomain is', () => {
-    const result = bimiDmarcRequirement('mail.brand.test', 'brand.test', txt('_dmarc.mail.brand.test', 'v=DMARC1; p=reject'), txt('_dmarc.brand.test', 'v=DMARC1; p=none'));
+    const result = bimiDmarcRequirement(
+      'mail.brand.test',
+      'brand.test',
+      txt('_dmarc.mail.brand.test', 'v=DMARC1; p=reject'),
+      txt('_dmarc.brand.test', 'v=DMARC1; p=none'),
+    );
     expect(result.enforced).toBe(false);
     expect(result.detail.policy).toBe('reject');
     expect(result.detail.changes).toEqual([expect.stringMatching(/^At _dmarc\.brand\.test: .*p=none/)]);

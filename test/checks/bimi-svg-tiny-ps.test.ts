@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { validateSvgTinyPs } from '../../resolvers/checks/bimi/validate-svg-tiny-ps.js';
 
 /** A minimal logo that follows every SVG Tiny PS rule we check. */
-const VALID = '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100">'
-  + '<title>Example Brand</title><defs><linearGradient id="g"><stop offset="0" stop-color="#c00"/></linearGradient></defs>'
-  + '<circle cx="50" cy="50" r="40" fill="url(#g)"/><use xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="#g"/></svg>';
+const VALID =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100">' +
+  '<title>Example Brand</title><defs><linearGradient id="g"><stop offset="0" stop-color="#c00"/></linearGradient></defs>' +
+  '<circle cx="50" cy="50" r="40" fill="url(#g)"/><use xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="#g"/></svg>';
 
 const withRoot = (attributes: string, body = '<title>Brand</title><rect width="10" height="10"/>') =>
   `<svg xmlns="http://www.w3.org/2000/svg" ${attributes}>${body}</svg>`;
@@ -42,7 +43,11 @@ describe('SVG Tiny PS validation', () => {
     ['an animateTransform', withRoot(TINY_PS, '<title>B</title><g><animateTransform attributeName="transform"/></g>'), /<animateTransform>/],
     ['a raster image', withRoot(TINY_PS, '<title>B</title><image href="data:image/png;base64,AAAA" width="1" height="1"/>'), /<image>/],
     ['a foreignObject', withRoot(TINY_PS, '<title>B</title><foreignObject/>'), /<foreignObject>/],
-    ['an external xlink:href', withRoot(`${TINY_PS} xmlns:xlink="http://www.w3.org/1999/xlink"`, '<title>B</title><use xlink:href="http://evil.test/a.svg#x"/>'), /outside resource \(xlink:href/],
+    [
+      'an external xlink:href',
+      withRoot(`${TINY_PS} xmlns:xlink="http://www.w3.org/1999/xlink"`, '<title>B</title><use xlink:href="http://evil.test/a.svg#x"/>'),
+      /outside resource \(xlink:href/,
+    ],
     ['an external href', withRoot(TINY_PS, '<title>B</title><a href="https://brand.test/"><rect/></a>'), /outside resource \(href/],
     ['an external url() fill', withRoot(TINY_PS, '<title>B</title><rect fill="url(https://evil.test/p.svg#g)"/>'), /only url\(#id\)/],
     ['a style sheet import', withRoot(TINY_PS, '<title>B</title><style>@import url(https://evil.test/x.css);</style>'), /<style> element/],

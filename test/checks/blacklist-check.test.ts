@@ -136,7 +136,11 @@ describe('check-blacklist', () => {
 
   it('a domain is asked on the domain lists and its MX addresses on the IP lists, and says so', async () => {
     const answer = await checkBlacklist({ input: 'Listed.Example' }, ctx());
-    expect(answer).toMatchObject({ input_kind: 'domain', domain: 'listed.example', checked: { domain: 'listed.example', mail_hosts: ['mx.listed.example'], addresses: ['192.0.2.10'] } });
+    expect(answer).toMatchObject({
+      input_kind: 'domain',
+      domain: 'listed.example',
+      checked: { domain: 'listed.example', mail_hosts: ['mx.listed.example'], addresses: ['192.0.2.10'] },
+    });
     expect(answer.checked.description).toMatch(/mx\.listed\.example/);
     expect(answer.lists).toHaveLength(DOMAIN_LISTS.length + IP_LISTS.length);
     const dbl = answer.lists.find((l) => l.list_id === 'spamhaus_dbl');
@@ -200,12 +204,16 @@ describe('blocklists that are alive (RFC 5782 test points)', () => {
 
   it('a parked zone that lists "invalid" is no listing, and a test point that timed out leaves the list unverified', async () => {
     const answer = await checkBlacklist({ input: 'clean.example' }, deadCtx());
-    expect(answer.lists.find((l) => l.list_id === 'nordspam_dbl')).toMatchObject({ listed: null, alive: false, reason: expect.stringMatching(/lists invalid/) });
+    expect(answer.lists.find((l) => l.list_id === 'nordspam_dbl')).toMatchObject({
+      listed: null,
+      alive: false,
+      reason: expect.stringMatching(/lists invalid/),
+    });
     expect(answer.lists.find((l) => l.list_id === 'sem_uri')).toMatchObject({ listed: null, alive: null, reason: expect.stringMatching(/Could not check/) });
     expect(answer.listed_count).toBe(0);
   });
 
-  it('asks each list\'s test-point pair once per request, however many targets', async () => {
+  it("asks each list's test-point pair once per request, however many targets", async () => {
     const before = dead.questions.length;
     await checkUribl({ domains: 'a.example,b.example,c.example' }, deadCtx());
     const asked = dead.questions.slice(before).map((q) => q.name);
@@ -229,7 +237,7 @@ describe('check-uribl', () => {
     expect(answer).toMatchObject({ status: 'fail', listed_count: 2 });
   });
 
-  it('SURBL\'s blocked bit is no answer even beside a listing bit, and URIBL still answers', async () => {
+  it("SURBL's blocked bit is no answer even beside a listing bit, and URIBL still answers", async () => {
     const answer = await checkUribl({ domains: ['blocked.example'] }, ctx());
     const [blocked] = answer.results;
     expect(blocked?.lists.find((l) => l.list_id === 'surbl')).toMatchObject({ listed: null, reason: expect.stringMatching(/SURBL blocked/) });

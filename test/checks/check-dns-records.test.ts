@@ -18,7 +18,11 @@ const records: ZoneRecord[] = [
   { name: 'zone.example', type: 'AAAA', data: '2001:db8::9' },
   { name: 'zone.example', type: 'NS', data: 'ns2.dns.example' },
   { name: 'zone.example', type: 'NS', data: 'ns1.dns.example' },
-  { name: 'zone.example', type: 'SOA', data: { mname: 'ns1.dns.example', rname: 'hostmaster.zone.example', serial: 2026092601, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 } },
+  {
+    name: 'zone.example',
+    type: 'SOA',
+    data: { mname: 'ns1.dns.example', rname: 'hostmaster.zone.example', serial: 2026092601, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
+  },
   { name: 'zone.example', type: 'CAA', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
   { name: 'zone.example', type: 'CAA', data: { flags: 128, tag: 'iodef', value: 'mailto:sec@zone.example' } },
   { name: 'www.zone.example', type: 'CNAME', data: 'zone.example', ttl: 60 },
@@ -78,14 +82,19 @@ describe('checkDns', () => {
 
   it('answers NS and CNAME as targets', async () => {
     const ns = await checkDns({ domain: 'zone.example', type: 'NS' }, ctx());
-    expect(ns.records).toEqual([{ target: 'ns1.dns.example', ttl: 300 }, { target: 'ns2.dns.example', ttl: 300 }]);
+    expect(ns.records).toEqual([
+      { target: 'ns1.dns.example', ttl: 300 },
+      { target: 'ns2.dns.example', ttl: 300 },
+    ]);
     const cname = await checkDns({ domain: 'www.zone.example', type: 'CNAME' }, ctx());
     expect(cname.records).toEqual([{ target: 'zone.example', ttl: 60 }]);
   });
 
   it('answers SOA fields and CAA flags, tag and value', async () => {
     const soa = await checkDns({ domain: 'zone.example', type: 'SOA' }, ctx());
-    expect(soa.records).toEqual([{ mname: 'ns1.dns.example', rname: 'hostmaster.zone.example', serial: 2026092601, refresh: 7200, retry: 900, expire: 1209600, minimum: 300, ttl: 300 }]);
+    expect(soa.records).toEqual([
+      { mname: 'ns1.dns.example', rname: 'hostmaster.zone.example', serial: 2026092601, refresh: 7200, retry: 900, expire: 1209600, minimum: 300, ttl: 300 },
+    ]);
     const caa = await checkDns({ domain: 'zone.example', type: 'CAA' }, ctx());
     expect(caa.records).toEqual([
       { flags: 128, tag: 'iodef', value: 'mailto:sec@zone.example', ttl: 300 },

@@ -5,7 +5,11 @@ import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../supp
 import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
 const cname = (name: string, target: string, ttl = 300): ZoneRecord => ({ name, type: 'CNAME', data: target, ttl });
-const soa = (name: string): ZoneRecord => ({ name, type: 'SOA', data: { mname: `ns1.${name}`, rname: `hostmaster.${name}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 300 } });
+const soa = (name: string): ZoneRecord => ({
+  name,
+  type: 'SOA',
+  data: { mname: `ns1.${name}`, rname: `hostmaster.${name}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 300 },
+});
 
 const longChain = Array.from({ length: 18 }, (_, i) => cname(`h${i}.long.example`, `h${i + 1}.long.example`));
 
@@ -136,7 +140,7 @@ describe('checkCname', () => {
     expect(codes(answer)).toEqual(['cname_at_apex']);
   });
 
-  it('does not mistake the SOA and NS of a CNAME target for the host\'s own', async () => {
+  it("does not mistake the SOA and NS of a CNAME target for the host's own", async () => {
     const answer = await checkCname({ host: 'www.brand2.example' }, ctx());
     expect(answer).toMatchObject({ status: 'pass', final: { name: 'brand2.example', addresses: ['192.0.2.4'] } });
   });

@@ -66,17 +66,26 @@ beforeAll(async () => {
     behaviours: {
       '_dmarc.slowdmarc.example': 'timeout',
       // A DNSSEC-bogus zone: a validating resolver answers SERVFAIL for every name in it.
-      'bogus.example': 'servfail', '*.bogus.example': 'servfail',
+      'bogus.example': 'servfail',
+      '*.bogus.example': 'servfail',
       // A lame delegation: no name server answers for the zone.
-      'lame.example': 'timeout', '*.lame.example': 'timeout',
+      'lame.example': 'timeout',
+      '*.lame.example': 'timeout',
       // Only SPF and DKIM fail: 40% of the weight.
-      'halfdown.example/TXT': 'servfail', '*._domainkey.halfdown.example': 'servfail', '_domainkey.halfdown.example': 'servfail',
+      'halfdown.example/TXT': 'servfail',
+      '*._domainkey.halfdown.example': 'servfail',
+      '_domainkey.halfdown.example': 'servfail',
     },
   });
   rdap = await startTestRdapServer({
     tlds: ['example'],
     domains: {
-      ...Object.fromEntries(['good', 'nodmarc', 'bare', 'monitor', 'listed', 'slowdmarc', 'nomail', 'bogus', 'lame', 'halfdown'].map((d) => [`${d}.example`, registered(`${d}.example`)])),
+      ...Object.fromEntries(
+        ['good', 'nodmarc', 'bare', 'monitor', 'listed', 'slowdmarc', 'nomail', 'bogus', 'lame', 'halfdown'].map((d) => [
+          `${d}.example`,
+          registered(`${d}.example`),
+        ]),
+      ),
       'young.example': registered('young.example', '2026-09-16T00:00:00Z'),
       'everything.example': 503,
     },
@@ -118,7 +127,10 @@ describe('check-deliverability', () => {
   it('missing SPF and DMARC lower the grade to F, with the DMARC fix (25 points) before the SPF fix (20)', async () => {
     const answer = await checkDeliverability({ domain: 'bare.example' }, ctx());
     expect(answer).toMatchObject({ grade: 'F', score: 55, status: 'fail' });
-    expect(answer.fixes.map((f) => [f.part, f.points])).toEqual([['dmarc', 25], ['spf', 20]]);
+    expect(answer.fixes.map((f) => [f.part, f.points])).toEqual([
+      ['dmarc', 25],
+      ['spf', 20],
+    ]);
     expect(answer.summary).toBe('bare.example grades F (55/100); fixing DMARC adds the most (25 points).');
     expect(answer.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['spf_missing', 'dmarc_missing']));
   });
@@ -157,7 +169,10 @@ describe('check-deliverability', () => {
     expect(answer.findings).toContainEqual(expect.objectContaining({ code: 'part_not_scored' }));
   });
 
-  it.each([['bogus.example', /SERVFAIL|servfail/], ['lame.example', /timeout|no answer/]])('%s (every lookup in the zone fails) gets no grade, never an A: status error, naming the failed lookups', async (domain, why) => {
+  it.each([
+    ['bogus.example', /SERVFAIL|servfail/],
+    ['lame.example', /timeout|no answer/],
+  ])('%s (every lookup in the zone fails) gets no grade, never an A: status error, naming the failed lookups', async (domain, why) => {
     const answer = await checkDeliverability({ domain }, ctx());
     expect(answer).toMatchObject({ grade: null, score: null, status: 'error', unchecked_weight: 75, caps: [] });
     expect(answer.not_scored).toEqual(['spf', 'dkim', 'dmarc', 'mx']);
@@ -212,6 +227,8 @@ describe('check-deliverability', () => {
   });
 
   it('refuses an email address with a 400 that says to pass the domain', async () => {
-    await expect(checkDeliverability({ domain: 'me@good.example' }, ctx())).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.status === 400 && /good\.example/.test(e.detail));
+    await expect(checkDeliverability({ domain: 'me@good.example' }, ctx())).rejects.toSatisfy(
+      (e: unknown) => e instanceof ApiError && e.status === 400 && /good\.example/.test(e.detail),
+    );
   });
 });

@@ -15,7 +15,13 @@ import type { DomainExpiryAnswer } from '../../resolvers/checks/domain-expiry/ch
 
 const perfect = (): Record<GradePart, PartAssessment> =>
   Object.fromEntries(GRADE_PARTS.map((p) => [p, scoredPart('pass', 'fine')])) as Record<GradePart, PartAssessment>;
-const deduction = (code: string, fraction: number, cap?: Deduction['cap']): Deduction => ({ code, fraction, problem: `${code}.`, fix: `fix ${code}.`, ...(cap ? { cap } : {}) });
+const deduction = (code: string, fraction: number, cap?: Deduction['cap']): Deduction => ({
+  code,
+  fraction,
+  problem: `${code}.`,
+  fix: `fix ${code}.`,
+  ...(cap ? { cap } : {}),
+});
 
 describe('deliverability grade arithmetic', () => {
   it('the six weights add up to 100', () => {
@@ -27,33 +33,44 @@ describe('deliverability grade arithmetic', () => {
   });
 
   it('a part that is not scored drops out and the others share its weight, whatever the parts are', () => {
-    fc.assert(fc.property(
-      fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }).filter((s) => s.some(Boolean)),
-      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 6, maxLength: 6 }),
-      (scored, fractions) => {
-        const parts = Object.fromEntries(GRADE_PARTS.map((p, i) => [p, scored[i]
-          ? scoredPart('warn', 'x', fractions[i]! > 0 ? [deduction('d', fractions[i]!)] : [])
-          : notScored('warn', 'Not scored: the evidence cannot tell.')])) as Record<GradePart, PartAssessment>;
-        const combined = combineParts(parts);
-        const weights = GRADE_PARTS.filter((_, i) => scored[i]).map((p) => PART_WEIGHTS[p]);
-        const total = weights.reduce((a, b) => a + b, 0);
-        const expected = GRADE_PARTS.reduce((sum, p, i) => sum + (scored[i] ? (1 - fractions[i]!) * PART_WEIGHTS[p] : 0), 0) * 100 / total;
-        expect(combined.score).toBe(Math.round(expected));
-        for (const [i, p] of GRADE_PARTS.entries()) {
-          expect(combined.breakdown[p].score === null).toBe(!scored[i]);
-        }
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }).filter((s) => s.some(Boolean)),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 6, maxLength: 6 }),
+        (scored, fractions) => {
+          const parts = Object.fromEntries(
+            GRADE_PARTS.map((p, i) => [
+              p,
+              scored[i]
+                ? scoredPart('warn', 'x', fractions[i]! > 0 ? [deduction('d', fractions[i]!)] : [])
+                : notScored('warn', 'Not scored: the evidence cannot tell.'),
+            ]),
+          ) as Record<GradePart, PartAssessment>;
+          const combined = combineParts(parts);
+          const weights = GRADE_PARTS.filter((_, i) => scored[i]).map((p) => PART_WEIGHTS[p]);
+          const total = weights.reduce((a, b) => a + b, 0);
+          const expected = (GRADE_PARTS.reduce((sum, p, i) => sum + (scored[i] ? (1 - fractions[i]!) * PART_WEIGHTS[p] : 0), 0) * 100) / total;
+          expect(combined.score).toBe(Math.round(expected));
+          for (const [i, p] of GRADE_PARTS.entries()) {
+            expect(combined.breakdown[p].score === null).toBe(!scored[i]);
+          }
+        },
+      ),
+    );
   });
 
   it('parts whose lookups failed withhold the grade exactly when they carry 30% of the weight or more', () => {
-    fc.assert(fc.property(fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), (failed) => {
-      const parts = Object.fromEntries(GRADE_PARTS.map((p, i) => [p, failed[i] ? notScored('error', 'Not scored: the lookup failed.') : scoredPart('pass', 'ok')])) as Record<GradePart, PartAssessment>;
-      const combined = combineParts(parts);
-      const unchecked = GRADE_PARTS.filter((_, i) => failed[i]).reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
-      expect(combined.unchecked_weight).toBe(unchecked);
-      expect(combined.grade === null).toBe(unchecked >= 30);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), (failed) => {
+        const parts = Object.fromEntries(
+          GRADE_PARTS.map((p, i) => [p, failed[i] ? notScored('error', 'Not scored: the lookup failed.') : scoredPart('pass', 'ok')]),
+        ) as Record<GradePart, PartAssessment>;
+        const combined = combineParts(parts);
+        const unchecked = GRADE_PARTS.filter((_, i) => failed[i]).reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
+        expect(combined.unchecked_weight).toBe(unchecked);
+        expect(combined.grade === null).toBe(unchecked >= 30);
+      }),
+    );
   });
 
   it('a cap lowers the letter but never the score, and never raises a letter', () => {
@@ -75,7 +92,11 @@ describe('deliverability grade arithmetic', () => {
     parts.blacklists = scoredPart('fail', '', [deduction('blacklist_major', 1, 'D'), deduction('blacklist_minor', 0.5)]);
     const fixes = orderFixes(parts, combineParts(parts).effectiveWeights);
     expect(fixes.map((f) => [f.code, f.points])).toEqual([
-      ['dmarc_policy_none', 10], ['blacklist_major', 7.5], ['spf_not_restrictive', 4], ['dmarc_no_reports', 2.5], ['blacklist_minor', 0],
+      ['dmarc_policy_none', 10],
+      ['blacklist_major', 7.5],
+      ['spf_not_restrictive', 4],
+      ['dmarc_no_reports', 2.5],
+      ['blacklist_minor', 0],
     ]);
   });
 
@@ -98,15 +119,30 @@ describe('domain age', () => {
     expect(ageScore(30)).toBeCloseTo(0.4);
     expect(ageScore(90)).toBeCloseTo(0.8);
     expect(ageScore(365)).toBe(1);
-    fc.assert(fc.property(fc.integer({ min: -10, max: 2000 }), (age) => {
-      expect(ageScore(age + 1)).toBeGreaterThanOrEqual(ageScore(age));
-      expect(ageScore(age + 1) - ageScore(age)).toBeLessThan(0.02);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: -10, max: 2000 }), (age) => {
+        expect(ageScore(age + 1)).toBeGreaterThanOrEqual(ageScore(age));
+        expect(ageScore(age + 1) - ageScore(age)).toBeLessThan(0.02);
+      }),
+    );
   });
 
   const expiry = (over: Partial<DomainExpiryAnswer>): DomainExpiryAnswer => ({
-    status: 'pass', summary: 'registered.', findings: [], domain: 'x.example', domain_unicode: null, registered_domain: 'x.example', registered: true,
-    registrar: 'R', created: null, expires: null, days_remaining: 300, age_days: 1000, source: 'rdap', server: 'rdap.test', ...over,
+    status: 'pass',
+    summary: 'registered.',
+    findings: [],
+    domain: 'x.example',
+    domain_unicode: null,
+    registered_domain: 'x.example',
+    registered: true,
+    registrar: 'R',
+    created: null,
+    expires: null,
+    days_remaining: 300,
+    age_days: 1000,
+    source: 'rdap',
+    server: 'rdap.test',
+    ...over,
   });
 
   it('a registry without a creation date leaves the age not scored rather than guessed', () => {
@@ -114,14 +150,25 @@ describe('domain age', () => {
   });
 
   it('an expired domain scores nothing and caps the grade at F even without a creation date', () => {
-    expect(scoreDomainAge(expiry({ age_days: null, days_remaining: -3 }))).toMatchObject({ scored: true, deductions: [{ code: 'domain_expired', fraction: 1, cap: 'F' }] });
+    expect(scoreDomainAge(expiry({ age_days: null, days_remaining: -3 }))).toMatchObject({
+      scored: true,
+      deductions: [{ code: 'domain_expired', fraction: 1, cap: 'F' }],
+    });
   });
 });
 
 describe('DKIM part', () => {
   const dkim = (over: Partial<CheckDkimAnswer>): CheckDkimAnswer => ({
-    status: 'warn', summary: 'No key under the common selectors, but _domainkey exists.', findings: [], domain: 'x.example',
-    selector: null, selectors_checked: [], keys: [], domainkey_exists: true, wildcard: false, ...over,
+    status: 'warn',
+    summary: 'No key under the common selectors, but _domainkey exists.',
+    findings: [],
+    domain: 'x.example',
+    selector: null,
+    selectors_checked: [],
+    keys: [],
+    domainkey_exists: true,
+    wildcard: false,
+    ...over,
   });
 
   it('keys that may sit under selectors we did not guess are not scored, not scored as missing', () => {
@@ -134,20 +181,49 @@ describe('DKIM part', () => {
   });
 
   it('a 1024-bit key costs a quarter of the part', () => {
-    const key = { selector: 's1', record: 'v=DKIM1; p=...', valid: true, key_type: 'rsa' as const, key_bits: 1024, testing: false, hash_algorithms: [], service_types: [], findings: [] };
-    expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkey_exists: true }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_weak_key', fraction: 0.25 }] });
+    const key = {
+      selector: 's1',
+      record: 'v=DKIM1; p=...',
+      valid: true,
+      key_type: 'rsa' as const,
+      key_bits: 1024,
+      testing: false,
+      hash_algorithms: [],
+      service_types: [],
+      findings: [],
+    };
+    expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkey_exists: true }))).toMatchObject({
+      scored: true,
+      deductions: [{ code: 'dkim_weak_key', fraction: 0.25 }],
+    });
   });
 });
 
 describe('MX part: the MX rules', () => {
-  const host = (exchange: string, over: Partial<MailExchangerHost> = {}): MailExchangerHost =>
-    ({ exchange, preference: 10, is_address: false, cname_target: null, addresses: ['192.0.2.1'], resolves: true, ...over });
-  const mx = (hosts: MailExchangerHost[], withNullMx = false): MailExchangersAnswer =>
-    ({ status: 'warn', summary: 's', findings: [], domain: 'x.example', route: 'mx', hosts, with_null_mx: withNullMx });
+  const host = (exchange: string, over: Partial<MailExchangerHost> = {}): MailExchangerHost => ({
+    exchange,
+    preference: 10,
+    is_address: false,
+    cname_target: null,
+    addresses: ['192.0.2.1'],
+    resolves: true,
+    ...over,
+  });
+  const mx = (hosts: MailExchangerHost[], withNullMx = false): MailExchangersAnswer => ({
+    status: 'warn',
+    summary: 's',
+    findings: [],
+    domain: 'x.example',
+    route: 'mx',
+    hosts,
+    with_null_mx: withNullMx,
+  });
   const codes = (p: PartAssessment): string[] => (p.scored ? p.deductions.map((d) => d.code) : []);
 
   it('a null MX beside real ones, an alias host and an address literal each cost the part, with a fix', () => {
-    const part = scoreMx(mx([host('mail.x.example', { cname_target: 'mx.provider.example' }), host('192.0.2.7', { is_address: true, addresses: [], resolves: false })], true));
+    const part = scoreMx(
+      mx([host('mail.x.example', { cname_target: 'mx.provider.example' }), host('192.0.2.7', { is_address: true, addresses: [], resolves: false })], true),
+    );
     expect(codes(part)).toEqual(['mx_null_with_others', 'mx_is_address', 'mx_is_cname']);
     expect(part.scored && part.deductions.find((d) => d.code === 'mx_is_cname')?.fix).toMatch(/Point the MX at mx\.provider\.example directly/);
     expect(part.scored && part.deductions.reduce((sum, d) => sum + d.fraction, 0)).toBeCloseTo(1);

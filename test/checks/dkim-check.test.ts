@@ -8,8 +8,7 @@ import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 
-const spki = (bits: number): string =>
-  generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+const spki = (bits: number): string => generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
 const rsa2048 = spki(2048);
 const rsa1024 = spki(1024);
 const rsa512 = spki(512);
@@ -68,7 +67,18 @@ describe('checkDkim with a selector', () => {
   it('passes a valid 2048-bit key published over several TXT character-strings', async () => {
     const answer = await checkDkim({ domain: 'One.Example.', selector: 's1' }, ctx());
     expect(answer).toMatchObject({ status: 'pass', domain: 'one.example', selector: 's1', selectors_checked: ['s1'], domainkey_exists: null });
-    expect(answer.keys).toEqual([expect.objectContaining({ selector: 's1', valid: true, key_type: 'rsa', key_bits: 2048, testing: false, hash_algorithms: [], service_types: ['*'], findings: [] })]);
+    expect(answer.keys).toEqual([
+      expect.objectContaining({
+        selector: 's1',
+        valid: true,
+        key_type: 'rsa',
+        key_bits: 2048,
+        testing: false,
+        hash_algorithms: [],
+        service_types: ['*'],
+        findings: [],
+      }),
+    ]);
     expect(answer.keys[0]!.record).toBe(`v=DKIM1; k=rsa; p=${rsa2048}`);
   });
 
@@ -207,7 +217,10 @@ describe('checkDkim without a selector', () => {
     const before = dns.questions.length;
     const answer = await checkDkim({ domain: 'one.example' }, ctx());
     const known = new Set<string>(['_domainkey', ...COMMON_DKIM_SELECTORS]);
-    const probes = dns.questions.slice(before).map((q) => q.name.split('._domainkey.')[0]!).filter((label) => !known.has(label) && label !== '_domainkey.one.example');
+    const probes = dns.questions
+      .slice(before)
+      .map((q) => q.name.split('._domainkey.')[0]!)
+      .filter((label) => !known.has(label) && label !== '_domainkey.one.example');
     expect(probes).toHaveLength(1);
     expect(probes[0]).toMatch(/^[a-z0-9]{16}$/);
     expect(answer.wildcard).toBe(false);
@@ -227,7 +240,7 @@ describe('checkDkim without a selector', () => {
     expect(answer.findings[0]).toMatchObject({ code: 'dkim_wildcard', message: expect.stringMatching(/wildcard itself holds DKIM key text/) });
   });
 
-  it('under a wildcard, a selector whose key differs from the wildcard\'s text is still reported', async () => {
+  it("under a wildcard, a selector whose key differs from the wildcard's text is still reported", async () => {
     const answer = await checkDkim({ domain: 'mixed.example' }, ctx());
     expect(answer.keys.map((k) => k.selector)).toEqual(['google']);
     expect(answer.status).toBe('warn');

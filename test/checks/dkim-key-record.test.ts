@@ -8,7 +8,10 @@ import { conformanceDir } from '../support/conformance-dir.js';
 const conformance = conformanceDir;
 
 interface MoxCase {
-  record: string; is_dkim: boolean; error: string | null; note?: string;
+  record: string;
+  is_dkim: boolean;
+  error: string | null;
+  note?: string;
   expect?: { v: string; h: string[]; k: string; n: string; s: string[]; t: string[]; p_base64: string };
 }
 const mox = parseYaml(readFileSync(`${conformance}/dkim-mox-key-record-vectors/mox-dkim-key-record-vectors.yml`, 'utf8')) as { cases: MoxCase[] };
@@ -18,7 +21,10 @@ const mox = parseYaml(readFileSync(`${conformance}/dkim-mox-key-record-vectors/m
  * (RFC 6376 3.2 reads tag-lists with whitespace around tags ignored; dkimpy, Mail::DKIM and OpenDKIM
  * verify with such keys), so "v=DKIM1; p=; " is a revoked key and "v=dkim1; p=; " fails on its version.
  */
-const WE_DIFFER_FROM_MOX = new Map<string, string>([['v=DKIM1; p=; ', 'ok'], ['v=dkim1; p=; ', 'bad-version']]);
+const WE_DIFFER_FROM_MOX = new Map<string, string>([
+  ['v=DKIM1; p=; ', 'ok'],
+  ['v=dkim1; p=; ', 'bad-version'],
+]);
 
 describe('DKIM key record parser against the mox vectors (RFC 6376 3.6.1, RFC 8463)', () => {
   it('reads all 13 vectors', () => expect(mox.cases).toHaveLength(13));
@@ -54,30 +60,78 @@ for (const line of readFileSync(`${conformance}/dkim-mail-dkim-corpus/FAKE_DNS.d
   fakeDns.set(match[1]!, match[2]!.replace(/\r$/, ''));
 }
 
-interface KeyExpectation { name: string; parse: 'ok' | string; valid?: boolean; codes?: string[]; bits?: number | null; why: string }
+interface KeyExpectation {
+  name: string;
+  parse: 'ok' | string;
+  valid?: boolean;
+  codes?: string[];
+  bits?: number | null;
+  why: string;
+}
 const keyCases: KeyExpectation[] = [
   { name: 'expirationtest._domainkey.example.org', parse: 'ok', valid: true, codes: ['dkim_key_1024'], bits: 1024, why: 'plain 1024-bit key' },
   { name: 'selector1._domainkey.messiah.edu', parse: 'ok', valid: true, codes: ['dkim_key_1024'], bits: 1024, why: 'no v= is allowed' },
-  { name: 'test1._domainkey.messiah.edu', parse: 'ok', valid: false, codes: ['dkim_key_too_weak', 'dkim_testing_mode'], bits: 512,
-    why: 'Mail::DKIM verifies with this 512-bit key; RFC 8301 3.2 forbids verifiers to accept RSA under 1024 bits' },
-  { name: 'test2._domainkey.messiah.edu', parse: 'ok', valid: false, codes: ['dkim_key_too_weak', 'dkim_hash_restricted', 'dkim_testing_mode'],
-    why: 'ends in "; ", which Mail::DKIM and dkimpy accept (RFC 6376 3.2); unusable for its 512 bits and h=md5:sha1 without sha256' },
-  { name: 'test3._domainkey.messiah.edu', parse: 'ok', bits: 512, why: 'g= was removed by RFC 6376 and is ignored as an unknown tag (Mail::DKIM still enforces it)' },
+  {
+    name: 'test1._domainkey.messiah.edu',
+    parse: 'ok',
+    valid: false,
+    codes: ['dkim_key_too_weak', 'dkim_testing_mode'],
+    bits: 512,
+    why: 'Mail::DKIM verifies with this 512-bit key; RFC 8301 3.2 forbids verifiers to accept RSA under 1024 bits',
+  },
+  {
+    name: 'test2._domainkey.messiah.edu',
+    parse: 'ok',
+    valid: false,
+    codes: ['dkim_key_too_weak', 'dkim_hash_restricted', 'dkim_testing_mode'],
+    why: 'ends in "; ", which Mail::DKIM and dkimpy accept (RFC 6376 3.2); unusable for its 512 bits and h=md5:sha1 without sha256',
+  },
+  {
+    name: 'test3._domainkey.messiah.edu',
+    parse: 'ok',
+    bits: 512,
+    why: 'g= was removed by RFC 6376 and is ignored as an unknown tag (Mail::DKIM still enforces it)',
+  },
   { name: 'test4._domainkey.messiah.edu', parse: 'ok', bits: 512, why: 'empty g= ignored likewise' },
   { name: 'test5._domainkey.messiah.edu', parse: 'ok', codes: ['dkim_key_too_weak', 'dkim_strict_subdomains'], why: 't=s is a valid flag' },
   { name: 'test6._domainkey.messiah.edu', parse: 'ok', valid: true, codes: ['dkim_key_1024', 'dkim_strict_subdomains'], why: 'k=rsa; t=s' },
   { name: 'testbad1._domainkey.messiah.edu', parse: 'bad-version', why: 'v=DKIM3: "public key unsupported v= tag"' },
   { name: 'testbad2._domainkey.messiah.edu', parse: 'parse', why: '"t;" has no "=": "public key syntax error"' },
   { name: 'testbad3._domainkey.messiah.edu', parse: 'unknown-algorithm', why: 'k=foobar: "public key unsupported k= tag"' },
-  { name: 'testbad4._domainkey.messiah.edu', parse: 'ok', valid: false, codes: ['dkim_key_too_weak', 'dkim_service_excludes_email'], why: 's=chat: "public key unsupported s= tag"' },
-  { name: 'testbad7._domainkey.messiah.edu', parse: 'ok', valid: false, codes: ['dkim_key_too_weak', 'dkim_hash_restricted'], why: 'h=bad: "public key unsupported h= tag"' },
+  {
+    name: 'testbad4._domainkey.messiah.edu',
+    parse: 'ok',
+    valid: false,
+    codes: ['dkim_key_too_weak', 'dkim_service_excludes_email'],
+    why: 's=chat: "public key unsupported s= tag"',
+  },
+  {
+    name: 'testbad7._domainkey.messiah.edu',
+    parse: 'ok',
+    valid: false,
+    codes: ['dkim_key_too_weak', 'dkim_hash_restricted'],
+    why: 'h=bad: "public key unsupported h= tag"',
+  },
   { name: 'testbad8._domainkey.messiah.edu', parse: 'ok', bits: 512, why: 'g=*poe: ignored under RFC 6376 (Mail::DKIM: unmatched g=)' },
-  { name: 'testrevoked._domainkey.messiah.edu', parse: 'ok', valid: false, codes: ['dkim_key_revoked', 'dkim_testing_mode'], bits: null, why: 'empty p=: "public key REVOKED"' },
+  {
+    name: 'testrevoked._domainkey.messiah.edu',
+    parse: 'ok',
+    valid: false,
+    codes: ['dkim_key_revoked', 'dkim_testing_mode'],
+    bits: null,
+    why: 'empty p=: "public key REVOKED"',
+  },
   { name: 's1024._domainkey.yahoo.com', parse: 'ok', valid: true, codes: ['dkim_key_1024', 'dkim_testing_mode'], bits: 1024, why: 'n= after p=, final ";"' },
   { name: 'beta._domainkey.gmail.com', parse: 'ok', valid: true, codes: ['dkim_key_1024', 'dkim_testing_mode'], bits: 1024, why: 't= before k=' },
   { name: 'jakla2._domainkey.ijs.si', parse: 'ok', valid: true, codes: ['dkim_key_1024'], bits: 1024, why: 'plain key' },
-  { name: 'shan._domainkey.vmt2.cis.att.net', parse: 'ok', valid: false, codes: ['dkim_key_too_weak'], bits: 768,
-    why: 'h= lists sha256 among others; 768 bits is under the RFC 8301 floor (Mail::DKIM accepts it)' },
+  {
+    name: 'shan._domainkey.vmt2.cis.att.net',
+    parse: 'ok',
+    valid: false,
+    codes: ['dkim_key_too_weak'],
+    bits: 768,
+    why: 'h= lists sha256 among others; 768 bits is under the RFC 8301 floor (Mail::DKIM accepts it)',
+  },
   { name: 'foo._domainkey.vmt2.cis.att.net', parse: 'ok', valid: false, codes: ['dkim_key_too_weak'], bits: 768, why: 'same 768-bit key, no h=' },
   { name: '2023-05-ed25519._domainkey.wander.science', parse: 'ok', valid: true, codes: [], bits: 256, why: 'RFC 8463 raw 32-byte key' },
   { name: '2023-05-ed25519-empty._domainkey.wander.science', parse: 'parse', why: 'the text is two quote characters: "empty key"' },

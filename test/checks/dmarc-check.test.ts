@@ -44,9 +44,20 @@ describe('checkDmarc', () => {
   it('passes an enforcing record with reports and explains every tag', async () => {
     const answer = await checkDmarc({ domain: 'Strict.Example' }, ctx());
     expect(answer).toMatchObject({
-      status: 'pass', domain: 'strict.example', valid: true, source: '_dmarc.strict.example', inherited: false,
-      organizational_domain: 'strict.example', policy: 'reject', subdomain_policy: 'reject', effective_policy: 'reject',
-      pct: 100, adkim: 's', aspf: 's', rua: ['mailto:dmarc@strict.example'], ruf: [],
+      status: 'pass',
+      domain: 'strict.example',
+      valid: true,
+      source: '_dmarc.strict.example',
+      inherited: false,
+      organizational_domain: 'strict.example',
+      policy: 'reject',
+      subdomain_policy: 'reject',
+      effective_policy: 'reject',
+      pct: 100,
+      adkim: 's',
+      aspf: 's',
+      rua: ['mailto:dmarc@strict.example'],
+      ruf: [],
     });
     expect(answer.findings).toEqual([]);
     expect(answer.tags.map((t) => t.tag)).toEqual(['v', 'p', 'rua', 'adkim', 'aspf']);
@@ -129,8 +140,14 @@ describe('checkDmarc', () => {
   it('falls back to the organisational domain and says so', async () => {
     const answer = await checkDmarc({ domain: 'mail.parent.example' }, ctx());
     expect(answer).toMatchObject({
-      status: 'warn', valid: true, inherited: true, source: '_dmarc.parent.example', organizational_domain: 'parent.example',
-      policy: 'reject', subdomain_policy: 'quarantine', effective_policy: 'quarantine',
+      status: 'warn',
+      valid: true,
+      inherited: true,
+      source: '_dmarc.parent.example',
+      organizational_domain: 'parent.example',
+      policy: 'reject',
+      subdomain_policy: 'quarantine',
+      effective_policy: 'quarantine',
     });
     expect(codes(answer)).toEqual(['dmarc_inherited', 'dmarc_subdomain_policy_weaker']);
     expect(answer.summary).toMatch(/no DMARC record of its own; parent\.example's record applies/);

@@ -33,7 +33,9 @@ describe('DMARC parser against the mox vectors (strict RFC 7489)', () => {
   });
 });
 
-interface OpenDmarcVectors { parse: { n: number; record: string; expect: string }[] }
+interface OpenDmarcVectors {
+  parse: { n: number; record: string; expect: string }[];
+}
 const opendmarc = parseYaml(readFileSync(`${conformance}/dmarc-opendmarc-parse-vectors/opendmarc-vectors.yml`, 'utf8')) as OpenDmarcVectors;
 
 // Where OpenDMARC (lenient) and mox (strict) disagree, we choose, and say why:
@@ -107,7 +109,11 @@ describe('DMARC parser details', () => {
 
   it('keeps the tags as written, names lower-cased', () => {
     const result = parseDmarcRecord('v=DMARC1; P=Reject; Foo=bar');
-    expect(result.ok && result.record.tags).toEqual([{ tag: 'v', value: 'DMARC1' }, { tag: 'p', value: 'Reject' }, { tag: 'foo', value: 'bar' }]);
+    expect(result.ok && result.record.tags).toEqual([
+      { tag: 'v', value: 'DMARC1' },
+      { tag: 'p', value: 'Reject' },
+      { tag: 'foo', value: 'bar' },
+    ]);
     expect(result.ok && result.record.p).toBe('reject');
   });
 });

@@ -41,7 +41,10 @@ async function rawUdp(name: string, type: 'TXT' | 'A', withEdns: boolean): Promi
       socket.on('message', (bytes) => resolve({ bytes: bytes.length, packet: dnsPacket.decode(bytes) }));
       socket.on('error', reject);
       const query = dnsPacket.encode({
-        type: 'query', id: 4242, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type, class: 'IN', name }],
+        type: 'query',
+        id: 4242,
+        flags: dnsPacket.RECURSION_DESIRED,
+        questions: [{ type, class: 'IN', name }],
         additionals: withEdns ? [{ type: 'OPT', name: '.', udpPayloadSize: 4096, flags: 0, options: [] } as never] : [],
       });
       socket.send(query, dns.port, '127.0.0.1');
@@ -55,7 +58,9 @@ describe('EDNS(0) on every question', () => {
   it('sends an OPT record with a 1232-octet payload and DO set', async () => {
     const before = dns.questions.length;
     await createDnsLookup(config()).lookup('plain.example.test', 'A');
-    expect(dns.questions.slice(before)).toEqual([expect.objectContaining({ transport: 'udp', edns: true, payload: 1232, dnssecOk: true, recursionDesired: true })]);
+    expect(dns.questions.slice(before)).toEqual([
+      expect.objectContaining({ transport: 'udp', edns: true, payload: 1232, dnssecOk: true, recursionDesired: true }),
+    ]);
   });
 
   it('gets an answer between 512 and 1232 octets over UDP in one question, without a TCP retry', async () => {
@@ -97,8 +102,15 @@ describe('DNSSEC status and Extended DNS Errors', () => {
 
   it('a SERVFAIL with a DNSSEC Extended DNS Error is bogus, and the failure says why in plain words', async () => {
     const answer = await createDnsLookup(config()).lookup('expired.example.test', 'TXT');
-    expect(answer).toMatchObject({ ok: false, failure: 'servfail', dnssec: 'bogus', ede: { code: 7, meaning: 'the DNSSEC signature has expired', text: 'RRSIG for example.test expired' } });
-    expect(!answer.ok && answer.detail).toBe('the resolver failed to look up TXT expired.example.test (SERVFAIL): the DNSSEC signature has expired (Extended DNS Error 7: RRSIG for example.test expired)');
+    expect(answer).toMatchObject({
+      ok: false,
+      failure: 'servfail',
+      dnssec: 'bogus',
+      ede: { code: 7, meaning: 'the DNSSEC signature has expired', text: 'RRSIG for example.test expired' },
+    });
+    expect(!answer.ok && answer.detail).toBe(
+      'the resolver failed to look up TXT expired.example.test (SERVFAIL): the DNSSEC signature has expired (Extended DNS Error 7: RRSIG for example.test expired)',
+    );
     expect(await createDnsLookup(config()).lookup('gone.example.test', 'A')).toMatchObject({ dnssec: 'bogus', ede: { code: 6 } });
   });
 

@@ -108,7 +108,14 @@ describe('the concurrency cap', () => {
       // answered is the number in flight; sample it while the lookups run.
       let maxInFlight = 0;
       const answered = new Set<number>();
-      const all = Promise.all(names.map((name, i) => lookup.lookup(name, 'A').then((a) => { answered.add(i); return a; })));
+      const all = Promise.all(
+        names.map((name, i) =>
+          lookup.lookup(name, 'A').then((a) => {
+            answered.add(i);
+            return a;
+          }),
+        ),
+      );
       const sampler = setInterval(() => {
         maxInFlight = Math.max(maxInFlight, slow.questions.length - answered.size);
       }, 2);
@@ -126,9 +133,18 @@ describe('the concurrency cap', () => {
 
 describe('the DNS configuration', () => {
   it('reads servers, timeout, tries and concurrency from the environment', () => {
-    expect(dnsConfigFromEnv({ DNS_SERVERS: '127.0.0.1:5300, [::1]:53', DNS_TIMEOUT_MS: '500', DNS_TRIES: '3', DNS_CONCURRENCY: '8' }))
-      .toEqual({ servers: ['127.0.0.1:5300', '[::1]:53'], timeoutMs: 500, tries: 3, concurrency: 8, questionsPerSocket: 100, authoritativePort: 53 });
-    expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '5353', DNS_QUESTIONS_PER_SOCKET: '1' })).toMatchObject({ authoritativePort: 5353, questionsPerSocket: 1 });
+    expect(dnsConfigFromEnv({ DNS_SERVERS: '127.0.0.1:5300, [::1]:53', DNS_TIMEOUT_MS: '500', DNS_TRIES: '3', DNS_CONCURRENCY: '8' })).toEqual({
+      servers: ['127.0.0.1:5300', '[::1]:53'],
+      timeoutMs: 500,
+      tries: 3,
+      concurrency: 8,
+      questionsPerSocket: 100,
+      authoritativePort: 53,
+    });
+    expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '5353', DNS_QUESTIONS_PER_SOCKET: '1' })).toMatchObject({
+      authoritativePort: 5353,
+      questionsPerSocket: 1,
+    });
     expect(() => dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '70000' })).toThrow(/DNS_AUTHORITATIVE_PORT/);
     expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1' })).toMatchObject({ timeoutMs: 2000, tries: 2, concurrency: 64 });
   });

@@ -4,7 +4,11 @@ import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsServer, ZoneRecord } from '../support/dns-server.js';
 
 const records: ZoneRecord[] = [
-  { name: 'zone.test', type: 'SOA', data: { mname: 'ns1.zone.test', rname: 'hostmaster.zone.test', serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 300 } },
+  {
+    name: 'zone.test',
+    type: 'SOA',
+    data: { mname: 'ns1.zone.test', rname: 'hostmaster.zone.test', serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 300 },
+  },
   { name: 'zone.test', type: 'A', data: '192.0.2.1' },
 ];
 

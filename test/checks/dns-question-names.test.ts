@@ -25,7 +25,10 @@ describe('question names are normalised before the per-request key', () => {
   it('bulk verify-email asks `aspmx.l.google.com A` once for MX targets spelled three ways', async () => {
     const lookup = createDnsLookup(config());
     const before = dns.questions.length;
-    const answer = await verifyEmail({ emails: ['a@one.example', 'b@two.example', 'c@three.example'] }, { dns: lookup, https: { get: () => Promise.reject(new Error('none')) }, now: () => new Date() });
+    const answer = await verifyEmail(
+      { emails: ['a@one.example', 'b@two.example', 'c@three.example'] },
+      { dns: lookup, https: { get: () => Promise.reject(new Error('none')) }, now: () => new Date() },
+    );
     expect(answer.results.map((r) => r.valid)).toEqual([true, true, true]);
     const asked = dns.questions.slice(before).filter((q) => q.name === 'aspmx.l.google.com');
     expect(asked.map((q) => q.type)).toEqual(['A']);
@@ -37,7 +40,11 @@ describe('question names are normalised before the per-request key', () => {
     const mx = await lookup.lookup('one.example', 'MX');
     expect(mx.ok && mx.records[0]?.data.exchange).toBe('aspmx.l.google.com');
     const before = dns.questions.length;
-    const answers = await Promise.all([lookup.lookup(' ASPMX.L.Google.com. ', 'A'), lookup.lookup('aspmx.l.google.com', 'A'), lookup.lookup('aspmx.l.google.com.', 'A')]);
+    const answers = await Promise.all([
+      lookup.lookup(' ASPMX.L.Google.com. ', 'A'),
+      lookup.lookup('aspmx.l.google.com', 'A'),
+      lookup.lookup('aspmx.l.google.com.', 'A'),
+    ]);
     expect(answers.every((a) => a.ok && a.name === 'aspmx.l.google.com')).toBe(true);
     expect(dns.questions.length - before).toBe(1);
   });

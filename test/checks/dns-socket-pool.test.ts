@@ -17,7 +17,13 @@ beforeAll(async () => {
     records: names.map((name, i) => ({ name, type: 'A' as const, data: `192.0.2.${i + 1}` })),
     behaviours: { 'junk.pool.test': 'garbage', 'slow.pool.test': 'timeout' },
   });
-  slow = await startTestDnsServer({ records: [{ name: 'big.slow.test', type: 'TXT', data: bigTxt }, { name: 'a.slow.test', type: 'A', data: '192.0.2.1' }], delayMs: 300 });
+  slow = await startTestDnsServer({
+    records: [
+      { name: 'big.slow.test', type: 'TXT', data: bigTxt },
+      { name: 'a.slow.test', type: 'A', data: '192.0.2.1' },
+    ],
+    delayMs: 300,
+  });
 });
 afterAll(() => Promise.all([dns.close(), slow.close()]));
 
@@ -73,8 +79,11 @@ describe('UDP socket reuse', () => {
     // still sends from elsewhere.
     const seen = slow.questions.at(-1)!;
     const forged = dnsPacket.encode({
-      type: 'response', id: seen.id, flags: dnsPacket.RECURSION_AVAILABLE | dnsPacket.RECURSION_DESIRED,
-      questions: [{ type: 'A', class: 'IN', name: 'a.slow.test' }], answers: [{ type: 'A', name: 'a.slow.test', ttl: 60, data: '203.0.113.66' }],
+      type: 'response',
+      id: seen.id,
+      flags: dnsPacket.RECURSION_AVAILABLE | dnsPacket.RECURSION_DESIRED,
+      questions: [{ type: 'A', class: 'IN', name: 'a.slow.test' }],
+      answers: [{ type: 'A', name: 'a.slow.test', ttl: 60, data: '203.0.113.66' }],
     });
     spoofer.send(forged, seen.sourcePort, '127.0.0.1');
     const answer = await pending;

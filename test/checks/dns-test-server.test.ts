@@ -22,7 +22,7 @@ afterAll(() => dns.close());
 const lookup = () => createDnsLookup({ servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 4 });
 
 describe('the test DNS server', () => {
-  it('keeps the owner name\'s case and matches it case-insensitively', async () => {
+  it("keeps the owner name's case and matches it case-insensitively", async () => {
     expect(await lookup().lookup('mixed.example.test', 'A')).toMatchObject({ ok: true, records: [{ data: '192.0.2.1' }] });
     expect(dns.questions.at(-1)).toMatchObject({ name: 'mixed.example.test', asked: 'mixed.example.test' });
   });

@@ -29,9 +29,11 @@ beforeAll(async () => {
   slowRdap = await startTestRdapServer({ tlds: ['example'], domains: { 'good.example': {} }, delayMs: 1000 });
   whois = await startTestWhoisServer({
     answers: {
-      'tienda.es': 'Domain Name: TIENDA.ES\r\nRegistrar: Registrador Ejemplo SL\r\nCreation Date: 2010-05-04T10:00:00Z\r\nRegistry Expiry Date: 2027-05-04T10:00:00Z\r\n',
+      'tienda.es':
+        'Domain Name: TIENDA.ES\r\nRegistrar: Registrador Ejemplo SL\r\nCreation Date: 2010-05-04T10:00:00Z\r\nRegistry Expiry Date: 2027-05-04T10:00:00Z\r\n',
       'shop.ru': 'domain:        SHOP.RU\nregistrar:     RU-CENTER-RU\ncreated:       2012.03.01\npaid-till:     2027.03.01\n',
-      'example.co.uk': '    Domain name:\n        example.co.uk\n\n    Registrar:\n        Example Ltd [Tag = EXAMPLE]\n\n    Relevant dates:\n        Registered on: 05-Feb-2001\n        Expiry date:  05-Feb-2027\n',
+      'example.co.uk':
+        '    Domain name:\n        example.co.uk\n\n    Registrar:\n        Example Ltd [Tag = EXAMPLE]\n\n    Relevant dates:\n        Registered on: 05-Feb-2001\n        Expiry date:  05-Feb-2027\n',
     },
     silent: ['slow.es'],
   });
@@ -52,8 +54,14 @@ describe('check-domain-expiry over RDAP', () => {
   it('reads registrar, created, expires and days remaining from the RDAP service the bootstrap file names', async () => {
     const answer = await checkDomainExpiry({ domain: 'good.example' }, local());
     expect(answer).toMatchObject({
-      status: 'pass', registered: true, source: 'rdap', registrar: 'Example Registrar, Inc.',
-      created: '2015-03-01T12:00:00.000Z', expires: '2027-03-01T12:00:00.000Z', days_remaining: 156, registered_domain: 'good.example',
+      status: 'pass',
+      registered: true,
+      source: 'rdap',
+      registrar: 'Example Registrar, Inc.',
+      created: '2015-03-01T12:00:00.000Z',
+      expires: '2027-03-01T12:00:00.000Z',
+      days_remaining: 156,
+      registered_domain: 'good.example',
     });
     expect(answer.age_days).toBeGreaterThan(4000);
   });
@@ -76,13 +84,20 @@ describe('check-domain-expiry over RDAP', () => {
 
   it('a 404 is "not registered"; a 500 or a timeout is an error that claims nothing', async () => {
     expect(await checkDomainExpiry({ domain: 'free.example' }, local())).toMatchObject({ status: 'fail', registered: false, source: 'rdap' });
-    expect(await checkDomainExpiry({ domain: 'broken.example' }, local())).toMatchObject({ status: 'error', registered: null, summary: expect.stringMatching(/HTTP 500/) });
+    expect(await checkDomainExpiry({ domain: 'broken.example' }, local())).toMatchObject({
+      status: 'error',
+      registered: null,
+      summary: expect.stringMatching(/HTTP 500/),
+    });
     const slow = await checkDomainExpiry({ domain: 'good.example' }, ctx({ RDAP_BOOTSTRAP_URL: slowRdap.bootstrapUrl }));
     expect(slow).toMatchObject({ status: 'error', registered: null, summary: expect.stringMatching(/did not answer within 400 ms/) });
   });
 
   it('loads the bootstrap file once and again only when it is a day old', async () => {
-    const fresh = await startTestRdapServer({ tlds: ['example'], domains: { 'good.example': rdapDomain('good.example', 'R', '2015-01-01T00:00:00Z', '2027-01-01T00:00:00Z') } });
+    const fresh = await startTestRdapServer({
+      tlds: ['example'],
+      domains: { 'good.example': rdapDomain('good.example', 'R', '2015-01-01T00:00:00Z', '2027-01-01T00:00:00Z') },
+    });
     try {
       const env = { RDAP_BOOTSTRAP_URL: fresh.bootstrapUrl };
       await checkDomainExpiry({ domain: 'good.example' }, ctx(env));
@@ -113,7 +128,7 @@ describe('check-domain-expiry over WHOIS', () => {
     expect(await checkDomainExpiry({ domain: 'slow.es' }, local())).toMatchObject({ status: 'error', registered: null, source: 'whois' });
   });
 
-  it('parses the date shapes registries use and IANA\'s referral line', () => {
+  it("parses the date shapes registries use and IANA's referral line", () => {
     expect(parseWhoisDate('2027-01-02')).toBe('2027-01-02T00:00:00.000Z');
     expect(parseWhoisDate('2027-01-02T10:00:00+02:00')).toBe('2027-01-02T08:00:00.000Z');
     expect(parseWhoisDate('02.01.2027')).toBe('2027-01-02T00:00:00.000Z');
@@ -125,10 +140,14 @@ describe('check-domain-expiry over WHOIS', () => {
 });
 
 describe('registration config', () => {
-  it('defaults to IANA\'s bootstrap file and parses WHOIS_SERVER', () => {
+  it("defaults to IANA's bootstrap file and parses WHOIS_SERVER", () => {
     expect(registrationConfigFromEnv({})).toEqual({
-      rdapBootstrapUrl: DEFAULT_RDAP_BOOTSTRAP_URL, whoisServer: null, timeoutMs: 5000,
-      allowPrivate: false, ianaWhois: { host: 'whois.iana.org', port: 43 }, referralPort: 43,
+      rdapBootstrapUrl: DEFAULT_RDAP_BOOTSTRAP_URL,
+      whoisServer: null,
+      timeoutMs: 5000,
+      allowPrivate: false,
+      ianaWhois: { host: 'whois.iana.org', port: 43 },
+      referralPort: 43,
     });
     expect(registrationConfigFromEnv({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1' }).allowPrivate).toBe(true);
     expect(registrationConfigFromEnv({ WHOIS_SERVER: 'whois.example:4343' }).whoisServer).toEqual({ host: 'whois.example', port: 4343 });
@@ -145,7 +164,8 @@ describe('registration config', () => {
 describe('WHOIS servers learned from IANA are vetted like any fetch', () => {
   let iana: TestWhoisServer;
   let dnsServer: TestDnsServer;
-  const TIENDA = 'Domain Name: TIENDA.ES\r\nRegistrar: Registrador Ejemplo SL\r\nCreation Date: 2010-05-04T10:00:00Z\r\nRegistry Expiry Date: 2027-05-04T10:00:00Z\r\n';
+  const TIENDA =
+    'Domain Name: TIENDA.ES\r\nRegistrar: Registrador Ejemplo SL\r\nCreation Date: 2010-05-04T10:00:00Z\r\nRegistry Expiry Date: 2027-05-04T10:00:00Z\r\n';
 
   beforeAll(async () => {
     // One local server plays IANA (answers a TLD with its "whois:" line) and every TLD's server.
@@ -208,24 +228,36 @@ describe('WHOIS servers learned from IANA are vetted like any fetch', () => {
     expect(answer.findings[0]!.message).toContain('whois.nowhere.test has no A or AAAA record');
   });
 
-  it('with CHECKS_ALLOW_PRIVATE_ADDRESSES=1 asks the vetted address, resolved once through the checks\' DNS', async () => {
+  it("with CHECKS_ALLOW_PRIVATE_ADDRESSES=1 asks the vetted address, resolved once through the checks' DNS", async () => {
     iana.queries.length = 0;
     dnsServer.questions.length = 0;
     const answer = await checkDomainExpiry({ domain: 'tienda.es' }, learning({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1' }));
     // whois.es-registry.test exists only in the test DNS server: the system resolver could not have reached it.
-    expect(answer).toMatchObject({ status: 'pass', registered: true, source: 'whois', registrar: 'Registrador Ejemplo SL', server: `whois.es-registry.test:${iana.server.split(':')[1]}` });
+    expect(answer).toMatchObject({
+      status: 'pass',
+      registered: true,
+      source: 'whois',
+      registrar: 'Registrador Ejemplo SL',
+      server: `whois.es-registry.test:${iana.server.split(':')[1]}`,
+    });
     expect(iana.queries).toEqual(['es', 'tienda.es']);
     expect(dnsServer.questions.filter((q) => q.name.toLowerCase() === 'whois.es-registry.test' && q.type === 'A')).toHaveLength(1);
   });
 
   it('a server that refuses the connection reads as "no connection could be made", never a socket error code', async () => {
     const answer = await checkDomainExpiry({ domain: 'tienda.es' }, ctx({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, WHOIS_SERVER: '127.0.0.1:1' }));
-    expect(answer.findings[0]).toMatchObject({ code: 'lookup_failed', message: expect.stringContaining('WHOIS server 127.0.0.1:1 could not be read (no connection could be made)') });
+    expect(answer.findings[0]).toMatchObject({
+      code: 'lookup_failed',
+      message: expect.stringContaining('WHOIS server 127.0.0.1:1 could not be read (no connection could be made)'),
+    });
     expect(JSON.stringify(answer)).not.toMatch(/ECONN|EHOST/);
   });
 
-  it('the operator\'s WHOIS_SERVER is trusted configuration: a private address is asked', async () => {
-    const answer = await checkDomainExpiry({ domain: 'tienda.es' }, { ...learning(), registration: { ...learning().registration, whoisServer: { host: '127.0.0.1', port: Number(iana.server.split(':')[1]) } } });
+  it("the operator's WHOIS_SERVER is trusted configuration: a private address is asked", async () => {
+    const answer = await checkDomainExpiry(
+      { domain: 'tienda.es' },
+      { ...learning(), registration: { ...learning().registration, whoisServer: { host: '127.0.0.1', port: Number(iana.server.split(':')[1]) } } },
+    );
     expect(answer).toMatchObject({ registered: true, server: iana.server });
   });
 });

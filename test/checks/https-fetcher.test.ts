@@ -50,10 +50,11 @@ describe('the HTTPS fetcher', () => {
       },
     });
     // Tests trust their own CA through `ca`; production relies on Node's roots plus NODE_EXTRA_CA_CERTS.
-    fetcher = createHttpsFetcher(
-      createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }),
-      { allowPrivate: true, httpsPort: server.port, ca: ca.certPem },
-    );
+    fetcher = createHttpsFetcher(createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }), {
+      allowPrivate: true,
+      httpsPort: server.port,
+      ca: ca.certPem,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -120,10 +121,10 @@ describe('the HTTPS fetcher', () => {
   });
 
   it('refuses our own test certificate when the test CA is not passed', async () => {
-    const strict = createHttpsFetcher(
-      createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }),
-      { allowPrivate: true, httpsPort: server.port },
-    );
+    const strict = createHttpsFetcher(createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }), {
+      allowPrivate: true,
+      httpsPort: server.port,
+    });
     const result = await strict.get('https://site.fetch.test/hello.txt', limits);
     expect(result).toMatchObject({ ok: false, code: 'certificate_invalid' });
   });
@@ -161,7 +162,10 @@ describe('ports and connection failures', () => {
       routes: { 'https://site.fetch.test/hello.txt': { body: 'hello' } },
     });
     // Accepts TCP and never speaks: to a client, the same as a filtered port.
-    silent = createServer((socket) => { held.add(socket); socket.on('error', () => undefined); });
+    silent = createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => undefined);
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     // A port that was free a moment ago and is now closed: connecting is refused at once.
     const probe = createServer();
@@ -183,7 +187,8 @@ describe('ports and connection failures', () => {
     server.requests.length = 0;
     const result = await fetcherOn(server.port).get('https://site.fetch.test:8443/hello.txt', limits);
     expect(result).toEqual({
-      ok: false, code: 'port_refused',
+      ok: false,
+      code: 'port_refused',
       reason: 'https://site.fetch.test:8443/hello.txt names port 8443; only the standard HTTPS port 443 is fetched, so publish the URL without a port.',
     });
     expect(server.requests).toEqual([]);

@@ -11,7 +11,10 @@ import { createTestCa, type TestCa } from '../support/test-ca.js';
 const ENFORCE = 'version: STSv1\r\nmode: enforce\r\nmx: mx1.good.test\r\nmx: *.mail.good.test\r\nmax_age: 604800\r\n';
 
 /** One fixture domain: its DNS records and what https://mta-sts.<domain>/.well-known/mta-sts.txt answers. */
-interface Fixture { records: ZoneRecord[]; policy?: TestRoute }
+interface Fixture {
+  records: ZoneRecord[];
+  policy?: TestRoute;
+}
 
 const txt = (name: string, ...values: string[]): ZoneRecord[] => values.map((v) => ({ name, type: 'TXT', data: [v] }));
 const mx = (name: string, ...hosts: string[]): ZoneRecord[] => hosts.map((exchange, i) => ({ name, type: 'MX', data: { preference: (i + 1) * 10, exchange } }));
@@ -34,12 +37,23 @@ const fixtures: Record<string, Fixture> = {
     policy: plain('version: STSv1\nmode: testing\nmx: mx1.good.test\nmax_age: 3600\n'),
   },
   'uncovered.test': {
-    records: [...txt('_mta-sts.uncovered.test', 'v=STSv1; id=1'), ...txt('_smtp._tls.uncovered.test', 'v=TLSRPTv1; rua=mailto:a@uncovered.test'),
-      ...mx('uncovered.test', 'mx1.good.test', 'deep.a.mail.good.test', 'other.example.test'), policyHost('uncovered.test')],
+    records: [
+      ...txt('_mta-sts.uncovered.test', 'v=STSv1; id=1'),
+      ...txt('_smtp._tls.uncovered.test', 'v=TLSRPTv1; rua=mailto:a@uncovered.test'),
+      ...mx('uncovered.test', 'mx1.good.test', 'deep.a.mail.good.test', 'other.example.test'),
+      policyHost('uncovered.test'),
+    ],
     policy: plain(ENFORCE),
   },
   'norecord.test': { records: [...mx('norecord.test', 'mx1.good.test')] },
-  'several.test': { records: [...txt('_mta-sts.several.test', 'v=STSv1; id=1', 'v=STSv1; id=2', 'v=spf1 -all'), ...mx('several.test', 'mx1.good.test'), policyHost('several.test')], policy: plain(ENFORCE) },
+  'several.test': {
+    records: [
+      ...txt('_mta-sts.several.test', 'v=STSv1; id=1', 'v=STSv1; id=2', 'v=spf1 -all'),
+      ...mx('several.test', 'mx1.good.test'),
+      policyHost('several.test'),
+    ],
+    policy: plain(ENFORCE),
+  },
   // An id with dashes.
   'badid.test': standard('badid.test', plain(ENFORCE), 'v=STSv1; id=2024-01-01'),
   'redirect.test': standard('redirect.test', { redirect: 'https://mta-sts.good.test/.well-known/mta-sts.txt' }),
@@ -49,14 +63,22 @@ const fixtures: Record<string, Fixture> = {
   'html.test': standard('html.test', { body: ENFORCE, contentType: 'text/html' }),
   'invalid.test': standard('invalid.test', plain('version: STSv1\nmode: enforce\nmx: mx1.good.test\n')),
   'nullmx.test': {
-    records: [...txt('_mta-sts.nullmx.test', 'v=STSv1; id=1'), ...txt('_smtp._tls.nullmx.test', 'v=TLSRPTv1; rua=mailto:a@nullmx.test'),
-      { name: 'nullmx.test', type: 'MX', data: { preference: 0, exchange: '.' } }, policyHost('nullmx.test')],
+    records: [
+      ...txt('_mta-sts.nullmx.test', 'v=STSv1; id=1'),
+      ...txt('_smtp._tls.nullmx.test', 'v=TLSRPTv1; rua=mailto:a@nullmx.test'),
+      { name: 'nullmx.test', type: 'MX', data: { preference: 0, exchange: '.' } },
+      policyHost('nullmx.test'),
+    ],
     policy: plain('version: STSv1\nmode: none\nmax_age: 86400\n'),
   },
   'servfail.test': { records: [...mx('servfail.test', 'mx1.good.test')] },
   // The policy host's only address is the IPv4-compatible form of 127.0.0.1.
   'compatible.test': {
-    records: [...txt('_mta-sts.compatible.test', 'v=STSv1; id=1'), ...mx('compatible.test', 'mx1.good.test'), { name: 'mta-sts.compatible.test', type: 'AAAA', data: '::7f00:1' }],
+    records: [
+      ...txt('_mta-sts.compatible.test', 'v=STSv1; id=1'),
+      ...mx('compatible.test', 'mx1.good.test'),
+      { name: 'mta-sts.compatible.test', type: 'AAAA', data: '::7f00:1' },
+    ],
   },
 };
 
@@ -67,7 +89,9 @@ describe('checkMtaSts', () => {
 
   beforeAll(async () => {
     ca = createTestCa();
-    const names = Object.keys(fixtures).filter((d) => d !== 'badcert.test').map((d) => `mta-sts.${d}`);
+    const names = Object.keys(fixtures)
+      .filter((d) => d !== 'badcert.test')
+      .map((d) => `mta-sts.${d}`);
     const leaf = ca.issue({ hosts: names });
     const wrong = ca.issue({ hosts: ['www.badcert.test'] });
     dnsServer = await startTestDnsServer({
@@ -75,8 +99,15 @@ describe('checkMtaSts', () => {
       behaviours: { '_mta-sts.servfail.test': 'servfail' },
     });
     server = await startTestHttpsServer({
-      certificates: [{ hosts: names, ...leaf }, { hosts: ['mta-sts.badcert.test'], ...wrong }],
-      routes: Object.fromEntries(Object.entries(fixtures).filter(([, f]) => f.policy).map(([d, f]) => [`https://mta-sts.${d}/.well-known/mta-sts.txt`, f.policy!])),
+      certificates: [
+        { hosts: names, ...leaf },
+        { hosts: ['mta-sts.badcert.test'], ...wrong },
+      ],
+      routes: Object.fromEntries(
+        Object.entries(fixtures)
+          .filter(([, f]) => f.policy)
+          .map(([d, f]) => [`https://mta-sts.${d}/.well-known/mta-sts.txt`, f.policy!]),
+      ),
     });
   });
   afterAll(async () => {
@@ -102,7 +133,10 @@ describe('checkMtaSts', () => {
       policy_url: 'https://mta-sts.good.test/.well-known/mta-sts.txt',
       policy: { version: 'STSv1', mode: 'enforce', mx: ['mx1.good.test', '*.mail.good.test'], max_age: 604800 },
       policy_error: null,
-      mx_hosts: [{ host: 'mx1.good.test', matches_policy: true }, { host: 'a.mail.good.test', matches_policy: true }],
+      mx_hosts: [
+        { host: 'mx1.good.test', matches_policy: true },
+        { host: 'a.mail.good.test', matches_policy: true },
+      ],
       tls_rpt: { record: 'v=TLSRPTv1; rua=mailto:tls@good.test', rua: ['mailto:tls@good.test'], valid: true },
       findings: [],
     });
@@ -210,7 +244,9 @@ describe('checkMtaSts', () => {
   it('refuses a policy host whose address is ::7f00:1, the IPv4-compatible loopback', async () => {
     const answer = await checkMtaSts({ domain: 'compatible.test' }, context(false));
     expect(answer.policy).toBeNull();
-    expect(answer.policy_error).toContain('mta-sts.compatible.test resolves to ::7f00:1, which is not a public address (::7f00:1 is the deprecated IPv4-compatible form of 127.0.0.1');
+    expect(answer.policy_error).toContain(
+      'mta-sts.compatible.test resolves to ::7f00:1, which is not a public address (::7f00:1 is the deprecated IPv4-compatible form of 127.0.0.1',
+    );
     expect(codes(answer)).toContain('mta_sts_policy_unreachable');
   });
 

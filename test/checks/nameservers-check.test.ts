@@ -23,8 +23,10 @@ const records: ZoneRecord[] = [
 let server: TestDnsServer;
 beforeAll(async () => {
   server = await startTestDnsServer({
-    records, behaviours: { 'slow.example': 'timeout' },
-    secure: ['cf.example'], extendedErrors: { 'expired.example': { code: 7 } },
+    records,
+    behaviours: { 'slow.example': 'timeout' },
+    secure: ['cf.example'],
+    extendedErrors: { 'expired.example': { code: 7 } },
   });
 });
 afterAll(() => server.close());
@@ -33,17 +35,29 @@ const ctx = (): CheckContext => dnsOnlyCheckContext(server);
 
 describe('provider suffix table', () => {
   it.each([
-    ['ns-1234.awsdns-12.co.uk', 'route53'], ['ns-cloud-a1.googledomains.com', 'google_cloud_dns'], ['ns1-05.azure-dns.com', 'azure_dns'],
-    ['ns1.digitalocean.com', 'digitalocean'], ['curitiba.ns.porkbun.com', 'porkbun'], ['hydrogen.ns.hetzner.com', 'hetzner'],
-    ['dns10.ovh.net', 'ovh'], ['ns-12-a.gandi.net', 'gandi'], ['dns1.p01.nsone.net', 'ns1'], ['ns1.vercel-dns.com', 'vercel'],
-    ['ns1.ui-dns.de', 'ionos'], ['ns1.dns-parking.com', 'hostinger'], ['ns0.wixdns.net', 'wix'],
+    ['ns-1234.awsdns-12.co.uk', 'route53'],
+    ['ns-cloud-a1.googledomains.com', 'google_cloud_dns'],
+    ['ns1-05.azure-dns.com', 'azure_dns'],
+    ['ns1.digitalocean.com', 'digitalocean'],
+    ['curitiba.ns.porkbun.com', 'porkbun'],
+    ['hydrogen.ns.hetzner.com', 'hetzner'],
+    ['dns10.ovh.net', 'ovh'],
+    ['ns-12-a.gandi.net', 'gandi'],
+    ['dns1.p01.nsone.net', 'ns1'],
+    ['ns1.vercel-dns.com', 'vercel'],
+    ['ns1.ui-dns.de', 'ionos'],
+    ['ns1.dns-parking.com', 'hostinger'],
+    ['ns0.wixdns.net', 'wix'],
   ])('%s is %s', (host, id) => {
     expect(matchSuffixRule(host, DNS_PROVIDERS)?.id).toBe(id);
   });
 
-  it.each(['ns1.notcloudflare.com', 'cloudflare.com.evil.example', 'ns.awsdns-01.com.evil.example', 'ns1.myovh.net'])('%s matches no provider (suffix, never substring)', (host) => {
-    expect(matchSuffixRule(host, DNS_PROVIDERS)).toBeNull();
-  });
+  it.each(['ns1.notcloudflare.com', 'cloudflare.com.evil.example', 'ns.awsdns-01.com.evil.example', 'ns1.myovh.net'])(
+    '%s matches no provider (suffix, never substring)',
+    (host) => {
+      expect(matchSuffixRule(host, DNS_PROVIDERS)).toBeNull();
+    },
+  );
 
   it('matches whole labels only', () => {
     expect(hostHasSuffix('a.b.example', 'b.example')).toBe(true);
@@ -58,25 +72,35 @@ describe('check-nameservers', () => {
     expect(by('cf.example')).toMatchObject({ outcome: 'ok', provider: 'Cloudflare', nameservers: ['greg.ns.cloudflare.com', 'lara.ns.cloudflare.com'] });
     expect(by('aws.example')).toMatchObject({ provider: 'Amazon Route 53' });
     expect(by('mixed.example')?.provider).toBe('Mixed');
-    expect(by('mixed.example')?.providers.map((p) => p.id).sort()).toEqual(['godaddy', 'namecheap']);
+    expect(
+      by('mixed.example')
+        ?.providers.map((p) => p.id)
+        .sort(),
+    ).toEqual(['godaddy', 'namecheap']);
     expect(by('own.example')).toMatchObject({ provider: null, providers: [{ id: 'unknown' }] });
     expect(by('fake.example')?.provider).toBeNull();
     expect(answer.provider_counts).toEqual({ Cloudflare: 1, 'Amazon Route 53': 1, Mixed: 1 });
     expect(answer.status).toBe('pass');
   });
 
-  it('a host name shows its zone\'s name servers; NXDOMAIN and timeouts are told apart', async () => {
+  it("a host name shows its zone's name servers; NXDOMAIN and timeouts are told apart", async () => {
     const answer = await checkNameservers({ domains: ['www.cf.example', 'absent.example', 'slow.example'] }, ctx());
     expect(answer.results.map((r) => [r.domain, r.outcome, r.zone])).toEqual([
-      ['www.cf.example', 'ok', 'cf.example'], ['absent.example', 'not_found', null], ['slow.example', 'lookup_failed', null],
+      ['www.cf.example', 'ok', 'cf.example'],
+      ['absent.example', 'not_found', null],
+      ['slow.example', 'lookup_failed', null],
     ]);
     expect(answer.results[2]?.reason).toMatch(/timeout.*not a missing record/);
     expect(answer.status).toBe('warn');
   });
 
-  it('shows the DNSSEC status the resolver reported, and a bogus zone\'s failure in plain words', async () => {
+  it("shows the DNSSEC status the resolver reported, and a bogus zone's failure in plain words", async () => {
     const answer = await checkNameservers({ domains: 'cf.example,aws.example,expired.example' }, ctx());
-    expect(answer.results.map((r) => [r.domain, r.dnssec])).toEqual([['cf.example', 'secure'], ['aws.example', 'insecure'], ['expired.example', 'bogus']]);
+    expect(answer.results.map((r) => [r.domain, r.dnssec])).toEqual([
+      ['cf.example', 'secure'],
+      ['aws.example', 'insecure'],
+      ['expired.example', 'bogus'],
+    ]);
     expect(answer.results[2]).toMatchObject({ outcome: 'lookup_failed' });
     expect(answer.results[2]?.reason).toMatch(/the DNSSEC signature has expired \(Extended DNS Error 7\)/);
   });
@@ -102,7 +126,11 @@ describe('bulk input', () => {
 });
 
 describe('check-nameservers for one domain: delegation health', () => {
-  const soa = (zone: string, serial: number): ZoneRecord => ({ name: zone, type: 'SOA', data: { mname: `ns1.${zone}`, rname: `hostmaster.${zone}`, serial, refresh: 3600, retry: 600, expire: 86400, minimum: 300 } });
+  const soa = (zone: string, serial: number): ZoneRecord => ({
+    name: zone,
+    type: 'SOA',
+    data: { mname: `ns1.${zone}`, rname: `hostmaster.${zone}`, serial, refresh: 3600, retry: 600, expire: 86400, minimum: 300 },
+  });
   const a = (name: string, data: string): ZoneRecord => ({ name, type: 'A', data });
   let resolver: TestDnsServer;
   let direct: TestDnsServer[] = [];
@@ -111,11 +139,14 @@ describe('check-nameservers for one domain: delegation health', () => {
     // The recursive resolver (DNS_SERVERS) knows every public record.
     resolver = await startTestDnsServer({
       records: [
-        ...ns('example', 'a.nic.example'), a('a.nic.example', '127.0.0.2'),
+        ...ns('example', 'a.nic.example'),
+        a('a.nic.example', '127.0.0.2'),
         ...ns('healthy.example', 'ns1.healthy.example', 'ns2.healthy.example'),
-        a('ns1.healthy.example', '127.0.0.3'), a('ns2.healthy.example', '127.0.0.4'),
+        a('ns1.healthy.example', '127.0.0.3'),
+        a('ns2.healthy.example', '127.0.0.4'),
         ...ns('broken.example', 'ns1.healthy.example', 'ns2.broken.example', 'ns3.broken.example', 'ns.gone.example'),
-        a('ns2.broken.example', '127.0.0.6'), a('ns3.broken.example', '127.0.0.5'),
+        a('ns2.broken.example', '127.0.0.6'),
+        a('ns3.broken.example', '127.0.0.5'),
         { name: 'gone.example', type: 'TXT', data: ['no hosts here'] },
       ],
     });
@@ -123,13 +154,23 @@ describe('check-nameservers for one domain: delegation health', () => {
     direct = await startTestDnsServersOnOnePort([
       {
         // The parent (example): referrals with glue, AA clear. It still lists a retired server for broken.example.
-        address: '127.0.0.2', zones: ['example'], delegations: ['healthy.example', 'broken.example'], recursionAvailable: false,
+        address: '127.0.0.2',
+        zones: ['example'],
+        delegations: ['healthy.example', 'broken.example'],
+        recursionAvailable: false,
         records: [
-          ...ns('healthy.example', 'ns1.healthy.example', 'ns2.healthy.example'), a('ns1.healthy.example', '127.0.0.3'), a('ns2.healthy.example', '127.0.0.4'),
+          ...ns('healthy.example', 'ns1.healthy.example', 'ns2.healthy.example'),
+          a('ns1.healthy.example', '127.0.0.3'),
+          a('ns2.healthy.example', '127.0.0.4'),
           ...ns('broken.example', 'ns1.healthy.example', 'ns2.broken.example', 'ns-old.broken.example'),
         ],
       },
-      { address: '127.0.0.3', zones: ['healthy.example', 'broken.example'], recursionAvailable: false, records: [soa('healthy.example', 10), soa('broken.example', 7)] },
+      {
+        address: '127.0.0.3',
+        zones: ['healthy.example', 'broken.example'],
+        recursionAvailable: false,
+        records: [soa('healthy.example', 10), soa('broken.example', 7)],
+      },
       { address: '127.0.0.4', zones: ['healthy.example'], recursionAvailable: false, records: [soa('healthy.example', 10)] },
       // Lame: it has the zone's data (a cache) but does not serve it, so AA is clear.
       { address: '127.0.0.5', authoritative: false, records: [soa('broken.example', 7)] },
@@ -144,14 +185,15 @@ describe('check-nameservers for one domain: delegation health', () => {
     dns: createDnsLookup({ servers: [resolver.server], timeoutMs: 300, tries: 1, concurrency: 16, authoritativePort: direct[0]!.port }),
   });
 
-  it('a healthy delegation: the parent\'s set equals the zone\'s, every server is authoritative, serials agree', async () => {
+  it("a healthy delegation: the parent's set equals the zone's, every server is authoritative, serials agree", async () => {
     const answer = await checkNameservers({ domains: 'healthy.example' }, delegationCtx());
     expect(answer.results[0]?.delegation).toEqual({
       parent_zone: 'example',
       parent_nameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
       parent_reason: null,
       child_nameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
-      only_at_parent: [], only_at_child: [],
+      only_at_parent: [],
+      only_at_child: [],
       servers: [
         { nameserver: 'ns1.healthy.example', addresses: ['127.0.0.3'], status: 'authoritative', serial: 10, reason: null },
         { nameserver: 'ns2.healthy.example', addresses: ['127.0.0.4'], status: 'authoritative', serial: 10, reason: null },
@@ -168,16 +210,22 @@ describe('check-nameservers for one domain: delegation health', () => {
     const d = answer.results[0]?.delegation;
     expect(d).toMatchObject({
       parent_nameservers: ['ns-old.broken.example', 'ns1.healthy.example', 'ns2.broken.example'],
-      only_at_parent: ['ns-old.broken.example'], only_at_child: ['ns.gone.example', 'ns3.broken.example'],
+      only_at_parent: ['ns-old.broken.example'],
+      only_at_child: ['ns.gone.example', 'ns3.broken.example'],
       serials_agree: false,
     });
     expect(d?.servers.map((s) => [s.nameserver, s.status, s.serial])).toEqual([
-      ['ns.gone.example', 'no_address', null], ['ns1.healthy.example', 'authoritative', 7],
-      ['ns2.broken.example', 'authoritative', 6], ['ns3.broken.example', 'lame', null],
+      ['ns.gone.example', 'no_address', null],
+      ['ns1.healthy.example', 'authoritative', 7],
+      ['ns2.broken.example', 'authoritative', 6],
+      ['ns3.broken.example', 'lame', null],
     ]);
     expect(d?.servers[3]?.reason).toMatch(/without the AA flag: it does not serve broken\.example/);
     expect(answer.findings.map((f) => [f.code, f.severity]).sort()).toEqual([
-      ['lame_nameserver', 'warning'], ['nameserver_unreachable', 'warning'], ['ns_parent_child_mismatch', 'warning'], ['soa_serial_mismatch', 'warning'],
+      ['lame_nameserver', 'warning'],
+      ['nameserver_unreachable', 'warning'],
+      ['ns_parent_child_mismatch', 'warning'],
+      ['soa_serial_mismatch', 'warning'],
     ]);
     expect(answer.status).toBe('warn');
   });
@@ -189,7 +237,7 @@ describe('check-nameservers for one domain: delegation health', () => {
     expect(direct.reduce((n, s) => n + s.questions.length, 0)).toBe(asked);
   });
 
-  it('direct questions count against the request\'s budget', async () => {
+  it("direct questions count against the request's budget", async () => {
     const budget = createQuestionBudget(3);
     const lookup = createDnsLookup({ servers: [resolver.server], timeoutMs: 300, tries: 1, concurrency: 4, authoritativePort: direct[0]!.port }, { budget });
     await lookup.askServer!('127.0.0.3', 'healthy.example', 'SOA');

@@ -36,7 +36,11 @@ describe('check-provider-domain', () => {
     const answer = await checkProviderDomain({ domain: 'gmail-user.example' }, ctx(probeSaying('managed')));
     expect(answer).toMatchObject({ attached: true, confidence: 'high', status: 'warn' });
     expect(answer.evidence.map((e) => [e.kind, e.found])).toEqual([
-      ['google_mx', true], ['google_site_verification', true], ['google_spf_include', true], ['google_dkim', true], ['sign_in_discovery', true],
+      ['google_mx', true],
+      ['google_site_verification', true],
+      ['google_spf_include', true],
+      ['google_dkim', true],
+      ['sign_in_discovery', true],
     ]);
     expect(answer.note).toMatch(/do not prove which account holds it/);
   });
@@ -53,7 +57,11 @@ describe('check-provider-domain', () => {
   });
 
   it('no evidence is clear with low confidence, and "unmanaged" makes it high', async () => {
-    expect(await checkProviderDomain({ domain: 'fresh.example' }, ctx(probeSaying('unknown')))).toMatchObject({ attached: false, confidence: 'low', status: 'pass' });
+    expect(await checkProviderDomain({ domain: 'fresh.example' }, ctx(probeSaying('unknown')))).toMatchObject({
+      attached: false,
+      confidence: 'low',
+      status: 'pass',
+    });
     expect(await checkProviderDomain({ domain: 'fresh.example' }, ctx(probeSaying('unmanaged')))).toMatchObject({ attached: false, confidence: 'high' });
   });
 
@@ -81,18 +89,29 @@ describe('check-provider-domain', () => {
 });
 
 describe('the default Google sign-in discovery probe', () => {
-  const fakeFetch = (response: Response | Error): typeof fetch => () => (response instanceof Error ? Promise.reject(response) : Promise.resolve(response));
+  const fakeFetch =
+    (response: Response | Error): typeof fetch =>
+    () =>
+      response instanceof Error ? Promise.reject(response) : Promise.resolve(response);
 
   it('reads a redirect to Google sign-in as managed and the "isn\'t using" page as unmanaged', async () => {
-    const managed = createGoogleTenancyProbe({ fetch: fakeFetch(new Response(null, { status: 302, headers: { location: 'https://accounts.google.com/ServiceLogin?hd=x' } })) });
+    const managed = createGoogleTenancyProbe({
+      fetch: fakeFetch(new Response(null, { status: 302, headers: { location: 'https://accounts.google.com/ServiceLogin?hd=x' } })),
+    });
     expect(await managed.probe('x.example')).toBe('managed');
-    const unmanaged = createGoogleTenancyProbe({ fetch: fakeFetch(new Response('<p>Sorry, you&#39;ve reached a login page for a domain that isn&#39;t using Google Workspace.</p>', { status: 200 })) });
+    const unmanaged = createGoogleTenancyProbe({
+      fetch: fakeFetch(new Response('<p>Sorry, you&#39;ve reached a login page for a domain that isn&#39;t using Google Workspace.</p>', { status: 200 })),
+    });
     expect(await unmanaged.probe('x.example')).toBe('unmanaged');
   });
 
   it('degrades to unknown on errors, other pages and other redirects', async () => {
     expect(await createGoogleTenancyProbe({ fetch: fakeFetch(new Error('network down')) }).probe('x.example')).toBe('unknown');
     expect(await createGoogleTenancyProbe({ fetch: fakeFetch(new Response('captcha', { status: 429 })) }).probe('x.example')).toBe('unknown');
-    expect(await createGoogleTenancyProbe({ fetch: fakeFetch(new Response(null, { status: 302, headers: { location: 'https://evil.example/' } })) }).probe('x.example')).toBe('unknown');
+    expect(
+      await createGoogleTenancyProbe({ fetch: fakeFetch(new Response(null, { status: 302, headers: { location: 'https://evil.example/' } })) }).probe(
+        'x.example',
+      ),
+    ).toBe('unknown');
   });
 });

@@ -9,12 +9,15 @@ const mx = (name: string, exchange: string, preference = 10): ZoneRecord => ({ n
 const spf = (name: string, record: string): ZoneRecord => ({ name, type: 'TXT', data: [record] });
 
 const records: ZoneRecord[] = [
-  mx('g.example', 'aspmx.l.google.com', 1), mx('g.example', 'alt1.aspmx.l.google.com', 5),
+  mx('g.example', 'aspmx.l.google.com', 1),
+  mx('g.example', 'alt1.aspmx.l.google.com', 5),
   mx('g2.example', 'smtp.google.com', 1),
   mx('ms.example', 'ms-example.mail.protection.outlook.com', 0),
   mx('ms2.example', 'ms2-example.p-v1.mx.microsoft', 0),
-  mx('pp.example', 'mx0a-001.pphosted.com'), spf('pp.example', 'v=spf1 include:spf.protection.outlook.com include:_spf.pphosted.com -all'),
-  mx('mc.example', 'us-smtp-inbound-1.mimecast.com'), spf('mc.example', 'v=spf1 include:_spf.google.com ~all'),
+  mx('pp.example', 'mx0a-001.pphosted.com'),
+  spf('pp.example', 'v=spf1 include:spf.protection.outlook.com include:_spf.pphosted.com -all'),
+  mx('mc.example', 'us-smtp-inbound-1.mimecast.com'),
+  spf('mc.example', 'v=spf1 include:_spf.google.com ~all'),
   mx('bc.example', 'd123.a.ess.barracudanetworks.com'),
   mx('cisco.example', 'mx1.hc1234-1.iphmx.com'),
   mx('ml.example', 'cluster1.eu.messagelabs.com'),
@@ -24,7 +27,8 @@ const records: ZoneRecord[] = [
   mx('fake2.example', 'mx.notpphosted.com'),
   mx('own.example', 'mail.own.example'),
   // Google as backup only: the most preferred host decides.
-  mx('backup.example', 'mail.backup.example', 10), mx('backup.example', 'aspmx.l.google.com', 50),
+  mx('backup.example', 'mail.backup.example', 10),
+  mx('backup.example', 'aspmx.l.google.com', 50),
   mx('null.example', '.', 0),
   { name: 'implicit.example', type: 'A', data: '192.0.2.5' },
 ];
@@ -39,8 +43,9 @@ const ctx = (): CheckContext => dnsOnlyCheckContext(server);
 
 describe('segment-esp', () => {
   it('splits domains into google, microsoft, named security gateways, other and unresolved', async () => {
-    const domains = 'g.example,g2.example,ms.example,ms2.example,pp.example,mc.example,bc.example,cisco.example,ml.example,pe.example,'
-      + 'fake.example,fake2.example,own.example,backup.example,null.example,implicit.example,absent.example,slow.example';
+    const domains =
+      'g.example,g2.example,ms.example,ms2.example,pp.example,mc.example,bc.example,cisco.example,ml.example,pe.example,' +
+      'fake.example,fake2.example,own.example,backup.example,null.example,implicit.example,absent.example,slow.example';
     const answer = await segmentEsp({ domains }, ctx());
     expect(answer.segments).toEqual({
       google: ['g.example', 'g2.example'],

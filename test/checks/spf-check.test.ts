@@ -12,7 +12,9 @@ const a = (name: string, ip: string): ZoneRecord => ({ name, type: 'A', data: ip
 
 let dns: TestDnsServer;
 beforeAll(async () => {
-  const chain = Array.from({ length: 11 }, (_, i) => txt(`p${i}.prov.test`, i < 10 ? `v=spf1 include:p${i + 1}.prov.test ~all` : 'v=spf1 ip4:198.51.100.0/24 ~all'));
+  const chain = Array.from({ length: 11 }, (_, i) =>
+    txt(`p${i}.prov.test`, i < 10 ? `v=spf1 include:p${i + 1}.prov.test ~all` : 'v=spf1 ip4:198.51.100.0/24 ~all'),
+  );
   dns = await startTestDnsServer({
     records: [
       txt('good.test', 'v=spf1 ip4:192.0.2.0/24 include:_spf.mailer.test mx ', '-all exp=why.good.test'),
@@ -24,7 +26,8 @@ beforeAll(async () => {
       txt('long.test', 'v=spf1 include:p0.prov.test -all'),
       ...chain,
       txt('none.test', 'just some text'),
-      txt('twice.test', 'v=spf1 -all'), txt('twice.test', 'v=spf1 ~all'),
+      txt('twice.test', 'v=spf1 -all'),
+      txt('twice.test', 'v=spf1 ~all'),
       txt('open.test', 'v=spf1 ip4:192.0.2.1 +all'),
       txt('meh.test', 'v=spf1 ip4:192.0.2.1 ?all'),
       txt('noall.test', 'v=spf1 ip4:192.0.2.1 ptr'),

@@ -14,10 +14,19 @@ import { conformanceFile } from '../support/conformance-dir.js';
 const SUITE = conformanceFile('spf-openspf-rfc7208', 'rfc7208-tests.yml');
 
 interface SuiteCase {
-  description?: string; spec?: string; helo: string; host: string; mailfrom: string;
-  result: string | string[]; explanation?: string;
+  description?: string;
+  spec?: string;
+  helo: string;
+  host: string;
+  mailfrom: string;
+  result: string | string[];
+  explanation?: string;
 }
-interface Scenario { description: string; tests: Record<string, SuiteCase>; zonedata?: Record<string, unknown[]> }
+interface Scenario {
+  description: string;
+  tests: Record<string, SuiteCase>;
+  zonedata?: Record<string, unknown[]>;
+}
 
 const scenarios = parseAllDocuments(readFileSync(SUITE, 'utf8')).map((doc) => doc.toJS() as Scenario);
 
@@ -37,7 +46,10 @@ function zoneFrom(zonedata: Record<string, unknown[]>): { records: ZoneRecord[];
     const own: ZoneRecord[] = [];
     let timeout = false;
     for (const entry of entries) {
-      if (entry === 'TIMEOUT') { timeout = true; continue; }
+      if (entry === 'TIMEOUT') {
+        timeout = true;
+        continue;
+      }
       const [type, value] = Object.entries(entry as Record<string, unknown>)[0] as [string, unknown];
       const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [String(v)]);
       if (type === 'TXT' && value !== 'NONE') own.push({ name, type: 'TXT', data: strings(value) });
@@ -58,7 +70,9 @@ function zoneFrom(zonedata: Record<string, unknown[]>): { records: ZoneRecord[];
 }
 
 const servers: TestDnsServer[] = [];
-afterAll(async () => { await Promise.all(servers.map((s) => s.close())); });
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
 
 let total = 0;
 const outcomes = { passed: 0, failed: 0 };

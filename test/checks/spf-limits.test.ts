@@ -30,7 +30,9 @@ beforeAll(async () => {
       aaaa('v6only.lim.test', '2001:db8::25'),
       // Exchanges without addresses: pyspf counts each as a void lookup, RFC 7208 and most receivers do not.
       txt('mxvoid.lim.test', 'v=spf1 mx ip4:192.0.2.0/24 -all'),
-      mx('mxvoid.lim.test', 'nx1.lim.test', 10), mx('mxvoid.lim.test', 'nx2.lim.test', 20), mx('mxvoid.lim.test', 'nx3.lim.test', 30),
+      mx('mxvoid.lim.test', 'nx1.lim.test', 10),
+      mx('mxvoid.lim.test', 'nx2.lim.test', 20),
+      mx('mxvoid.lim.test', 'nx3.lim.test', 30),
       txt('ptr.lim.test', 'v=spf1 ptr -all'),
       // Too many MX names: receivers stop at the mx term.
       txt('mxmany.lim.test', 'v=spf1 mx a:after.lim.test -all'),
@@ -42,7 +44,10 @@ afterAll(() => dns.close());
 
 function ctx(budget?: number): CheckContext {
   return {
-    dns: createDnsLookup({ servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 32 }, budget === undefined ? {} : { budget: createQuestionBudget(budget) }),
+    dns: createDnsLookup(
+      { servers: [dns.server], timeoutMs: 300, tries: 1, concurrency: 32 },
+      budget === undefined ? {} : { budget: createQuestionBudget(budget) },
+    ),
     https: { get: () => Promise.reject(new Error('no HTTPS in SPF tests')) },
     now: () => new Date('2026-01-01T00:00:00Z'),
   };
@@ -149,7 +154,13 @@ describe('wording and receiver divergence (issue item 18)', () => {
     const answer = await checkSpf({ domain: 'mxvoid.lim.test', ip: '192.0.2.7' }, ctx());
     expect(answer).toMatchObject({ valid: true, result: 'pass', void_lookup_count: 0 });
     expect(answer.divergence).toHaveLength(1);
-    expect(answer.divergence[0]).toMatchObject({ rule: 'mx_address_void', receivers: ['pyspf', 'policyd-spf'], valid: false, void_lookup_count: 3, result: 'permerror' });
+    expect(answer.divergence[0]).toMatchObject({
+      rule: 'mx_address_void',
+      receivers: ['pyspf', 'policyd-spf'],
+      valid: false,
+      void_lookup_count: 3,
+      result: 'permerror',
+    });
     expect(answer.findings.map((f) => f.code)).toContain('receiver_divergence');
     expect(answer.summary).toMatch(/pyspf/);
   });

@@ -17,7 +17,13 @@ beforeAll(async () => {
   dns = await startTestDnsServer({
     delayMs: 20,
     records: [
-      spf('wide.la.test', `v=spf1 ${includes.slice(0, 8).map((d) => `include:${d}`).join(' ')} a mx -all`),
+      spf(
+        'wide.la.test',
+        `v=spf1 ${includes
+          .slice(0, 8)
+          .map((d) => `include:${d}`)
+          .join(' ')} a mx -all`,
+      ),
       { name: 'wide.la.test', type: 'A', data: '192.0.2.1' },
       { name: 'wide.la.test', type: 'MX', data: { preference: 10, exchange: 'mx.la.test' } },
       { name: 'mx.la.test', type: 'A', data: '192.0.2.2' },

@@ -47,8 +47,9 @@ describe('SPF macros (RFC 7208 7)', () => {
 
   it('writes %{i} of an IPv6 client as 32 dotted nibbles and %{c} in RFC 5952 form', async () => {
     const ctx = context('2001:DB8::CB01');
-    expect((await expand('%{ir}.%{v}._spf.%{d2}', ctx)).toLowerCase())
-      .toBe('1.0.b.c.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6._spf.example.com');
+    expect((await expand('%{ir}.%{v}._spf.%{d2}', ctx)).toLowerCase()).toBe(
+      '1.0.b.c.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6._spf.example.com',
+    );
     expect(await expand('%{c}', ctx, true)).toBe('2001:db8::cb01');
   });
 

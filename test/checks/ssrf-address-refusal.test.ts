@@ -86,8 +86,17 @@ describe('the address rule', () => {
   });
 
   it.each([
-    '93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '198.20.0.1', '2606:4700:4700::1111', '2a00:1450:4001:81b::200e',
-    '::ffff:93.184.216.34', '64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '198.20.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:81b::200e',
+    '::ffff:93.184.216.34',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
     '2a00:1450:4001:1:200:5efe:808:808',
   ])('allows the public address %s', (address) => {
     expect(addressRefusal(address)).toBeNull();
@@ -147,10 +156,12 @@ describe('fetching through names that point inside the network', () => {
     ca?.close();
   });
 
-  const fetcher = (allowPrivate: boolean) => createHttpsFetcher(
-    createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }),
-    { allowPrivate, httpsPort: https.port, ca: ca.certPem },
-  );
+  const fetcher = (allowPrivate: boolean) =>
+    createHttpsFetcher(createDnsLookup({ servers: [dnsServer.server], timeoutMs: 1000, tries: 1, concurrency: 8 }), {
+      allowPrivate,
+      httpsPort: https.port,
+      ca: ca.certPem,
+    });
 
   it.each(Object.keys(targets))('refuses %s without connecting when private addresses are not allowed', async (host) => {
     const before = https.requests.length;
@@ -161,14 +172,21 @@ describe('fetching through names that point inside the network', () => {
   });
 
   it.each([
-    'https://127.0.0.1/secret', 'https://[::1]/secret', 'https://[::ffff:7f00:1]/secret', 'https://2130706433/secret',
-    'https://[::7f00:1]/secret', 'https://[::127.0.0.1]/secret', 'https://[64:ff9b::7f00:1]/secret', 'https://[2002:7f00:1::1]/secret',
-    'https://0x7f.1/secret', 'https://[::ffff:0:7f00:1]/secret', 'https://240.0.0.1/secret',
-  ])(
-    'refuses the address literal in %s', async (url) => {
-      const result = await fetcher(false).get(url, { maxBytes: 1000, timeoutMs: 3000 });
-      expect(result).toMatchObject({ ok: false, code: 'address_refused' });
-    });
+    'https://127.0.0.1/secret',
+    'https://[::1]/secret',
+    'https://[::ffff:7f00:1]/secret',
+    'https://2130706433/secret',
+    'https://[::7f00:1]/secret',
+    'https://[::127.0.0.1]/secret',
+    'https://[64:ff9b::7f00:1]/secret',
+    'https://[2002:7f00:1::1]/secret',
+    'https://0x7f.1/secret',
+    'https://[::ffff:0:7f00:1]/secret',
+    'https://240.0.0.1/secret',
+  ])('refuses the address literal in %s', async (url) => {
+    const result = await fetcher(false).get(url, { maxBytes: 1000, timeoutMs: 3000 });
+    expect(result).toMatchObject({ ok: false, code: 'address_refused' });
+  });
 
   it('fetches the same loopback name when private addresses are allowed (how the other tests reach 127.0.0.1)', async () => {
     const result = await fetcher(true).get('https://loopback.evil.test/secret', { maxBytes: 1000, timeoutMs: 3000 });

@@ -9,7 +9,8 @@ import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../supp
 const mx = (name: string, exchange: string, preference = 10): ZoneRecord => ({ name, type: 'MX', data: { preference, exchange } });
 
 const records: ZoneRecord[] = [
-  mx('good.example', 'mx2.good.example', 20), mx('good.example', 'mx1.good.example', 10),
+  mx('good.example', 'mx2.good.example', 20),
+  mx('good.example', 'mx1.good.example', 10),
   { name: 'mx1.good.example', type: 'A', data: '192.0.2.1' },
   { name: 'mx2.good.example', type: 'A', data: '192.0.2.2' },
   mx('nullmx.example', '.', 0),
@@ -23,7 +24,8 @@ const records: ZoneRecord[] = [
   mx('sub.mailinator.com', 'mx1.good.example'),
   mx('xn--bcher-kva.example', 'mx1.good.example'),
   // MX rules: a null MX beside a real one, an alias as MX host, an address as MX.
-  mx('halfnull.example', '.', 0), mx('halfnull.example', 'mx1.good.example', 10),
+  mx('halfnull.example', '.', 0),
+  mx('halfnull.example', 'mx1.good.example', 10),
   mx('aliasmx.example', 'mail.aliasmx.example'),
   { name: 'mail.aliasmx.example', type: 'CNAME', data: 'mx1.good.example' },
   mx('ipmx.example', '192.0.2.1'),
@@ -48,8 +50,19 @@ describe('verify-email', () => {
   it('a domain whose MX hosts resolve is valid, with its MX records lowest preference first', async () => {
     const { results, catch_all_note } = await verifyEmail({ emails: 'ana@good.example' }, ctx());
     expect(results[0]).toMatchObject({
-      email: 'ana@good.example', valid: true, syntax_valid: true, reason: 'deliverable', domain: 'good.example', implicit_mx: false, null_mx: false,
-      mx: [{ preference: 10, exchange: 'mx1.good.example' }, { preference: 20, exchange: 'mx2.good.example' }], disposable: false, role: false,
+      email: 'ana@good.example',
+      valid: true,
+      syntax_valid: true,
+      reason: 'deliverable',
+      domain: 'good.example',
+      implicit_mx: false,
+      null_mx: false,
+      mx: [
+        { preference: 10, exchange: 'mx1.good.example' },
+        { preference: 20, exchange: 'mx2.good.example' },
+      ],
+      disposable: false,
+      role: false,
     });
     expect(catch_all_note).toMatch(/No SMTP connection.*catch-all/);
   });
@@ -67,7 +80,10 @@ describe('verify-email', () => {
   it('no MX and no address is invalid; NXDOMAIN is invalid; dangling MX hosts are invalid; an IPv6-only MX host is valid', async () => {
     const { results } = await verifyEmail({ emails: ['a@nothing.example', 'b@absent.example', 'c@dangling.example', 'd@v6mx.example'] }, ctx());
     expect(results.map((r) => [r.valid, r.reason])).toEqual([
-      [false, 'no_mail_route'], [false, 'domain_not_found'], [false, 'mail_hosts_do_not_resolve'], [true, 'deliverable'],
+      [false, 'no_mail_route'],
+      [false, 'domain_not_found'],
+      [false, 'mail_hosts_do_not_resolve'],
+      [true, 'deliverable'],
     ]);
   });
 
@@ -87,7 +103,12 @@ describe('verify-email', () => {
   it('looks up at most the five most preferred MX hosts of a domain', async () => {
     const before = server.questions.length;
     const { results } = await verifyEmail({ emails: 'e@many.example' }, ctx());
-    const hosts = new Set(server.questions.slice(before).map((q) => q.name).filter((n) => n.endsWith('.many.example')));
+    const hosts = new Set(
+      server.questions
+        .slice(before)
+        .map((q) => q.name)
+        .filter((n) => n.endsWith('.many.example')),
+    );
     expect([...hosts].sort()).toEqual(['h0.many.example', 'h1.many.example', 'h2.many.example', 'h3.many.example', 'h4.many.example']);
     expect(results[0]).toMatchObject({ valid: null, reason: 'mail_hosts_not_looked_up' });
     expect(results[0]!.detail).toMatch(/3 other host\(s\) were not looked up/);
@@ -95,7 +116,10 @@ describe('verify-email', () => {
 
   it('a timeout or SERVFAIL is valid null with the lookup named, never "no mail"', async () => {
     const answer = await verifyEmail({ emails: 'a@slow.example,b@broken.example' }, ctx());
-    expect(answer.results.map((r) => [r.valid, r.reason])).toEqual([[null, 'dns_lookup_failed'], [null, 'dns_lookup_failed']]);
+    expect(answer.results.map((r) => [r.valid, r.reason])).toEqual([
+      [null, 'dns_lookup_failed'],
+      [null, 'dns_lookup_failed'],
+    ]);
     expect(answer.results[0]?.detail).toMatch(/timeout/);
     expect(answer.status).toBe('error');
   });
@@ -104,14 +128,20 @@ describe('verify-email', () => {
     const before = server.questions.length;
     const { results } = await verifyEmail({ emails: ['"quoted"@good.example', 'no-at-sign', 'x@[192.0.2.1]'] }, ctx());
     expect(results.map((r) => [r.syntax_valid, r.valid, r.reason])).toEqual([
-      [false, false, 'invalid_syntax'], [false, false, 'invalid_syntax'], [false, false, 'invalid_syntax'],
+      [false, false, 'invalid_syntax'],
+      [false, false, 'invalid_syntax'],
+      [false, false, 'invalid_syntax'],
     ]);
     expect(server.questions.length).toBe(before);
   });
 
   it('disposable domains match subdomains, and role local parts ignore a +tag', async () => {
     const { results } = await verifyEmail({ emails: 'x@mailinator.com,info+eu@sub.mailinator.com,Sales@good.example' }, ctx());
-    expect(results.map((r) => [r.disposable, r.role])).toEqual([[true, false], [true, true], [false, true]]);
+    expect(results.map((r) => [r.disposable, r.role])).toEqual([
+      [true, false],
+      [true, true],
+      [false, true],
+    ]);
     expect(isDisposableDomain('mailinator.com.good.example')).toBe(false);
     expect(isRoleLocalPart('ana.perez')).toBe(false);
   });

@@ -16,7 +16,6 @@ import { conformanceFile } from '../support/conformance-dir.js';
  *   syntax accepts it and the MX lookup decides. hapi's port, which has no DNS, calls both valid.
  */
 
-
 function expectedFromCategory(category: string, diagnosis: string): boolean {
   if (diagnosis === 'ISEMAIL_RFC5321_TLD') return true;
   return category === 'ISEMAIL_VALID_CATEGORY' || category === 'ISEMAIL_DNSWARN';
@@ -28,7 +27,7 @@ function fromControlPictures(text: string): string {
 }
 
 describe('email syntax against the is_email corpora', () => {
-  it('classifies all 164 of Dominic Sayers\' tests.xml cases as their category says', () => {
+  it("classifies all 164 of Dominic Sayers' tests.xml cases as their category says", () => {
     const xml = readFileSync(conformanceFile('email-isemail-dominicsayers', 'tests.xml'), 'utf8');
     const parsed = new XMLParser({ parseTagValue: false, trimValues: false, processEntities: true, htmlEntities: true }).parse(xml) as {
       tests: { test: { address?: string | number; category: string; diagnosis: string }[] };

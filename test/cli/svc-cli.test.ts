@@ -24,7 +24,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs python3 with a clean environment: only PATH and what the test gives (never the caller's SERVICE_API_*). */
 function run(command: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Run> {
@@ -34,8 +38,12 @@ function run(command: string[], options: { env?: Record<string, string>; stdin?:
     const child = spawn('python3', command, { env });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
@@ -164,7 +172,10 @@ describe('--api and --key override the environment', () => {
 });
 
 describe('order and preview', () => {
-  const order = { sku: 'no-such-sku', domains: [{ domain: 'example.com', forward_to: 'example.org', mailboxes: [{ first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' }] }] };
+  const order = {
+    sku: 'no-such-sku',
+    domains: [{ domain: 'example.com', forward_to: 'example.org', mailboxes: [{ first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' }] }],
+  };
 
   it('order without --yes refuses, says why, and sends nothing', async () => {
     const before = await rest('/v1/portal/orders');
@@ -189,7 +200,11 @@ describe('order and preview', () => {
     expect(key).toMatch(/^[A-Za-z0-9.:_-]{8,64}$/);
     expect(result.stderr).toContain(`--idempotency-key ${key}`);
     // The refusal (no such sku) is the same sentence REST gives for the same body.
-    const expected = await rest('/v1/orders', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'rest-compare-1' }, body: JSON.stringify(order) });
+    const expected = await rest('/v1/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'rest-compare-1' },
+      body: JSON.stringify(order),
+    });
     expect(expected.status).toBeGreaterThanOrEqual(400);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(expected.body.detail);
@@ -265,7 +280,21 @@ describe('a spent allowance', () => {
 });
 
 describe('help', () => {
-  const commands = ['catalogue', 'preview', 'order', 'payment-method', 'setup-link', 'dashboard', 'orders', 'billing', 'deliverability', 'requests', 'workspaces', 'get', 'post'];
+  const commands = [
+    'catalogue',
+    'preview',
+    'order',
+    'payment-method',
+    'setup-link',
+    'dashboard',
+    'orders',
+    'billing',
+    'deliverability',
+    'requests',
+    'workspaces',
+    'get',
+    'post',
+  ];
   it('svc --help lists every command', async () => {
     const result = await svc(['--help'], { env: { SERVICE_API_KEY: '', SERVICE_API_URL: '' } });
     expect(result.code).toBe(0);

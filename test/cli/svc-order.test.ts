@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 
 const SVC = fileURLToPath(new URL('../../cli/svc.py', import.meta.url));
 
@@ -26,8 +33,12 @@ function svc(args: string[]): Promise<{ code: number | null; stdout: string; std
     const child = spawn('python3', [SVC, ...args], { env });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end();

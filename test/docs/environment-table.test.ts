@@ -21,7 +21,13 @@ function variablesReadByCode(): Set<string> {
   const found = new Set<string>();
   const pattern = /\benv(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])|\(env,\s*['"]([A-Z][A-Z0-9_]+)['"]/g;
   const folders = ['server', 'resolvers', 'rest', 'mcp', 'db', 'admin', 'schema', 'jobs'].map((f) => join(repoRoot, f));
-  for (const file of folders.flatMap((f) => { try { return sourceFiles(f); } catch { return []; } })) {
+  for (const file of folders.flatMap((f) => {
+    try {
+      return sourceFiles(f);
+    } catch {
+      return [];
+    }
+  })) {
     for (const match of readFileSync(file, 'utf8').matchAll(pattern)) found.add((match[1] ?? match[2] ?? match[3])!);
   }
   return found;
@@ -40,7 +46,7 @@ function variablesInReadme(): Set<string> {
 }
 
 describe('configuration in one place', () => {
-  it('README\'s Environment table lists exactly the variables the code reads', () => {
+  it("README's Environment table lists exactly the variables the code reads", () => {
     const read = variablesReadByCode();
     const documented = variablesInReadme();
     expect(read.size).toBeGreaterThan(30);
@@ -50,9 +56,23 @@ describe('configuration in one place', () => {
 
   // Each whole-number setting, given a word, stops the start with a sentence naming it.
   const WHOLE_NUMBERS = [
-    'PUBLIC_PORT', 'API_PORT', 'DNS_TIMEOUT_MS', 'DNS_TRIES', 'DNS_CONCURRENCY', 'DNS_QUESTIONS_PER_SOCKET', 'DNS_AUTHORITATIVE_PORT',
-    'CHECKS_HTTPS_PORT', 'CHECKS_DNS_BUDGET', 'CHECKS_DEADLINE_MS', 'CHECKS_MAX_ANSWER_BYTES', 'REGISTRATION_TIMEOUT_MS',
-    'RATE_LIMIT_READ_PER_MINUTE', 'PUBLIC_RATE_LIMIT_PER_MINUTE', 'IDEMPOTENCY_CLAIM_MS', 'STRIPE_TIMEOUT_MS', 'STRIPE_MAX_NETWORK_RETRIES',
+    'PUBLIC_PORT',
+    'API_PORT',
+    'DNS_TIMEOUT_MS',
+    'DNS_TRIES',
+    'DNS_CONCURRENCY',
+    'DNS_QUESTIONS_PER_SOCKET',
+    'DNS_AUTHORITATIVE_PORT',
+    'CHECKS_HTTPS_PORT',
+    'CHECKS_DNS_BUDGET',
+    'CHECKS_DEADLINE_MS',
+    'CHECKS_MAX_ANSWER_BYTES',
+    'REGISTRATION_TIMEOUT_MS',
+    'RATE_LIMIT_READ_PER_MINUTE',
+    'PUBLIC_RATE_LIMIT_PER_MINUTE',
+    'IDEMPOTENCY_CLAIM_MS',
+    'STRIPE_TIMEOUT_MS',
+    'STRIPE_MAX_NETWORK_RETRIES',
   ];
   for (const name of WHOLE_NUMBERS) {
     it(`${name}=lots stops the start with a sentence naming ${name}`, async () => {

@@ -16,11 +16,15 @@ beforeAll(async () => {
     googleTenancy: { probe: async () => 'unknown' },
   });
 });
-afterAll(async () => { await service?.close(); await dns?.close(); });
+afterAll(async () => {
+  await service?.close();
+  await dns?.close();
+});
 
 const listeners = ['api', 'public'] as const;
 const rowsOf = (listener: 'api' | 'public') => operationTable.filter((r) => r.listener === listener);
-const documentOf = (listener: 'api' | 'public') => openApiDocument(operationTable, listener, listener === 'api' ? 'https://api.example.com' : 'https://checks.example.com');
+const documentOf = (listener: 'api' | 'public') =>
+  openApiDocument(operationTable, listener, listener === 'api' ? 'https://api.example.com' : 'https://checks.example.com');
 
 /** Every $ref string anywhere in a value. */
 function refsIn(value: unknown, out: string[] = []): string[] {
@@ -36,7 +40,13 @@ function refsIn(value: unknown, out: string[] = []): string[] {
 
 function pointer(document: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+      document,
+    );
 }
 
 /**
@@ -178,7 +188,8 @@ describe('the OpenAPI documents', () => {
     expect(analytics.find((p) => p.name === 'period')!.schema.enum).toEqual(['1d', '7d', '14d', '30d', '90d']);
 
     const pub = documentOf('public');
-    const param = (path: string, name: string) => (pub.paths[path]!.get!.parameters as { name: string; schema: JsonSchema; style?: string; explode?: boolean }[]).find((p) => p.name === name)!;
+    const param = (path: string, name: string) =>
+      (pub.paths[path]!.get!.parameters as { name: string; schema: JsonSchema; style?: string; explode?: boolean }[]).find((p) => p.name === name)!;
     expect(param('/.platform/functions/check-dns', 'type').schema.enum).toEqual(['MX', 'TXT', 'A', 'AAAA', 'CNAME', 'NS', 'SOA', 'CAA']);
     expect(param('/.platform/functions/check-uribl', 'domains')).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', maxItems: 100 } });
     expect(param('/.platform/functions/verify-email', 'emails').schema.maxItems).toBe(5000);
@@ -186,7 +197,7 @@ describe('the OpenAPI documents', () => {
 
   it('each public check documents its own typed answer, not an open object', () => {
     const pub = documentOf('public');
-    const spf = pointer(pub, (answerSchema(pub, rowsOf('public').find((r) => r.name === 'check_spf')!).$ref as string)) as JsonSchema;
+    const spf = pointer(pub, answerSchema(pub, rowsOf('public').find((r) => r.name === 'check_spf')!).$ref as string) as JsonSchema;
     const full = (spf.anyOf as JsonSchema[])[0]!;
     const props = full.properties as Record<string, JsonSchema>;
     expect(full.additionalProperties).toBe(false);
@@ -203,7 +214,7 @@ describe('the OpenAPI documents', () => {
     const bodyRows = rowsOf('api').filter((r) => r.bodyVariable);
     for (const row of bodyRows) {
       const body = operationOf(api, row)!.requestBody as { content: Record<string, { schema: JsonSchema }> };
-      const schema = pointer(api, (body.content['application/json']!.schema.$ref as string)) as JsonSchema;
+      const schema = pointer(api, body.content['application/json']!.schema.$ref as string) as JsonSchema;
       expect(schema.additionalProperties, row.name).toBe(false);
       for (const name of Object.keys(schema.properties as object)) expect(name).toMatch(/^[a-z][a-z0-9_]*$/);
     }
@@ -256,10 +267,20 @@ describe('real answers conform to the documents', () => {
     expect(conforms({ on_file: 'yes' }, answerSchema(api(), row), api()).length).toBeGreaterThan(0);
   });
 
-  for (const [name, query] of [['check_dns', 'domain=good.test&type=txt'], ['check_spf', 'domain=good.test'], ['check_spf', 'domain=good.test&ip=198.51.100.7'],
-    ['check_dmarc', 'domain=good.test'], ['check_dkim', 'domain=good.test'], ['verify_email', 'emails=alex@good.test,info@bad.test'],
-    ['check_nameservers', 'domains=good.test'], ['segment_esp', 'domains=good.test,bad.test'], ['check_deliverability', 'domain=good.test'],
-    ['check_bimi', 'domain=good.test'], ['check_mta_sts', 'domain=good.test'], ['check_cname', 'host=track.good.test']] as const) {
+  for (const [name, query] of [
+    ['check_dns', 'domain=good.test&type=txt'],
+    ['check_spf', 'domain=good.test'],
+    ['check_spf', 'domain=good.test&ip=198.51.100.7'],
+    ['check_dmarc', 'domain=good.test'],
+    ['check_dkim', 'domain=good.test'],
+    ['verify_email', 'emails=alex@good.test,info@bad.test'],
+    ['check_nameservers', 'domains=good.test'],
+    ['segment_esp', 'domains=good.test,bad.test'],
+    ['check_deliverability', 'domain=good.test'],
+    ['check_bimi', 'domain=good.test'],
+    ['check_mta_sts', 'domain=good.test'],
+    ['check_cname', 'host=track.good.test'],
+  ] as const) {
     it(`${name}?${query} answers what its typed schema says`, async () => {
       const pub = documentOf('public');
       const row = rowsOf('public').find((r) => r.name === name)!;
@@ -276,10 +297,14 @@ describe('real answers conform to the documents', () => {
     expect(conforms(await response.json(), { $ref: '#/components/schemas/CheckAnswer' }, pub)).toEqual([]);
   });
 
-  it('a created folder conforms to create_workspace\'s answer schema', async () => {
+  it("a created folder conforms to create_workspace's answer schema", async () => {
     const row = rowsOf('api').find((r) => r.name === 'create_workspace');
     if (!row) return;
-    const response = await service.api('/v1/portal/workspaces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Docs test folder' }) });
+    const response = await service.api('/v1/portal/workspaces', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Docs test folder' }),
+    });
     expect(response.status).toBe(200);
     expect(conforms(await response.json(), answerSchema(api(), row), api())).toEqual([]);
   });
@@ -314,7 +339,7 @@ describe('served documents and reference pages', () => {
     });
   }
 
-  it('api /docs shows each operation\'s scope, body fields and errors', async () => {
+  it("api /docs shows each operation's scope, body fields and errors", async () => {
     const html = await (await fetchOn('api', '/docs')).text();
     expect(html).toContain('Scope <span class="scope">orders:place</span>');
     expect(html).toContain('<code>domains[].mailboxes[].local_part</code>');

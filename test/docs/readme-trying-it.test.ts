@@ -20,21 +20,35 @@ let service: TestService;
 beforeAll(async () => {
   // The script as `npm run dev-dns` runs it, on a free port (5300 may be taken on a shared machine).
   devDns = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-dns.ts'], {
-    cwd: repoRoot, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DEV_DNS_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DEV_DNS_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const address = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`dev-dns printed no address within 30 s: ${devDnsOut}`)), 30_000);
     devDns.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       devDnsOut += chunk;
       const found = /Demo DNS on (\S+)/.exec(devDnsOut)?.[1];
-      if (found) { clearTimeout(timer); resolve(found); }
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
     });
-    devDns.once('exit', (code) => { clearTimeout(timer); reject(new Error(`dev-dns exited with ${code}: ${devDnsOut}`)); });
+    devDns.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dev-dns exited with ${code}: ${devDnsOut}`));
+    });
   });
   service = await startTestService({
     // Offline, Google's sign-in discovery gives no answer; RDAP and WHOIS fail at once on port 9.
     googleTenancy: { probe: async () => 'unknown' },
-    env: { DNS_SERVERS: address, DNS_TIMEOUT_MS: '1000', RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', WHOIS_SERVER: '127.0.0.1:9', REGISTRATION_TIMEOUT_MS: '300' },
+    env: {
+      DNS_SERVERS: address,
+      DNS_TIMEOUT_MS: '1000',
+      RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none',
+      WHOIS_SERVER: '127.0.0.1:9',
+      REGISTRATION_TIMEOUT_MS: '300',
+    },
   });
 }, 60_000);
 
@@ -69,7 +83,7 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
     }
   });
 
-  it('verifies the README\'s addresses from the demo zone: none unknown', async () => {
+  it("verifies the README's addresses from the demo zone: none unknown", async () => {
     const emails = /-d '(\{"emails":[^']+\})'/.exec(tryingIt)?.[1];
     expect(emails).toBeDefined();
     const response = await service.pub('/.platform/functions/verify-email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: emails });
@@ -79,7 +93,7 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
     expect(body.results.map((r: { reason: string }) => r.reason)).toEqual(['deliverable', 'deliverable', 'domain_not_found']);
   });
 
-  it('previews and places the README\'s order for a demo domain, then refuses it on a second order', async () => {
+  it("previews and places the README's order for a demo domain, then refuses it on a second order", async () => {
     const orderJson = /cat > order\.json <<'JSON'\n([\s\S]*?)\nJSON/.exec(tryingIt)?.[1];
     expect(orderJson).toBeDefined();
     const order = JSON.parse(orderJson!);
@@ -102,11 +116,17 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
   it('lets every other demo domain be ordered, and refuses the Google-attached one', async () => {
     const mailbox = { first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' };
     const others = orderableDemoDomains.filter((d) => !tryingIt.includes(`"domain": "${d}"`));
-    const clean = await postJson(service, '/v1/orders/preview', { sku: 'google-inbox-unwarmed', domains: others.map((domain) => ({ domain, mailboxes: [mailbox] })) });
+    const clean = await postJson(service, '/v1/orders/preview', {
+      sku: 'google-inbox-unwarmed',
+      domains: others.map((domain) => ({ domain, mailboxes: [mailbox] })),
+    });
     expect(clean.status, JSON.stringify(clean.body)).toBe(200);
     expect(clean.body.problems).toEqual([]);
 
-    const taken = await postJson(service, '/v1/orders/preview', { sku: 'google-inbox-unwarmed', domains: [{ domain: googleAttachedDemoDomain, mailboxes: [mailbox] }] });
+    const taken = await postJson(service, '/v1/orders/preview', {
+      sku: 'google-inbox-unwarmed',
+      domains: [{ domain: googleAttachedDemoDomain, mailboxes: [mailbox] }],
+    });
     expect(taken.status).toBe(400);
     expect(taken.body.problems[0].issues.map((i: { code: string }) => i.code)).toEqual(['attached_to_google_tenant']);
   });

@@ -21,15 +21,21 @@ let env: Record<string, string | undefined>;
 const servers: SpawnedServer[] = [];
 
 beforeAll(async () => {
-  dns = await startTestDnsServer({ records: [
-    { name: 'crash-proof-outreach.com', type: 'NS', data: 'ns1.dns-host.net' },
-    { name: 'crash-proof-outreach.com', type: 'NS', data: 'ns2.dns-host.net' },
-    ...verificationRecords(['crash-proof-outreach.com']),
-  ] });
+  dns = await startTestDnsServer({
+    records: [
+      { name: 'crash-proof-outreach.com', type: 'NS', data: 'ns1.dns-host.net' },
+      { name: 'crash-proof-outreach.com', type: 'NS', data: 'ns2.dns-host.net' },
+      ...verificationRecords(['crash-proof-outreach.com']),
+    ],
+  });
   database = await createTestDatabase();
   dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
   env = {
-    DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1', IDEMPOTENCY_CLAIM_MS: '3000', LOG_LEVEL: 'silent',
+    DNS_SERVERS: dns.server,
+    DNS_TIMEOUT_MS: '400',
+    DNS_TRIES: '1',
+    IDEMPOTENCY_CLAIM_MS: '3000',
+    LOG_LEVEL: 'silent',
     ...(usingPostgres ? { DATABASE_URL: database.databaseUrl } : { DATA_DIR: dataDir }),
   };
 });
@@ -51,8 +57,15 @@ async function counts(accountId: number) {
   if (usingPostgres) {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.databaseUrl }) }) });
     try {
-      const orders = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
-      const charges = await db.selectFrom('sandbox_subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const orders = await db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      const charges = await db
+        .selectFrom('sandbox_subscriptions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return { orders: Number(orders.n), charges: Number(charges.n) };
     } finally {
       await db.destroy();
@@ -66,15 +79,33 @@ describe('a crash between the charge and the commit', () => {
     const demo = await runAdmin(['seed-demo'], env);
     const key = String(demo.key);
     const api = (server: SpawnedServer, path: string, init: RequestInit = {}) =>
-      fetch(server.apiUrl + path, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+      fetch(server.apiUrl + path, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+      });
 
     // First instance: save a card through the sandbox page, then place with the fault armed.
     const first = await start({ SERVICE_FAULT: 'exit_after_charge' });
-    const link = await (await api(first, '/v1/payment-method/setup-link', { method: 'POST', body: JSON.stringify({ success_url: 'https://example.com/ok', cancel_url: 'https://example.com/no' }) })).json();
-    const saved = await fetch(link.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card_number=4242424242424242&expiry=12%2F34&cvc=123&name=Ada' });
+    const link = await (
+      await api(first, '/v1/payment-method/setup-link', {
+        method: 'POST',
+        body: JSON.stringify({ success_url: 'https://example.com/ok', cancel_url: 'https://example.com/no' }),
+      })
+    ).json();
+    const saved = await fetch(link.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card_number=4242424242424242&expiry=12%2F34&cvc=123&name=Ada',
+    });
     expect(saved.status).toBe(303);
 
-    const body = JSON.stringify({ sku: 'google-inbox-unwarmed', domains: [{ domain: 'crash-proof-outreach.com', forward_to: 'main-site.com', mailboxes: [{ first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' }] }] });
+    const body = JSON.stringify({
+      sku: 'google-inbox-unwarmed',
+      domains: [
+        { domain: 'crash-proof-outreach.com', forward_to: 'main-site.com', mailboxes: [{ first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' }] },
+      ],
+    });
     const before = await counts(Number(demo.account_id));
     const place = (server: SpawnedServer) => api(server, '/v1/orders', { method: 'POST', headers: { 'idempotency-key': 'crash-test-key-0001' }, body });
     await expect(place(first)).rejects.toThrow(); // the connection dies with the process

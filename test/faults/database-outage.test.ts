@@ -17,7 +17,11 @@ import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
  * PostgreSQL server binaries (initdb, pg_ctl); skipped with the reason otherwise.
  */
 function findBinary(name: string): string | null {
-  for (const candidate of [`/usr/local/bin/${name}`, `/usr/bin/${name}`, ...['17', '16', '15', '14', '13'].map((v) => `/usr/lib/postgresql/${v}/bin/${name}`)]) {
+  for (const candidate of [
+    `/usr/local/bin/${name}`,
+    `/usr/bin/${name}`,
+    ...['17', '16', '15', '14', '13'].map((v) => `/usr/lib/postgresql/${v}/bin/${name}`),
+  ]) {
     if (existsSync(candidate)) return candidate;
   }
   return null;
@@ -25,9 +29,16 @@ function findBinary(name: string): string | null {
 const initdb = findBinary('initdb');
 const pgCtl = findBinary('pg_ctl');
 const isRoot = process.getuid?.() === 0;
-const hasPostgresUser = (() => { try { execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' }); return true; } catch { return false; } })();
-const skipReason = !initdb || !pgCtl ? 'initdb and pg_ctl are not installed'
-  : isRoot && !hasPostgresUser ? 'initdb refuses to run as root and there is no postgres user' : '';
+const hasPostgresUser = (() => {
+  try {
+    execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const skipReason =
+  !initdb || !pgCtl ? 'initdb and pg_ctl are not installed' : isRoot && !hasPostgresUser ? 'initdb refuses to run as root and there is no postgres user' : '';
 
 /** initdb refuses root (STACK.md pitfall 10), so as root the cluster runs as the postgres user. */
 function asClusterOwner(binary: string, args: string[]): void {
@@ -46,7 +57,13 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Outcome { readonly at: number; readonly kind: 'read' | 'write' | 'ready'; readonly status: number; readonly body: Record<string, unknown>; readonly name?: string }
+interface Outcome {
+  readonly at: number;
+  readonly kind: 'read' | 'write' | 'ready';
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly name?: string;
+}
 
 describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes back${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let dir: string;
@@ -56,7 +73,8 @@ describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes 
   let key: string;
   let accountId: number;
   const dataDir = () => join(dir, 'data');
-  const startCluster = () => asClusterOwner(pgCtl!, ['-D', dataDir(), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, '-l', join(dir, 'pg.log'), '-w', 'start']);
+  const startCluster = () =>
+    asClusterOwner(pgCtl!, ['-D', dataDir(), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, '-l', join(dir, 'pg.log'), '-w', 'start']);
   const stopCluster = (mode: 'immediate' | 'fast') => asClusterOwner(pgCtl!, ['-D', dataDir(), '-m', mode, '-w', 'stop']);
 
   beforeAll(async () => {
@@ -81,7 +99,11 @@ describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes 
   afterAll(async () => {
     await server?.stop();
     if (dir) {
-      try { stopCluster('fast'); } catch { /* already stopped */ }
+      try {
+        stopCluster('fast');
+      } catch {
+        /* already stopped */
+      }
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
@@ -104,7 +126,11 @@ describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes 
       }
       const text = await r.text();
       let body: Record<string, unknown> = {};
-      try { body = JSON.parse(text); } catch { body = { unparsed: text.slice(0, 200) }; }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = { unparsed: text.slice(0, 200) };
+      }
       outcomes.push({ at: Date.now() - started, kind, status: r.status, body, ...(name ? { name } : {}) });
     };
     const readers = Array.from({ length: 4 }, async () => {
@@ -135,10 +161,13 @@ describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes 
 
     // The same process comes back by itself: no restart, bounded time.
     let recoveredAt = -1;
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
       const r = await fetch(`${server.apiUrl}/readyz`);
       await r.arrayBuffer();
-      if (r.status === 200) { recoveredAt = Date.now() - started; break; }
+      if (r.status === 200) {
+        recoveredAt = Date.now() - started;
+        break;
+      }
       await new Promise((res) => setTimeout(res, 200));
     }
     expect(recoveredAt).toBeGreaterThan(0);
@@ -150,7 +179,9 @@ describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes 
     const during = outcomes.filter((o) => o.at > stoppedAt + 200 && o.at < restartedAt);
     const after = outcomes.filter((o) => o.at > recoveredAt + 500);
     const summary = (list: Outcome[]) => list.reduce<Record<number, number>>((m, o) => ({ ...m, [o.status]: (m[o.status] ?? 0) + 1 }), {});
-    console.log(`outage at ${stoppedAt} ms, restart at ${restartedAt} ms, ready again at ${recoveredAt} ms; during: ${JSON.stringify(summary(during))}; after: ${JSON.stringify(summary(after))}; all: ${JSON.stringify(summary(outcomes))}`);
+    console.log(
+      `outage at ${stoppedAt} ms, restart at ${restartedAt} ms, ready again at ${recoveredAt} ms; during: ${JSON.stringify(summary(during))}; after: ${JSON.stringify(summary(after))}; all: ${JSON.stringify(summary(outcomes))}`,
+    );
 
     // Never a 500: every failure is a 503 with a sentence and a retry hint.
     expect(outcomes.filter((o) => o.status >= 500 && o.status !== 503).map((o) => ({ status: o.status, body: o.body }))).toEqual([]);
@@ -167,7 +198,9 @@ describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes 
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query("select name, count(*)::int as n from workspaces where account_id = $1 and name like 'outage-%' group by name", [accountId]);
+      const { rows } = await client.query("select name, count(*)::int as n from workspaces where account_id = $1 and name like 'outage-%' group by name", [
+        accountId,
+      ]);
       const stored = new Map(rows.map((r) => [r.name as string, r.n as number]));
       for (const o of outcomes.filter((x) => x.kind === 'write' && x.status === 200)) expect(stored.get(o.name!)).toBe(1);
       for (const n of stored.values()) expect(n).toBe(1);

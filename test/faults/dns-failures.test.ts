@@ -22,8 +22,17 @@ async function startBrokenResolver(behaviour: Misbehaviour): Promise<{ server: s
     if (behaviour === 'timeout') return;
     if (behaviour === 'garbage') return void socket.send(randomBytes(7), peer.port, peer.address);
     let query;
-    try { query = dnsPacket.decode(message); } catch { return; }
-    const reply = dnsPacket.encode({ id: query.id, type: 'response', flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | 2 /* SERVFAIL */, questions: query.questions });
+    try {
+      query = dnsPacket.decode(message);
+    } catch {
+      return;
+    }
+    const reply = dnsPacket.encode({
+      id: query.id,
+      type: 'response',
+      flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | 2 /* SERVFAIL */,
+      questions: query.questions,
+    });
     socket.send(reply, peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -64,48 +73,65 @@ for (const behaviour of ['timeout', 'servfail', 'garbage'] as const) {
     beforeAll(async () => {
       resolver = await startBrokenResolver(behaviour);
       service = await startTestService({
-        env: { DNS_SERVERS: resolver.server, DNS_TIMEOUT_MS: '300', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', WHOIS_SERVER: '127.0.0.1:9', REGISTRATION_TIMEOUT_MS: '300' },
+        env: {
+          DNS_SERVERS: resolver.server,
+          DNS_TIMEOUT_MS: '300',
+          DNS_TRIES: '1',
+          RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none',
+          WHOIS_SERVER: '127.0.0.1:9',
+          REGISTRATION_TIMEOUT_MS: '300',
+        },
         googleTenancy: { probe: async () => 'unknown' },
         rateLimits: { public: 10_000 },
       });
     });
-    afterAll(async () => { await service?.close(); await resolver?.close(); });
+    afterAll(async () => {
+      await service?.close();
+      await resolver?.close();
+    });
 
     it('every row of rest/public-check-rows.ts has an input here', () => {
       expect(Object.keys(inputs).sort()).toEqual(publicCheckRows.map((r) => r.name).sort());
     });
 
     for (const row of publicCheckRows) {
-      it(`${row.name} answers within ${BOUND_MS} ms with status "error" and the reason`, async () => {
-        const args = inputs[row.name]!;
-        const before = resolver.questions();
-        const started = performance.now();
-        let answer: Record<string, any>;
-        if (routed.has(row.name)) {
-          const response = await service.pub(`${row.path}?${new URLSearchParams(args)}`);
-          expect(response.status).toBe(200);
-          answer = await response.json();
-        } else {
-          // Not yet a REST route: the same resolver through the public /graphql.
-          const response = await service.pub('/graphql', {
-            method: 'POST', headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ query: loadDocument(row.document).source, variables: args }),
-          });
-          const body = await response.json();
-          expect(body.errors).toBeUndefined();
-          answer = row.reshape!(body.data[row.unwrap!]) as Record<string, any>;
-        }
-        const elapsed = performance.now() - started;
-        expect(elapsed).toBeLessThan(BOUND_MS);
-        if (row.name !== 'check_domain_expiry') expect(resolver.questions()).toBeGreaterThan(before);
-        expect(answer.status).toBe('error');
-        const reasons = [answer.summary, ...(answer.findings ?? []).map((f: { message: string }) => f.message)].join(' ');
-        // The reason names the failed lookup (or, for the registry check, the unreachable registry),
-        // in the summary, a finding, or the per-item reason a bulk check gives (each list, each domain).
-        expect(`${reasons} ${JSON.stringify(answer)}`).toMatch(/time|timed out|SERVFAIL|server failure|malformed|could not|failed|unreachable|no answer|did not answer|unavailable/i);
-        // A failed lookup is never reported as a missing record.
-        expect(reasons).not.toMatch(/\bno (SPF|DMARC|DKIM|BIMI|MX) record\b/i);
-      }, BOUND_MS + 5000);
+      it(
+        `${row.name} answers within ${BOUND_MS} ms with status "error" and the reason`,
+        async () => {
+          const args = inputs[row.name]!;
+          const before = resolver.questions();
+          const started = performance.now();
+          let answer: Record<string, any>;
+          if (routed.has(row.name)) {
+            const response = await service.pub(`${row.path}?${new URLSearchParams(args)}`);
+            expect(response.status).toBe(200);
+            answer = await response.json();
+          } else {
+            // Not yet a REST route: the same resolver through the public /graphql.
+            const response = await service.pub('/graphql', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ query: loadDocument(row.document).source, variables: args }),
+            });
+            const body = await response.json();
+            expect(body.errors).toBeUndefined();
+            answer = row.reshape!(body.data[row.unwrap!]) as Record<string, any>;
+          }
+          const elapsed = performance.now() - started;
+          expect(elapsed).toBeLessThan(BOUND_MS);
+          if (row.name !== 'check_domain_expiry') expect(resolver.questions()).toBeGreaterThan(before);
+          expect(answer.status).toBe('error');
+          const reasons = [answer.summary, ...(answer.findings ?? []).map((f: { message: string }) => f.message)].join(' ');
+          // The reason names the failed lookup (or, for the registry check, the unreachable registry),
+          // in the summary, a finding, or the per-item reason a bulk check gives (each list, each domain).
+          expect(`${reasons} ${JSON.stringify(answer)}`).toMatch(
+            /time|timed out|SERVFAIL|server failure|malformed|could not|failed|unreachable|no answer|did not answer|unavailable/i,
+          );
+          // A failed lookup is never reported as a missing record.
+          expect(reasons).not.toMatch(/\bno (SPF|DMARC|DKIM|BIMI|MX) record\b/i);
+        },
+        BOUND_MS + 5000,
+      );
     }
   });
 }

@@ -16,17 +16,27 @@ describe('SIGTERM while a slow request is in flight', () => {
     dns = await startTestDnsServer({ records: fixtureZone, delayMs: DELAY_MS });
     server = await spawnServer({ env: { DATA_DIR: 'memory', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '8000', DNS_TRIES: '1' } });
   }, 90_000);
-  afterAll(async () => { await server?.stop(2000); await dns?.close(); });
+  afterAll(async () => {
+    await server?.stop(2000);
+    await dns?.close();
+  });
 
   it('the request completes with its answer, a new connection is refused, and the process exits 0', async () => {
     const started = performance.now();
-    const slow = fetch(`${server.publicUrl}/.platform/functions/check-dns?domain=good.test&type=MX`).then(async (r) => ({ status: r.status, body: await r.json(), at: performance.now() - started }));
+    const slow = fetch(`${server.publicUrl}/.platform/functions/check-dns?domain=good.test&type=MX`).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+      at: performance.now() - started,
+    }));
     await new Promise((r) => setTimeout(r, 500));
     expect(dns.questions.length).toBeGreaterThan(0); // the request has reached its DNS lookup
     server.signal('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
 
-    const refused = await fetch(`${server.publicUrl}/healthz`).then(() => 'answered', (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message));
+    const refused = await fetch(`${server.publicUrl}/healthz`).then(
+      () => 'answered',
+      (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message),
+    );
     expect(refused).toMatch(/ECONNREFUSED/);
 
     const answer = await slow;

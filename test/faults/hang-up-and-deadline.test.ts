@@ -14,14 +14,23 @@ beforeAll(async () => {
   dns = await startTestDnsServer({ records: fixtureZone, delayMs: 300 });
   service = await startTestService({
     env: {
-      DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', DNS_CONCURRENCY: '2', CHECKS_DEADLINE_MS: '3000',
-      RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', WHOIS_SERVER: '127.0.0.1:9', REGISTRATION_TIMEOUT_MS: '300',
+      DNS_SERVERS: dns.server,
+      DNS_TIMEOUT_MS: '2000',
+      DNS_TRIES: '1',
+      DNS_CONCURRENCY: '2',
+      CHECKS_DEADLINE_MS: '3000',
+      RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none',
+      WHOIS_SERVER: '127.0.0.1:9',
+      REGISTRATION_TIMEOUT_MS: '300',
     },
     googleTenancy: { probe: async () => 'unknown' },
     rateLimits: { public: 10_000 },
   });
 });
-afterAll(async () => { await service?.close(); await dns?.close(); });
+afterAll(async () => {
+  await service?.close();
+  await dns?.close();
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const domains = (prefix: string) => Array.from({ length: 100 }, (_, i) => `${prefix}${i}.slow.test`).join(',');
@@ -32,11 +41,22 @@ describe('a caller who hangs up', () => {
       const prefix = `${door.replace(/\W/g, '').toLowerCase()}-hangup`;
       const request: Record<typeof door, () => [string, RequestInit]> = {
         REST: () => [`/.platform/functions/segment-esp?domains=${domains(prefix)}`, {}],
-        '/graphql': () => ['/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ segmentEsp(domains: "${domains(prefix)}") { __typename } }` }) }],
-        MCP: () => ['/mcp', {
-          method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'segment_esp', arguments: { domains: domains(prefix) } } }),
-        }],
+        '/graphql': () => [
+          '/graphql',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: `{ segmentEsp(domains: "${domains(prefix)}") { __typename } }` }),
+          },
+        ],
+        MCP: () => [
+          '/mcp',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'segment_esp', arguments: { domains: domains(prefix) } } }),
+          },
+        ],
       };
       const [path, init] = request[door]();
       const caller = new AbortController();

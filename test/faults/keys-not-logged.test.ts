@@ -60,10 +60,27 @@ describe('keys never appear in the logs', () => {
     await call(`${server.apiUrl}/v1/portal/dashboard`, { headers: bearer(revoked) });
     await call(`${server.apiUrl}/v1/portal/workspaces`, { method: 'POST', headers: { ...bearer(key), ...json }, body: JSON.stringify({ name: key }) });
     await call(`${server.apiUrl}/v1/portal/workspaces`, { method: 'POST', headers: { ...bearer(key), ...json }, body: `{"name": "${key}"` });
-    await call(`${server.apiUrl}/graphql`, { method: 'POST', headers: { ...bearer(key), ...json }, body: JSON.stringify({ query: '{ paymentMethod { onFile } }' }) });
+    await call(`${server.apiUrl}/graphql`, {
+      method: 'POST',
+      headers: { ...bearer(key), ...json },
+      body: JSON.stringify({ query: '{ paymentMethod { onFile } }' }),
+    });
     await call(`${server.apiUrl}/graphql`, { method: 'POST', headers: { ...bearer(key), ...json }, body: JSON.stringify({ query: `{ ${key} }` }) });
-    await call(`${server.apiUrl}/mcp`, { method: 'POST', headers: { ...bearer(key), ...json }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'keys-test', version: '1' } } }) });
-    await call(`${server.apiUrl}/mcp`, { method: 'POST', headers: { ...bearer(revoked), ...json }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    await call(`${server.apiUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(key), ...json },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'keys-test', version: '1' } },
+      }),
+    });
+    await call(`${server.apiUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(revoked), ...json },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     await call(`${server.publicUrl}/.platform/functions/check-dns?domain=${key}`, { headers: bearer(key) });
     expect(statuses[0]).toBe(200);
     expect(statuses).toContain(401);

@@ -14,10 +14,18 @@ const outbox = `/tmp/alert-recipients-outbox-${process.pid}-${Date.now()}`;
 beforeAll(async () => {
   service = await startTestService({ env: { JOBS: 'on', ALERT_OUTBOX_DIR: outbox, JOBS_POLL_INTERVAL_MS: '50' } });
 });
-afterAll(async () => { await service?.close(); rmSync(outbox, { recursive: true, force: true }); });
+afterAll(async () => {
+  await service?.close();
+  rmSync(outbox, { recursive: true, force: true });
+});
 
 const send = async (method: string, path: string, body?: unknown, key?: string) => {
-  const response = await service.api(path, { method, ...(key && { key }), headers: { 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const response = await service.api(path, {
+    method,
+    ...(key && { key }),
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 };
@@ -67,7 +75,9 @@ describe('alert recipients over REST', () => {
 
 describe('alert recipients over GraphQL and MCP', () => {
   it('alertRecipients and setAlertRecipients answer as REST does, with the same refusals', async () => {
-    const set = await graphql(service, 'mutation($e: [String!]!) { setAlertRecipients(input: { emails: $e }) { emails maxEmails } }', { e: ['GraphQL@Example.com'] });
+    const set = await graphql(service, 'mutation($e: [String!]!) { setAlertRecipients(input: { emails: $e }) { emails maxEmails } }', {
+      e: ['GraphQL@Example.com'],
+    });
     expect(set.body.data.setAlertRecipients).toEqual({ emails: ['graphql@example.com'], maxEmails: 10 });
     const read = await graphql(service, '{ alertRecipients { emails } }');
     expect(read.body.data.alertRecipients.emails).toEqual(['graphql@example.com']);
@@ -78,7 +88,9 @@ describe('alert recipients over GraphQL and MCP', () => {
 
   it('get_alert_recipients and set_alert_recipients are MCP tools', async () => {
     const client = new Client({ name: 'alert-recipients-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${service.demo.key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${service.demo.key}` } } }),
+    );
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['get_alert_recipients', 'set_alert_recipients']));
@@ -97,7 +109,9 @@ describe('alert recipients over GraphQL and MCP', () => {
     }
     const { key: readOnly } = await createApiKey(service.services.db, service.demo.accountId, ['read']);
     const reader = new Client({ name: 'alert-recipients-reader', version: '1' });
-    await reader.connect(new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${readOnly}` } } }));
+    await reader.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${readOnly}` } } }),
+    );
     try {
       const names = (await reader.listTools()).tools.map((t) => t.name);
       expect(names).toContain('get_alert_recipients');
@@ -113,9 +127,20 @@ describe('the alert mailer', () => {
     const account = await service.seedAccount();
     const put = await send('PUT', '/v1/alerts/recipients', { emails: ['Ops@Example.com', 'oncall@example.org'] }, account.key);
     expect(put.status).toBe(200);
-    const eventId = await recordEvent(service.services.db, account.accountId, 'domain.live', { domain: 'recipients.example', build_state: 'live', reason: null, problems: [] });
+    const eventId = await recordEvent(service.services.db, account.accountId, 'domain.live', {
+      domain: 'recipients.example',
+      build_state: 'live',
+      reason: null,
+      problems: [],
+    });
     await service.jobs.environment.enqueue('fan_out_event', { eventId });
-    const files = () => { try { return readdirSync(outbox).filter((f) => f.startsWith(`${eventId}.`)); } catch { return []; } };
+    const files = () => {
+      try {
+        return readdirSync(outbox).filter((f) => f.startsWith(`${eventId}.`));
+      } catch {
+        return [];
+      }
+    };
     await waitFor('both alerts in the outbox', async () => files().length >= 2 && files());
     expect(files().sort()).toEqual([`${eventId}.oncall_example.org.eml`, `${eventId}.ops_example.com.eml`]);
     expect(readFileSync(`${outbox}/${eventId}.ops_example.com.eml`, 'utf8')).toContain('To: ops@example.com');

@@ -3,12 +3,18 @@ import { jobScope, log } from '../../server/log.js';
 
 describe('log lines inside a job', () => {
   const level = process.env.LOG_LEVEL;
-  afterEach(() => { process.env.LOG_LEVEL = level; vi.restoreAllMocks(); });
+  afterEach(() => {
+    process.env.LOG_LEVEL = level;
+    vi.restoreAllMocks();
+  });
 
   it('carry the job id and task name', () => {
     process.env.LOG_LEVEL = 'info';
     const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => { lines.push(String(chunk)); return true; });
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
     jobScope.run({ jobId: '42', task: 'build_domain' }, () => log('info', 'inside'));
     log('info', 'outside');
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'inside', job_id: '42', task: 'build_domain' });

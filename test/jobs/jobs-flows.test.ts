@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 import { verifySignature } from '../../resolvers/webhooks/sign-payload.js';
 import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
 import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
@@ -28,18 +35,29 @@ beforeAll(async () => {
     rateLimits: { order: 1000 },
     jobFaults: faults,
     env: {
-      JOBS: 'on', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, SANDBOX_BUILD_DELAY_MS: '100', JOBS_POLL_INTERVAL_MS: '50', JOBS_SWEEP_INTERVAL_MS: '300', MONITOR_INTERVAL_MS: '4000',
-      WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', ALERT_OUTBOX_DIR: `/tmp/outbox-${process.pid}`,
+      JOBS: 'on',
+      RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
+      SANDBOX_BUILD_DELAY_MS: '100',
+      JOBS_POLL_INTERVAL_MS: '50',
+      JOBS_SWEEP_INTERVAL_MS: '300',
+      MONITOR_INTERVAL_MS: '4000',
+      WEBHOOK_RETRY_BASE_MS: '200',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
+      ALERT_OUTBOX_DIR: `/tmp/outbox-${process.pid}`,
     },
   });
   h.dns.setRecords(jobsZone([first]));
 }, 30_000);
-afterAll(async () => { await h?.close(); await receiver?.close(); await rdap?.close(); });
+afterAll(async () => {
+  await h?.close();
+  await receiver?.close();
+  await rdap?.close();
+});
 
 const db = () => h.service.services.db;
 
 describe('an order placed, built, watched and listed', () => {
-  it('a placed order\'s domains go queued → live once each, with the DNS problems shown on the domain', async () => {
+  it("a placed order's domains go queued → live once each, with the DNS problems shown on the domain", async () => {
     const endpoint = await postJson(h.service, '/v1/webhooks', { url: receiver.url, events: ['*'] });
     expect(endpoint.status).toBe(200);
     secret = endpoint.body.secret;
@@ -59,16 +77,25 @@ describe('an order placed, built, watched and listed', () => {
     // The dashboard shows them on the domain, in the customer's words.
     const dashboard = await (await h.service.api('/v1/portal/dashboard')).json();
     const shown = dashboard.orders.flatMap((o: { domains: unknown[] }) => o.domains).find((d: { domain: string }) => d.domain === first);
-    expect(shown).toMatchObject({ build_state: 'live', build_reason: null, build_problems: [{ code: 'build_dkim', message: expect.stringMatching(/^DKIM: /) }] });
+    expect(shown).toMatchObject({
+      build_state: 'live',
+      build_reason: null,
+      build_problems: [{ code: 'build_dkim', message: expect.stringMatching(/^DKIM: /) }],
+    });
     const live = await db().selectFrom('events').select(['type', 'data']).where('type', '=', 'domain.live').execute();
-    const liveDomains = live.map((e) => JSON.parse(e.data).domain).filter((d: string) => d === first || d === second).sort();
+    const liveDomains = live
+      .map((e) => JSON.parse(e.data).domain)
+      .filter((d: string) => d === first || d === second)
+      .sort();
     expect(liveDomains).toEqual([first, second].sort());
     expect(await db().selectFrom('events').select('id').where('id', '=', `evt_order_placed_${placed.body.order_id}`).executeTakeFirst()).toBeTruthy();
   }, 30_000);
 
-  it('monitoring on: the domain\'s analytics change from null to figures, and a run cut off after recording is retried without recording twice', async () => {
+  it("monitoring on: the domain's analytics change from null to figures, and a run cut off after recording is retried without recording twice", async () => {
     const analytics = await waitFor('watched analytics', async () => {
-      const body = await (await h.service.api('/v1/portal/analytics?period=1d')).json() as { domains: { domain: string; watched: boolean; sent: number | null }[] };
+      const body = (await (await h.service.api('/v1/portal/analytics?period=1d')).json()) as {
+        domains: { domain: string; watched: boolean; sent: number | null }[];
+      };
       const mine = body.domains.find((d) => d.domain === first);
       return mine?.watched ? mine : null;
     });
@@ -82,10 +109,14 @@ describe('an order placed, built, watched and listed', () => {
 
   it('a listing between two runs yields one domain.listed event, delivered signed and retried after a 500', async () => {
     h.dns.setRecords(jobsZone([first], [first]));
-    const deliveries = await waitFor('a successful domain.listed delivery', async () => {
-      const listed = receiver.received.filter((r) => JSON.parse(r.body).type === 'domain.listed');
-      return listed.some((r) => r.status === 200) ? listed : null;
-    }, 30_000);
+    const deliveries = await waitFor(
+      'a successful domain.listed delivery',
+      async () => {
+        const listed = receiver.received.filter((r) => JSON.parse(r.body).type === 'domain.listed');
+        return listed.some((r) => r.status === 200) ? listed : null;
+      },
+      30_000,
+    );
     const ids = new Set(deliveries.map((r) => JSON.parse(r.body).id));
     expect(ids.size).toBe(1);
     for (const r of deliveries) {
@@ -94,21 +125,47 @@ describe('an order placed, built, watched and listed', () => {
     }
     const events = await db().selectFrom('events').select(['id', 'data']).where('type', '=', 'domain.listed').execute();
     expect(events.filter((e) => JSON.parse(e.data).domain === first)).toHaveLength(1);
-    await waitFor('the delivery to be recorded', async () => (await db().selectFrom('webhook_deliveries').select('status').where('event_id', '=', [...ids][0]!).executeTakeFirst())?.status === 'delivered');
-    const attempts = await db().selectFrom('webhook_attempts as a').innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-      .select(['a.attempt', 'a.status_code', 'd.status']).where('d.event_id', '=', [...ids][0]!).orderBy('a.attempt').execute();
+    await waitFor(
+      'the delivery to be recorded',
+      async () =>
+        (
+          await db()
+            .selectFrom('webhook_deliveries')
+            .select('status')
+            .where('event_id', '=', [...ids][0]!)
+            .executeTakeFirst()
+        )?.status === 'delivered',
+    );
+    const attempts = await db()
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+      .select(['a.attempt', 'a.status_code', 'd.status'])
+      .where('d.event_id', '=', [...ids][0]!)
+      .orderBy('a.attempt')
+      .execute();
     expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
     expect(attempts[0]!.status).toBe('delivered');
     const listedByApi = await postJson(h.service, `/v1/webhooks/${webhookId}/deliveries`, undefined, { method: 'GET' });
     const mine = listedByApi.body.find((d: { event_id: string }) => d.event_id === [...ids][0]);
-    expect(mine).toMatchObject({ event_type: 'domain.listed', status: 'delivered', attempts: [{ attempt: 1, status_code: 500 }, { attempt: 2, status_code: 200 }] });
+    expect(mine).toMatchObject({
+      event_type: 'domain.listed',
+      status: 'delivered',
+      attempts: [
+        { attempt: 1, status_code: 500 },
+        { attempt: 2, status_code: 200 },
+      ],
+    });
     // A wrong secret does not verify: the signature is over this body with this secret.
     expect(verifySignature('whsec_other', deliveries[0]!.body, String(deliveries[0]!.headers['webhook-signature']), Math.floor(Date.now() / 1000))).toBe(false);
   }, 40_000);
 
   it('switching monitoring off stops the runs; switching it on runs the next at once', async () => {
-    const order = await db().selectFrom('domains').innerJoin('orders', 'orders.id', 'domains.order_id').select(['orders.subscription_id', 'domains.id'])
-      .where('domains.domain', '=', first).executeTakeFirstOrThrow();
+    const order = await db()
+      .selectFrom('domains')
+      .innerJoin('orders', 'orders.id', 'domains.order_id')
+      .select(['orders.subscription_id', 'domains.id'])
+      .where('domains.domain', '=', first)
+      .executeTakeFirstOrThrow();
     const runs = async () => (await db().selectFrom('monitor_runs').select('slot').where('domain_id', '=', order.id).execute()).length;
     const off = await postJson(h.service, `/v1/portal/orders/${order.subscription_id}/monitors`, { deliverability: false }, { method: 'PUT' });
     expect(off.status).toBe(200);

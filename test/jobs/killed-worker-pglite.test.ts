@@ -32,9 +32,17 @@ describe.skipIf(usingPostgres)(`a process killed mid-job on embedded PGlite${rea
     rdap = await startJobsRdapServer();
     receiver = await startWebhookReceiver();
     env = {
-      DATA_DIR: dataDir, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
-      SANDBOX_BUILD_DELAY_MS: '200', JOBS_POLL_INTERVAL_MS: '100', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', ALERT_OUTBOX_DIR: join(dataDir, 'outbox'),
-      JOB_TEST_PAUSE: 'build_after_building:60000', LOG_REQUESTS: '0',
+      DATA_DIR: dataDir,
+      DNS_SERVERS: dns.server,
+      DNS_TIMEOUT_MS: '400',
+      DNS_TRIES: '1',
+      RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
+      SANDBOX_BUILD_DELAY_MS: '200',
+      JOBS_POLL_INTERVAL_MS: '100',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
+      ALERT_OUTBOX_DIR: join(dataDir, 'outbox'),
+      JOB_TEST_PAUSE: 'build_after_building:60000',
+      LOG_REQUESTS: '0',
     };
   }, 60_000);
 

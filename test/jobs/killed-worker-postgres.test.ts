@@ -39,14 +39,22 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     rdap = await startJobsRdapServer();
     receiver = await startWebhookReceiver();
     const env = {
-      DATABASE_URL: database.databaseUrl!, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
-      SANDBOX_BUILD_DELAY_MS: '200', JOB_LEASE_MS: String(LEASE_MS), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', ALERT_OUTBOX_DIR: outbox,
+      DATABASE_URL: database.databaseUrl!,
+      DNS_SERVERS: dns.server,
+      DNS_TIMEOUT_MS: '400',
+      DNS_TRIES: '1',
+      RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
+      SANDBOX_BUILD_DELAY_MS: '200',
+      JOB_LEASE_MS: String(LEASE_MS),
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
+      ALERT_OUTBOX_DIR: outbox,
       // A build's first attempt stops for a minute after `building`: long enough to kill it mid-run.
-      JOB_TEST_PAUSE: 'build_after_building:60000', LOG_REQUESTS: '0',
+      JOB_TEST_PAUSE: 'build_after_building:60000',
+      LOG_REQUESTS: '0',
     };
     // The first starts alone (it migrates), then two more together.
     servers.push(await spawnServer({ env }));
-    servers.push(...await Promise.all([1, 2].map(() => spawnServer({ env }))));
+    servers.push(...(await Promise.all([1, 2].map(() => spawnServer({ env })))));
     client = new pg.Client({ connectionString: database.databaseUrl });
     await client.connect();
   }, 180_000);
@@ -69,21 +77,32 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     await me.placeOrder(servers[2]!, [domain], 'killed-worker-1');
 
     // Some instance takes the build and stops in it, holding the job.
-    const held = await waitFor('the build job locked by a worker', async () => {
-      const { rows } = await client.query(`select j.id, j.locked_by, h.instance from graphile_worker.jobs j
+    const held = await waitFor(
+      'the build job locked by a worker',
+      async () => {
+        const { rows } = await client.query(`select j.id, j.locked_by, h.instance from graphile_worker.jobs j
         join worker_heartbeats h on h.worker_id = j.locked_by where j.task_identifier = 'build_domain' and j.locked_at is not null`);
-      return rows[0] as { id: string; locked_by: string; instance: string } | undefined;
-    }, 30_000);
+        return rows[0] as { id: string; locked_by: string; instance: string } | undefined;
+      },
+      30_000,
+    );
     const victim = servers.find((s) => held.instance.endsWith(` pid ${s.pid}`));
     expect(victim, `the worker's instance "${held.instance}" is one of ours`).toBeDefined();
     const state = async () => (await client.query('select build_state from domains where domain = $1', [domain])).rows[0]?.build_state;
     expect(await state()).toBe('building');
 
     // While its instance lives (heartbeats fresh), a job held past the lease is left alone.
-    await waitFor('the job held longer than the lease', async () => {
-      const { rows } = await client.query('select now() - locked_at > make_interval(secs => $2::float8) as old from graphile_worker.jobs where id = $1', [held.id, (LEASE_MS + 1500) / 1000]);
-      return rows[0]?.old === true;
-    }, 20_000);
+    await waitFor(
+      'the job held longer than the lease',
+      async () => {
+        const { rows } = await client.query('select now() - locked_at > make_interval(secs => $2::float8) as old from graphile_worker.jobs where id = $1', [
+          held.id,
+          (LEASE_MS + 1500) / 1000,
+        ]);
+        return rows[0]?.old === true;
+      },
+      20_000,
+    );
     const still = await client.query('select locked_by from graphile_worker.jobs where id = $1', [held.id]);
     expect(still.rows[0]?.locked_by).toBe(held.locked_by);
 
@@ -107,7 +126,11 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     const events = await client.query(`select id from events where type = 'domain.live' and data::jsonb ->> 'domain' = $1`, [domain]);
     expect(events.rows).toHaveLength(1);
     await waitFor('the domain.live delivery', async () => liveDeliveries(receiver.received, domain).length > 0);
-    await waitFor('a day of analytics', async () => (await client.query('select 1 from domain_analytics a join domains d on d.id = a.domain_id where d.domain = $1', [domain])).rows.length > 0, 30_000);
+    await waitFor(
+      'a day of analytics',
+      async () => (await client.query('select 1 from domain_analytics a join domains d on d.id = a.domain_id where d.domain = $1', [domain])).rows.length > 0,
+      30_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(liveDeliveries(receiver.received, domain).map((e) => e.id)).toEqual([events.rows[0].id]);
     const days = await client.query('select count(*)::int as n from domain_analytics a join domains d on d.id = a.domain_id where d.domain = $1', [domain]);
@@ -117,7 +140,9 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     const left = await client.query(`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'build_domain'`);
     expect(left.rows[0].n).toBe(0);
     // The dead worker's heartbeat stopped; the survivors' are fresh.
-    const beats = await client.query(`select worker_id, now() - last_seen < make_interval(secs => $1::float8) as fresh from worker_heartbeats`, [LEASE_MS / 1000]);
+    const beats = await client.query(`select worker_id, now() - last_seen < make_interval(secs => $1::float8) as fresh from worker_heartbeats`, [
+      LEASE_MS / 1000,
+    ]);
     expect(beats.rows.find((r) => r.worker_id === held.locked_by)?.fresh).toBe(false);
     expect(beats.rows.filter((r) => r.fresh)).toHaveLength(2);
     // The operator sees the same in `admin jobs`.

@@ -12,7 +12,10 @@ const outbox = `/tmp/alerts-outbox-${process.pid}-${Date.now()}`;
 beforeAll(async () => {
   service = await startTestService({ env: { JOBS: 'on', METRICS_PORT: '0', ALERT_OUTBOX_DIR: outbox, JOBS_POLL_INTERVAL_MS: '50' } });
 });
-afterAll(async () => { await service?.close(); rmSync(outbox, { recursive: true, force: true }); });
+afterAll(async () => {
+  await service?.close();
+  rmSync(outbox, { recursive: true, force: true });
+});
 
 describe('operations', () => {
   it('/metrics answers in Prometheus format on METRICS_PORT, with requests by route and status', async () => {
@@ -42,8 +45,12 @@ describe('operations', () => {
   });
 
   it('admin set-build-state moves a domain, records its event, and alert e-mails go to the outbox', async () => {
-    const domain = await service.services.db.selectFrom('domains').select(['domain', 'account_id']).where('account_id', '=', service.demo.accountId)
-      .where('build_state', '=', 'building').executeTakeFirstOrThrow();
+    const domain = await service.services.db
+      .selectFrom('domains')
+      .select(['domain', 'account_id'])
+      .where('account_id', '=', service.demo.accountId)
+      .where('build_state', '=', 'building')
+      .executeTakeFirstOrThrow();
     const refused = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'needs_attention']);
     expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/--reason is required/) });
     const unknown = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'done']);
@@ -51,7 +58,15 @@ describe('operations', () => {
 
     await service.services.db.insertInto('alert_recipients').values({ account_id: domain.account_id, email: 'ops@example.com' }).execute();
     await createUser(service.services.db, domain.account_id, `owner-${domain.account_id}@example.com`, 'a long enough password', 'owner');
-    const moved = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'needs_attention', '--reason', 'The registrar refused the nameserver change; unlock the domain at your registrar.']);
+    const moved = await runAdminCommand(service.services.db, [
+      'set-build-state',
+      '--domain',
+      domain.domain,
+      '--state',
+      'needs_attention',
+      '--reason',
+      'The registrar refused the nameserver change; unlock the domain at your registrar.',
+    ]);
     expect(moved).toMatchObject({ ok: true, result: { from: 'building', to: 'needs_attention', event_id: expect.stringMatching(/^evt_/) } });
     const eventId = (moved as unknown as { result: { event_id: string } }).result.event_id;
     await service.jobs.environment.enqueue('fan_out_event', { eventId });
@@ -59,25 +74,49 @@ describe('operations', () => {
     const file = await waitFor('the alert in the outbox', async () => readdirSafe(outbox).find((f) => f.startsWith(`${eventId}.ops_example.com`)));
     const mail = readFileSync(`${outbox}/${file}`, 'utf8');
     expect(mail).toContain('To: ops@example.com');
-    await waitFor('the alert to the account\'s person', async () => readdirSafe(outbox).find((f) => f.startsWith(`${eventId}.owner-${domain.account_id}_example.com`)));
+    await waitFor("the alert to the account's person", async () =>
+      readdirSafe(outbox).find((f) => f.startsWith(`${eventId}.owner-${domain.account_id}_example.com`)),
+    );
     expect(mail).toContain(`Subject: ${domain.domain} needs your attention`);
     expect(mail).toContain('unlock the domain at your registrar');
-    const row = await service.services.db.selectFrom('domains').select(['build_state', 'build_reason']).where('domain', '=', domain.domain).executeTakeFirstOrThrow();
+    const row = await service.services.db
+      .selectFrom('domains')
+      .select(['build_state', 'build_reason'])
+      .where('domain', '=', domain.domain)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ build_state: 'needs_attention', build_reason: expect.stringMatching(/registrar/) });
   });
 
   it('an invoice open past its due date yields one invoice.past_due event, however many sweeps see it', async () => {
-    const invoice = await service.services.db.selectFrom('invoices').select(['id', 'number']).where('account_id', '=', service.demo.accountId).where('status', '=', 'open').executeTakeFirstOrThrow();
+    const invoice = await service.services.db
+      .selectFrom('invoices')
+      .select(['id', 'number'])
+      .where('account_id', '=', service.demo.accountId)
+      .where('status', '=', 'open')
+      .executeTakeFirstOrThrow();
     for (let i = 0; i < 2; i++) {
       await service.jobs.environment.enqueue('sweep', {}, { key: 'sweep' });
       await waitFor('the sweep to run', async () => (await service.jobs.state()).by_task.sweep === undefined);
     }
-    const events = await service.services.db.selectFrom('events').select(['id', 'data']).where('type', '=', 'invoice.past_due').where('account_id', '=', service.demo.accountId).execute();
+    const events = await service.services.db
+      .selectFrom('events')
+      .select(['id', 'data'])
+      .where('type', '=', 'invoice.past_due')
+      .where('account_id', '=', service.demo.accountId)
+      .execute();
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]!.data)).toMatchObject({ number: invoice.number, amount_due: 1750, message: expect.stringMatching(/past due; update the card/) });
+    expect(JSON.parse(events[0]!.data)).toMatchObject({
+      number: invoice.number,
+      amount_due: 1750,
+      message: expect.stringMatching(/past due; update the card/),
+    });
   });
 });
 
 function readdirSafe(dir: string): string[] {
-  try { return readdirSync(dir); } catch { return []; }
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }

@@ -30,8 +30,16 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     dns = await startTestDnsServer({ records: jobsZone(domains.slice(0, 3)) });
     rdap = await startJobsRdapServer();
     const env = {
-      ...process.env, JOBS: 'on', LOG_LEVEL: 'silent', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
-      SANDBOX_BUILD_DELAY_MS: '200', JOBS_SWEEP_INTERVAL_MS: '500', JOBS_CONCURRENCY: '3',
+      ...process.env,
+      JOBS: 'on',
+      LOG_LEVEL: 'silent',
+      DNS_SERVERS: dns.server,
+      DNS_TIMEOUT_MS: '400',
+      DNS_TRIES: '1',
+      RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
+      SANDBOX_BUILD_DELAY_MS: '200',
+      JOBS_SWEEP_INTERVAL_MS: '500',
+      JOBS_CONCURRENCY: '3',
     };
     process.env.LOG_LEVEL = 'silent';
     const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: 'memory' };
@@ -48,21 +56,43 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     await database?.drop();
   });
 
-  it('an order\'s six domains each reach live exactly once, one build retried after it was cut off', async () => {
+  it("an order's six domains each reach live exactly once, one build retried after it was cut off", async () => {
     const api = instances[1]!.apiUrl;
     const headers = { authorization: `Bearer ${demo.key}`, 'content-type': 'application/json' };
-    const link = await (await fetch(`${api}/v1/payment-method/setup-link`, { method: 'POST', headers, body: JSON.stringify({ success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' }) })).json() as { url: string };
-    await fetch(link.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card_number=4242424242424242&expiry=12+%2F+34&cvc=123&name=Ada' });
-    const placed = await fetch(`${api}/v1/orders`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'three-instances-1' }, body: JSON.stringify(orderBody(domains, 1)) });
+    const link = (await (
+      await fetch(`${api}/v1/payment-method/setup-link`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' }),
+      })
+    ).json()) as { url: string };
+    await fetch(link.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card_number=4242424242424242&expiry=12+%2F+34&cvc=123&name=Ada',
+    });
+    const placed = await fetch(`${api}/v1/orders`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'three-instances-1' },
+      body: JSON.stringify(orderBody(domains, 1)),
+    });
     expect(placed.status).toBe(200);
     const db = instances[2]!.services.db;
-    await waitFor('six live domains', async () => {
-      const rows = await db.selectFrom('domains').select('build_state').where('domain', 'in', domains).execute();
-      return rows.length === 6 && rows.every((r) => r.build_state === 'live');
-    }, 40_000);
+    await waitFor(
+      'six live domains',
+      async () => {
+        const rows = await db.selectFrom('domains').select('build_state').where('domain', 'in', domains).execute();
+        return rows.length === 6 && rows.every((r) => r.build_state === 'live');
+      },
+      40_000,
+    );
     const live = await db.selectFrom('events').select('data').where('type', '=', 'domain.live').execute();
     const counts = new Map<string, number>();
-    for (const e of live) { const d = JSON.parse(e.data).domain as string; counts.set(d, (counts.get(d) ?? 0) + 1); }
+    for (const e of live) {
+      const d = JSON.parse(e.data).domain as string;
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
     expect(domains.map((d) => counts.get(d))).toEqual([1, 1, 1, 1, 1, 1]);
     // The build cut off half-way failed once and was retried by graphile-worker.
     expect(faults.size).toBe(0);

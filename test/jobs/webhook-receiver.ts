@@ -1,13 +1,21 @@
 import { createServer, type Server } from 'node:http';
 
-export interface ReceivedDelivery { readonly headers: Record<string, string | string[] | undefined>; readonly body: string; readonly status: number }
+export interface ReceivedDelivery {
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+  readonly status: number;
+}
 
 /** A local endpoint answering what `answer` says for each body (default 200), recording every POST. */
-export async function startWebhookReceiver(answer: (body: string, earlier: readonly ReceivedDelivery[]) => number = () => 200): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
+export async function startWebhookReceiver(
+  answer: (body: string, earlier: readonly ReceivedDelivery[]) => number = () => 200,
+): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
   const received: ReceivedDelivery[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk) => { body += chunk; });
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
     req.on('end', () => {
       const status = answer(body, received);
       received.push({ headers: req.headers, body, status });
@@ -17,7 +25,15 @@ export async function startWebhookReceiver(answer: (body: string, earlier: reado
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/hooks`, received, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {

@@ -5,13 +5,22 @@ import { graphql, startTestService, type TestService } from '../support/test-ser
 /** /v1/webhooks: CRUD with scope write, the SSRF rule on endpoints, and the same through GraphQL. */
 let service: TestService;
 const send = async (method: string, path: string, body?: unknown, key?: string) => {
-  const response = await service.api(path, { method, ...(key && { key }), headers: { 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const response = await service.api(path, {
+    method,
+    ...(key && { key }),
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 };
 
-beforeAll(async () => { service = await startTestService({ socketless: true }); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService({ socketless: true });
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 describe('webhook endpoints', () => {
   it('refuses endpoints this service must not post to, each with a sentence', async () => {
@@ -30,7 +39,11 @@ describe('webhook endpoints', () => {
   it('create shows the secret once; list, update, deliveries and delete follow', async () => {
     const created = await send('POST', '/v1/webhooks', { url: 'https://93.184.215.14/hooks', events: ['domain.live', 'domain.listed'], description: 'ops' });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ webhook_id: expect.any(Number), events: ['domain.live', 'domain.listed'], secret: expect.stringMatching(/^whsec_[0-9a-f]{48}$/) });
+    expect(created.body).toMatchObject({
+      webhook_id: expect.any(Number),
+      events: ['domain.live', 'domain.listed'],
+      secret: expect.stringMatching(/^whsec_[0-9a-f]{48}$/),
+    });
     const id = created.body.webhook_id;
     const listed = await send('GET', '/v1/webhooks');
     expect(listed.body).toEqual([expect.objectContaining({ webhook_id: id, url: 'https://93.184.215.14/hooks' })]);

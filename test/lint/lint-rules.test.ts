@@ -22,7 +22,10 @@ function run(command: string, args: string[]): { status: number | null; stdout: 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', types: [] }, include: ['**/*.ts'] }));
+write(
+  'tsconfig.json',
+  JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', types: [] }, include: ['**/*.ts'] }),
+);
 copyFileSync(join(repoRoot, '.oxlintrc.json'), join(folder, '.oxlintrc.json'));
 mkdirSync(join(folder, 'scripts'));
 copyFileSync(join(repoRoot, 'scripts/unsafe-assertions.oxlintrc.json'), join(folder, 'scripts/unsafe-assertions.oxlintrc.json'));
@@ -31,16 +34,19 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('npm run lint keeps the house rules', () => {
   it('oxlint refuses GraphQL in resolvers, console.log in source, a floating promise, an unused import and it.only', () => {
-    write('resolvers/bad.ts', [
-      "import { parse } from 'graphql';",
-      "import { join } from 'node:path';",
-      'export function f(): unknown {',
-      "  console.log('x');",
-      "  fetch('http://127.0.0.1:9');",
-      '  return parse;',
-      '}',
-      '',
-    ].join('\n'));
+    write(
+      'resolvers/bad.ts',
+      [
+        "import { parse } from 'graphql';",
+        "import { join } from 'node:path';",
+        'export function f(): unknown {',
+        "  console.log('x');",
+        "  fetch('http://127.0.0.1:9');",
+        '  return parse;',
+        '}',
+        '',
+      ].join('\n'),
+    );
     write('server/uses-test-code.ts', "import { fixtureZone } from '../test/support/fixture-zone.js';\nexport const zone = fixtureZone;\n");
     write('test/focused.test.ts', "import { expect, it } from 'vitest';\nit.only('x', () => { expect(1).toBe(1); });\n");
     const result = run('oxlint', ['--format', 'json', 'resolvers', 'server', 'test']);

@@ -4,19 +4,42 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { operationTable } from '../../rest/operation-table.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import type { Scope } from '../../resolvers/auth/scopes.js';
-import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 
 const READ_LIMIT = 100;
 /** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification and issue 13's webhook and alert-recipient tools. */
 const SPEC_TOOLS: Record<string, Scope> = {
-  get_dashboard: 'read', list_orders: 'read', get_billing: 'read', get_deliverability: 'read', list_catalogue: 'read',
-  check_payment_method: 'read', preview_order: 'read', create_card_setup_link: 'orders:place', place_order: 'orders:place',
-  get_domain_verification: 'read', verify_domain: 'write',
-  list_webhooks: 'write', create_webhook: 'write', update_webhook: 'write', delete_webhook: 'write', list_webhook_deliveries: 'write',
-  get_alert_recipients: 'read', set_alert_recipients: 'write',
+  get_dashboard: 'read',
+  list_orders: 'read',
+  get_billing: 'read',
+  get_deliverability: 'read',
+  list_catalogue: 'read',
+  check_payment_method: 'read',
+  preview_order: 'read',
+  create_card_setup_link: 'orders:place',
+  place_order: 'orders:place',
+  get_domain_verification: 'read',
+  verify_domain: 'write',
+  list_webhooks: 'write',
+  create_webhook: 'write',
+  update_webhook: 'write',
+  delete_webhook: 'write',
+  list_webhook_deliveries: 'write',
+  get_alert_recipients: 'read',
+  set_alert_recipients: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
-const toolsNeeding = (scope: Scope) => Object.keys(SPEC_TOOLS).filter((t) => SPEC_TOOLS[t] === scope && existing.has(t)).sort();
+const toolsNeeding = (scope: Scope) =>
+  Object.keys(SPEC_TOOLS)
+    .filter((t) => SPEC_TOOLS[t] === scope && existing.has(t))
+    .sort();
 
 let h: OrderingHarness;
 const keys = {} as Record<'read' | 'write' | 'place' | 'all', string>;
@@ -49,8 +72,8 @@ async function rest(path: string, key: string, init: RequestInit = {}) {
   return { status: response.status, body: await response.json() };
 }
 
-describe('tools/list shows only what the key\'s scopes allow', () => {
-  it('SPEC\'s tools exist as operation-table rows with the scope SPEC gives them', () => {
+describe("tools/list shows only what the key's scopes allow", () => {
+  it("SPEC's tools exist as operation-table rows with the scope SPEC gives them", () => {
     for (const tool of existing) expect(SPEC_TOOLS[tool!], tool).toBeDefined();
     for (const row of operationTable.filter((r) => r.listener === 'api' && r.mcpTool)) expect(row.scope).toBe(SPEC_TOOLS[row.mcpTool!]);
     expect(existing.size).toBe(Object.keys(SPEC_TOOLS).length);
@@ -70,7 +93,7 @@ describe('tools/list shows only what the key\'s scopes allow', () => {
     expect(toolsNeeding('write')).toContain('create_webhook');
   });
 
-  it('a key with every scope lists every tool of SPEC\'s table', async () => {
+  it("a key with every scope lists every tool of SPEC's table", async () => {
     const { tools } = await (await connect(keys.all)).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...existing].sort());
   });
@@ -84,7 +107,12 @@ describe('tools/list shows only what the key\'s scopes allow', () => {
     }
     const preview = tools.find((t) => t.name === 'preview_order')!;
     expect(preview.inputSchema.required).toEqual(expect.arrayContaining(['sku', 'domains']));
-    const domains = (preview.inputSchema.properties as Record<string, { type: string; items: { properties: Record<string, { items: { required: string[] } }>; required: string[] } }>).domains!;
+    const domains = (
+      preview.inputSchema.properties as Record<
+        string,
+        { type: string; items: { properties: Record<string, { items: { required: string[] } }>; required: string[] } }
+      >
+    ).domains!;
     expect(domains.type).toBe('array');
     expect(domains.items.required).toEqual(expect.arrayContaining(['domain', 'mailboxes']));
     expect(domains.items.properties.mailboxes!.items.required).toEqual(expect.arrayContaining(['first_name', 'last_name', 'local_part']));
@@ -149,7 +177,10 @@ describe('refusals', () => {
     expect(place.isError).toBe(true);
     expect(textOf(place).detail).toContain('orders:place');
     expect(textOf(place).status).toBe(403);
-    const link = await client.callTool({ name: 'create_card_setup_link', arguments: { success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' } });
+    const link = await client.callTool({
+      name: 'create_card_setup_link',
+      arguments: { success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' },
+    });
     expect(link.isError).toBe(true);
     expect(textOf(link).detail).toContain('orders:place');
     const placeKey = await connect(keys.place);
@@ -159,10 +190,19 @@ describe('refusals', () => {
   });
 
   it('a missing or unknown key is an HTTP 401 before any MCP exchange', async () => {
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     for (const authorization of [undefined, 'Bearer sk_live_not-a-real-key', 'Basic abc']) {
-      const response = await fetch(`${h.service.apiUrl}/mcp`, { method: 'POST', headers: { ...headers, ...(authorization ? { authorization } : {}) }, body: initialize });
+      const response = await fetch(`${h.service.apiUrl}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, ...(authorization ? { authorization } : {}) },
+        body: initialize,
+      });
       expect(response.status, String(authorization)).toBe(401);
       const body = await response.json();
       expect(body.detail).toMatch(/Authorization: Bearer/);
@@ -232,17 +272,22 @@ describe('placing through MCP', () => {
   });
 
   it('a malformed idempotency_key is refused with the format rule', async () => {
-    const result = await (await connect(keys.all)).callTool({ name: 'place_order', arguments: { ...orderBody([FREE_DOMAINS[24]!], 1), idempotency_key: 'no spaces allowed' } });
+    const result = await (await connect(keys.all)).callTool({
+      name: 'place_order',
+      arguments: { ...orderBody([FREE_DOMAINS[24]!], 1), idempotency_key: 'no spaces allowed' },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result).detail).toMatch(/8 to 64/);
   });
 });
 
 describe('the reading allowance', () => {
-  const mcpPost = (key: string, body: unknown) => fetch(`${h.service.apiUrl}/mcp`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify(body),
-  });
+  const mcpPost = (key: string, body: unknown) =>
+    fetch(`${h.service.apiUrl}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
+    });
   const remainingOf = (response: Response) => Number(response.headers.get('x-ratelimit-remaining'));
   const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
@@ -286,7 +331,10 @@ describe('the reading allowance', () => {
 
   it('past the allowance (here lowered from 240) a POST is 429 with Retry-After before any exchange', async () => {
     const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
-    const spent = await mcpPost(key, Array.from({ length: READ_LIMIT - 1 }, (_, i) => list(i)));
+    const spent = await mcpPost(
+      key,
+      Array.from({ length: READ_LIMIT - 1 }, (_, i) => list(i)),
+    );
     await spent.arrayBuffer();
     expect(remainingOf(spent)).toBe(1);
     const last = await mcpPost(key, list(1));

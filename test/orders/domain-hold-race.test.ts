@@ -5,10 +5,20 @@ import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrd
 // (here by two accounts at once) cannot both charge: one order, one charge, and a 400 for the other.
 let h: OrderingHarness;
 
-beforeAll(async () => { h = await startOrderingService({ rateLimits: { order: 1000 } }); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startOrderingService({ rateLimits: { order: 1000 } });
+});
+afterAll(async () => {
+  await h?.close();
+});
 
-const charges = async () => (await h.service.services.db.selectFrom('sandbox_subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+const charges = async () =>
+  (
+    await h.service.services.db
+      .selectFrom('sandbox_subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe('two placements of one domain at once', () => {
   it('one is placed and charged; the other is refused with the domain named and nothing charged', async () => {

@@ -26,7 +26,9 @@ beforeAll(async () => {
   await db.updateTable('domain_verification_tokens').set({ token: TOKEN_A }).where('account_id', '=', a.accountId).execute();
   await db.updateTable('domain_verification_tokens').set({ token: TOKEN_B }).where('account_id', '=', b.accountId).execute();
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const preview = (domains: string[], key: string) => postJson(h.service, '/v1/orders/preview', orderBody(domains, 1), { key });
 const place = (domains: string[], key: string) =>
@@ -41,8 +43,12 @@ describe('preview and place refuse a domain the account has not proved', () => {
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('order_problems');
       const [issue] = issuesOf(response.body, domain);
-      expect(issue).toMatchObject({ severity: 'error', code: 'domain_not_verified', field: 'domains[0].domain',
-        record: { name: `_inbox-verification.${domain}`, type: 'TXT', value: `inbox-verification=${TOKEN_A}` } });
+      expect(issue).toMatchObject({
+        severity: 'error',
+        code: 'domain_not_verified',
+        field: 'domains[0].domain',
+        record: { name: `_inbox-verification.${domain}`, type: 'TXT', value: `inbox-verification=${TOKEN_A}` },
+      });
       expect(issue.message).toContain(`_inbox-verification.${domain}`);
       expect(issue.message).toContain(`inbox-verification=${TOKEN_A}`);
     }
@@ -80,7 +86,10 @@ describe('GET /v1/domains/verification and POST /v1/domains/{domain}/verify', ()
     const response = await h.service.api('/v1/domains/verification', { key });
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ token: TOKEN_A, record: { name_template: '_inbox-verification.<domain>', type: 'TXT', value: `inbox-verification=${TOKEN_A}` } });
+    expect(body).toMatchObject({
+      token: TOKEN_A,
+      record: { name_template: '_inbox-verification.<domain>', type: 'TXT', value: `inbox-verification=${TOKEN_A}` },
+    });
     expect(Array.isArray(body.verified_domains)).toBe(true);
   });
 
@@ -100,7 +109,12 @@ describe('GET /v1/domains/verification and POST /v1/domains/{domain}/verify', ()
     h.dns.setRecords(orderingZone());
     const before = await postJson(h.service, `/v1/domains/${domain}/verify`, undefined, { key: a.key });
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ domain, verified: false, verified_at: null, record: { name: `_inbox-verification.${domain}`, type: 'TXT', value: `inbox-verification=${TOKEN_A}` } });
+    expect(before.body).toMatchObject({
+      domain,
+      verified: false,
+      verified_at: null,
+      record: { name: `_inbox-verification.${domain}`, type: 'TXT', value: `inbox-verification=${TOKEN_A}` },
+    });
     expect(before.body.detail).toContain('publish TXT');
     h.dns.setRecords([...orderingZone(), ...verificationRecords([domain], TOKEN_A)]);
     const after = await postJson(h.service, `/v1/domains/${domain}/verify`, undefined, { key: a.key });
@@ -115,14 +129,19 @@ describe('GET /v1/domains/verification and POST /v1/domains/{domain}/verify', ()
 
   it('the same through GraphQL', async () => {
     const result = await graphql(h.service, '{ domainVerification { token record { nameTemplate type value } } }', {}, b.key);
-    expect(result.body.data.domainVerification).toEqual({ token: TOKEN_B, record: { nameTemplate: '_inbox-verification.<domain>', type: 'TXT', value: `inbox-verification=${TOKEN_B}` } });
+    expect(result.body.data.domainVerification).toEqual({
+      token: TOKEN_B,
+      record: { nameTemplate: '_inbox-verification.<domain>', type: 'TXT', value: `inbox-verification=${TOKEN_B}` },
+    });
   });
 });
 
 describe('the MCP tools and the CLI', () => {
   it('get_domain_verification and verify_domain answer as REST does', async () => {
     const client = new Client({ name: 'verification-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${a.key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${a.key}` } } }),
+    );
     try {
       const got = await client.callTool({ name: 'get_domain_verification', arguments: {} });
       const text = (r: Awaited<ReturnType<Client['callTool']>>) => {
@@ -145,8 +164,12 @@ describe('the MCP tools and the CLI', () => {
       const child = spawn('python3', [SVC, ...args], { env });
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (d) => { stdout += d; });
-      child.stderr.on('data', (d) => { stderr += d; });
+      child.stdout.on('data', (d) => {
+        stdout += d;
+      });
+      child.stderr.on('data', (d) => {
+        stderr += d;
+      });
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, stdout, stderr }));
       child.stdin.end();

@@ -5,8 +5,12 @@ import { verificationRecords } from '../support/domain-verification.js';
 import { FREE_DOMAINS, mailboxes, orderBody, postJson, startOrderingService, type OrderingHarness } from './support/ordering-fixture.js';
 
 let h: OrderingHarness;
-beforeAll(async () => { h = await startOrderingService(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startOrderingService();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const preview = (body: unknown, key?: string) => postJson(h.service, '/v1/orders/preview', body, key ? { key } : {});
 /** Refusals must be the same on place: a passing preview is accepted, a refused one is refused alike. */
@@ -17,9 +21,14 @@ describe('the preview answer (SPEC 2.3)', () => {
     const response = await preview(orderBody([FREE_DOMAINS[0]!, FREE_DOMAINS[1]!], 3));
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
-      ok: true, sku: 'google-inbox-unwarmed', domains: 2, mailboxes: 6, quantity: 6,
+      ok: true,
+      sku: 'google-inbox-unwarmed',
+      domains: 2,
+      mailboxes: 6,
+      quantity: 6,
       price: { unit_amount: 350, currency: 'usd', interval: 'month', mailboxes_per_unit: 1, total: 2100, first_invoice: 2100 },
-      discount: null, problems: [],
+      discount: null,
+      problems: [],
     });
   });
 
@@ -52,8 +61,17 @@ describe('the preview answer (SPEC 2.3)', () => {
   });
 
   it('answers the same through GraphQL', async () => {
-    const result = await graphql(h.service, 'query($o: OrderInput!) { previewOrder(order: $o) { quantity price { total firstInvoice } discount { appliesTo } } }',
-      { o: { sku: 'google-inbox-unwarmed', promotionCode: 'SPRING3', domains: [{ domain: FREE_DOMAINS[0], mailboxes: [{ firstName: 'A', lastName: 'B', localPart: 'ab' }] }] } });
+    const result = await graphql(
+      h.service,
+      'query($o: OrderInput!) { previewOrder(order: $o) { quantity price { total firstInvoice } discount { appliesTo } } }',
+      {
+        o: {
+          sku: 'google-inbox-unwarmed',
+          promotionCode: 'SPRING3',
+          domains: [{ domain: FREE_DOMAINS[0], mailboxes: [{ firstName: 'A', lastName: 'B', localPart: 'ab' }] }],
+        },
+      },
+    );
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.previewOrder).toEqual({ quantity: 1, price: { total: 350, firstInvoice: 263 }, discount: { appliesTo: 'first_3_months' } });
   });
@@ -61,7 +79,9 @@ describe('the preview answer (SPEC 2.3)', () => {
   it('needs only the read scope', async () => {
     const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
     expect((await preview(orderBody([FREE_DOMAINS[0]!], 1), key)).status).toBe(200);
-    expect((await postJson(h.service, '/v1/orders', orderBody([FREE_DOMAINS[0]!], 1), { key, headers: { 'idempotency-key': 'read-only-key' } })).status).toBe(403);
+    expect((await postJson(h.service, '/v1/orders', orderBody([FREE_DOMAINS[0]!], 1), { key, headers: { 'idempotency-key': 'read-only-key' } })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -94,7 +114,8 @@ describe('refusals, the same on preview and on place', () => {
   });
 
   it('any other unknown field is a 422, the same class as a field of the wrong type', async () => {
-    for (const response of await both(orderBody([FREE_DOMAINS[4]!], 1, { colour: 'blue' }))) expect([response.status, response.body.code]).toEqual([422, 'unknown_field']);
+    for (const response of await both(orderBody([FREE_DOMAINS[4]!], 1, { colour: 'blue' })))
+      expect([response.status, response.body.code]).toEqual([422, 'unknown_field']);
     for (const response of await both({ sku: 'google-inbox-unwarmed', domains: 'x.com' })) expect(response.status).toBe(422);
   });
 
@@ -131,12 +152,16 @@ describe('refusals, the same on preview and on place', () => {
         { domain: 'no-delegation.com', mailboxes: mailboxes(1) },
         { domain: 'taken-tenant.com', mailboxes: mailboxes(1) },
         { domain: `mail.${FREE_DOMAINS[6]}`, mailboxes: mailboxes(1) },
-        { domain: FREE_DOMAINS[7], forward_to: 'http://bad/url', mailboxes: [
-          { first_name: '', last_name: 'Lee', local_part: 'jo' },
-          { first_name: 'Jo', last_name: 'Lee', local_part: 'JO' },
-          { first_name: 'Jo', last_name: 'Lee', local_part: 'bad..dots' },
-          { first_name: 'Jo', last_name: 'Lee', local_part: 'postmaster' },
-        ] },
+        {
+          domain: FREE_DOMAINS[7],
+          forward_to: 'http://bad/url',
+          mailboxes: [
+            { first_name: '', last_name: 'Lee', local_part: 'jo' },
+            { first_name: 'Jo', last_name: 'Lee', local_part: 'JO' },
+            { first_name: 'Jo', last_name: 'Lee', local_part: 'bad..dots' },
+            { first_name: 'Jo', last_name: 'Lee', local_part: 'postmaster' },
+          ],
+        },
         { domain: FREE_DOMAINS[8], mailboxes: [] },
       ],
     };
@@ -152,16 +177,26 @@ describe('refusals, the same on preview and on place', () => {
       expect(codes[4]).toEqual(['domain_not_delegated']);
       expect(codes[5]).toEqual(['attached_to_google_tenant']);
       expect(codes[6]).toEqual(['not_registrable_domain']);
-      expect(codes[7]).toEqual(expect.arrayContaining(['invalid_forward_to', 'invalid_first_name', 'duplicate_local_part', 'invalid_local_part', 'reserved_local_part']));
+      expect(codes[7]).toEqual(
+        expect.arrayContaining(['invalid_forward_to', 'invalid_first_name', 'duplicate_local_part', 'invalid_local_part', 'reserved_local_part']),
+      );
       expect(codes[8]).toEqual(['no_mailboxes']);
-      expect(response.body.problems.find((p: any) => p.index === 7).issues.find((i: any) => i.code === 'duplicate_local_part').field).toBe('domains[7].mailboxes[1].local_part');
+      expect(response.body.problems.find((p: any) => p.index === 7).issues.find((i: any) => i.code === 'duplicate_local_part').field).toBe(
+        'domains[7].mailboxes[1].local_part',
+      );
     }
   });
 
   it('at most 500 domains and 2,000 mailboxes per order', async () => {
     const manyDomains = { sku: 'google-inbox-unwarmed', domains: Array.from({ length: 501 }, (_, i) => ({ domain: `d${i}.com`, mailboxes: mailboxes(1) })) };
     for (const response of await both(manyDomains)) expect([response.status, response.body.code]).toEqual([400, 'too_many_domains']);
-    const manyMailboxes = { sku: 'google-inbox-unwarmed', domains: Array.from({ length: 5 }, (_, i) => ({ domain: `m${i}.com`, mailboxes: Array.from({ length: 401 }, (_, j) => ({ first_name: 'A', last_name: 'B', local_part: `a${j}` })) })) };
+    const manyMailboxes = {
+      sku: 'google-inbox-unwarmed',
+      domains: Array.from({ length: 5 }, (_, i) => ({
+        domain: `m${i}.com`,
+        mailboxes: Array.from({ length: 401 }, (_, j) => ({ first_name: 'A', last_name: 'B', local_part: `a${j}` })),
+      })),
+    };
     for (const response of await both(manyMailboxes)) expect([response.status, response.body.code]).toEqual([400, 'too_many_mailboxes']);
   });
 

@@ -5,20 +5,42 @@ import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrd
 // racing for the last one cannot both get the discount; a placement that charges nothing gives its
 // redemption back.
 let h: OrderingHarness;
-const free = (() => { let i = 30; return () => FREE_DOMAINS[i++]!; })();
+const free = (() => {
+  let i = 30;
+  return () => FREE_DOMAINS[i++]!;
+})();
 
-beforeAll(async () => { h = await startOrderingService({ rateLimits: { order: 1000 } }); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startOrderingService({ rateLimits: { order: 1000 } });
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 async function addCode(code: string, maxRedemptions: number) {
   const db = h.service.services.db;
-  return db.insertInto('promotion_codes').values({
-    account_id: h.service.demo.accountId, code, plan_id: null, percent_off: 10, amount_off: null, currency: null,
-    duration: 'once', duration_in_months: null, expires_at: null, max_redemptions: maxRedemptions, times_redeemed: 0, processor_ref: null,
-  }).returning('id').executeTakeFirstOrThrow();
+  return db
+    .insertInto('promotion_codes')
+    .values({
+      account_id: h.service.demo.accountId,
+      code,
+      plan_id: null,
+      percent_off: 10,
+      amount_off: null,
+      currency: null,
+      duration: 'once',
+      duration_in_months: null,
+      expires_at: null,
+      max_redemptions: maxRedemptions,
+      times_redeemed: 0,
+      processor_ref: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
-const timesRedeemed = async (id: number) => (await h.service.services.db.selectFrom('promotion_codes').select('times_redeemed').where('id', '=', id).executeTakeFirstOrThrow()).times_redeemed;
+const timesRedeemed = async (id: number) =>
+  (await h.service.services.db.selectFrom('promotion_codes').select('times_redeemed').where('id', '=', id).executeTakeFirstOrThrow()).times_redeemed;
 const place = (body: unknown, key: string) => postJson(h.service, '/v1/orders', body, { headers: { 'idempotency-key': key } });
 
 describe("a promotion code's last redemption", () => {

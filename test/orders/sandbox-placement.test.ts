@@ -4,12 +4,20 @@ import { graphql } from '../support/test-service.js';
 import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from './support/ordering-fixture.js';
 
 let h: OrderingHarness;
-const free = (() => { let i = 0; return () => FREE_DOMAINS[i++]!; })();
+const free = (() => {
+  let i = 0;
+  return () => FREE_DOMAINS[i++]!;
+})();
 
-beforeAll(async () => { h = await startOrderingService({ rateLimits: { order: 1000 } }); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startOrderingService({ rateLimits: { order: 1000 } });
+});
+afterAll(async () => {
+  await h?.close();
+});
 
-const place = (body: unknown, key: string, apiKey?: string) => postJson(h.service, '/v1/orders', body, { headers: { 'idempotency-key': key }, ...(apiKey ? { key: apiKey } : {}) });
+const place = (body: unknown, key: string, apiKey?: string) =>
+  postJson(h.service, '/v1/orders', body, { headers: { 'idempotency-key': key }, ...(apiKey ? { key: apiKey } : {}) });
 
 describe('cards through the sandbox page', () => {
   it('no card: placing is a 409 and nothing is recorded, even when a code makes the first invoice free', async () => {
@@ -35,14 +43,23 @@ describe('cards through the sandbox page', () => {
 
   it('the setup link needs http(s) return URLs: missing or another scheme is a 422', async () => {
     expect((await postJson(h.service, '/v1/payment-method/setup-link', { cancel_url: 'https://x.example/c' })).status).toBe(422);
-    expect((await postJson(h.service, '/v1/payment-method/setup-link', { success_url: 'javascript:alert(1)', cancel_url: 'https://x.example/c' })).status).toBe(422);
-    expect((await postJson(h.service, '/v1/payment-method/setup-link', { success_url: 'ftp://x.example/s', cancel_url: 'https://x.example/c' })).status).toBe(422);
+    expect((await postJson(h.service, '/v1/payment-method/setup-link', { success_url: 'javascript:alert(1)', cancel_url: 'https://x.example/c' })).status).toBe(
+      422,
+    );
+    expect((await postJson(h.service, '/v1/payment-method/setup-link', { success_url: 'ftp://x.example/s', cancel_url: 'https://x.example/c' })).status).toBe(
+      422,
+    );
     expect((await postJson(h.service, '/v1/payment-method/setup-link', { success_url: 'not a url', cancel_url: 'https://x.example/c' })).status).toBe(422);
   });
 
   it('a used card link no longer works', async () => {
     const link = await postJson(h.service, '/v1/payment-method/setup-link', { success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' });
-    const form = { method: 'POST', redirect: 'manual' as const, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card_number=4242424242424242' };
+    const form = {
+      method: 'POST',
+      redirect: 'manual' as const,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card_number=4242424242424242',
+    };
     expect((await fetch(link.body.url, form)).status).toBe(303);
     expect((await fetch(link.body.url, form)).status).toBe(410);
   });
@@ -82,7 +99,11 @@ describe('placing an order with the sandbox processor', () => {
     const again = await place(orderBody(domains, 3, { promotion_code: 'WELCOME20' }), 'order-one-0001');
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ ...placed, replayed: true });
-    const subs = await h.service.services.db.selectFrom('sandbox_subscriptions').select('subscription_id').where('idempotency_key', '=', 'order-one-0001').execute();
+    const subs = await h.service.services.db
+      .selectFrom('sandbox_subscriptions')
+      .select('subscription_id')
+      .where('idempotency_key', '=', 'order-one-0001')
+      .execute();
     expect(subs).toHaveLength(1);
   });
 
@@ -117,12 +138,19 @@ describe('placing an order with the sandbox processor', () => {
 
   it('placing through GraphQL answers the same shape', async () => {
     const domain = free();
-    const result = await graphql(h.service, `mutation($o: OrderInput!, $k: String) { placeOrder(order: $o, idempotencyKey: $k) { orderId quantity replayed charged { amount currency } } }`,
-      { o: { sku: 'google-inbox-unwarmed', domains: [{ domain, mailboxes: [{ firstName: 'Ada', lastName: 'Byron', localPart: 'ada' }] }] }, k: 'graphql-order-1' });
+    const result = await graphql(
+      h.service,
+      `mutation($o: OrderInput!, $k: String) { placeOrder(order: $o, idempotencyKey: $k) { orderId quantity replayed charged { amount currency } } }`,
+      {
+        o: { sku: 'google-inbox-unwarmed', domains: [{ domain, mailboxes: [{ firstName: 'Ada', lastName: 'Byron', localPart: 'ada' }] }] },
+        k: 'graphql-order-1',
+      },
+    );
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.placeOrder).toMatchObject({ quantity: 1, replayed: false, charged: { amount: 350, currency: 'usd' } });
-    const missingKey = await graphql(h.service, `mutation($o: OrderInput!) { placeOrder(order: $o) { orderId } }`,
-      { o: { sku: 'google-inbox-unwarmed', domains: [{ domain: free(), mailboxes: [{ firstName: 'Ada', lastName: 'Byron', localPart: 'ada' }] }] } });
+    const missingKey = await graphql(h.service, `mutation($o: OrderInput!) { placeOrder(order: $o) { orderId } }`, {
+      o: { sku: 'google-inbox-unwarmed', domains: [{ domain: free(), mailboxes: [{ firstName: 'Ada', lastName: 'Byron', localPart: 'ada' }] }] },
+    });
     expect(missingKey.body.errors?.[0]?.extensions?.status).toBe(422);
     expect(missingKey.body.errors?.[0]?.message).toMatch(/"idempotencyKey"/);
   });
@@ -149,11 +177,18 @@ describe('a declined card and a price change', () => {
     await saveCardThroughSandboxPage(h.service, '4242424242424242', account.key);
     const body = orderBody([free()], 2);
     expect((await postJson(h.service, '/v1/orders/preview', body, { key: account.key })).body.price.unit_amount).toBe(350);
-    await h.service.services.db.updateTable('plans').set({ unit_amount: 400 }).where('account_id', '=', account.accountId).where('sku', '=', 'google-inbox-unwarmed').execute();
+    await h.service.services.db
+      .updateTable('plans')
+      .set({ unit_amount: 400 })
+      .where('account_id', '=', account.accountId)
+      .where('sku', '=', 'google-inbox-unwarmed')
+      .execute();
     const refused = await place(body, 'price-change-1', account.key);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('price_changed');
-    expect(await h.service.services.db.selectFrom('sandbox_subscriptions').select('subscription_id').where('idempotency_key', '=', 'price-change-1').execute()).toHaveLength(0);
+    expect(
+      await h.service.services.db.selectFrom('sandbox_subscriptions').select('subscription_id').where('idempotency_key', '=', 'price-change-1').execute(),
+    ).toHaveLength(0);
     const again = await postJson(h.service, '/v1/orders/preview', body, { key: account.key });
     expect(again.body.price).toMatchObject({ unit_amount: 400, total: 800 });
     const placed = await place(body, 'price-change-1', account.key);
@@ -174,9 +209,19 @@ describe('idempotency under concurrency and crashes', () => {
     expect(ok.filter((a) => !a.body.replayed)).toHaveLength(1);
     expect(new Set(ok.map((a) => a.body.order_id)).size).toBe(1);
     const db = h.service.services.db;
-    expect(await db.selectFrom('orders').select('id').where('account_id', '=', account.accountId).where('reference', 'like', 'ORD-%').where('reference', 'not like', 'ORD-DEMO%').execute()).toHaveLength(1);
+    expect(
+      await db
+        .selectFrom('orders')
+        .select('id')
+        .where('account_id', '=', account.accountId)
+        .where('reference', 'like', 'ORD-%')
+        .where('reference', 'not like', 'ORD-DEMO%')
+        .execute(),
+    ).toHaveLength(1);
     const customer = await db.selectFrom('accounts').select('processor_customer_id').where('id', '=', account.accountId).executeTakeFirstOrThrow();
-    expect(await db.selectFrom('sandbox_subscriptions').select('subscription_id').where('customer_id', '=', customer.processor_customer_id!).execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom('sandbox_subscriptions').select('subscription_id').where('customer_id', '=', customer.processor_customer_id!).execute(),
+    ).toHaveLength(1);
   });
 
   it('two keys at once: two orders, two charges', async () => {
@@ -185,8 +230,18 @@ describe('idempotency under concurrency and crashes', () => {
     const [a, b] = await Promise.all([place(orderBody([free()], 1), 'two-keys-a-1', account.key), place(orderBody([free()], 1), 'two-keys-b-1', account.key)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.order_id).not.toBe(b.body.order_id);
-    const customer = await h.service.services.db.selectFrom('accounts').select('processor_customer_id').where('id', '=', account.accountId).executeTakeFirstOrThrow();
-    expect(await h.service.services.db.selectFrom('sandbox_subscriptions').select('subscription_id').where('customer_id', '=', customer.processor_customer_id!).execute()).toHaveLength(2);
+    const customer = await h.service.services.db
+      .selectFrom('accounts')
+      .select('processor_customer_id')
+      .where('id', '=', account.accountId)
+      .executeTakeFirstOrThrow();
+    expect(
+      await h.service.services.db
+        .selectFrom('sandbox_subscriptions')
+        .select('subscription_id')
+        .where('customer_id', '=', customer.processor_customer_id!)
+        .execute(),
+    ).toHaveLength(2);
   });
 
   it('a crash after the charge and before the order was recorded: the retry with the same key records exactly one order and charges nothing more', async () => {
@@ -198,16 +253,25 @@ describe('idempotency under concurrency and crashes', () => {
     // What the dead request left: its claim on the key (lock lapsed) and the processor's charge.
     const { hashOf } = await import('../../resolvers/orders/order-hash.js');
     const { camelizeKeys } = await import('../../rest/snake-to-camel.js');
-    await db.insertInto('idempotency_records').values({ account_id: account.accountId, key, request_hash: hashOf(camelizeKeys(body)), state: 'in_progress', locked_until: new Date(Date.now() - 1000) }).execute();
+    await db
+      .insertInto('idempotency_records')
+      .values({ account_id: account.accountId, key, request_hash: hashOf(camelizeKeys(body)), state: 'in_progress', locked_until: new Date(Date.now() - 1000) })
+      .execute();
     const customer = await db.selectFrom('accounts').select('processor_customer_id').where('id', '=', account.accountId).executeTakeFirstOrThrow();
     const charge = await h.service.services.payments.createSubscription({
-      accountId: account.accountId, customerId: customer.processor_customer_id!, priceRef: 'price_demo_google_unwarmed', quantity: 2,
-      expected: { unitAmount: 350, currency: 'usd', firstInvoice: 700 }, idempotencyKey: key,
+      accountId: account.accountId,
+      customerId: customer.processor_customer_id!,
+      priceRef: 'price_demo_google_unwarmed',
+      quantity: 2,
+      expected: { unitAmount: 350, currency: 'usd', firstInvoice: 700 },
+      idempotencyKey: key,
     });
     const retry = await place(body, key, account.key);
     expect(retry.status).toBe(200);
     expect(retry.body.subscription_id).toBe(charge.subscriptionId);
-    expect(await db.selectFrom('sandbox_subscriptions').select('subscription_id').where('customer_id', '=', customer.processor_customer_id!).execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom('sandbox_subscriptions').select('subscription_id').where('customer_id', '=', customer.processor_customer_id!).execute(),
+    ).toHaveLength(1);
     expect(await db.selectFrom('orders').select('id').where('subscription_id', '=', charge.subscriptionId).execute()).toHaveLength(1);
     const replay = await place(body, key, account.key);
     expect(replay.body).toEqual({ ...retry.body, replayed: true });

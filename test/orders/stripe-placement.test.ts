@@ -6,7 +6,10 @@ import { FREE_DOMAINS, orderBody, postJson, startOrderingService, type OrderingH
 const WEBHOOK_SECRET = 'whsec_ordering_test_0123456789';
 let fake: FakeStripe;
 let h: OrderingHarness;
-const free = (() => { let i = 20; return () => FREE_DOMAINS[i++]!; })();
+const free = (() => {
+  let i = 20;
+  return () => FREE_DOMAINS[i++]!;
+})();
 
 beforeAll(async () => {
   fake = await startFakeStripe();
@@ -17,21 +20,49 @@ beforeAll(async () => {
     env: { STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_BASE: fake.url, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_TIMEOUT_MS: '1500' },
   });
 });
-afterAll(async () => { await h?.close(); await fake?.close(); });
+afterAll(async () => {
+  await h?.close();
+  await fake?.close();
+});
 
-const place = (body: unknown, key: string, apiKey = h.service.demo.key) => postJson(h.service, '/v1/orders', body, { key: apiKey, headers: { 'idempotency-key': key } });
+const place = (body: unknown, key: string, apiKey = h.service.demo.key) =>
+  postJson(h.service, '/v1/orders', body, { key: apiKey, headers: { 'idempotency-key': key } });
 
 function webhook(type: string, object: unknown, created = Math.floor(Date.now() / 1000)) {
-  const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', type, created, api_version: Stripe.API_VERSION, livemode: false, data: { object }, pending_webhooks: 1, request: { id: null, idempotency_key: null } });
-  return h.service.api('/webhooks/stripe', { method: 'POST', key: null, headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) }, body: payload });
+  const payload = JSON.stringify({
+    id: `evt_${Math.random().toString(36).slice(2)}`,
+    object: 'event',
+    type,
+    created,
+    api_version: Stripe.API_VERSION,
+    livemode: false,
+    data: { object },
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+  });
+  return h.service.api('/webhooks/stripe', {
+    method: 'POST',
+    key: null,
+    headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+    body: payload,
+  });
 }
 
 /** A person completes Stripe Checkout (setup mode) with a card; Stripe then tells us by webhook. */
 async function saveCardAtStripe(apiKey: string, cardNumber: string): Promise<void> {
-  const link = await postJson(h.service, '/v1/payment-method/setup-link', { success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' }, { key: apiKey });
+  const link = await postJson(
+    h.service,
+    '/v1/payment-method/setup-link',
+    { success_url: 'https://example.com/s', cancel_url: 'https://example.com/c' },
+    { key: apiKey },
+  );
   expect(link.status).toBe(200);
   const sessionId = String(link.body.url).split('/').pop();
-  const completed = await fetch(`${fake.url}/__test/checkout/sessions/${sessionId}/complete`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_number: cardNumber }) });
+  const completed = await fetch(`${fake.url}/__test/checkout/sessions/${sessionId}/complete`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ card_number: cardNumber }),
+  });
   const session = await completed.json();
   expect((await webhook('checkout.session.completed', session)).status).toBe(200);
 }
@@ -73,9 +104,21 @@ describe('placing through the Stripe SDK against the local fake', () => {
     const billing = await (await h.service.api('/v1/portal/billing')).json();
     const invoice = billing.invoices.find((i: any) => i.order_reference === placed.reference);
     expect(invoice).toMatchObject({ status: 'paid', amount_paid: 1120 });
-    const stripeInvoice = { id: 'in_renewal_1', object: 'invoice', customer: fake.subscriptions().find((s) => s.id === placed.subscription_id)?.customer, number: 'RENEW-0001',
-      amount_due: 1400, amount_paid: 0, currency: 'usd', status: 'open', attempt_count: 1, created: Math.floor(Date.now() / 1000) - 3600, due_date: null,
-      status_transitions: { paid_at: null }, parent: { subscription_details: { subscription: placed.subscription_id } } };
+    const stripeInvoice = {
+      id: 'in_renewal_1',
+      object: 'invoice',
+      customer: fake.subscriptions().find((s) => s.id === placed.subscription_id)?.customer,
+      number: 'RENEW-0001',
+      amount_due: 1400,
+      amount_paid: 0,
+      currency: 'usd',
+      status: 'open',
+      attempt_count: 1,
+      created: Math.floor(Date.now() / 1000) - 3600,
+      due_date: null,
+      status_transitions: { paid_at: null },
+      parent: { subscription_details: { subscription: placed.subscription_id } },
+    };
     expect((await webhook('invoice.payment_failed', stripeInvoice)).status).toBe(200);
     // The same event again, and an older one saying paid, change nothing.
     expect((await webhook('invoice.payment_failed', stripeInvoice)).status).toBe(200);

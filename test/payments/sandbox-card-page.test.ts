@@ -52,12 +52,21 @@ beforeEach(() => {
 });
 
 async function newLink(): Promise<string> {
-  const link = await processor.createSetupLink({ customerId: 'sbx_cus_9', successUrl: 'https://app.example/card-saved?x=1', cancelUrl: 'https://app.example/cancelled' });
+  const link = await processor.createSetupLink({
+    customerId: 'sbx_cus_9',
+    successUrl: 'https://app.example/card-saved?x=1',
+    cancelUrl: 'https://app.example/cancelled',
+  });
   return link.url;
 }
 
 function postForm(link: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(link, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  return fetch(link, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 describe('the sandbox card page', () => {
@@ -173,7 +182,13 @@ describe('the sandbox card page', () => {
   });
 
   it('escapes what it echoes back', () => {
-    const html = renderSandboxCardPage({ formAction: '?token=t', token: 't"><script>', cancelUrl: 'https://x/"><b>', error: '<img src=x>', values: { name: '<script>alert(1)</script>' } });
+    const html = renderSandboxCardPage({
+      formAction: '?token=t',
+      token: 't"><script>',
+      cancelUrl: 'https://x/"><b>',
+      error: '<img src=x>',
+      values: { name: '<script>alert(1)</script>' },
+    });
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');

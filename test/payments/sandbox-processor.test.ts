@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
 import { createPaymentProcessor } from '../../resolvers/payments/create-payment-processor.js';
 import { createMemorySandboxStore } from '../../resolvers/payments/memory-sandbox-store.js';
-import {
-  CardDeclinedError,
-  IdempotencyKeyReusedError,
-  NoPaymentMethodError,
-} from '../../resolvers/payments/payment-errors.js';
+import { CardDeclinedError, IdempotencyKeyReusedError, NoPaymentMethodError } from '../../resolvers/payments/payment-errors.js';
 import type { CreateSubscriptionInput } from '../../resolvers/payments/payment-processor.js';
 import { handleSandboxCardForm } from '../../resolvers/payments/sandbox-card-form.js';
 import { SandboxProcessor } from '../../resolvers/payments/sandbox-processor.js';
@@ -21,7 +17,12 @@ function setup() {
 }
 
 /** Saves a card the way a person does: through the setup link and the card form. */
-async function saveCard(processor: SandboxProcessor, store: ReturnType<typeof createMemorySandboxStore>, customerId: string, cardNumber: string): Promise<void> {
+async function saveCard(
+  processor: SandboxProcessor,
+  store: ReturnType<typeof createMemorySandboxStore>,
+  customerId: string,
+  cardNumber: string,
+): Promise<void> {
   const link = await processor.createSetupLink({ customerId, successUrl: 'https://app.example/ok', cancelUrl: 'https://app.example/no' });
   const token = new URL(link.url).searchParams.get('token');
   const answer = await handleSandboxCardForm(token, { card_number: cardNumber }, store);
@@ -96,7 +97,9 @@ describe('sandbox processor', () => {
 
   it('answers 409 with no card on file, even when the first invoice is free', async () => {
     const { store, processor } = setup();
-    const error = await processor.createSubscription(order('sbx_cus_3', { expected: { unitAmount: 1500, currency: 'usd', firstInvoice: 0 } })).catch((e: unknown) => e);
+    const error = await processor
+      .createSubscription(order('sbx_cus_3', { expected: { unitAmount: 1500, currency: 'usd', firstInvoice: 0 } }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoPaymentMethodError);
     expect((error as ApiError).status).toBe(409);
     expect(store.subscriptions()).toHaveLength(0);
@@ -141,7 +144,10 @@ describe('sandbox processor', () => {
     await saveCard(processor, store, 'sbx_cus_3', '4242424242424242');
     const charged = await processor.createSubscription(order('sbx_cus_3'));
     const restarted = new SandboxProcessor({ apiUrl: API_URL, store });
-    expect(await restarted.findSubscriptionByIdempotencyKey('sbx_cus_3', 'sandbox-order-0001')).toMatchObject({ subscriptionId: charged.subscriptionId, replayed: true });
+    expect(await restarted.findSubscriptionByIdempotencyKey('sbx_cus_3', 'sandbox-order-0001')).toMatchObject({
+      subscriptionId: charged.subscriptionId,
+      replayed: true,
+    });
     expect(await restarted.findSubscriptionByIdempotencyKey('sbx_cus_3', 'another-key-000')).toBeNull();
   });
 

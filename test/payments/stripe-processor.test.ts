@@ -60,10 +60,7 @@ const subscriptionCreates = (): number => fake.requests.filter((r) => r.method =
 
 describe('customers and the card setup link', () => {
   it('creates one customer per account even when two first requests race, and reuses it afterwards', async () => {
-    const [a, b] = await Promise.all([
-      processor.ensureCustomer({ id: 42, name: 'Acme' }),
-      processor.ensureCustomer({ id: 42, name: 'Acme' }),
-    ]);
+    const [a, b] = await Promise.all([processor.ensureCustomer({ id: 42, name: 'Acme' }), processor.ensureCustomer({ id: 42, name: 'Acme' })]);
     expect(a.customerId).toMatch(/^cus_/);
     expect(b.customerId).toBe(a.customerId);
     const again = await processor.ensureCustomer({ id: 42, name: 'Acme Renamed', customerId: a.customerId });
@@ -87,7 +84,13 @@ describe('customers and the card setup link', () => {
     expect(link.url.startsWith(`${fake.url}/`)).toBe(true);
     expect(Date.parse(link.expires_at)).toBeGreaterThan(Date.now());
     const sent = fake.requests.find((r) => r.path === '/v1/checkout/sessions');
-    expect(sent?.params).toMatchObject({ mode: 'setup', customer: customerId, currency: 'usd', success_url: 'https://app.example/ok', cancel_url: 'https://app.example/no' });
+    expect(sent?.params).toMatchObject({
+      mode: 'setup',
+      customer: customerId,
+      currency: 'usd',
+      success_url: 'https://app.example/ok',
+      cancel_url: 'https://app.example/no',
+    });
   });
 
   it('shows no card before the person completes the setup page, and brand and last four after', async () => {
@@ -317,7 +320,7 @@ describe('idempotency', () => {
   });
 });
 
-describe('the fake\'s test controls over HTTP', () => {
+describe("the fake's test controls over HTTP", () => {
   it('saves a card, queues faults and counts charges through /__test/', async () => {
     const { customerId } = await processor.ensureCustomer({ id: 7, name: 'Acme' });
     const post = (path: string, body: unknown): Promise<Response> =>

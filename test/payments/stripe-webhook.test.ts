@@ -38,7 +38,17 @@ afterAll(async () => {
 });
 
 function event(type: string, object: unknown, id = 'evt_1'): string {
-  return JSON.stringify({ id, object: 'event', type, created: 1_800_000_000, api_version: Stripe.API_VERSION, livemode: false, data: { object }, pending_webhooks: 1, request: { id: null, idempotency_key: null } });
+  return JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    created: 1_800_000_000,
+    api_version: Stripe.API_VERSION,
+    livemode: false,
+    data: { object },
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+  });
 }
 
 describe('webhook signatures', () => {
@@ -96,7 +106,15 @@ describe('mirroring events for the billing page', () => {
       event_id: 'evt_1',
       event_type: 'invoice.paid',
       event_created: 1_800_000_000,
-      invoice: { processor_id: invoice.id, amount_due: 3000, amount_paid: 3000, currency: 'usd', status: 'paid', subscription_id: subscription.id, payment_failed: false },
+      invoice: {
+        processor_id: invoice.id,
+        amount_due: 3000,
+        amount_paid: 3000,
+        currency: 'usd',
+        status: 'paid',
+        subscription_id: subscription.id,
+        payment_failed: false,
+      },
     });
     if (record?.kind === 'invoice') expect(Date.parse(record.invoice.paid_at as string)).not.toBeNaN();
   });
@@ -117,7 +135,13 @@ describe('mirroring events for the billing page', () => {
     const record = mirrorFromStripeEvent(JSON.parse(event('customer.subscription.deleted', canceled)) as Stripe.Event);
     expect(record).toMatchObject({
       kind: 'subscription',
-      subscription: { processor_id: subscription.id, status: 'canceled', quantity: 2, idempotency_key: 'webhook-order-1', canceled_at: new Date(1_800_000_100_000).toISOString() },
+      subscription: {
+        processor_id: subscription.id,
+        status: 'canceled',
+        quantity: 2,
+        idempotency_key: 'webhook-order-1',
+        canceled_at: new Date(1_800_000_100_000).toISOString(),
+      },
     });
   });
 

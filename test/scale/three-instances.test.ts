@@ -63,18 +63,23 @@ describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, ()
     const bodies: Record<string, unknown>[] = [];
     let next = 0;
     // Twelve requests in flight at a time, round-robin over the instances; every other one on /graphql.
-    const viaGraphql = (server: SpawnedServer) => fetch(`${server.apiUrl}/graphql`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ paymentMethod { onFile } }' }),
-    });
-    await Promise.all(Array.from({ length: 12 }, async () => {
-      while (next < 300) {
-        const i = next++;
-        const response = i % 2 === 0 ? await get(servers[i % 3]!, '/v1/payment-method', key) : await viaGraphql(servers[i % 3]!);
-        statuses.push(response.status);
-        const body = await response.json();
-        if (response.status !== 200) bodies.push(body);
-      }
-    }));
+    const viaGraphql = (server: SpawnedServer) =>
+      fetch(`${server.apiUrl}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ paymentMethod { onFile } }' }),
+      });
+    await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        while (next < 300) {
+          const i = next++;
+          const response = i % 2 === 0 ? await get(servers[i % 3]!, '/v1/payment-method', key) : await viaGraphql(servers[i % 3]!);
+          statuses.push(response.status);
+          const body = await response.json();
+          if (response.status !== 200) bodies.push(body);
+        }
+      }),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(240);
     expect(statuses.filter((s) => s === 429)).toHaveLength(60);
     for (const body of bodies) {
@@ -97,52 +102,68 @@ describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, ()
 
   const ordering = operationTable.some((r) => r.name === 'place_order') && operationTable.some((r) => r.name === 'create_card_setup_link');
 
-  it.skipIf(!ordering)('30 concurrent placements with one Idempotency-Key, spread over three instances, place one order and charge once', async () => {
-    const demo = await runAdmin(['seed-demo'], { DATABASE_URL: database.databaseUrl });
-    const key = String(demo.key);
-    const accountId = Number(demo.account_id);
-    const domain = `scale-${Date.now().toString(36)}.test`;
-    dns.setRecords([{ name: domain, type: 'NS', data: `ns1.${domain}` }, ...verificationRecords([domain])]);
-    const post = (server: SpawnedServer, path: string, body: unknown, headers: Record<string, string> = {}) => fetch(server.apiUrl + path, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
-    });
+  it.skipIf(!ordering)(
+    '30 concurrent placements with one Idempotency-Key, spread over three instances, place one order and charge once',
+    async () => {
+      const demo = await runAdmin(['seed-demo'], { DATABASE_URL: database.databaseUrl });
+      const key = String(demo.key);
+      const accountId = Number(demo.account_id);
+      const domain = `scale-${Date.now().toString(36)}.test`;
+      dns.setRecords([{ name: domain, type: 'NS', data: `ns1.${domain}` }, ...verificationRecords([domain])]);
+      const post = (server: SpawnedServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(server.apiUrl + path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
 
-    // The demo account has no card: save the sandbox test card through the setup link, as a person would.
-    const link = await post(servers[0]!, '/v1/payment-method/setup-link', { success_url: 'https://example.com/saved', cancel_url: 'https://example.com/cancel' });
-    expect(link.status).toBe(200);
-    const { url } = (await link.json()) as { url: string };
-    const token = new URL(url).searchParams.get('token')!;
-    const saved = await fetch(`${servers[1]!.apiUrl}/sandbox/card?token=${encodeURIComponent(token)}`, {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token, card_number: '4242424242424242', name: 'Scale Test' }).toString(),
-    });
-    expect(saved.status).toBe(303);
-    expect((await (await get(servers[2]!, '/v1/payment-method', key)).json()).on_file).toBe(true);
+      // The demo account has no card: save the sandbox test card through the setup link, as a person would.
+      const link = await post(servers[0]!, '/v1/payment-method/setup-link', {
+        success_url: 'https://example.com/saved',
+        cancel_url: 'https://example.com/cancel',
+      });
+      expect(link.status).toBe(200);
+      const { url } = (await link.json()) as { url: string };
+      const token = new URL(url).searchParams.get('token')!;
+      const saved = await fetch(`${servers[1]!.apiUrl}/sandbox/card?token=${encodeURIComponent(token)}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, card_number: '4242424242424242', name: 'Scale Test' }).toString(),
+      });
+      expect(saved.status).toBe(303);
+      expect((await (await get(servers[2]!, '/v1/payment-method', key)).json()).on_file).toBe(true);
 
-    const order = { sku: 'google-inbox-unwarmed', domains: [{ domain, mailboxes: [{ first_name: 'Alex', last_name: 'Morgan', local_part: 'alex' }] }] };
-    const idempotencyKey = `scale-${Date.now()}-one-key`;
-    const answers = await Promise.all(Array.from({ length: 30 }, async (_, i) => {
-      const response = await post(servers[i % 3]!, '/v1/orders', order, { 'idempotency-key': idempotencyKey });
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
-    }));
-    const placed = answers.filter((a) => a.status === 200);
-    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
-    expect(placed.length).toBeGreaterThan(0);
-    expect(new Set(placed.map((a) => a.body.order_id)).size).toBe(1);
-    expect(placed.filter((a) => a.body.replayed === false)).toHaveLength(1);
-    // Any answer that is not the order is a 409 "still in progress", never a second order.
-    for (const other of answers.filter((a) => a.status !== 200)) expect(other.status).toBe(409);
+      const order = { sku: 'google-inbox-unwarmed', domains: [{ domain, mailboxes: [{ first_name: 'Alex', last_name: 'Morgan', local_part: 'alex' }] }] };
+      const idempotencyKey = `scale-${Date.now()}-one-key`;
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const response = await post(servers[i % 3]!, '/v1/orders', order, { 'idempotency-key': idempotencyKey });
+          return { status: response.status, body: (await response.json()) as Record<string, any> };
+        }),
+      );
+      const placed = answers.filter((a) => a.status === 200);
+      expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+      expect(placed.length).toBeGreaterThan(0);
+      expect(new Set(placed.map((a) => a.body.order_id)).size).toBe(1);
+      expect(placed.filter((a) => a.body.replayed === false)).toHaveLength(1);
+      // Any answer that is not the order is a 409 "still in progress", never a second order.
+      for (const other of answers.filter((a) => a.status !== 200)) expect(other.status).toBe(409);
 
-    const client = new pg.Client({ connectionString: database.databaseUrl });
-    await client.connect();
-    try {
-      const orders = await client.query('select o.id from orders o join domains d on d.order_id = o.id where d.domain = $1', [domain]);
-      expect(orders.rows).toHaveLength(1);
-      const charges = await client.query(
-        'select s.* from sandbox_subscriptions s join accounts a on a.processor_customer_id = s.customer_id where a.id = $1', [accountId]);
-      expect(charges.rows).toHaveLength(1);
-    } finally {
-      await client.end();
-    }
-  }, 120_000);
+      const client = new pg.Client({ connectionString: database.databaseUrl });
+      await client.connect();
+      try {
+        const orders = await client.query('select o.id from orders o join domains d on d.order_id = o.id where d.domain = $1', [domain]);
+        expect(orders.rows).toHaveLength(1);
+        const charges = await client.query(
+          'select s.* from sandbox_subscriptions s join accounts a on a.processor_customer_id = s.customer_id where a.id = $1',
+          [accountId],
+        );
+        expect(charges.rows).toHaveLength(1);
+      } finally {
+        await client.end();
+      }
+    },
+    120_000,
+  );
 });

@@ -20,9 +20,23 @@ const documentOf = (name: string) => {
 describe('sequencers, change request kinds and analytics periods are GraphQL enums', () => {
   it('their values are the ones the resolvers accept (periods as ISO 8601 durations)', () => {
     for (const name of ['Sequencer', 'RequestKind', 'AnalyticsPeriod']) expect(isEnumType(schema.getType(name)), name).toBe(true);
-    expect(enumType('Sequencer').getValues().map((v) => v.name).sort()).toEqual(Object.keys(SEQUENCERS).sort());
-    expect(enumType('RequestKind').getValues().map((v) => v.name).sort()).toEqual(Object.keys(REQUEST_KINDS).sort());
-    expect(enumType('AnalyticsPeriod').getValues().map((v) => [v.name, v.value])).toEqual(Object.keys(ANALYTICS_PERIODS).map((p) => [`P${p.toUpperCase()}`, p]));
+    expect(
+      enumType('Sequencer')
+        .getValues()
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual(Object.keys(SEQUENCERS).sort());
+    expect(
+      enumType('RequestKind')
+        .getValues()
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual(Object.keys(REQUEST_KINDS).sort());
+    expect(
+      enumType('AnalyticsPeriod')
+        .getValues()
+        .map((v) => [v.name, v.value]),
+    ).toEqual(Object.keys(ANALYTICS_PERIODS).map((p) => [`P${p.toUpperCase()}`, p]));
   });
 
   it('inputs and answers use them', () => {
@@ -35,8 +49,12 @@ describe('sequencers, change request kinds and analytics periods are GraphQL enu
     expect(String(analytics?.type)).toBe('Analytics!');
     const period = (schema.getType('Analytics') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().period?.type;
     expect(isNonNullType(period) && String(period)).toBe('AnalyticsPeriod!');
-    expect(String((schema.getType('OrderSummary') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().sequencer?.type)).toBe('Sequencer');
-    expect(String((schema.getType('ChangeRequest') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().kind?.type)).toBe('RequestKind!');
+    expect(String((schema.getType('OrderSummary') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().sequencer?.type)).toBe(
+      'Sequencer',
+    );
+    expect(String((schema.getType('ChangeRequest') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().kind?.type)).toBe(
+      'RequestKind!',
+    );
   });
 });
 
@@ -50,8 +68,9 @@ describe('the REST and MCP doors keep the documented spelling', () => {
   it('a period written 30d reaches GraphQL as P30D and comes back as 30d', () => {
     const { document, operationName } = documentOf('analytics');
     expect(enumVariablesToGraphql(schema, document, operationName, { period: '30d' })).toEqual({ period: 'P30D' });
-    expect(enumAnswerToWire(schema, document, operationName, { analytics: { period: 'P30D', from: 'a', to: 'b', domains: [] } }))
-      .toEqual({ analytics: { period: '30d', from: 'a', to: 'b', domains: [] } });
+    expect(enumAnswerToWire(schema, document, operationName, { analytics: { period: 'P30D', from: 'a', to: 'b', domains: [] } })).toEqual({
+      analytics: { period: '30d', from: 'a', to: 'b', domains: [] },
+    });
   });
 
   it("an unknown sequencer or kind is refused in the resolver's words, listing the values (400, allowed)", () => {
@@ -59,12 +78,15 @@ describe('the REST and MCP doors keep the documented spelling', () => {
     let refusal: unknown;
     try {
       enumVariablesToGraphql(schema, sequencer.document, sequencer.operationName, { subscriptionId: 'sub_x', input: { sequencer: 'carrier-pigeon' } });
-    } catch (error) { refusal = error; }
+    } catch (error) {
+      refusal = error;
+    }
     expect(refusal).toBeInstanceOf(ApiError);
     expect(refusal).toMatchObject({ status: 400, code: 'unknown_sequencer', extras: { allowed: Object.keys(SEQUENCERS) } });
     const kind = documentOf('raise-request');
-    expect(() => enumVariablesToGraphql(schema, kind.document, kind.operationName, { input: { subscriptionId: 'sub_x', kind: 'teleport', summary: 'x' } }))
-      .toThrow(/not a kind of request; send one of forwarding/);
+    expect(() =>
+      enumVariablesToGraphql(schema, kind.document, kind.operationName, { input: { subscriptionId: 'sub_x', kind: 'teleport', summary: 'x' } }),
+    ).toThrow(/not a kind of request; send one of forwarding/);
   });
 
   it('OpenAPI and the MCP input schemas list the documented spellings', () => {
@@ -85,7 +107,9 @@ describe('through the service', () => {
     service = await startTestService({ socketless: true });
     subscriptionId = (await (await service.api('/v1/portal/orders')).json()).orders[0].subscription_id;
   });
-  afterAll(async () => { await service?.close(); });
+  afterAll(async () => {
+    await service?.close();
+  });
 
   it('REST answers period 30d; /graphql answers P30D for the same request', async () => {
     const rest = await (await service.api('/v1/portal/analytics?period=30D')).json();
@@ -94,16 +118,26 @@ describe('through the service', () => {
     expect(gql.body.data.analytics).toEqual({ ...gql.body.data.analytics, period: 'P30D', from: rest.from, to: rest.to });
   });
 
-  it('/graphql refuses an unknown sequencer in words that name the enum; REST in the resolver\'s words', async () => {
-    const gql = await graphql(service, 'mutation($s: String!) { setSequencer(subscriptionId: $s, input: { sequencer: carrier }) { sequencer } }', { s: subscriptionId });
+  it("/graphql refuses an unknown sequencer in words that name the enum; REST in the resolver's words", async () => {
+    const gql = await graphql(service, 'mutation($s: String!) { setSequencer(subscriptionId: $s, input: { sequencer: carrier }) { sequencer } }', {
+      s: subscriptionId,
+    });
     expect(gql.body.errors?.[0]?.message).toMatch(/Sequencer/);
-    const rest = await service.api(`/v1/portal/orders/${subscriptionId}/sequencer`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sequencer: 'carrier' }) });
+    const rest = await service.api(`/v1/portal/orders/${subscriptionId}/sequencer`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sequencer: 'carrier' }),
+    });
     expect(rest.status).toBe(400);
     expect((await rest.json()).detail).toMatch(/"carrier" is not a sequencer we connect to; send one of instantly/);
   });
 
   it('a sequencer set through REST reads back as the enum value on /graphql', async () => {
-    const rest = await service.api(`/v1/portal/orders/${subscriptionId}/sequencer`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sequencer: 'Lemlist' }) });
+    const rest = await service.api(`/v1/portal/orders/${subscriptionId}/sequencer`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sequencer: 'Lemlist' }),
+    });
     expect((await rest.json()).sequencer).toBe('lemlist');
     const gql = await graphql(service, '{ orders { subscriptionId sequencer } }');
     expect(gql.body.data.orders.find((o: { subscriptionId: string }) => o.subscriptionId === subscriptionId).sequencer).toBe('lemlist');

@@ -6,8 +6,12 @@ import { startTestService, type TestService } from '../support/test-service.js';
 
 /** The operation table's annotations and limits, as an MCP client sees them in the tool lists. */
 let service: TestService;
-beforeAll(async () => { service = await startTestService({ rateLimits: { public: 10_000 } }); });
-afterAll(async () => { await service?.close(); });
+beforeAll(async () => {
+  service = await startTestService({ rateLimits: { public: 10_000 } });
+});
+afterAll(async () => {
+  await service?.close();
+});
 
 async function listTools(url: string, key?: string) {
   const client = new Client({ name: 'test', version: '1' });
@@ -50,7 +54,8 @@ describe('MCP tool annotations', () => {
 
   it('the public checks are read-only, idempotent and open-world, with their limits and enums', async () => {
     const tools = await listTools(`${service.publicUrl}/mcp`);
-    for (const tool of tools) expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    for (const tool of tools)
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
     const props = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, any>;
     expect(props('check_dns').type.enum).toEqual(['MX', 'TXT', 'A', 'AAAA', 'CNAME', 'NS', 'SOA', 'CAA']);
     expect(props('check_uribl').domains.anyOf[0]).toMatchObject({ type: 'array', maxItems: 100 });

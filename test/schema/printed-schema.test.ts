@@ -13,11 +13,11 @@ describe('the printed schema', () => {
     expect(committed('schema.graphql')).toBe(printSchema(schema) + '\n');
   });
 
-  it('schema.public.graphql, the public listener\'s checks-only schema, is current', () => {
+  it("schema.public.graphql, the public listener's checks-only schema, is current", () => {
     expect(committed('schema.public.graphql')).toBe(printSchema(publicSchema) + '\n');
   });
 
-  it('each check\'s operation document is printed from its answer type and current', () => {
+  it("each check's operation document is printed from its answer type and current", () => {
     for (const d of checkDeclarations) expect(committed(`rest/operations/${d.name}.graphql`), d.name).toBe(checkDocument(declaredSchema, d));
   });
 });
@@ -25,6 +25,8 @@ describe('the printed schema', () => {
 describe('the typed operations', () => {
   it('rest/generated/operations.ts is current (graphql-codegen --check; run `npm run codegen`)', () => {
     // --check exits non-zero when generating would change the committed file.
-    expect(() => execFileSync('npx', ['graphql-codegen', '--config', 'codegen.ts', '--check'], { cwd: new URL('../../', import.meta.url), stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync('npx', ['graphql-codegen', '--config', 'codegen.ts', '--check'], { cwd: new URL('../../', import.meta.url), stdio: 'pipe' }),
+    ).not.toThrow();
   }, 60_000);
 });

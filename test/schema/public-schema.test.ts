@@ -21,20 +21,28 @@ describe('the public schema', () => {
   });
 });
 
-describe('the public listener\'s /graphql', () => {
+describe("the public listener's /graphql", () => {
   let dns: TestDnsServer;
   let service: TestService;
   beforeAll(async () => {
     dns = await startTestDnsServer({ records: fixtureZone });
     service = await startTestService({ env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '500', DNS_TRIES: '1' }, rateLimits: { public: 10_000 } });
   });
-  afterAll(async () => { await service?.close(); await dns?.close(); });
+  afterAll(async () => {
+    await service?.close();
+    await dns?.close();
+  });
 
   const post = async (on: 'pub' | 'api', query: string, key?: string) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const response = on === 'pub'
-      ? await service.pub('/graphql', { method: 'POST', headers: key ? { ...headers, authorization: `Bearer ${key}` } : headers, body: JSON.stringify({ query }) })
-      : await service.api('/graphql', { method: 'POST', headers, body: JSON.stringify({ query }) });
+    const response =
+      on === 'pub'
+        ? await service.pub('/graphql', {
+            method: 'POST',
+            headers: key ? { ...headers, authorization: `Bearer ${key}` } : headers,
+            body: JSON.stringify({ query }),
+          })
+        : await service.api('/graphql', { method: 'POST', headers, body: JSON.stringify({ query }) });
     return { status: response.status, body: (await response.json()) as { data?: any; errors?: { message: string }[] } };
   };
 
@@ -67,25 +75,42 @@ describe('the public listener\'s /graphql', () => {
   });
 
   it('answers the checks with typed fields, one selection for many checks', async () => {
-    const { body } = await post('pub', `{
+    const { body } = await post(
+      'pub',
+      `{
       dmarc: checkDmarc(domain: "good.test") { ... on DmarcAnswer { status effectivePolicy reportDestinations { tag } } }
       mx: checkDns(domain: "good.test", type: MX) { ... on DnsAnswer { type records { ... on MxRecordAnswer { exchange preference } } } }
       esp: segmentEsp(domains: ["good.test", "bad.test"]) { ... on CheckAnswer { status findings { severity code } } ... on SegmentEspAnswer { counts { google other unresolved } } }
-    }`);
+    }`,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.dmarc).toMatchObject({ status: 'pass', effectivePolicy: 'reject' });
     expect(body.data.mx).toEqual({ type: 'MX', records: [{ exchange: 'mx.good.test', preference: 10 }] });
     expect(typeof body.data.esp.counts.other).toBe('number');
   });
 
-  it('the checks page\'s one query (the grade and ten checks, every field, no aliases) fits the limits and answers', async () => {
+  it("the checks page's one query (the grade and ten checks, every field, no aliases) fits the limits and answers", async () => {
     const select = (field: string) => checkSelection(declaredSchema, checkDeclarations.find((d) => d.field === field)!);
     expect(CHECKS_PAGE_SCRIPT).toContain(JSON.stringify(select('checkSpf')));
-    const calls = ['grade: checkDeliverability(domain: $domain)', 'spf: checkSpf(domain: $domain)', 'dkim: checkDkim(domain: $domain)', 'dmarc: checkDmarc(domain: $domain)',
-      'mx: checkDns(domain: $domain, type: MX)', 'blacklist: checkBlacklist(input: $domain)', 'expiry: checkDomainExpiry(domain: $domain)', 'mtaSts: checkMtaSts(domain: $domain)',
-      'bimi: checkBimi(domain: $domain)', 'nameservers: checkNameservers(domains: [$domain])', 'provider: checkProviderDomain(domain: $domain)'];
+    const calls = [
+      'grade: checkDeliverability(domain: $domain)',
+      'spf: checkSpf(domain: $domain)',
+      'dkim: checkDkim(domain: $domain)',
+      'dmarc: checkDmarc(domain: $domain)',
+      'mx: checkDns(domain: $domain, type: MX)',
+      'blacklist: checkBlacklist(input: $domain)',
+      'expiry: checkDomainExpiry(domain: $domain)',
+      'mtaSts: checkMtaSts(domain: $domain)',
+      'bimi: checkBimi(domain: $domain)',
+      'nameservers: checkNameservers(domains: [$domain])',
+      'provider: checkProviderDomain(domain: $domain)',
+    ];
     const query = `query ChecksPage($domain: String!) { ${calls.map((c) => `${c} ${select(c.split(': ')[1]!.split('(')[0]!)}`).join(' ')} }`;
-    const response = await service.pub('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { domain: 'good.test' } }) });
+    const response = await service.pub('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables: { domain: 'good.test' } }),
+    });
     const body = await response.json();
     expect(body.errors).toBeUndefined();
     expect(body.data.grade.grade).toMatch(/^[A-F]$/);

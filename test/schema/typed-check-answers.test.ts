@@ -25,12 +25,19 @@ describe('the check fields are typed', () => {
       const union = getNamedType(field.type);
       expect(isUnionType(union) && union.name, d.field).toBe(resultTypeName(d));
       if (!isUnionType(union)) continue;
-      expect(union.getTypes().map((t) => t.name).sort()).toEqual([d.answer, 'UnfinishedCheck'].sort());
+      expect(
+        union
+          .getTypes()
+          .map((t) => t.name)
+          .sort(),
+      ).toEqual([d.answer, 'UnfinishedCheck'].sort());
       const answer = schema.getType(d.answer);
       if (!isObjectType(answer)) throw new Error(`${d.answer} is not an object type`);
       expect(answer.getInterfaces().map((i) => i.name)).toEqual(['CheckAnswer']);
       expect(String(answer.getFields().status!.type)).toBe('CheckStatus!');
-      expect(String((schema.getType('Finding') as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields().severity!.type)).toBe('Severity!');
+      expect(String((schema.getType('Finding') as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields().severity!.type)).toBe(
+        'Severity!',
+      );
     }
   });
 
@@ -56,7 +63,9 @@ describe('the check fields are typed', () => {
     expect(fields('DeliverabilityAnswer')).toContain('uncheckedWeight');
     expect(fields('MarkCertificate')).toContain('chainTrusted');
     expect(fields('EmailResult')).toContain('mxIssues');
-    expect(String((schema.getType('EmailResult') as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields().mxIssues!.type)).toBe('[Finding!]!');
+    expect(String((schema.getType('EmailResult') as { getFields(): Record<string, GraphQLField<unknown, unknown>> }).getFields().mxIssues!.type)).toBe(
+      '[Finding!]!',
+    );
   });
 
   it('each declaration gives one operation-table row with the same name, parameters and document', () => {
@@ -85,7 +94,10 @@ describe('REST answers equal what the check functions return', () => {
     dns = await startTestDnsServer({ records: fixtureZone });
     service = await startTestService({ env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '500', DNS_TRIES: '1' }, rateLimits: { public: 10_000 } });
   });
-  afterAll(async () => { await service?.close(); await dns?.close(); });
+  afterAll(async () => {
+    await service?.close();
+    await dns?.close();
+  });
 
   const examples: [string, Record<string, string>][] = [
     ['check-spf', { domain: 'good.test' }],

@@ -11,10 +11,13 @@ import { startTestService, type TestService } from '../support/test-service.js';
 let server: Server;
 let base: string;
 beforeAll(async () => {
-  server = serveHttp(async (_request, info) => {
-    log('info', 'handled');
-    return new Response(JSON.stringify({ request_id: info.requestId }), { headers: { 'content-type': 'application/json' } });
-  }, { maxBodyBytes: 1024, name: 'test', ownAnswerHeaders: PUBLIC_CORS });
+  server = serveHttp(
+    async (_request, info) => {
+      log('info', 'handled');
+      return new Response(JSON.stringify({ request_id: info.requestId }), { headers: { 'content-type': 'application/json' } });
+    },
+    { maxBodyBytes: 1024, name: 'test', ownAnswerHeaders: PUBLIC_CORS },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -24,7 +27,10 @@ async function logged(call: () => Promise<unknown>): Promise<Record<string, unkn
   const level = process.env.LOG_LEVEL;
   const lines: string[] = [];
   process.env.LOG_LEVEL = 'info';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => { lines.push(String(chunk)); return true; });
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    lines.push(String(chunk));
+    return true;
+  });
   try {
     await call();
   } finally {
@@ -35,9 +41,12 @@ async function logged(call: () => Promise<unknown>): Promise<Record<string, unkn
 }
 
 describe('X-Request-Id', () => {
-  it('a well-formed id of the caller\'s is answered back, and logged beside our own, never instead of it', async () => {
+  it("a well-formed id of the caller's is answered back, and logged beside our own, never instead of it", async () => {
     let response!: Response;
-    const lines = await logged(async () => { response = await fetch(base, { headers: { 'x-request-id': 'gw-trace.42_A' } }); await response.arrayBuffer(); });
+    const lines = await logged(async () => {
+      response = await fetch(base, { headers: { 'x-request-id': 'gw-trace.42_A' } });
+      await response.arrayBuffer();
+    });
     expect(response.headers.get('x-request-id')).toBe('gw-trace.42_A');
     const handled = lines.find((l) => l.message === 'handled')!;
     expect(handled.client_request_id).toBe('gw-trace.42_A');
@@ -62,7 +71,9 @@ describe('X-Request-Id', () => {
         socket.write(`GET /?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
       });
       let text = '';
-      socket.on('data', (d) => { text += String(d); });
+      socket.on('data', (d) => {
+        text += String(d);
+      });
       socket.on('end', () => resolve(text));
       socket.on('error', reject);
     });
@@ -77,8 +88,12 @@ describe('X-Request-Id', () => {
 
 describe('both listeners', () => {
   let service: TestService;
-  beforeAll(async () => { service = await startTestService({ rateLimits: { public: 10_000 } }); });
-  afterAll(async () => { await service?.close(); });
+  beforeAll(async () => {
+    service = await startTestService({ rateLimits: { public: 10_000 } });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
 
   it('every answer carries X-Content-Type-Options: nosniff (200, 404, 401, 413, the GraphQL console)', async () => {
     const answers = [
@@ -92,11 +107,18 @@ describe('both listeners', () => {
     for (const response of answers) expect(response.headers.get('x-content-type-options'), `${response.url} ${response.status}`).toBe('nosniff');
   });
 
-  it('the public listener\'s CORS exposes the allowance headers and the request id, and preflight allows MCP\'s headers', async () => {
+  it("the public listener's CORS exposes the allowance headers and the request id, and preflight allows MCP's headers", async () => {
     const answer = await service.pub('/.platform/functions/check-dmarc');
     const exposed = (answer.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/);
     expect(exposed).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'x-request-id']));
-    const preflight = await service.pub('/mcp', { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id' } });
+    const preflight = await service.pub('/mcp', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://x.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id',
+      },
+    });
     expect(preflight.status).toBe(204);
     const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
     for (const header of ['content-type', 'mcp-protocol-version', 'mcp-session-id']) expect(allowed).toContain(header);

@@ -15,14 +15,22 @@ beforeAll(async () => {
   service = await startTestService({ env: { DNS_SERVERS: '127.0.0.1:9' } });
   writeOnlyKey = (await createApiKey(service.services.db, service.demo.accountId, ['write'])).key;
 });
-afterAll(async () => { await service?.close(); });
+afterAll(async () => {
+  await service?.close();
+});
 
 async function answer(yoga: Yoga, query: string, variables: Record<string, unknown>, key: string | null) {
   const appContext = createContext(service.services, { authorization: key ? `Bearer ${key}` : null, requestId: 'jit-test', clientAddress: '127.0.0.1' });
-  const response = await yoga.fetch('http://internal/graphql', {
-    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }),
-  }, { appContext });
-  return { status: response.status, body: await response.json() as unknown };
+  const response = await yoga.fetch(
+    'http://internal/graphql',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    },
+    { appContext },
+  );
+  return { status: response.status, body: (await response.json()) as unknown };
 }
 
 const reads = ['dashboard', 'orders', 'billing', 'workspaces', 'requests', 'referrals', 'catalogue', 'payment-method', 'analytics'];

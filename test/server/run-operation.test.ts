@@ -19,14 +19,21 @@ vi.mock('../../resolvers/account/get-dashboard.js', async (importOriginal) => {
 });
 
 let service: TestService;
-beforeAll(async () => { service = await startTestService(); });
-afterAll(async () => { await service?.close(); });
-afterEach(() => { planted.error = null; });
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service?.close();
+});
+afterEach(() => {
+  planted.error = null;
+});
 
 const dashboardRow = operationTable.find((r) => r.name === 'get_dashboard')!;
 // Extras named like the masked error's own extensions (status, http) were lost when the door rebuilt
 // the error from the JSON answer; handed on as thrown, they arrive.
-const refusal = () => new ApiError(409, 'planted_refusal', 'Change the planted thing and retry.', { conflicting: ['a', 'b'], http: 'the extra, not the transport', since: 3 });
+const refusal = () =>
+  new ApiError(409, 'planted_refusal', 'Change the planted thing and retry.', { conflicting: ['a', 'b'], http: 'the extra, not the transport', since: 3 });
 
 describe('the in-process operation runner', () => {
   it('hands on the ApiError a resolver threw, the same instance', async () => {
@@ -50,7 +57,13 @@ describe('the in-process operation runner', () => {
     const response = await service.api('/v1/portal/dashboard');
     expect(response.status).toBe(409);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ detail: 'Change the planted thing and retry.', code: 'planted_refusal', conflicting: ['a', 'b'], http: 'the extra, not the transport', since: 3 });
+    expect(body).toMatchObject({
+      detail: 'Change the planted thing and retry.',
+      code: 'planted_refusal',
+      conflicting: ['a', 'b'],
+      http: 'the extra, not the transport',
+      since: 3,
+    });
     expect(typeof body.request_id).toBe('string');
   });
 
@@ -65,7 +78,12 @@ describe('the in-process operation runner', () => {
     const message = (await response.json()) as { result: { isError: boolean; content: { text: string }[] } };
     expect(message.result.isError).toBe(true);
     expect(JSON.parse(message.result.content[0]!.text)).toEqual({
-      detail: 'Change the planted thing and retry.', code: 'planted_refusal', status: 409, conflicting: ['a', 'b'], http: 'the extra, not the transport', since: 3,
+      detail: 'Change the planted thing and retry.',
+      code: 'planted_refusal',
+      status: 409,
+      conflicting: ['a', 'b'],
+      http: 'the extra, not the transport',
+      since: 3,
     });
   });
 

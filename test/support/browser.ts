@@ -14,8 +14,13 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
   });
 }
@@ -35,7 +40,8 @@ export async function localOnlyContext(browser: Browser, options: Parameters<Bro
   const offsite: string[] = [];
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    const local = url.protocol === 'data:' || url.protocol === 'about:' || url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+    const local =
+      url.protocol === 'data:' || url.protocol === 'about:' || url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
     if (local) return route.continue();
     offsite.push(url.href);
     return route.abort('blockedbyclient');

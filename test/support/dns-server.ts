@@ -9,7 +9,7 @@ import type { DnsRecordData, DnsRecordType } from '../../resolvers/checks/dns/dn
 
 /** One fixture record; `data` has the same shape as the engine's DnsRecordData for its type. */
 export type ZoneRecord = {
-  [T in DnsRecordType]: { readonly name: string; readonly type: T; readonly data: DnsRecordData[T]; readonly ttl?: number }
+  [T in DnsRecordType]: { readonly name: string; readonly type: T; readonly data: DnsRecordData[T]; readonly ttl?: number };
 }[DnsRecordType];
 
 /** nxdomain: answer NXDOMAIN whatever exists at or below the name (a provider breaking RFC 8020). */
@@ -110,11 +110,16 @@ function txtChunks(strings: readonly string[]): Buffer[] {
 function toWire(record: ZoneRecord): Answer {
   const base = { name: record.name, ttl: record.ttl ?? 300, class: 'IN' as const };
   switch (record.type) {
-    case 'TXT': return { ...base, type: 'TXT', data: txtChunks(record.data) };
-    case 'MX': return { ...base, type: 'MX', data: { preference: record.data.preference, exchange: record.data.exchange } };
-    case 'SOA': return { ...base, type: 'SOA', data: { ...record.data } };
-    case 'CAA': return { ...base, type: 'CAA', data: { flags: record.data.flags, tag: record.data.tag as 'issue', value: record.data.value } };
-    default: return { ...base, type: record.type, data: record.data };
+    case 'TXT':
+      return { ...base, type: 'TXT', data: txtChunks(record.data) };
+    case 'MX':
+      return { ...base, type: 'MX', data: { preference: record.data.preference, exchange: record.data.exchange } };
+    case 'SOA':
+      return { ...base, type: 'SOA', data: { ...record.data } };
+    case 'CAA':
+      return { ...base, type: 'CAA', data: { flags: record.data.flags, tag: record.data.tag as 'issue', value: record.data.value } };
+    default:
+      return { ...base, type: record.type, data: record.data };
   }
 }
 
@@ -133,10 +138,12 @@ function toWire(record: ZoneRecord): Answer {
  */
 export async function startTestDnsServer(options: TestDnsServerOptions): Promise<TestDnsServer> {
   let records: ZoneRecord[] = options.records;
-  const behaviours = new Map(Object.entries(options.behaviours ?? {}).map(([k, v]) => {
-    const slash = k.lastIndexOf('/');
-    return [slash > 0 ? `${bare(k.slice(0, slash))}/${k.slice(slash + 1).toUpperCase()}` : bare(k), v] as const;
-  }));
+  const behaviours = new Map(
+    Object.entries(options.behaviours ?? {}).map(([k, v]) => {
+      const slash = k.lastIndexOf('/');
+      return [slash > 0 ? `${bare(k.slice(0, slash))}/${k.slice(slash + 1).toUpperCase()}` : bare(k), v] as const;
+    }),
+  );
   const extendedErrors = new Map(Object.entries(options.extendedErrors ?? {}).map(([k, v]) => [bare(k), v] as const));
   const zones = options.zones?.map(bare);
   const delegations = (options.delegations ?? []).map(bare);
@@ -171,8 +178,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   }
 
   function soaFor(name: string): Answer[] {
-    const soa = records.filter((r) => r.type === 'SOA' && within(name, bare(r.name)))
-      .sort((a, b) => bare(b.name).length - bare(a.name).length)[0];
+    const soa = records.filter((r) => r.type === 'SOA' && within(name, bare(r.name))).sort((a, b) => bare(b.name).length - bare(a.name).length)[0];
     return soa ? [toWire(soa)] : [];
   }
 
@@ -187,22 +193,46 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     const ednsOut = (ede?: TestExtendedError): Answer[] => {
       if (!opt) return [];
       const data = ede ? Buffer.concat([Buffer.from([ede.code >> 8, ede.code & 0xff]), Buffer.from(ede.text ?? '', 'utf8')]) : null;
-      return [{ type: 'OPT', name: '.', udpPayloadSize: serverPayload, flags: dnssecOk ? dnsPacket.DNSSEC_OK : 0, options: data ? [{ code: 15, data }] : [] } as unknown as Answer];
+      return [
+        {
+          type: 'OPT',
+          name: '.',
+          udpPayloadSize: serverPayload,
+          flags: dnssecOk ? dnsPacket.DNSSEC_OK : 0,
+          options: data ? [{ code: 15, data }] : [],
+        } as unknown as Answer,
+      ];
     };
     const header = { type: 'response' as const, id: query.id ?? 0, questions: query.questions ?? [] };
     if (!q) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | 1, additionals: ednsOut() }), garbage: false, limit };
     const name = bare(q.name);
-    questions.push({ name, type: q.type, asked: q.name, transport, edns: opt !== undefined, payload: opt?.udpPayloadSize ?? null, dnssecOk, recursionDesired: rd !== 0, id: query.id ?? 0, sourcePort });
+    questions.push({
+      name,
+      type: q.type,
+      asked: q.name,
+      transport,
+      edns: opt !== undefined,
+      payload: opt?.udpPayloadSize ?? null,
+      dnssecOk,
+      recursionDesired: rd !== 0,
+      id: query.id ?? 0,
+      sourcePort,
+    });
     if (opt && options.noEdns) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.FORMERR }), garbage: false, limit };
     const behaviour = behaviours.get(`${name}/${q.type}`) ?? behaviours.get(name) ?? subtreeBehaviour(name);
     if (behaviour === 'timeout') return { reply: null, garbage: false, limit };
     // A broken server's reply: our id, then bytes that are not a DNS message.
-    if (behaviour === 'garbage') return { reply: Buffer.concat([Buffer.from([(query.id ?? 0) >> 8, (query.id ?? 0) & 0xff]), randomBytes(5)]), garbage: true, limit };
-    if (behaviour === 'servfail') return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.SERVFAIL, additionals: ednsOut() }), garbage: false, limit };
-    if (behaviour === 'refused') return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.REFUSED, additionals: ednsOut() }), garbage: false, limit };
-    if (behaviour === 'nxdomain') return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.NXDOMAIN, additionals: ednsOut() }), garbage: false, limit };
+    if (behaviour === 'garbage')
+      return { reply: Buffer.concat([Buffer.from([(query.id ?? 0) >> 8, (query.id ?? 0) & 0xff]), randomBytes(5)]), garbage: true, limit };
+    if (behaviour === 'servfail')
+      return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.SERVFAIL, additionals: ednsOut() }), garbage: false, limit };
+    if (behaviour === 'refused')
+      return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.REFUSED, additionals: ednsOut() }), garbage: false, limit };
+    if (behaviour === 'nxdomain')
+      return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.NXDOMAIN, additionals: ednsOut() }), garbage: false, limit };
     const ede = extendedErrors.get(name);
-    if (ede) return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE[ede.rcode ?? 'SERVFAIL'], additionals: ednsOut(ede) }), garbage: false, limit };
+    if (ede)
+      return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE[ede.rcode ?? 'SERVFAIL'], additionals: ednsOut(ede) }), garbage: false, limit };
 
     // Outside the served zones: a referral towards the root (what an authoritative-only server says).
     if (zones && !zones.some((z) => within(name, z))) {
@@ -216,7 +246,11 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       const nsRecords = records.filter((r) => r.type === 'NS' && bare(r.name) === cut);
       const nsNames = new Set(nsRecords.map((r) => bare(r.data as string)));
       const glue = records.filter((r) => (r.type === 'A' || r.type === 'AAAA') && nsNames.has(bare(r.name)));
-      return { reply: dnsPacket.encode({ ...header, flags: ra | rd, authorities: nsRecords.map(toWire), additionals: [...glue.map(toWire), ...ednsOut()] }), garbage: false, limit };
+      return {
+        reply: dnsPacket.encode({ ...header, flags: ra | rd, authorities: nsRecords.map(toWire), additionals: [...glue.map(toWire), ...ednsOut()] }),
+        garbage: false,
+        limit,
+      };
     }
 
     const answers: Answer[] = [];
@@ -344,10 +378,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await Promise.all([
-        new Promise<void>((resolve) => boundUdp.close(() => resolve())),
-        new Promise<void>((resolve) => tcp.close(() => resolve())),
-      ]);
+      await Promise.all([new Promise<void>((resolve) => boundUdp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]);
     },
   };
 }

@@ -256,7 +256,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const expired = promo.expires_at !== null && Number(promo.expires_at) <= now();
       const usedUp = promo.max_redemptions !== null && Number(promo.times_redeemed) >= Number(promo.max_redemptions);
       if (!promo.active || expired || usedUp) {
-        throw invalid('discounts[0][promotion_code]', `This promotion code cannot be redeemed because it is ${expired ? 'expired' : usedUp ? 'fully redeemed' : 'inactive'}.`);
+        throw invalid(
+          'discounts[0][promotion_code]',
+          `This promotion code cannot be redeemed because it is ${expired ? 'expired' : usedUp ? 'fully redeemed' : 'inactive'}.`,
+        );
       }
       discount = { coupon: coupons.get((promo.promotion as Obj).coupon as string) as Obj, promo };
     } else if (d?.coupon) {
@@ -276,7 +279,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       throw invalid('default_payment_method', `The payment method ${pmId} does not belong to customer ${customerId}.`, 'resource_missing');
     }
     if (amount > 0 && !pm) {
-      throw invalid(null, 'This customer has no attached payment source or default payment method. Please consider adding a default payment method.', 'resource_missing');
+      throw invalid(
+        null,
+        'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
+        'resource_missing',
+      );
     }
     if (amount > 0 && pm?._declines) {
       declines.push({ customer: customerId, amount, payment_method: pm.id as string });
@@ -318,7 +325,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     };
     invoices.set(invoiceId, invoice);
     if (paid && amount > 0) {
-      charges.push({ id: id('ch'), customer: customerId, amount, currency: price.currency as string, invoice: invoiceId, payment_method: pm?.id as string, idempotency_key: idempotencyKey });
+      charges.push({
+        id: id('ch'),
+        customer: customerId,
+        amount,
+        currency: price.currency as string,
+        invoice: invoiceId,
+        payment_method: pm?.id as string,
+        idempotency_key: idempotencyKey,
+      });
     }
     if (discount?.promo) discount.promo.times_redeemed = Number(discount.promo.times_redeemed) + 1;
     const subscription: Obj = {
@@ -337,7 +352,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       default_payment_method: pm?.id ?? null,
       discounts: discount ? [id('di')] : [],
       items: list(
-        [{ id: id('si'), object: 'subscription_item', price, quantity, subscription: subId, current_period_start: created, current_period_end: periodEnd, created, metadata: {} }],
+        [
+          {
+            id: id('si'),
+            object: 'subscription_item',
+            price,
+            quantity,
+            subscription: subId,
+            current_period_start: created,
+            current_period_end: periodEnd,
+            created,
+            metadata: {},
+          },
+        ],
         `/v1/subscription_items?subscription=${subId}`,
       ),
       latest_invoice: invoiceId,
@@ -446,7 +473,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
     const limit = p.limit === undefined ? 10 : Number(p.limit);
     const expand = expandList(p);
-    return { body: list(data.slice(0, limit).map((s) => expandSubscription(s, expand, 'data.')), '/v1/subscriptions', data.length > limit) };
+    return {
+      body: list(
+        data.slice(0, limit).map((s) => expandSubscription(s, expand, 'data.')),
+        '/v1/subscriptions',
+        data.length > limit,
+      ),
+    };
   });
   route('GET', /^\/v1\/subscriptions\/([^/]+)$/, (p, m) => {
     const sub = subscriptions.get(m[1] as string);
@@ -554,7 +587,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (idempotent) {
       const stored = idempotency.get(idempotencyKey);
       if (stored && 'inFlight' in stored) {
-        return send(409, { error: { type: 'idempotency_error', message: 'There is currently another in-progress request using this Stripe-Idempotency-Key. Please try again later.' } });
+        return send(409, {
+          error: {
+            type: 'idempotency_error',
+            message: 'There is currently another in-progress request using this Stripe-Idempotency-Key. Please try again later.',
+          },
+        });
       }
       if (stored && stored.fingerprint !== fingerprint) {
         return send(400, {
@@ -637,7 +675,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 }
 
 function missing(kind: string, value: string, param?: string): StripeHttpError {
-  return new StripeHttpError(404, { type: 'invalid_request_error', code: 'resource_missing', ...(param ? { param } : {}), message: `No such ${kind}: '${value}'` });
+  return new StripeHttpError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    ...(param ? { param } : {}),
+    message: `No such ${kind}: '${value}'`,
+  });
 }
 
 function invalid(param: string | null, message: string, code = 'parameter_invalid'): StripeHttpError {

@@ -14,7 +14,13 @@ export const fixtureZone: ZoneRecord[] = [
   { name: 'good.test', type: 'TXT', data: ['v=spf1 mx include:_spf.mailer.test -all'] },
   { name: '_spf.mailer.test', type: 'TXT', data: ['v=spf1 ip4:198.51.100.0/24 -all'] },
   { name: '_dmarc.good.test', type: 'TXT', data: ['v=DMARC1; p=reject; rua=mailto:dmarc@good.test'] },
-  { name: 'google._domainkey.good.test', type: 'TXT', data: ['v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAtQ0Wq1DS0sB9bqIHVcQY1SIDoNdlRFNwLPS5q4fl5BvZTNdHXMfuIXGvo7/WcYTEUVOiaaBBmIl3L6+QgEphT6NKM0ORQaMHQ2mbzZY5lNWTvY6NNe3/Plu1y4dFfCGzt1HyG/5sfZxfSlDmCPdeY6/lGlS8z5VxmzhYA5CdrfYfjdUwz4a7H5HozA9uZf7wUPFGj1sxh0AXh2t/0JtxNHoPlbdXfW36sgP5ybEJkChuMU6zvsFYSewtw5WdjZWEzpfwjRzZs5T5LAJnXWpz+iBLRLSqfZU61JBqmD5FFgg0a2VDLFGXnw5ZgoeKkbRgI7g0yO9gwdsyMz2eIpZOgwIDAQAB'] },
+  {
+    name: 'google._domainkey.good.test',
+    type: 'TXT',
+    data: [
+      'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAtQ0Wq1DS0sB9bqIHVcQY1SIDoNdlRFNwLPS5q4fl5BvZTNdHXMfuIXGvo7/WcYTEUVOiaaBBmIl3L6+QgEphT6NKM0ORQaMHQ2mbzZY5lNWTvY6NNe3/Plu1y4dFfCGzt1HyG/5sfZxfSlDmCPdeY6/lGlS8z5VxmzhYA5CdrfYfjdUwz4a7H5HozA9uZf7wUPFGj1sxh0AXh2t/0JtxNHoPlbdXfW36sgP5ybEJkChuMU6zvsFYSewtw5WdjZWEzpfwjRzZs5T5LAJnXWpz+iBLRLSqfZU61JBqmD5FFgg0a2VDLFGXnw5ZgoeKkbRgI7g0yO9gwdsyMz2eIpZOgwIDAQAB',
+    ],
+  },
   { name: '_domainkey.good.test', type: 'TXT', data: ['o=~'] },
   { name: 'bad.test', type: 'A', data: '192.0.2.30' },
   { name: 'bad.test', type: 'TXT', data: ['v=spf1 +all'] },
@@ -29,7 +35,13 @@ export const fixtureZone: ZoneRecord[] = [
  * can preview and order against `npm run dev-dns` (README, "Trying it"). Each can be on one order
  * only, so there are several; a fresh DATA_DIR frees them all again.
  */
-export const orderableDemoDomains = ['northwind-mail.test', 'contoso-reach.test', 'fabrikam-outreach.test', 'tailspin-inbox.test', 'wingtip-sales.test'] as const;
+export const orderableDemoDomains = [
+  'northwind-mail.test',
+  'contoso-reach.test',
+  'fabrikam-outreach.test',
+  'tailspin-inbox.test',
+  'wingtip-sales.test',
+] as const;
 
 /** A delegated domain that receives mail at Google, so ordering it is refused (attached_to_google_tenant). */
 export const googleAttachedDemoDomain = 'google-taken.test';

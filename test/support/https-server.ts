@@ -49,29 +49,32 @@ export async function startTestHttpsServer(options: TestHttpsServerOptions): Pro
 
   const pick = (servername: string): SecureContext | undefined => contexts.find((c) => c.hosts.includes(servername.toLowerCase()))?.context;
 
-  const server = https.createServer({
-    cert: first.certPem,
-    key: first.keyPem,
-    SNICallback: (servername, callback) => callback(null, pick(servername) ?? contexts[0]!.context),
-  }, (req, res) => {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const servername = (req.socket as { servername?: string | false }).servername || null;
-    requests.push({ servername, host, path });
-    const route = routes[`https://${host}${path}`];
-    const answer = () => {
-      if (res.destroyed) return;
-      if (!route) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      const headers: Record<string, string> = { ...(route.contentType ? { 'content-type': route.contentType } : {}), ...route.headers };
-      if (route.redirect) headers.location = route.redirect;
-      res.writeHead(route.status ?? (route.redirect ? 301 : 200), headers).end(route.body ?? '');
-    };
-    if (route?.delayMs) setTimeout(answer, route.delayMs);
-    else answer();
-  });
+  const server = https.createServer(
+    {
+      cert: first.certPem,
+      key: first.keyPem,
+      SNICallback: (servername, callback) => callback(null, pick(servername) ?? contexts[0]!.context),
+    },
+    (req, res) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const servername = (req.socket as { servername?: string | false }).servername || null;
+      requests.push({ servername, host, path });
+      const route = routes[`https://${host}${path}`];
+      const answer = () => {
+        if (res.destroyed) return;
+        if (!route) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+          return;
+        }
+        const headers: Record<string, string> = { ...(route.contentType ? { 'content-type': route.contentType } : {}), ...route.headers };
+        if (route.redirect) headers.location = route.redirect;
+        res.writeHead(route.status ?? (route.redirect ? 301 : 200), headers).end(route.body ?? '');
+      };
+      if (route?.delayMs) setTimeout(answer, route.delayMs);
+      else answer();
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
@@ -79,9 +82,10 @@ export async function startTestHttpsServer(options: TestHttpsServerOptions): Pro
     setRoutes(next) {
       routes = next;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -19,7 +19,12 @@ export interface PortalPage {
 }
 
 /** A fresh browser context (its own cookies) on the portal, with everything off-machine refused. */
-export async function openPortal(browser: Browser, service: TestService, viewport: { width: number; height: number } = DESKTOP, path = '/'): Promise<PortalPage> {
+export async function openPortal(
+  browser: Browser,
+  service: TestService,
+  viewport: { width: number; height: number } = DESKTOP,
+  path = '/',
+): Promise<PortalPage> {
   const { context, offsite } = await localOnlyContext(browser, { viewport });
   const page = await context.newPage();
   await page.goto(`${service.apiUrl}/portal${path}`);
@@ -38,7 +43,11 @@ export async function signInThroughPage(page: Page, email: string, password: str
  * A person on the service's demo account (orders, invoices, analytics... already there), with a
  * password of our choosing, signed in on a new page.
  */
-export async function signedInPortal(browser: Browser, service: TestService, options: { role?: 'owner' | 'member'; viewport?: { width: number; height: number }; accountId?: number } = {}): Promise<PortalPage & { email: string; password: string }> {
+export async function signedInPortal(
+  browser: Browser,
+  service: TestService,
+  options: { role?: 'owner' | 'member'; viewport?: { width: number; height: number }; accountId?: number } = {},
+): Promise<PortalPage & { email: string; password: string }> {
   const person = await createUserInAccount(service, options.accountId ?? service.demo.accountId, options.role ?? 'owner');
   const portal = await openPortal(browser, service, options.viewport ?? DESKTOP);
   await signInThroughPage(portal.page, person.email, person.password);

@@ -52,10 +52,11 @@ export async function startTestRdapServer(options: TestRdapServerOptions): Promi
   return {
     bootstrapUrl: `${base}/bootstrap/dns.json`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -69,6 +70,18 @@ export function rdapDomain(name: string, registrar: string, created: string, exp
       { eventAction: 'expiration', eventDate: expires },
       { eventAction: 'last update of RDAP database', eventDate: '2026-09-25T00:00:00Z' },
     ],
-    entities: [{ objectClassName: 'entity', roles: ['registrar'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', registrar]]] }],
+    entities: [
+      {
+        objectClassName: 'entity',
+        roles: ['registrar'],
+        vcardArray: [
+          'vcard',
+          [
+            ['version', {}, 'text', '4.0'],
+            ['fn', {}, 'text', registrar],
+          ],
+        ],
+      },
+    ],
   };
 }

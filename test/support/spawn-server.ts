@@ -9,7 +9,9 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
  * internet (the Google tenancy probe, RDAP bootstrap) and answers as it would offline, at once.
  * A data: URL, so nothing is added to the production code or files.
  */
-const LOOPBACK_ONLY_FETCH = 'data:text/javascript,' + encodeURIComponent(`
+const LOOPBACK_ONLY_FETCH =
+  'data:text/javascript,' +
+  encodeURIComponent(`
 const realFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -66,13 +68,21 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<SpawnedSe
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  const child = spawn(process.execPath, ['--import', LOOPBACK_ONLY_FETCH, '--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', LOOPBACK_ONLY_FETCH, '--import', 'tsx', 'server/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   // Benchmarks log a line per request: past 4 MB only the newest 1 MB is kept (the banner is parsed first).
   const keep = (text: string) => (text.length > 4_000_000 ? text.slice(-1_000_000) : text);
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { out = keep(out + chunk); });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { err = keep(err + chunk); });
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    out = keep(out + chunk);
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    err = keep(err + chunk);
+  });
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });
@@ -83,7 +93,10 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<SpawnedSe
     const check = () => {
       const pub = /Public checks API: (http:\/\/\S+)/.exec(out)?.[1];
       const api = /Account API:\s+(http:\/\/\S+)/.exec(out)?.[1];
-      if (pub && api) { done(); resolve({ publicUrl: pub, apiUrl: api }); }
+      if (pub && api) {
+        done();
+        resolve({ publicUrl: pub, apiUrl: api });
+      }
     };
     const onExit = (code: number | null) => fail(`exited with ${code} before listening`);
     function done() {
@@ -107,15 +120,29 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<SpawnedSe
     child,
     stdout: () => out,
     stderr: () => err,
-    logLines: () => out.split('\n').filter((l) => l.startsWith('{')).flatMap((l) => {
-      try { return [JSON.parse(l) as Record<string, unknown>]; } catch { return []; }
-    }),
+    logLines: () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .flatMap((l) => {
+          try {
+            return [JSON.parse(l) as Record<string, unknown>];
+          } catch {
+            return [];
+          }
+        }),
     exited,
-    signal: (signal) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal); },
+    signal: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
     async stop(graceMs = 10_000) {
       server.signal('SIGTERM');
       const timer = setTimeout(() => server.signal('SIGKILL'), graceMs);
-      try { return await exited; } finally { clearTimeout(timer); }
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
   return server;
@@ -128,11 +155,19 @@ export async function runAdmin(args: readonly string[], env: Record<string, stri
   const child = spawn(process.execPath, ['--import', 'tsx', 'admin/cli.ts', ...args], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => { out += c; });
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => { err += c; });
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+    out += c;
+  });
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => {
+    err += c;
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`admin ${args.join(' ')} exited ${code}: ${err.trim() || out.trim()}`);
-  const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+  const line = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop();
   if (!line) throw new Error(`admin ${args.join(' ')} printed no JSON: ${out}`);
   return JSON.parse(line) as Record<string, unknown>;
 }

@@ -70,21 +70,55 @@ function caDirectory(): string {
 export function createTestCa(commonName = 'Checks Test CA'): TestCa {
   const dir = caDirectory();
   // EC keys: generating them is instant, unlike RSA.
-  run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650', '-subj', `/CN=${commonName}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+  run(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '3650',
+      '-subj',
+      `/CN=${commonName}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  );
   return authorityIn(dir, '');
 }
 
 /** A CA whose key and certificate are in `dir`; `issuers` is the PEM of the CAs above it, nearest first. */
 function authorityIn(dir: string, issuers: string): TestCa {
-  writeFileSync(join(dir, 'ca.cnf'), [
-    '[ ca ]', 'default_ca = testca', '[ testca ]',
-    `database = ${join(dir, 'index.txt')}`, `new_certs_dir = ${join(dir, 'newcerts')}`,
-    `serial = ${join(dir, 'serial')}`, `certificate = ${join(dir, 'ca.pem')}`, `private_key = ${join(dir, 'ca.key')}`,
-    'default_md = sha256', 'policy = policy_any', 'unique_subject = no', 'email_in_dn = no',
-    '[ policy_any ]', 'commonName = optional', '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'ca.cnf'),
+    [
+      '[ ca ]',
+      'default_ca = testca',
+      '[ testca ]',
+      `database = ${join(dir, 'index.txt')}`,
+      `new_certs_dir = ${join(dir, 'newcerts')}`,
+      `serial = ${join(dir, 'serial')}`,
+      `certificate = ${join(dir, 'ca.pem')}`,
+      `private_key = ${join(dir, 'ca.key')}`,
+      'default_md = sha256',
+      'policy = policy_any',
+      'unique_subject = no',
+      'email_in_dn = no',
+      '[ policy_any ]',
+      'commonName = optional',
+      '',
+    ].join('\n'),
+  );
   const certPem = readFileSync(join(dir, 'ca.pem'), 'utf8');
   let counter = 0;
 
@@ -97,25 +131,76 @@ function authorityIn(dir: string, issuers: string): TestCa {
       const subject = options.subject ?? [['CN', options.hosts[0] ?? 'test']];
       const oids = subject.filter(([key]) => /^\d+(\.\d+)+$/.test(key));
       const alias = (key: string) => (/^\d+(\.\d+)+$/.test(key) ? `oid${oids.findIndex(([k]) => k === key)}` : key);
-      writeFileSync(join(dir, `${name}.req.cnf`), [
-        'oid_section = new_oids', '[ new_oids ]', ...oids.map(([oid], i) => `oid${i} = ${oid}`),
-        '[ req ]', 'distinguished_name = dn', 'prompt = no', '[ dn ]',
-        // The same key twice in one section would be merged by OpenSSL; a numeric prefix keeps them apart.
-        ...subject.map(([key, value], i) => `${i}.${alias(key)} = ${value}`), '',
-      ].join('\n'));
-      writeFileSync(join(dir, `${name}.ext.cnf`), [
-        '[ ext ]', 'basicConstraints = CA:FALSE', 'keyUsage = critical,digitalSignature',
-        `extendedKeyUsage = ${options.extendedKeyUsage ?? 'serverAuth'}`,
-        ...(options.hosts.length > 0 ? [`subjectAltName = ${options.hosts.map((h) => `DNS:${h}`).join(',')}`] : []),
-        ...(options.extraExtensions ?? []), '',
-      ].join('\n'));
-      run(['req', '-new', '-config', `${name}.req.cnf`, '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
-        '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`], dir);
+      writeFileSync(
+        join(dir, `${name}.req.cnf`),
+        [
+          'oid_section = new_oids',
+          '[ new_oids ]',
+          ...oids.map(([oid], i) => `oid${i} = ${oid}`),
+          '[ req ]',
+          'distinguished_name = dn',
+          'prompt = no',
+          '[ dn ]',
+          // The same key twice in one section would be merged by OpenSSL; a numeric prefix keeps them apart.
+          ...subject.map(([key, value], i) => `${i}.${alias(key)} = ${value}`),
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(
+        join(dir, `${name}.ext.cnf`),
+        [
+          '[ ext ]',
+          'basicConstraints = CA:FALSE',
+          'keyUsage = critical,digitalSignature',
+          `extendedKeyUsage = ${options.extendedKeyUsage ?? 'serverAuth'}`,
+          ...(options.hosts.length > 0 ? [`subjectAltName = ${options.hosts.map((h) => `DNS:${h}`).join(',')}`] : []),
+          ...(options.extraExtensions ?? []),
+          '',
+        ].join('\n'),
+      );
+      run(
+        [
+          'req',
+          '-new',
+          '-config',
+          `${name}.req.cnf`,
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          `${name}.key`,
+          '-out',
+          `${name}.csr`,
+        ],
+        dir,
+      );
       const notBefore = options.notBefore ?? new Date(Date.now() - 86_400_000);
       const notAfter = options.notAfter ?? new Date(Date.now() + 30 * 86_400_000);
-      run(['ca', '-batch', '-config', 'ca.cnf', '-in', `${name}.csr`, '-out', `${name}.pem`, '-notext', '-preserveDN',
-        '-startdate', opensslDate(notBefore), '-enddate', opensslDate(notAfter),
-        '-extfile', `${name}.ext.cnf`, '-extensions', 'ext'], dir);
+      run(
+        [
+          'ca',
+          '-batch',
+          '-config',
+          'ca.cnf',
+          '-in',
+          `${name}.csr`,
+          '-out',
+          `${name}.pem`,
+          '-notext',
+          '-preserveDN',
+          '-startdate',
+          opensslDate(notBefore),
+          '-enddate',
+          opensslDate(notAfter),
+          '-extfile',
+          `${name}.ext.cnf`,
+          '-extensions',
+          'ext',
+        ],
+        dir,
+      );
       const leafPem = readFileSync(join(dir, `${name}.pem`), 'utf8');
       return { certPem: leafPem, keyPem: readFileSync(join(dir, `${name}.key`), 'utf8'), chainPem: `${leafPem}${certPem}${issuers}` };
     },
@@ -123,19 +208,59 @@ function authorityIn(dir: string, issuers: string): TestCa {
       counter += 1;
       const name = `sub${counter}`;
       const subDir = caDirectory();
-      writeFileSync(join(dir, `${name}.ext.cnf`), [
-        '[ ext ]',
-        options.ca === false ? 'basicConstraints = CA:FALSE' : 'basicConstraints = critical,CA:TRUE',
-        'keyUsage = critical,keyCertSign,cRLSign,digitalSignature',
-        ...(options.extendedKeyUsage ? [`extendedKeyUsage = ${options.extendedKeyUsage}`] : []), '',
-      ].join('\n'));
-      run(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-        '-keyout', join(subDir, 'ca.key'), '-out', `${name}.csr`, '-subj', `/CN=${subordinateName}`], dir);
+      writeFileSync(
+        join(dir, `${name}.ext.cnf`),
+        [
+          '[ ext ]',
+          options.ca === false ? 'basicConstraints = CA:FALSE' : 'basicConstraints = critical,CA:TRUE',
+          'keyUsage = critical,keyCertSign,cRLSign,digitalSignature',
+          ...(options.extendedKeyUsage ? [`extendedKeyUsage = ${options.extendedKeyUsage}`] : []),
+          '',
+        ].join('\n'),
+      );
+      run(
+        [
+          'req',
+          '-new',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          join(subDir, 'ca.key'),
+          '-out',
+          `${name}.csr`,
+          '-subj',
+          `/CN=${subordinateName}`,
+        ],
+        dir,
+      );
       const notBefore = options.notBefore ?? new Date(Date.now() - 86_400_000);
       const notAfter = options.notAfter ?? new Date(Date.now() + 365 * 86_400_000);
-      run(['ca', '-batch', '-config', 'ca.cnf', '-in', `${name}.csr`, '-out', join(subDir, 'ca.pem'), '-notext', '-preserveDN',
-        '-startdate', opensslDate(notBefore), '-enddate', opensslDate(notAfter),
-        '-extfile', `${name}.ext.cnf`, '-extensions', 'ext'], dir);
+      run(
+        [
+          'ca',
+          '-batch',
+          '-config',
+          'ca.cnf',
+          '-in',
+          `${name}.csr`,
+          '-out',
+          join(subDir, 'ca.pem'),
+          '-notext',
+          '-preserveDN',
+          '-startdate',
+          opensslDate(notBefore),
+          '-enddate',
+          opensslDate(notAfter),
+          '-extfile',
+          `${name}.ext.cnf`,
+          '-extensions',
+          'ext',
+        ],
+        dir,
+      );
       return authorityIn(subDir, `${certPem}${issuers}`);
     },
     close() {
@@ -164,7 +289,10 @@ function derOid(oid: string): Buffer {
   for (const part of parts.slice(2)) {
     const group: number[] = [];
     let n = part;
-    do { group.unshift(n & 0x7f); n = Math.floor(n / 128); } while (n > 0);
+    do {
+      group.unshift(n & 0x7f);
+      n = Math.floor(n / 128);
+    } while (n > 0);
     bytes.push(...group.map((b, i) => (i < group.length - 1 ? b | 0x80 : b)));
   }
   return tlv(0x06, Buffer.from(bytes));
@@ -178,11 +306,15 @@ function derOid(oid: string): Buffer {
  */
 export function logotypeExtensionDer(imageBytes: Buffer, options: { hashOf?: Buffer; uri?: string } = {}): Buffer {
   const uri = options.uri ?? `data:image/svg+xml;base64,${imageBytes.toString('base64')}`;
-  const hash = createHash('sha256').update(options.hashOf ?? imageBytes).digest();
-  const details = tlv(0x30,
+  const hash = createHash('sha256')
+    .update(options.hashOf ?? imageBytes)
+    .digest();
+  const details = tlv(
+    0x30,
     tlv(0x16, Buffer.from('image/svg+xml', 'ascii')),
     tlv(0x30, tlv(0x30, tlv(0x30, derOid('2.16.840.1.101.3.4.2.1'), Buffer.from([0x05, 0x00])), tlv(0x04, hash))),
-    tlv(0x30, tlv(0x16, Buffer.from(uri, 'ascii'))));
+    tlv(0x30, tlv(0x16, Buffer.from(uri, 'ascii'))),
+  );
   const logotypeData = tlv(0xa0, tlv(0x30, tlv(0x30, details)));
   return tlv(0x30, tlv(0xa2, logotypeData));
 }
@@ -206,10 +338,7 @@ export function markCertificateOptions(logo: Buffer, overrides: MarkCertificateO
     hosts: ['brand.test'],
     subject: [['CN', 'Brand Inc'], ['O', 'Brand Inc'], ...(markType ? [['1.3.6.1.4.1.53087.1.13', markType] as const] : [])],
     extendedKeyUsage: '1.3.6.1.5.5.7.3.31',
-    extraExtensions: [
-      'certificatePolicies = 1.3.6.1.4.1.53087.1.1',
-      ...(logotype ? [`1.3.6.1.5.5.7.1.12 = DER:${logotype.toString('hex')}`] : []),
-    ],
+    extraExtensions: ['certificatePolicies = 1.3.6.1.4.1.53087.1.1', ...(logotype ? [`1.3.6.1.5.5.7.1.12 = DER:${logotype.toString('hex')}`] : [])],
     ...rest,
   };
 }

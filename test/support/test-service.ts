@@ -43,9 +43,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const { key = demo.key, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key) headers.set('authorization', `Bearer ${key}`);
-      return options.socketless ? answerInProcess(running.handlers.api, running.apiUrl + path, { ...rest, headers }) : fetch(running.apiUrl + path, { ...rest, headers });
+      return options.socketless
+        ? answerInProcess(running.handlers.api, running.apiUrl + path, { ...rest, headers })
+        : fetch(running.apiUrl + path, { ...rest, headers });
     },
-    pub: (path, init) => (options.socketless ? answerInProcess(running.handlers.public, running.publicUrl + path, init) : fetch(running.publicUrl + path, init)),
+    pub: (path, init) =>
+      options.socketless ? answerInProcess(running.handlers.public, running.publicUrl + path, init) : fetch(running.publicUrl + path, init),
     async close() {
       await running.stop();
       await database.drop();
@@ -73,7 +76,8 @@ async function answerInProcess(handler: FetchHandler, url: string, init: Request
 /** Runs a GraphQL document on {api_url}/graphql. */
 export async function graphql(service: TestService, query: string, variables: Record<string, unknown> = {}, key: string | null = service.demo.key) {
   const response = await service.api('/graphql', {
-    method: 'POST', key,
+    method: 'POST',
+    key,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
   });

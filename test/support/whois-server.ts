@@ -39,9 +39,10 @@ export async function startTestWhoisServer(options: {
   return {
     server: `127.0.0.1:${(server.address() as AddressInfo).port}`,
     queries,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

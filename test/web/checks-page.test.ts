@@ -22,7 +22,8 @@ beforeAll(async () => {
     rateLimits: { public: 10_000 },
   });
   const introspection = await service.pub('/graphql', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: '{ __type(name: "Query") { fields { name } } }' }),
   });
   const fields: { name: string }[] = (await introspection.json()).data?.__type?.fields ?? [];
@@ -74,112 +75,129 @@ describe('the checks page document', () => {
 });
 
 describe('the checks page in Chromium', () => {
-  it.skipIf(!hasChromium)(`shows good.test's grade with its breakdown and fixes, each check's status and findings, and opens a check's detail${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`, async () => {
-    const { context, page, offsite } = await openPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
-    try {
-      await checkDomain(page, 'good.test');
-      await page.locator('#check-spf').waitFor();
-      expect(await page.locator('#result-title').textContent()).toBe('good.test');
-      expect(new URL(page.url()).searchParams.get('domain')).toBe('good.test');
-
-      if (gradeWired) {
-        // The grade comes from checkDeliverability: a letter, the score, the six parts and the fixes.
-        expect(await page.locator('#grade').textContent()).toMatch(/^[A-F]$/);
-        expect(await page.locator('.summary .score').textContent()).toMatch(/^\d+ \/ 100$/);
-        expect(await page.locator('.parts > li').count()).toBe(6);
-        expect(await page.locator('[data-part=dmarc] .pts').textContent()).toMatch(/pts$/);
-        await page.getByRole('heading', { name: 'What to fix' }).waitFor();
-      } else {
-        expect(await page.locator('#grade-unavailable').textContent()).toContain('grade is not available');
-      }
-
-      // Each check shows its status, its summary sentence and its findings.
-      expect(await page.locator('#check-spf .pill').textContent()).toBe('Pass');
-      expect(await page.locator('#check-spf .sentence').textContent()).toContain('valid SPF record');
-      expect(await page.locator('#check-dmarc .pill').textContent()).toBe('Pass');
-      expect(await page.locator('#check-dkim .pill').textContent()).toBe('Pass');
-      expect(await page.locator('#check-mx .sentence').textContent()).toContain('mx.good.test');
-      expect(await page.locator('#check-mtaSts .pill').textContent()).toBe('Fail');
-      expect(await page.locator('#check-mtaSts .finding code').allTextContents()).toContain('mta_sts_no_record');
-      // The dead RDAP bootstrap is a failed lookup, never a missing registration.
-      expect(await page.locator('#check-expiry .pill').textContent()).toBe('Not checked');
-      await page.screenshot({ path: `${SCREENSHOTS}/checks-page-desktop.png`, fullPage: true });
-
-      // Opening a check's detail shows its own fields formatted and the full answer as JSON.
-      const detail = page.locator('#check-dmarc details');
-      expect(await detail.locator('.detail').isVisible()).toBe(false);
-      await detail.locator('summary').click();
-      await detail.locator('dt', { hasText: 'Effective policy' }).waitFor();
-      expect(await detail.locator('dt:has-text("Effective policy") + dd').textContent()).toBe('reject');
-      const json = JSON.parse((await detail.locator('pre.json').textContent())!);
-      expect(json).toMatchObject({ status: 'pass', domain: 'good.test', policy: 'reject' });
-      await page.locator('#check-dmarc').screenshot({ path: `${SCREENSHOTS}/checks-page-detail.png` });
-
-      expect(consoleErrors).toEqual([]);
-      expect(offsite).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-
-  it.skipIf(!hasChromium)(`still shows every check, and says the grade is not available, on a server without the checkDeliverability field${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`, async () => {
-    const { context, page } = await openPage();
-    try {
-      // Stand in for a build without the grade: GraphQL refuses a document naming an unknown field.
-      const documents: string[] = [];
-      await page.route('**/graphql', async (route) => {
-        const body = route.request().postData() ?? '';
-        documents.push(body);
-        if (!body.includes('checkDeliverability')) return route.continue();
-        return route.fulfill({
-          status: 400, contentType: 'application/json',
-          body: JSON.stringify({ errors: [{ message: 'Cannot query field "checkDeliverability" on type "Query".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] }),
-        });
+  it.skipIf(!hasChromium)(
+    `shows good.test's grade with its breakdown and fixes, each check's status and findings, and opens a check's detail${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+    async () => {
+      const { context, page, offsite } = await openPage();
+      const consoleErrors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(m.text());
       });
-      await checkDomain(page, 'good.test');
-      await page.locator('#check-spf').waitFor();
-      expect(documents).toHaveLength(2);
-      expect(await page.locator('#grade-unavailable').textContent()).toContain('grade is not available');
-      expect(await page.locator('#grade').count()).toBe(0);
-      expect(await page.locator('#check-spf .pill').textContent()).toBe('Pass');
-      expect(await page.locator('#check-mtaSts .pill').textContent()).toBe('Fail');
-      expect(await page.locator('.check').count()).toBe(10);
-      // The failed registration lookup is not offered as something to fix; MTA-STS's missing record is.
-      expect(await page.locator('#fixes').count()).toBe(0);
-      expect(await page.locator('#extra-fixes li[data-code=mta_sts_no_record]').count()).toBe(1);
-      expect(await page.locator('[data-code=lookup_failed]').count()).toBe(0);
+      page.on('pageerror', (e) => consoleErrors.push(e.message));
+      try {
+        await checkDomain(page, 'good.test');
+        await page.locator('#check-spf').waitFor();
+        expect(await page.locator('#result-title').textContent()).toBe('good.test');
+        expect(new URL(page.url()).searchParams.get('domain')).toBe('good.test');
 
-      // The next check goes straight to the document without the grade.
-      await checkDomain(page, 'bad.test');
-      await page.locator('#result-title', { hasText: 'bad.test' }).waitFor();
-      expect(documents).toHaveLength(3);
-      expect(await page.locator('#fixes li[data-code=plus_all]').count()).toBe(1);
-    } finally {
-      await context.close();
-    }
-  });
+        if (gradeWired) {
+          // The grade comes from checkDeliverability: a letter, the score, the six parts and the fixes.
+          expect(await page.locator('#grade').textContent()).toMatch(/^[A-F]$/);
+          expect(await page.locator('.summary .score').textContent()).toMatch(/^\d+ \/ 100$/);
+          expect(await page.locator('.parts > li').count()).toBe(6);
+          expect(await page.locator('[data-part=dmarc] .pts').textContent()).toMatch(/pts$/);
+          await page.getByRole('heading', { name: 'What to fix' }).waitFor();
+        } else {
+          expect(await page.locator('#grade-unavailable').textContent()).toContain('grade is not available');
+        }
 
-  it.skipIf(!hasChromium)(`reads on a 390x844 phone with no sideways scrolling, even with a check's detail open${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`, async () => {
-    const { context, page } = await openPage({ width: 390, height: 844 });
-    try {
-      await page.screenshot({ path: `${SCREENSHOTS}/checks-page-phone-empty.png` });
-      await checkDomain(page, 'good.test');
-      await page.locator('#check-spf').waitFor();
-      for (const id of ['#check-spf', '#check-dkim', '#check-blacklist']) await page.locator(`${id} details summary`).click();
-      const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
-      expect(widths.inner).toBe(390);
-      expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
-      // The search button is a comfortable tap target on a phone.
-      const box = await page.getByRole('button', { name: /Check domain/ }).boundingBox();
-      expect(box!.height).toBeGreaterThanOrEqual(44);
-      await page.screenshot({ path: `${SCREENSHOTS}/checks-page-phone.png`, fullPage: true });
-    } finally {
-      await context.close();
-    }
-  });
+        // Each check shows its status, its summary sentence and its findings.
+        expect(await page.locator('#check-spf .pill').textContent()).toBe('Pass');
+        expect(await page.locator('#check-spf .sentence').textContent()).toContain('valid SPF record');
+        expect(await page.locator('#check-dmarc .pill').textContent()).toBe('Pass');
+        expect(await page.locator('#check-dkim .pill').textContent()).toBe('Pass');
+        expect(await page.locator('#check-mx .sentence').textContent()).toContain('mx.good.test');
+        expect(await page.locator('#check-mtaSts .pill').textContent()).toBe('Fail');
+        expect(await page.locator('#check-mtaSts .finding code').allTextContents()).toContain('mta_sts_no_record');
+        // The dead RDAP bootstrap is a failed lookup, never a missing registration.
+        expect(await page.locator('#check-expiry .pill').textContent()).toBe('Not checked');
+        await page.screenshot({ path: `${SCREENSHOTS}/checks-page-desktop.png`, fullPage: true });
+
+        // Opening a check's detail shows its own fields formatted and the full answer as JSON.
+        const detail = page.locator('#check-dmarc details');
+        expect(await detail.locator('.detail').isVisible()).toBe(false);
+        await detail.locator('summary').click();
+        await detail.locator('dt', { hasText: 'Effective policy' }).waitFor();
+        expect(await detail.locator('dt:has-text("Effective policy") + dd').textContent()).toBe('reject');
+        const json = JSON.parse((await detail.locator('pre.json').textContent())!);
+        expect(json).toMatchObject({ status: 'pass', domain: 'good.test', policy: 'reject' });
+        await page.locator('#check-dmarc').screenshot({ path: `${SCREENSHOTS}/checks-page-detail.png` });
+
+        expect(consoleErrors).toEqual([]);
+        expect(offsite).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    `still shows every check, and says the grade is not available, on a server without the checkDeliverability field${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+    async () => {
+      const { context, page } = await openPage();
+      try {
+        // Stand in for a build without the grade: GraphQL refuses a document naming an unknown field.
+        const documents: string[] = [];
+        await page.route('**/graphql', async (route) => {
+          const body = route.request().postData() ?? '';
+          documents.push(body);
+          if (!body.includes('checkDeliverability')) return route.continue();
+          return route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              errors: [{ message: 'Cannot query field "checkDeliverability" on type "Query".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }],
+            }),
+          });
+        });
+        await checkDomain(page, 'good.test');
+        await page.locator('#check-spf').waitFor();
+        expect(documents).toHaveLength(2);
+        expect(await page.locator('#grade-unavailable').textContent()).toContain('grade is not available');
+        expect(await page.locator('#grade').count()).toBe(0);
+        expect(await page.locator('#check-spf .pill').textContent()).toBe('Pass');
+        expect(await page.locator('#check-mtaSts .pill').textContent()).toBe('Fail');
+        expect(await page.locator('.check').count()).toBe(10);
+        // The failed registration lookup is not offered as something to fix; MTA-STS's missing record is.
+        expect(await page.locator('#fixes').count()).toBe(0);
+        expect(await page.locator('#extra-fixes li[data-code=mta_sts_no_record]').count()).toBe(1);
+        expect(await page.locator('[data-code=lookup_failed]').count()).toBe(0);
+
+        // The next check goes straight to the document without the grade.
+        await checkDomain(page, 'bad.test');
+        await page.locator('#result-title', { hasText: 'bad.test' }).waitFor();
+        expect(documents).toHaveLength(3);
+        expect(await page.locator('#fixes li[data-code=plus_all]').count()).toBe(1);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    `reads on a 390x844 phone with no sideways scrolling, even with a check's detail open${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+    async () => {
+      const { context, page } = await openPage({ width: 390, height: 844 });
+      try {
+        await page.screenshot({ path: `${SCREENSHOTS}/checks-page-phone-empty.png` });
+        await checkDomain(page, 'good.test');
+        await page.locator('#check-spf').waitFor();
+        for (const id of ['#check-spf', '#check-dkim', '#check-blacklist']) await page.locator(`${id} details summary`).click();
+        const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as {
+          scroll: number;
+          inner: number;
+        };
+        expect(widths.inner).toBe(390);
+        expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
+        // The search button is a comfortable tap target on a phone.
+        const box = await page.getByRole('button', { name: /Check domain/ }).boundingBox();
+        expect(box!.height).toBeGreaterThanOrEqual(44);
+        await page.screenshot({ path: `${SCREENSHOTS}/checks-page-phone.png`, fullPage: true });
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   it.skipIf(!hasChromium)(`shows the API's 400 detail for an email address and for a URL${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`, async () => {
     const { context, page } = await openPage({ width: 390, height: 844 });
@@ -200,24 +218,29 @@ describe('the checks page in Chromium', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`asks for a domain without calling the API when the box is empty, and runs ?domain= on load${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`, async () => {
-    const { context, page } = await openPage();
-    try {
-      const calls: string[] = [];
-      page.on('request', (r) => { if (r.url().endsWith('/graphql')) calls.push(r.url()); });
-      await page.getByRole('button', { name: 'Check domain' }).click();
-      expect(await page.locator('#domain-error').textContent()).toBe('Type a domain name, such as example.com.');
-      expect(calls).toEqual([]);
+  it.skipIf(!hasChromium)(
+    `asks for a domain without calling the API when the box is empty, and runs ?domain= on load${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+    async () => {
+      const { context, page } = await openPage();
+      try {
+        const calls: string[] = [];
+        page.on('request', (r) => {
+          if (r.url().endsWith('/graphql')) calls.push(r.url());
+        });
+        await page.getByRole('button', { name: 'Check domain' }).click();
+        expect(await page.locator('#domain-error').textContent()).toBe('Type a domain name, such as example.com.');
+        expect(calls).toEqual([]);
 
-      await page.goto(`${service.publicUrl}/?domain=bad.test`);
-      await page.locator('#check-spf').waitFor();
-      expect(await page.getByLabel('Domain', { exact: true }).inputValue()).toBe('bad.test');
-      expect(await page.locator('#check-spf .pill').textContent()).not.toBe('Pass');
-      expect(await page.locator('#check-mx .pill').textContent()).not.toBe('Pass');
-      if (gradeWired) expect(await page.locator('#grade').textContent()).toMatch(/^[D-F]$/);
-      await page.screenshot({ path: `${SCREENSHOTS}/checks-page-bad-domain.png`, fullPage: true });
-    } finally {
-      await context.close();
-    }
-  });
+        await page.goto(`${service.publicUrl}/?domain=bad.test`);
+        await page.locator('#check-spf').waitFor();
+        expect(await page.getByLabel('Domain', { exact: true }).inputValue()).toBe('bad.test');
+        expect(await page.locator('#check-spf .pill').textContent()).not.toBe('Pass');
+        expect(await page.locator('#check-mx .pill').textContent()).not.toBe('Pass');
+        if (gradeWired) expect(await page.locator('#grade').textContent()).toMatch(/^[D-F]$/);
+        await page.screenshot({ path: `${SCREENSHOTS}/checks-page-bad-domain.png`, fullPage: true });
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

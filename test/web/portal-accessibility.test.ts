@@ -19,7 +19,10 @@ const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const ROUTES = readPortalRoutes();
-const VIEWPORTS = [{ name: 'desktop', size: DESKTOP }, { name: 'phone', size: PHONE }] as const;
+const VIEWPORTS = [
+  { name: 'desktop', size: DESKTOP },
+  { name: 'phone', size: PHONE },
+] as const;
 
 interface AxeViolation {
   readonly id: string;
@@ -70,14 +73,19 @@ async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated rather than added as a <script>: the portal's Content-Security-Policy (script-src 'self')
   // rightly refuses an inline script, and the check should run under the policy the portal ships.
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
+  const violations = (await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] });
     return result.violations;
-  }) as AxeViolation[];
+  })) as AxeViolation[];
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${v.help} — ${n.target.join(' ')} ${n.html.slice(0, 160)}${n.failureSummary ? `\n    ${n.failureSummary.replaceAll('\n', '\n    ')}` : ''}`));
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) =>
+          `${v.impact} ${v.id}: ${v.help} — ${n.target.join(' ')} ${n.html.slice(0, 160)}${n.failureSummary ? `\n    ${n.failureSummary.replaceAll('\n', '\n    ')}` : ''}`,
+      ),
+    );
 }
 
 /** The checks every page gets: a screenshot, then axe, one h1 and (on a phone) no sideways scroll. */
@@ -104,30 +112,36 @@ describe('the list of portal pages under test', () => {
 for (const viewport of VIEWPORTS) {
   describe(`signed-in pages at ${viewport.size.width}×${viewport.size.height}`, () => {
     for (const route of ROUTES) {
-      it.skipIf(!hasChromium)(`${route.label} (${route.path}) has no serious axe violation, one h1${viewport.name === 'phone' ? ', no sideways scroll' : ''}${skipNote}`, async () => {
-        const page = await openSettled(signedIn.get(viewport.name)!, route.path);
-        try {
-          expect(await page.locator('h1').textContent()).not.toBe('Page not found');
-          await checkPage(page, viewport, route.name);
-        } finally {
-          await page.close();
-        }
-      });
+      it.skipIf(!hasChromium)(
+        `${route.label} (${route.path}) has no serious axe violation, one h1${viewport.name === 'phone' ? ', no sideways scroll' : ''}${skipNote}`,
+        async () => {
+          const page = await openSettled(signedIn.get(viewport.name)!, route.path);
+          try {
+            expect(await page.locator('h1').textContent()).not.toBe('Page not found');
+            await checkPage(page, viewport, route.name);
+          } finally {
+            await page.close();
+          }
+        },
+      );
     }
   });
 
   describe(`signed-out pages at ${viewport.size.width}×${viewport.size.height}`, () => {
     for (const visit of SIGNED_OUT_PAGES) {
-      it.skipIf(!hasChromium)(`${visit.path} has no serious axe violation, one h1${viewport.name === 'phone' ? ', no sideways scroll' : ''}${skipNote}`, async () => {
-        const { context, offsite } = await localOnlyContext(browser!, { viewport: viewport.size });
-        try {
-          const page = await openSettled(context, visit.path);
-          await checkPage(page, viewport, visit.name);
-          expect(offsite, 'the page asked for nothing off this machine').toEqual([]);
-        } finally {
-          await context.close();
-        }
-      });
+      it.skipIf(!hasChromium)(
+        `${visit.path} has no serious axe violation, one h1${viewport.name === 'phone' ? ', no sideways scroll' : ''}${skipNote}`,
+        async () => {
+          const { context, offsite } = await localOnlyContext(browser!, { viewport: viewport.size });
+          try {
+            const page = await openSettled(context, visit.path);
+            await checkPage(page, viewport, visit.name);
+            expect(offsite, 'the page asked for nothing off this machine').toEqual([]);
+          } finally {
+            await context.close();
+          }
+        },
+      );
     }
   });
 }
@@ -143,27 +157,30 @@ function describeFocus(page: Page): Promise<string> {
 }
 
 describe('the portal by keyboard', () => {
-  it.skipIf(!hasChromium)(`on a desktop, Tab from the top reaches the skip link, then each navigation link in order; Enter on one focuses the new page's h1${skipNote}`, async () => {
-    const page = await openSettled(signedIn.get('desktop')!, '/');
-    try {
-      // A page opened by its address keeps the focus at the top of the document.
-      expect(await describeFocus(page)).toBe('body');
-      await page.keyboard.press('Tab');
-      expect(await describeFocus(page)).toBe('a: Skip to content');
-      for (const route of ROUTES) {
+  it.skipIf(!hasChromium)(
+    `on a desktop, Tab from the top reaches the skip link, then each navigation link in order; Enter on one focuses the new page's h1${skipNote}`,
+    async () => {
+      const page = await openSettled(signedIn.get('desktop')!, '/');
+      try {
+        // A page opened by its address keeps the focus at the top of the document.
+        expect(await describeFocus(page)).toBe('body');
         await page.keyboard.press('Tab');
-        expect(await describeFocus(page)).toBe(`a: ${route.label}`);
+        expect(await describeFocus(page)).toBe('a: Skip to content');
+        for (const route of ROUTES) {
+          await page.keyboard.press('Tab');
+          expect(await describeFocus(page)).toBe(`a: ${route.label}`);
+        }
+        const last = ROUTES[ROUTES.length - 1]!;
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`**/portal${last.path}`);
+        await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+        expect(await describeFocus(page)).toBe(`h1#page-title: ${await page.locator('h1').textContent()}`);
+        expect(await page.getByRole('link', { name: last.label }).getAttribute('aria-current')).toBe('page');
+      } finally {
+        await page.close();
       }
-      const last = ROUTES[ROUTES.length - 1]!;
-      await page.keyboard.press('Enter');
-      await page.waitForURL(`**/portal${last.path}`);
-      await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
-      expect(await describeFocus(page)).toBe(`h1#page-title: ${await page.locator('h1').textContent()}`);
-      expect(await page.getByRole('link', { name: last.label }).getAttribute('aria-current')).toBe('page');
-    } finally {
-      await page.close();
-    }
-  });
+    },
+  );
 
   it.skipIf(!hasChromium)(`the skip link moves the focus past the navigation to the page${skipNote}`, async () => {
     const page = await openSettled(signedIn.get('desktop')!, '/');
@@ -181,38 +198,41 @@ describe('the portal by keyboard', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`on a phone, Tab reaches the skip link, then the menu button; opened, the navigation links follow in order, and Enter on one focuses the new page's h1${skipNote}`, async () => {
-    const page = await openSettled(signedIn.get('phone')!, '/');
-    try {
-      await page.keyboard.press('Tab');
-      expect(await describeFocus(page)).toBe('a: Skip to content');
-      await page.keyboard.press('Tab');
-      expect(await describeFocus(page)).toBe('button: Menu');
-      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
-      await page.keyboard.press('Enter');
-      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
-      // The open menu is part of the page too.
-      const violations = await seriousViolations(page);
-      expect(violations, `axe-core, phone menu open:\n${violations.join('\n')}`).toEqual([]);
-      // axe must leave the focus where it was: one step on and one back lands on the button again.
-      await page.keyboard.press('Tab');
-      await page.keyboard.press('Shift+Tab');
-      expect(await describeFocus(page)).toBe('button: Menu');
-      for (const route of ROUTES) {
+  it.skipIf(!hasChromium)(
+    `on a phone, Tab reaches the skip link, then the menu button; opened, the navigation links follow in order, and Enter on one focuses the new page's h1${skipNote}`,
+    async () => {
+      const page = await openSettled(signedIn.get('phone')!, '/');
+      try {
         await page.keyboard.press('Tab');
-        expect(await describeFocus(page)).toBe(`a: ${route.label}`);
+        expect(await describeFocus(page)).toBe('a: Skip to content');
+        await page.keyboard.press('Tab');
+        expect(await describeFocus(page)).toBe('button: Menu');
+        expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+        await page.keyboard.press('Enter');
+        expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
+        // The open menu is part of the page too.
+        const violations = await seriousViolations(page);
+        expect(violations, `axe-core, phone menu open:\n${violations.join('\n')}`).toEqual([]);
+        // axe must leave the focus where it was: one step on and one back lands on the button again.
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Shift+Tab');
+        expect(await describeFocus(page)).toBe('button: Menu');
+        for (const route of ROUTES) {
+          await page.keyboard.press('Tab');
+          expect(await describeFocus(page)).toBe(`a: ${route.label}`);
+        }
+        const last = ROUTES[ROUTES.length - 1]!;
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`**/portal${last.path}`);
+        await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+        expect(await describeFocus(page)).toBe(`h1#page-title: ${await page.locator('h1').textContent()}`);
+        // The menu closed behind the choice.
+        expect(await page.getByRole('navigation', { name: 'Portal' }).isVisible()).toBe(false);
+      } finally {
+        await page.close();
       }
-      const last = ROUTES[ROUTES.length - 1]!;
-      await page.keyboard.press('Enter');
-      await page.waitForURL(`**/portal${last.path}`);
-      await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
-      expect(await describeFocus(page)).toBe(`h1#page-title: ${await page.locator('h1').textContent()}`);
-      // The menu closed behind the choice.
-      expect(await page.getByRole('navigation', { name: 'Portal' }).isVisible()).toBe(false);
-    } finally {
-      await page.close();
-    }
-  });
+    },
+  );
 
   it.skipIf(!hasChromium)(`a table box that scrolls sideways becomes a named tab stop, and leaves the tab order once it fits${skipNote}`, async () => {
     const page = await openSettled(signedIn.get('phone')!, '/settings');

@@ -52,7 +52,7 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
 }
 
 async function noSidewaysScroll(page: Page): Promise<void> {
-  const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
+  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
   expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
 }
 
@@ -150,44 +150,52 @@ describe('billing in Chromium', () => {
 });
 
 describe('change requests in Chromium', () => {
-  it.skipIf(!hasChromium)(`raises a request that the list and GET /v1/portal/requests then show; a refusal shows the service's sentence${skipNote}`, async () => {
-    const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
-    const summary = `Add a DMARC rua address on every domain (${Date.now()}).`;
-    try {
-      const { page } = portal;
-      await openFromNav(page, 'Change requests', 'Change requests');
-      // The demo account's request with a reply from support.
-      expect(await page.getByRole('list', { name: /^Replies to request/ }).filter({ hasText: 'both domains now forward to the main site' }).count()).toBe(1);
+  it.skipIf(!hasChromium)(
+    `raises a request that the list and GET /v1/portal/requests then show; a refusal shows the service's sentence${skipNote}`,
+    async () => {
+      const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
+      const summary = `Add a DMARC rua address on every domain (${Date.now()}).`;
+      try {
+        const { page } = portal;
+        await openFromNav(page, 'Change requests', 'Change requests');
+        // The demo account's request with a reply from support.
+        expect(
+          await page
+            .getByRole('list', { name: /^Replies to request/ })
+            .filter({ hasText: 'both domains now forward to the main site' })
+            .count(),
+        ).toBe(1);
 
-      // Forwarding asks for its own field; a forward_to that is not a domain name is refused by the service.
-      await page.getByLabel('Kind').selectOption('forwarding');
-      await page.getByLabel('Forward to').fill('not a domain');
-      await page.getByLabel('What to change').fill('Point the domains somewhere.');
-      await page.getByRole('button', { name: 'Raise request' }).click();
-      const refusal = page.locator('form').getByRole('alert');
-      await refusal.waitFor();
-      expect(await refusal.textContent()).toMatch(/forward_to/);
+        // Forwarding asks for its own field; a forward_to that is not a domain name is refused by the service.
+        await page.getByLabel('Kind').selectOption('forwarding');
+        await page.getByLabel('Forward to').fill('not a domain');
+        await page.getByLabel('What to change').fill('Point the domains somewhere.');
+        await page.getByRole('button', { name: 'Raise request' }).click();
+        const refusal = page.locator('form').getByRole('alert');
+        await refusal.waitFor();
+        expect(await refusal.textContent()).toMatch(/forward_to/);
 
-      await page.getByLabel('Kind').selectOption('dns_change');
-      expect(await page.getByLabel('Forward to').count()).toBe(0);
-      await page.getByLabel('What to change').fill(summary);
-      await page.getByRole('button', { name: 'Raise request' }).click();
-      const raised = page.getByRole('status').filter({ hasText: /Request #\d+ raised/ });
-      await raised.waitFor();
-      expect(await raised.textContent()).toMatch(/a person on our team will answer here/);
-      const item = page.getByRole('listitem').filter({ hasText: summary });
-      await item.waitFor();
-      expect(await item.textContent()).toMatch(/dns change/);
-      expect(await item.getByText('open', { exact: true }).isVisible()).toBe(true);
-      await screenshot(page, 'requests-desktop');
-      expect(await seriousAxeViolations(page)).toEqual([]);
-    } finally {
-      await portal.close();
-    }
-    const listed = await (await service.api('/v1/portal/requests')).json();
-    const requests = (Array.isArray(listed) ? listed : listed.requests) as { summary: string; kind: string; status: string }[];
-    expect(requests.find((r) => r.summary === summary)).toMatchObject({ kind: 'dns_change', status: 'open' });
-  });
+        await page.getByLabel('Kind').selectOption('dns_change');
+        expect(await page.getByLabel('Forward to').count()).toBe(0);
+        await page.getByLabel('What to change').fill(summary);
+        await page.getByRole('button', { name: 'Raise request' }).click();
+        const raised = page.getByRole('status').filter({ hasText: /Request #\d+ raised/ });
+        await raised.waitFor();
+        expect(await raised.textContent()).toMatch(/a person on our team will answer here/);
+        const item = page.getByRole('listitem').filter({ hasText: summary });
+        await item.waitFor();
+        expect(await item.textContent()).toMatch(/dns change/);
+        expect(await item.getByText('open', { exact: true }).isVisible()).toBe(true);
+        await screenshot(page, 'requests-desktop');
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      } finally {
+        await portal.close();
+      }
+      const listed = await (await service.api('/v1/portal/requests')).json();
+      const requests = (Array.isArray(listed) ? listed : listed.requests) as { summary: string; kind: string; status: string }[];
+      expect(requests.find((r) => r.summary === summary)).toMatchObject({ kind: 'dns_change', status: 'open' });
+    },
+  );
 });
 
 describe('referrals in Chromium', () => {
@@ -215,43 +223,48 @@ describe('referrals in Chromium', () => {
 });
 
 describe('domain verification in Chromium', () => {
-  it.skipIf(!hasChromium)(`shows the token and the record; "Check now" gives the service's refusal, then verifies a domain that publishes it${skipNote}`, async () => {
-    const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
-    try {
-      const { page } = portal;
-      await openFromNav(page, 'Domain verification', 'Domain verification');
-      expect(await page.getByTestId('verification-token').textContent()).toBe(DEMO_VERIFICATION_TOKEN);
-      const record = page.locator('.verification-record');
-      expect(await record.textContent()).toContain('_inbox-verification.<domain>');
-      expect(await record.textContent()).toContain(`inbox-verification=${DEMO_VERIFICATION_TOKEN}`);
-      const verified = page.getByRole('row').filter({ hasText: PROVED });
-      expect(await verified.count()).toBe(0);
+  it.skipIf(!hasChromium)(
+    `shows the token and the record; "Check now" gives the service's refusal, then verifies a domain that publishes it${skipNote}`,
+    async () => {
+      const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
+      try {
+        const { page } = portal;
+        await openFromNav(page, 'Domain verification', 'Domain verification');
+        expect(await page.getByTestId('verification-token').textContent()).toBe(DEMO_VERIFICATION_TOKEN);
+        const record = page.locator('.verification-record');
+        expect(await record.textContent()).toContain('_inbox-verification.<domain>');
+        expect(await record.textContent()).toContain(`inbox-verification=${DEMO_VERIFICATION_TOKEN}`);
+        const verified = page.getByRole('row').filter({ hasText: PROVED });
+        expect(await verified.count()).toBe(0);
 
-      const results = page.getByRole('list', { name: 'Checked domains' });
-      await page.getByLabel('Domain', { exact: true }).fill(UNPROVED);
-      await page.getByRole('button', { name: 'Check now' }).click();
-      const refusal = results.getByRole('listitem').filter({ hasText: UNPROVED }).getByRole('alert');
-      await refusal.waitFor();
-      expect(await refusal.textContent()).toBe(`${UNPROVED} is not verified as yours: publish TXT at _inbox-verification.${UNPROVED} with the value "inbox-verification=${DEMO_VERIFICATION_TOKEN}" at your DNS provider, then try again (it stays verified once seen).`);
+        const results = page.getByRole('list', { name: 'Checked domains' });
+        await page.getByLabel('Domain', { exact: true }).fill(UNPROVED);
+        await page.getByRole('button', { name: 'Check now' }).click();
+        const refusal = results.getByRole('listitem').filter({ hasText: UNPROVED }).getByRole('alert');
+        await refusal.waitFor();
+        expect(await refusal.textContent()).toBe(
+          `${UNPROVED} is not verified as yours: publish TXT at _inbox-verification.${UNPROVED} with the value "inbox-verification=${DEMO_VERIFICATION_TOKEN}" at your DNS provider, then try again (it stays verified once seen).`,
+        );
 
-      // Checking it again (its own button) answers the same, still one row for the domain.
-      await page.getByRole('button', { name: `Check again ${UNPROVED}` }).click();
-      await page.getByRole('button', { name: 'Check now' }).waitFor();
-      expect(await results.getByRole('listitem').count()).toBe(1);
+        // Checking it again (its own button) answers the same, still one row for the domain.
+        await page.getByRole('button', { name: `Check again ${UNPROVED}` }).click();
+        await page.getByRole('button', { name: 'Check now' }).waitFor();
+        expect(await results.getByRole('listitem').count()).toBe(1);
 
-      await page.getByLabel('Domain', { exact: true }).fill(PROVED);
-      await page.getByRole('button', { name: 'Check now' }).click();
-      const proved = results.getByRole('listitem').filter({ hasText: PROVED }).getByRole('status');
-      await proved.waitFor();
-      expect(await proved.textContent()).toMatch(new RegExp(`^${PROVED.replaceAll('.', '\\.')} is verified as yours`));
-      // The verified list is asked again and now holds it.
-      await verified.waitFor();
-      await screenshot(page, 'verification-desktop');
-      expect(await seriousAxeViolations(page)).toEqual([]);
-    } finally {
-      await portal.close();
-    }
-    const listed = await (await service.api('/v1/domains/verification')).json();
-    expect(listed.verified_domains.map((v: { domain: string }) => v.domain)).toContain(PROVED);
-  });
+        await page.getByLabel('Domain', { exact: true }).fill(PROVED);
+        await page.getByRole('button', { name: 'Check now' }).click();
+        const proved = results.getByRole('listitem').filter({ hasText: PROVED }).getByRole('status');
+        await proved.waitFor();
+        expect(await proved.textContent()).toMatch(new RegExp(`^${PROVED.replaceAll('.', '\\.')} is verified as yours`));
+        // The verified list is asked again and now holds it.
+        await verified.waitFor();
+        await screenshot(page, 'verification-desktop');
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      } finally {
+        await portal.close();
+      }
+      const listed = await (await service.api('/v1/domains/verification')).json();
+      expect(listed.verified_domains.map((v: { domain: string }) => v.domain)).toContain(PROVED);
+    },
+  );
 });

@@ -22,10 +22,26 @@ afterAll(async () => {
   await service?.close();
 });
 
-interface RestOrder { subscription_id: string; reference: string; sequencer: string | null; monitor_deliverability: boolean; monitor_reconnection: boolean }
-interface RestDomain { domain: string; workspace_id: number | null }
-interface RestWorkspaces { workspaces: { workspace_id: number; name: string; domain_count: number }[]; unfiled_domain_count: number }
-interface RestAnalyticsDomain { domain: string; watched: boolean; sent: number | null }
+interface RestOrder {
+  subscription_id: string;
+  reference: string;
+  sequencer: string | null;
+  monitor_deliverability: boolean;
+  monitor_reconnection: boolean;
+}
+interface RestDomain {
+  domain: string;
+  workspace_id: number | null;
+}
+interface RestWorkspaces {
+  workspaces: { workspace_id: number; name: string; domain_count: number }[];
+  unfiled_domain_count: number;
+}
+interface RestAnalyticsDomain {
+  domain: string;
+  watched: boolean;
+  sent: number | null;
+}
 
 async function restJson<T>(path: string, key: string): Promise<T> {
   const response = await service.api(path, { key });
@@ -34,7 +50,8 @@ async function restJson<T>(path: string, key: string): Promise<T> {
 }
 
 const restOrders = async (key = service.demo.key) => (await restJson<{ orders: RestOrder[] }>('/v1/portal/orders', key)).orders;
-const restDomains = async (key: string) => (await restJson<{ orders: { domains: RestDomain[] }[] }>('/v1/portal/dashboard', key)).orders.flatMap((o) => o.domains);
+const restDomains = async (key: string) =>
+  (await restJson<{ orders: { domains: RestDomain[] }[] }>('/v1/portal/dashboard', key)).orders.flatMap((o) => o.domains);
 
 /** Opens one of the portal's pages in the signed-in tab and waits for its heading. */
 async function goTo(page: Page, path: string, heading: string): Promise<void> {
@@ -44,7 +61,7 @@ async function goTo(page: Page, path: string, heading: string): Promise<void> {
 
 /** The page fits the viewport's width (tables scroll inside their own box). */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
+  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
   expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
 }
 
@@ -54,9 +71,9 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function seriousAxeViolations(page: Page): Promise<string[]> {
   // Evaluated over the DevTools protocol, which the portal's CSP does not govern.
   await page.evaluate(axeSource);
-  const violations = await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`) as string[];
+    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
   return violations;
 }
 
@@ -77,7 +94,10 @@ describe('the orders page in Chromium', () => {
       const { page } = portal;
       await goTo(page, '/orders', 'Orders');
       // The h1 shows before the orders have answered: wait for the first card.
-      await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).first().waitFor();
+      await page
+        .getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ })
+        .first()
+        .waitFor();
       expect(await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).count()).toBe(before.length);
       const card = page.getByRole('region', { name: new RegExp(`Order ${order.reference}`) });
       const select = card.getByLabel('Sequencer (sending tool)');
@@ -132,13 +152,18 @@ describe('the orders page in Chromium', () => {
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'orders-phone');
       // The order's subscription id changes under the open page, so the service no longer finds it.
-      await service.services.db.updateTable('orders').set({ subscription_id: `${order!.subscription_id}_moved` })
-        .where('subscription_id', '=', order!.subscription_id).execute();
+      await service.services.db
+        .updateTable('orders')
+        .set({ subscription_id: `${order!.subscription_id}_moved` })
+        .where('subscription_id', '=', order!.subscription_id)
+        .execute();
       const reconnection = card.getByRole('switch', { name: 'Reconnection' });
       await reconnection.click();
       const alert = card.getByRole('alert');
       await alert.waitFor();
-      expect(await alert.textContent()).toBe(`There is no order with subscription_id "${order!.subscription_id}" on this account; GET /v1/portal/orders lists yours.`);
+      expect(await alert.textContent()).toBe(
+        `There is no order with subscription_id "${order!.subscription_id}" on this account; GET /v1/portal/orders lists yours.`,
+      );
       expect(await reconnection.isChecked()).toBe(true);
     } finally {
       await portal.close();
@@ -231,51 +256,55 @@ describe('the folders page in Chromium', () => {
 describe('the analytics page in Chromium', () => {
   for (const viewport of [DESKTOP, PHONE]) {
     const name = viewport === DESKTOP ? 'desktop' : 'phone';
-    it.skipIf(!hasChromium)(`reads "not watched" for a domain not yet watched and a figure for a watched one, over the period chosen (${name})${skipNote}`, async () => {
-      const account = await service.seedAccount();
-      const rest = async (period: string) => (await restJson<{ domains: RestAnalyticsDomain[] }>(`/v1/portal/analytics?period=${period}`, account.key)).domains;
-      const week = await rest('7d');
-      const unwatched = week.find((d) => !d.watched)!;
-      const watched = week.find((d) => d.watched && (d.sent ?? 0) > 0)!;
-      expect(unwatched.sent).toBeNull();
-      const portal = await signedInPortal(browser!, service, { accountId: account.accountId, viewport });
-      try {
-        const { page } = portal;
-        await goTo(page, '/analytics', 'Analytics');
-        const period = page.getByLabel('Period');
-        const offered = await period.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-        expect(offered).toEqual(Object.keys(ANALYTICS_PERIODS).map((p) => `P${p.toUpperCase()}`));
-        expect(await period.inputValue()).toBe('P7D');
+    it.skipIf(!hasChromium)(
+      `reads "not watched" for a domain not yet watched and a figure for a watched one, over the period chosen (${name})${skipNote}`,
+      async () => {
+        const account = await service.seedAccount();
+        const rest = async (period: string) =>
+          (await restJson<{ domains: RestAnalyticsDomain[] }>(`/v1/portal/analytics?period=${period}`, account.key)).domains;
+        const week = await rest('7d');
+        const unwatched = week.find((d) => !d.watched)!;
+        const watched = week.find((d) => d.watched && (d.sent ?? 0) > 0)!;
+        expect(unwatched.sent).toBeNull();
+        const portal = await signedInPortal(browser!, service, { accountId: account.accountId, viewport });
+        try {
+          const { page } = portal;
+          await goTo(page, '/analytics', 'Analytics');
+          const period = page.getByLabel('Period');
+          const offered = await period.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+          expect(offered).toEqual(Object.keys(ANALYTICS_PERIODS).map((p) => `P${p.toUpperCase()}`));
+          expect(await period.inputValue()).toBe('P7D');
 
-        const row = (domain: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: domain, exact: true }) });
-        await row(watched.domain).waitFor();
-        // The unwatched domain's row says so once and carries no figure, not even 0.
-        const unwatchedCells = await row(unwatched.domain).getByRole('cell').allTextContents();
-        expect(unwatchedCells).toHaveLength(1);
-        expect(unwatchedCells[0]).toMatch(/^not watched/);
-        // The watched one's Sent column (first after the domain) is the service's figure.
-        const sentCell = row(watched.domain).getByRole('cell').first();
-        expect(await sentCell.textContent()).toBe(watched.sent!.toLocaleString('en-US'));
+          const row = (domain: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: domain, exact: true }) });
+          await row(watched.domain).waitFor();
+          // The unwatched domain's row says so once and carries no figure, not even 0.
+          const unwatchedCells = await row(unwatched.domain).getByRole('cell').allTextContents();
+          expect(unwatchedCells).toHaveLength(1);
+          expect(unwatchedCells[0]).toMatch(/^not watched/);
+          // The watched one's Sent column (first after the domain) is the service's figure.
+          const sentCell = row(watched.domain).getByRole('cell').first();
+          expect(await sentCell.textContent()).toBe(watched.sent!.toLocaleString('en-US'));
 
-        const chart = page.getByRole('img', { name: /^Sent per domain/ });
-        const label = (await chart.getAttribute('aria-label')) ?? '';
-        expect(label).toContain(`${unwatched.domain} not watched`);
-        expect(label).toContain(`${watched.domain} ${watched.sent!.toLocaleString('en-US')}`);
-        expect(label).not.toContain(`${unwatched.domain} 0`);
+          const chart = page.getByRole('img', { name: /^Sent per domain/ });
+          const label = (await chart.getAttribute('aria-label')) ?? '';
+          expect(label).toContain(`${unwatched.domain} not watched`);
+          expect(label).toContain(`${watched.domain} ${watched.sent!.toLocaleString('en-US')}`);
+          expect(label).not.toContain(`${unwatched.domain} 0`);
 
-        // Another period asks the service again: 30 days hold more sends than 7.
-        const month = (await rest('30d')).find((d) => d.domain === watched.domain)!;
-        expect(month.sent!).toBeGreaterThan(watched.sent!);
-        await period.selectOption('P30D');
-        await expect.poll(() => sentCell.textContent()).toBe(month.sent!.toLocaleString('en-US'));
-        expect(await row(unwatched.domain).getByRole('cell').allTextContents()).toHaveLength(1);
-        if (viewport === PHONE) await expectNoSidewaysScroll(page);
-        expect(await seriousAxeViolations(page)).toEqual([]);
-        await screenshot(page, `analytics-${name}`);
-        expect(portal.offsite).toEqual([]);
-      } finally {
-        await portal.close();
-      }
-    });
+          // Another period asks the service again: 30 days hold more sends than 7.
+          const month = (await rest('30d')).find((d) => d.domain === watched.domain)!;
+          expect(month.sent!).toBeGreaterThan(watched.sent!);
+          await period.selectOption('P30D');
+          await expect.poll(() => sentCell.textContent()).toBe(month.sent!.toLocaleString('en-US'));
+          expect(await row(unwatched.domain).getByRole('cell').allTextContents()).toHaveLength(1);
+          if (viewport === PHONE) await expectNoSidewaysScroll(page);
+          expect(await seriousAxeViolations(page)).toEqual([]);
+          await screenshot(page, `analytics-${name}`);
+          expect(portal.offsite).toEqual([]);
+        } finally {
+          await portal.close();
+        }
+      },
+    );
   }
 });

@@ -29,7 +29,13 @@ afterAll(async () => {
  */
 function linkMailedTo(to: string, path: '/portal/reset-password' | '/portal/accept-invitation'): string {
   // The .eml bodies are quoted-printable: soft line breaks and =3D undone.
-  const mails = readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=')).filter((m) => m.includes(`To: ${to}`));
+  const mails = readdirSync(outbox)
+    .map((f) =>
+      readFileSync(join(outbox, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '='),
+    )
+    .filter((m) => m.includes(`To: ${to}`));
   const link = new RegExp(`https?://[^\\s/]+(${path}\\?token=[A-Za-z0-9_-]+)`).exec(mails.at(-1) ?? '')?.[1];
   if (!link) throw new Error(`no ${path} link mailed to ${to}`);
   return `${service.apiUrl}${link}`;
@@ -38,8 +44,12 @@ function linkMailedTo(to: string, path: '/portal/reset-password' | '/portal/acce
 /** What /graphql answers the page's own session (cookie plus the CSRF header, as the portal sends). */
 function graphqlInPage(page: Page, query: string): Promise<{ status: number; code: string | undefined; message: string | undefined }> {
   return page.evaluate(async (q) => {
-    const response = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' }, body: JSON.stringify({ query: q }) });
-    const body = await response.json() as { errors?: { message: string; extensions?: { code?: string } }[] };
+    const response = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' },
+      body: JSON.stringify({ query: q }),
+    });
+    const body = (await response.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
     return { status: response.status, code: body.errors?.[0]?.extensions?.code, message: body.errors?.[0]?.message };
   }, query);
 }
@@ -50,56 +60,59 @@ async function openSettings(page: Page): Promise<void> {
 }
 
 describe('API keys in the portal', () => {
-  it.skipIf(!hasChromium)(`a person signs up, creates a key shown once (then only its prefix), uses it, and revokes it: the next request is 401${skipNote}`, async () => {
-    const portal = await openPortal(browser!, service, DESKTOP, '/sign-up');
-    try {
-      const { page } = portal;
-      await page.getByLabel('Company or agency name').fill('Keys Agency');
-      await page.getByLabel('E-mail').fill('keys-person@example.com');
-      await page.getByLabel('Password').fill('keys person password');
-      await page.getByRole('button', { name: 'Create the account' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-      await openSettings(page);
-      await page.getByLabel('Key name').fill('CI pipeline');
-      await page.getByRole('checkbox', { name: /^write:/ }).check();
-      await page.getByRole('button', { name: 'Create key' }).click();
-      const box = page.getByLabel('New API key');
-      await box.waitFor();
-      const key = await box.inputValue();
-      expect(key).toMatch(/^sk_test_[A-Za-z0-9_-]{40,}$/);
-      expect(await page.getByText('Copy it now: it is shown this once.').isVisible()).toBe(true);
-      await page.getByRole('cell', { name: 'CI pipeline', exact: true }).waitFor();
-      expect(await page.getByRole('row', { name: /CI pipeline/ }).textContent()).toContain('read, write');
-      await screenshot(page, 'settings-new-key-desktop');
+  it.skipIf(!hasChromium)(
+    `a person signs up, creates a key shown once (then only its prefix), uses it, and revokes it: the next request is 401${skipNote}`,
+    async () => {
+      const portal = await openPortal(browser!, service, DESKTOP, '/sign-up');
+      try {
+        const { page } = portal;
+        await page.getByLabel('Company or agency name').fill('Keys Agency');
+        await page.getByLabel('E-mail').fill('keys-person@example.com');
+        await page.getByLabel('Password').fill('keys person password');
+        await page.getByRole('button', { name: 'Create the account' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+        await openSettings(page);
+        await page.getByLabel('Key name').fill('CI pipeline');
+        await page.getByRole('checkbox', { name: /^write:/ }).check();
+        await page.getByRole('button', { name: 'Create key' }).click();
+        const box = page.getByLabel('New API key');
+        await box.waitFor();
+        const key = await box.inputValue();
+        expect(key).toMatch(/^sk_test_[A-Za-z0-9_-]{40,}$/);
+        expect(await page.getByText('Copy it now: it is shown this once.').isVisible()).toBe(true);
+        await page.getByRole('cell', { name: 'CI pipeline', exact: true }).waitFor();
+        expect(await page.getByRole('row', { name: /CI pipeline/ }).textContent()).toContain('read, write');
+        await screenshot(page, 'settings-new-key-desktop');
 
-      // Used as curl would: a bearer key on the account API.
-      const used = await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } });
-      expect(used.status).toBe(200);
+        // Used as curl would: a bearer key on the account API.
+        const used = await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } });
+        expect(used.status).toBe(200);
 
-      // After a reload the key is nowhere on the page; only its prefix is.
-      await page.reload();
-      await page.getByRole('cell', { name: 'CI pipeline', exact: true }).waitFor();
-      expect(await page.getByLabel('New API key').count()).toBe(0);
-      const html = await page.content();
-      expect(html).not.toContain(key);
-      expect(html).not.toContain(key.slice(14));
-      expect(await page.getByRole('row', { name: /CI pipeline/ }).textContent()).toContain(key.slice(0, 14));
+        // After a reload the key is nowhere on the page; only its prefix is.
+        await page.reload();
+        await page.getByRole('cell', { name: 'CI pipeline', exact: true }).waitFor();
+        expect(await page.getByLabel('New API key').count()).toBe(0);
+        const html = await page.content();
+        expect(html).not.toContain(key);
+        expect(html).not.toContain(key.slice(14));
+        expect(await page.getByRole('row', { name: /CI pipeline/ }).textContent()).toContain(key.slice(0, 14));
 
-      // Revoking asks first; Cancel keeps the key.
-      await page.getByRole('button', { name: 'Revoke key CI pipeline' }).click();
-      await page.getByRole('button', { name: 'Cancel' }).click();
-      expect((await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      await page.getByRole('button', { name: 'Revoke key CI pipeline' }).click();
-      await page.getByRole('button', { name: 'Yes, revoke' }).click();
-      await page.getByRole('status').filter({ hasText: 'is revoked' }).waitFor();
-      await page.getByRole('row', { name: /CI pipeline.*Revoked/ }).waitFor();
-      const after = await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } });
-      expect(after.status).toBe(401);
-      expect(portal.offsite).toEqual([]);
-    } finally {
-      await portal.close();
-    }
-  });
+        // Revoking asks first; Cancel keeps the key.
+        await page.getByRole('button', { name: 'Revoke key CI pipeline' }).click();
+        await page.getByRole('button', { name: 'Cancel' }).click();
+        expect((await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+        await page.getByRole('button', { name: 'Revoke key CI pipeline' }).click();
+        await page.getByRole('button', { name: 'Yes, revoke' }).click();
+        await page.getByRole('status').filter({ hasText: 'is revoked' }).waitFor();
+        await page.getByRole('row', { name: /CI pipeline.*Revoked/ }).waitFor();
+        const after = await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } });
+        expect(after.status).toBe(401);
+        expect(portal.offsite).toEqual([]);
+      } finally {
+        await portal.close();
+      }
+    },
+  );
 });
 
 describe('people in the portal', () => {
@@ -117,7 +130,16 @@ describe('people in the portal', () => {
       expect(await page.getByRole('button', { name: /^Make / }).count()).toBe(0);
       expect(await page.getByRole('columnheader', { name: 'Manage' }).count()).toBe(0);
       await screenshot(page, 'settings-member-desktop');
-      const people = await page.evaluate(async () => (await (await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' }, body: '{"query":"{ people { userId role } }"}' })).json()) as { data: { people: { userId: number; role: string }[] } });
+      const people = await page.evaluate(
+        async () =>
+          (await (
+            await fetch('/graphql', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' },
+              body: '{"query":"{ people { userId role } }"}',
+            })
+          ).json()) as { data: { people: { userId: number; role: string }[] } },
+      );
       expect(people.data.people).toContainEqual({ userId: owner.userId, role: 'owner' });
       for (const mutation of [
         'mutation { inviteUser(email: "someone-new@example.com", role: owner) { email } }',
@@ -134,55 +156,81 @@ describe('people in the portal', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`an owner invites someone; they accept through the e-mailed link and land signed in; the owner removes them and their session ends${skipNote}`, async () => {
-    const owner = await signedInPortal(browser!, service, { role: 'owner', viewport: PHONE });
-    const invitee = 'invited-person@example.com';
-    let joined: Awaited<ReturnType<typeof openPortal>> | undefined;
-    try {
-      const { page } = owner;
-      await page.getByRole('button', { name: 'Menu' }).click();
-      await openSettings(page);
-      await page.getByLabel('Their e-mail').fill(invitee);
-      await page.getByLabel('Role', { exact: true }).selectOption('member');
-      await page.getByRole('button', { name: 'Send invitation' }).click();
-      await page.getByRole('status').filter({ hasText: `Invitation sent to ${invitee} as member` }).waitFor();
-      await page.getByRole('listitem').filter({ hasText: `${invitee} as member; the link works until` }).waitFor();
-      const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
-      expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
-      await screenshot(page, 'settings-owner-phone');
+  it.skipIf(!hasChromium)(
+    `an owner invites someone; they accept through the e-mailed link and land signed in; the owner removes them and their session ends${skipNote}`,
+    async () => {
+      const owner = await signedInPortal(browser!, service, { role: 'owner', viewport: PHONE });
+      const invitee = 'invited-person@example.com';
+      let joined: Awaited<ReturnType<typeof openPortal>> | undefined;
+      try {
+        const { page } = owner;
+        await page.getByRole('button', { name: 'Menu' }).click();
+        await openSettings(page);
+        await page.getByLabel('Their e-mail').fill(invitee);
+        await page.getByLabel('Role', { exact: true }).selectOption('member');
+        await page.getByRole('button', { name: 'Send invitation' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `Invitation sent to ${invitee} as member` })
+          .waitFor();
+        await page
+          .getByRole('listitem')
+          .filter({ hasText: `${invitee} as member; the link works until` })
+          .waitFor();
+        const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as {
+          scroll: number;
+          inner: number;
+        };
+        expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
+        await screenshot(page, 'settings-owner-phone');
 
-      joined = await openPortal(browser!, service, DESKTOP);
-      const newcomer = joined.page;
-      await newcomer.goto(linkMailedTo(invitee, '/portal/accept-invitation'));
-      await newcomer.getByRole('heading', { level: 1, name: 'Accept an invitation' }).waitFor();
-      await newcomer.getByLabel('Password', { exact: true }).fill('invited password 1');
-      await newcomer.getByLabel('Repeat the password').fill('invited password 1');
-      await newcomer.getByRole('button', { name: 'Join the account' }).click();
-      await newcomer.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-      expect(await newcomer.getByText(`${invitee} (member)`).isVisible()).toBe(true);
-      expect(new URL(newcomer.url()).pathname).toBe('/portal/');
+        joined = await openPortal(browser!, service, DESKTOP);
+        const newcomer = joined.page;
+        await newcomer.goto(linkMailedTo(invitee, '/portal/accept-invitation'));
+        await newcomer.getByRole('heading', { level: 1, name: 'Accept an invitation' }).waitFor();
+        await newcomer.getByLabel('Password', { exact: true }).fill('invited password 1');
+        await newcomer.getByLabel('Repeat the password').fill('invited password 1');
+        await newcomer.getByRole('button', { name: 'Join the account' }).click();
+        await newcomer.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+        expect(await newcomer.getByText(`${invitee} (member)`).isVisible()).toBe(true);
+        expect(new URL(newcomer.url()).pathname).toBe('/portal/');
 
-      // The owner sees them, makes them an owner and back, then removes them.
-      await page.reload();
-      await page.getByRole('cell', { name: invitee, exact: true }).waitFor();
-      expect(await page.getByRole('listitem').filter({ hasText: `${invitee} as member; the link works until` }).count()).toBe(0);
-      await page.getByRole('button', { name: `Make ${invitee} an owner` }).click();
-      await page.getByRole('status').filter({ hasText: `${invitee} is now an owner.` }).waitFor();
-      await page.getByRole('button', { name: `Make ${invitee} a member` }).click();
-      await page.getByRole('status').filter({ hasText: `${invitee} is now a member.` }).waitFor();
-      await page.getByRole('button', { name: `Remove ${invitee}` }).click();
-      await page.getByRole('button', { name: 'Yes, remove' }).click();
-      await page.getByRole('status').filter({ hasText: `${invitee} is removed and signed out.` }).waitFor();
-      await page.getByRole('cell', { name: invitee, exact: true }).waitFor({ state: 'detached' });
+        // The owner sees them, makes them an owner and back, then removes them.
+        await page.reload();
+        await page.getByRole('cell', { name: invitee, exact: true }).waitFor();
+        expect(
+          await page
+            .getByRole('listitem')
+            .filter({ hasText: `${invitee} as member; the link works until` })
+            .count(),
+        ).toBe(0);
+        await page.getByRole('button', { name: `Make ${invitee} an owner` }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${invitee} is now an owner.` })
+          .waitFor();
+        await page.getByRole('button', { name: `Make ${invitee} a member` }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${invitee} is now a member.` })
+          .waitFor();
+        await page.getByRole('button', { name: `Remove ${invitee}` }).click();
+        await page.getByRole('button', { name: 'Yes, remove' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${invitee} is removed and signed out.` })
+          .waitFor();
+        await page.getByRole('cell', { name: invitee, exact: true }).waitFor({ state: 'detached' });
 
-      await newcomer.reload();
-      await newcomer.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-      expect(owner.offsite.concat(joined.offsite)).toEqual([]);
-    } finally {
-      await joined?.close();
-      await owner.close();
-    }
-  });
+        await newcomer.reload();
+        await newcomer.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+        expect(owner.offsite.concat(joined.offsite)).toEqual([]);
+      } finally {
+        await joined?.close();
+        await owner.close();
+      }
+    },
+  );
 });
 
 describe('passwords in the portal', () => {
@@ -215,7 +263,9 @@ describe('passwords in the portal', () => {
       await signInThroughPage(page, person.email, 'my reset password');
 
       // The link worked once.
-      await page.evaluate(async () => { await fetch('/auth/sign-out', { method: 'POST' }); });
+      await page.evaluate(async () => {
+        await fetch('/auth/sign-out', { method: 'POST' });
+      });
       await page.goto(link);
       await page.getByLabel('New password', { exact: true }).fill('another new password');
       await page.getByLabel('Repeat the new password').fill('another new password');
@@ -226,52 +276,62 @@ describe('passwords in the portal', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`a signed-in person changes their password in settings: a wrong current one is refused, the right one keeps this session${skipNote}`, async () => {
-    const portal = await signedInPortal(browser!, service, { role: 'member' });
-    try {
-      const { page } = portal;
-      await openSettings(page);
-      await page.getByLabel('Current password').fill('not my password at all');
-      await page.getByLabel('New password', { exact: true }).fill('my changed password');
-      await page.getByLabel('Repeat the new password').fill('my changed password');
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.getByRole('alert').filter({ hasText: 'current password is not right' }).waitFor();
-      await page.getByLabel('Current password').fill(portal.password);
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.getByRole('status').filter({ hasText: 'Your password is changed.' }).waitFor();
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-      const signIn = await fetch(`${service.apiUrl}/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: portal.email, password: 'my changed password' }) });
-      expect(signIn.status).toBe(200);
-    } finally {
-      await portal.close();
-    }
-  });
+  it.skipIf(!hasChromium)(
+    `a signed-in person changes their password in settings: a wrong current one is refused, the right one keeps this session${skipNote}`,
+    async () => {
+      const portal = await signedInPortal(browser!, service, { role: 'member' });
+      try {
+        const { page } = portal;
+        await openSettings(page);
+        await page.getByLabel('Current password').fill('not my password at all');
+        await page.getByLabel('New password', { exact: true }).fill('my changed password');
+        await page.getByLabel('Repeat the new password').fill('my changed password');
+        await page.getByRole('button', { name: 'Change password' }).click();
+        await page.getByRole('alert').filter({ hasText: 'current password is not right' }).waitFor();
+        await page.getByLabel('Current password').fill(portal.password);
+        await page.getByRole('button', { name: 'Change password' }).click();
+        await page.getByRole('status').filter({ hasText: 'Your password is changed.' }).waitFor();
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+        const signIn = await fetch(`${service.apiUrl}/auth/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: portal.email, password: 'my changed password' }),
+        });
+        expect(signIn.status).toBe(200);
+      } finally {
+        await portal.close();
+      }
+    },
+  );
 });
 
 describe('alert addresses in settings', () => {
-  it.skipIf(!hasChromium)(`an owner sets the extra alert addresses; a malformed one is refused with the service's sentence; REST reads the saved list${skipNote}`, async () => {
-    const portal = await signedInPortal(browser!, service);
-    try {
-      const { page } = portal;
-      await openSettings(page);
-      const box = page.getByLabel('Other addresses, one per line');
-      await box.fill('ops@example.com\nnot an address');
-      await page.getByRole('button', { name: 'Save addresses' }).click();
-      await page.getByRole('alert').filter({ hasText: '"not an address") is not an e-mail address' }).waitFor();
-      await box.fill('ops@example.com\nOn-Call@Example.com, ops@example.com');
-      await page.getByRole('button', { name: 'Save addresses' }).click();
-      await page.getByRole('status').filter({ hasText: 'Alerts also go to' }).waitFor();
-      expect(await page.getByRole('status').filter({ hasText: 'Alerts also go to' }).textContent()).toContain('on-call@example.com, ops@example.com');
-      const rest = await (await service.api('/v1/alerts/recipients')).json() as { emails: string[] };
-      expect(rest.emails).toEqual(['on-call@example.com', 'ops@example.com']);
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-      expect(await page.getByLabel('Other addresses, one per line').inputValue()).toBe('on-call@example.com\nops@example.com');
-    } finally {
-      await portal.close();
-    }
-  });
+  it.skipIf(!hasChromium)(
+    `an owner sets the extra alert addresses; a malformed one is refused with the service's sentence; REST reads the saved list${skipNote}`,
+    async () => {
+      const portal = await signedInPortal(browser!, service);
+      try {
+        const { page } = portal;
+        await openSettings(page);
+        const box = page.getByLabel('Other addresses, one per line');
+        await box.fill('ops@example.com\nnot an address');
+        await page.getByRole('button', { name: 'Save addresses' }).click();
+        await page.getByRole('alert').filter({ hasText: '"not an address") is not an e-mail address' }).waitFor();
+        await box.fill('ops@example.com\nOn-Call@Example.com, ops@example.com');
+        await page.getByRole('button', { name: 'Save addresses' }).click();
+        await page.getByRole('status').filter({ hasText: 'Alerts also go to' }).waitFor();
+        expect(await page.getByRole('status').filter({ hasText: 'Alerts also go to' }).textContent()).toContain('on-call@example.com, ops@example.com');
+        const rest = (await (await service.api('/v1/alerts/recipients')).json()) as { emails: string[] };
+        expect(rest.emails).toEqual(['on-call@example.com', 'ops@example.com']);
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+        expect(await page.getByLabel('Other addresses, one per line').inputValue()).toBe('on-call@example.com\nops@example.com');
+      } finally {
+        await portal.close();
+      }
+    },
+  );
 });
 
 describe('a sign-in link opened while signed in', () => {

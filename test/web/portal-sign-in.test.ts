@@ -70,7 +70,7 @@ describe('signing in to the portal in Chromium', () => {
       await page.getByRole('button', { name: 'Menu' }).click();
       await page.getByRole('link', { name: 'Orders' }).click();
       await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
-      const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
+      const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
       expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
       await screenshot(page, 'orders-phone-menu');
     } finally {
@@ -88,7 +88,16 @@ describe('signing in to the portal in Chromium', () => {
       await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
       // The cookie the browser still held no longer opens a session.
       const cookies = await page.context().cookies();
-      const viewer = await page.evaluate(async () => (await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' }, body: '{"query":"{ viewer { email } }"}' })).status);
+      const viewer = await page.evaluate(
+        async () =>
+          (
+            await fetch('/graphql', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-graphql-yoga-csrf': '1' },
+              body: '{"query":"{ viewer { email } }"}',
+            })
+          ).status,
+      );
       expect(viewer).toBe(401);
       expect(cookies.filter((c) => c.name === 'svc_session' && c.value !== '').length).toBe(0);
     } finally {

@@ -21,7 +21,8 @@ afterAll(async () => {
 
 async function setupLink(successUrl: string, cancelUrl: string): Promise<string> {
   const response = await service.api('/v1/payment-method/setup-link', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ success_url: successUrl, cancel_url: cancelUrl }),
   });
   expect(response.status).toBe(200);
@@ -46,7 +47,7 @@ describe('the sandbox card page in Chromium', () => {
       expect(await notice.isVisible()).toBe(true);
       expect(await notice.textContent()).toMatch(/SANDBOX[\s\S]*No real card is charged/);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/Save a card/);
-      const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })') as { scroll: number; inner: number };
+      const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
       expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
       await page.screenshot({ path: `${SCREENSHOTS}/sandbox-card-page-phone.png`, fullPage: true });
 

@@ -45,7 +45,10 @@ interface Located {
  * step (reject to quarantine, quarantine to none) as RFC 9989 has receivers do.
  */
 export function bimiDmarcRequirement(
-  domain: string, organizationalDomain: string, domainAnswer: DnsAnswer<'TXT'>, orgAnswer: DnsAnswer<'TXT'>,
+  domain: string,
+  organizationalDomain: string,
+  domainAnswer: DnsAnswer<'TXT'>,
+  orgAnswer: DnsAnswer<'TXT'>,
 ): BimiDmarcResult {
   const failed: string[] = [];
   const apex = domain === organizationalDomain;
@@ -56,7 +59,7 @@ export function bimiDmarcRequirement(
     domain_record: own.text,
     organizational_domain: organizationalDomain,
     organizational_record: org.text,
-    policy: own.text !== null ? own.policy : org.sp ?? org.policy,
+    policy: own.text !== null ? own.policy : (org.sp ?? org.policy),
     subdomain_policy: org.sp ?? org.policy,
     pct: applied.text !== null ? applied.pct : null,
     changes,

@@ -64,9 +64,15 @@ const SELECTOR = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0
 /** A selector is one or more DNS labels (draft section 4.4); "x._bimi.example.com" is cut to "x". */
 function normalizeSelector(raw: string | null | undefined): string {
   if (raw == null || raw.trim() === '') return 'default';
-  const selector = raw.trim().toLowerCase().replace(/\._bimi(?:\..*)?$/, '');
+  const selector = raw
+    .trim()
+    .toLowerCase()
+    .replace(/\._bimi(?:\..*)?$/, '');
   if (!SELECTOR.test(selector) || selector.length > 200) {
-    throw badRequest('invalid_selector', `"selector" is not a valid BIMI selector ("${raw.slice(0, 80)}"): pass the s= value of the BIMI-Selector header, such as default or brand2, or leave it out for default.`);
+    throw badRequest(
+      'invalid_selector',
+      `"selector" is not a valid BIMI selector ("${raw.slice(0, 80)}"): pass the s= value of the BIMI-Selector header, such as default or brand2, or leave it out for default.`,
+    );
   }
   return selector;
 }
@@ -109,24 +115,45 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
     else if (bimiTexts(atOrg).length > 0) {
       recordDomain = org;
       candidates = bimiTexts(atOrg);
-      findings.push({ severity: 'info', code: 'bimi_organizational_fallback', message: `${domain} has no BIMI record of its own; receivers use the one at ${selector}._bimi.${org}.` });
+      findings.push({
+        severity: 'info',
+        code: 'bimi_organizational_fallback',
+        message: `${domain} has no BIMI record of its own; receivers use the one at ${selector}._bimi.${org}.`,
+      });
     }
   }
   for (const name of failedLookups) {
-    findings.push({ severity: 'error', code: 'bimi_lookup_failed', message: `Looking up TXT ${name} failed, so we cannot tell whether a BIMI record exists; try again.` });
+    findings.push({
+      severity: 'error',
+      code: 'bimi_lookup_failed',
+      message: `Looking up TXT ${name} failed, so we cannot tell whether a BIMI record exists; try again.`,
+    });
   }
 
   const record = candidates.length === 1 ? candidates[0]! : null;
   const parsed = record !== null ? parseBimiRecord(record) : null;
   if (failedLookups.length === 0 && candidates.length === 0) {
-    findings.push({ severity: 'error', code: 'bimi_no_record', message: `No BIMI record at ${selector}._bimi.${domain}${apex ? '' : ` or ${selector}._bimi.${org}`}: publish "v=BIMI1; l=https://.../logo.svg; a=https://.../vmc.pem" as a TXT record.` });
+    findings.push({
+      severity: 'error',
+      code: 'bimi_no_record',
+      message: `No BIMI record at ${selector}._bimi.${domain}${apex ? '' : ` or ${selector}._bimi.${org}`}: publish "v=BIMI1; l=https://.../logo.svg; a=https://.../vmc.pem" as a TXT record.`,
+    });
   } else if (candidates.length > 1) {
-    findings.push({ severity: 'error', code: 'bimi_multiple_records', message: `${selector}._bimi.${recordDomain} has ${candidates.length} BIMI records; receivers then use none (section 7.2 step 9). Keep one.` });
+    findings.push({
+      severity: 'error',
+      code: 'bimi_multiple_records',
+      message: `${selector}._bimi.${recordDomain} has ${candidates.length} BIMI records; receivers then use none (section 7.2 step 9). Keep one.`,
+    });
   }
   if (parsed) {
     for (const error of parsed.errors) findings.push({ severity: 'error', code: 'bimi_invalid_record', message: `The BIMI record is invalid: ${error}.` });
     for (const warning of parsed.warnings) findings.push({ severity: 'warning', code: 'bimi_record_warning', message: `In the BIMI record, ${warning}.` });
-    if (parsed.declined) findings.push({ severity: 'warning', code: 'bimi_declined', message: `The record "${record}" explicitly declines BIMI, so no logo is shown. Put the logo URL in l= to take part.` });
+    if (parsed.declined)
+      findings.push({
+        severity: 'warning',
+        code: 'bimi_declined',
+        message: `The record "${record}" explicitly declines BIMI, so no logo is shown. Put the logo URL in l= to take part.`,
+      });
   }
   const logoUrl = parsed?.logo_url ?? null;
   const authorityUrl = parsed?.authority_url ?? null;
@@ -135,7 +162,11 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
   const dmarc = bimiDmarcRequirement(domain, org, dmarcAtDomain, dmarcAtOrg ?? dmarcAtDomain);
   for (const name of dmarc.failed) {
     failedLookups.push(name);
-    findings.push({ severity: 'error', code: 'bimi_dmarc_lookup_failed', message: `Looking up TXT ${name} failed, so we cannot tell whether DMARC is enforced; try again.` });
+    findings.push({
+      severity: 'error',
+      code: 'bimi_dmarc_lookup_failed',
+      message: `Looking up TXT ${name} failed, so we cannot tell whether DMARC is enforced; try again.`,
+    });
   }
   for (const change of dmarc.detail.changes) {
     findings.push({ severity: 'error', code: 'bimi_dmarc_not_enforced', message: `DMARC is not strict enough for BIMI. ${change}` });
@@ -150,16 +181,39 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
   const { logo, svg } = readLogo(logoFetch, logoUrl, findings);
   let certificate: MarkCertificate | null = null;
   if (authorityUrl && certificateFetch) {
-    const body = bodyOf(certificateFetch, authorityUrl, 'evidence document', (message) => findings.push({ severity: 'error', code: 'bimi_certificate_unreachable', message }));
+    const body = bodyOf(certificateFetch, authorityUrl, 'evidence document', (message) =>
+      findings.push({ severity: 'error', code: 'bimi_certificate_unreachable', message }),
+    );
     if (body) {
       const roots = ctx.markRoots ?? bundledMarkRoots();
       certificate = inspectMarkCertificate(body, { domains: [...new Set([domain, recordDomain ?? domain])], now: ctx.now(), logo: svg, roots });
-      for (const problem of certificate.problems) findings.push({ severity: 'error', code: 'bimi_certificate_invalid', message: `The mark certificate is not acceptable: ${problem}.` });
+      for (const problem of certificate.problems)
+        findings.push({ severity: 'error', code: 'bimi_certificate_invalid', message: `The mark certificate is not acceptable: ${problem}.` });
     } else {
-      certificate = { fetched: false, subject: null, issuer: null, valid_from: null, valid_to: null, expired: null, covers_domain: null, names: [], mark_type: null, logo_embedded: false, logo_matches: null, chain_trusted: null, trust_anchor: null, problems: [findings.at(-1)!.message] };
+      certificate = {
+        fetched: false,
+        subject: null,
+        issuer: null,
+        valid_from: null,
+        valid_to: null,
+        expired: null,
+        covers_domain: null,
+        names: [],
+        mark_type: null,
+        logo_embedded: false,
+        logo_matches: null,
+        chain_trusted: null,
+        trust_anchor: null,
+        problems: [findings.at(-1)!.message],
+      };
     }
   } else if (parsed && !parsed.declined && parsed.errors.length === 0) {
-    findings.push({ severity: 'warning', code: 'bimi_no_certificate', message: 'The record has no a= evidence document; the largest mailbox providers show a logo only with a Verified Mark Certificate (VMC) or Common Mark Certificate (CMC).' });
+    findings.push({
+      severity: 'warning',
+      code: 'bimi_no_certificate',
+      message:
+        'The record has no a= evidence document; the largest mailbox providers show a logo only with a Verified Mark Certificate (VMC) or Common Mark Certificate (CMC).',
+    });
   }
 
   const status: CheckStatus = failedLookups.length > 0 ? 'error' : statusFromFindings(findings);
@@ -190,7 +244,9 @@ function bodyOf(result: HttpsFetchResult, url: string, what: string, report: (me
     return null;
   }
   if (result.status >= 300 && result.status < 400) {
-    report(`The ${what} URL ${url} redirects${result.headers.location ? ` to ${result.headers.location}` : ''} (HTTP ${result.status}); receivers do not follow redirects, so put the final URL in the record.`);
+    report(
+      `The ${what} URL ${url} redirects${result.headers.location ? ` to ${result.headers.location}` : ''} (HTTP ${result.status}); receivers do not follow redirects, so put the final URL in the record.`,
+    );
     return null;
   }
   if (result.status !== 200) {
@@ -208,7 +264,8 @@ function readLogo(result: HttpsFetchResult | null, url: string | null, findings:
   }
   const checked = validateSvgTinyPs(body);
   const problems = [...checked.problems];
-  for (const problem of checked.problems) findings.push({ severity: 'error', code: 'bimi_logo_invalid', message: `The logo is not valid SVG Tiny PS: ${problem}.` });
+  for (const problem of checked.problems)
+    findings.push({ severity: 'error', code: 'bimi_logo_invalid', message: `The logo is not valid SVG Tiny PS: ${problem}.` });
   const mediaType = result.ok ? (result.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() : '';
   if (mediaType !== 'image/svg+xml') {
     const message = `The logo is served as "${mediaType || 'no media type'}"; serve it as image/svg+xml.`;
@@ -222,7 +279,8 @@ function summarize(domain: string, selector: string, status: CheckStatus, failed
   if (status === 'error') return `Some lookups for ${domain} failed (${failed.join(', ')}), so BIMI could not be fully checked; try again.`;
   if (declined) return `${domain} publishes a BIMI record that declines to show a logo.`;
   const errors = findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0) return `BIMI for ${domain} (selector ${selector}) is not ready: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`;
+  if (errors.length > 0)
+    return `BIMI for ${domain} (selector ${selector}) is not ready: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`;
   const warnings = findings.filter((f) => f.severity === 'warning').length;
   return `BIMI for ${domain} is valid: the record, the SVG logo and the DMARC enforcement meet the requirements${warnings > 0 ? `, with ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.`;
 }

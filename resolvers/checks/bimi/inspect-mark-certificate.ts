@@ -55,13 +55,26 @@ const MARK_TYPES: Readonly<Record<string, MarkType>> = {
  * Not checked: revocation and certificate transparency.
  */
 export function inspectMarkCertificate(
-  pem: Buffer, options: { domains: readonly string[]; now: Date; logo: Buffer | null; roots: MarkRoots },
+  pem: Buffer,
+  options: { domains: readonly string[]; now: Date; logo: Buffer | null; roots: MarkRoots },
 ): MarkCertificate {
   const problems: string[] = [];
   const blocks = pem.toString('latin1').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   const empty: MarkCertificate = {
-    fetched: true, subject: null, issuer: null, valid_from: null, valid_to: null, expired: null, covers_domain: null,
-    names: [], mark_type: null, logo_embedded: false, logo_matches: null, chain_trusted: null, trust_anchor: null, problems,
+    fetched: true,
+    subject: null,
+    issuer: null,
+    valid_from: null,
+    valid_to: null,
+    expired: null,
+    covers_domain: null,
+    names: [],
+    mark_type: null,
+    logo_embedded: false,
+    logo_matches: null,
+    chain_trusted: null,
+    trust_anchor: null,
+    problems,
   };
   if (blocks.length === 0) {
     problems.push('the evidence document holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
@@ -77,7 +90,9 @@ export function inspectMarkCertificate(
   const leaf = chain[0]!;
   for (let i = 0; i + 1 < chain.length; i++) {
     if (!chain[i]!.checkIssued(chain[i + 1]!) || !chain[i]!.verify(chain[i + 1]!.publicKey)) {
-      problems.push(`certificate ${i + 1} in the file is not issued and signed by certificate ${i + 2}; put the mark certificate first, then its issuers in order`);
+      problems.push(
+        `certificate ${i + 1} in the file is not issued and signed by certificate ${i + 2}; put the mark certificate first, then its issuers in order`,
+      );
     }
   }
   const trust = verifyMarkChain(chain, options.roots, options.now);
@@ -89,7 +104,10 @@ export function inspectMarkCertificate(
   if (expired) problems.push(`the mark certificate expired on ${validTo.toISOString().slice(0, 10)}; renew it with the issuing CA`);
   if (options.now.getTime() < validFrom.getTime()) problems.push(`the mark certificate is not valid before ${validFrom.toISOString().slice(0, 10)}`);
 
-  const names = (leaf.subjectAltName ?? '').split(/,\s*/).filter((n) => n.startsWith('DNS:')).map((n) => n.slice(4).toLowerCase());
+  const names = (leaf.subjectAltName ?? '')
+    .split(/,\s*/)
+    .filter((n) => n.startsWith('DNS:'))
+    .map((n) => n.slice(4).toLowerCase());
   const wanted = options.domains.map((d) => d.toLowerCase());
   const coversDomain = names.some((n) => wanted.includes(n));
   if (!coversDomain) problems.push(`the certificate's names (${names.join(', ') || 'none'}) do not include ${wanted.join(' or ')}`);
@@ -104,7 +122,7 @@ export function inspectMarkCertificate(
     }
     if (!fields.policies.includes(MARK_POLICY)) problems.push(`the certificate does not carry the mark certificate policy ${MARK_POLICY}`);
     const declared = fields.subject.find((a) => a.oid === MARK_TYPE)?.value;
-    markType = declared ? MARK_TYPES[declared.trim().toLowerCase()] ?? null : null;
+    markType = declared ? (MARK_TYPES[declared.trim().toLowerCase()] ?? null) : null;
     if (declared && !markType) problems.push(`the subject markType "${declared}" is not a known mark type`);
     // Certificates issued before markType existed are VMCs identified by their trademark registration.
     if (!declared && fields.subject.some((a) => a.oid === TRADEMARK_REGISTRATION)) markType = 'VMC';
@@ -114,20 +132,25 @@ export function inspectMarkCertificate(
       problems.push('the certificate has no logotype extension (1.3.6.1.5.5.7.1.12) carrying the logo');
     } else {
       const images = readLogotypeImages(extension);
-      const embedded = images.flatMap((image) => image.uris.map((uri) => ({ image, data: decodeDataUri(uri) })))
-        .find((e) => e.data !== null);
+      const embedded = images.flatMap((image) => image.uris.map((uri) => ({ image, data: decodeDataUri(uri) }))).find((e) => e.data !== null);
       if (!embedded || !embedded.data) {
         problems.push('the logotype extension does not embed the logo as a data: URI');
       } else {
         logoEmbedded = true;
         const { raw, content } = embedded.data;
         const known = embedded.image.hashes.filter((h) => ['sha1', 'sha256', 'sha384', 'sha512'].includes(h.algorithm));
-        if (known.length > 0 && !known.some((h) => createHash(h.algorithm).update(raw).digest().equals(h.value) || createHash(h.algorithm).update(content).digest().equals(h.value))) {
+        if (
+          known.length > 0 &&
+          !known.some((h) => createHash(h.algorithm).update(raw).digest().equals(h.value) || createHash(h.algorithm).update(content).digest().equals(h.value))
+        ) {
           problems.push('the logotype hash in the certificate does not match the embedded logo');
         }
         if (options.logo) {
           logoMatches = content.equals(options.logo);
-          if (!logoMatches) problems.push('the logo embedded in the certificate is not identical to the SVG at the l= URL; publish exactly the SVG the certificate was issued for');
+          if (!logoMatches)
+            problems.push(
+              'the logo embedded in the certificate is not identical to the SVG at the l= URL; publish exactly the SVG the certificate was issued for',
+            );
         }
       }
     }

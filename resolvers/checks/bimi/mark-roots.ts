@@ -25,7 +25,8 @@ export function parseRootBundle(pem: string, what: string): X509Certificate[] {
     } catch {
       throw new Error(`Certificate ${i + 1} in ${what} cannot be parsed; keep only PEM certificates in it.`);
     }
-    if (!certificate.ca) throw new Error(`Certificate ${i + 1} in ${what} (${certificate.subject.split('\n').join(', ')}) is not a CA certificate, so it cannot be a root.`);
+    if (!certificate.ca)
+      throw new Error(`Certificate ${i + 1} in ${what} (${certificate.subject.split('\n').join(', ')}) is not a CA certificate, so it cannot be a root.`);
     return certificate;
   });
 }

@@ -55,7 +55,8 @@ export function parseBimiRecord(text: string): BimiRecord {
   if (l) {
     const problem = httpsUriProblem(l);
     if (problem) errors.push(`l=: ${problem}`);
-    else if (OTHER_IMAGE_SUFFIX.test(new URL(l).pathname)) errors.push(`l= points at ${new URL(l).pathname.split('/').pop()}, but the logo must be an SVG (SVG Tiny PS)`);
+    else if (OTHER_IMAGE_SUFFIX.test(new URL(l).pathname))
+      errors.push(`l= points at ${new URL(l).pathname.split('/').pop()}, but the logo must be an SVG (SVG Tiny PS)`);
     else logoUrl = l;
   } else if (l === '' && a !== '') {
     errors.push('l= is empty, so receivers have no logo to show; put the SVG URL in l=');

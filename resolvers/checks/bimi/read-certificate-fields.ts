@@ -41,9 +41,16 @@ export function readCertificateFields(der: Buffer): CertificateFields {
   return {
     subject,
     extensions,
-    extendedKeyUsage: eku ? derChildren(readDer(eku).node).filter((n) => n.tag === TAG.OID).map((n) => decodeOid(n.value)) : [],
+    extendedKeyUsage: eku
+      ? derChildren(readDer(eku).node)
+          .filter((n) => n.tag === TAG.OID)
+          .map((n) => decodeOid(n.value))
+      : [],
     policies: policies
-      ? derChildren(readDer(policies).node).map((info) => derChildren(info)[0]).filter((n): n is DerNode => n?.tag === TAG.OID).map((n) => decodeOid(n.value))
+      ? derChildren(readDer(policies).node)
+          .map((info) => derChildren(info)[0])
+          .filter((n): n is DerNode => n?.tag === TAG.OID)
+          .map((n) => decodeOid(n.value))
       : [],
   };
 }

@@ -28,10 +28,18 @@ export function readLogotypeImages(extensionDer: Buffer): LogotypeImage[] {
     if (!node.constructed) return;
     const children = derChildren(node);
     const [mediaType, hashList, uriList] = children;
-    if (node.tag === TAG.SEQUENCE && children.length === 3 && mediaType?.tag === TAG.IA5_STRING && hashList?.tag === TAG.SEQUENCE && uriList?.tag === TAG.SEQUENCE) {
+    if (
+      node.tag === TAG.SEQUENCE &&
+      children.length === 3 &&
+      mediaType?.tag === TAG.IA5_STRING &&
+      hashList?.tag === TAG.SEQUENCE &&
+      uriList?.tag === TAG.SEQUENCE
+    ) {
       images.push({
         media_type: mediaType.value.toString('latin1'),
-        uris: derChildren(uriList).filter((u) => u.tag === TAG.IA5_STRING).map((u) => u.value.toString('latin1')),
+        uris: derChildren(uriList)
+          .filter((u) => u.tag === TAG.IA5_STRING)
+          .map((u) => u.value.toString('latin1')),
         hashes: derChildren(hashList).flatMap((pair) => {
           const [algorithm, value] = derChildren(pair);
           const oid = algorithm ? derChildren(algorithm)[0] : undefined;

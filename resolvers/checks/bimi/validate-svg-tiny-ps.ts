@@ -59,8 +59,13 @@ export function validateSvgTinyPs(body: Buffer): SvgTinyPsResult {
     return { valid: false, problems: [...problems, `the file is not well-formed XML (line ${wellFormed.err.line}: ${wellFormed.err.msg})`], svg };
   }
   const parser = new XMLParser({
-    preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', processEntities: false,
-    parseAttributeValue: false, parseTagValue: false, trimValues: true,
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    processEntities: false,
+    parseAttributeValue: false,
+    parseTagValue: false,
+    trimValues: true,
   });
   const nodes = parser.parse(text) as XmlNode[];
   const elements = nodes.filter((n) => elementName(n) !== null && !elementName(n)!.startsWith('?'));
@@ -71,14 +76,20 @@ export function validateSvgTinyPs(body: Buffer): SvgTinyPsResult {
   const attrs = root[':@'] ?? {};
   const rootName = elementName(root)!;
   const prefix = rootName.includes(':') ? `:${rootName.slice(0, rootName.indexOf(':'))}` : '';
-  if (attrs[`xmlns${prefix}`] !== 'http://www.w3.org/2000/svg') problems.push('the root <svg> does not declare the SVG namespace xmlns="http://www.w3.org/2000/svg"');
+  if (attrs[`xmlns${prefix}`] !== 'http://www.w3.org/2000/svg')
+    problems.push('the root <svg> does not declare the SVG namespace xmlns="http://www.w3.org/2000/svg"');
   if (attrs.version !== '1.2') problems.push(`the root <svg> must have version="1.2" (it has ${attrs.version === undefined ? 'none' : `"${attrs.version}"`})`);
-  if (attrs.baseProfile !== 'tiny-ps') problems.push(`the root <svg> must have baseProfile="tiny-ps" (it has ${attrs.baseProfile === undefined ? 'none' : `"${attrs.baseProfile}"`})`);
+  if (attrs.baseProfile !== 'tiny-ps')
+    problems.push(`the root <svg> must have baseProfile="tiny-ps" (it has ${attrs.baseProfile === undefined ? 'none' : `"${attrs.baseProfile}"`})`);
   if ('x' in attrs || 'y' in attrs) problems.push('the root <svg> must not have x or y attributes');
 
-  const viewBox = attrs.viewBox?.trim().split(/[\s,]+/).map(Number);
+  const viewBox = attrs.viewBox
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (!viewBox) problems.push('the root <svg> has no viewBox; give a square one such as viewBox="0 0 100 100"');
-  else if (viewBox.length !== 4 || viewBox.some((n) => !Number.isFinite(n)) || viewBox[2]! <= 0 || viewBox[3]! <= 0) problems.push(`the viewBox "${attrs.viewBox}" is not four numbers with a positive width and height`);
+  else if (viewBox.length !== 4 || viewBox.some((n) => !Number.isFinite(n)) || viewBox[2]! <= 0 || viewBox[3]! <= 0)
+    problems.push(`the viewBox "${attrs.viewBox}" is not four numbers with a positive width and height`);
   else if (Math.abs(viewBox[2]! - viewBox[3]!) > 1e-9) problems.push(`the viewBox is ${viewBox[2]} by ${viewBox[3]}; the logo must be square`);
 
   const children = (root[rootName] as XmlNode[] | undefined) ?? [];
@@ -96,7 +107,8 @@ export function validateSvgTinyPs(body: Buffer): SvgTinyPsResult {
     }
     for (const [attr, value] of Object.entries(attributes)) {
       const local = localName(attr);
-      if ((local === 'href') && !value.trim().startsWith('#')) found.add(`the SVG refers to an outside resource (${attr}="${value.slice(0, 80)}"); only references inside the file (#id) are allowed`);
+      if (local === 'href' && !value.trim().startsWith('#'))
+        found.add(`the SVG refers to an outside resource (${attr}="${value.slice(0, 80)}"); only references inside the file (#id) are allowed`);
       if (/url\(\s*['"]?(?!#)/i.test(value)) found.add(`the SVG refers to an outside resource (${attr}="${value.slice(0, 80)}"); only url(#id) is allowed`);
       if (/^on/i.test(local)) found.add(`the SVG has an event handler attribute (${attr}); scripts are not allowed`);
     }

@@ -41,14 +41,18 @@ export function verifyMarkChain(chain: readonly X509Certificate[], roots: MarkRo
     // Self-issued (subject = issuer) and self-signed: a real root would have matched above. Not
     // checkIssued: a leaf's key usage and authority key identifier make it refuse a self-signed leaf.
     if (current.subject === current.issuer && signedWith(current, current)) {
-      problems.push(current === leaf
-        ? 'the mark certificate is self-signed; a VMC or CMC must be issued by a Mark Verifying Authority (such as DigiCert, Entrust, GlobalSign or SSL.com), so it cannot be trusted'
-        : `the chain ends at the self-signed "${name(current)}", which is not a Mark Verifying Authority root; get the certificate from an authority BIMI receivers trust`);
+      problems.push(
+        current === leaf
+          ? 'the mark certificate is self-signed; a VMC or CMC must be issued by a Mark Verifying Authority (such as DigiCert, Entrust, GlobalSign or SSL.com), so it cannot be trusted'
+          : `the chain ends at the self-signed "${name(current)}", which is not a Mark Verifying Authority root; get the certificate from an authority BIMI receivers trust`,
+      );
       break;
     }
     const next = chain.slice(1).find((candidate) => !path.includes(candidate) && issuedBy(current, candidate));
     if (!next) {
-      problems.push(`the chain stops at "${name(current)}": its issuer "${issuerName(current)}" is neither a Mark Verifying Authority root nor in the file; put the issuing authority's intermediate certificates after the mark certificate`);
+      problems.push(
+        `the chain stops at "${name(current)}": its issuer "${issuerName(current)}" is neither a Mark Verifying Authority root nor in the file; put the issuing authority's intermediate certificates after the mark certificate`,
+      );
       break;
     }
     if (depth === MAX_DEPTH) {

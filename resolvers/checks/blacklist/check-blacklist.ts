@@ -64,15 +64,24 @@ async function mailServerAddresses(ctx: BlacklistContext, domain: string): Promi
       not_found: `${domain} does not exist in DNS (NXDOMAIN), so no mail server address was checked.`,
       failed: `The mail server lookup for ${domain} failed${route.kind === 'failed' ? ` (${route.detail})` : ''}; its addresses were not checked. This is not a missing record.`,
     } as const;
-    return { hosts: [], addresses: [], note: { severity: route.kind === 'failed' ? 'warning' : 'info', code: 'mail_servers_not_checked', message: notes[route.kind] } };
+    return {
+      hosts: [],
+      addresses: [],
+      note: { severity: route.kind === 'failed' ? 'warning' : 'info', code: 'mail_servers_not_checked', message: notes[route.kind] },
+    };
   }
   const hosts = [...new Set(route.mx.map((m) => m.exchange.toLowerCase()))].slice(0, MAX_MAIL_HOSTS);
   const answers = await Promise.all(hosts.map((host) => ctx.dns.lookup(host, 'A')));
   const addresses = [...new Set(answers.flatMap((a) => (a.ok ? a.records.map((r) => r.data) : [])))].slice(0, MAX_ADDRESSES);
   const failed = answers.filter((a) => !a.ok && a.failure !== 'nxdomain' && a.failure !== 'nodata');
-  const note: Finding | null = failed.length > 0
-    ? { severity: 'warning', code: 'mail_servers_not_checked', message: `The address lookup failed for ${failed.map((a) => a.name).join(', ')}; those hosts were not checked. This is not a missing record.` }
-    : null;
+  const note: Finding | null =
+    failed.length > 0
+      ? {
+          severity: 'warning',
+          code: 'mail_servers_not_checked',
+          message: `The address lookup failed for ${failed.map((a) => a.name).join(', ')}; those hosts were not checked. This is not a missing record.`,
+        }
+      : null;
   return { hosts, addresses, note };
 }
 
@@ -83,7 +92,10 @@ function parseBlacklistInput(raw: unknown): { kind: 'ipv4'; address: string } | 
   // Digits and dots only is an IPv4 address typed wrong (a name's last label is never all digits),
   // so say that rather than "not a domain".
   if (/^\d+(\.\d+)*\.?$/.test(text)) {
-    throw badRequest('invalid_ipv4', `"input" is not a valid IPv4 address: "${text.slice(0, 60)}" must be four numbers from 0 to 255 separated by dots, such as 192.0.2.1 (no leading zeros).`);
+    throw badRequest(
+      'invalid_ipv4',
+      `"input" is not a valid IPv4 address: "${text.slice(0, 60)}" must be four numbers from 0 to 255 separated by dots, such as 192.0.2.1 (no leading zeros).`,
+    );
   }
   if (isIP(text.replace(/^\[|\]$/g, '')) === 6) {
     throw badRequest('invalid_input', '"input" is an IPv6 address; the blocklists checked here publish IPv4 data only. Pass an IPv4 address or a domain.');
@@ -108,7 +120,11 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
     pending = IP_LISTS.map((list) => queryDnsbl(ctx.dns, list, parsed.address, ctx.blacklist));
     checked = {
       description: `The IPv4 address ${parsed.address} on ${IP_LISTS.length} IP blocklists.`,
-      domain: null, mail_hosts: [], addresses: [parsed.address], domain_lists: 0, ip_lists: IP_LISTS.length,
+      domain: null,
+      mail_hosts: [],
+      addresses: [parsed.address],
+      domain_lists: 0,
+      ip_lists: IP_LISTS.length,
     };
   } else {
     // URI lists list registered domains (URIBL and SURBL only answer for them).
@@ -118,9 +134,14 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
     if (mail.note) findings.push(mail.note);
     pending = [...domainQueries, ...mail.addresses.flatMap((address) => IP_LISTS.map((list) => queryDnsbl(ctx.dns, list, address, ctx.blacklist)))];
     checked = {
-      description: `The registered domain ${registered} on ${DOMAIN_LISTS.length} domain blocklists, and the IPv4 addresses of its mail servers `
-        + `(${mail.hosts.length > 0 ? mail.hosts.join(', ') : 'none found'}; at most ${MAX_MAIL_HOSTS} hosts and ${MAX_ADDRESSES} addresses) on ${IP_LISTS.length} IP blocklists each.`,
-      domain: registered, mail_hosts: mail.hosts, addresses: mail.addresses, domain_lists: DOMAIN_LISTS.length, ip_lists: IP_LISTS.length,
+      description:
+        `The registered domain ${registered} on ${DOMAIN_LISTS.length} domain blocklists, and the IPv4 addresses of its mail servers ` +
+        `(${mail.hosts.length > 0 ? mail.hosts.join(', ') : 'none found'}; at most ${MAX_MAIL_HOSTS} hosts and ${MAX_ADDRESSES} addresses) on ${IP_LISTS.length} IP blocklists each.`,
+      domain: registered,
+      mail_hosts: mail.hosts,
+      addresses: mail.addresses,
+      domain_lists: DOMAIN_LISTS.length,
+      ip_lists: IP_LISTS.length,
     };
   }
   const lists = await Promise.all(pending);
@@ -137,14 +158,16 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
   const dead = [...new Map(lists.filter((l) => l.alive === false).map((l) => [l.list_id, l])).values()];
   if (dead.length > 0) {
     findings.push({
-      severity: 'warning', code: 'lists_failed_test_point',
+      severity: 'warning',
+      code: 'lists_failed_test_point',
       message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a list must list 127.0.0.2 or "test" and not 127.0.0.1 or "invalid"), so their answers were not counted: ${dead[0]!.reason}`,
     });
   }
   const unanswered = lists.filter((l) => l.listed === null);
   if (unanswered.length > 0) {
     findings.push({
-      severity: 'info', code: 'lists_unanswered',
+      severity: 'info',
+      code: 'lists_unanswered',
       message: `${unanswered.length} list(s) gave no usable answer (${[...new Set(unanswered.map((l) => l.list))].slice(0, 5).join(', ')}${unanswered.length > 5 ? ', ...' : ''}); they are not counted as listings. Each entry's reason says why.`,
     });
   }
@@ -152,16 +175,24 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
   const checkedCount = lists.length - unanswered.length;
   const target = parsed.kind === 'ipv4' ? parsed.address : parsed.domain;
   const status = lists.length > 0 && checkedCount === 0 ? 'error' : statusFromFindings(findings);
-  const summary = status === 'error'
-    ? `None of the ${lists.length} blocklist queries for ${target} gave a usable answer; nothing could be determined.`
-    : listedCount === 0
-      ? `${target} is not listed on any of the ${checkedCount} blocklist queries that answered${unanswered.length > 0 ? ` (${unanswered.length} gave no usable answer)` : ''}.`
-      : `${target} is listed ${listedCount} time(s) across ${checkedCount} blocklist queries that answered.`;
+  const summary =
+    status === 'error'
+      ? `None of the ${lists.length} blocklist queries for ${target} gave a usable answer; nothing could be determined.`
+      : listedCount === 0
+        ? `${target} is not listed on any of the ${checkedCount} blocklist queries that answered${unanswered.length > 0 ? ` (${unanswered.length} gave no usable answer)` : ''}.`
+        : `${target} is listed ${listedCount} time(s) across ${checkedCount} blocklist queries that answered.`;
   return {
-    status, summary, findings,
-    input: target, input_kind: parsed.kind,
+    status,
+    summary,
+    findings,
+    input: target,
+    input_kind: parsed.kind,
     domain: parsed.kind === 'domain' ? parsed.domain : null,
     domain_unicode: parsed.kind === 'domain' ? parsed.unicode : null,
-    checked, lists, listed_count: listedCount, checked_count: checkedCount, unanswered_count: unanswered.length,
+    checked,
+    lists,
+    listed_count: listedCount,
+    checked_count: checkedCount,
+    unanswered_count: unanswered.length,
   };
 }

@@ -59,13 +59,27 @@ export async function dnsblLiveness(dns: DnsLookup, list: DnsblList, config: Bla
   const positive = readDnsblAnswer(list, must);
   const negative = readDnsblAnswer(list, mustNot);
   if (positive.listed === false) {
-    return { alive: false, reason: `${list.name} does not list its RFC 5782 test point ${listedPoint} (${nameOf(listedPoint)}): the zone no longer runs as a blocklist or does not answer this resolver, so its "not listed" would mean nothing.` };
+    return {
+      alive: false,
+      reason: `${list.name} does not list its RFC 5782 test point ${listedPoint} (${nameOf(listedPoint)}): the zone no longer runs as a blocklist or does not answer this resolver, so its "not listed" would mean nothing.`,
+    };
   }
   if (negative.listed === true) {
-    return { alive: false, reason: `${list.name} lists ${unlistedPoint}, which RFC 5782 section 5 says no list may list: the zone answers every name (wildcarded or parked), so its listings would mean nothing.` };
+    return {
+      alive: false,
+      reason: `${list.name} lists ${unlistedPoint}, which RFC 5782 section 5 says no list may list: the zone answers every name (wildcarded or parked), so its listings would mean nothing.`,
+    };
   }
-  if (positive.listed === null) return { alive: null, reason: `Could not check that ${list.name} is alive: its test point ${listedPoint} gave no usable answer (${positive.reason ?? 'no reason given'}).` };
-  if (negative.listed === null) return { alive: null, reason: `Could not check that ${list.name} is alive: its test point ${unlistedPoint} gave no usable answer (${negative.reason ?? 'no reason given'}).` };
+  if (positive.listed === null)
+    return {
+      alive: null,
+      reason: `Could not check that ${list.name} is alive: its test point ${listedPoint} gave no usable answer (${positive.reason ?? 'no reason given'}).`,
+    };
+  if (negative.listed === null)
+    return {
+      alive: null,
+      reason: `Could not check that ${list.name} is alive: its test point ${unlistedPoint} gave no usable answer (${negative.reason ?? 'no reason given'}).`,
+    };
   return { alive: true, reason: null };
 }
 
@@ -78,8 +92,14 @@ export async function queryDnsbl(dns: DnsLookup, list: DnsblList, target: string
   const usable = verdict.listed === null || liveness.alive === true;
   const reason = usable ? verdict.reason : liveness.reason;
   return {
-    list: list.name, list_id: list.id, zone: zone.shown, target, kind: list.kind,
-    listed: usable ? verdict.listed : null, codes: usable ? verdict.codes : [], removal_url: list.removal_url,
+    list: list.name,
+    list_id: list.id,
+    zone: zone.shown,
+    target,
+    kind: list.kind,
+    listed: usable ? verdict.listed : null,
+    codes: usable ? verdict.codes : [],
+    removal_url: list.removal_url,
     // A failed lookup's detail names the queried zone; the DQS key is a secret and never goes out.
     reason: reason && config.spamhausDqsKey ? reason.replaceAll(config.spamhausDqsKey, '<key>') : reason,
     alive: liveness.alive,

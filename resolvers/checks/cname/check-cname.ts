@@ -60,7 +60,10 @@ function zoneAppended(owner: string, target: string): string | null {
  */
 async function hasOwnZoneRecords(dns: DnsLookup, name: string, target: string): Promise<boolean | null> {
   const [soa, ns, targetSoa, targetNs] = await Promise.all([
-    dns.lookup(name, 'SOA'), dns.lookup(name, 'NS'), dns.lookup(target, 'SOA'), dns.lookup(target, 'NS'),
+    dns.lookup(name, 'SOA'),
+    dns.lookup(name, 'NS'),
+    dns.lookup(target, 'SOA'),
+    dns.lookup(target, 'NS'),
   ]);
   if (failed(soa) || failed(ns)) return null;
   const own = (mine: DnsAnswer, theirs: DnsAnswer): boolean => mine.ok && (!theirs.ok || fingerprint(mine) !== fingerprint(theirs));
@@ -69,9 +72,8 @@ async function hasOwnZoneRecords(dns: DnsLookup, name: string, target: string): 
 
 export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Promise<CheckCnameAnswer> {
   const { domain: host, unicode } = normalizeDomain(input.host, 'host', { allowUnderscore: true });
-  const expected = input.expected != null && input.expected.trim() !== ''
-    ? normalizeDomain(input.expected, 'expected', { allowUnderscore: true }).domain
-    : null;
+  const expected =
+    input.expected != null && input.expected.trim() !== '' ? normalizeDomain(input.expected, 'expected', { allowUnderscore: true }).domain : null;
   const echo = { host, ...(unicode ? { host_unicode: unicode } : {}), expected };
 
   const chain: CnameHop[] = [];
@@ -102,7 +104,11 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
     if (hop === 0 && organizationalDomain(host) !== host) apexCheck = hasOwnZoneRecords(ctx.dns, host, target);
     const meant = zoneAppended(name, target);
     if (meant !== null) {
-      findings.push({ severity: 'error', code: 'cname_zone_appended', message: `The CNAME at ${name} points to ${target}, which looks like ${meant} with the zone appended: the DNS panel added your zone to a target typed without a trailing dot. Set the target to "${meant}." (with the final dot), or as your panel expects a full name.` });
+      findings.push({
+        severity: 'error',
+        code: 'cname_zone_appended',
+        message: `The CNAME at ${name} points to ${target}, which looks like ${meant} with the zone appended: the DNS panel added your zone to a target typed without a trailing dot. Set the target to "${meant}." (with the final dot), or as your panel expects a full name.`,
+      });
     }
     if (seen.has(target)) {
       ended = 'loop';
@@ -114,7 +120,11 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
 
   if (ended === 'failed') {
     return {
-      ...echo, chain, final: { name, addresses: [] }, matches_expected: null, status: 'error',
+      ...echo,
+      chain,
+      final: { name, addresses: [] },
+      matches_expected: null,
+      status: 'error',
       summary: `Following the CNAME chain from ${host} failed at ${name}, so we cannot tell where it leads; try again.`,
       findings: [...findings, { severity: 'error', code: 'cname_lookup_failed', message: `Looking up CNAME ${name} failed: ${failure}.` }],
     };
@@ -131,27 +141,57 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
     } else if (addresses.length === 0 && chain.length > 0) {
       const nx = !a.ok && a.failure === 'nxdomain';
       finalProblem = nx
-        ? { severity: 'error', code: 'cname_dangling', message: `The chain ends at ${name}, which does not exist (NXDOMAIN): the CNAME is dangling, so the host does not resolve (and whoever registers that name could take the host over). Point the CNAME at the host name your provider gave you.` }
-        : { severity: 'error', code: 'cname_no_address', message: `The chain ends at ${name}, which has no A or AAAA record, so ${host} does not resolve to an address. Check the target with your provider.` };
+        ? {
+            severity: 'error',
+            code: 'cname_dangling',
+            message: `The chain ends at ${name}, which does not exist (NXDOMAIN): the CNAME is dangling, so the host does not resolve (and whoever registers that name could take the host over). Point the CNAME at the host name your provider gave you.`,
+          }
+        : {
+            severity: 'error',
+            code: 'cname_no_address',
+            message: `The chain ends at ${name}, which has no A or AAAA record, so ${host} does not resolve to an address. Check the target with your provider.`,
+          };
     }
   } else if (ended === 'loop') {
-    findings.push({ severity: 'error', code: 'cname_loop', message: `The CNAME chain loops back to ${chain.at(-1)!.target}, so ${host} never resolves. Point one of the names in the loop at the real host.` });
+    findings.push({
+      severity: 'error',
+      code: 'cname_loop',
+      message: `The CNAME chain loops back to ${chain.at(-1)!.target}, so ${host} never resolves. Point one of the names in the loop at the real host.`,
+    });
   } else {
-    findings.push({ severity: 'error', code: 'cname_chain_too_long', message: `The CNAME chain from ${host} is longer than ${MAX_HOPS} hops; resolvers give up long before. Point ${host} directly at the final host.` });
+    findings.push({
+      severity: 'error',
+      code: 'cname_chain_too_long',
+      message: `The CNAME chain from ${host} is longer than ${MAX_HOPS} hops; resolvers give up long before. Point ${host} directly at the final host.`,
+    });
   }
 
   if (chain.length === 0) {
     const nx = firstAnswer !== null && !firstAnswer.ok && firstAnswer.failure === 'nxdomain';
-    findings.push(nx
-      ? { severity: 'error', code: 'cname_missing', message: `${host} does not exist (NXDOMAIN). Create a CNAME record for it at your DNS provider${expected ? ` pointing to ${expected}` : ''}.` }
-      : { severity: 'error', code: 'cname_missing', message: `${host} has no CNAME record${addresses.length > 0 ? ` (it resolves directly to ${addresses.join(', ')})` : ''}. Replace its records with a CNAME${expected ? ` pointing to ${expected}` : ' pointing to the host your provider gave you'}.` });
+    findings.push(
+      nx
+        ? {
+            severity: 'error',
+            code: 'cname_missing',
+            message: `${host} does not exist (NXDOMAIN). Create a CNAME record for it at your DNS provider${expected ? ` pointing to ${expected}` : ''}.`,
+          }
+        : {
+            severity: 'error',
+            code: 'cname_missing',
+            message: `${host} has no CNAME record${addresses.length > 0 ? ` (it resolves directly to ${addresses.join(', ')})` : ''}. Replace its records with a CNAME${expected ? ` pointing to ${expected}` : ' pointing to the host your provider gave you'}.`,
+          },
+    );
   }
   if (finalProblem) findings.push(finalProblem);
 
   if (chain.length > 0) {
     const isApex = organizationalDomain(host) === host || (await apexCheck) === true;
     if (isApex) {
-      findings.push({ severity: 'error', code: 'cname_at_apex', message: `${host} is the apex of its zone, where a CNAME is not allowed (it cannot sit beside the SOA, NS and MX records, RFC 1034 section 3.6.2): mail and other records there break. Use a subdomain such as track.${host}, or your DNS provider's ALIAS/flattening record.` });
+      findings.push({
+        severity: 'error',
+        code: 'cname_at_apex',
+        message: `${host} is the apex of its zone, where a CNAME is not allowed (it cannot sit beside the SOA, NS and MX records, RFC 1034 section 3.6.2): mail and other records there break. Use a subdomain such as track.${host}, or your DNS provider's ALIAS/flattening record.`,
+      });
     }
   }
 
@@ -161,13 +201,21 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
     // ask you to point at, and the host still reaches them.
     matches = chain.some((hop) => sameName(hop.target, expected)) || (chain.length > 0 && sameName(name, expected));
     if (!matches && chain.length > 0) {
-      findings.push({ severity: 'error', code: 'cname_unexpected_target', message: `The chain from ${host} ends at ${name}, not at ${expected}. Change the CNAME at ${chain[0]!.name} to point to ${expected}.` });
+      findings.push({
+        severity: 'error',
+        code: 'cname_unexpected_target',
+        message: `The chain from ${host} ends at ${name}, not at ${expected}. Change the CNAME at ${chain[0]!.name} to point to ${expected}.`,
+      });
     }
   }
 
   if (addressLookupFailed) {
     return {
-      ...echo, chain, final: { name, addresses }, matches_expected: matches, status: 'error',
+      ...echo,
+      chain,
+      final: { name, addresses },
+      matches_expected: matches,
+      status: 'error',
       summary: `The chain from ${host} ends at ${name}, but looking up its addresses failed; try again.`,
       findings: [...findings, { severity: 'error', code: 'cname_lookup_failed', message: `Looking up the addresses of ${name} failed.` }],
     };
@@ -175,10 +223,11 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
 
   const status = statusFromFindings(findings);
   const path = [host, ...chain.map((h) => h.target)].join(' -> ');
-  const summary = chain.length === 0
-    ? `${host} has no CNAME record.`
-    : ended === 'loop'
-      ? `The CNAME chain from ${host} loops: ${path}.`
-      : `${path}${addresses.length > 0 ? ` (${addresses.length} address${addresses.length > 1 ? 'es' : ''})` : ''}${status === 'pass' ? '' : `; ${findings.filter((f) => f.severity === 'error').length} problem(s) found`}.`;
+  const summary =
+    chain.length === 0
+      ? `${host} has no CNAME record.`
+      : ended === 'loop'
+        ? `The CNAME chain from ${host} loops: ${path}.`
+        : `${path}${addresses.length > 0 ? ` (${addresses.length} address${addresses.length > 1 ? 'es' : ''})` : ''}${status === 'pass' ? '' : `; ${findings.filter((f) => f.severity === 'error').length} problem(s) found`}.`;
   return { ...echo, chain, final: { name, addresses }, matches_expected: matches, status, summary, findings };
 }

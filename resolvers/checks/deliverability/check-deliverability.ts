@@ -62,11 +62,21 @@ export interface CheckDeliverabilityAnswer extends CheckResultBase {
 }
 
 const CHECK_NAMES: Readonly<Record<GradePart, DeliverabilitySubCheck['check']>> = {
-  spf: 'check-spf', dkim: 'check-dkim', dmarc: 'check-dmarc', mx: 'check-dns', blacklists: 'check-blacklist', domain_age: 'check-domain-expiry',
+  spf: 'check-spf',
+  dkim: 'check-dkim',
+  dmarc: 'check-dmarc',
+  mx: 'check-dns',
+  blacklists: 'check-blacklist',
+  domain_age: 'check-domain-expiry',
 };
 
 const PART_NAMES: Readonly<Record<GradePart, string>> = {
-  spf: 'SPF', dkim: 'DKIM', dmarc: 'DMARC', mx: 'MX', blacklists: 'blacklists', domain_age: 'domain age',
+  spf: 'SPF',
+  dkim: 'DKIM',
+  dmarc: 'DMARC',
+  mx: 'MX',
+  blacklists: 'blacklists',
+  domain_age: 'domain age',
 };
 
 interface PartRun {
@@ -80,7 +90,9 @@ interface PartRun {
  * registry failure) leaves its part not scored instead of failing the whole grade.
  */
 async function runPart<A extends { readonly status: CheckStatus; readonly summary: string }>(
-  part: GradePart, run: () => Promise<A>, score: (answer: A) => PartAssessment,
+  part: GradePart,
+  run: () => Promise<A>,
+  score: (answer: A) => PartAssessment,
 ): Promise<PartRun> {
   try {
     const answer = await run();
@@ -120,8 +132,14 @@ function failedLookups(parts: Readonly<Record<GradePart, PartAssessment>>): { na
 }
 
 function summarize(
-  domain: string, score: number | null, grade: Grade | null, uncapped: Grade | null, caps: readonly AppliedCap[],
-  notScoredParts: readonly GradePart[], fixes: readonly DeliverabilityFix[], withheld: { weight: number; names: string; details: string } | null,
+  domain: string,
+  score: number | null,
+  grade: Grade | null,
+  uncapped: Grade | null,
+  caps: readonly AppliedCap[],
+  notScoredParts: readonly GradePart[],
+  fixes: readonly DeliverabilityFix[],
+  withheld: { weight: number; names: string; details: string } | null,
 ): string {
   if (withheld) {
     return `No grade for ${domain}: the lookups for ${withheld.names} failed, and those parts carry ${withheld.weight}% of the grade's weight (from ${UNCHECKED_WEIGHT_LIMIT}% there is no grade), so a letter would describe the DNS outage rather than the domain. ${withheld.details} Try again once ${domain}'s DNS answers.`;
@@ -176,9 +194,15 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
   const withheld = combined.withheld ? { weight: combined.unchecked_weight, ...failedLookups(parts) } : null;
   const findings = findingsFrom(parts, combined.caps);
   if (withheld) {
-    findings.unshift({ severity: 'error', code: 'grade_withheld', message: `The lookups for ${withheld.names} failed (${withheld.weight}% of the weight), so there is no grade. ${withheld.details} Check that ${domain}'s name servers answer (and, if it is signed, that its DNSSEC signatures are valid), then try again.` });
+    findings.unshift({
+      severity: 'error',
+      code: 'grade_withheld',
+      message: `The lookups for ${withheld.names} failed (${withheld.weight}% of the weight), so there is no grade. ${withheld.details} Check that ${domain}'s name servers answer (and, if it is signed, that its DNSSEC signatures are valid), then try again.`,
+    });
   }
-  const checks = Object.fromEntries(GRADE_PARTS.map((p): [GradePart, DeliverabilitySubCheck] => [p, { check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }])) as Record<GradePart, DeliverabilitySubCheck>;
+  const checks = Object.fromEntries(
+    GRADE_PARTS.map((p): [GradePart, DeliverabilitySubCheck] => [p, { check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }]),
+  ) as Record<GradePart, DeliverabilitySubCheck>;
   return {
     status: statusFor(combined.grade, combined.not_scored),
     summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored, fixes, withheld),

@@ -63,7 +63,12 @@ const NO_DKIM = new Set(['dkim_missing', 'dkim_unusable']);
 function authenticationCap(parts: Readonly<Record<GradePart, PartAssessment>>): AppliedCap | null {
   const codes = (p: PartAssessment): string[] => (p.scored ? p.deductions.map((d) => d.code) : []);
   if (!codes(parts.spf).some((c) => NO_SPF.has(c)) || !codes(parts.dkim).some((c) => NO_DKIM.has(c))) return null;
-  return { part: 'spf_and_dkim', grade: 'F', code: 'no_authentication', reason: 'The domain has neither a working SPF record nor a DKIM key, so receivers such as Gmail reject or junk its mail.' };
+  return {
+    part: 'spf_and_dkim',
+    grade: 'F',
+    code: 'no_authentication',
+    reason: 'The domain has neither a working SPF record nor a DKIM key, so receivers such as Gmail reject or junk its mail.',
+  };
 }
 
 /**
@@ -74,27 +79,43 @@ function authenticationCap(parts: Readonly<Record<GradePart, PartAssessment>>): 
 export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>): CombinedGrade {
   const scored = GRADE_PARTS.filter((p) => parts[p].scored);
   const totalWeight = scored.reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
-  const effectiveWeights = Object.fromEntries(GRADE_PARTS.map((p) => [p, parts[p].scored ? (PART_WEIGHTS[p] * 100) / totalWeight : null])) as Record<GradePart, number | null>;
+  const effectiveWeights = Object.fromEntries(GRADE_PARTS.map((p) => [p, parts[p].scored ? (PART_WEIGHTS[p] * 100) / totalWeight : null])) as Record<
+    GradePart,
+    number | null
+  >;
 
   const caps: AppliedCap[] = [];
-  const breakdown = Object.fromEntries(GRADE_PARTS.map((part): [GradePart, BreakdownEntry] => {
-    const assessment = parts[part];
-    const effective = effectiveWeights[part];
-    if (!assessment.scored || effective === null) {
-      return [part, { score: null, weight: PART_WEIGHTS[part], effective_weight: null, points: null, status: assessment.status, detail: assessment.detail, cap: null }];
-    }
-    let cap: Grade | null = null;
-    for (const d of assessment.deductions) {
-      if (!d.cap) continue;
-      caps.push({ part, grade: d.cap, code: d.code, reason: d.problem });
-      cap = cap ? worseGrade(cap, d.cap) : d.cap;
-    }
-    const score = partScore(assessment.deductions);
-    return [part, {
-      score: round(score, 2), weight: PART_WEIGHTS[part], effective_weight: round(effective, 1), points: round(score * effective, 1),
-      status: assessment.status, detail: assessment.detail, cap,
-    }];
-  })) as Record<GradePart, BreakdownEntry>;
+  const breakdown = Object.fromEntries(
+    GRADE_PARTS.map((part): [GradePart, BreakdownEntry] => {
+      const assessment = parts[part];
+      const effective = effectiveWeights[part];
+      if (!assessment.scored || effective === null) {
+        return [
+          part,
+          { score: null, weight: PART_WEIGHTS[part], effective_weight: null, points: null, status: assessment.status, detail: assessment.detail, cap: null },
+        ];
+      }
+      let cap: Grade | null = null;
+      for (const d of assessment.deductions) {
+        if (!d.cap) continue;
+        caps.push({ part, grade: d.cap, code: d.code, reason: d.problem });
+        cap = cap ? worseGrade(cap, d.cap) : d.cap;
+      }
+      const score = partScore(assessment.deductions);
+      return [
+        part,
+        {
+          score: round(score, 2),
+          weight: PART_WEIGHTS[part],
+          effective_weight: round(effective, 1),
+          points: round(score * effective, 1),
+          status: assessment.status,
+          detail: assessment.detail,
+          cap,
+        },
+      ];
+    }),
+  ) as Record<GradePart, BreakdownEntry>;
   const both = authenticationCap(parts);
   if (both) caps.push(both);
   caps.sort((a, b) => GRADES.indexOf(b.grade) - GRADES.indexOf(a.grade));
@@ -103,13 +124,35 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
   const uncheckedWeight = GRADE_PARTS.filter((p) => !parts[p].scored && parts[p].status === 'error').reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
   const notScoredParts = GRADE_PARTS.filter((p) => !parts[p].scored);
   if (scored.length === 0 || uncheckedWeight >= UNCHECKED_WEIGHT_LIMIT) {
-    return { unchecked_weight: uncheckedWeight, withheld: scored.length > 0, score: null, grade: null, uncapped_grade: null, breakdown, caps: [], not_scored: notScoredParts, effectiveWeights };
+    return {
+      unchecked_weight: uncheckedWeight,
+      withheld: scored.length > 0,
+      score: null,
+      grade: null,
+      uncapped_grade: null,
+      breakdown,
+      caps: [],
+      not_scored: notScoredParts,
+      effectiveWeights,
+    };
   }
-  const score = Math.round(scored.reduce((sum, p) => {
-    const part = parts[p];
-    return sum + (part.scored ? partScore(part.deductions) * (effectiveWeights[p] ?? 0) : 0);
-  }, 0));
+  const score = Math.round(
+    scored.reduce((sum, p) => {
+      const part = parts[p];
+      return sum + (part.scored ? partScore(part.deductions) * (effectiveWeights[p] ?? 0) : 0);
+    }, 0),
+  );
   const uncapped = letterForScore(score);
   const grade = caps.reduce<Grade>((g, c) => worseGrade(g, c.grade), uncapped);
-  return { unchecked_weight: uncheckedWeight, withheld: false, score, grade, uncapped_grade: uncapped, breakdown, caps, not_scored: notScoredParts, effectiveWeights };
+  return {
+    unchecked_weight: uncheckedWeight,
+    withheld: false,
+    score,
+    grade,
+    uncapped_grade: uncapped,
+    breakdown,
+    caps,
+    not_scored: notScoredParts,
+    effectiveWeights,
+  };
 }

@@ -25,7 +25,13 @@ export const GRADES = ['A', 'B', 'C', 'D', 'F'] as const;
 export type Grade = (typeof GRADES)[number];
 
 /** The lowest score (0-100, rounded) each letter needs before caps apply. */
-const MINIMUM_SCORE: ReadonlyArray<readonly [Grade, number]> = [['A', 90], ['B', 80], ['C', 70], ['D', 60], ['F', 0]];
+const MINIMUM_SCORE: ReadonlyArray<readonly [Grade, number]> = [
+  ['A', 90],
+  ['B', 80],
+  ['C', 70],
+  ['D', 60],
+  ['F', 0],
+];
 
 export function letterForScore(score: number): Grade {
   for (const [grade, minimum] of MINIMUM_SCORE) if (score >= minimum) return grade;

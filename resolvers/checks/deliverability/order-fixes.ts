@@ -20,7 +20,10 @@ export interface DeliverabilityFix {
  * then by the cap it lifts (F first), then by part order. Parts that were not scored give no fixes:
  * we do not know what is wrong with them.
  */
-export function orderFixes(parts: Readonly<Record<GradePart, PartAssessment>>, effectiveWeights: Readonly<Record<GradePart, number | null>>): DeliverabilityFix[] {
+export function orderFixes(
+  parts: Readonly<Record<GradePart, PartAssessment>>,
+  effectiveWeights: Readonly<Record<GradePart, number | null>>,
+): DeliverabilityFix[] {
   const fixes: DeliverabilityFix[] = [];
   for (const part of GRADE_PARTS) {
     const assessment = parts[part];
@@ -33,5 +36,7 @@ export function orderFixes(parts: Readonly<Record<GradePart, PartAssessment>>, e
     });
   }
   const capRank = (g: Grade | null): number => (g === null ? -1 : GRADES.indexOf(g));
-  return fixes.sort((a, b) => b.points - a.points || capRank(b.caps_grade_at) - capRank(a.caps_grade_at) || GRADE_PARTS.indexOf(a.part) - GRADE_PARTS.indexOf(b.part));
+  return fixes.sort(
+    (a, b) => b.points - a.points || capRank(b.caps_grade_at) - capRank(a.caps_grade_at) || GRADE_PARTS.indexOf(a.part) - GRADE_PARTS.indexOf(b.part),
+  );
 }

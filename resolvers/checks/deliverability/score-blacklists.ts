@@ -35,7 +35,9 @@ export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
   const targets = (entries: readonly DnsblListResult[]): string => [...new Set(entries.map((e) => e.target))].join(', ');
   if (major.length > 0) {
     deductions.push({
-      code: 'blacklist_major', fraction: 1, cap: 'D',
+      code: 'blacklist_major',
+      fraction: 1,
+      cap: 'D',
       problem: `${targets(major)} ${listedOn(major, 'major')}: ${removalSentence(major)}.`,
       fix: `Stop what got the listing (compromised accounts, purchased lists, high complaint rates), then ask for removal at ${removalSentence(major)}.`,
     });
@@ -43,13 +45,16 @@ export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
   if (minor.length > 0) {
     const lists = new Set(minor.map((m) => m.list_id)).size;
     deductions.push({
-      code: 'blacklist_minor', fraction: Math.min(1, lists * MINOR_FRACTION),
+      code: 'blacklist_minor',
+      fraction: Math.min(1, lists * MINOR_FRACTION),
       problem: `${targets(minor)} ${listedOn(minor, 'smaller')}: ${removalSentence(minor)}.`,
       fix: `Ask for removal at ${removalSentence(minor)}.`,
     });
   }
-  const unanswered = answer.unanswered_count > 0 ? ` ${answer.unanswered_count} of ${answer.lists.length} list queries gave no usable answer and were not counted.` : '';
+  const unanswered =
+    answer.unanswered_count > 0 ? ` ${answer.unanswered_count} of ${answer.lists.length} list queries gave no usable answer and were not counted.` : '';
   const notChecked = answer.findings.find((f) => f.code === 'mail_servers_not_checked');
-  const detail = (deductions.length === 0 ? answer.summary : deductions.map((d) => d.problem).join(' ')) + unanswered + (notChecked ? ` ${notChecked.message}` : '');
+  const detail =
+    (deductions.length === 0 ? answer.summary : deductions.map((d) => d.problem).join(' ')) + unanswered + (notChecked ? ` ${notChecked.message}` : '');
   return scoredPart(answer.status, detail, deductions);
 }

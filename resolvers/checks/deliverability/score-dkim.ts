@@ -4,7 +4,7 @@ import { notScored, scoredPart } from './part-assessment.js';
 
 /** The key a receiver is best served by: valid, not in testing, ed25519 or the longest RSA key. */
 function bestKey(keys: readonly DkimKey[]): DkimKey | undefined {
-  const strength = (k: DkimKey): number => (k.testing ? 0 : 100_000) + (k.key_type === 'ed25519' ? 50_000 : k.key_bits ?? 0);
+  const strength = (k: DkimKey): number => (k.testing ? 0 : 100_000) + (k.key_type === 'ed25519' ? 50_000 : (k.key_bits ?? 0));
   return [...keys].filter((k) => k.valid).sort((a, b) => strength(b) - strength(a))[0];
 }
 
@@ -22,31 +22,39 @@ export function scoreDkim(answer: CheckDkimAnswer): PartAssessment {
     if (answer.domainkey_exists === true || answer.wildcard === true) {
       return notScored('warn', `Not scored: ${answer.summary} Check your selector with check-dkim and selector=.`);
     }
-    return scoredPart(answer.status, answer.summary, [{
-      code: 'dkim_missing', fraction: 1, cap: 'C',
-      problem: `${domain} publishes no DKIM key.`,
-      fix: `Turn on DKIM signing at your mail provider and publish the TXT record it gives you under <selector>._domainkey.${domain}.`,
-    }]);
+    return scoredPart(answer.status, answer.summary, [
+      {
+        code: 'dkim_missing',
+        fraction: 1,
+        cap: 'C',
+        problem: `${domain} publishes no DKIM key.`,
+        fix: `Turn on DKIM signing at your mail provider and publish the TXT record it gives you under <selector>._domainkey.${domain}.`,
+      },
+    ]);
   }
   const best = bestKey(answer.keys);
   const deductions: Deduction[] = [];
   if (!best) {
     deductions.push({
-      code: 'dkim_unusable', fraction: 1, cap: 'C',
+      code: 'dkim_unusable',
+      fraction: 1,
+      cap: 'C',
       problem: `${domain} has DKIM keys (${answer.keys.map((k) => k.selector).join(', ')}) but none a receiver can use.`,
       fix: 'Publish a valid DKIM key of at least 2048 bits for the selector your provider signs with (see check-dkim for what is wrong with each key).',
     });
   } else {
     if (best.key_type === 'rsa' && (best.key_bits ?? 0) < 2048) {
       deductions.push({
-        code: 'dkim_weak_key', fraction: 0.25,
+        code: 'dkim_weak_key',
+        fraction: 0.25,
         problem: `The best DKIM key of ${domain} (selector ${best.selector}) is RSA ${best.key_bits ?? '?'} bits; RFC 8301 asks for 2048.`,
         fix: `Rotate the DKIM key of selector ${best.selector} to a 2048-bit RSA key.`,
       });
     }
     if (best.testing) {
       deductions.push({
-        code: 'dkim_testing', fraction: 0.5,
+        code: 'dkim_testing',
+        fraction: 0.5,
         problem: `The DKIM key of ${domain} (selector ${best.selector}) is in testing mode (t=y), so receivers may treat its signatures as absent.`,
         fix: `Remove t=y from ${best.selector}._domainkey.${domain}.`,
       });

@@ -14,13 +14,17 @@ export function scoreDmarc(answer: CheckDmarcAnswer): PartAssessment {
   const deductions: Deduction[] = [];
   if (answer.record === null) {
     deductions.push({
-      code: 'dmarc_missing', fraction: 1, cap: 'C',
+      code: 'dmarc_missing',
+      fraction: 1,
+      cap: 'C',
       problem: `${domain} has no DMARC record.`,
       fix: `Publish a TXT record at _dmarc.${answer.organizational_domain ?? domain} such as "v=DMARC1; p=quarantine; rua=mailto:dmarc@${answer.organizational_domain ?? domain}".`,
     });
   } else if (answer.policy === null) {
     deductions.push({
-      code: 'dmarc_invalid', fraction: 1, cap: 'C',
+      code: 'dmarc_invalid',
+      fraction: 1,
+      cap: 'C',
       problem: `Receivers ignore the DMARC record of ${domain}: ${answer.summary}`,
       fix: `Replace the record at ${answer.source ?? `_dmarc.${domain}`} with one valid record such as "v=DMARC1; p=quarantine; rua=mailto:dmarc@${domain}".`,
     });
@@ -29,23 +33,45 @@ export function scoreDmarc(answer: CheckDmarcAnswer): PartAssessment {
     const effective = answer.valid ? answer.effective_policy : 'none';
     if (effective === 'none') {
       deductions.push({
-        code: 'dmarc_policy_none', fraction: 0.4, cap: 'B',
+        code: 'dmarc_policy_none',
+        fraction: 0.4,
+        cap: 'B',
         problem: answer.valid
           ? `The DMARC policy that applies to ${domain} is none: it only monitors, so spoofed mail is still delivered.`
           : `The DMARC record of ${domain} has an invalid policy, so receivers treat it as p=none.`,
         fix: 'Once aggregate reports show your own mail passes, set p=quarantine, then p=reject.',
       });
     } else if (effective === 'quarantine') {
-      deductions.push({ code: 'dmarc_policy_quarantine', fraction: 0.1, problem: `The DMARC policy of ${domain} is quarantine.`, fix: 'Move the DMARC policy to p=reject once reports show no legitimate mail fails.' });
+      deductions.push({
+        code: 'dmarc_policy_quarantine',
+        fraction: 0.1,
+        problem: `The DMARC policy of ${domain} is quarantine.`,
+        fix: 'Move the DMARC policy to p=reject once reports show no legitimate mail fails.',
+      });
     }
     if ((answer.pct ?? 100) < 100) {
-      deductions.push({ code: 'dmarc_pct_partial', fraction: 0.1, problem: `The DMARC policy of ${domain} applies to only ${answer.pct}% of failing mail.`, fix: 'Remove pct= (or set pct=100).' });
+      deductions.push({
+        code: 'dmarc_pct_partial',
+        fraction: 0.1,
+        problem: `The DMARC policy of ${domain} applies to only ${answer.pct}% of failing mail.`,
+        fix: 'Remove pct= (or set pct=100).',
+      });
     }
     if (answer.t === 'y') {
-      deductions.push({ code: 'dmarc_test_mode', fraction: 0.1, problem: `The DMARC record of ${domain} is in test mode (t=y), so receivers apply one step less than the policy.`, fix: 'Remove t=y from the DMARC record.' });
+      deductions.push({
+        code: 'dmarc_test_mode',
+        fraction: 0.1,
+        problem: `The DMARC record of ${domain} is in test mode (t=y), so receivers apply one step less than the policy.`,
+        fix: 'Remove t=y from the DMARC record.',
+      });
     }
     if (answer.rua.length === 0) {
-      deductions.push({ code: 'dmarc_no_reports', fraction: 0.1, problem: `The DMARC record of ${domain} asks for no aggregate reports.`, fix: `Add rua=mailto:dmarc@${answer.organizational_domain ?? domain} (or your DMARC reporting service) to see who sends as ${domain}.` });
+      deductions.push({
+        code: 'dmarc_no_reports',
+        fraction: 0.1,
+        problem: `The DMARC record of ${domain} asks for no aggregate reports.`,
+        fix: `Add rua=mailto:dmarc@${answer.organizational_domain ?? domain} (or your DMARC reporting service) to see who sends as ${domain}.`,
+      });
     }
   }
   const detail = deductions.length === 0 ? answer.summary : deductions.map((d) => d.problem).join(' ');

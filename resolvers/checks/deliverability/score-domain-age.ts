@@ -30,16 +30,26 @@ export function scoreDomainAge(answer: DomainExpiryAnswer): PartAssessment {
   const domain = answer.registered_domain;
   if (answer.status === 'error') return notScored('error', `Not scored: ${answer.summary}`);
   if (answer.registered === false) {
-    return scoredPart(answer.status, answer.summary, [{
-      code: 'domain_not_registered', fraction: 1, cap: 'F',
-      problem: `${domain} is not registered.`, fix: `Register ${domain} before sending mail from it.`,
-    }]);
+    return scoredPart(answer.status, answer.summary, [
+      {
+        code: 'domain_not_registered',
+        fraction: 1,
+        cap: 'F',
+        problem: `${domain} is not registered.`,
+        fix: `Register ${domain} before sending mail from it.`,
+      },
+    ]);
   }
   if (answer.days_remaining !== null && answer.days_remaining < 0) {
-    return scoredPart(answer.status, answer.summary, [{
-      code: 'domain_expired', fraction: 1, cap: 'F',
-      problem: `${domain} expired ${-answer.days_remaining} day(s) ago.`, fix: `Renew ${domain} at ${answer.registrar ?? 'its registrar'} now.`,
-    }]);
+    return scoredPart(answer.status, answer.summary, [
+      {
+        code: 'domain_expired',
+        fraction: 1,
+        cap: 'F',
+        problem: `${domain} expired ${-answer.days_remaining} day(s) ago.`,
+        fix: `Renew ${domain} at ${answer.registrar ?? 'its registrar'} now.`,
+      },
+    ]);
   }
   if (answer.age_days === null) {
     return notScored('warn', `Not scored: ${answer.server ?? 'the registry'} publishes no creation date for ${domain}, so its age is unknown.`);
@@ -49,21 +59,26 @@ export function scoreDomainAge(answer: DomainExpiryAnswer): PartAssessment {
   const missing = 1 - ageScore(age);
   if (age < YOUNG_DOMAIN_DAYS) {
     deductions.push({
-      code: 'domain_young', fraction: missing, cap: 'B',
+      code: 'domain_young',
+      fraction: missing,
+      cap: 'B',
       problem: `${domain} was registered ${age} day(s) ago; receivers distrust cold email from domains younger than ${YOUNG_DOMAIN_DAYS} days.`,
       fix: `Warm ${domain} up for at least ${YOUNG_DOMAIN_DAYS - age} more day(s) with low volumes to people who reply before sending cold email; the part reaches full marks at one year.`,
     });
   } else if (missing > 0) {
     deductions.push({
-      code: 'domain_age_building', fraction: missing,
+      code: 'domain_age_building',
+      fraction: missing,
       problem: `${domain} is ${age} days old; reputation keeps building until about a year.`,
       fix: `Keep ${domain}'s volumes steady and engaged; the part reaches full marks at one year (in ${FULL_MARKS_DAYS - age} days).`,
     });
   }
   if (answer.days_remaining !== null && answer.days_remaining < RENEW_SOON_DAYS) {
     deductions.push({
-      code: 'domain_expires_soon', fraction: 0.2,
-      problem: `${domain} expires in ${answer.days_remaining} day(s).`, fix: `Renew ${domain} or turn on auto-renewal.`,
+      code: 'domain_expires_soon',
+      fraction: 0.2,
+      problem: `${domain} expires in ${answer.days_remaining} day(s).`,
+      fix: `Renew ${domain} or turn on auto-renewal.`,
     });
   }
   const detail = deductions.length === 0 ? `${domain} is ${age} days old. ${answer.summary}` : deductions.map((d) => d.problem).join(' ');

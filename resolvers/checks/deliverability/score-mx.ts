@@ -32,10 +32,14 @@ export function scoreMx(answer: MailExchangersAnswer): PartAssessment {
     case 'no_route':
       return noMail('mx_missing', `Publish the MX records your mail provider gives you for ${domain}.`);
     case 'implicit_mx':
-      return scoredPart(answer.status, answer.summary, [{
-        code: 'mx_implicit', fraction: 0.5, problem: `${domain} has no MX record and relies on implicit MX.`,
-        fix: `Publish the MX records your mail provider gives you for ${domain}.`,
-      }]);
+      return scoredPart(answer.status, answer.summary, [
+        {
+          code: 'mx_implicit',
+          fraction: 0.5,
+          problem: `${domain} has no MX record and relies on implicit MX.`,
+          fix: `Publish the MX records your mail provider gives you for ${domain}.`,
+        },
+      ]);
     default: {
       const unusable = answer.hosts.filter((h) => h.resolves === false);
       if (unusable.length === answer.hosts.length) return noMail('mx_hosts_unresolvable', `Point the MX records of ${domain} at mail hosts that exist.`);

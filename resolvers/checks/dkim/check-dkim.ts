@@ -40,9 +40,15 @@ const SELECTOR = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0
 
 /** A selector is one or more DNS labels (RFC 6376 section 3.1); "s1._domainkey.example.com" is cut to "s1". */
 function normalizeSelector(raw: string): string {
-  const selector = raw.trim().toLowerCase().replace(/\._domainkey(?:\..*)?$/, '');
+  const selector = raw
+    .trim()
+    .toLowerCase()
+    .replace(/\._domainkey(?:\..*)?$/, '');
   if (!SELECTOR.test(selector) || selector.length > 200) {
-    throw badRequest('invalid_selector', `"selector" is not a valid DKIM selector ("${raw.slice(0, 80)}"): pass the s= value of a DKIM-Signature, such as google or s1, or leave it out to scan ${COMMON_DKIM_SELECTORS.length} common selectors.`);
+    throw badRequest(
+      'invalid_selector',
+      `"selector" is not a valid DKIM selector ("${raw.slice(0, 80)}"): pass the s= value of a DKIM-Signature, such as google or s1, or leave it out to scan ${COMMON_DKIM_SELECTORS.length} common selectors.`,
+    );
   }
   return selector;
 }
@@ -60,7 +66,12 @@ const textsOf = (answer: DnsAnswer<'TXT'>): string => JSON.stringify(joined(answ
 
 /** A selector no one publishes: 16 random letters and digits, so only a wildcard can answer it. */
 function randomSelector(): string {
-  return randomBytes(16).toString('base64').replace(/[^a-z0-9]/gi, '').toLowerCase().padEnd(16, '0').slice(0, 16);
+  return randomBytes(16)
+    .toString('base64')
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .padEnd(16, '0')
+    .slice(0, 16);
 }
 
 function keysAt(selector: string, answer: DnsAnswer<'TXT'>, scanning: boolean): { keys: DkimKey[]; findings: Finding[] } {
@@ -71,7 +82,11 @@ function keysAt(selector: string, answer: DnsAnswer<'TXT'>, scanning: boolean): 
   if (texts.length > 1) {
     // RFC 6376 section 3.6.2.2: "TXT RRs MUST be unique for a particular selector name"; with
     // several, the verifier's choice is undefined.
-    findings.push({ severity: 'error', code: 'dkim_multiple_records', message: `${selector}._domainkey has ${texts.length} TXT records; receivers pick one at random. Keep only the current key.` });
+    findings.push({
+      severity: 'error',
+      code: 'dkim_multiple_records',
+      message: `${selector}._domainkey has ${texts.length} TXT records; receivers pick one at random. Keep only the current key.`,
+    });
   }
   const key = assessDkimKey(selector, first);
   return { keys: [findings.length > 0 ? { ...key, valid: false, findings: [...findings, ...key.findings] } : key], findings };
@@ -88,7 +103,9 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
     const base = { ...echo, selector: given, selectors_checked: [given], domainkey_exists: null, wildcard: null };
     if (failed(answer)) {
       return {
-        ...base, status: 'error', keys: [],
+        ...base,
+        status: 'error',
+        keys: [],
         summary: `The DKIM lookup for ${name} failed (${answer.ok ? '' : answer.failure}), so we cannot tell whether the key exists; try again.`,
         findings: [{ severity: 'error', code: 'dkim_lookup_failed', message: `Looking up TXT ${name} failed: ${answer.ok ? '' : answer.detail}.` }],
       };
@@ -98,14 +115,25 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
     if (key === undefined) {
       const why = !answer.ok && answer.failure === 'nxdomain' ? 'the name does not exist' : 'the name has no TXT record';
       return {
-        ...base, status: 'fail', keys: [],
+        ...base,
+        status: 'fail',
+        keys: [],
         summary: `No DKIM key is published for selector "${given}" at ${name} (${why}).`,
-        findings: [{ severity: 'error', code: 'dkim_selector_not_found', message: `No DKIM key at ${name}: ${why}. Check the s= tag of the DKIM-Signature in a message you sent, and publish the TXT record your mail provider gives for that selector.` }],
+        findings: [
+          {
+            severity: 'error',
+            code: 'dkim_selector_not_found',
+            message: `No DKIM key at ${name}: ${why}. Check the s= tag of the DKIM-Signature in a message you sent, and publish the TXT record your mail provider gives for that selector.`,
+          },
+        ],
       };
     }
     const status = statusFromFindings(key.findings);
     return {
-      ...base, status, keys, findings: key.findings,
+      ...base,
+      status,
+      keys,
+      findings: key.findings,
       summary: key.valid
         ? `The DKIM key for selector "${given}" is a valid ${key.key_type} key of ${key.key_bits} bits${status === 'warn' ? ', with warnings' : ''}.`
         : `The DKIM key for selector "${given}" cannot be used: ${key.findings.find((f) => f.severity === 'error')?.message ?? ''}`,
@@ -135,20 +163,23 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
   // Under a wildcard, the parent answers whatever exists below it: its existence tells nothing.
   const domainkeyExists = failed(parent) || wildcard === true ? null : parent.ok || parent.failure === 'nodata';
   const base = { ...echo, selector: null, selectors_checked: selectors, keys, domainkey_exists: domainkeyExists, wildcard };
-  const wildcardFinding: Finding | null = wildcard === true
-    ? {
-      severity: 'warning', code: 'dkim_wildcard',
-      message: `Any name under _domainkey.${domain} answers TXT (a wildcard record such as *.${domain}), so a selector's answer may be the wildcard's text rather than a key${echoes.length > 0 ? `: ${echoes.join(', ')} gave only the wildcard's text and are not reported as keys` : ''}.${looksLikeKey(joined(probe as DnsAnswer<'TXT'>)[0] ?? '') ? ' The wildcard itself holds DKIM key text, which receivers would use for every selector;' : ''} Check the selector your provider signs with using selector=, and narrow the wildcard or publish each key at its own selector.`,
-    }
-    : null;
+  const wildcardFinding: Finding | null =
+    wildcard === true
+      ? {
+          severity: 'warning',
+          code: 'dkim_wildcard',
+          message: `Any name under _domainkey.${domain} answers TXT (a wildcard record such as *.${domain}), so a selector's answer may be the wildcard's text rather than a key${echoes.length > 0 ? `: ${echoes.join(', ')} gave only the wildcard's text and are not reported as keys` : ''}.${looksLikeKey(joined(probe as DnsAnswer<'TXT'>)[0] ?? '') ? ' The wildcard itself holds DKIM key text, which receivers would use for every selector;' : ''} Check the selector your provider signs with using selector=, and narrow the wildcard or publish each key at its own selector.`,
+        }
+      : null;
   // RFC 8020: NXDOMAIN means nothing exists below the name either; a resolver that follows it (unbound
   // and others cache it so) then treats every selector as missing, and DKIM fails at those receivers.
   const brokenNxdomain = !parent.ok && parent.failure === 'nxdomain' && keys.length > 0;
   const rfc8020Finding: Finding | null = brokenNxdomain
     ? {
-      severity: 'warning', code: 'dkim_parent_nxdomain',
-      message: `_domainkey.${domain} answers NXDOMAIN although keys exist below it (${keys.map((k) => k.selector).join(', ')}): this breaks RFC 8020, and resolvers that trust it (such as unbound) then treat every selector as missing, so DKIM fails at their receivers. Ask your DNS provider to answer NOERROR with no data for _domainkey.${domain}, or move the zone to a provider that does.`,
-    }
+        severity: 'warning',
+        code: 'dkim_parent_nxdomain',
+        message: `_domainkey.${domain} answers NXDOMAIN although keys exist below it (${keys.map((k) => k.selector).join(', ')}): this breaks RFC 8020, and resolvers that trust it (such as unbound) then treat every selector as missing, so DKIM fails at their receivers. Ask your DNS provider to answer NOERROR with no data for _domainkey.${domain}, or move the zone to a provider that does.`,
+      }
     : null;
 
   const validKeys = keys.filter((k) => k.valid);
@@ -168,41 +199,69 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
   if (keys.length === 0) {
     if (wildcardFinding) {
       return {
-        ...base, status: 'warn', findings,
+        ...base,
+        status: 'warn',
+        findings,
         summary: `No DKIM key of its own under the ${selectors.length} common selectors of ${domain}: a wildcard answers every name under _domainkey.${domain}, so we cannot tell whether keys exist under other selectors.`,
       };
     }
     if (failedSelectors.length > 0 || domainkeyExists === null) {
       const names = failedSelectors.length > 0 ? failedSelectors.join(', ') : `_domainkey.${domain}`;
       return {
-        ...base, status: 'error',
+        ...base,
+        status: 'error',
         summary: `Some DKIM lookups for ${domain} failed (${names}), so we cannot tell whether keys exist; try again.`,
-        findings: [{ severity: 'error', code: 'dkim_lookup_failed', message: `DNS lookups failed for ${names} under _domainkey.${domain}; no key was found in the others.` }],
+        findings: [
+          {
+            severity: 'error',
+            code: 'dkim_lookup_failed',
+            message: `DNS lookups failed for ${names} under _domainkey.${domain}; no key was found in the others.`,
+          },
+        ],
       };
     }
     if (domainkeyExists) {
       return {
-        ...base, status: 'warn',
+        ...base,
+        status: 'warn',
         summary: `No DKIM key under the ${selectors.length} common selectors, but _domainkey.${domain} exists, so keys may be published under selectors we did not guess.`,
-        findings: [{ severity: 'warning', code: 'dkim_selector_not_guessed', message: `None of the ${selectors.length} common selectors has a key, but _domainkey.${domain} exists. Find the selector in the s= tag of the DKIM-Signature of a message you sent and check it with selector=.` }],
+        findings: [
+          {
+            severity: 'warning',
+            code: 'dkim_selector_not_guessed',
+            message: `None of the ${selectors.length} common selectors has a key, but _domainkey.${domain} exists. Find the selector in the s= tag of the DKIM-Signature of a message you sent and check it with selector=.`,
+          },
+        ],
       };
     }
     return {
-      ...base, status: 'fail',
+      ...base,
+      status: 'fail',
       summary: `${domain} publishes no DKIM keys: _domainkey.${domain} does not exist (NXDOMAIN).`,
-      findings: [{ severity: 'error', code: 'dkim_not_found', message: `There is no DKIM subtree at _domainkey.${domain}, so mail from ${domain} cannot carry a verifiable DKIM signature. Turn on DKIM signing at your mail provider and publish the TXT record it gives you.` }],
+      findings: [
+        {
+          severity: 'error',
+          code: 'dkim_not_found',
+          message: `There is no DKIM subtree at _domainkey.${domain}, so mail from ${domain} cannot carry a verifiable DKIM signature. Turn on DKIM signing at your mail provider and publish the TXT record it gives you.`,
+        },
+      ],
     };
   }
 
   if (failedSelectors.length > 0) {
-    findings.push({ severity: 'warning', code: 'dkim_lookup_failed', message: `DNS lookups failed for selectors ${failedSelectors.join(', ')}; keys there, if any, are not reported.` });
+    findings.push({
+      severity: 'warning',
+      code: 'dkim_lookup_failed',
+      message: `DNS lookups failed for selectors ${failedSelectors.join(', ')}; keys there, if any, are not reported.`,
+    });
   }
   const status: CheckStatus = validKeys.length === 0 ? 'fail' : statusFromFindings(findings);
   const list = keys.map((k) => k.selector).join(', ');
-  const summary = validKeys.length === keys.length
-    ? `Found ${keys.length} valid DKIM key${keys.length > 1 ? 's' : ''} for ${domain} (${list})${status === 'warn' ? ', with warnings' : ''}.`
-    : validKeys.length === 0
-      ? `Found ${keys.length} DKIM key${keys.length > 1 ? 's' : ''} for ${domain} (${list}), but none can be used.`
-      : `Found ${keys.length} DKIM keys for ${domain} (${list}); ${validKeys.length} valid, ${keys.length - validKeys.length} with problems.`;
+  const summary =
+    validKeys.length === keys.length
+      ? `Found ${keys.length} valid DKIM key${keys.length > 1 ? 's' : ''} for ${domain} (${list})${status === 'warn' ? ', with warnings' : ''}.`
+      : validKeys.length === 0
+        ? `Found ${keys.length} DKIM key${keys.length > 1 ? 's' : ''} for ${domain} (${list}), but none can be used.`
+        : `Found ${keys.length} DKIM keys for ${domain} (${list}); ${validKeys.length} valid, ${keys.length - validKeys.length} with problems.`;
   return { ...base, status, summary, findings };
 }

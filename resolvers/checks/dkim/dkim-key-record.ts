@@ -20,21 +20,25 @@ export interface DkimKeyRecord {
   readonly bits: number | null;
 }
 
-export type DkimKeyRecordError =
-  | 'parse' | 'missing-field' | 'version-first' | 'duplicate-tag' | 'bad-public-key' | 'unknown-algorithm' | 'bad-version';
+export type DkimKeyRecordError = 'parse' | 'missing-field' | 'version-first' | 'duplicate-tag' | 'bad-public-key' | 'unknown-algorithm' | 'bad-version';
 
 export type DkimKeyRecordResult =
   | { readonly ok: true; readonly record: DkimKeyRecord }
   | {
-    readonly ok: false;
-    /** False when the text is not a DKIM key record at all (empty, or a v= other than DKIM1). */
-    readonly isDkim: boolean;
-    readonly error: DkimKeyRecordError;
-    readonly message: string;
-  };
+      readonly ok: false;
+      /** False when the text is not a DKIM key record at all (empty, or a v= other than DKIM1). */
+      readonly isDkim: boolean;
+      readonly error: DkimKeyRecordError;
+      readonly message: string;
+    };
 
 const list = (value: string | undefined): string[] =>
-  value === undefined ? [] : value.split(':').map((item) => item.trim()).filter((item) => item !== '');
+  value === undefined
+    ? []
+    : value
+        .split(':')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
 
 /** Whether the text claims to be something else than a DKIM1 key record, read before strict parsing. */
 function looksLikeDkim(text: string): boolean {

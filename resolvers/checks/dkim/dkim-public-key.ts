@@ -2,9 +2,7 @@ import { createPublicKey } from 'node:crypto';
 
 export type DkimKeyType = 'rsa' | 'ed25519';
 
-export type DecodedPublicKey =
-  | { readonly ok: true; readonly keyType: DkimKeyType; readonly bits: number }
-  | { readonly ok: false; readonly message: string };
+export type DecodedPublicKey = { readonly ok: true; readonly keyType: DkimKeyType; readonly bits: number } | { readonly ok: false; readonly message: string };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 // DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410 section 4); the 32 key bytes follow.
@@ -24,9 +22,10 @@ export function decodeDkimPublicKey(keyType: DkimKeyType, base64: string): Decod
   const der = Buffer.from(base64, 'base64');
   if (keyType === 'ed25519') {
     if (der.length !== 32) {
-      const hint = der.length === 44 && der.subarray(0, 12).equals(ED25519_SPKI_PREFIX)
-        ? ' It holds a SubjectPublicKeyInfo; publish only the last 32 bytes (RFC 8463 section 4.2).'
-        : '';
+      const hint =
+        der.length === 44 && der.subarray(0, 12).equals(ED25519_SPKI_PREFIX)
+          ? ' It holds a SubjectPublicKeyInfo; publish only the last 32 bytes (RFC 8463 section 4.2).'
+          : '';
       return { ok: false, message: `An ed25519 p= value must be the raw 32-byte public key, but it decodes to ${der.length} bytes.${hint}` };
     }
     try {
@@ -40,7 +39,10 @@ export function decodeDkimPublicKey(keyType: DkimKeyType, base64: string): Decod
     try {
       const key = createPublicKey({ key: der, format: 'der', type });
       if (key.asymmetricKeyType !== 'rsa') {
-        return { ok: false, message: `The record says k=rsa (the default when k= is absent) but p= holds a key of type ${key.asymmetricKeyType ?? 'unknown'}; add the right k= tag or publish the RSA key.` };
+        return {
+          ok: false,
+          message: `The record says k=rsa (the default when k= is absent) but p= holds a key of type ${key.asymmetricKeyType ?? 'unknown'}; add the right k= tag or publish the RSA key.`,
+        };
       }
       const bits = key.asymmetricKeyDetails?.modulusLength;
       if (bits === undefined) break;
@@ -49,5 +51,9 @@ export function decodeDkimPublicKey(keyType: DkimKeyType, base64: string): Decod
       // try the next encoding
     }
   }
-  return { ok: false, message: 'The p= value does not decode to an RSA public key (expected a DER SubjectPublicKeyInfo in base64); the key may be truncated, for example by a DNS panel that cut a long TXT value.' };
+  return {
+    ok: false,
+    message:
+      'The p= value does not decode to an RSA public key (expected a DER SubjectPublicKeyInfo in base64); the key may be truncated, for example by a DNS panel that cut a long TXT value.',
+  };
 }

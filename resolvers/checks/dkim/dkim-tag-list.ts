@@ -21,7 +21,8 @@ const TAG_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 const TAG_VALUE = /^(?:[\x21-\x3a\x3c-\x7e]+(?:[ \t\r\n]+[\x21-\x3a\x3c-\x7e]+)*)?$/;
 
 export function parseTagList(text: string): TagListResult {
-  if (text.trim() === '') return { ok: false, error: 'parse', message: 'The record is empty: a key record is a list of tag=value pairs such as "v=DKIM1; k=rsa; p=...".' };
+  if (text.trim() === '')
+    return { ok: false, error: 'parse', message: 'The record is empty: a key record is a list of tag=value pairs such as "v=DKIM1; k=rsa; p=...".' };
   const specs = text.split(';');
   // A final ";" leaves one piece that is empty or whitespace only: the optional trailing ";" of the
   // ABNF, with the whitespace a DNS panel leaves after it.
@@ -37,12 +38,20 @@ export function parseTagList(text: string): TagListResult {
     const name = spec.slice(0, eq).trim();
     const rawValue = spec.slice(eq + 1);
     if (!TAG_NAME.test(name)) {
-      return { ok: false, error: 'parse', message: `Tag list syntax error: "${spec.slice(0, eq).trim() || '(empty)'}" is not a tag name (a letter, then letters, digits or "_").` };
+      return {
+        ok: false,
+        error: 'parse',
+        message: `Tag list syntax error: "${spec.slice(0, eq).trim() || '(empty)'}" is not a tag name (a letter, then letters, digits or "_").`,
+      };
     }
     // FWS in a TXT record is spaces and tabs; CRLF folding cannot occur there but is harmless to accept.
     const value = rawValue.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
     if (!TAG_VALUE.test(value)) {
-      return { ok: false, error: 'parse', message: `Tag list syntax error: the value of "${name}=" holds a character not allowed in a tag value (only visible ASCII other than ";").` };
+      return {
+        ok: false,
+        error: 'parse',
+        message: `Tag list syntax error: the value of "${name}=" holds a character not allowed in a tag value (only visible ASCII other than ";").`,
+      };
     }
     if (tags.has(name)) {
       return { ok: false, error: 'duplicate-tag', message: `The tag "${name}=" appears more than once; a tag may appear only once (RFC 6376 section 3.2).` };

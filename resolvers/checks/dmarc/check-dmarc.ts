@@ -52,12 +52,26 @@ export interface CheckDmarcAnswer extends CheckResultBase {
 const STRENGTH: Record<DmarcPolicy, number> = { none: 0, quarantine: 1, reject: 2 };
 const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
 /** A TXT record's character-strings are joined without separator, as receivers do for records over 255 octets. */
-const dmarcTexts = (answer: DnsAnswer<'TXT'>): string[] =>
-  (answer.ok ? answer.records.map((r) => r.data.join('')) : []).filter(looksLikeDmarc);
+const dmarcTexts = (answer: DnsAnswer<'TXT'>): string[] => (answer.ok ? answer.records.map((r) => r.data.join('')) : []).filter(looksLikeDmarc);
 
 const empty = {
-  record: null, valid: false, policy: null, subdomain_policy: null, effective_policy: null, pct: null, adkim: null, aspf: null,
-  rua: [], ruf: [], fo: null, ri: null, np: null, t: null, psd: null, tags: [], report_destinations: [],
+  record: null,
+  valid: false,
+  policy: null,
+  subdomain_policy: null,
+  effective_policy: null,
+  pct: null,
+  adkim: null,
+  aspf: null,
+  rua: [],
+  ruf: [],
+  fo: null,
+  ri: null,
+  np: null,
+  t: null,
+  psd: null,
+  tags: [],
+  report_destinations: [],
 } as const;
 
 export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Promise<CheckDmarcAnswer> {
@@ -76,7 +90,11 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
   }
   if (failed(answer)) {
     return {
-      ...echo, ...empty, source: null, inherited: false, status: 'error',
+      ...echo,
+      ...empty,
+      source: null,
+      inherited: false,
+      status: 'error',
       summary: `The DMARC lookup for ${source} failed, so we cannot tell whether ${domain} has a DMARC policy; try again.`,
       findings: [{ severity: 'error', code: 'dmarc_lookup_failed', message: `Looking up TXT ${source} failed: ${answer.ok ? '' : answer.detail}.` }],
     };
@@ -86,33 +104,77 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
   if (texts.length === 0) {
     const where = inherited ? ` nor at its organisational domain (_dmarc.${org})` : '';
     return {
-      ...echo, ...empty, source: null, inherited: false, status: 'fail',
+      ...echo,
+      ...empty,
+      source: null,
+      inherited: false,
+      status: 'fail',
       summary: `${domain} has no DMARC record: nothing at _dmarc.${domain}${where}.`,
-      findings: [{ severity: 'error', code: 'dmarc_missing', message: `No DMARC record at _dmarc.${domain}${where}. Publish a TXT record there such as "v=DMARC1; p=none; rua=mailto:dmarc@${org ?? domain}", then move to p=quarantine or p=reject once reports show your mail passes.` }],
+      findings: [
+        {
+          severity: 'error',
+          code: 'dmarc_missing',
+          message: `No DMARC record at _dmarc.${domain}${where}. Publish a TXT record there such as "v=DMARC1; p=none; rua=mailto:dmarc@${org ?? domain}", then move to p=quarantine or p=reject once reports show your mail passes.`,
+        },
+      ],
     };
   }
   const inheritedFinding: Finding[] = inherited
-    ? [{ severity: 'info', code: 'dmarc_inherited', message: `${domain} has no DMARC record of its own; the record of its organisational domain ${org} applies, with its subdomain policy.` }]
+    ? [
+        {
+          severity: 'info',
+          code: 'dmarc_inherited',
+          message: `${domain} has no DMARC record of its own; the record of its organisational domain ${org} applies, with its subdomain policy.`,
+        },
+      ]
     : [];
   const record = texts[0]!;
   if (texts.length > 1) {
     return {
-      ...echo, ...empty, record, source, inherited, status: 'fail',
+      ...echo,
+      ...empty,
+      record,
+      source,
+      inherited,
+      status: 'fail',
       summary: `${source} has ${texts.length} DMARC records, so receivers apply none of them.`,
-      findings: [...inheritedFinding, { severity: 'error', code: 'dmarc_multiple_records', message: `${source} has ${texts.length} TXT records starting with v=DMARC1; RFC 7489 section 6.6.3 has receivers ignore them all. Merge them into one record.` }],
+      findings: [
+        ...inheritedFinding,
+        {
+          severity: 'error',
+          code: 'dmarc_multiple_records',
+          message: `${source} has ${texts.length} TXT records starting with v=DMARC1; RFC 7489 section 6.6.3 has receivers ignore them all. Merge them into one record.`,
+        },
+      ],
     };
   }
 
   const parsed = parseDmarcRecord(record);
   if (!parsed.ok) {
-    const tagsWritten = record.split(';').map((piece) => piece.trim()).filter((piece) => piece.includes('='))
+    const tagsWritten = record
+      .split(';')
+      .map((piece) => piece.trim())
+      .filter((piece) => piece.includes('='))
       .map((piece) => ({ tag: piece.slice(0, piece.indexOf('=')).trim().toLowerCase(), value: piece.slice(piece.indexOf('=') + 1).trim() }));
     return {
-      ...echo, ...empty, record, source, inherited, tags: explainDmarcTags(tagsWritten), status: 'fail',
+      ...echo,
+      ...empty,
+      record,
+      source,
+      inherited,
+      tags: explainDmarcTags(tagsWritten),
+      status: 'fail',
       summary: `The DMARC record at ${source} is invalid, so receivers ignore it: ${parsed.errors[0]!.message}`,
-      findings: [...inheritedFinding, ...parsed.errors.map((e): Finding => ({
-        severity: 'error', code: 'dmarc_syntax_error', message: `${e.tag ? `Tag ${e.tag}: ` : ''}${e.message}`,
-      }))],
+      findings: [
+        ...inheritedFinding,
+        ...parsed.errors.map(
+          (e): Finding => ({
+            severity: 'error',
+            code: 'dmarc_syntax_error',
+            message: `${e.tag ? `Tag ${e.tag}: ` : ''}${e.message}`,
+          }),
+        ),
+      ],
     };
   }
 
@@ -124,56 +186,116 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
 
   const findings: Finding[] = [...inheritedFinding];
   for (const issue of parsed.fallback) {
-    findings.push({ severity: 'error', code: 'dmarc_syntax_error', message: `Tag ${issue.tag}: ${issue.message} Because rua= is valid, receivers treat the whole record as p=none (RFC 7489 section 6.6.3).` });
+    findings.push({
+      severity: 'error',
+      code: 'dmarc_syntax_error',
+      message: `Tag ${issue.tag}: ${issue.message} Because rua= is valid, receivers treat the whole record as p=none (RFC 7489 section 6.6.3).`,
+    });
   }
   if (r.p === 'none' && parsed.fallback.length === 0) {
-    findings.push({ severity: 'warning', code: 'dmarc_policy_none', message: 'p=none only monitors: mail that fails DMARC is still delivered. Once aggregate reports show your legitimate mail passes, move to p=quarantine, then p=reject.' });
+    findings.push({
+      severity: 'warning',
+      code: 'dmarc_policy_none',
+      message:
+        'p=none only monitors: mail that fails DMARC is still delivered. Once aggregate reports show your legitimate mail passes, move to p=quarantine, then p=reject.',
+    });
   }
   if (r.sp && STRENGTH[r.sp] < STRENGTH[r.p]) {
-    findings.push({ severity: 'warning', code: 'dmarc_subdomain_policy_weaker', message: `sp=${r.sp} is weaker than p=${r.p}, so spoofed mail from made-up subdomains gets through more easily; remove sp= or set sp=${r.p}.` });
+    findings.push({
+      severity: 'warning',
+      code: 'dmarc_subdomain_policy_weaker',
+      message: `sp=${r.sp} is weaker than p=${r.p}, so spoofed mail from made-up subdomains gets through more easily; remove sp= or set sp=${r.p}.`,
+    });
   }
   if (r.np && STRENGTH[r.np] < STRENGTH[subdomainPolicy]) {
-    findings.push({ severity: 'warning', code: 'dmarc_nonexistent_policy_weaker', message: `np=${r.np} is weaker than the subdomain policy (${subdomainPolicy}) for subdomains that do not even exist; remove np= or set np=${subdomainPolicy}.` });
+    findings.push({
+      severity: 'warning',
+      code: 'dmarc_nonexistent_policy_weaker',
+      message: `np=${r.np} is weaker than the subdomain policy (${subdomainPolicy}) for subdomains that do not even exist; remove np= or set np=${subdomainPolicy}.`,
+    });
   }
   if (r.pct < 100) {
-    findings.push({ severity: 'warning', code: 'dmarc_pct_partial', message: `pct=${r.pct} applies the policy to only ${r.pct}% of failing mail (and RFC 9989 drops pct=); remove pct= or set pct=100.` });
+    findings.push({
+      severity: 'warning',
+      code: 'dmarc_pct_partial',
+      message: `pct=${r.pct} applies the policy to only ${r.pct}% of failing mail (and RFC 9989 drops pct=); remove pct= or set pct=100.`,
+    });
   }
   if (r.t === 'y') {
-    findings.push({ severity: 'warning', code: 'dmarc_test_mode', message: 't=y (test mode) makes receivers apply one step less than the policy; remove t=y when you are ready to enforce.' });
+    findings.push({
+      severity: 'warning',
+      code: 'dmarc_test_mode',
+      message: 't=y (test mode) makes receivers apply one step less than the policy; remove t=y when you are ready to enforce.',
+    });
   }
   if (r.rua.length === 0) {
-    findings.push({ severity: 'warning', code: 'dmarc_no_rua', message: `No rua= tag: you get no aggregate reports, so you cannot see who sends mail as ${policyDomain}. Add rua=mailto:dmarc-reports@${policyDomain} (or your DMARC reporting service's address).` });
+    findings.push({
+      severity: 'warning',
+      code: 'dmarc_no_rua',
+      message: `No rua= tag: you get no aggregate reports, so you cannot see who sends mail as ${policyDomain}. Add rua=mailto:dmarc-reports@${policyDomain} (or your DMARC reporting service's address).`,
+    });
   }
   for (const note of parsed.notes) {
     findings.push({ severity: 'info', code: note.tag === 'rf' ? 'dmarc_unknown_report_format' : 'dmarc_unknown_tag', message: note.message });
   }
   for (const d of destinations) {
     if (d.problem === 'not_mailto') {
-      findings.push({ severity: 'warning', code: 'dmarc_report_uri_not_mailto', message: `${d.tag}= ${d.uri} is not a mailto: address; receivers only send reports by email. Use mailto:.` });
+      findings.push({
+        severity: 'warning',
+        code: 'dmarc_report_uri_not_mailto',
+        message: `${d.tag}= ${d.uri} is not a mailto: address; receivers only send reports by email. Use mailto:.`,
+      });
     } else if (d.problem === 'not_an_address') {
-      findings.push({ severity: 'warning', code: 'dmarc_report_uri_invalid', message: `${d.tag}= ${d.uri} does not hold an email address; write it as mailto:reports@example.com.` });
+      findings.push({
+        severity: 'warning',
+        code: 'dmarc_report_uri_invalid',
+        message: `${d.tag}= ${d.uri} does not hold an email address; write it as mailto:reports@example.com.`,
+      });
     } else if (d.problem === 'lookup_failed') {
-      findings.push({ severity: 'warning', code: 'dmarc_report_authorization_unknown', message: `Could not look up ${d.authorization_record} (DNS failure), so we cannot tell whether ${d.destination} accepts reports for ${policyDomain}.` });
+      findings.push({
+        severity: 'warning',
+        code: 'dmarc_report_authorization_unknown',
+        message: `Could not look up ${d.authorization_record} (DNS failure), so we cannot tell whether ${d.destination} accepts reports for ${policyDomain}.`,
+      });
     } else if (d.authorized === false) {
-      findings.push({ severity: 'warning', code: 'dmarc_report_unauthorized', message: `${d.destination} has not authorised reports for ${policyDomain}: receivers drop ${d.tag} reports to ${d.uri} unless ${d.authorization_record} has a TXT record "v=DMARC1" (RFC 7489 section 7.1). Ask the report receiver to publish it.` });
+      findings.push({
+        severity: 'warning',
+        code: 'dmarc_report_unauthorized',
+        message: `${d.destination} has not authorised reports for ${policyDomain}: receivers drop ${d.tag} reports to ${d.uri} unless ${d.authorization_record} has a TXT record "v=DMARC1" (RFC 7489 section 7.1). Ask the report receiver to publish it.`,
+      });
     }
   }
 
   const status = statusFromFindings(findings);
   const who = inherited ? `${domain} has no DMARC record of its own; ${org}'s record applies` : `${domain} publishes DMARC`;
   const reports = r.rua.length > 0 ? `aggregate reports to ${r.rua.length} address${r.rua.length > 1 ? 'es' : ''}` : 'no aggregate reports';
-  const summary = parsed.fallback.length > 0
-    ? `The DMARC record at ${source} has an invalid or missing policy, so receivers treat it as p=none.`
-    : `${who} with policy ${effective}${r.pct < 100 ? ` on ${r.pct}% of mail` : ''} (subdomains: ${subdomainPolicy}) and ${reports}.`;
+  const summary =
+    parsed.fallback.length > 0
+      ? `The DMARC record at ${source} has an invalid or missing policy, so receivers treat it as p=none.`
+      : `${who} with policy ${effective}${r.pct < 100 ? ` on ${r.pct}% of mail` : ''} (subdomains: ${subdomainPolicy}) and ${reports}.`;
 
   return {
     ...echo,
-    status, summary, findings,
-    record, valid: parsed.fallback.length === 0, source, inherited,
-    policy: r.p, subdomain_policy: subdomainPolicy, effective_policy: effective,
-    pct: r.pct, adkim: r.adkim, aspf: r.aspf,
-    rua: r.rua.map((u) => u.address), ruf: r.ruf.map((u) => u.address),
-    fo: r.fo, ri: r.ri, np: r.np || subdomainPolicy, t: r.t, psd: r.psd,
+    status,
+    summary,
+    findings,
+    record,
+    valid: parsed.fallback.length === 0,
+    source,
+    inherited,
+    policy: r.p,
+    subdomain_policy: subdomainPolicy,
+    effective_policy: effective,
+    pct: r.pct,
+    adkim: r.adkim,
+    aspf: r.aspf,
+    rua: r.rua.map((u) => u.address),
+    ruf: r.ruf.map((u) => u.address),
+    fo: r.fo,
+    ri: r.ri,
+    np: r.np || subdomainPolicy,
+    t: r.t,
+    psd: r.psd,
     tags: explainDmarcTags(r.tags),
     report_destinations: destinations,
   };

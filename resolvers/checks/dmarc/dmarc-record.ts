@@ -58,19 +58,19 @@ export interface DmarcIssue {
 
 export type DmarcParseResult =
   | {
-    readonly ok: true;
-    readonly record: DmarcRecord;
-    /** Set when p= was missing or invalid, or sp= invalid, and rua= saved the record as p=none. */
-    readonly fallback: readonly DmarcIssue[];
-    /** Accepted but worth telling: unregistered rf= formats, unknown tags. */
-    readonly notes: readonly DmarcIssue[];
-  }
+      readonly ok: true;
+      readonly record: DmarcRecord;
+      /** Set when p= was missing or invalid, or sp= invalid, and rua= saved the record as p=none. */
+      readonly fallback: readonly DmarcIssue[];
+      /** Accepted but worth telling: unregistered rf= formats, unknown tags. */
+      readonly notes: readonly DmarcIssue[];
+    }
   | {
-    readonly ok: false;
-    /** False when the text does not start with v=DMARC1 at all (it is some other TXT record). */
-    readonly isDmarc: boolean;
-    readonly errors: readonly DmarcIssue[];
-  };
+      readonly ok: false;
+      /** False when the text does not start with v=DMARC1 at all (it is some other TXT record). */
+      readonly isDmarc: boolean;
+      readonly errors: readonly DmarcIssue[];
+    };
 
 const POLICIES: readonly string[] = ['none', 'quarantine', 'reject'];
 // RFC 3986 URI characters, less "," and "!" which DMARC uses as delimiters (RFC 7489 section 6.4).
@@ -93,7 +93,10 @@ function parseUris(tag: string, value: string, errors: DmarcIssue[]): DmarcRepor
     const bang = item.indexOf('!');
     const address = bang < 0 ? item : item.slice(0, bang);
     if (!URI.test(address)) {
-      errors.push({ tag, message: `${tag}= holds "${item.slice(0, 80)}", which is not a URI; write each address as mailto:reports@example.com, separated by commas.` });
+      errors.push({
+        tag,
+        message: `${tag}= holds "${item.slice(0, 80)}", which is not a URI; write each address as mailto:reports@example.com, separated by commas.`,
+      });
       continue;
     }
     let maxSize = 0;
@@ -102,7 +105,10 @@ function parseUris(tag: string, value: string, errors: DmarcIssue[]): DmarcRepor
       const size = /^([0-9]+)([kmgtKMGT]?)$/.exec(item.slice(bang + 1));
       const number = size ? Number(size[1]) : NaN;
       if (!size || !Number.isSafeInteger(number)) {
-        errors.push({ tag, message: `${tag}= size limit "${item.slice(bang)}" is not valid; write it as "!" and a number with an optional unit k, m, g or t (e.g. !10m), or leave it out.` });
+        errors.push({
+          tag,
+          message: `${tag}= size limit "${item.slice(bang)}" is not valid; write it as "!" and a number with an optional unit k, m, g or t (e.g. !10m), or leave it out.`,
+        });
         continue;
       }
       maxSize = number;
@@ -135,7 +141,10 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
     }
     const eq = trimmed.indexOf('=');
     if (eq < 0) {
-      errors.push({ tag: null, message: `"${trimmed.slice(0, 60)}" has no "=": every part between ";" must be tag=value. A missing ";" between two tags looks like this.` });
+      errors.push({
+        tag: null,
+        message: `"${trimmed.slice(0, 60)}" has no "=": every part between ";" must be tag=value. A missing ";" between two tags looks like this.`,
+      });
       return;
     }
     const tag = trimmed.slice(0, eq).replace(WSP, '').toLowerCase();
@@ -156,9 +165,12 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
   if (first?.tag !== 'v') {
     errors.push({ tag: 'v', message: 'v=DMARC1 must be the first tag of the record.' });
   } else if (first.value !== 'DMARC1') {
-    const hint = first.value.toUpperCase() === 'DMARC1' ? ' (upper case: receivers ignore "v=dmarc1")'
-      : /^DMARC1[ \t]/.test(first.value) ? '; a ";" is missing after v=DMARC1'
-      : '';
+    const hint =
+      first.value.toUpperCase() === 'DMARC1'
+        ? ' (upper case: receivers ignore "v=dmarc1")'
+        : /^DMARC1[ \t]/.test(first.value)
+          ? '; a ";" is missing after v=DMARC1'
+          : '';
     errors.push({ tag: 'v', message: `The version must be exactly "v=DMARC1"${hint}.` });
   }
 
@@ -191,7 +203,8 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
   const pctValue = get('pct');
   if (pctValue !== undefined) {
     if (/^[0-9]{1,3}$/.test(pctValue) && Number(pctValue) <= 100) pct = Number(pctValue);
-    else errors.push({ tag: 'pct', message: `pct=${pctValue.slice(0, 20) || '(empty)'} is not valid: use a whole number from 0 to 100, or leave pct out (100).` });
+    else
+      errors.push({ tag: 'pct', message: `pct=${pctValue.slice(0, 20) || '(empty)'} is not valid: use a whole number from 0 to 100, or leave pct out (100).` });
   }
   let ri = 86400;
   const riValue = get('ri');
@@ -213,7 +226,11 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
     if (formats.every((f) => KEYWORD.test(f))) {
       rf = formats.map((f) => f.toLowerCase());
       const unknown = rf.filter((f) => f !== 'afrf');
-      if (unknown.length > 0) notes.push({ tag: 'rf', message: `rf= names ${unknown.join(', ')}, not a registered report format; receivers ignore it (only afrf exists). Remove rf=.` });
+      if (unknown.length > 0)
+        notes.push({
+          tag: 'rf',
+          message: `rf= names ${unknown.join(', ')}, not a registered report format; receivers ignore it (only afrf exists). Remove rf=.`,
+        });
     } else {
       errors.push({ tag: 'rf', message: `rf=${rfValue.slice(0, 20) || '(empty)'} is not valid: the only format is afrf, and the tag can be left out.` });
     }
@@ -237,8 +254,21 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
   return {
     ok: true,
     record: {
-      v: 'DMARC1', p: p ?? 'none', sp: spPolicy, np: np ?? '', adkim: adkim ?? 'r', aspf: aspf ?? 'r', pct,
-      rua, ruf, ri, fo, rf, t: t ?? 'n', psd: psd ?? 'u', tags,
+      v: 'DMARC1',
+      p: p ?? 'none',
+      sp: spPolicy,
+      np: np ?? '',
+      adkim: adkim ?? 'r',
+      aspf: aspf ?? 'r',
+      pct,
+      rua,
+      ruf,
+      ri,
+      fo,
+      rf,
+      t: t ?? 'n',
+      psd: psd ?? 'u',
+      tags,
     },
     fallback: fallbackIssues,
     notes,

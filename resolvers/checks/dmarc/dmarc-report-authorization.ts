@@ -30,7 +30,12 @@ function mailDomain(uri: string): string | null {
   }
   const at = address.lastIndexOf('@');
   if (at <= 0) return null;
-  const domain = domainToASCII(address.slice(at + 1).toLowerCase().replace(/\.$/, ''));
+  const domain = domainToASCII(
+    address
+      .slice(at + 1)
+      .toLowerCase()
+      .replace(/\.$/, ''),
+  );
   return domain.includes('.') ? domain : null;
 }
 
@@ -46,24 +51,26 @@ export async function checkReportDestinations(
   dns: DnsLookup,
 ): Promise<DmarcReportDestination[]> {
   const ownOrg = organizationalDomain(policyDomain) ?? policyDomain;
-  return Promise.all(uris.map(async ({ tag, uri }): Promise<DmarcReportDestination> => {
-    const base = { tag, uri: uri.address };
-    if (!/^mailto:/i.test(uri.address)) {
-      return { ...base, destination: null, external: false, authorization_record: null, authorized: null, problem: 'not_mailto' };
-    }
-    const destination = mailDomain(uri.address);
-    if (destination === null) {
-      return { ...base, destination: null, external: false, authorization_record: null, authorized: null, problem: 'not_an_address' };
-    }
-    if ((organizationalDomain(destination) ?? destination) === ownOrg) {
-      return { ...base, destination, external: false, authorization_record: null, authorized: true, problem: null };
-    }
-    const name = `${policyDomain}._report._dmarc.${destination}`;
-    const answer = await dns.lookup(name, 'TXT');
-    if (!answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata') {
-      return { ...base, destination, external: true, authorization_record: name, authorized: null, problem: 'lookup_failed' };
-    }
-    const authorized = answer.ok && answer.records.some((r) => /^v=DMARC1(?:[ \t]*;|[ \t]*$)/.test(r.data.join('')));
-    return { ...base, destination, external: true, authorization_record: name, authorized, problem: null };
-  }));
+  return Promise.all(
+    uris.map(async ({ tag, uri }): Promise<DmarcReportDestination> => {
+      const base = { tag, uri: uri.address };
+      if (!/^mailto:/i.test(uri.address)) {
+        return { ...base, destination: null, external: false, authorization_record: null, authorized: null, problem: 'not_mailto' };
+      }
+      const destination = mailDomain(uri.address);
+      if (destination === null) {
+        return { ...base, destination: null, external: false, authorization_record: null, authorized: null, problem: 'not_an_address' };
+      }
+      if ((organizationalDomain(destination) ?? destination) === ownOrg) {
+        return { ...base, destination, external: false, authorization_record: null, authorized: true, problem: null };
+      }
+      const name = `${policyDomain}._report._dmarc.${destination}`;
+      const answer = await dns.lookup(name, 'TXT');
+      if (!answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata') {
+        return { ...base, destination, external: true, authorization_record: name, authorized: null, problem: 'lookup_failed' };
+      }
+      const authorized = answer.ok && answer.records.some((r) => /^v=DMARC1(?:[ \t]*;|[ \t]*$)/.test(r.data.join('')));
+      return { ...base, destination, external: true, authorization_record: name, authorized, problem: null };
+    }),
+  );
 }

@@ -13,7 +13,11 @@ const POLICY_MEANING: Record<string, string> = {
 
 const REMOVED = ' RFC 9989 (DMARCbis) removed this tag; receivers following it ignore the tag, older receivers still apply it.';
 
-const list = (value: string, separator = ':'): string[] => value.split(separator).map((v) => v.trim()).filter((v) => v !== '');
+const list = (value: string, separator = ':'): string[] =>
+  value
+    .split(separator)
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 
 function explain(tag: string, value: string): string {
   const lower = value.toLowerCase();
@@ -51,7 +55,7 @@ function explain(tag: string, value: string): string {
     case 'ruf':
       return `Send failure (forensic) reports about individual failing messages to ${list(value, ',').join(', ')}; few receivers send them.`;
     case 'ri':
-      return `Ask for aggregate reports every ${value} seconds${/^[0-9]+$/.test(value) ? ` (${Math.round(Number(value) / 3600 * 10) / 10} hours)` : ''}; most receivers send them daily regardless.${REMOVED}`;
+      return `Ask for aggregate reports every ${value} seconds${/^[0-9]+$/.test(value) ? ` (${Math.round((Number(value) / 3600) * 10) / 10} hours)` : ''}; most receivers send them daily regardless.${REMOVED}`;
     case 'fo': {
       const options: Record<string, string> = {
         '0': 'when SPF and DKIM both fail to align (the default)',

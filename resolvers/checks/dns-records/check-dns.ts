@@ -21,7 +21,16 @@ export type DnsRecordAnswer =
   | { readonly value: string; readonly strings: readonly string[]; readonly ttl: number }
   | { readonly address: string; readonly ttl: number }
   | { readonly target: string; readonly ttl: number }
-  | { readonly mname: string; readonly rname: string; readonly serial: number; readonly refresh: number; readonly retry: number; readonly expire: number; readonly minimum: number; readonly ttl: number }
+  | {
+      readonly mname: string;
+      readonly rname: string;
+      readonly serial: number;
+      readonly refresh: number;
+      readonly retry: number;
+      readonly expire: number;
+      readonly minimum: number;
+      readonly ttl: number;
+    }
   | { readonly flags: number; readonly tag: string; readonly value: string; readonly ttl: number };
 
 export interface CheckDnsAnswer extends CheckResultBase {
@@ -47,32 +56,37 @@ const byAddress = (a: string, b: string): number => {
   for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return x.length - y.length;
 };
-const safe = (compare: (a: string, b: string) => number) => (a: string, b: string): number => {
-  try {
-    return compare(a, b);
-  } catch {
-    return byText(a, b);
-  }
-};
+const safe =
+  (compare: (a: string, b: string) => number) =>
+  (a: string, b: string): number => {
+    try {
+      return compare(a, b);
+    } catch {
+      return byText(a, b);
+    }
+  };
 
 /** Typed and sorted: MX by preference, addresses numerically, names and text alphabetically. */
 function shape(type: CheckDnsType, records: readonly DnsRecord[]): DnsRecordAnswer[] {
   switch (type) {
     case 'MX':
-      return (records as DnsRecord<'MX'>[]).map((r) => ({ preference: r.data.preference, exchange: r.data.exchange, ttl: r.ttl }))
+      return (records as DnsRecord<'MX'>[])
+        .map((r) => ({ preference: r.data.preference, exchange: r.data.exchange, ttl: r.ttl }))
         .sort((a, b) => a.preference - b.preference || byText(a.exchange, b.exchange));
     case 'TXT':
       // A TXT record is one or more character-strings; most users (SPF, DKIM, DMARC) read them joined.
-      return (records as DnsRecord<'TXT'>[]).map((r) => ({ value: r.data.join(''), strings: r.data, ttl: r.ttl }))
-        .sort((a, b) => byText(a.value, b.value));
-    case 'A': case 'AAAA':
+      return (records as DnsRecord<'TXT'>[]).map((r) => ({ value: r.data.join(''), strings: r.data, ttl: r.ttl })).sort((a, b) => byText(a.value, b.value));
+    case 'A':
+    case 'AAAA':
       return (records as DnsRecord<'A'>[]).map((r) => ({ address: r.data, ttl: r.ttl })).sort((a, b) => safe(byAddress)(a.address, b.address));
-    case 'CNAME': case 'NS':
+    case 'CNAME':
+    case 'NS':
       return (records as DnsRecord<'NS'>[]).map((r) => ({ target: r.data, ttl: r.ttl })).sort((a, b) => byText(a.target, b.target));
     case 'SOA':
       return (records as DnsRecord<'SOA'>[]).map((r) => ({ ...r.data, ttl: r.ttl }));
     case 'CAA':
-      return (records as DnsRecord<'CAA'>[]).map((r) => ({ flags: r.data.flags, tag: r.data.tag, value: r.data.value, ttl: r.ttl }))
+      return (records as DnsRecord<'CAA'>[])
+        .map((r) => ({ flags: r.data.flags, tag: r.data.tag, value: r.data.value, ttl: r.ttl }))
         .sort((a, b) => byText(a.tag, b.tag) || byText(a.value, b.value));
   }
 }
@@ -106,7 +120,11 @@ async function recordFindings(dns: DnsLookup, domain: string, type: CheckDnsType
   const findings = mxRuleFindings(domain, hosts, real.length < mx.length, 'dns_');
   const unknown = hosts.filter((h) => h.resolves === null);
   if (unknown.length > 0) {
-    findings.push({ severity: 'info', code: 'dns_mx_host_lookup_failed', message: `The address lookups of ${unknown.map((h) => h.exchange).join(', ')} failed, so those hosts were not judged; try again.` });
+    findings.push({
+      severity: 'info',
+      code: 'dns_mx_host_lookup_failed',
+      message: `The address lookups of ${unknown.map((h) => h.exchange).join(', ')} failed, so those hosts were not judged; try again.`,
+    });
   }
   return findings;
 }
@@ -124,25 +142,49 @@ export async function checkDns(input: CheckDnsInput, ctx: CheckContext): Promise
       const alias = answer.canonical;
       return alias
         ? {
-          ...echo, outcome: 'nxdomain', records: [], status: 'fail',
-          summary: `${domain} is an alias (CNAME) of ${alias}, which does not exist in DNS (NXDOMAIN), so ${domain} has no ${type} records.`,
-          findings: [{ severity: 'error', code: 'dns_cname_target_nxdomain', message: `The CNAME chain from ${domain} ends at ${alias}, which does not exist (NXDOMAIN). Point the CNAME at a name that exists, or create ${alias}.` }],
-        }
+            ...echo,
+            outcome: 'nxdomain',
+            records: [],
+            status: 'fail',
+            summary: `${domain} is an alias (CNAME) of ${alias}, which does not exist in DNS (NXDOMAIN), so ${domain} has no ${type} records.`,
+            findings: [
+              {
+                severity: 'error',
+                code: 'dns_cname_target_nxdomain',
+                message: `The CNAME chain from ${domain} ends at ${alias}, which does not exist (NXDOMAIN). Point the CNAME at a name that exists, or create ${alias}.`,
+              },
+            ],
+          }
         : {
-          ...echo, outcome: 'nxdomain', records: [], status: 'fail',
-          summary: `${domain} does not exist in DNS (NXDOMAIN), so it has no ${type} records.`,
-          findings: [{ severity: 'error', code: 'dns_nxdomain', message: `${domain} does not exist (NXDOMAIN). Check the spelling, or create the name at your DNS provider.` }],
-        };
+            ...echo,
+            outcome: 'nxdomain',
+            records: [],
+            status: 'fail',
+            summary: `${domain} does not exist in DNS (NXDOMAIN), so it has no ${type} records.`,
+            findings: [
+              {
+                severity: 'error',
+                code: 'dns_nxdomain',
+                message: `${domain} does not exist (NXDOMAIN). Check the spelling, or create the name at your DNS provider.`,
+              },
+            ],
+          };
     }
     if (answer.failure === 'nodata') {
       return {
-        ...echo, outcome: 'nodata', records: [], status: 'warn',
+        ...echo,
+        outcome: 'nodata',
+        records: [],
+        status: 'warn',
         summary: `${domain} exists but has no ${type} records.`,
         findings: [{ severity: 'warning', code: 'dns_no_records', message: `${domain} exists but publishes no ${type} record.` }],
       };
     }
     return {
-      ...echo, outcome: 'failed', records: [], status: 'error',
+      ...echo,
+      outcome: 'failed',
+      records: [],
+      status: 'error',
       summary: `The ${type} lookup for ${domain} failed (${answer.failure}); this says nothing about whether records exist, try again.`,
       findings: [{ severity: 'error', code: 'dns_lookup_failed', message: `Looking up ${type} ${domain} failed: ${answer.detail}.` }],
     };
@@ -150,9 +192,15 @@ export async function checkDns(input: CheckDnsInput, ctx: CheckContext): Promise
 
   const records = shape(type, answer.records);
   const findings = await recordFindings(ctx.dns, domain, type, records);
-  const shown = records.slice(0, 5).map((r) => describe(type, r)).join(', ');
+  const shown = records
+    .slice(0, 5)
+    .map((r) => describe(type, r))
+    .join(', ');
   return {
-    ...echo, outcome: 'records', records, findings,
+    ...echo,
+    outcome: 'records',
+    records,
+    findings,
     status: findings.some((f) => f.severity === 'error') ? 'fail' : findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass',
     summary: `${domain} has ${records.length} ${type} record${records.length > 1 ? 's' : ''}: ${shown}${records.length > 5 ? ', ...' : ''}.`,
   };

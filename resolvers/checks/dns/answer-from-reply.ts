@@ -30,7 +30,12 @@ const NOT_RECURSIVE_ADVICE = 'DNS_SERVERS points at a server that does not recur
  * records of the asked type. CNAME records themselves are only returned when CNAME was asked:
  * a check asking for TXT wants text, not the aliases on the way.
  */
-export function answerFromReply<T extends DnsRecordType>(name: string, type: T, packet: DecodedPacket, reading: ReplyReading = { recursionDesired: true }): DnsAnswer<T> {
+export function answerFromReply<T extends DnsRecordType>(
+  name: string,
+  type: T,
+  packet: DecodedPacket,
+  reading: ReplyReading = { recursionDesired: true },
+): DnsAnswer<T> {
   const rcode = (packet as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR';
   const ede = readExtendedDnsError(packet);
   const extra: { dnssec: DnssecStatus; ede?: ExtendedDnsError } = {
@@ -44,21 +49,38 @@ export function answerFromReply<T extends DnsRecordType>(name: string, type: T, 
     const referral = rcode === 'NOERROR' ? referralNameservers(packet) : [];
     if (!packet.flag_ra || referral.length > 0) {
       const how = !packet.flag_ra ? 'answered without recursion (RA clear)' : `sent a referral to ${referral.slice(0, 3).join(', ')} instead of an answer`;
-      return { ok: false, name, type, failure: 'not_recursive', detail: `${type} ${name} could not be looked up: the resolver ${how}. ${NOT_RECURSIVE_ADVICE}`, ...extra };
+      return {
+        ok: false,
+        name,
+        type,
+        failure: 'not_recursive',
+        detail: `${type} ${name} could not be looked up: the resolver ${how}. ${NOT_RECURSIVE_ADVICE}`,
+        ...extra,
+      };
     }
   }
   if (rcode === 'NXDOMAIN') {
     // RFC 6604: with a CNAME chain in the answer, NXDOMAIN is about the chain's last target, not the name asked.
     const end = chainEnd(name, packet.answers ?? []);
     if (end === name) return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)`, ...extra };
-    return { ok: false, name, type, failure: 'nxdomain', detail: `${name} is an alias (CNAME) of ${end}, which does not exist (NXDOMAIN)`, canonical: end, ...extra };
+    return {
+      ok: false,
+      name,
+      type,
+      failure: 'nxdomain',
+      detail: `${name} is an alias (CNAME) of ${end}, which does not exist (NXDOMAIN)`,
+      canonical: end,
+      ...extra,
+    };
   }
   if (rcode === 'SERVFAIL') {
     const detail = ede ? `the resolver failed to look up ${type} ${name} (SERVFAIL)${because}` : `the resolver failed to look up ${type} ${name} (SERVFAIL)`;
     return { ok: false, name, type, failure: 'servfail', detail, ...extra };
   }
-  if (rcode === 'REFUSED') return { ok: false, name, type, failure: 'refused', detail: `the resolver refused to look up ${type} ${name} (REFUSED)${because}`, ...extra };
-  if (rcode !== 'NOERROR') return { ok: false, name, type, failure: 'malformed', detail: `the resolver answered ${type} ${name} with ${rcode}${because}`, ...extra };
+  if (rcode === 'REFUSED')
+    return { ok: false, name, type, failure: 'refused', detail: `the resolver refused to look up ${type} ${name} (REFUSED)${because}`, ...extra };
+  if (rcode !== 'NOERROR')
+    return { ok: false, name, type, failure: 'malformed', detail: `the resolver answered ${type} ${name} with ${rcode}${because}`, ...extra };
 
   const answers = (packet.answers ?? []).filter((a) => (a as { class?: string }).class === undefined || (a as { class?: string }).class === 'IN');
   let owner = name;
@@ -95,9 +117,12 @@ function toRecord<T extends DnsRecordType>(type: T, answer: Answer): DnsRecord<T
 
 function toData(type: DnsRecordType, raw: unknown): DnsRecordData[DnsRecordType] | null {
   switch (type) {
-    case 'A': case 'AAAA':
+    case 'A':
+    case 'AAAA':
       return typeof raw === 'string' ? raw : null;
-    case 'CNAME': case 'NS': case 'PTR':
+    case 'CNAME':
+    case 'NS':
+    case 'PTR':
       return typeof raw === 'string' ? bareName(raw) : null;
     case 'MX': {
       // Lower case here so an exchange asked about next (`ASPMX.L.Google.com.`) is the same
@@ -112,7 +137,9 @@ function toData(type: DnsRecordType, raw: unknown): DnsRecordData[DnsRecordType]
     }
     case 'SOA': {
       const s = raw as DnsRecordData['SOA'] | null;
-      return s ? { mname: bareName(s.mname), rname: bareName(s.rname), serial: s.serial, refresh: s.refresh, retry: s.retry, expire: s.expire, minimum: s.minimum } : null;
+      return s
+        ? { mname: bareName(s.mname), rname: bareName(s.rname), serial: s.serial, refresh: s.refresh, retry: s.retry, expire: s.expire, minimum: s.minimum }
+        : null;
     }
     case 'CAA': {
       const c = raw as { flags?: number; tag?: string; value?: string } | null;

@@ -50,7 +50,10 @@ function positiveInteger(env: NodeJS.ProcessEnv, key: string, fallback: number):
  * Read once at start-up: a bad value throws there, not on a request.
  */
 export function dnsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DnsConfig {
-  const listed = (env.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const listed = (env.DNS_SERVERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const servers = listed.length > 0 ? listed : getServers();
   if (servers.length === 0) throw new Error('No DNS resolver is configured: set DNS_SERVERS, such as 127.0.0.1:53.');
   servers.forEach(parseDnsServerAddress);
@@ -101,8 +104,20 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
   const limit = createConcurrencyLimit(config.concurrency);
   const pool = config.pool ?? sharedUdpSocketPool(config.questionsPerSocket ?? 100);
   let questionsAsked = 0;
-  const cancelled = (name: string, type: DnsRecordType) => ({ ok: false as const, name, type, failure: 'cancelled' as const, detail: `${type} ${name} was not looked up: the request was cancelled or ran past its deadline` });
-  const spent = (name: string, type: DnsRecordType) => ({ ok: false as const, name, type, failure: 'budget' as const, detail: `${type} ${name} was not looked up: this request has asked its ${budget.limit} DNS questions` });
+  const cancelled = (name: string, type: DnsRecordType) => ({
+    ok: false as const,
+    name,
+    type,
+    failure: 'cancelled' as const,
+    detail: `${type} ${name} was not looked up: the request was cancelled or ran past its deadline`,
+  });
+  const spent = (name: string, type: DnsRecordType) => ({
+    ok: false as const,
+    name,
+    type,
+    failure: 'budget' as const,
+    detail: `${type} ${name} was not looked up: this request has asked its ${budget.limit} DNS questions`,
+  });
 
   async function resolve(key: string): Promise<DnsAnswer> {
     const split = key.lastIndexOf('|');
@@ -119,9 +134,10 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
       recordDnsQuestion('recursive');
       const result = await sendDnsQuery(server, name, type, { timeoutMs: config.timeoutMs, signal, pool });
       if (result.kind === 'cancelled') return cancelled(name, type);
-      last = result.kind === 'reply'
-        ? answerFromReply(name, type, result.packet)
-        : { ok: false, name, type, failure: result.kind, detail: `${type} ${name}: ${result.detail}` };
+      last =
+        result.kind === 'reply'
+          ? answerFromReply(name, type, result.packet)
+          : { ok: false, name, type, failure: result.kind, detail: `${type} ${name}: ${result.detail}` };
       if (last.ok || !RETRYABLE.has(last.failure)) return last;
     }
     return last;
@@ -129,10 +145,7 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
 
   // DataLoader for its per-request cache only: DNS has no batch question, and a batched load would
   // hold every answer back until the slowest in its batch arrived.
-  const loader = new DataLoader<string, DnsAnswer>(
-    (keys) => Promise.all(keys.map((key) => limit.run(() => resolve(key)))),
-    { batch: false },
-  );
+  const loader = new DataLoader<string, DnsAnswer>((keys) => Promise.all(keys.map((key) => limit.run(() => resolve(key)))), { batch: false });
 
   const authoritativePort = config.authoritativePort ?? 53;
   const direct = new Map<string, Promise<DirectReply>>();
@@ -159,7 +172,10 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
       }
       const packet = result.packet;
       return {
-        ok: true, server: address, name, type,
+        ok: true,
+        server: address,
+        name,
+        type,
         rcode: (packet as { rcode?: string }).rcode ?? 'NOERROR',
         authoritative: packet.flag_aa === true,
         answer: answerFromReply(name, type, packet, { recursionDesired: false }),

@@ -7,17 +7,36 @@ import type { QuestionBudget } from './question-budget.js';
  */
 export type DnsRecordType = 'A' | 'AAAA' | 'MX' | 'TXT' | 'CNAME' | 'NS' | 'SOA' | 'CAA' | 'PTR';
 
-export interface MxRecord { readonly preference: number; readonly exchange: string }
-export interface SoaRecord {
-  readonly mname: string; readonly rname: string; readonly serial: number; readonly refresh: number;
-  readonly retry: number; readonly expire: number; readonly minimum: number;
+export interface MxRecord {
+  readonly preference: number;
+  readonly exchange: string;
 }
-export interface CaaRecord { readonly flags: number; readonly tag: string; readonly value: string }
+export interface SoaRecord {
+  readonly mname: string;
+  readonly rname: string;
+  readonly serial: number;
+  readonly refresh: number;
+  readonly retry: number;
+  readonly expire: number;
+  readonly minimum: number;
+}
+export interface CaaRecord {
+  readonly flags: number;
+  readonly tag: string;
+  readonly value: string;
+}
 
 /** Record data per type: A/AAAA/CNAME/NS/PTR are names or addresses; TXT is the list of character-strings. */
 export interface DnsRecordData {
-  A: string; AAAA: string; CNAME: string; NS: string; PTR: string;
-  MX: MxRecord; TXT: readonly string[]; SOA: SoaRecord; CAA: CaaRecord;
+  A: string;
+  AAAA: string;
+  CNAME: string;
+  NS: string;
+  PTR: string;
+  MX: MxRecord;
+  TXT: readonly string[];
+  SOA: SoaRecord;
+  CAA: CaaRecord;
 }
 
 export interface DnsRecord<T extends DnsRecordType = DnsRecordType> {
@@ -55,8 +74,25 @@ export interface ExtendedDnsError {
  * the chain in the answer section), so a check can tell an alias without asking CNAME separately.
  */
 export type DnsAnswer<T extends DnsRecordType = DnsRecordType> =
-  | { readonly ok: true; readonly name: string; readonly type: T; readonly records: readonly DnsRecord<T>[]; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError; readonly canonical?: string }
-  | { readonly ok: false; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string; readonly dnssec?: DnssecStatus; readonly ede?: ExtendedDnsError; readonly canonical?: string };
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly type: T;
+      readonly records: readonly DnsRecord<T>[];
+      readonly dnssec?: DnssecStatus;
+      readonly ede?: ExtendedDnsError;
+      readonly canonical?: string;
+    }
+  | {
+      readonly ok: false;
+      readonly name: string;
+      readonly type: T;
+      readonly failure: DnsFailureKind;
+      readonly detail: string;
+      readonly dnssec?: DnssecStatus;
+      readonly ede?: ExtendedDnsError;
+      readonly canonical?: string;
+    };
 
 /**
  * One question put to one named server without recursion (RD clear), for delegation health: the
@@ -64,14 +100,17 @@ export type DnsAnswer<T extends DnsRecordType = DnsRecordType> =
  */
 export type DirectReply<T extends DnsRecordType = DnsRecordType> =
   | {
-    readonly ok: true; readonly server: string; readonly name: string; readonly type: T;
-    readonly rcode: string;
-    /** AA: the server answered from a zone it serves (RFC 1035 4.1.1). */
-    readonly authoritative: boolean;
-    readonly answer: DnsAnswer<T>;
-    /** NS names in the authority section when the reply is a referral (lower case, no trailing dot). */
-    readonly referral: readonly string[];
-  }
+      readonly ok: true;
+      readonly server: string;
+      readonly name: string;
+      readonly type: T;
+      readonly rcode: string;
+      /** AA: the server answered from a zone it serves (RFC 1035 4.1.1). */
+      readonly authoritative: boolean;
+      readonly answer: DnsAnswer<T>;
+      /** NS names in the authority section when the reply is a referral (lower case, no trailing dot). */
+      readonly referral: readonly string[];
+    }
   | { readonly ok: false; readonly server: string; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string };
 
 /** True for the two outcomes that mean "there is no such record" (as opposed to "we could not tell"). */

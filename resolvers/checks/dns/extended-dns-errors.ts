@@ -11,14 +11,14 @@ export const EDE_OPTION_CODE = 15;
 const MEANINGS: readonly string[] = [
   'the resolver reported an error it did not classify', // 0 Other Error
   'the zone is signed with a DNSKEY algorithm the resolver does not support', // 1
-  'the zone\'s DS record uses a digest type the resolver does not support', // 2
+  "the zone's DS record uses a digest type the resolver does not support", // 2
   'the answer is stale: the resolver served it from cache after its lifetime', // 3
-  'the answer was forged by the resolver (a policy answer, not the zone\'s)', // 4
+  "the answer was forged by the resolver (a policy answer, not the zone's)", // 4
   'DNSSEC validation could not reach a verdict (indeterminate)', // 5
   'the DNSSEC signatures do not validate (bogus)', // 6
   'the DNSSEC signature has expired', // 7
   'the DNSSEC signature is not valid yet', // 8
-  'the zone\'s DNSKEY record is missing, so its signatures cannot be checked', // 9
+  "the zone's DNSKEY record is missing, so its signatures cannot be checked", // 9
   'the DNSSEC signatures (RRSIGs) are missing', // 10
   'no DNSKEY of the zone has the zone-key bit set', // 11
   'the DNSSEC proof of non-existence (NSEC/NSEC3) is missing', // 12
@@ -26,14 +26,14 @@ const MEANINGS: readonly string[] = [
   'the resolver is not ready yet', // 14
   'the resolver blocks this name', // 15
   'the resolver censors this name (a legal requirement)', // 16
-  'the resolver filters this name at its user\'s request', // 17
+  "the resolver filters this name at its user's request", // 17
   'the resolver does not serve this client', // 18
   'the NXDOMAIN answer is stale, served from cache', // 19
   'the server is not authoritative for this name and does not recurse', // 20
   'the operation is not supported', // 21
-  'the resolver could reach none of the zone\'s authoritative servers', // 22
+  "the resolver could reach none of the zone's authoritative servers", // 22
   'a network error prevented the resolver from getting an answer', // 23
-  'the zone\'s data is invalid', // 24
+  "the zone's data is invalid", // 24
 ];
 
 /** Codes about DNSSEC validation failing: a SERVFAIL carrying one is a bogus answer. */
@@ -57,7 +57,12 @@ export function readExtendedDnsError(packet: DecodedPacket): ExtendedDnsError | 
   if (!option?.data || option.data.length < 2) return null;
   const code = option.data.readUInt16BE(0);
   // EXTRA-TEXT is for humans and comes from a third party: printable text only, bounded.
-  const text = option.data.subarray(2).toString('utf8').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '').trim().slice(0, 200);
+  const text = option.data
+    .subarray(2)
+    .toString('utf8')
+    .replace(/[^\x20-\x7e\u00a0-\uffff]/g, '')
+    .trim()
+    .slice(0, 200);
   return { code, meaning: edeMeaning(code), text: text === '' ? null : text };
 }
 

@@ -35,13 +35,14 @@ export interface DnsQueryOptions {
 export async function sendDnsQuery(server: DnsServerAddress, name: string, type: DnsRecordType, options: DnsQueryOptions): Promise<DnsTryResult> {
   const recursionDesired = options.recursionDesired ?? true;
   const pool = options.pool ?? sharedUdpSocketPool(100);
-  const overUdp = (edns: boolean) => pool.ask({
-    server,
-    encode: (id) => encodeQuery(id, name, type, recursionDesired, edns),
-    matches: (packet, id) => answersOurQuestion(packet, id, name, type),
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-  });
+  const overUdp = (edns: boolean) =>
+    pool.ask({
+      server,
+      encode: (id) => encodeQuery(id, name, type, recursionDesired, edns),
+      matches: (packet, id) => answersOurQuestion(packet, id, name, type),
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
   let udp = await overUdp(true);
   // RFC 6891 7: a server that does not know EDNS answers FORMERR without an OPT; ask it plainly.
   if (udp.kind === 'reply' && (udp.packet as { rcode?: string }).rcode === 'FORMERR' && !(udp.packet.additionals ?? []).some((a) => a.type === 'OPT')) {
@@ -72,11 +73,17 @@ function decodeReply(bytes: Buffer): DecodedPacket | null {
 
 function answersOurQuestion(packet: DecodedPacket, id: number, name: string, type: DnsRecordType): boolean {
   const q = packet.questions?.[0];
-  return packet.id === id && packet.type === 'response' && q !== undefined
-    && q.type === type && q.name.toLowerCase().replace(/\.$/, '') === name;
+  return packet.id === id && packet.type === 'response' && q !== undefined && q.type === type && q.name.toLowerCase().replace(/\.$/, '') === name;
 }
 
-function sendOverTcp(server: DnsServerAddress, name: string, type: DnsRecordType, recursionDesired: boolean, timeoutMs: number, signal?: AbortSignal): Promise<DnsTryResult> {
+function sendOverTcp(
+  server: DnsServerAddress,
+  name: string,
+  type: DnsRecordType,
+  recursionDesired: boolean,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<DnsTryResult> {
   if (signal?.aborted) return Promise.resolve({ kind: 'cancelled', detail: 'the request was cancelled before the TCP retry' });
   return new Promise((resolve) => {
     const id = randomInt(0, 65536);
@@ -93,7 +100,10 @@ function sendOverTcp(server: DnsServerAddress, name: string, type: DnsRecordType
     };
     const onAbort = (): void => finish({ kind: 'cancelled', detail: 'the request was cancelled while the TCP question was in flight' });
     signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => finish({ kind: 'timeout', detail: `${server.host}:${server.port} did not answer over TCP within ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ kind: 'timeout', detail: `${server.host}:${server.port} did not answer over TCP within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     socket.on('error', (err) => finish({ kind: 'timeout', detail: `TCP to ${server.host}:${server.port} failed: ${err.message}` }));
     socket.on('connect', () => {
       // RFC 1035 4.2.2: over TCP every message is preceded by its two-byte length.
@@ -109,7 +119,8 @@ function sendOverTcp(server: DnsServerAddress, name: string, type: DnsRecordType
       if (buffered.length < 2 + length) return;
       const packet = decodeReply(buffered.subarray(2, 2 + length));
       if (packet === null) finish({ kind: 'malformed', detail: `${server.host}:${server.port} sent a TCP reply that is not a DNS message` });
-      else if (!answersOurQuestion(packet, id, name, type)) finish({ kind: 'malformed', detail: `${server.host}:${server.port} answered a different question over TCP` });
+      else if (!answersOurQuestion(packet, id, name, type))
+        finish({ kind: 'malformed', detail: `${server.host}:${server.port} answered a different question over TCP` });
       else finish({ kind: 'reply', packet });
     });
     socket.on('end', () => finish({ kind: 'malformed', detail: `${server.host}:${server.port} closed the TCP connection without a full reply` }));

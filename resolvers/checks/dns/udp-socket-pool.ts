@@ -122,7 +122,8 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions): UdpSocketPoo
       const pending = pooled.pending.get(id);
       if (!pending || rinfo.address !== pending.host || rinfo.port !== pending.server.port) return;
       const packet = decode(bytes);
-      if (packet === null) pending.finish({ kind: 'malformed', detail: `${pending.server.host}:${pending.server.port} sent a reply that is not a DNS message` });
+      if (packet === null)
+        pending.finish({ kind: 'malformed', detail: `${pending.server.host}:${pending.server.port} sent a reply that is not a DNS message` });
       else if (pending.matches(packet)) pending.finish({ kind: 'reply', packet });
       else pending.mismatched = true;
     });
@@ -172,9 +173,15 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions): UdpSocketPoo
           },
         };
         const onAbort = (): void => pending.finish({ kind: 'cancelled', detail: 'the request was cancelled while the question was in flight' });
-        const timer = setTimeout(() => pending.finish(pending.mismatched
-          ? { kind: 'malformed', detail: `${server.host}:${server.port} sent only replies that did not match the question` }
-          : { kind: 'timeout', detail: `${server.host}:${server.port} did not answer within ${timeoutMs} ms` }), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            pending.finish(
+              pending.mismatched
+                ? { kind: 'malformed', detail: `${server.host}:${server.port} sent only replies that did not match the question` }
+                : { kind: 'timeout', detail: `${server.host}:${server.port} did not answer within ${timeoutMs} ms` },
+            ),
+          timeoutMs,
+        );
         signal?.addEventListener('abort', onAbort, { once: true });
         pooled.pending.set(id, pending);
         pooled.sent += 1;

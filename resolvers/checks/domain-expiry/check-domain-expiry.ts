@@ -57,7 +57,11 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
   try {
     bases = await rdapBootstrap.serversFor(registered, config.rdapBootstrapUrl, now, config.timeoutMs);
   } catch (error) {
-    result = { kind: 'failed', reason: `IANA's RDAP bootstrap registry could not be loaded (${error instanceof Error ? error.message : String(error)})`, server: null };
+    result = {
+      kind: 'failed',
+      reason: `IANA's RDAP bootstrap registry could not be loaded (${error instanceof Error ? error.message : String(error)})`,
+      server: null,
+    };
   }
   if (bases && bases.length > 0) {
     result = await lookupRdap(registered, bases, config.timeoutMs);
@@ -71,38 +75,83 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
   const empty = { registrar: null, created: null, expires: null, days_remaining: null, age_days: null };
   if (lookup.kind === 'failed') {
     return {
-      status: 'error', summary: `The registration of ${registered} could not be looked up: ${lookup.reason}.`,
-      findings: [lookup.refused
-        ? { severity: 'error', code: 'whois_server_refused', message: `${lookup.reason}. This says nothing about the registration; the TLD's WHOIS server must have a public address (an operator can set WHOIS_SERVER).` }
-        : { severity: 'error', code: 'lookup_failed', message: `${lookup.reason}. This says nothing about the registration; try again later.` }],
-      ...base, registered: null, ...empty, source: bases && bases.length === 0 ? 'whois' : bases ? 'rdap' : null, server: lookup.server,
+      status: 'error',
+      summary: `The registration of ${registered} could not be looked up: ${lookup.reason}.`,
+      findings: [
+        lookup.refused
+          ? {
+              severity: 'error',
+              code: 'whois_server_refused',
+              message: `${lookup.reason}. This says nothing about the registration; the TLD's WHOIS server must have a public address (an operator can set WHOIS_SERVER).`,
+            }
+          : { severity: 'error', code: 'lookup_failed', message: `${lookup.reason}. This says nothing about the registration; try again later.` },
+      ],
+      ...base,
+      registered: null,
+      ...empty,
+      source: bases && bases.length === 0 ? 'whois' : bases ? 'rdap' : null,
+      server: lookup.server,
     };
   }
   if (lookup.kind === 'not_found') {
     return {
-      status: 'fail', summary: `${registered} is not registered, according to ${lookup.server}.`,
-      findings: [{ severity: 'error', code: 'not_registered', message: `The registry has no registration for ${registered}: mail from it will fail every check. Register it, or check the spelling.` }],
-      ...base, registered: false, ...empty, source, server: lookup.server,
+      status: 'fail',
+      summary: `${registered} is not registered, according to ${lookup.server}.`,
+      findings: [
+        {
+          severity: 'error',
+          code: 'not_registered',
+          message: `The registry has no registration for ${registered}: mail from it will fail every check. Register it, or check the spelling.`,
+        },
+      ],
+      ...base,
+      registered: false,
+      ...empty,
+      source,
+      server: lookup.server,
     };
   }
   const daysRemaining = lookup.expires ? Math.floor((Date.parse(lookup.expires) - now.getTime()) / DAY_MS) : null;
   const ageDays = lookup.created ? Math.floor((now.getTime() - Date.parse(lookup.created)) / DAY_MS) : null;
   const findings: Finding[] = [];
   if (daysRemaining !== null && daysRemaining < 0) {
-    findings.push({ severity: 'error', code: 'expired', message: `${registered} expired ${-daysRemaining} day(s) ago (${lookup.expires}). Renew it at ${lookup.registrar ?? 'the registrar'} now.` });
+    findings.push({
+      severity: 'error',
+      code: 'expired',
+      message: `${registered} expired ${-daysRemaining} day(s) ago (${lookup.expires}). Renew it at ${lookup.registrar ?? 'the registrar'} now.`,
+    });
   } else if (daysRemaining !== null && daysRemaining < RENEW_SOON_DAYS) {
-    findings.push({ severity: 'warning', code: 'expires_soon', message: `${registered} expires in ${daysRemaining} day(s) (${lookup.expires}). Renew it or turn on auto-renewal.` });
+    findings.push({
+      severity: 'warning',
+      code: 'expires_soon',
+      message: `${registered} expires in ${daysRemaining} day(s) (${lookup.expires}). Renew it or turn on auto-renewal.`,
+    });
   }
   if (ageDays !== null && ageDays < YOUNG_DOMAIN_DAYS) {
-    findings.push({ severity: 'warning', code: 'young_domain', message: `${registered} was registered ${ageDays} day(s) ago; receivers distrust mail from domains younger than about 30 days, so warm it up slowly.` });
+    findings.push({
+      severity: 'warning',
+      code: 'young_domain',
+      message: `${registered} was registered ${ageDays} day(s) ago; receivers distrust mail from domains younger than about 30 days, so warm it up slowly.`,
+    });
   }
-  if (!lookup.expires) findings.push({ severity: 'info', code: 'no_expiry_published', message: `${lookup.server} does not publish an expiry date for ${registered}.` });
+  if (!lookup.expires)
+    findings.push({ severity: 'info', code: 'no_expiry_published', message: `${lookup.server} does not publish an expiry date for ${registered}.` });
   const status = statusFromFindings(findings);
-  const summary = `${registered} is registered${lookup.registrar ? ` with ${lookup.registrar}` : ''}`
-    + `${daysRemaining !== null ? `; it ${daysRemaining < 0 ? `expired ${-daysRemaining} day(s) ago` : `expires in ${daysRemaining} day(s)`}` : ''} (${source.toUpperCase()}).`;
+  const summary =
+    `${registered} is registered${lookup.registrar ? ` with ${lookup.registrar}` : ''}` +
+    `${daysRemaining !== null ? `; it ${daysRemaining < 0 ? `expired ${-daysRemaining} day(s) ago` : `expires in ${daysRemaining} day(s)`}` : ''} (${source.toUpperCase()}).`;
   return {
-    status, summary, findings, ...base, registered: true,
-    registrar: lookup.registrar, created: lookup.created, expires: lookup.expires, days_remaining: daysRemaining, age_days: ageDays,
-    source, server: lookup.server,
+    status,
+    summary,
+    findings,
+    ...base,
+    registered: true,
+    registrar: lookup.registrar,
+    created: lookup.created,
+    expires: lookup.expires,
+    days_remaining: daysRemaining,
+    age_days: ageDays,
+    source,
+    server: lookup.server,
   };
 }

@@ -25,7 +25,11 @@ export async function lookupWhois(domain: string, tld: string, config: Registrat
     // IANA's own WHOIS names each TLD's server; whois.nic.<tld> is the common convention when it names none.
     host = whoisReferral(await queryWhois(iana.host, iana.port, tld, config.timeoutMs)) ?? `whois.nic.${tld}`;
   } catch (error) {
-    return { kind: 'failed', reason: `IANA's WHOIS could not be asked for the .${tld} server (${error instanceof Error ? error.message : String(error)})`, server: iana.host };
+    return {
+      kind: 'failed',
+      reason: `IANA's WHOIS could not be asked for the .${tld} server (${error instanceof Error ? error.message : String(error)})`,
+      server: iana.host,
+    };
   }
   const port = config.referralPort;
   const server = `${host}:${port}`;
@@ -36,7 +40,9 @@ export async function lookupWhois(domain: string, tld: string, config: Registrat
   const vetted = await resolveFetchAddresses(dns, bare, config.allowPrivate, 'asked');
   if (!vetted.ok) {
     return {
-      kind: 'failed', server, refused: vetted.code === 'address_refused',
+      kind: 'failed',
+      server,
+      refused: vetted.code === 'address_refused',
       reason: `The WHOIS server of .${tld} could not be used: ${vetted.reason.replace(/\.$/, '')}`,
     };
   }

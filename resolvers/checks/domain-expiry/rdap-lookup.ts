@@ -1,7 +1,14 @@
 import type { RegistrationLookup } from './registration-record.js';
 
-interface RdapEvent { eventAction?: unknown; eventDate?: unknown }
-interface RdapEntity { roles?: unknown; vcardArray?: unknown; entities?: unknown }
+interface RdapEvent {
+  eventAction?: unknown;
+  eventDate?: unknown;
+}
+interface RdapEntity {
+  roles?: unknown;
+  vcardArray?: unknown;
+  entities?: unknown;
+}
 
 function isoDate(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -51,7 +58,13 @@ export async function lookupRdap(domain: string, bases: readonly string[], timeo
       return parseRdapDomain(await response.json(), server);
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      last = { kind: 'failed', reason: timedOut ? `RDAP server ${server} did not answer within ${timeoutMs} ms` : `RDAP server ${server} could not be read (${error instanceof Error ? error.message : String(error)})`, server };
+      last = {
+        kind: 'failed',
+        reason: timedOut
+          ? `RDAP server ${server} did not answer within ${timeoutMs} ms`
+          : `RDAP server ${server} could not be read (${error instanceof Error ? error.message : String(error)})`,
+        server,
+      };
     }
   }
   return last;

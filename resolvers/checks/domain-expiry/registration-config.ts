@@ -35,7 +35,11 @@ export function registrationConfigFromEnv(env: NodeJS.ProcessEnv = process.env):
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new Error(`REGISTRATION_TIMEOUT_MS must be a whole number of milliseconds, not "${rawTimeout}".`);
   const flag = env.CHECKS_ALLOW_PRIVATE_ADDRESSES?.trim().toLowerCase();
   return {
-    rdapBootstrapUrl: bootstrap, whoisServer, timeoutMs,
-    allowPrivate: flag === '1' || flag === 'true', ianaWhois: { host: 'whois.iana.org', port: 43 }, referralPort: 43,
+    rdapBootstrapUrl: bootstrap,
+    whoisServer,
+    timeoutMs,
+    allowPrivate: flag === '1' || flag === 'true',
+    ianaWhois: { host: 'whois.iana.org', port: 43 },
+    referralPort: 43,
   };
 }

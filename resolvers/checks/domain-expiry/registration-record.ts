@@ -3,7 +3,9 @@ export type RegistrationLookup =
   | { readonly kind: 'found'; readonly registrar: string | null; readonly created: string | null; readonly expires: string | null; readonly server: string }
   | { readonly kind: 'not_found'; readonly server: string }
   | {
-    readonly kind: 'failed'; readonly reason: string; readonly server: string | null;
-    /** The server we learned of resolves to a non-public address, so it was not asked (SSRF rule). */
-    readonly refused?: boolean;
-  };
+      readonly kind: 'failed';
+      readonly reason: string;
+      readonly server: string | null;
+      /** The server we learned of resolves to a non-public address, so it was not asked (SSRF rule). */
+      readonly refused?: boolean;
+    };

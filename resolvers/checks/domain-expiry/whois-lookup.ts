@@ -23,11 +23,16 @@ export function queryWhois(host: string, port: number, query: string, timeoutMs:
   });
 }
 
-const NOT_FOUND = /^(no match|not found|no entries found|no data found|no object found|domain not found|status:\s*(free|available)|% no such domain|the queried object does not exist)/im;
+const NOT_FOUND =
+  /^(no match|not found|no entries found|no data found|no object found|domain not found|status:\s*(free|available)|% no such domain|the queried object does not exist)/im;
 
 const REGISTRAR = [/^\s*registrar(?: name)?:[ \t]*(.+)$/im, /^\s*sponsoring registrar:[ \t]*(.+)$/im, /^\s*registrar:\s*\n\s*(?:name:)?[ \t]*(.+)$/im];
-const CREATED = [/^\s*(?:creation date|created(?: on)?|registered(?: on)?|registration (?:date|time)|domain registration date|record created)[^:\n]*:[ \t]*(.+)$/im];
-const EXPIRES = [/^\s*(?:registry expiry date|registrar registration expiration date|expiration date|expiry date|expires(?: on)?|expire|paid-till|renewal date|valid until|domain expiration date)[^:\n]*:[ \t]*(.+)$/im];
+const CREATED = [
+  /^\s*(?:creation date|created(?: on)?|registered(?: on)?|registration (?:date|time)|domain registration date|record created)[^:\n]*:[ \t]*(.+)$/im,
+];
+const EXPIRES = [
+  /^\s*(?:registry expiry date|registrar registration expiration date|expiration date|expiry date|expires(?: on)?|expire|paid-till|renewal date|valid until|domain expiration date)[^:\n]*:[ \t]*(.+)$/im,
+];
 
 const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };
 

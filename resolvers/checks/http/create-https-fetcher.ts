@@ -62,13 +62,21 @@ export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): 
       // Port 443 only (CHECKS_HTTPS_PORT in tests): a published URL must not turn us into a port
       // scanner. The URL parser already drops an explicit default port (":443", ":0443").
       if (parsed.port && Number(parsed.port) !== config.httpsPort) {
-        return { ok: false, code: 'port_refused', reason: `${url} names port ${parsed.port}; only the standard HTTPS port 443 is fetched, so publish the URL without a port.` };
+        return {
+          ok: false,
+          code: 'port_refused',
+          reason: `${url} names port ${parsed.port}; only the standard HTTPS port 443 is fetched, so publish the URL without a port.`,
+        };
       }
       const port = config.httpsPort;
       // Until the TLS handshake completes, every failure (refused, unreachable, silent) reads the same.
       const progress = { secured: false };
 
-      const cancelled: HttpsFetchResult = { ok: false, code: 'cancelled', reason: `${url} was not fetched: the request was cancelled or ran past its deadline.` };
+      const cancelled: HttpsFetchResult = {
+        ok: false,
+        code: 'cancelled',
+        reason: `${url} was not fetched: the request was cancelled or ran past its deadline.`,
+      };
       const requestSignal = dns.signal;
       if (requestSignal?.aborted) return cancelled;
       let timer: NodeJS.Timeout | undefined;
@@ -103,8 +111,14 @@ export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): 
 }
 
 function request(
-  url: URL, host: string, port: number, addresses: readonly FetchAddress[], maxBytes: number,
-  ca: string[] | undefined, signal: AbortSignal, progress: { secured: boolean },
+  url: URL,
+  host: string,
+  port: number,
+  addresses: readonly FetchAddress[],
+  maxBytes: number,
+  ca: string[] | undefined,
+  signal: AbortSignal,
+  progress: { secured: boolean },
 ): Promise<HttpsFetchResult> {
   // Hands Node the addresses we already vetted instead of asking the system resolver again.
   const fixedLookup: LookupFunction = (_hostname, options, callback) => {
@@ -130,7 +144,11 @@ function request(
       rejectUnauthorized: true,
       signal,
     });
-    req.on('socket', (socket) => socket.once('secureConnect', () => { progress.secured = true; }));
+    req.on('socket', (socket) =>
+      socket.once('secureConnect', () => {
+        progress.secured = true;
+      }),
+    );
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (signal.aborted) return; // the deadline already answered
       resolve(describeError(host, error));

@@ -3,7 +3,10 @@ import type { DnsLookup } from '../dns/dns-types.js';
 import { isMissing } from '../dns/dns-types.js';
 import { addressRefusal } from './address-refusal.js';
 
-export interface FetchAddress { readonly address: string; readonly family: 4 | 6 }
+export interface FetchAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
 
 export type FetchAddresses =
   | { readonly ok: true; readonly addresses: readonly FetchAddress[] }
@@ -39,7 +42,11 @@ export async function resolveFetchAddresses(dns: DnsLookup, host: string, allowP
     for (const { address } of addresses) {
       const refusal = addressRefusal(address);
       if (refusal) {
-        return { ok: false, code: 'address_refused', reason: `${host} resolves to ${address}, which is not a public address (${refusal}); it was not ${verb}.` };
+        return {
+          ok: false,
+          code: 'address_refused',
+          reason: `${host} resolves to ${address}, which is not a public address (${refusal}); it was not ${verb}.`,
+        };
       }
     }
   }

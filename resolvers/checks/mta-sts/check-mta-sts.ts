@@ -73,19 +73,35 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
   let recordId: string | null = null;
   if (lookupFailed(stsAnswer)) {
     failedLookups.push(`_mta-sts.${domain} TXT`);
-    findings.push({ severity: 'error', code: 'mta_sts_lookup_failed', message: `Looking up TXT _mta-sts.${domain} failed (${failureOf(stsAnswer)}), so we cannot tell whether MTA-STS is published.` });
+    findings.push({
+      severity: 'error',
+      code: 'mta_sts_lookup_failed',
+      message: `Looking up TXT _mta-sts.${domain} failed (${failureOf(stsAnswer)}), so we cannot tell whether MTA-STS is published.`,
+    });
   } else {
     const candidates = texts(stsAnswer).filter(isMtaStsRecord);
     if (candidates.length === 0) {
-      findings.push({ severity: 'error', code: 'mta_sts_no_record', message: `No "v=STSv1" TXT record at _mta-sts.${domain}: publish one such as "v=STSv1; id=20240101" so senders look for the policy.` });
+      findings.push({
+        severity: 'error',
+        code: 'mta_sts_no_record',
+        message: `No "v=STSv1" TXT record at _mta-sts.${domain}: publish one such as "v=STSv1; id=20240101" so senders look for the policy.`,
+      });
     } else if (candidates.length > 1) {
-      findings.push({ severity: 'error', code: 'mta_sts_multiple_records', message: `_mta-sts.${domain} has ${candidates.length} "v=STSv1" records; senders then ignore MTA-STS entirely (RFC 8461 section 3.1). Keep exactly one.` });
+      findings.push({
+        severity: 'error',
+        code: 'mta_sts_multiple_records',
+        message: `_mta-sts.${domain} has ${candidates.length} "v=STSv1" records; senders then ignore MTA-STS entirely (RFC 8461 section 3.1). Keep exactly one.`,
+      });
     } else {
       record = candidates[0]!;
       const parsed = parseMtaStsRecord(record);
       recordId = parsed.id;
       for (const problem of parsed.problems) {
-        findings.push({ severity: 'error', code: 'mta_sts_invalid_record', message: `The _mta-sts record is invalid: ${problem}; senders treat the domain as having no policy.` });
+        findings.push({
+          severity: 'error',
+          code: 'mta_sts_invalid_record',
+          message: `The _mta-sts record is invalid: ${problem}; senders treat the domain as having no policy.`,
+        });
       }
     }
   }
@@ -97,17 +113,34 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
   if (hasRecord || policy) findings.push(...policyFindings);
   if (hasRecord && dnsFailed) failedLookups.push(`${policyHost} A/AAAA`);
   if (!hasRecord && policy && !lookupFailed(stsAnswer)) {
-    findings.push({ severity: 'info', code: 'mta_sts_policy_without_record', message: `A policy is served at ${policyUrl}, but without the _mta-sts record senders never fetch it.` });
+    findings.push({
+      severity: 'info',
+      code: 'mta_sts_policy_without_record',
+      message: `A policy is served at ${policyUrl}, but without the _mta-sts record senders never fetch it.`,
+    });
   }
 
   if (policy) {
     if (policy.mode === 'testing') {
-      findings.push({ severity: 'warning', code: 'mta_sts_mode_testing', message: 'The policy is in testing mode: failures are only reported, mail is still delivered over unauthenticated TLS or plain text. Switch to "mode: enforce" once TLS-RPT reports are clean.' });
+      findings.push({
+        severity: 'warning',
+        code: 'mta_sts_mode_testing',
+        message:
+          'The policy is in testing mode: failures are only reported, mail is still delivered over unauthenticated TLS or plain text. Switch to "mode: enforce" once TLS-RPT reports are clean.',
+      });
     } else if (policy.mode === 'none') {
-      findings.push({ severity: 'warning', code: 'mta_sts_mode_none', message: 'The policy mode is none, which withdraws MTA-STS protection. Use "mode: enforce" (or "testing" while you check reports).' });
+      findings.push({
+        severity: 'warning',
+        code: 'mta_sts_mode_none',
+        message: 'The policy mode is none, which withdraws MTA-STS protection. Use "mode: enforce" (or "testing" while you check reports).',
+      });
     }
     if (policy.max_age < ONE_DAY) {
-      findings.push({ severity: 'warning', code: 'mta_sts_max_age_short', message: `max_age is ${policy.max_age} seconds, under one day, so senders forget the policy quickly and a downgrade attack can wait it out. Use weeks, such as 604800 or more.` });
+      findings.push({
+        severity: 'warning',
+        code: 'mta_sts_max_age_short',
+        message: `max_age is ${policy.max_age} seconds, under one day, so senders forget the policy quickly and a downgrade attack can wait it out. Use weeks, such as 604800 or more.`,
+      });
     }
   }
 
@@ -115,7 +148,11 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
   let mxHosts: MtaStsMxHost[] = [];
   if (lookupFailed(mxAnswer)) {
     failedLookups.push(`${domain} MX`);
-    findings.push({ severity: 'error', code: 'mta_sts_mx_lookup_failed', message: `Looking up MX ${domain} failed (${failureOf(mxAnswer)}), so the MX hosts could not be matched against the policy.` });
+    findings.push({
+      severity: 'error',
+      code: 'mta_sts_mx_lookup_failed',
+      message: `Looking up MX ${domain} failed (${failureOf(mxAnswer)}), so the MX hosts could not be matched against the policy.`,
+    });
   } else if (mxAnswer.ok) {
     const real = [...mxAnswer.records]
       .sort((a, b) => a.data.preference - b.data.preference)
@@ -141,11 +178,19 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
   let tlsRpt: TlsRptSummary | null = null;
   if (lookupFailed(rptAnswer)) {
     failedLookups.push(`_smtp._tls.${domain} TXT`);
-    findings.push({ severity: 'error', code: 'mta_sts_tls_rpt_lookup_failed', message: `Looking up TXT _smtp._tls.${domain} failed (${failureOf(rptAnswer)}).` });
+    findings.push({
+      severity: 'error',
+      code: 'mta_sts_tls_rpt_lookup_failed',
+      message: `Looking up TXT _smtp._tls.${domain} failed (${failureOf(rptAnswer)}).`,
+    });
   } else {
     const rpt = texts(rptAnswer).filter(isTlsRptRecord);
     if (rpt.length === 0) {
-      findings.push({ severity: 'warning', code: 'mta_sts_no_tls_rpt', message: `No TLS-RPT record at _smtp._tls.${domain}: publish "v=TLSRPTv1; rua=mailto:tls-reports@${domain}" to learn when senders fail to deliver securely.` });
+      findings.push({
+        severity: 'warning',
+        code: 'mta_sts_no_tls_rpt',
+        message: `No TLS-RPT record at _smtp._tls.${domain}: publish "v=TLSRPTv1; rua=mailto:tls-reports@${domain}" to learn when senders fail to deliver securely.`,
+      });
     } else {
       const parsed = parseTlsRptRecord(rpt[0]!);
       const problems = [...parsed.problems];
@@ -174,29 +219,48 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
   };
 }
 
-function readPolicy(fetched: HttpsFetchResult, url: string, host: string): {
-  policy: MtaStsPolicy | null; policyError: string | null; policyFindings: Finding[]; dnsFailed: boolean;
+function readPolicy(
+  fetched: HttpsFetchResult,
+  url: string,
+  host: string,
+): {
+  policy: MtaStsPolicy | null;
+  policyError: string | null;
+  policyFindings: Finding[];
+  dnsFailed: boolean;
 } {
   const fail = (code: string, message: string, dnsFailed = false) => ({
-    policy: null, policyError: message, policyFindings: [{ severity: 'error' as const, code, message }], dnsFailed,
+    policy: null,
+    policyError: message,
+    policyFindings: [{ severity: 'error' as const, code, message }],
+    dnsFailed,
   });
   if (!fetched.ok) {
     switch (fetched.code) {
       case 'certificate_invalid':
-        return fail('mta_sts_policy_certificate_invalid', `${fetched.reason} Senders require a valid certificate for ${host} (RFC 8461 section 3.3), so the policy is ignored.`);
+        return fail(
+          'mta_sts_policy_certificate_invalid',
+          `${fetched.reason} Senders require a valid certificate for ${host} (RFC 8461 section 3.3), so the policy is ignored.`,
+        );
       case 'too_large':
         return fail('mta_sts_policy_too_large', `The policy file is larger than ${POLICY_MAX_BYTES} bytes; a policy is a few lines.`);
       case 'dns_failed':
         return fail('mta_sts_policy_lookup_failed', fetched.reason, true);
       case 'no_address':
-        return fail('mta_sts_policy_unreachable', `${host} has no A or AAAA record, so the policy at ${url} cannot be fetched. Point ${host} at a web server with a certificate for that name.`);
+        return fail(
+          'mta_sts_policy_unreachable',
+          `${host} has no A or AAAA record, so the policy at ${url} cannot be fetched. Point ${host} at a web server with a certificate for that name.`,
+        );
       default:
         return fail('mta_sts_policy_unreachable', `The policy at ${url} could not be fetched: ${fetched.reason}`);
     }
   }
   if (fetched.status >= 300 && fetched.status < 400) {
     const where = fetched.headers.location ? ` to ${fetched.headers.location}` : '';
-    return fail('mta_sts_policy_redirect', `${url} redirects${where} (HTTP ${fetched.status}); senders must not follow redirects (RFC 8461 section 3.3). Serve the file directly.`);
+    return fail(
+      'mta_sts_policy_redirect',
+      `${url} redirects${where} (HTTP ${fetched.status}); senders must not follow redirects (RFC 8461 section 3.3). Serve the file directly.`,
+    );
   }
   if (fetched.status !== 200) {
     return fail('mta_sts_policy_http_status', `${url} answered HTTP ${fetched.status}; only a 200 answer is a policy (RFC 8461 section 3.3).`);
@@ -204,7 +268,11 @@ function readPolicy(fetched: HttpsFetchResult, url: string, host: string): {
   const findings: Finding[] = [];
   const mediaType = (fetched.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== 'text/plain') {
-    findings.push({ severity: 'error', code: 'mta_sts_policy_media_type', message: `The policy is served as "${mediaType || 'no media type'}"; RFC 8461 section 3.2 requires text/plain, and strict senders ignore anything else.` });
+    findings.push({
+      severity: 'error',
+      code: 'mta_sts_policy_media_type',
+      message: `The policy is served as "${mediaType || 'no media type'}"; RFC 8461 section 3.2 requires text/plain, and strict senders ignore anything else.`,
+    });
   }
   const parsed = parseMtaStsPolicy(fetched.body.toString('utf8'));
   for (const error of parsed.errors) {
@@ -224,7 +292,8 @@ function readPolicy(fetched: HttpsFetchResult, url: string, host: string): {
 function summarize(domain: string, status: string, failedLookups: string[], findings: Finding[], policy: MtaStsPolicy | null, mxHosts: MtaStsMxHost[]): string {
   if (status === 'error') return `Some lookups for ${domain} failed (${failedLookups.join(', ')}), so MTA-STS could not be fully checked; try again.`;
   const errors = findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0) return `MTA-STS for ${domain} is not working: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`;
+  if (errors.length > 0)
+    return `MTA-STS for ${domain} is not working: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : ''}`;
   const mode = policy ? `in ${policy.mode} mode` : 'published';
   const warnings = findings.filter((f) => f.severity === 'warning').length;
   return `MTA-STS for ${domain} is ${mode}, covering ${mxHosts.length} MX host${mxHosts.length === 1 ? '' : 's'}${warnings > 0 ? `, with ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.`;

@@ -32,7 +32,11 @@ export function parseTlsRptRecord(text: string): TlsRptRecord {
       problems.push('the rua field appears more than once');
       continue;
     }
-    rua = field.slice(eq + 1).split(',').map((u) => u.trim()).filter((u) => u !== '');
+    rua = field
+      .slice(eq + 1)
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u !== '');
     for (const uri of rua) {
       if (/^mailto:[^@\s]+@[^@\s]+\.[^@\s]+$/i.test(uri)) continue;
       if (/^https:\/\/[^\s/]+/i.test(uri)) continue;

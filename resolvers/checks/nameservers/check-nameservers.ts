@@ -64,7 +64,8 @@ function groupByProvider(nameservers: readonly string[]): NameserverProvider[] {
 function failureReason(answer: DnsAnswer): string {
   if (answer.ok) return '';
   // "Try again" only where trying again can help: a bogus zone or our own resolver's set-up will not.
-  if (answer.dnssec === 'bogus') return `The NS lookup failed DNSSEC validation: ${answer.detail}. The zone's signatures or its DS record at the registrar must be fixed; retrying will not help.`;
+  if (answer.dnssec === 'bogus')
+    return `The NS lookup failed DNSSEC validation: ${answer.detail}. The zone's signatures or its DS record at the registrar must be fixed; retrying will not help.`;
   if (answer.failure === 'not_recursive') return `The NS lookup could not be made: ${answer.detail}.`;
   return `The NS lookup failed (${answer.failure}): ${answer.detail}. This is not a missing record; try again.`;
 }
@@ -85,7 +86,15 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
       return { ...base, zone: null, outcome: 'not_found', nameservers: [], providers: [], provider: null, reason: `${zone} does not exist in DNS (NXDOMAIN).` };
     }
     if (isMissing(answer)) {
-      return { ...base, zone, outcome: 'no_nameservers', nameservers: [], providers: [], provider: null, reason: `${zone} exists but publishes no NS records.` };
+      return {
+        ...base,
+        zone,
+        outcome: 'no_nameservers',
+        nameservers: [],
+        providers: [],
+        provider: null,
+        reason: `${zone} exists but publishes no NS records.`,
+      };
     }
     return { ...base, zone: null, outcome: 'lookup_failed', nameservers: [], providers: [], provider: null, reason: failureReason(answer) };
   }
@@ -103,11 +112,24 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
  */
 export async function checkNameservers(input: NameserversInput, ctx: CheckContext): Promise<NameserversAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', NAMESERVERS_LIMIT);
-  let results = await Promise.all(items.map((item): Promise<NameserverResult> => (
-    item.ok
-      ? lookupNameservers(item.domain, item.unicode, ctx)
-      : Promise.resolve<NameserverResult>({ domain: item.input, domain_unicode: null, zone: null, outcome: 'invalid', nameservers: [], providers: [], provider: null, reason: item.reason, dnssec: null })
-  )));
+  let results = await Promise.all(
+    items.map(
+      (item): Promise<NameserverResult> =>
+        item.ok
+          ? lookupNameservers(item.domain, item.unicode, ctx)
+          : Promise.resolve<NameserverResult>({
+              domain: item.input,
+              domain_unicode: null,
+              zone: null,
+              outcome: 'invalid',
+              nameservers: [],
+              providers: [],
+              provider: null,
+              reason: item.reason,
+              dnssec: null,
+            }),
+    ),
+  );
   // One domain: delegation health too (a dozen or so more questions). Bulk calls stay as they are.
   const single = results.length === 1 ? results[0] : undefined;
   if (single && single.outcome === 'ok' && single.zone) {
@@ -128,9 +150,16 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
 
   const resolved = results.filter((r) => r.outcome === 'ok').length;
   const status = failed.length > 0 && failed.length === results.length ? 'error' : statusFromFindings(findings);
-  const summary = status === 'error'
-    ? `The NS lookups failed for all ${results.length} domain(s); nothing could be determined.`
-    : `${resolved} of ${results.length} domain(s) have name servers${Object.keys(counts).length > 0 ? `; providers: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}.`;
+  const summary =
+    status === 'error'
+      ? `The NS lookups failed for all ${results.length} domain(s); nothing could be determined.`
+      : `${resolved} of ${results.length} domain(s) have name servers${
+          Object.keys(counts).length > 0
+            ? `; providers: ${Object.entries(counts)
+                .map(([k, v]) => `${k} ${v}`)
+                .join(', ')}`
+            : ''
+        }.`;
   return { status, summary, findings, results, provider_counts: counts };
 }
 
@@ -138,24 +167,43 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
 function delegationFindings(zone: string, d: DelegationHealth): Finding[] {
   const findings: Finding[] = [];
   if (d.parent_nameservers === null) {
-    findings.push({ severity: 'info', code: 'delegation_not_checked', message: `The delegation of ${zone} could not be compared with its parent zone ${d.parent_zone}: ${d.parent_reason}.` });
+    findings.push({
+      severity: 'info',
+      code: 'delegation_not_checked',
+      message: `The delegation of ${zone} could not be compared with its parent zone ${d.parent_zone}: ${d.parent_reason}.`,
+    });
   } else if (d.only_at_parent.length > 0 || d.only_at_child.length > 0) {
     const parts = [
       d.only_at_parent.length > 0 ? `only the parent (${d.parent_zone}) lists ${d.only_at_parent.join(', ')}` : '',
       d.only_at_child.length > 0 ? `only the zone's own NS records list ${d.only_at_child.join(', ')}` : '',
     ].filter((p) => p !== '');
-    findings.push({ severity: 'warning', code: 'ns_parent_child_mismatch', message: `The delegation of ${zone} differs from its NS records: ${parts.join('; ')}. Make the name servers at the registrar and in the zone the same.` });
+    findings.push({
+      severity: 'warning',
+      code: 'ns_parent_child_mismatch',
+      message: `The delegation of ${zone} differs from its NS records: ${parts.join('; ')}. Make the name servers at the registrar and in the zone the same.`,
+    });
   }
   const working = d.servers.filter((s) => s.status === 'authoritative').length;
   for (const s of d.servers.filter((x) => x.status === 'lame')) {
-    findings.push({ severity: working === 0 ? 'error' : 'warning', code: 'lame_nameserver', message: `${s.nameserver} is lame for ${zone}: ${s.reason}. Add the zone to that server or remove it from the delegation.` });
+    findings.push({
+      severity: working === 0 ? 'error' : 'warning',
+      code: 'lame_nameserver',
+      message: `${s.nameserver} is lame for ${zone}: ${s.reason}. Add the zone to that server or remove it from the delegation.`,
+    });
   }
   for (const s of d.servers.filter((x) => x.status === 'no_address' || x.status === 'unreachable')) {
     findings.push({ severity: 'warning', code: 'nameserver_unreachable', message: `${s.nameserver} could not be asked about ${zone}: ${s.reason}.` });
   }
   if (d.serials_agree === false) {
-    const serials = d.servers.filter((s) => s.serial !== null).map((s) => `${s.nameserver} ${s.serial}`).join(', ');
-    findings.push({ severity: 'warning', code: 'soa_serial_mismatch', message: `The name servers of ${zone} give different SOA serials (${serials}): a secondary has not picked up the latest zone; check zone transfers.` });
+    const serials = d.servers
+      .filter((s) => s.serial !== null)
+      .map((s) => `${s.nameserver} ${s.serial}`)
+      .join(', ');
+    findings.push({
+      severity: 'warning',
+      code: 'soa_serial_mismatch',
+      message: `The name servers of ${zone} give different SOA serials (${serials}): a secondary has not picked up the latest zone; check zone transfers.`,
+    });
   }
   return findings;
 }

@@ -71,7 +71,8 @@ async function parentNameservers(dns: DnsLookup, zone: string, parent: string): 
     // A parent answers with a referral; a server that serves parent and child alike answers outright.
     if (reply.referral.length > 0) return { nameservers: [...new Set(reply.referral)].sort(), reason: null };
     if (reply.answer.ok) return { nameservers: [...new Set(reply.answer.records.map((r) => r.data))].sort(), reason: null };
-    if (reply.answer.failure === 'nxdomain') return { nameservers: [], reason: `${server} (a server of ${parent}) says ${zone} does not exist: the domain is not delegated` };
+    if (reply.answer.failure === 'nxdomain')
+      return { nameservers: [], reason: `${server} (a server of ${parent}) says ${zone} does not exist: the domain is not delegated` };
     reason = `${server} answered NS ${zone} with neither a referral nor NS records (${reply.rcode})`;
   }
   return { nameservers: null, reason };
@@ -81,16 +82,31 @@ async function serverHealth(dns: DnsLookup, zone: string, nameserver: string): P
   const { addresses, failed } = await addressesOf(dns, nameserver);
   const base = { nameserver, addresses };
   if (addresses.length === 0) {
-    return { ...base, status: failed ? 'unreachable' : 'no_address', serial: null, reason: failed ? `its address could not be looked up: ${failed}` : `${nameserver} has no A or AAAA record, so nobody can ask it` };
+    return {
+      ...base,
+      status: failed ? 'unreachable' : 'no_address',
+      serial: null,
+      reason: failed ? `its address could not be looked up: ${failed}` : `${nameserver} has no A or AAAA record, so nobody can ask it`,
+    };
   }
   const reply = await askFirst(dns, addresses, zone, 'SOA');
-  if (!reply || !reply.ok) return { ...base, status: 'unreachable', serial: null, reason: reply && !reply.ok ? `it did not answer SOA ${zone} (${reply.failure}): ${reply.detail}` : 'it was not asked' };
+  if (!reply || !reply.ok)
+    return {
+      ...base,
+      status: 'unreachable',
+      serial: null,
+      reason: reply && !reply.ok ? `it did not answer SOA ${zone} (${reply.failure}): ${reply.detail}` : 'it was not asked',
+    };
   const soa = reply.answer.ok ? reply.answer.records[0]?.data : undefined;
   if (reply.authoritative && soa) return { ...base, status: 'authoritative', serial: soa.serial, reason: null };
-  const why = reply.rcode === 'REFUSED' ? 'it refused the question'
-    : reply.referral.length > 0 ? `it referred the question to ${reply.referral.slice(0, 3).join(', ')}`
-      : !reply.authoritative ? 'it answered without the AA flag'
-        : `it answered ${reply.rcode} without the zone's SOA`;
+  const why =
+    reply.rcode === 'REFUSED'
+      ? 'it refused the question'
+      : reply.referral.length > 0
+        ? `it referred the question to ${reply.referral.slice(0, 3).join(', ')}`
+        : !reply.authoritative
+          ? 'it answered without the AA flag'
+          : `it answered ${reply.rcode} without the zone's SOA`;
   return { ...base, status: 'lame', serial: null, reason: `${why}: it does not serve ${zone}` };
 }
 

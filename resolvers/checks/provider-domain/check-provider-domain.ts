@@ -33,8 +33,9 @@ export interface ProviderDomainAnswer extends CheckResultBase {
   readonly note: string;
 }
 
-const NOTE = 'DNS records show that a domain uses (or once used) Google for mail or verification; they do not prove '
-  + 'which account holds it. Only Google\'s sign-in discovery speaks to tenancy, and it is asked when available.';
+const NOTE =
+  'DNS records show that a domain uses (or once used) Google for mail or verification; they do not prove ' +
+  "which account holds it. Only Google's sign-in discovery speaks to tenancy, and it is asked when available.";
 
 function failed(answer: DnsAnswer): boolean {
   return !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
@@ -67,19 +68,46 @@ export async function checkProviderDomain(input: ProviderDomainInput, ctx: Provi
   const dkimKey = dkim.ok && dkim.records.some((r) => /(^|;)\s*p=[A-Za-z0-9+/]/.test(r.data.join('')));
 
   const evidence: Evidence[] = [
-    failed(mx) ? { kind: 'google_mx', found: null, detail: failedDetail(mx) }
-      : { kind: 'google_mx', found: googleMx.length > 0, detail: googleMx.length > 0 ? `MX points at Google: ${googleMx.join(', ')}.` : 'No MX record points at Google.' },
-    failed(txt) ? { kind: 'google_site_verification', found: null, detail: failedDetail(txt) }
-      : { kind: 'google_site_verification', found: verification.length > 0, detail: verification.length > 0 ? `${verification.length} google-site-verification TXT record(s): the domain was verified with some Google service (Workspace, Search Console...).` : 'No google-site-verification TXT record.' },
-    failed(txt) ? { kind: 'google_spf_include', found: null, detail: failedDetail(txt) }
-      : { kind: 'google_spf_include', found: spfInclude, detail: spfInclude ? 'SPF includes _spf.google.com: the domain sends mail through Google.' : 'SPF does not include _spf.google.com.' },
-    failed(dkim) ? { kind: 'google_dkim', found: null, detail: failedDetail(dkim) }
-      : { kind: 'google_dkim', found: dkimKey, detail: dkimKey ? 'A DKIM key is published at google._domainkey, the selector Google Workspace uses.' : 'No DKIM key at google._domainkey.' },
+    failed(mx)
+      ? { kind: 'google_mx', found: null, detail: failedDetail(mx) }
+      : {
+          kind: 'google_mx',
+          found: googleMx.length > 0,
+          detail: googleMx.length > 0 ? `MX points at Google: ${googleMx.join(', ')}.` : 'No MX record points at Google.',
+        },
+    failed(txt)
+      ? { kind: 'google_site_verification', found: null, detail: failedDetail(txt) }
+      : {
+          kind: 'google_site_verification',
+          found: verification.length > 0,
+          detail:
+            verification.length > 0
+              ? `${verification.length} google-site-verification TXT record(s): the domain was verified with some Google service (Workspace, Search Console...).`
+              : 'No google-site-verification TXT record.',
+        },
+    failed(txt)
+      ? { kind: 'google_spf_include', found: null, detail: failedDetail(txt) }
+      : {
+          kind: 'google_spf_include',
+          found: spfInclude,
+          detail: spfInclude ? 'SPF includes _spf.google.com: the domain sends mail through Google.' : 'SPF does not include _spf.google.com.',
+        },
+    failed(dkim)
+      ? { kind: 'google_dkim', found: null, detail: failedDetail(dkim) }
+      : {
+          kind: 'google_dkim',
+          found: dkimKey,
+          detail: dkimKey ? 'A DKIM key is published at google._domainkey, the selector Google Workspace uses.' : 'No DKIM key at google._domainkey.',
+        },
     {
-      kind: 'sign_in_discovery', found: probe === 'unknown' ? null : probe === 'managed',
-      detail: probe === 'managed' ? 'Google\'s sign-in discovery treats the domain as belonging to a Google account (tenant).'
-        : probe === 'unmanaged' ? 'Google\'s sign-in discovery says no Google Workspace account uses the domain.'
-          : 'Google\'s sign-in discovery gave no usable answer.',
+      kind: 'sign_in_discovery',
+      found: probe === 'unknown' ? null : probe === 'managed',
+      detail:
+        probe === 'managed'
+          ? "Google's sign-in discovery treats the domain as belonging to a Google account (tenant)."
+          : probe === 'unmanaged'
+            ? "Google's sign-in discovery says no Google Workspace account uses the domain."
+            : "Google's sign-in discovery gave no usable answer.",
     },
   ];
 
@@ -111,9 +139,17 @@ export async function checkProviderDomain(input: ProviderDomainInput, ctx: Provi
 
   const findings: Finding[] = [{ severity: 'info', code: 'dns_shows_use_not_tenancy', message: NOTE }];
   if (attached === true) {
-    findings.push({ severity: 'warning', code: 'already_attached', message: `${domain} appears attached to a Google Workspace account: a new tenant cannot verify it until the current one removes it.` });
+    findings.push({
+      severity: 'warning',
+      code: 'already_attached',
+      message: `${domain} appears attached to a Google Workspace account: a new tenant cannot verify it until the current one removes it.`,
+    });
   } else if (attached === null) {
-    findings.push({ severity: 'warning', code: 'attachment_unknown', message: `Whether ${domain} is attached could not be determined; the domain owner can check in the Google Admin console.` });
+    findings.push({
+      severity: 'warning',
+      code: 'attachment_unknown',
+      message: `Whether ${domain} is attached could not be determined; the domain owner can check in the Google Admin console.`,
+    });
   }
   const status = dnsFailed && attached === null ? 'error' : findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass';
   return { status, summary, findings, domain, domain_unicode: unicode, provider: 'google_workspace', attached, confidence, evidence, note: NOTE };

@@ -20,7 +20,9 @@ export function createGoogleTenancyProbe(options: { readonly timeoutMs?: number;
     async probe(domain) {
       try {
         const response = await fetchFn(`https://www.google.com/a/${encodeURIComponent(domain)}/ServiceLogin?continue=https%3A%2F%2Fmail.google.com%2F`, {
-          redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { 'accept-language': 'en' },
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+          headers: { 'accept-language': 'en' },
         });
         const location = response.headers.get('location') ?? '';
         if (response.status >= 300 && response.status < 400) {

@@ -40,7 +40,15 @@ async function spfIncludes(ctx: CheckContext, domain: string): Promise<string[]>
   if (!txt.ok) return [];
   const spf = txt.records.map((r) => r.data.join('')).find((t) => /^v=spf1(\s|$)/i.test(t));
   if (!spf) return [];
-  return spf.split(/\s+/).filter((t) => /^[+?~-]?include:/i.test(t)).map((t) => t.slice(t.indexOf(':') + 1).toLowerCase().replace(/\.$/, ''));
+  return spf
+    .split(/\s+/)
+    .filter((t) => /^[+?~-]?include:/i.test(t))
+    .map((t) =>
+      t
+        .slice(t.indexOf(':') + 1)
+        .toLowerCase()
+        .replace(/\.$/, ''),
+    );
 }
 
 async function segmentDomain(ctx: CheckContext, domain: string, unicode: string | null, failed: Set<string>): Promise<EspDomainResult> {
@@ -50,14 +58,17 @@ async function segmentDomain(ctx: CheckContext, domain: string, unicode: string 
   if (route.kind !== 'mx') {
     const reasons = {
       null_mx: 'The domain publishes a null MX (RFC 7505): it takes no mail.',
-      implicit_mx: 'No MX records; mail would go to the domain\'s own address (implicit MX, RFC 5321 section 5.1).',
+      implicit_mx: "No MX records; mail would go to the domain's own address (implicit MX, RFC 5321 section 5.1).",
       no_route: 'No MX and no address records: the domain takes no mail.',
       not_found: 'The domain does not exist in DNS (NXDOMAIN).',
       failed: `The MX lookup failed${route.kind === 'failed' ? ` (${route.detail})` : ''}; this is not a missing record.`,
     } as const;
     return {
-      ...base, segment: route.kind === 'implicit_mx' ? 'other' : 'unresolved', provider: null,
-      mx_hosts: route.kind === 'implicit_mx' ? [domain] : [], reason: reasons[route.kind],
+      ...base,
+      segment: route.kind === 'implicit_mx' ? 'other' : 'unresolved',
+      provider: null,
+      mx_hosts: route.kind === 'implicit_mx' ? [domain] : [],
+      reason: reasons[route.kind],
     };
   }
   const hosts = [...new Set(route.mx.map((m) => m.exchange.toLowerCase()))];
@@ -68,8 +79,15 @@ async function segmentDomain(ctx: CheckContext, domain: string, unicode: string 
     const includes = await spfIncludes(ctx, domain);
     const hint = SPF_PROVIDER_HINTS.find((h) => includes.includes(h.include))?.provider ?? null;
     return {
-      ...base, segment: 'security_gateway', provider: gateway.name, gateway: gateway.id, provider_behind_gateway: hint, mx_hosts: hosts,
-      reason: hint ? `Mail passes ${gateway.name} first; the SPF include of ${hint === 'google' ? 'Google' : 'Microsoft'} suggests the mailboxes are there.` : null,
+      ...base,
+      segment: 'security_gateway',
+      provider: gateway.name,
+      gateway: gateway.id,
+      provider_behind_gateway: hint,
+      mx_hosts: hosts,
+      reason: hint
+        ? `Mail passes ${gateway.name} first; the SPF include of ${hint === 'google' ? 'Google' : 'Microsoft'} suggests the mailboxes are there.`
+        : null,
     };
   }
   const provider = matchSuffixRule(primary, MAILBOX_PROVIDERS);
@@ -88,18 +106,31 @@ const SEGMENTS: readonly EspSegment[] = ['google', 'microsoft', 'security_gatewa
 export async function segmentEsp(input: SegmentEspInput, ctx: CheckContext): Promise<SegmentEspAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', SEGMENT_ESP_LIMIT);
   const failedDomains = new Set<string>();
-  const results = await Promise.all(items.map((item): Promise<EspDomainResult> => (
-    item.ok
-      ? segmentDomain(ctx, item.domain, item.unicode, failedDomains)
-      : Promise.resolve<EspDomainResult>({ domain: item.input, domain_unicode: null, segment: 'unresolved', provider: null, gateway: null, provider_behind_gateway: null, mx_hosts: [], reason: item.reason })
-  )));
+  const results = await Promise.all(
+    items.map(
+      (item): Promise<EspDomainResult> =>
+        item.ok
+          ? segmentDomain(ctx, item.domain, item.unicode, failedDomains)
+          : Promise.resolve<EspDomainResult>({
+              domain: item.input,
+              domain_unicode: null,
+              segment: 'unresolved',
+              provider: null,
+              gateway: null,
+              provider_behind_gateway: null,
+              mx_hosts: [],
+              reason: item.reason,
+            }),
+    ),
+  );
   const segments = Object.fromEntries(SEGMENTS.map((s) => [s, results.filter((r) => r.segment === s).map((r) => r.domain)])) as Record<EspSegment, string[]>;
   const counts = Object.fromEntries(SEGMENTS.map((s) => [s, segments[s].length])) as Record<EspSegment, number>;
   const failed = results.filter((r) => failedDomains.has(r.domain));
   const findings: Finding[] = failed.map((r) => ({ severity: 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` }));
   const status = failed.length > 0 && failed.length === results.length ? 'error' : failed.length > 0 ? 'warn' : 'pass';
-  const summary = status === 'error'
-    ? `The MX lookups failed for all ${results.length} domain(s); nothing could be segmented.`
-    : `${results.length} domain(s): ${SEGMENTS.map((s) => `${counts[s]} ${s.replace('_', ' ')}`).join(', ')}.`;
+  const summary =
+    status === 'error'
+      ? `The MX lookups failed for all ${results.length} domain(s); nothing could be segmented.`
+      : `${results.length} domain(s): ${SEGMENTS.map((s) => `${counts[s]} ${s.replace('_', ' ')}`).join(', ')}.`;
   return { status, summary, findings, counts, segments, results };
 }

@@ -172,7 +172,10 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
     const nodes: SpfTermNode[] = new Array<SpfTermNode>(parsed.terms.length);
     let redirectIndex = -1;
     for (const [index, term] of parsed.terms.entries()) {
-      if (term.kind === 'modifier' && term.name === 'redirect') { redirectIndex = index; continue; }
+      if (term.kind === 'modifier' && term.name === 'redirect') {
+        redirectIndex = index;
+        continue;
+      }
       nodes[index] = await termNode(term, current, path, place, evaluatedAt(term, index));
     }
     if (redirectIndex >= 0) {
@@ -194,25 +197,49 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
   /** Record-level advice: syntax, all, length. */
   function judgeRecord(parsed: ParsedSpfRecord, current: string, place: Place): void {
     for (const error of parsed.errors) {
-      findings.push(spfFinding(error.code, `In the SPF record of ${current}, ${error.message}. A syntax error makes the whole record a permanent error (permerror), so fix or remove "${error.term}".`));
+      findings.push(
+        spfFinding(
+          error.code,
+          `In the SPF record of ${current}, ${error.message}. A syntax error makes the whole record a permanent error (permerror), so fix or remove "${error.term}".`,
+        ),
+      );
     }
     if (place !== 'policy') return;
     const all = parsed.mechanisms.find((m) => m.name === 'all');
     if (!all && !parsed.redirect) {
-      findings.push(spfFinding('no_all_mechanism', `The SPF record of ${current} ends without an "all" mechanism or a redirect, so unlisted senders get "neutral"; end it with "-all" (or "~all" while you test).`));
+      findings.push(
+        spfFinding(
+          'no_all_mechanism',
+          `The SPF record of ${current} ends without an "all" mechanism or a redirect, so unlisted senders get "neutral"; end it with "-all" (or "~all" while you test).`,
+        ),
+      );
     }
     if (all?.qualifier === '?') {
-      findings.push(spfFinding('neutral_all', `The SPF record of ${current} ends with "?all", which says nothing about unlisted senders; use "-all" (or "~all").`));
+      findings.push(
+        spfFinding('neutral_all', `The SPF record of ${current} ends with "?all", which says nothing about unlisted senders; use "-all" (or "~all").`),
+      );
     }
     const allIndex = parsed.terms.findIndex((t) => t.kind === 'mechanism' && t.name === 'all');
     if (allIndex >= 0 && parsed.terms.slice(allIndex + 1).some((t) => t.kind === 'mechanism')) {
-      findings.push(spfFinding('terms_after_all', `In the SPF record of ${current}, mechanisms after "${parsed.terms[allIndex]?.text}" are never evaluated; move them before it.`));
+      findings.push(
+        spfFinding(
+          'terms_after_all',
+          `In the SPF record of ${current}, mechanisms after "${parsed.terms[allIndex]?.text}" are never evaluated; move them before it.`,
+        ),
+      );
     }
     if (parsed.redirect && parsed.hasAll) {
-      findings.push(spfFinding('redirect_ignored', `The SPF record of ${current} has both "all" and "${parsed.redirect.text}"; the redirect is ignored (RFC 7208 6.1).`));
+      findings.push(
+        spfFinding('redirect_ignored', `The SPF record of ${current} has both "all" and "${parsed.redirect.text}"; the redirect is ignored (RFC 7208 6.1).`),
+      );
     }
     if (Buffer.byteLength(parsed.text) > LONG_RECORD) {
-      findings.push(spfFinding('record_too_long', `The SPF record of ${current} is ${Buffer.byteLength(parsed.text)} characters long; above about ${LONG_RECORD} the DNS answer no longer fits in one UDP packet and some receivers fail to read it. Shorten it (for example replace several ip4 terms with a prefix, or drop unused includes).`));
+      findings.push(
+        spfFinding(
+          'record_too_long',
+          `The SPF record of ${current} is ${Buffer.byteLength(parsed.text)} characters long; above about ${LONG_RECORD} the DNS answer no longer fits in one UDP packet and some receivers fail to read it. Shorten it (for example replace several ip4 terms with a prefix, or drop unused includes).`,
+        ),
+      );
     }
   }
 
@@ -220,14 +247,33 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
   async function termNode(term: SpfTerm, current: string, path: readonly string[], place: Place, evaluated: boolean): Promise<SpfTermNode> {
     const n = await unorderedTermNode(term, current, path, place, evaluated);
     return {
-      term: n.term, qualifier: n.qualifier, mechanism: n.mechanism, value: n.value, lookups: n.lookups,
-      evaluated: n.evaluated, void_lookup: n.void_lookup, past_limit: n.past_limit, errors: n.errors, children: n.children,
+      term: n.term,
+      qualifier: n.qualifier,
+      mechanism: n.mechanism,
+      value: n.value,
+      lookups: n.lookups,
+      evaluated: n.evaluated,
+      void_lookup: n.void_lookup,
+      past_limit: n.past_limit,
+      errors: n.errors,
+      children: n.children,
     };
   }
 
   async function unorderedTermNode(term: SpfTerm, current: string, path: readonly string[], place: Place, evaluated: boolean): Promise<SpfTermNode> {
     if (term.kind === 'invalid') {
-      return { term: term.text, qualifier: null, mechanism: 'invalid', value: null, lookups: 0, evaluated, void_lookup: false, past_limit: stopped !== null, errors: [term.error], children: null };
+      return {
+        term: term.text,
+        qualifier: null,
+        mechanism: 'invalid',
+        value: null,
+        lookups: 0,
+        evaluated,
+        void_lookup: false,
+        past_limit: stopped !== null,
+        errors: [term.error],
+        children: null,
+      };
     }
     const isLookup = term.kind === 'modifier' ? term.name === 'redirect' : LOOKUP_TERMS.has(term.name);
     if (evaluated && stopped === null && isLookup) {
@@ -242,13 +288,21 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
   /** A term receivers never reach: listed with what it would count, not looked up or judged. */
   function listedNode(term: SpfMechanismTerm | SpfModifierTerm, isLookup: boolean): SpfTermNode {
     const stop = stopped as SpfExpansionStop | null;
-    const error = stop && term.text === stop.term && stop.reason === 'dns_lookups'
-      ? `not looked up: this would be DNS lookup number ${MAX_DNS_LOOKUPS + 1}; receivers stop here with permerror (RFC 7208 4.6.4)`
-      : 'not looked up: receivers stop before this term (see expansion_stopped)';
+    const error =
+      stop && term.text === stop.term && stop.reason === 'dns_lookups'
+        ? `not looked up: this would be DNS lookup number ${MAX_DNS_LOOKUPS + 1}; receivers stop here with permerror (RFC 7208 4.6.4)`
+        : 'not looked up: receivers stop before this term (see expansion_stopped)';
     return {
-      term: term.text, qualifier: term.kind === 'mechanism' ? term.qualifier : null, mechanism: term.name,
-      value: term.kind === 'mechanism' ? mechanismValue(term) : term.value, lookups: isLookup ? 1 : 0,
-      evaluated: true, void_lookup: false, past_limit: true, errors: [error], children: null,
+      term: term.text,
+      qualifier: term.kind === 'mechanism' ? term.qualifier : null,
+      mechanism: term.name,
+      value: term.kind === 'mechanism' ? mechanismValue(term) : term.value,
+      lookups: isLookup ? 1 : 0,
+      evaluated: true,
+      void_lookup: false,
+      past_limit: true,
+      errors: [error],
+      children: null,
     };
   }
 
@@ -256,7 +310,9 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
     const base = { term: term.text, qualifier: null, mechanism: term.name, value: term.value, evaluated, void_lookup: false, past_limit: false };
     if (term.name === 'exp') return { ...base, lookups: 0, errors: [], children: null };
     if (term.name !== 'redirect') {
-      findings.push(spfFinding('unknown_modifier', `The SPF record of ${current} has the modifier "${term.text}", which SPF does not define; receivers ignore it.`));
+      findings.push(
+        spfFinding('unknown_modifier', `The SPF record of ${current} has the modifier "${term.text}", which SPF does not define; receivers ignore it.`),
+      );
       return { ...base, lookups: 0, errors: [], children: null };
     }
     if (!evaluated) return { ...base, lookups: 1, errors: ['ignored: the record has an "all" mechanism (RFC 7208 6.1)'], children: null };
@@ -264,13 +320,23 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
     return { ...base, lookups: 1, errors, children };
   }
 
-  async function follow(term: SpfMechanismTerm | SpfModifierTerm, current: string, path: readonly string[], place: Place): Promise<{ errors: string[]; children: SpfRecordNode | null }> {
+  async function follow(
+    term: SpfMechanismTerm | SpfModifierTerm,
+    current: string,
+    path: readonly string[],
+    place: Place,
+  ): Promise<{ errors: string[]; children: SpfRecordNode | null }> {
     const kind = term.kind === 'modifier' ? 'redirect' : 'include';
     const name = await target(term.tokens, current);
     if (name === null) return { errors: ['the target depends on the connecting address, so it is not expanded here'], children: null };
     if (path.includes(name)) {
       const error = `loop: ${[...path, name].join(' → ')}`;
-      findings.push(spfFinding('spf_loop', `"${term.text}" in the SPF record of ${current} leads back to ${name} (${[...path, name].join(' → ')}); receivers give up with permerror once the lookup limit is reached. Remove the loop.`));
+      findings.push(
+        spfFinding(
+          'spf_loop',
+          `"${term.text}" in the SPF record of ${current} leads back to ${name} (${[...path, name].join(' → ')}); receivers give up with permerror once the lookup limit is reached. Remove the loop.`,
+        ),
+      );
       return { errors: [error], children: null };
     }
     if (recordsExpanded >= MAX_RECORDS) return { errors: [`not expanded: the tree already has ${MAX_RECORDS} records`], children: null };
@@ -279,7 +345,12 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
     if (children.outcome === 'none') {
       const error = `${name} has no SPF record, so "${term.text}" is a permanent error (permerror, RFC 7208 ${kind === 'include' ? '5.2' : '6.1'})`;
       errors.push(error);
-      findings.push(spfFinding(kind === 'include' ? 'include_without_spf' : 'redirect_without_spf', `In the SPF record of ${current}, ${error}; remove it or point it at a domain that publishes SPF.`));
+      findings.push(
+        spfFinding(
+          kind === 'include' ? 'include_without_spf' : 'redirect_without_spf',
+          `In the SPF record of ${current}, ${error}; remove it or point it at a domain that publishes SPF.`,
+        ),
+      );
     }
     return { errors, children };
   }
@@ -290,14 +361,25 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
     switch (term.name) {
       case 'all':
         if (term.qualifier === '+' && evaluated) {
-          findings.push(spfFinding('plus_all', `"${term.text}" in the SPF record of ${current} authorises every server on the internet to send as this domain; replace it with "-all" (or "~all").`));
+          findings.push(
+            spfFinding(
+              'plus_all',
+              `"${term.text}" in the SPF record of ${current} authorises every server on the internet to send as this domain; replace it with "-all" (or "~all").`,
+            ),
+          );
         }
         return { ...plain, lookups: 0 };
-      case 'ip4': case 'ip6':
+      case 'ip4':
+      case 'ip6':
         return { ...plain, lookups: 0 };
       case 'ptr':
         if (evaluated) {
-          findings.push(spfFinding('ptr_mechanism', `"${term.text}" in the SPF record of ${current} uses the ptr mechanism, which RFC 7208 (5.5) says not to use: it is slow, unreliable and some receivers skip it. List the servers with ip4/ip6 or a instead.`));
+          findings.push(
+            spfFinding(
+              'ptr_mechanism',
+              `"${term.text}" in the SPF record of ${current} uses the ptr mechanism, which RFC 7208 (5.5) says not to use: it is slow, unreliable and some receivers skip it. List the servers with ip4/ip6 or a instead.`,
+            ),
+          );
         }
         return { ...plain, lookups: 1 };
       case 'include': {
@@ -305,7 +387,9 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
         const { errors, children } = await follow(term, current, path, 'include');
         return { ...base, lookups: 1, void_lookup: false, errors, children };
       }
-      case 'a': case 'mx': case 'exists': {
+      case 'a':
+      case 'mx':
+      case 'exists': {
         if (!evaluated) return { ...plain, lookups: 1 };
         const name = await target(term.tokens, current);
         if (name === null) return { ...plain, lookups: 1 };
@@ -342,7 +426,15 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
       const addresses = await lookupExchangeAddresses(options.dns, mx, options.macro.ip);
       const empty = addresses.filter(isVoid);
       if (empty.length > 0) countStrict(term, current, empty.length);
-      return { isVoid: false, errors: empty.length > 0 ? [`${empty.map((e) => e.name).join(', ')} ${empty.length === 1 ? 'has' : 'have'} no ${addressType} records (pyspf and policyd-spf count ${empty.length === 1 ? 'this as a void lookup' : 'these as void lookups'})`] : [] };
+      return {
+        isVoid: false,
+        errors:
+          empty.length > 0
+            ? [
+                `${empty.map((e) => e.name).join(', ')} ${empty.length === 1 ? 'has' : 'have'} no ${addressType} records (pyspf and policyd-spf count ${empty.length === 1 ? 'this as a void lookup' : 'these as void lookups'})`,
+              ]
+            : [],
+      };
     }
     const type = term.name === 'exists' ? 'A' : addressType;
     const answer = await options.dns.lookup(name, type);
@@ -362,7 +454,11 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
 
   if (options.lookahead !== false) {
     startSpfLookahead(domain, {
-      dns: options.dns, record: options.record, ip: options.macro.ip, macro: options.macro, maxStarted: 2 * MAX_DNS_LOOKUPS,
+      dns: options.dns,
+      record: options.record,
+      ip: options.macro.ip,
+      macro: options.macro,
+      maxStarted: 2 * MAX_DNS_LOOKUPS,
       skip: (term) => (term.kind === 'mechanism' && term.name === 'ptr') || (!options.hasIp && needsIp(term.tokens)),
     });
   }

@@ -6,8 +6,14 @@ import type { SpfIp } from './spf-ip.js';
 import { ipInNetwork } from './spf-ip.js';
 import type { SpfMacroContext } from './expand-spf-macros.js';
 import {
-  addressAnswerHas, addressTypeFor, isQueryableName, isSameOrSubdomain, lookupExchangeAddresses, termTarget,
-  validatedDomainFor, validatedNames,
+  addressAnswerHas,
+  addressTypeFor,
+  isQueryableName,
+  isSameOrSubdomain,
+  lookupExchangeAddresses,
+  termTarget,
+  validatedDomainFor,
+  validatedNames,
 } from './spf-mechanism-dns.js';
 import { MAX_DNS_LOOKUPS, MAX_NAMES_PER_LOOKUP, MAX_VOID_LOOKUPS, SpfAbort, resultOfQualifier } from './spf-result.js';
 import type { SpfResult } from './spf-result.js';
@@ -76,7 +82,11 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
   const at = input.sender.lastIndexOf('@');
   const sender = at <= 0 ? `postmaster@${input.sender.slice(at + 1)}` : input.sender;
   const macro: SpfMacroContext = {
-    ip, sender, helo: input.helo, receiver: input.receiver ?? 'unknown', now: options.now,
+    ip,
+    sender,
+    helo: input.helo,
+    receiver: input.receiver ?? 'unknown',
+    now: options.now,
     validatedDomain: (d) => validatedDomainFor(dns, ip, d),
   };
   let lookups = 0;
@@ -101,7 +111,10 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
     countStrict(term, 1);
     voids += 1;
     if (voids > MAX_VOID_LOOKUPS) {
-      throw new SpfAbort('permerror', `${name} is void lookup number ${voids} (no such name or no records); SPF allows at most ${MAX_VOID_LOOKUPS} (RFC 7208 4.6.4)`);
+      throw new SpfAbort(
+        'permerror',
+        `${name} is void lookup number ${voids} (no such name or no records); SPF allows at most ${MAX_VOID_LOOKUPS} (RFC 7208 4.6.4)`,
+      );
     }
   };
   /** 5: a lookup error other than "no such name" ends the evaluation with temperror. */
@@ -136,7 +149,10 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
           return false;
         }
         if (mx.records.length > MAX_NAMES_PER_LOOKUP) {
-          throw new SpfAbort('permerror', `"${term.text}": ${name} has ${mx.records.length} MX records; an mx mechanism may look up at most ${MAX_NAMES_PER_LOOKUP} (RFC 7208 4.6.4)`);
+          throw new SpfAbort(
+            'permerror',
+            `"${term.text}": ${name} has ${mx.records.length} MX records; an mx mechanism may look up at most ${MAX_NAMES_PER_LOOKUP} (RFC 7208 4.6.4)`,
+          );
         }
         const answers = await lookupExchangeAddresses(dns, mx, ip);
         // pyspf gathers every exchange's addresses before matching, so its count runs first.
@@ -188,7 +204,8 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
     const load = await record(current);
     if (load.kind === 'none') return { result: 'none', term: null, decidedBy: null };
     if (load.kind === 'error') throw new SpfAbort('temperror', load.detail);
-    if (load.kind === 'multiple') throw new SpfAbort('permerror', `${current} publishes ${load.texts.length} SPF records; there must be exactly one (RFC 7208 4.5)`);
+    if (load.kind === 'multiple')
+      throw new SpfAbort('permerror', `${current} publishes ${load.texts.length} SPF records; there must be exactly one (RFC 7208 4.5)`);
     const parsed = load.record;
     const firstError = parsed.errors[0];
     if (firstError) throw new SpfAbort('permerror', `the SPF record of ${current} has a syntax error: ${firstError.message}`);
@@ -210,7 +227,15 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
   }
 
   if (!isValidInitialDomain(domain)) {
-    return { result: 'none', matched_mechanism: null, explanation: null, problem: `"${input.domain}" is not a domain name SPF can be checked for (RFC 7208 4.3)`, lookup_count: 0, void_lookup_count: 0, strict_void_stop: null };
+    return {
+      result: 'none',
+      matched_mechanism: null,
+      explanation: null,
+      problem: `"${input.domain}" is not a domain name SPF can be checked for (RFC 7208 4.3)`,
+      lookup_count: 0,
+      void_lookup_count: 0,
+      strict_void_stop: null,
+    };
   }
   if (options.lookahead !== false) startSpfLookahead(domain, { dns, record, ip, macro });
   try {
@@ -221,11 +246,24 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
       explanation = await fetchExplanation(exp, outcome.decidedBy.domain, dns, macro);
     }
     return {
-      result: outcome.result, matched_mechanism: outcome.term?.text ?? null, explanation,
-      problem: outcome.result === 'none' ? `${domain} has no SPF record` : null, lookup_count: lookups, void_lookup_count: voids, strict_void_stop: strictStop,
+      result: outcome.result,
+      matched_mechanism: outcome.term?.text ?? null,
+      explanation,
+      problem: outcome.result === 'none' ? `${domain} has no SPF record` : null,
+      lookup_count: lookups,
+      void_lookup_count: voids,
+      strict_void_stop: strictStop,
     };
   } catch (error) {
     if (!(error instanceof SpfAbort)) throw error;
-    return { result: error.result, matched_mechanism: null, explanation: null, problem: error.problem, lookup_count: lookups, void_lookup_count: voids, strict_void_stop: strictStop };
+    return {
+      result: error.result,
+      matched_mechanism: null,
+      explanation: null,
+      problem: error.problem,
+      lookup_count: lookups,
+      void_lookup_count: voids,
+      strict_void_stop: strictStop,
+    };
   }
 }

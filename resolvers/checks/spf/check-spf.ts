@@ -60,8 +60,16 @@ export interface CheckSpfAnswer extends CheckResultBase {
 
 /** Findings that mean receivers get permerror: the record is not valid. */
 const PERMERROR_CODES: ReadonlySet<SpfFindingCode> = new Set([
-  'multiple_spf_records', 'syntax_error', 'duplicate_modifier', 'too_many_dns_lookups', 'too_many_void_lookups',
-  'include_without_spf', 'redirect_without_spf', 'spf_loop', 'mx_too_many_records', 'spf_permerror',
+  'multiple_spf_records',
+  'syntax_error',
+  'duplicate_modifier',
+  'too_many_dns_lookups',
+  'too_many_void_lookups',
+  'include_without_spf',
+  'redirect_without_spf',
+  'spf_loop',
+  'mx_too_many_records',
+  'spf_permerror',
 ]);
 
 function readIp(raw: string | undefined): SpfIp | null {
@@ -104,7 +112,11 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
   // Without an address the macros still need one; the tree leaves address-dependent names unexpanded.
   const macroIp = ip ?? { family: 4 as const, bytes: [192, 0, 2, 0], text: '192.0.2.0' };
   const macro: SpfMacroContext = {
-    ip: macroIp, sender, helo, receiver: 'unknown', now: ctx.now,
+    ip: macroIp,
+    sender,
+    helo,
+    receiver: 'unknown',
+    now: ctx.now,
     validatedDomain: (d) => validatedDomainFor(ctx.dns, macroIp, d),
   };
 
@@ -116,7 +128,12 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
   const root = tree.root;
   const findings: Finding[] = [];
   if (root.outcome === 'none') {
-    findings.push(spfFinding('spf_record_missing', `${domain} publishes no SPF record, so receivers cannot tell which servers may send its mail. Publish a TXT record such as "v=spf1 include:<your provider> -all".`));
+    findings.push(
+      spfFinding(
+        'spf_record_missing',
+        `${domain} publishes no SPF record, so receivers cannot tell which servers may send its mail. Publish a TXT record such as "v=spf1 include:<your provider> -all".`,
+      ),
+    );
   }
   if (root.outcome === 'multiple') {
     findings.push(spfFinding('multiple_spf_records', `${root.errors[0] ?? ''}. Merge them into one record: ${root.record ?? ''}`));
@@ -127,34 +144,69 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
   const atLeast = hasUnreadRecord(root.mechanisms) ? 'at least ' : '';
   if (root.outcome === 'found') {
     if (root.lookups > MAX_DNS_LOOKUPS) {
-      findings.push(spfFinding('too_many_dns_lookups', `The SPF record of ${domain} needs ${atLeast}${root.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, and above that receivers return permerror, which silently breaks SPF for all of this domain's mail. Remove includes you no longer use, replace a and mx with ip4/ip6 ranges, or flatten includes into the ip4/ip6 ranges they publish (and keep that copy up to date).`));
+      findings.push(
+        spfFinding(
+          'too_many_dns_lookups',
+          `The SPF record of ${domain} needs ${atLeast}${root.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, and above that receivers return permerror, which silently breaks SPF for all of this domain's mail. Remove includes you no longer use, replace a and mx with ip4/ip6 ranges, or flatten includes into the ip4/ip6 ranges they publish (and keep that copy up to date).`,
+        ),
+      );
     }
     if (root.void_lookups > MAX_VOID_LOOKUPS) {
-      findings.push(spfFinding('too_many_void_lookups', `The SPF record of ${domain} has ${root.void_lookups} terms pointing at names that do not exist or have no records (${tree.voidNames.join(', ')}); above ${MAX_VOID_LOOKUPS} receivers return permerror. Remove those terms.`));
+      findings.push(
+        spfFinding(
+          'too_many_void_lookups',
+          `The SPF record of ${domain} has ${root.void_lookups} terms pointing at names that do not exist or have no records (${tree.voidNames.join(', ')}); above ${MAX_VOID_LOOKUPS} receivers return permerror. Remove those terms.`,
+        ),
+      );
     } else if (root.void_lookups > 0) {
-      findings.push(spfFinding('void_lookups', `The SPF record of ${domain} points at names with no records (${tree.voidNames.join(', ')}); SPF tolerates at most ${MAX_VOID_LOOKUPS}. Remove the stale terms.`));
+      findings.push(
+        spfFinding(
+          'void_lookups',
+          `The SPF record of ${domain} points at names with no records (${tree.voidNames.join(', ')}); SPF tolerates at most ${MAX_VOID_LOOKUPS}. Remove the stale terms.`,
+        ),
+      );
     }
   }
   if (stopped) findings.push(spfFinding('expansion_stopped', stopMessage(stopped)));
   const failures = [...tree.dnsFailures];
   if (evaluation?.result === 'temperror' && evaluation.problem) failures.push(evaluation.problem);
   if (failures.length > 0) {
-    findings.push(spfFinding('dns_lookup_failed', `A DNS lookup failed while checking SPF for ${domain} (${failures[0]}); receivers would return temperror. This is not a missing record: try again, and check the DNS servers if it persists.`));
+    findings.push(
+      spfFinding(
+        'dns_lookup_failed',
+        `A DNS lookup failed while checking SPF for ${domain} (${failures[0]}); receivers would return temperror. This is not a missing record: try again, and check the DNS servers if it persists.`,
+      ),
+    );
   }
   if (evaluation && ip) findings.push(...resultFindings(evaluation.result, evaluation.problem, evaluation.matched_mechanism, ip.text, domain, findings));
 
   const valid = root.outcome === 'found' && !findings.some((f) => PERMERROR_CODES.has(f.code as SpfFindingCode));
   const divergence: SpfReceiverDivergence[] = [];
   if (failures.length === 0 && root.outcome === 'found') {
-    const mx = mxAddressVoidDivergence(domain, { valid, strict: tree.strictVoids },
-      ip && evaluation ? { ip: ip.text, result: evaluation.result, strictStop: evaluation.strict_void_stop } : null);
+    const mx = mxAddressVoidDivergence(
+      domain,
+      { valid, strict: tree.strictVoids },
+      ip && evaluation ? { ip: ip.text, result: evaluation.result, strictStop: evaluation.strict_void_stop } : null,
+    );
     if (mx) divergence.push(mx);
   }
   for (const d of divergence) findings.push(spfFinding('receiver_divergence', d.detail));
   const status: CheckStatus = failures.length > 0 ? 'error' : statusFromFindings(findings);
   const answer: CheckSpfAnswer = {
     status,
-    summary: summarize({ domain, status, outcome: root.outcome, valid, lookups: root.lookups, atLeast, findings, failure: failures[0], ip: ip?.text, evaluation, divergence }),
+    summary: summarize({
+      domain,
+      status,
+      outcome: root.outcome,
+      valid,
+      lookups: root.lookups,
+      atLeast,
+      findings,
+      failure: failures[0],
+      ip: ip?.text,
+      evaluation,
+      divergence,
+    }),
     findings,
     domain,
     ...(unicode ? { domain_unicode: unicode } : {}),
@@ -165,24 +217,52 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
     mechanisms: root.mechanisms,
     expansion_stopped: stopped,
     divergence,
-    ...(ip && evaluation ? {
-      ip: ip.text, sender, helo,
-      result: evaluation.result, matched_mechanism: evaluation.matched_mechanism, explanation: evaluation.explanation,
-    } : {}),
+    ...(ip && evaluation
+      ? {
+          ip: ip.text,
+          sender,
+          helo,
+          result: evaluation.result,
+          matched_mechanism: evaluation.matched_mechanism,
+          explanation: evaluation.explanation,
+        }
+      : {}),
   };
   return answer;
 }
 
-function resultFindings(result: SpfResult, problem: string | null, matched: string | null, ip: string, domain: string, existing: readonly Finding[]): Finding[] {
+function resultFindings(
+  result: SpfResult,
+  problem: string | null,
+  matched: string | null,
+  ip: string,
+  domain: string,
+  existing: readonly Finding[],
+): Finding[] {
   switch (result) {
     case 'pass':
       return [spfFinding('ip_authorized', `${ip} is authorised to send for ${domain} (matched "${matched ?? ''}").`)];
     case 'fail':
-      return [spfFinding('ip_not_authorized', `${ip} is not authorised to send for ${domain}${matched ? ` ("${matched}" gives fail)` : ''}; mail from it fails SPF. Add the server to the record if it is yours.`)];
+      return [
+        spfFinding(
+          'ip_not_authorized',
+          `${ip} is not authorised to send for ${domain}${matched ? ` ("${matched}" gives fail)` : ''}; mail from it fails SPF. Add the server to the record if it is yours.`,
+        ),
+      ];
     case 'softfail':
-      return [spfFinding('ip_softfail', `${ip} is not listed for ${domain}${matched ? ` ("${matched}" gives softfail)` : ''}; receivers treat its mail as suspicious. Add the server to the record if it is yours.`)];
+      return [
+        spfFinding(
+          'ip_softfail',
+          `${ip} is not listed for ${domain}${matched ? ` ("${matched}" gives softfail)` : ''}; receivers treat its mail as suspicious. Add the server to the record if it is yours.`,
+        ),
+      ];
     case 'neutral':
-      return [spfFinding('ip_neutral', `${ip} gets "neutral" from ${domain}'s SPF record${matched ? ` ("${matched}")` : ''}: the record neither authorises nor forbids it.`)];
+      return [
+        spfFinding(
+          'ip_neutral',
+          `${ip} gets "neutral" from ${domain}'s SPF record${matched ? ` ("${matched}")` : ''}: the record neither authorises nor forbids it.`,
+        ),
+      ];
     case 'permerror':
       return existing.some((f) => PERMERROR_CODES.has(f.code as SpfFindingCode))
         ? []
@@ -194,22 +274,31 @@ function resultFindings(result: SpfResult, problem: string | null, matched: stri
 }
 
 function hasUnreadRecord(terms: readonly SpfTermNode[]): boolean {
-  return terms.some((t) => (t.past_limit && (t.mechanism === 'include' || t.mechanism === 'redirect')) || (t.children !== null && hasUnreadRecord(t.children.mechanisms)));
+  return terms.some(
+    (t) => (t.past_limit && (t.mechanism === 'include' || t.mechanism === 'redirect')) || (t.children !== null && hasUnreadRecord(t.children.mechanisms)),
+  );
 }
 
 function stopMessage(stop: SpfExpansionStop): string {
   const where = `"${stop.term}" in the SPF record of ${stop.domain} (${stop.depth === 0 ? 'the record itself' : `include depth ${stop.depth}: ${stop.path.join(' → ')}`})`;
-  const why = stop.reason === 'dns_lookups'
-    ? `it would be DNS lookup number ${MAX_DNS_LOOKUPS + 1}, past the ${MAX_DNS_LOOKUPS} receivers allow`
-    : stop.reason === 'void_lookups'
-      ? `it is void lookup number ${MAX_VOID_LOOKUPS + 1}, past the ${MAX_VOID_LOOKUPS} receivers allow`
-      : `its domain has more than 10 MX names`;
+  const why =
+    stop.reason === 'dns_lookups'
+      ? `it would be DNS lookup number ${MAX_DNS_LOOKUPS + 1}, past the ${MAX_DNS_LOOKUPS} receivers allow`
+      : stop.reason === 'void_lookups'
+        ? `it is void lookup number ${MAX_VOID_LOOKUPS + 1}, past the ${MAX_VOID_LOOKUPS} receivers allow`
+        : `its domain has more than 10 MX names`;
   return `Stopped expanding at ${where}: ${why}, so receivers stop there with permerror. Terms after it are listed (past_limit) but not looked up.`;
 }
 
 interface SummaryInput {
-  readonly domain: string; readonly status: CheckStatus; readonly outcome: string; readonly valid: boolean;
-  readonly lookups: number; readonly atLeast: string; readonly findings: readonly Finding[]; readonly failure: string | undefined;
+  readonly domain: string;
+  readonly status: CheckStatus;
+  readonly outcome: string;
+  readonly valid: boolean;
+  readonly lookups: number;
+  readonly atLeast: string;
+  readonly findings: readonly Finding[];
+  readonly failure: string | undefined;
   readonly ip: string | undefined;
   readonly evaluation: { result: SpfResult; matched_mechanism: string | null; lookup_count: number } | null;
   readonly divergence: readonly SpfReceiverDivergence[];
@@ -223,19 +312,27 @@ interface SummaryInput {
 function summarize(input: SummaryInput): string {
   const { domain, status, outcome, valid, lookups, atLeast, findings, failure, ip, evaluation } = input;
   const decidedEarly = !valid && ip && evaluation && evaluation.result !== 'permerror' && evaluation.result !== 'temperror';
-  const forIp = !ip || !evaluation
-    ? ''
-    : decidedEarly
-      ? ` For ${ip} the result is still ${evaluation.result}${evaluation.matched_mechanism ? `: "${evaluation.matched_mechanism}" decided it` : ': evaluation ended'} after ${evaluation.lookup_count} DNS lookup${evaluation.lookup_count === 1 ? '' : 's'}, before the limit was reached or the broken part was read, because evaluation stops at the first match; senders not matched by then get permerror.`
-      : ` For ${ip} the result is ${evaluation.result}${evaluation.matched_mechanism ? ` (matched "${evaluation.matched_mechanism}")` : ''}.`;
-  const diverges = input.divergence.length === 0 ? '' : ` Some receivers disagree: ${input.divergence.map((d) => `${d.receivers.join(' and ')} ${d.result !== undefined && evaluation ? `give ${ip ?? ''} ${d.result}` : d.valid ? 'accept the record' : 'treat the record as a permanent error'}`).join('; ')} (see divergence).`;
-  if (status === 'error') return `Could not check the SPF record of ${domain}: ${failure ?? 'a DNS lookup failed'} (temperror); this is a lookup failure, not a missing record.${forIp}`;
+  const forIp =
+    !ip || !evaluation
+      ? ''
+      : decidedEarly
+        ? ` For ${ip} the result is still ${evaluation.result}${evaluation.matched_mechanism ? `: "${evaluation.matched_mechanism}" decided it` : ': evaluation ended'} after ${evaluation.lookup_count} DNS lookup${evaluation.lookup_count === 1 ? '' : 's'}, before the limit was reached or the broken part was read, because evaluation stops at the first match; senders not matched by then get permerror.`
+        : ` For ${ip} the result is ${evaluation.result}${evaluation.matched_mechanism ? ` (matched "${evaluation.matched_mechanism}")` : ''}.`;
+  const diverges =
+    input.divergence.length === 0
+      ? ''
+      : ` Some receivers disagree: ${input.divergence.map((d) => `${d.receivers.join(' and ')} ${d.result !== undefined && evaluation ? `give ${ip ?? ''} ${d.result}` : d.valid ? 'accept the record' : 'treat the record as a permanent error'}`).join('; ')} (see divergence).`;
+  if (status === 'error')
+    return `Could not check the SPF record of ${domain}: ${failure ?? 'a DNS lookup failed'} (temperror); this is a lookup failure, not a missing record.${forIp}`;
   if (outcome === 'none') return `${domain} has no SPF record.${forIp}`;
   if (outcome === 'multiple') return `${domain} publishes more than one SPF record, which receivers treat as a permanent error.${forIp}`;
   if (!valid) {
-    if (lookups > MAX_DNS_LOOKUPS) return `The SPF record of ${domain} needs ${atLeast}${lookups} DNS lookups, more than the ${MAX_DNS_LOOKUPS} SPF allows, so receivers return permerror for senders they cannot match within the first ${MAX_DNS_LOOKUPS}.${forIp}${diverges}`;
+    if (lookups > MAX_DNS_LOOKUPS)
+      return `The SPF record of ${domain} needs ${atLeast}${lookups} DNS lookups, more than the ${MAX_DNS_LOOKUPS} SPF allows, so receivers return permerror for senders they cannot match within the first ${MAX_DNS_LOOKUPS}.${forIp}${diverges}`;
     return `The SPF record of ${domain} is invalid, so receivers treat it as a permanent error: ${findings.find((f) => f.severity === 'error')?.message ?? ''}${forIp}${diverges}`;
   }
-  const warnings = findings.filter((f) => (f.severity === 'warning' || f.severity === 'error') && !f.code.startsWith('ip_') && f.code !== 'receiver_divergence').length;
+  const warnings = findings.filter(
+    (f) => (f.severity === 'warning' || f.severity === 'error') && !f.code.startsWith('ip_') && f.code !== 'receiver_divergence',
+  ).length;
   return `${domain} has a valid SPF record using ${lookups} of ${MAX_DNS_LOOKUPS} DNS lookups${warnings > 0 ? `, with ${warnings} thing${warnings === 1 ? '' : 's'} to improve` : ''}.${forIp}${diverges}`;
 }

@@ -30,17 +30,28 @@ export function urlEscape(value: string): string {
 async function letterValue(letter: MacroToken & { kind: 'macro' }, domain: string, ctx: SpfMacroContext): Promise<string> {
   const { local, domain: senderDomain } = splitSender(ctx.sender);
   switch (letter.letter) {
-    case 's': return ctx.sender;
-    case 'l': return local;
-    case 'o': return senderDomain;
-    case 'd': return domain;
-    case 'i': return ipDotFormat(ctx.ip);
-    case 'p': return ctx.validatedDomain(domain);
-    case 'v': return ctx.ip.family === 4 ? 'in-addr' : 'ip6';
-    case 'h': return ctx.helo;
-    case 'c': return ctx.ip.text;
-    case 'r': return ctx.receiver;
-    case 't': return String(Math.floor(ctx.now().getTime() / 1000));
+    case 's':
+      return ctx.sender;
+    case 'l':
+      return local;
+    case 'o':
+      return senderDomain;
+    case 'd':
+      return domain;
+    case 'i':
+      return ipDotFormat(ctx.ip);
+    case 'p':
+      return ctx.validatedDomain(domain);
+    case 'v':
+      return ctx.ip.family === 4 ? 'in-addr' : 'ip6';
+    case 'h':
+      return ctx.helo;
+    case 'c':
+      return ctx.ip.text;
+    case 'r':
+      return ctx.receiver;
+    case 't':
+      return String(Math.floor(ctx.now().getTime() / 1000));
   }
 }
 
@@ -50,15 +61,17 @@ async function letterValue(letter: MacroToken & { kind: 'macro' }, domain: strin
  * when the letter was upper case.
  */
 export async function expandMacros(tokens: readonly MacroToken[], domain: string, ctx: SpfMacroContext): Promise<string> {
-  const parts = await Promise.all(tokens.map(async (token) => {
-    if (token.kind === 'literal') return token.text;
-    const value = await letterValue(token, domain, ctx);
-    let pieces = value.split(new RegExp(`[${token.delimiters.replace(/[-\\\]^]/g, '\\$&')}]`));
-    if (token.reverse) pieces = pieces.reverse();
-    if (token.digits !== null && token.digits < pieces.length) pieces = pieces.slice(pieces.length - token.digits);
-    const joined = pieces.join('.');
-    return token.escape ? urlEscape(joined) : joined;
-  }));
+  const parts = await Promise.all(
+    tokens.map(async (token) => {
+      if (token.kind === 'literal') return token.text;
+      const value = await letterValue(token, domain, ctx);
+      let pieces = value.split(new RegExp(`[${token.delimiters.replace(/[-\\\]^]/g, '\\$&')}]`));
+      if (token.reverse) pieces = pieces.reverse();
+      if (token.digits !== null && token.digits < pieces.length) pieces = pieces.slice(pieces.length - token.digits);
+      const joined = pieces.join('.');
+      return token.escape ? urlEscape(joined) : joined;
+    }),
+  );
   return parts.join('');
 }
 

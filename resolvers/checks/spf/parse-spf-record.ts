@@ -83,7 +83,17 @@ function parseMechanism(text: string): TermParse {
   if (!MECHANISMS.has(name) || (rest !== '' && rest[0] !== ':' && rest[0] !== '/')) {
     return invalid(`"${text}" is not a known mechanism (all, include, a, mx, ptr, ip4, ip6, exists) or a modifier (name=value)`);
   }
-  const base = { kind: 'mechanism' as const, text, qualifier, name: name as SpfMechanismName, domainSpec: null, tokens: null, network: null, cidr4: null, cidr6: null };
+  const base = {
+    kind: 'mechanism' as const,
+    text,
+    qualifier,
+    name: name as SpfMechanismName,
+    domainSpec: null,
+    tokens: null,
+    network: null,
+    cidr4: null,
+    cidr6: null,
+  };
 
   switch (name) {
     case 'all':
@@ -116,7 +126,8 @@ function parseMechanism(text: string): TermParse {
     }
     case 'ip4': {
       const m4 = IP4_TERM.exec(rest);
-      if (!m4 || !IP4_NETWORK.test(m4[1] ?? '')) return invalid(`"${text}": ip4 needs a full IPv4 address with an optional prefix length, such as ip4:192.0.2.0/24`);
+      if (!m4 || !IP4_NETWORK.test(m4[1] ?? ''))
+        return invalid(`"${text}": ip4 needs a full IPv4 address with an optional prefix length, such as ip4:192.0.2.0/24`);
       const cidr4 = m4[2] === undefined ? 32 : Number(m4[2]);
       if (cidr4 > 32) return invalid(`"${text}": an IPv4 prefix length is at most 32`);
       return { ...base, network: (m4[1] ?? '').split('.').map(Number), cidr4 };
@@ -136,7 +147,8 @@ function parseTerm(text: string): TermParse {
   // Mechanisms and modifiers are separated by spaces only (4.6.1); tabs, CR, LF or non-ASCII
   // inside a term make it invalid rather than splitting it (the suite's control-char-policy).
   const bad = [...text].find((ch) => ch.charCodeAt(0) < 0x21 || ch.charCodeAt(0) > 0x7e);
-  if (bad !== undefined) return invalid(`"${text}" contains the character ${JSON.stringify(bad)}; SPF records are printable ASCII separated by spaces (RFC 7208 3, 4.6.1)`);
+  if (bad !== undefined)
+    return invalid(`"${text}" contains the character ${JSON.stringify(bad)}; SPF records are printable ASCII separated by spaces (RFC 7208 3, 4.6.1)`);
   const mod = /^([a-zA-Z][a-zA-Z0-9\-_.]*)=(.*)$/.exec(text);
   if (!mod) return parseMechanism(text);
   const name = (mod[1] ?? '').toLowerCase();
@@ -162,7 +174,10 @@ export function parseSpfRecord(text: string): ParsedSpfRecord {
   const errors: SpfSyntaxError[] = [];
   let redirect: SpfModifierTerm | null = null;
   let exp: SpfModifierTerm | null = null;
-  for (const part of text.slice(6).split(' ').filter((p) => p !== '')) {
+  for (const part of text
+    .slice(6)
+    .split(' ')
+    .filter((p) => p !== '')) {
     const parsed = parseTerm(part);
     if (parsed.kind === 'invalid') {
       terms.push({ kind: 'invalid', text: part, error: parsed.error });

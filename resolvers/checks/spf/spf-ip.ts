@@ -78,12 +78,13 @@ function dottedQuadBytes(text: string): number[] | null {
  */
 export function ipDotFormat(ip: SpfIp): string {
   if (ip.family === 4) return ip.bytes.join('.');
-  return ip.bytes.flatMap((b) => [(b >> 4).toString(16), (b & 0xf).toString(16)]).join('.').toUpperCase();
+  return ip.bytes
+    .flatMap((b) => [(b >> 4).toString(16), (b & 0xf).toString(16)])
+    .join('.')
+    .toUpperCase();
 }
 
 /** The reverse-mapping name a PTR query uses (RFC 7208 5.5). */
 export function reverseName(ip: SpfIp): string {
-  return ip.family === 4
-    ? `${[...ip.bytes].reverse().join('.')}.in-addr.arpa`
-    : `${ipDotFormat(ip).split('.').reverse().join('.').toLowerCase()}.ip6.arpa`;
+  return ip.family === 4 ? `${[...ip.bytes].reverse().join('.')}.in-addr.arpa` : `${ipDotFormat(ip).split('.').reverse().join('.').toLowerCase()}.ip6.arpa`;
 }

@@ -52,10 +52,13 @@ export function startSpfLookahead(domain: string, deps: SpfLookaheadDeps): void 
 
   function plan(name: string): PlannedRecord {
     const planned: PlannedRecord = { domain: name, load: null, children: new Map(), started: new Set() };
-    void deps.record(name).then((load) => {
-      planned.load = load;
-      walk(root, 0);
-    }, () => undefined);
+    void deps.record(name).then(
+      (load) => {
+        planned.load = load;
+        walk(root, 0);
+      },
+      () => undefined,
+    );
     return planned;
   }
 
@@ -121,4 +124,3 @@ export function startSpfLookahead(domain: string, deps: SpfLookaheadDeps): void 
     }
   }
 }
-

@@ -48,9 +48,21 @@ export function parseMacroString(text: string, options: { readonly explanation?:
       continue;
     }
     const next = text[i + 1];
-    if (next === '%') { literal += '%'; i += 1; continue; }
-    if (next === '_') { literal += ' '; i += 1; continue; }
-    if (next === '-') { literal += '%20'; i += 1; continue; }
+    if (next === '%') {
+      literal += '%';
+      i += 1;
+      continue;
+    }
+    if (next === '_') {
+      literal += ' ';
+      i += 1;
+      continue;
+    }
+    if (next === '-') {
+      literal += '%20';
+      i += 1;
+      continue;
+    }
     if (next !== '{') return { ok: false, error: `"%" must be followed by "{", "%", "_" or "-" (RFC 7208 7.1)` };
     const close = text.indexOf('}', i + 2);
     if (close < 0) return { ok: false, error: 'a macro "%{" is not closed with "}"' };
@@ -60,9 +72,13 @@ export function parseMacroString(text: string, options: { readonly explanation?:
     const [, letterRaw = '', digitsRaw = '', reverseRaw = '', delimiters = ''] = m;
     const letter = letterRaw.toLowerCase();
     if (!letters.includes(letter)) {
-      return { ok: false, error: options.explanation || !EXPLANATION_LETTERS.includes(letter)
-        ? `"%{${body}}" uses an unknown macro letter "${letterRaw}"`
-        : `"%{${body}}": the macro letters c, r and t are only allowed in explanation text (RFC 7208 7.2)` };
+      return {
+        ok: false,
+        error:
+          options.explanation || !EXPLANATION_LETTERS.includes(letter)
+            ? `"%{${body}}" uses an unknown macro letter "${letterRaw}"`
+            : `"%{${body}}": the macro letters c, r and t are only allowed in explanation text (RFC 7208 7.2)`,
+      };
     }
     if (digitsRaw !== '' && Number(digitsRaw) === 0) return { ok: false, error: `"%{${body}}": the number of parts must not be zero (RFC 7208 7.3)` };
     flush();

@@ -27,16 +27,22 @@ export function addressTypeFor(ip: SpfIp): 'A' | 'AAAA' {
 }
 
 export function addressAnswerHas(answer: DnsAnswer<'A' | 'AAAA'>, match: (bytes: readonly number[]) => boolean): boolean {
-  return answer.ok && answer.records.some((r) => {
-    const bytes = addressBytes(r.data as string);
-    return bytes !== null && match(bytes);
-  });
+  return (
+    answer.ok &&
+    answer.records.some((r) => {
+      const bytes = addressBytes(r.data as string);
+      return bytes !== null && match(bytes);
+    })
+  );
 }
 
 /** The address answers of an MX's exchanges (the first 10 names only; more is the caller's permerror). */
 export function lookupExchangeAddresses(dns: DnsLookup, mx: DnsAnswer<'MX'>, ip: SpfIp): Promise<DnsAnswer<'A' | 'AAAA'>[]> {
   if (!mx.ok) return Promise.resolve([]);
-  const names = mx.records.slice(0, MAX_NAMES_PER_LOOKUP).map((r) => r.data.exchange.toLowerCase()).filter(isQueryableName);
+  const names = mx.records
+    .slice(0, MAX_NAMES_PER_LOOKUP)
+    .map((r) => r.data.exchange.toLowerCase())
+    .filter(isQueryableName);
   return Promise.all(names.map((name) => dns.lookup(name, addressTypeFor(ip))));
 }
 
@@ -47,7 +53,10 @@ export function lookupExchangeAddresses(dns: DnsLookup, mx: DnsAnswer<'MX'>, ip:
 export async function validatedNames(dns: DnsLookup, ip: SpfIp): Promise<{ readonly names: string[]; readonly ptr: DnsAnswer<'PTR'> }> {
   const ptr = await dns.lookup(reverseName(ip), 'PTR');
   if (!ptr.ok) return { names: [], ptr };
-  const candidates = ptr.records.slice(0, MAX_NAMES_PER_LOOKUP).map((r) => r.data.toLowerCase().replace(/\.$/, '')).filter(isQueryableName);
+  const candidates = ptr.records
+    .slice(0, MAX_NAMES_PER_LOOKUP)
+    .map((r) => r.data.toLowerCase().replace(/\.$/, ''))
+    .filter(isQueryableName);
   const answers = await Promise.all(candidates.map((name) => dns.lookup(name, addressTypeFor(ip))));
   const same = (bytes: readonly number[]): boolean => bytes.length === ip.bytes.length && bytes.every((b, i) => b === ip.bytes[i]);
   return { names: candidates.filter((_, i) => addressAnswerHas(answers[i] as DnsAnswer<'A' | 'AAAA'>, same)), ptr };
@@ -66,8 +75,5 @@ export function isSameOrSubdomain(name: string, target: string): boolean {
  */
 export async function validatedDomainFor(dns: DnsLookup, ip: SpfIp, domain: string): Promise<string> {
   const { names } = await validatedNames(dns, ip);
-  return names.find((n) => n === domain.toLowerCase())
-    ?? names.find((n) => isSameOrSubdomain(n, domain))
-    ?? names[0]
-    ?? 'unknown';
+  return names.find((n) => n === domain.toLowerCase()) ?? names.find((n) => isSameOrSubdomain(n, domain)) ?? names[0] ?? 'unknown';
 }

@@ -35,16 +35,19 @@ export function mxAddressVoidDivergence(
 ): SpfReceiverDivergence | null {
   const strictValid = audit.valid && audit.strict.stopped_at === null;
   const strictResult: SpfResult | undefined = evaluation
-    ? (evaluation.strictStop !== null && evaluation.result !== 'temperror' ? 'permerror' : evaluation.result)
+    ? evaluation.strictStop !== null && evaluation.result !== 'temperror'
+      ? 'permerror'
+      : evaluation.result
     : undefined;
   const changesValidity = strictValid !== audit.valid;
   const changesResult = evaluation !== null && strictResult !== evaluation.result;
   if (!changesValidity && !changesResult) return null;
   const where = audit.strict.stopped_at ?? null;
   const whereText = where ? ` at "${where.term}" in the SPF record of ${where.domain}` : '';
-  const outcome = changesResult && evaluation
-    ? `they give ${evaluation.ip} permerror where RFC 7208 gives ${evaluation.result}`
-    : 'they treat the record as a permanent error (permerror) for senders that reach that term';
+  const outcome =
+    changesResult && evaluation
+      ? `they give ${evaluation.ip} permerror where RFC 7208 gives ${evaluation.result}`
+      : 'they treat the record as a permanent error (permerror) for senders that reach that term';
   return {
     rule: 'mx_address_void',
     receivers: MX_VOID_RECEIVERS,

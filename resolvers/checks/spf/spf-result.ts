@@ -6,10 +6,14 @@ export type SpfResult = 'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'per
 /** 4.6.2: a matching mechanism's qualifier gives the result. */
 export function resultOfQualifier(qualifier: SpfQualifier): 'pass' | 'fail' | 'softfail' | 'neutral' {
   switch (qualifier) {
-    case '+': return 'pass';
-    case '-': return 'fail';
-    case '~': return 'softfail';
-    case '?': return 'neutral';
+    case '+':
+      return 'pass';
+    case '-':
+      return 'fail';
+    case '~':
+      return 'softfail';
+    case '?':
+      return 'neutral';
   }
 }
 
@@ -22,7 +26,10 @@ export const MAX_VOID_LOOKUPS = 2;
 
 /** Thrown inside an evaluation to end it with permerror or temperror (the result propagates through include). */
 export class SpfAbort extends Error {
-  constructor(readonly result: 'permerror' | 'temperror', readonly problem: string) {
+  constructor(
+    readonly result: 'permerror' | 'temperror',
+    readonly problem: string,
+  ) {
     super(problem);
     this.name = 'SpfAbort';
   }

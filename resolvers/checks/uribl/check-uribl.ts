@@ -39,41 +39,57 @@ function strip({ target: _target, kind: _kind, ...rest }: DnsblListResult): Omit
  */
 export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Promise<UriblAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', URIBL_LIMIT);
-  const results = await Promise.all(items.map(async (item): Promise<UriblDomainResult> => {
-    if (!item.ok) return { domain: item.input, domain_unicode: null, queried: null, listed: null, lists: [], reason: item.reason };
-    const queried = organizationalDomain(item.domain) ?? item.domain;
-    const lists = await Promise.all(DOMAIN_LISTS.map((list) => queryDnsbl(ctx.dns, list, queried, ctx.blacklist)));
-    const listed = lists.some((l) => l.listed === true) ? true : lists.some((l) => l.listed === false) ? false : null;
-    return {
-      domain: item.domain, domain_unicode: item.unicode, queried, listed, lists: lists.map(strip),
-      reason: listed === null ? 'No list gave a usable answer; see each list\'s reason.' : null,
-    };
-  }));
+  const results = await Promise.all(
+    items.map(async (item): Promise<UriblDomainResult> => {
+      if (!item.ok) return { domain: item.input, domain_unicode: null, queried: null, listed: null, lists: [], reason: item.reason };
+      const queried = organizationalDomain(item.domain) ?? item.domain;
+      const lists = await Promise.all(DOMAIN_LISTS.map((list) => queryDnsbl(ctx.dns, list, queried, ctx.blacklist)));
+      const listed = lists.some((l) => l.listed === true) ? true : lists.some((l) => l.listed === false) ? false : null;
+      return {
+        domain: item.domain,
+        domain_unicode: item.unicode,
+        queried,
+        listed,
+        lists: lists.map(strip),
+        reason: listed === null ? "No list gave a usable answer; see each list's reason." : null,
+      };
+    }),
+  );
 
   const findings: Finding[] = [];
   for (const r of results) {
     if (r.listed === true) {
       const on = r.lists.filter((l) => l.listed === true);
       findings.push({
-        severity: 'error', code: 'uri_listed',
+        severity: 'error',
+        code: 'uri_listed',
         message: `${r.domain} is listed on ${on.map((l) => `${l.list} (${l.codes.map((c) => c.meaning).join('; ')})`).join(', ')}: mail that links to it goes to spam. Request removal at ${on.map((l) => l.removal_url).join(', ')}.`,
       });
     } else if (r.listed === null) {
       findings.push({ severity: 'warning', code: r.queried ? 'no_usable_answer' : 'invalid_domain', message: `${r.domain}: ${r.reason}` });
     }
   }
-  const dead = [...new Map(results.flatMap((r) => r.lists).filter((l) => l.alive === false).map((l) => [l.list_id, l])).values()];
+  const dead = [
+    ...new Map(
+      results
+        .flatMap((r) => r.lists)
+        .filter((l) => l.alive === false)
+        .map((l) => [l.list_id, l]),
+    ).values(),
+  ];
   if (dead.length > 0) {
     findings.push({
-      severity: 'warning', code: 'lists_failed_test_point',
+      severity: 'warning',
+      code: 'lists_failed_test_point',
       message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a domain list must list "test" and not "invalid"), so their answers were not counted: ${dead[0]!.reason}`,
     });
   }
   const listedCount = results.filter((r) => r.listed === true).length;
   const allUnanswered = results.every((r) => r.listed === null && r.queried !== null);
   const status = allUnanswered ? 'error' : statusFromFindings(findings);
-  const summary = status === 'error'
-    ? 'No URI blocklist gave a usable answer for any domain; nothing could be determined.'
-    : `${listedCount} of ${results.length} domain(s) are listed on a URI blocklist.`;
+  const summary =
+    status === 'error'
+      ? 'No URI blocklist gave a usable answer for any domain; nothing could be determined.'
+      : `${listedCount} of ${results.length} domain(s) are listed on a URI blocklist.`;
   return { status, summary, findings, results, listed_count: listedCount };
 }

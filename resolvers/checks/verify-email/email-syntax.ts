@@ -20,9 +20,20 @@ export type EmailSyntax =
   | { readonly valid: false; readonly reason: EmailSyntaxError; readonly message: string };
 
 export type EmailSyntaxError =
-  | 'empty' | 'control_or_space' | 'no_at_sign' | 'no_local_part' | 'no_domain' | 'quoted_local_part'
-  | 'invalid_local_part' | 'local_part_too_long' | 'address_literal' | 'invalid_domain' | 'label_too_long'
-  | 'domain_too_long' | 'numeric_tld' | 'address_too_long';
+  | 'empty'
+  | 'control_or_space'
+  | 'no_at_sign'
+  | 'no_local_part'
+  | 'no_domain'
+  | 'quoted_local_part'
+  | 'invalid_local_part'
+  | 'local_part_too_long'
+  | 'address_literal'
+  | 'invalid_domain'
+  | 'label_too_long'
+  | 'domain_too_long'
+  | 'numeric_tld'
+  | 'address_too_long';
 
 // atext of RFC 5322 3.2.3, plus any non-ASCII character (RFC 6531 section 3.3, UTF8-non-ascii).
 const ATOM = /^(?:[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]|[^\x00-\x7f])+$/u;
@@ -36,7 +47,8 @@ export function checkEmailSyntax(address: string): EmailSyntax {
   if (address === '') return refuse('empty', 'The address is empty.');
   // White space, CR/LF and other controls belong to header folding and comments, never to an envelope address.
   if (/[\s\x00-\x1f\x7f]/.test(address)) return refuse('control_or_space', 'The address contains white space or a control character.');
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(address)) return refuse('invalid_local_part', 'The address contains a broken Unicode character.');
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(address))
+    return refuse('invalid_local_part', 'The address contains a broken Unicode character.');
   const at = address.lastIndexOf('@');
   if (at === -1) return refuse('no_at_sign', 'The address has no @.');
   const local = address.slice(0, at);
@@ -46,7 +58,8 @@ export function checkEmailSyntax(address: string): EmailSyntax {
   if (local.startsWith('"') || local.includes('"')) {
     return refuse('quoted_local_part', 'The part before the @ is quoted; legal in RFC 5321 but not accepted by mailbox providers or senders.');
   }
-  if (local.includes('(') || domainPart.includes('(')) return refuse('invalid_local_part', 'The address contains a comment in parentheses (header syntax, not an address).');
+  if (local.includes('(') || domainPart.includes('('))
+    return refuse('invalid_local_part', 'The address contains a comment in parentheses (header syntax, not an address).');
   // Dot-string (RFC 5321 4.1.2): atoms separated by single dots, no dot at either end.
   if (!local.split('.').every((atom) => ATOM.test(atom))) {
     return refuse('invalid_local_part', 'The part before the @ has a character that is not allowed, or a dot at its start, its end or twice in a row.');
@@ -63,7 +76,8 @@ export function checkEmailSyntax(address: string): EmailSyntax {
   }
   if (ascii.length > 253) return refuse('domain_too_long', 'The domain is longer than 253 characters (RFC 5321 4.5.3.1.2).');
   if (/^[0-9]+$/.test(labels.at(-1) ?? '')) return refuse('numeric_tld', 'The domain ends in an all-numeric label, which no top-level domain is.');
-  if (Buffer.byteLength(local, 'utf8') + 1 + ascii.length > 254) return refuse('address_too_long', 'The address is longer than 254 characters (RFC 5321 4.5.3.1.3).');
+  if (Buffer.byteLength(local, 'utf8') + 1 + ascii.length > 254)
+    return refuse('address_too_long', 'The address is longer than 254 characters (RFC 5321 4.5.3.1.3).');
   const unicode = ascii.includes('xn--') ? domainToUnicode(ascii) : ascii;
   return { valid: true, local, domain: ascii, domain_unicode: unicode !== ascii && unicode !== '' ? unicode : null };
 }

@@ -46,7 +46,8 @@ export function mxRuleProblems(domain: string, hosts: readonly MxHostInspection[
   const problems: MxRuleProblem[] = [];
   if (withNullMx) {
     problems.push({
-      severity: 'error', code: `${prefix}mx_null_with_others`,
+      severity: 'error',
+      code: `${prefix}mx_null_with_others`,
       problem: `${domain} publishes a null MX ("0 .") beside other MX records, which RFC 7505 section 3 forbids; senders may treat the domain as taking no mail.`,
       fix: `Remove the null MX if ${domain} receives mail, or the other MX records if it does not.`,
     });
@@ -54,14 +55,16 @@ export function mxRuleProblems(domain: string, hosts: readonly MxHostInspection[
   const literal = hosts.filter((h) => h.is_address);
   if (literal.length > 0) {
     problems.push({
-      severity: literal.length === hosts.length ? 'error' : 'warning', code: `${prefix}mx_is_address`,
+      severity: literal.length === hosts.length ? 'error' : 'warning',
+      code: `${prefix}mx_is_address`,
       problem: `The MX exchange ${literal.map((h) => h.exchange).join(', ')} is an IP address; an MX must name a host (RFC 5321 section 5.1), and senders look it up as a name, which fails.`,
       fix: `Give the server a host name with an A record (such as mail.${domain}) and point the MX at it.`,
     });
   }
   for (const host of hosts.filter((h) => h.cname_target !== null)) {
     problems.push({
-      severity: 'warning', code: `${prefix}mx_is_cname`,
+      severity: 'warning',
+      code: `${prefix}mx_is_cname`,
       problem: `The MX host ${host.exchange} is an alias (CNAME) of ${host.cname_target}; RFC 2181 section 10.3 says an MX must name the host itself, and some senders refuse an alias.`,
       fix: `Point the MX at ${host.cname_target} directly.`,
     });
@@ -69,7 +72,8 @@ export function mxRuleProblems(domain: string, hosts: readonly MxHostInspection[
   const dangling = hosts.filter((h) => !h.is_address && h.resolves === false);
   if (dangling.length > 0) {
     problems.push({
-      severity: dangling.length === hosts.length ? 'error' : 'warning', code: `${prefix}mx_host_unresolvable`,
+      severity: dangling.length === hosts.length ? 'error' : 'warning',
+      code: `${prefix}mx_host_unresolvable`,
       problem: `The MX host(s) ${dangling.map((h) => h.exchange).join(', ')} have no A or AAAA record, so mail to them bounces.`,
       fix: 'Give them an address, or point the MX at hosts that exist.',
     });

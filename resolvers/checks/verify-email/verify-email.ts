@@ -23,7 +23,13 @@ export interface VerifyEmailInput {
 }
 
 export type EmailReason =
-  | 'deliverable' | 'invalid_syntax' | 'null_mx' | 'no_mail_route' | 'domain_not_found' | 'mail_hosts_do_not_resolve' | 'dns_lookup_failed'
+  | 'deliverable'
+  | 'invalid_syntax'
+  | 'null_mx'
+  | 'no_mail_route'
+  | 'domain_not_found'
+  | 'mail_hosts_do_not_resolve'
+  | 'dns_lookup_failed'
   | 'mail_hosts_not_looked_up';
 
 export interface EmailResult {
@@ -59,8 +65,8 @@ export interface VerifyEmailAnswer extends CheckResultBase {
   readonly catch_all_note: string;
 }
 
-const CATCH_ALL_NOTE = 'No SMTP connection is opened, so a mailbox is not confirmed to exist: catch-all domains and '
-  + 'deleted mailboxes on a live domain come back valid.';
+const CATCH_ALL_NOTE =
+  'No SMTP connection is opened, so a mailbox is not confirmed to exist: catch-all domains and ' + 'deleted mailboxes on a live domain come back valid.';
 
 /** The domain or any parent of it (mail.mailinator.com -> mailinator.com) is on the disposable list. */
 export function isDisposableDomain(domain: string): boolean {
@@ -98,43 +104,63 @@ export const MAX_MX_HOSTS_PER_DOMAIN = 5;
  */
 async function inspectHosts(dns: DnsLookup, mx: readonly MxRecord[]): Promise<MxHostInspection[]> {
   const seen = new Set<string>();
-  const unique = mx.filter((m) => {
-    const key = m.exchange.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  }).slice(0, MAX_MX_HOSTS_PER_DOMAIN);
-  return Promise.all(unique.map(async ({ exchange, preference }): Promise<MxHostInspection> => {
-    if (isIP(exchange) !== 0) return { exchange, preference, is_address: true, cname_target: null, addresses: [], resolves: false };
-    // An alias shows in the A answer's CNAME chain: no CNAME question is needed.
-    const a = await dns.lookup(exchange, 'A');
-    if (a.ok) return { exchange, preference, is_address: false, cname_target: a.canonical ?? null, addresses: a.records.map((r) => r.data), resolves: true };
-    const aaaa = await dns.lookup(exchange, 'AAAA');
-    const target = a.canonical ?? aaaa.canonical ?? null;
-    const addresses = aaaa.ok ? aaaa.records.map((r) => r.data) : [];
-    const resolves = addresses.length > 0 ? true : isMissing(a) && isMissing(aaaa) ? false : null;
-    return { exchange, preference, is_address: false, cname_target: target, addresses, resolves };
-  }));
+  const unique = mx
+    .filter((m) => {
+      const key = m.exchange.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, MAX_MX_HOSTS_PER_DOMAIN);
+  return Promise.all(
+    unique.map(async ({ exchange, preference }): Promise<MxHostInspection> => {
+      if (isIP(exchange) !== 0) return { exchange, preference, is_address: true, cname_target: null, addresses: [], resolves: false };
+      // An alias shows in the A answer's CNAME chain: no CNAME question is needed.
+      const a = await dns.lookup(exchange, 'A');
+      if (a.ok) return { exchange, preference, is_address: false, cname_target: a.canonical ?? null, addresses: a.records.map((r) => r.data), resolves: true };
+      const aaaa = await dns.lookup(exchange, 'AAAA');
+      const target = a.canonical ?? aaaa.canonical ?? null;
+      const addresses = aaaa.ok ? aaaa.records.map((r) => r.data) : [];
+      const resolves = addresses.length > 0 ? true : isMissing(a) && isMissing(aaaa) ? false : null;
+      return { exchange, preference, is_address: false, cname_target: target, addresses, resolves };
+    }),
+  );
 }
 
 async function verifyDomain(dns: DnsLookup, domain: string): Promise<DomainVerdict> {
   const route = await resolveMailRoute(dns, domain);
   const plain = (valid: boolean | null, reason: EmailReason, detail: string): DomainVerdict => ({ route, valid, reason, detail, issues: [] });
   switch (route.kind) {
-    case 'null_mx': return plain(false, 'null_mx', `${domain} publishes a null MX (RFC 7505): it accepts no mail.`);
-    case 'no_route': return plain(false, 'no_mail_route', `${domain} has no MX and no A/AAAA record, so mail cannot be delivered.`);
-    case 'not_found': return plain(false, 'domain_not_found', `${domain} does not exist in DNS (NXDOMAIN).`);
-    case 'failed': return plain(null, 'dns_lookup_failed', `The lookup failed, so deliverability is unknown (not a missing record): ${route.detail}.`);
-    case 'implicit_mx': return plain(true, 'deliverable', `${domain} has no MX; mail goes to its own address (implicit MX, RFC 5321 section 5.1).`);
+    case 'null_mx':
+      return plain(false, 'null_mx', `${domain} publishes a null MX (RFC 7505): it accepts no mail.`);
+    case 'no_route':
+      return plain(false, 'no_mail_route', `${domain} has no MX and no A/AAAA record, so mail cannot be delivered.`);
+    case 'not_found':
+      return plain(false, 'domain_not_found', `${domain} does not exist in DNS (NXDOMAIN).`);
+    case 'failed':
+      return plain(null, 'dns_lookup_failed', `The lookup failed, so deliverability is unknown (not a missing record): ${route.detail}.`);
+    case 'implicit_mx':
+      return plain(true, 'deliverable', `${domain} has no MX; mail goes to its own address (implicit MX, RFC 5321 section 5.1).`);
     case 'mx': {
       const hosts = await inspectHosts(dns, route.mx);
       const issues = mxRuleFindings(domain, hosts, route.with_null_mx);
-      const verdict = (valid: boolean | null, reason: EmailReason, detail: string): DomainVerdict => ({ route, valid, reason, issues, detail: issues.length > 0 ? `${detail} ${issues.length} MX problem(s): see mx_issues.` : detail });
+      const verdict = (valid: boolean | null, reason: EmailReason, detail: string): DomainVerdict => ({
+        route,
+        valid,
+        reason,
+        issues,
+        detail: issues.length > 0 ? `${detail} ${issues.length} MX problem(s): see mx_issues.` : detail,
+      });
       if (hosts.some((h) => h.resolves === true)) return verdict(true, 'deliverable', `${domain} has MX records whose hosts resolve.`);
-      if (hosts.some((h) => h.resolves === null)) return verdict(null, 'dns_lookup_failed', `The address lookups of ${domain}'s MX hosts failed, so deliverability is unknown.`);
+      if (hosts.some((h) => h.resolves === null))
+        return verdict(null, 'dns_lookup_failed', `The address lookups of ${domain}'s MX hosts failed, so deliverability is unknown.`);
       const skipped = new Set(route.mx.map((m) => m.exchange.toLowerCase())).size - hosts.length;
       if (skipped > 0) {
-        return verdict(null, 'mail_hosts_not_looked_up', `None of the ${hosts.length} most preferred MX hosts of ${domain} has an address, and its ${skipped} other host(s) were not looked up (at most ${MAX_MX_HOSTS_PER_DOMAIN} per domain); point the MX at hosts that exist.`);
+        return verdict(
+          null,
+          'mail_hosts_not_looked_up',
+          `None of the ${hosts.length} most preferred MX hosts of ${domain} has an address, and its ${skipped} other host(s) were not looked up (at most ${MAX_MX_HOSTS_PER_DOMAIN} per domain); point the MX at hosts that exist.`,
+        );
       }
       return verdict(false, 'mail_hosts_do_not_resolve', `None of ${domain}'s MX hosts has an address record.`);
     }
@@ -150,29 +176,50 @@ async function verifyDomain(dns: DnsLookup, domain: string): Promise<DomainVerdi
 export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): Promise<VerifyEmailAnswer> {
   const emails = parseBulkInput(input.emails, 'emails', VERIFY_EMAIL_LIMIT, 'ana@example.com,bo@example.org');
   const verdicts = new Map<string, Promise<DomainVerdict>>();
-  const results = await Promise.all(emails.map(async (email): Promise<EmailResult> => {
-    const syntax = checkEmailSyntax(email);
-    if (!syntax.valid) {
+  const results = await Promise.all(
+    emails.map(async (email): Promise<EmailResult> => {
+      const syntax = checkEmailSyntax(email);
+      if (!syntax.valid) {
+        return {
+          email,
+          valid: false,
+          syntax_valid: false,
+          reason: 'invalid_syntax',
+          detail: syntax.message,
+          domain: null,
+          domain_unicode: null,
+          mx: [],
+          implicit_mx: false,
+          null_mx: false,
+          disposable: false,
+          role: false,
+          mx_issues: [],
+        };
+      }
+      let pending = verdicts.get(syntax.domain);
+      if (!pending) {
+        pending = verifyDomain(ctx.dns, syntax.domain);
+        verdicts.set(syntax.domain, pending);
+      }
+      const verdict = await pending;
+      const route = verdict.route;
       return {
-        email, valid: false, syntax_valid: false, reason: 'invalid_syntax', detail: syntax.message, domain: null, domain_unicode: null,
-        mx: [], implicit_mx: false, null_mx: false, disposable: false, role: false, mx_issues: [],
+        email,
+        valid: verdict.valid,
+        syntax_valid: true,
+        reason: verdict.reason,
+        detail: verdict.detail,
+        domain: syntax.domain,
+        domain_unicode: syntax.domain_unicode,
+        mx: route.kind === 'mx' ? route.mx : route.kind === 'implicit_mx' ? [{ preference: 0, exchange: syntax.domain }] : [],
+        implicit_mx: route.kind === 'implicit_mx',
+        null_mx: route.kind === 'null_mx',
+        disposable: isDisposableDomain(syntax.domain),
+        role: isRoleLocalPart(syntax.local),
+        mx_issues: verdict.issues,
       };
-    }
-    let pending = verdicts.get(syntax.domain);
-    if (!pending) {
-      pending = verifyDomain(ctx.dns, syntax.domain);
-      verdicts.set(syntax.domain, pending);
-    }
-    const verdict = await pending;
-    const route = verdict.route;
-    return {
-      email, valid: verdict.valid, syntax_valid: true, reason: verdict.reason, detail: verdict.detail,
-      domain: syntax.domain, domain_unicode: syntax.domain_unicode,
-      mx: route.kind === 'mx' ? route.mx : route.kind === 'implicit_mx' ? [{ preference: 0, exchange: syntax.domain }] : [],
-      implicit_mx: route.kind === 'implicit_mx', null_mx: route.kind === 'null_mx',
-      disposable: isDisposableDomain(syntax.domain), role: isRoleLocalPart(syntax.local), mx_issues: verdict.issues,
-    };
-  }));
+    }),
+  );
 
   const counts = {
     valid: results.filter((r) => r.valid === true).length,
@@ -182,18 +229,39 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
     role: results.filter((r) => r.role).length,
   };
   const findings: Finding[] = [{ severity: 'info', code: 'no_smtp_check', message: CATCH_ALL_NOTE }];
-  if (counts.invalid > 0) findings.push({ severity: 'warning', code: 'invalid_addresses', message: `${counts.invalid} address(es) cannot receive mail; remove them before sending.` });
-  if (counts.disposable > 0) findings.push({ severity: 'warning', code: 'disposable_addresses', message: `${counts.disposable} address(es) use a disposable-mail provider.` });
-  if (counts.role > 0) findings.push({ severity: 'info', code: 'role_addresses', message: `${counts.role} address(es) are role addresses (info@, sales@...), which complain and bounce more than personal ones.` });
+  if (counts.invalid > 0)
+    findings.push({
+      severity: 'warning',
+      code: 'invalid_addresses',
+      message: `${counts.invalid} address(es) cannot receive mail; remove them before sending.`,
+    });
+  if (counts.disposable > 0)
+    findings.push({ severity: 'warning', code: 'disposable_addresses', message: `${counts.disposable} address(es) use a disposable-mail provider.` });
+  if (counts.role > 0)
+    findings.push({
+      severity: 'info',
+      code: 'role_addresses',
+      message: `${counts.role} address(es) are role addresses (info@, sales@...), which complain and bounce more than personal ones.`,
+    });
   const misconfigured = results.filter((r) => r.mx_issues.length > 0);
   if (misconfigured.length > 0) {
     const domains = [...new Set(misconfigured.map((r) => r.domain))];
-    findings.push({ severity: 'warning', code: 'mx_misconfigured', message: `${misconfigured.length} address(es) on ${domains.length} domain(s) (${domains.slice(0, 5).join(', ')}${domains.length > 5 ? ', ...' : ''}) have MX records that break the MX rules; each result's mx_issues says what the domain owner should change.` });
+    findings.push({
+      severity: 'warning',
+      code: 'mx_misconfigured',
+      message: `${misconfigured.length} address(es) on ${domains.length} domain(s) (${domains.slice(0, 5).join(', ')}${domains.length > 5 ? ', ...' : ''}) have MX records that break the MX rules; each result's mx_issues says what the domain owner should change.`,
+    });
   }
-  if (counts.unknown > 0) findings.push({ severity: 'warning', code: 'lookup_failed', message: `${counts.unknown} address(es) could not be checked because a DNS lookup failed; try them again.` });
+  if (counts.unknown > 0)
+    findings.push({
+      severity: 'warning',
+      code: 'lookup_failed',
+      message: `${counts.unknown} address(es) could not be checked because a DNS lookup failed; try them again.`,
+    });
   const status = counts.unknown > 0 && counts.unknown === results.length ? 'error' : findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass';
-  const summary = status === 'error'
-    ? `DNS lookups failed for every address; nothing could be verified.`
-    : `${counts.valid} of ${results.length} address(es) can receive mail, ${counts.invalid} cannot, ${counts.unknown} unknown. No SMTP check, so catch-all domains count as valid.`;
+  const summary =
+    status === 'error'
+      ? `DNS lookups failed for every address; nothing could be verified.`
+      : `${counts.valid} of ${results.length} address(es) can receive mail, ${counts.invalid} cannot, ${counts.unknown} unknown. No SMTP check, so catch-all domains count as valid.`;
   return { status, summary, findings, results, counts, catch_all_note: CATCH_ALL_NOTE };
 }

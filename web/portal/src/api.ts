@@ -35,7 +35,8 @@ export interface AuthAnswer {
 export async function postAuth(path: string, body: Record<string, unknown>): Promise<AuthAnswer> {
   try {
     const response = await fetch(path, {
-      method: 'POST', credentials: 'same-origin',
+      method: 'POST',
+      credentials: 'same-origin',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });

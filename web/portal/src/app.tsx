@@ -17,21 +17,41 @@ export function App() {
         signedIn={
           <Layout>
             <Switch>
-              {routes.map((route) => <Route key={route.path} path={route.path} component={route.component} />)}
-              <Route path="/reset-password"><SignedInLinkPage what="a password reset" /></Route>
-              <Route path="/accept-invitation"><SignedInLinkPage what="an invitation" /></Route>
-              <Route path="/sign-up"><Redirect to="/" /></Route>
-              <Route><Page title="Page not found"><p>There is no such page in the portal; pick one from the navigation.</p></Page></Route>
+              {routes.map((route) => (
+                <Route key={route.path} path={route.path} component={route.component} />
+              ))}
+              <Route path="/reset-password">
+                <SignedInLinkPage what="a password reset" />
+              </Route>
+              <Route path="/accept-invitation">
+                <SignedInLinkPage what="an invitation" />
+              </Route>
+              <Route path="/sign-up">
+                <Redirect to="/" />
+              </Route>
+              <Route>
+                <Page title="Page not found">
+                  <p>There is no such page in the portal; pick one from the navigation.</p>
+                </Page>
+              </Route>
             </Switch>
           </Layout>
         }
         signedOut={(refresh) => (
           <main id="main" className="signed-out">
             <Switch>
-              <Route path="/sign-up"><SignUpPage onSignedIn={refresh} /></Route>
-              <Route path="/reset-password"><ResetPasswordPage /></Route>
-              <Route path="/accept-invitation"><AcceptInvitationPage onSignedIn={refresh} /></Route>
-              <Route><SignInPage onSignedIn={refresh} /></Route>
+              <Route path="/sign-up">
+                <SignUpPage onSignedIn={refresh} />
+              </Route>
+              <Route path="/reset-password">
+                <ResetPasswordPage />
+              </Route>
+              <Route path="/accept-invitation">
+                <AcceptInvitationPage onSignedIn={refresh} />
+              </Route>
+              <Route>
+                <SignInPage onSignedIn={refresh} />
+              </Route>
             </Switch>
           </main>
         )}

@@ -27,7 +27,6 @@ export const SEQUENCER_CHOICES = [
   { value: 'none', label: 'None (not connected)' },
 ] as const;
 
-
 /** The analytics query's periods, each ending today (GraphQL's AnalyticsPeriod: P7D is REST's 7d). */
 export const PERIOD_CHOICES = [
   { value: 'P1D', label: 'Today' },
@@ -36,4 +35,3 @@ export const PERIOD_CHOICES = [
   { value: 'P30D', label: 'Last 30 days' },
   { value: 'P90D', label: 'Last 90 days' },
 ] as const;
-

@@ -20,26 +20,40 @@ export function Layout(props: { children: ReactNode }) {
   };
   return (
     <div className="frame">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="topbar">
         <span className="brand">Inbox portal</span>
-        <span className="account" title={viewer.email}>{viewer.accountName}</span>
-        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+        <span className="account" title={viewer.email}>
+          {viewer.accountName}
+        </span>
+        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
       </header>
       <nav id="main-nav" aria-label="Portal" className={menuOpen ? 'nav open' : 'nav'}>
         <ul>
           {routes.map((route) => (
             <li key={route.path}>
-              <Link href={route.path} aria-current={location === route.path ? 'page' : undefined} onClick={() => setMenuOpen(false)}>{route.label}</Link>
+              <Link href={route.path} aria-current={location === route.path ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+                {route.label}
+              </Link>
             </li>
           ))}
         </ul>
         <div className="nav-foot">
-          <span className="who">{viewer.email} ({viewer.role})</span>
-          <button type="button" className="link-button" onClick={() => void signOut()}>Sign out</button>
+          <span className="who">
+            {viewer.email} ({viewer.role})
+          </span>
+          <button type="button" className="link-button" onClick={() => void signOut()}>
+            Sign out
+          </button>
         </div>
       </nav>
-      <main id="main" tabIndex={-1}>{props.children}</main>
+      <main id="main" tabIndex={-1}>
+        {props.children}
+      </main>
     </div>
   );
 }

@@ -9,7 +9,9 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <Provider value={client}><App /></Provider>
+      <Provider value={client}>
+        <App />
+      </Provider>
     </StrictMode>,
   );
 }

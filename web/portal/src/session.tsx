@@ -34,10 +34,19 @@ export function useViewer(): SessionState {
 export function Session(props: { signedIn: ReactNode; signedOut: (refresh: () => void) => ReactNode }) {
   const [result, reexecute] = useQuery({ query: ViewerDocument, requestPolicy: 'network-only' });
   const refresh = () => reexecute({ requestPolicy: 'network-only' });
-  if (result.fetching && !result.data) return <p className="loading" role="status">Loading…</p>;
+  if (result.fetching && !result.data)
+    return (
+      <p className="loading" role="status">
+        Loading…
+      </p>
+    );
   if (result.data?.viewer) {
     return <SessionContext.Provider value={{ viewer: result.data.viewer, refresh }}>{props.signedIn}</SessionContext.Provider>;
   }
   if (isSignedOut(result.error) || !result.error) return <>{props.signedOut(refresh)}</>;
-  return <p role="alert" className="banner banner-error">{errorSentence(result.error)}</p>;
+  return (
+    <p role="alert" className="banner banner-error">
+      {errorSentence(result.error)}
+    </p>
+  );
 }

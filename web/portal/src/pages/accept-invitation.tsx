@@ -37,7 +37,9 @@ export function AcceptInvitationPage(props: { onSignedIn: () => void }) {
       <Page title="Accept an invitation">
         <div className="card narrow">
           <p>This page opens from the link in your invitation e-mail; open that link, or ask the account owner to invite you again.</p>
-          <p className="aside"><Link href="/">Sign in</Link></p>
+          <p className="aside">
+            <Link href="/">Sign in</Link>
+          </p>
         </div>
       </Page>
     );
@@ -49,8 +51,12 @@ export function AcceptInvitationPage(props: { onSignedIn: () => void }) {
         <ErrorBanner message={error} />
         <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." />
         <Field label="Repeat the password" name="repeat" type="password" autoComplete="new-password" required minLength={10} />
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Joining…' : 'Join the account'}</button>
-        <p className="aside">Already have a password here? <Link href="/">Sign in</Link></p>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Joining…' : 'Join the account'}
+        </button>
+        <p className="aside">
+          Already have a password here? <Link href="/">Sign in</Link>
+        </p>
       </form>
     </Page>
   );

@@ -58,11 +58,18 @@ export function AnalyticsPage() {
   return (
     <Page title="Analytics">
       <div className="toolbar">
-        <SelectField label="Period" value={period} onChange={(e) => setPeriod(PERIOD_CHOICES.find((p) => p.value === e.target.value)?.value ?? 'P7D')}
-          options={PERIOD_CHOICES.map((p) => ({ value: p.value, label: p.label }))} />
-        <SelectField label="Chart shows" value={metricKey}
+        <SelectField
+          label="Period"
+          value={period}
+          onChange={(e) => setPeriod(PERIOD_CHOICES.find((p) => p.value === e.target.value)?.value ?? 'P7D')}
+          options={PERIOD_CHOICES.map((p) => ({ value: p.value, label: p.label }))}
+        />
+        <SelectField
+          label="Chart shows"
+          value={metricKey}
           onChange={(e) => setMetricKey(METRICS.find((m) => m.key === e.target.value)?.key ?? 'sent')}
-          options={METRICS.map((m) => ({ value: m.key, label: m.label }))} />
+          options={METRICS.map((m) => ({ value: m.key, label: m.label }))}
+        />
       </div>
       <QueryState {...result}>
         {(data) => {
@@ -72,14 +79,29 @@ export function AnalyticsPage() {
           const range = `${formatDate(data.analytics.from)} to ${formatDate(data.analytics.to)}`;
           return (
             <>
-              <p className="aside">{periodLabel}: {range} (UTC days).</p>
+              <p className="aside">
+                {periodLabel}: {range} (UTC days).
+              </p>
               <div className="stats">
-                <div className="stat"><strong>{watched.length} of {domains.length}</strong>domains watched</div>
-                <div className="stat"><strong>{count.format(total('sent'))}</strong>sent</div>
-                <div className="stat"><strong>{count.format(total('replied'))}</strong>replied</div>
-                <div className="stat"><strong>{count.format(total('bounced'))}</strong>bounced</div>
+                <div className="stat">
+                  <strong>
+                    {watched.length} of {domains.length}
+                  </strong>
+                  domains watched
+                </div>
+                <div className="stat">
+                  <strong>{count.format(total('sent'))}</strong>sent
+                </div>
+                <div className="stat">
+                  <strong>{count.format(total('replied'))}</strong>replied
+                </div>
+                <div className="stat">
+                  <strong>{count.format(total('bounced'))}</strong>bounced
+                </div>
               </div>
-              {domains.length === 0 ? <p>No domains yet; figures appear once an order's domains are watched.</p> : (
+              {domains.length === 0 ? (
+                <p>No domains yet; figures appear once an order's domains are watched.</p>
+              ) : (
                 <>
                   <section className="card chart-card" aria-labelledby="chart-title">
                     <h2 id="chart-title">{metric.label} per domain</h2>
@@ -106,7 +128,7 @@ const BAR_SPAN = 82;
  * svg is one image to a screen reader, named by a summary; the table below carries every figure.
  */
 function BarChart(props: { rows: readonly Row[]; metric: Metric; summary: string }) {
-  const values = props.rows.map((r) => (r.watched ? r[props.metric.key] ?? null : null));
+  const values = props.rows.map((r) => (r.watched ? (r[props.metric.key] ?? null) : null));
   const max = props.metric.rate ? 100 : Math.max(1, ...values.map((v) => v ?? 0));
   const spoken = props.rows.slice(0, 12).map((r) => `${r.domain} ${figure(r, props.metric)}`);
   const more = props.rows.length > spoken.length ? `; ${props.rows.length - spoken.length} more in the table below` : '';
@@ -119,16 +141,22 @@ function BarChart(props: { rows: readonly Row[]; metric: Metric; summary: string
         const width = value === null || value === undefined ? 0 : (value / max) * BAR_SPAN;
         return (
           <g key={row.domain}>
-            <text x="0" y={y + 15} className="bar-label">{row.domain}</text>
+            <text x="0" y={y + 15} className="bar-label">
+              {row.domain}
+            </text>
             {row.watched ? (
               <>
                 <rect x="0" y={y + 22} height="16" width={`${width}%`} rx="3" className="bar" />
-                <text x={`${width + 1}%`} y={y + 35} className="bar-value">{figure(row, props.metric)}</text>
+                <text x={`${width + 1}%`} y={y + 35} className="bar-value">
+                  {figure(row, props.metric)}
+                </text>
               </>
             ) : (
               <>
                 <rect x="0" y={y + 22} height="16" width={`${BAR_SPAN}%`} rx="3" className="bar-empty" />
-                <text x="8" y={y + 35} className="bar-unwatched">{NOT_WATCHED}</text>
+                <text x="8" y={y + 35} className="bar-unwatched">
+                  {NOT_WATCHED}
+                </text>
               </>
             )}
           </g>
@@ -144,17 +172,34 @@ function FigureTable(props: { rows: readonly Row[] }) {
     // Nine columns scroll sideways on a phone: the box takes focus so a keyboard can scroll it too.
     <div className="table-wrap" role="region" aria-labelledby="figures-caption" tabIndex={0}>
       <table className="figures">
-        <caption id="figures-caption" className="figures-caption">Figures per domain</caption>
+        <caption id="figures-caption" className="figures-caption">
+          Figures per domain
+        </caption>
         <thead>
-          <tr><th scope="col">Domain</th>{METRICS.map((m) => <th scope="col" key={m.key}>{m.label}</th>)}</tr>
+          <tr>
+            <th scope="col">Domain</th>
+            {METRICS.map((m) => (
+              <th scope="col" key={m.key}>
+                {m.label}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {props.rows.map((row) => (
             <tr key={row.domain}>
               <th scope="row">{row.domain}</th>
-              {row.watched
-                ? METRICS.map((m) => <td key={m.key} className="num">{figure(row, m)}</td>)
-                : <td colSpan={METRICS.length} className="unwatched">{NOT_WATCHED} yet: figures start with its first monitoring run</td>}
+              {row.watched ? (
+                METRICS.map((m) => (
+                  <td key={m.key} className="num">
+                    {figure(row, m)}
+                  </td>
+                ))
+              ) : (
+                <td colSpan={METRICS.length} className="unwatched">
+                  {NOT_WATCHED} yet: figures start with its first monitoring run
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

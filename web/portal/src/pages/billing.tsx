@@ -44,13 +44,24 @@ export function BillingPage() {
           <>
             <PastDueBanner billing={data.billing} card={data.paymentMethod} />
             <div className="stats">
-              <div className="stat"><strong>{formatMoney(data.billing.monthToDateSpend, data.billing.currency)}</strong>spent this month</div>
               <div className="stat">
-                {data.billing.nextCharge
-                  ? <><strong>{formatMoney(data.billing.nextCharge.amount, data.billing.nextCharge.currency)}</strong>next charge, {formatDate(data.billing.nextCharge.date)}</>
-                  : <><strong>None</strong>no renewal scheduled</>}
+                <strong>{formatMoney(data.billing.monthToDateSpend, data.billing.currency)}</strong>spent this month
               </div>
-              <div className="stat"><strong>{formatMoney(data.billing.pastDueAmount, data.billing.currency)}</strong>past due</div>
+              <div className="stat">
+                {data.billing.nextCharge ? (
+                  <>
+                    <strong>{formatMoney(data.billing.nextCharge.amount, data.billing.nextCharge.currency)}</strong>next charge,{' '}
+                    {formatDate(data.billing.nextCharge.date)}
+                  </>
+                ) : (
+                  <>
+                    <strong>None</strong>no renewal scheduled
+                  </>
+                )}
+              </div>
+              <div className="stat">
+                <strong>{formatMoney(data.billing.pastDueAmount, data.billing.currency)}</strong>past due
+              </div>
             </div>
             <CardOnFile card={data.paymentMethod} />
             <Invoices invoices={data.billing.invoices} />
@@ -67,12 +78,12 @@ function PastDueBanner(props: { billing: Billing; card: Card }) {
   const numbers = invoices.map((i) => `${i.number} (due ${formatDate(i.dueAt)})`).join(', ');
   return (
     <div role="alert" className="banner banner-error billing-past-due">
-      <strong>{formatMoney(props.billing.pastDueAmount, props.billing.currency)} is past due</strong>
-      {' '}on {invoices.length === 1 ? 'invoice' : 'invoices'} {numbers}.
-      {' '}{props.card.onFile
+      <strong>{formatMoney(props.billing.pastDueAmount, props.billing.currency)} is past due</strong> on {invoices.length === 1 ? 'invoice' : 'invoices'}{' '}
+      {numbers}.{' '}
+      {props.card.onFile
         ? 'If the card on file can no longer be charged, replace it below'
-        : `Add a card below so ${invoices.length === 1 ? 'it' : 'they'} can be paid`};
-      {' '}if an invoice looks wrong, <Link href="/requests">raise a change request</Link> of kind billing.
+        : `Add a card below so ${invoices.length === 1 ? 'it' : 'they'} can be paid`}
+      ; if an invoice looks wrong, <Link href="/requests">raise a change request</Link> of kind billing.
     </div>
   );
 }
@@ -94,12 +105,18 @@ function CardOnFile(props: { card: Card }) {
   return (
     <section className="card card-titled" aria-labelledby="card-on-file">
       <h2 id="card-on-file">Card on file</h2>
-      {card.onFile
-        ? <p className="card-on-file">
-            <span className="card-brand">{card.brand ?? 'Card'}</span> ending in <strong>{card.last4}</strong>
-            {card.expMonth && card.expYear ? <>, expires {String(card.expMonth).padStart(2, '0')}/{card.expYear}</> : null}
-          </p>
-        : <p>No card on file. Orders and renewals need one.</p>}
+      {card.onFile ? (
+        <p className="card-on-file">
+          <span className="card-brand">{card.brand ?? 'Card'}</span> ending in <strong>{card.last4}</strong>
+          {card.expMonth && card.expYear ? (
+            <>
+              , expires {String(card.expMonth).padStart(2, '0')}/{card.expYear}
+            </>
+          ) : null}
+        </p>
+      ) : (
+        <p>No card on file. Orders and renewals need one.</p>
+      )}
       <ErrorBanner message={errorSentence(state.error)} />
       <button type="button" className="primary" disabled={state.fetching || leaving} onClick={() => void addCard()}>
         {state.fetching || leaving ? 'Opening the card page…' : label}
@@ -118,7 +135,10 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
         <table className="invoices">
           <thead>
             <tr>
-              <th scope="col">Invoice</th><th scope="col">Due</th><th scope="col">Amount</th><th scope="col">Status</th>
+              <th scope="col">Invoice</th>
+              <th scope="col">Due</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Status</th>
             </tr>
           </thead>
           <tbody>
@@ -126,7 +146,9 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
               <tr key={invoice.number}>
                 <td>
                   {invoice.number}
-                  <div className="hint">{invoice.orderReference ? `${invoice.orderReference}, ` : ''}issued {formatDate(invoice.issuedAt)}</div>
+                  <div className="hint">
+                    {invoice.orderReference ? `${invoice.orderReference}, ` : ''}issued {formatDate(invoice.issuedAt)}
+                  </div>
                 </td>
                 <td>{formatDate(invoice.dueAt)}</td>
                 <td>

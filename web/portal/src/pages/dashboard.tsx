@@ -31,19 +31,36 @@ export function DashboardPage() {
   const [search, setSearch] = useState('');
   const [state, setState] = useState('');
   return (
-    <Page title="Dashboard" actions={<Link href="/new-order" className="button-link">New order</Link>}>
+    <Page
+      title="Dashboard"
+      actions={
+        <Link href="/new-order" className="button-link">
+          New order
+        </Link>
+      }
+    >
       <QueryState {...result}>
         {(data) => (
           <>
             <div className="stats">
-              <div className="stat"><strong>{data.dashboard.domainCount}</strong>domains</div>
-              <div className="stat"><strong>{data.dashboard.mailboxCount}</strong>mailboxes</div>
-              <div className="stat"><strong>{data.dashboard.orderCount}</strong>orders</div>
+              <div className="stat">
+                <strong>{data.dashboard.domainCount}</strong>domains
+              </div>
+              <div className="stat">
+                <strong>{data.dashboard.mailboxCount}</strong>mailboxes
+              </div>
+              <div className="stat">
+                <strong>{data.dashboard.orderCount}</strong>orders
+              </div>
             </div>
             <div className="toolbar" role="search">
               <Field label="Search domains" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="example.com" />
-              <SelectField label="Build state" value={state} onChange={(e) => setState(e.target.value)}
-                options={[{ value: '', label: 'Any state' }, ...STATES.map((s) => ({ value: s, label: s.replaceAll('_', ' ') }))]} />
+              <SelectField
+                label="Build state"
+                value={state}
+                onChange={(e) => setState(e.target.value)}
+                options={[{ value: '', label: 'Any state' }, ...STATES.map((s) => ({ value: s, label: s.replaceAll('_', ' ') }))]}
+              />
             </div>
             <OrderGroups orders={data.dashboard.orders} search={search} state={state} />
           </>
@@ -55,20 +72,43 @@ export function DashboardPage() {
 
 function OrderGroups(props: { orders: readonly Order[]; search: string; state: string }) {
   const needle = props.search.trim().toLowerCase();
-  const groups = useMemo(() => props.orders
-    .map((order) => ({ order, domains: order.domains.filter((d) => (!needle || d.domain.includes(needle)) && (!props.state || d.buildState === props.state)) }))
-    .filter((group) => group.domains.length > 0), [props.orders, needle, props.state]);
-  if (props.orders.length === 0) return <p>No orders yet. <Link href="/new-order">Place your first order</Link>.</p>;
+  const groups = useMemo(
+    () =>
+      props.orders
+        .map((order) => ({
+          order,
+          domains: order.domains.filter((d) => (!needle || d.domain.includes(needle)) && (!props.state || d.buildState === props.state)),
+        }))
+        .filter((group) => group.domains.length > 0),
+    [props.orders, needle, props.state],
+  );
+  if (props.orders.length === 0)
+    return (
+      <p>
+        No orders yet. <Link href="/new-order">Place your first order</Link>.
+      </p>
+    );
   if (groups.length === 0) return <p role="status">No domain matches; clear the search or pick another state.</p>;
   return (
     <>
       {groups.map(({ order, domains }) => (
         <section key={order.orderId} className="card" aria-labelledby={`order-${order.orderId}`}>
-          <h2 id={`order-${order.orderId}`}>Order {order.reference} · {order.product} <Chip value={order.status} /></h2>
-          <p className="aside">Placed {formatDate(order.createdAt)} · {order.domains.length} {order.domains.length === 1 ? "domain" : "domains"}</p>
+          <h2 id={`order-${order.orderId}`}>
+            Order {order.reference} · {order.product} <Chip value={order.status} />
+          </h2>
+          <p className="aside">
+            Placed {formatDate(order.createdAt)} · {order.domains.length} {order.domains.length === 1 ? 'domain' : 'domains'}
+          </p>
           <div className="table-wrap">
             <table>
-              <thead><tr><th scope="col">Domain</th><th scope="col">State</th><th scope="col">Mailboxes</th><th scope="col">Folder</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Domain</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Mailboxes</th>
+                  <th scope="col">Folder</th>
+                </tr>
+              </thead>
               <tbody>
                 {domains.map((d) => (
                   <tr key={d.domain}>
@@ -76,7 +116,13 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
                     <td>
                       <Chip value={d.buildState} />
                       {d.buildReason ? <div className="hint">{d.buildReason}</div> : null}
-                      {d.buildProblems.length > 0 ? <ul className="problems">{d.buildProblems.map((p) => <li key={p.code}>{p.message}</li>)}</ul> : null}
+                      {d.buildProblems.length > 0 ? (
+                        <ul className="problems">
+                          {d.buildProblems.map((p) => (
+                            <li key={p.code}>{p.message}</li>
+                          ))}
+                        </ul>
+                      ) : null}
                     </td>
                     <td>{d.mailboxCount}</td>
                     <td>{d.workspaceName ?? <span className="hint">Unfiled</span>}</td>

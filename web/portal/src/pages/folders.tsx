@@ -57,13 +57,17 @@ export function FoldersPage() {
   };
   return (
     <Page title="Folders">
-      {outcome ? (outcome.ok ? <Notice tone="ok">{outcome.text}</Notice> : <ErrorBanner message={outcome.text} />) : null}
+      {outcome ? outcome.ok ? <Notice tone="ok">{outcome.text}</Notice> : <ErrorBanner message={outcome.text} /> : null}
       <QueryState {...result}>
         {(data) => (
           <>
             <div className="stats">
-              <div className="stat"><strong>{data.workspaces.workspaces.length}</strong>folders</div>
-              <div className="stat"><strong>{data.workspaces.unfiledDomainCount}</strong>unfiled domains</div>
+              <div className="stat">
+                <strong>{data.workspaces.workspaces.length}</strong>folders
+              </div>
+              <div className="stat">
+                <strong>{data.workspaces.unfiledDomainCount}</strong>unfiled domains
+              </div>
             </div>
             <CreateFolder report={report} />
             <FolderTable folders={data.workspaces.workspaces} report={report} />
@@ -90,7 +94,9 @@ function CreateFolder(props: { report: Report }) {
   return (
     <form className="card toolbar" onSubmit={(e) => void submit(e)} aria-label="New folder">
       <Field label="New folder name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoComplete="off" />
-      <button type="submit" className="primary" disabled={state.fetching}>Create folder</button>
+      <button type="submit" className="primary" disabled={state.fetching}>
+        Create folder
+      </button>
     </form>
   );
 }
@@ -101,8 +107,18 @@ function FolderTable(props: { folders: readonly Folder[]; report: Report }) {
     <div className="table-wrap">
       <table>
         <caption className="sr-only">Folders</caption>
-        <thead><tr><th scope="col">Folder</th><th scope="col">Domains</th><th scope="col">Actions</th></tr></thead>
-        <tbody>{props.folders.map((f) => <FolderRow key={f.workspaceId} folder={f} report={props.report} />)}</tbody>
+        <thead>
+          <tr>
+            <th scope="col">Folder</th>
+            <th scope="col">Domains</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.folders.map((f) => (
+            <FolderRow key={f.workspaceId} folder={f} report={props.report} />
+          ))}
+        </tbody>
       </table>
     </div>
   );
@@ -117,7 +133,9 @@ function FolderRow(props: { folder: Folder; report: Report }) {
   const [deleting, remove] = useMutation(DeleteFolderDocument);
   const question = useRef<HTMLParagraphElement>(null);
   // Asking whether to delete puts the keyboard on the question, so it is read out before the buttons.
-  useEffect(() => { if (mode === 'delete') question.current?.focus(); }, [mode]);
+  useEffect(() => {
+    if (mode === 'delete') question.current?.focus();
+  }, [mode]);
 
   async function submitRename(event: FormEvent) {
     event.preventDefault();
@@ -139,22 +157,51 @@ function FolderRow(props: { folder: Folder; report: Report }) {
       <td>
         {mode === 'rename' ? (
           <form className="inline-form" onSubmit={(e) => void submitRename(e)}>
-            <Field label={`New name for "${folder.name}"`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200}
-              autoFocus autoComplete="off" />
+            <Field
+              label={`New name for "${folder.name}"`}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={200}
+              autoFocus
+              autoComplete="off"
+            />
             <div className="row-actions">
-              <button type="submit" className="primary" disabled={renaming.fetching}>Save name</button>
-              <button type="button" onClick={() => { setName(folder.name); setMode('view'); }}>Cancel</button>
+              <button type="submit" className="primary" disabled={renaming.fetching}>
+                Save name
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setName(folder.name);
+                  setMode('view');
+                }}
+              >
+                Cancel
+              </button>
             </div>
           </form>
-        ) : <>{folder.name}<div className="hint">Created {formatDate(folder.createdAt)}</div></>}
+        ) : (
+          <>
+            {folder.name}
+            <div className="hint">Created {formatDate(folder.createdAt)}</div>
+          </>
+        )}
         {mode === 'delete' ? (
           <div className="confirm" role="group" aria-label={`Delete folder "${folder.name}"?`}>
             <p ref={question} tabIndex={-1}>
-              Delete folder "{folder.name}"? {folder.domainCount > 0 ? `Its ${plural(folder.domainCount, 'domain stays on its order', 'domains stay on their orders')}, unfiled.` : 'It holds no domains.'}
+              Delete folder "{folder.name}"?{' '}
+              {folder.domainCount > 0
+                ? `Its ${plural(folder.domainCount, 'domain stays on its order', 'domains stay on their orders')}, unfiled.`
+                : 'It holds no domains.'}
             </p>
             <div className="row-actions">
-              <button type="button" className="danger" onClick={() => void confirmDelete()} disabled={deleting.fetching}>Yes, delete "{folder.name}"</button>
-              <button type="button" onClick={() => setMode('view')}>Keep it</button>
+              <button type="button" className="danger" onClick={() => void confirmDelete()} disabled={deleting.fetching}>
+                Yes, delete "{folder.name}"
+              </button>
+              <button type="button" onClick={() => setMode('view')}>
+                Keep it
+              </button>
             </div>
           </div>
         ) : null}
@@ -163,8 +210,12 @@ function FolderRow(props: { folder: Folder; report: Report }) {
       <td>
         {mode === 'view' ? (
           <div className="row-actions">
-            <button type="button" onClick={() => setMode('rename')} aria-label={`Rename "${folder.name}"`}>Rename</button>
-            <button type="button" className="danger" onClick={() => setMode('delete')} aria-label={`Delete "${folder.name}"`}>Delete</button>
+            <button type="button" onClick={() => setMode('rename')} aria-label={`Rename "${folder.name}"`}>
+              Rename
+            </button>
+            <button type="button" className="danger" onClick={() => setMode('delete')} aria-label={`Delete "${folder.name}"`}>
+              Delete
+            </button>
           </div>
         ) : null}
       </td>
@@ -194,20 +245,40 @@ function DomainFiling(props: { orders: FoldersQuery['dashboard']['orders']; fold
   return (
     <>
       <h2 id="filing">File domains</h2>
-      {rows.length === 0 ? <p>No domains yet; they appear here once an order is placed.</p> : (
+      {rows.length === 0 ? (
+        <p>No domains yet; they appear here once an order is placed.</p>
+      ) : (
         <div className="table-wrap">
           <table aria-labelledby="filing">
-            <thead><tr><th scope="col">Domain</th><th scope="col">Folder</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Domain</th>
+                <th scope="col">Folder</th>
+              </tr>
+            </thead>
             <tbody>
               {rows.map((d) => (
                 <tr key={d.domain}>
-                  <td className="domain-cell">{d.domain}<div className="hint">Order {d.reference}</div></td>
+                  <td className="domain-cell">
+                    {d.domain}
+                    <div className="hint">Order {d.reference}</div>
+                  </td>
                   <td>
-                    <label className="sr-only" htmlFor={`file-${d.domain}`}>Folder for {d.domain}</label>
-                    <select className="filing-select" id={`file-${d.domain}`} value={pending[d.domain] ?? (d.workspaceId == null ? '' : String(d.workspaceId))}
-                      onChange={(e) => void change(d.domain, e.target.value)}>
+                    <label className="sr-only" htmlFor={`file-${d.domain}`}>
+                      Folder for {d.domain}
+                    </label>
+                    <select
+                      className="filing-select"
+                      id={`file-${d.domain}`}
+                      value={pending[d.domain] ?? (d.workspaceId == null ? '' : String(d.workspaceId))}
+                      onChange={(e) => void change(d.domain, e.target.value)}
+                    >
                       <option value="">Unfiled</option>
-                      {props.folders.map((f) => <option key={f.workspaceId} value={String(f.workspaceId)}>{f.name}</option>)}
+                      {props.folders.map((f) => (
+                        <option key={f.workspaceId} value={String(f.workspaceId)}>
+                          {f.name}
+                        </option>
+                      ))}
                     </select>
                   </td>
                 </tr>

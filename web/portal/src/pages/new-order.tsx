@@ -33,9 +33,7 @@ export function NewOrderPage() {
   const [setup, refetch] = useQuery({ query: NewOrderSetupDocument });
   return (
     <Page title="New order">
-      <QueryState {...setup}>
-        {(data) => <Wizard setup={data} recheckCard={() => refetch({ requestPolicy: 'network-only' })} />}
-      </QueryState>
+      <QueryState {...setup}>{(data) => <Wizard setup={data} recheckCard={() => refetch({ requestPolicy: 'network-only' })} />}</QueryState>
     </Page>
   );
 }
@@ -65,7 +63,16 @@ function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
   };
 
   if (placed) {
-    return <PlacedView order={placed} onAnother={() => { setPlaced(null); setDraft(blankDraft(draft.sku)); setStep('plan'); }} />;
+    return (
+      <PlacedView
+        order={placed}
+        onAnother={() => {
+          setPlaced(null);
+          setDraft(blankDraft(draft.sku));
+          setStep('plan');
+        }}
+      />
+    );
   }
   const index = STEPS.findIndex((s) => s.step === step);
   return (
@@ -79,12 +86,20 @@ function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
         {STEPS.map((s, i) => (
           <li key={s.step} aria-current={i === index ? 'step' : undefined} className={i < index ? 'done' : i === index ? 'current' : ''}>
             {i < index ? (
-              <button type="button" className="link-button" onClick={() => go(s.step)}>{i + 1}. {s.label}</button>
-            ) : <span>{i + 1}. {s.label}</span>}
+              <button type="button" className="link-button" onClick={() => go(s.step)}>
+                {i + 1}. {s.label}
+              </button>
+            ) : (
+              <span>
+                {i + 1}. {s.label}
+              </span>
+            )}
           </li>
         ))}
       </ol>
-      <h2 ref={heading} tabIndex={-1} className="step-title">Step {index + 1} of {STEPS.length}: {STEPS[index]!.label}</h2>
+      <h2 ref={heading} tabIndex={-1} className="step-title">
+        Step {index + 1} of {STEPS.length}: {STEPS[index]!.label}
+      </h2>
       {step === 'plan' ? (
         <PlanStep catalogue={catalogue} sku={draft.sku} onPick={(sku) => setDraft((d) => ({ ...d, sku }))} onNext={() => go('domains')} />
       ) : null}
@@ -92,11 +107,23 @@ function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
         <DomainsStep draft={draft} setDraft={setDraft} preview={preview} rows={sent.rows} onBack={() => go('plan')} onNext={() => go('review')} />
       ) : null}
       {step === 'review' && preview.state.kind === 'priced' ? (
-        <ReviewStep sent={sent} preview={preview.state.preview} card={paymentMethod} onRecheckCard={props.recheckCard}
-          onBack={() => go('domains')} onPlaced={setPlaced} />
+        <ReviewStep
+          sent={sent}
+          preview={preview.state.preview}
+          card={paymentMethod}
+          onRecheckCard={props.recheckCard}
+          onBack={() => go('domains')}
+          onPlaced={setPlaced}
+        />
       ) : null}
       {step === 'review' && preview.state.kind !== 'priced' ? (
-        <p>The preview changed; <button type="button" className="link-button" onClick={() => go('domains')}>go back to the domains</button> to see why.</p>
+        <p>
+          The preview changed;{' '}
+          <button type="button" className="link-button" onClick={() => go('domains')}>
+            go back to the domains
+          </button>{' '}
+          to see why.
+        </p>
       ) : null}
     </div>
   );

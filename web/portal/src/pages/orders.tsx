@@ -37,7 +37,11 @@ type Order = OrdersQuery['orders'][number];
 type Monitor = 'deliverability' | 'reconnection';
 
 /** What the last change said, shown in the card of the order it was about (one message at a time). */
-interface Outcome { readonly orderId: number; readonly ok: boolean; readonly text: string }
+interface Outcome {
+  readonly orderId: number;
+  readonly ok: boolean;
+  readonly text: string;
+}
 
 const MONITORS: readonly { key: Monitor; label: string; hint: string }[] = [
   { key: 'deliverability', label: 'Deliverability monitoring', hint: 'Watch inbox placement and blacklists; analytics start once it is on.' },
@@ -51,14 +55,34 @@ export function OrdersPage() {
   // The answers of the two mutations are not the list's type, so the list is asked for again.
   const refresh = () => reexecute({ requestPolicy: 'network-only' });
   return (
-    <Page title="Orders" actions={<Link href="/new-order" className="button-link">New order</Link>}>
+    <Page
+      title="Orders"
+      actions={
+        <Link href="/new-order" className="button-link">
+          New order
+        </Link>
+      }
+    >
       <QueryState {...result}>
-        {(data) => data.orders.length === 0
-          ? <p>No orders yet. <Link href="/new-order">Place your first order</Link>.</p>
-          : data.orders.map((order) => (
-            <OrderCard key={order.orderId} order={order} outcome={outcome?.orderId === order.orderId ? outcome : null}
-              onOutcome={(ok, text) => { setOutcome({ orderId: order.orderId, ok, text }); if (ok) refresh(); }} />
-          ))}
+        {(data) =>
+          data.orders.length === 0 ? (
+            <p>
+              No orders yet. <Link href="/new-order">Place your first order</Link>.
+            </p>
+          ) : (
+            data.orders.map((order) => (
+              <OrderCard
+                key={order.orderId}
+                order={order}
+                outcome={outcome?.orderId === order.orderId ? outcome : null}
+                onOutcome={(ok, text) => {
+                  setOutcome({ orderId: order.orderId, ok, text });
+                  if (ok) refresh();
+                }}
+              />
+            ))
+          )
+        }
       </QueryState>
     </Page>
   );
@@ -82,9 +106,13 @@ function OrderCard(props: { order: Order; outcome: Outcome | null; onOutcome: (o
     if (!choice || choice.value === current) return;
     const answer = await setSequencer({ subscriptionId: order.subscriptionId, input: { sequencer: choice.value } });
     if (answer.error) props.onOutcome(false, errorSentence(answer.error) ?? 'The sequencer was not changed.');
-    else props.onOutcome(true, choice.value === 'none'
-      ? `Order ${order.reference} is no longer connected to a sending tool.`
-      : `Order ${order.reference} now connects to ${choice.label}.`);
+    else
+      props.onOutcome(
+        true,
+        choice.value === 'none'
+          ? `Order ${order.reference} is no longer connected to a sending tool.`
+          : `Order ${order.reference} now connects to ${choice.label}.`,
+      );
   }
 
   async function changeMonitor(monitor: (typeof MONITORS)[number], on: boolean) {
@@ -99,35 +127,60 @@ function OrderCard(props: { order: Order; outcome: Outcome | null; onOutcome: (o
   const stored: Record<Monitor, boolean> = { deliverability: order.monitorDeliverability, reconnection: order.monitorReconnection };
   return (
     <section className="card order-card" aria-labelledby={headingId}>
-      <h2 id={headingId}>Order {order.reference} · {order.product} <Chip value={order.status} /></h2>
+      <h2 id={headingId}>
+        Order {order.reference} · {order.product} <Chip value={order.status} />
+      </h2>
       <dl className="facts">
         <Fact term="Domains">{order.domainCount}</Fact>
         <Fact term="Mailboxes">{order.mailboxCount}</Fact>
-        <Fact term="Renewal">{formatMoney(order.renewalTotal, order.currency)} / {order.interval}</Fact>
+        <Fact term="Renewal">
+          {formatMoney(order.renewalTotal, order.currency)} / {order.interval}
+        </Fact>
         <Fact term="Placed">{formatDate(order.createdAt)}</Fact>
       </dl>
       <fieldset className="order-settings" aria-busy={sequencerState.fetching || monitorState.fetching}>
         <legend>Settings for order {order.reference}</legend>
-        <form className="sequencer-form" onSubmit={(e) => { e.preventDefault(); void changeSequencer(chosen); }}>
-          <SelectField label="Sequencer (sending tool)" value={chosen} onChange={(e) => setChosen(SEQUENCER_CHOICES.find((c) => c.value === e.target.value)?.value ?? current)}
-            options={SEQUENCER_CHOICES.map((c) => ({ value: c.value, label: c.label }))} />
-          <button type="submit" disabled={chosen === current || sequencerState.fetching}>Save sequencer</button>
+        <form
+          className="sequencer-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void changeSequencer(chosen);
+          }}
+        >
+          <SelectField
+            label="Sequencer (sending tool)"
+            value={chosen}
+            onChange={(e) => setChosen(SEQUENCER_CHOICES.find((c) => c.value === e.target.value)?.value ?? current)}
+            options={SEQUENCER_CHOICES.map((c) => ({ value: c.value, label: c.label }))}
+          />
+          <button type="submit" disabled={chosen === current || sequencerState.fetching}>
+            Save sequencer
+          </button>
         </form>
         <div className="switches">
           {MONITORS.map((monitor) => (
-            <Switch key={monitor.key} label={monitor.label} hint={monitor.hint}
+            <Switch
+              key={monitor.key}
+              label={monitor.label}
+              hint={monitor.hint}
               checked={pending[monitor.key] ?? stored[monitor.key]}
-              onChange={(on) => void changeMonitor(monitor, on)} />
+              onChange={(on) => void changeMonitor(monitor, on)}
+            />
           ))}
         </div>
       </fieldset>
-      {props.outcome ? (props.outcome.ok ? <Notice tone="ok">{props.outcome.text}</Notice> : <ErrorBanner message={props.outcome.text} />) : null}
+      {props.outcome ? props.outcome.ok ? <Notice tone="ok">{props.outcome.text}</Notice> : <ErrorBanner message={props.outcome.text} /> : null}
     </section>
   );
 }
 
 function Fact(props: { term: string; children: ReactNode }) {
-  return <div><dt>{props.term}</dt><dd>{props.children}</dd></div>;
+  return (
+    <div>
+      <dt>{props.term}</dt>
+      <dd>{props.children}</dd>
+    </div>
+  );
 }
 
 /**
@@ -138,11 +191,15 @@ function Switch(props: { label: string; hint: string; checked: boolean; onChange
   const id = useId();
   return (
     <div className="switch">
-      <input id={id} type="checkbox" role="switch" aria-describedby={`${id}-hint`} checked={props.checked}
-        onChange={(e) => props.onChange(e.target.checked)} />
+      <input id={id} type="checkbox" role="switch" aria-describedby={`${id}-hint`} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
       <div>
-        <label htmlFor={id}>{props.label}</label> <span className="switch-state" aria-hidden="true">{props.checked ? 'On' : 'Off'}</span>
-        <small id={`${id}-hint`} className="hint">{props.hint}</small>
+        <label htmlFor={id}>{props.label}</label>{' '}
+        <span className="switch-state" aria-hidden="true">
+          {props.checked ? 'On' : 'Off'}
+        </span>
+        <small id={`${id}-hint`} className="hint">
+          {props.hint}
+        </small>
       </div>
     </div>
   );

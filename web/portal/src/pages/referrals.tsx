@@ -28,9 +28,15 @@ export function ReferralsPage() {
           <>
             <ReferralLink referrals={data.referrals} />
             <div className="stats">
-              <div className="stat"><strong>{formatMoney(data.referrals.earnedTotal, data.referrals.currency)}</strong>earned in all</div>
-              <div className="stat"><strong>{formatMoney(data.referrals.pendingTotal, data.referrals.currency)}</strong>pending</div>
-              <div className="stat"><strong>{formatMoney(data.referrals.paidTotal, data.referrals.currency)}</strong>paid out</div>
+              <div className="stat">
+                <strong>{formatMoney(data.referrals.earnedTotal, data.referrals.currency)}</strong>earned in all
+              </div>
+              <div className="stat">
+                <strong>{formatMoney(data.referrals.pendingTotal, data.referrals.currency)}</strong>pending
+              </div>
+              <div className="stat">
+                <strong>{formatMoney(data.referrals.paidTotal, data.referrals.currency)}</strong>paid out
+              </div>
             </div>
             <Earnings earnings={data.referrals.earnings} />
           </>
@@ -59,14 +65,20 @@ function ReferralLink(props: { referrals: Referrals }) {
   return (
     <section className="card card-titled" aria-labelledby="referral-heading">
       <h2 id="referral-heading">Your referral code</h2>
-      <p>Code <strong className="referral-code">{code}</strong></p>
+      <p>
+        Code <strong className="referral-code">{code}</strong>
+      </p>
       <div className="field">
         <label htmlFor={linkId}>Referral link</label>
         <div className="referral-link">
           <input id={linkId} readOnly value={link} aria-describedby={`${linkId}-hint`} onFocus={(e) => e.currentTarget.select()} />
-          <button type="button" onClick={() => void copy()}>Copy link</button>
+          <button type="button" onClick={() => void copy()}>
+            Copy link
+          </button>
         </div>
-        <small id={`${linkId}-hint`} className="hint">Accounts that sign up through this link earn you a share of what they pay.</small>
+        <small id={`${linkId}-hint`} className="hint">
+          Accounts that sign up through this link earn you a share of what they pay.
+        </small>
       </div>
       {copied ? <Notice tone="ok">{copied}</Notice> : null}
       <ErrorBanner message={copyError} />
@@ -79,17 +91,28 @@ function Earnings(props: { earnings: Referrals['earnings'] }) {
   return (
     <section aria-labelledby="earnings-heading">
       <h2 id="earnings-heading">Referred accounts</h2>
-      {props.earnings.length === 0 ? <p>No account has signed up through your link yet.</p> : (
+      {props.earnings.length === 0 ? (
+        <p>No account has signed up through your link yet.</p>
+      ) : (
         <div className="table-wrap" role="region" aria-labelledby="earnings-heading" tabIndex={0}>
           <table>
-            <thead><tr><th scope="col">Account</th><th scope="col">Earned</th><th scope="col">Amount</th><th scope="col">Status</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Account</th>
+                <th scope="col">Earned</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
             <tbody>
               {props.earnings.map((e, i) => (
                 <tr key={`${e.referredAccount}-${i}`}>
                   <td>{e.referredAccount}</td>
                   <td>{formatDate(e.earnedAt)}</td>
                   <td>{formatMoney(e.amount, e.currency)}</td>
-                  <td><Chip value={e.status} /></td>
+                  <td>
+                    <Chip value={e.status} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -86,21 +86,45 @@ function RaiseForm(props: { orders: readonly Order[]; onRaised: () => void }) {
       <h2 id="raise-heading">Raise a request</h2>
       {raised ? <Notice tone="ok">{raised}</Notice> : null}
       <ErrorBanner message={errorSentence(state.error)} />
-      <SelectField label="Order" name="subscriptionId" required
-        options={props.orders.map((o) => ({ value: o.subscriptionId, label: `${o.reference} · ${o.product} (${o.status.replaceAll('_', ' ')})` }))} />
-      <SelectField label="Kind" name="kind" value={kind} onChange={(e) => { if (isRequestKind(e.target.value)) setKind(e.target.value); }}
-        aria-describedby="kind-hint" options={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))} />
-      <p id="kind-hint" className="hint request-kind-hint">{REQUEST_KINDS[kind]}</p>
-      {kind === 'forwarding'
-        ? <Field label="Forward to" name="forwardTo" required placeholder="example.com" autoComplete="off"
-            hint="The domain every domain of the order should forward to; applied at once." />
-        : null}
+      <SelectField
+        label="Order"
+        name="subscriptionId"
+        required
+        options={props.orders.map((o) => ({ value: o.subscriptionId, label: `${o.reference} · ${o.product} (${o.status.replaceAll('_', ' ')})` }))}
+      />
+      <SelectField
+        label="Kind"
+        name="kind"
+        value={kind}
+        onChange={(e) => {
+          if (isRequestKind(e.target.value)) setKind(e.target.value);
+        }}
+        aria-describedby="kind-hint"
+        options={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))}
+      />
+      <p id="kind-hint" className="hint request-kind-hint">
+        {REQUEST_KINDS[kind]}
+      </p>
+      {kind === 'forwarding' ? (
+        <Field
+          label="Forward to"
+          name="forwardTo"
+          required
+          placeholder="example.com"
+          autoComplete="off"
+          hint="The domain every domain of the order should forward to; applied at once."
+        />
+      ) : null}
       <div className="field">
         <label htmlFor={summaryId}>What to change</label>
         <textarea id={summaryId} name="summary" required maxLength={2000} aria-describedby={`${summaryId}-hint`} />
-        <small id={`${summaryId}-hint`} className="hint">One or two sentences, at most 2,000 characters.</small>
+        <small id={`${summaryId}-hint`} className="hint">
+          One or two sentences, at most 2,000 characters.
+        </small>
       </div>
-      <button type="submit" className="primary" disabled={state.fetching}>{state.fetching ? 'Raising…' : 'Raise request'}</button>
+      <button type="submit" className="primary" disabled={state.fetching}>
+        {state.fetching ? 'Raising…' : 'Raise request'}
+      </button>
     </form>
   );
 }
@@ -110,7 +134,9 @@ function RequestList(props: { requests: readonly ChangeRequest[]; orders: readon
   return (
     <section aria-labelledby="requests-heading">
       <h2 id="requests-heading">Your requests</h2>
-      {props.requests.length === 0 ? <p>No requests yet.</p> : (
+      {props.requests.length === 0 ? (
+        <p>No requests yet.</p>
+      ) : (
         <ol className="request-list">
           {props.requests.map((r) => (
             <li key={r.requestId} className="card request">
@@ -120,11 +146,15 @@ function RequestList(props: { requests: readonly ChangeRequest[]; orders: readon
               <p className="aside">Raised {formatDate(r.createdAt)}</p>
               <p className="request-summary">{r.summary}</p>
               {r.forwardTo ? <p className="aside">Forward to {r.forwardTo}</p> : null}
-              {r.replies.length === 0 ? <p className="hint">No reply yet.</p> : (
+              {r.replies.length === 0 ? (
+                <p className="hint">No reply yet.</p>
+              ) : (
                 <ul className="replies" aria-label={`Replies to request ${r.requestId}`}>
                   {r.replies.map((reply, i) => (
                     <li key={i} className="reply">
-                      <span className="reply-meta">{reply.author}, {formatDateTime(reply.createdAt)}</span>
+                      <span className="reply-meta">
+                        {reply.author}, {formatDateTime(reply.createdAt)}
+                      </span>
                       <span>{reply.body}</span>
                     </li>
                   ))}

@@ -34,14 +34,20 @@ function AskForLink() {
     <Page title="Reset your password">
       <form className="card narrow" onSubmit={(event) => void submit(event)}>
         <ErrorBanner message={error} />
-        {sent ? <Notice tone="ok">{sent} Open the link in the e-mail to choose a new password.</Notice> : (
+        {sent ? (
+          <Notice tone="ok">{sent} Open the link in the e-mail to choose a new password.</Notice>
+        ) : (
           <>
             <p>Type the e-mail address you sign in with; we send it a link to choose a new password.</p>
             <Field label="E-mail" name="email" type="email" autoComplete="username" required />
-            <button type="submit" className="primary" disabled={busy}>{busy ? 'Sending…' : 'Send the reset link'}</button>
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? 'Sending…' : 'Send the reset link'}
+            </button>
           </>
         )}
-        <p className="aside"><Link href="/">Back to sign in</Link></p>
+        <p className="aside">
+          <Link href="/">Back to sign in</Link>
+        </p>
       </form>
     </Page>
   );
@@ -68,7 +74,11 @@ function ChooseNewPassword(props: { token: string }) {
       <Page title="Password changed">
         <div className="card narrow">
           <Notice tone="ok">{done}</Notice>
-          <p><Link href="/" className="button-link">Sign in</Link></p>
+          <p>
+            <Link href="/" className="button-link">
+              Sign in
+            </Link>
+          </p>
         </div>
       </Page>
     );
@@ -77,10 +87,22 @@ function ChooseNewPassword(props: { token: string }) {
     <Page title="Choose a new password">
       <form className="card narrow" onSubmit={(event) => void submit(event)}>
         <ErrorBanner message={error} />
-        <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters. Every session of yours is signed out." />
+        <Field
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={10}
+          hint="At least 10 characters. Every session of yours is signed out."
+        />
         <Field label="Repeat the new password" name="repeat" type="password" autoComplete="new-password" required minLength={10} />
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Saving…' : 'Set the new password'}</button>
-        <p className="aside">Link expired? <Link href="/reset-password">Ask for a new one</Link>.</p>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Set the new password'}
+        </button>
+        <p className="aside">
+          Link expired? <Link href="/reset-password">Ask for a new one</Link>.
+        </p>
       </form>
     </Page>
   );

@@ -89,11 +89,12 @@ function ApiKeysSection() {
   return (
     <section className="card settings-section" aria-labelledby="keys-heading">
       <h2 id="keys-heading">API keys</h2>
-      <p className="aside">A key lets a program call the API as your account (<code>Authorization: Bearer sk_...</code>). The whole key is shown once, when it is made; afterwards only its first characters are.</p>
+      <p className="aside">
+        A key lets a program call the API as your account (<code>Authorization: Bearer sk_...</code>). The whole key is shown once, when it is made; afterwards
+        only its first characters are.
+      </p>
       <CreateKeyForm onCreated={refresh} />
-      <QueryState {...result}>
-        {(data) => <KeyTable keys={data.apiKeys} onRevoked={refresh} />}
-      </QueryState>
+      <QueryState {...result}>{(data) => <KeyTable keys={data.apiKeys} onRevoked={refresh} />}</QueryState>
     </section>
   );
 }
@@ -127,17 +128,28 @@ function CreateKeyForm(props: { onCreated: () => void }) {
       <form className="create-key" onSubmit={(event) => void submit(event)} aria-labelledby="create-key-heading">
         <h3 id="create-key-heading">Create a key</h3>
         <ErrorBanner message={problem} />
-        <Field label="Key name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} hint="Where the key is used, such as “CI” or “billing script”." />
+        <Field
+          label="Key name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={100}
+          hint="Where the key is used, such as “CI” or “billing script”."
+        />
         <fieldset className="scopes">
           <legend>Scopes</legend>
           {SCOPES.map((scope) => (
             <label key={scope.value} className="check">
               <input type="checkbox" checked={scopes.includes(scope.value)} onChange={(e) => toggle(scope.value, e.target.checked)} />
-              <span><code>{scope.value}</code>: {scope.hint}</span>
+              <span>
+                <code>{scope.value}</code>: {scope.hint}
+              </span>
             </label>
           ))}
         </fieldset>
-        <button type="submit" className="primary" disabled={created.fetching}>{created.fetching ? 'Creating…' : 'Create key'}</button>
+        <button type="submit" className="primary" disabled={created.fetching}>
+          {created.fetching ? 'Creating…' : 'Create key'}
+        </button>
       </form>
     </>
   );
@@ -164,14 +176,25 @@ function NewKeyBox(props: { keyValue: string; name: string; onDone: () => void }
   return (
     <div className="new-key" role="region" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Your new key “{props.name}”</h3>
-      <p className="banner banner-warn"><strong>Copy it now: it is shown this once.</strong> After you leave or reload this page only its first characters are shown, and nobody can read it again; if it is lost, revoke it and create another.</p>
+      <p className="banner banner-warn">
+        <strong>Copy it now: it is shown this once.</strong> After you leave or reload this page only its first characters are shown, and nobody can read it
+        again; if it is lost, revoke it and create another.
+      </p>
       <label htmlFor={id}>New API key</label>
       <div className="copy-row">
         <textarea id={id} ref={box} className="secret" readOnly rows={2} value={props.keyValue} spellCheck={false} onFocus={(e) => e.target.select()} />
-        <button type="button" onClick={() => void copy()}>Copy</button>
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
       </div>
-      {copied ? <p role="status" className="hint">{copied}</p> : null}
-      <button type="button" className="link-button" onClick={props.onDone}>I have copied it; hide the key</button>
+      {copied ? (
+        <p role="status" className="hint">
+          {copied}
+        </p>
+      ) : null}
+      <button type="button" className="link-button" onClick={props.onDone}>
+        I have copied it; hide the key
+      </button>
     </div>
   );
 }
@@ -193,30 +216,60 @@ function KeyTable(props: { keys: readonly ApiKey[]; onRevoked: () => void }) {
   };
   return (
     <>
-      {message ? (message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} />) : null}
+      {message ? message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} /> : null}
       <div className="table-wrap">
         <table className="stack-table">
           <caption className="sr-only">API keys of the account</caption>
           <thead>
-            <tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Created by</th><th scope="col">Status</th></tr>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Created by</th>
+              <th scope="col">Status</th>
+            </tr>
           </thead>
           <tbody>
             {props.keys.map((key) => (
               <tr key={key.keyId} className={key.revokedAt ? 'revoked' : undefined}>
                 <td data-label="Name">{key.name ?? <span className="hint">Unnamed</span>}</td>
-                <td data-label="Key"><code className="prefix">{key.prefix}…</code></td>
+                <td data-label="Key">
+                  <code className="prefix">{key.prefix}…</code>
+                </td>
                 <td data-label="Scopes">{key.scopes.join(', ')}</td>
                 <td data-label="Created">{formatDate(key.createdAt)}</td>
                 <td data-label="Last used">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
                 <td data-label="Created by">{key.createdBy ?? <span className="hint">Operator</span>}</td>
                 <td data-label="Status">
-                  {key.revokedAt ? <>Revoked {formatDate(key.revokedAt)}</> : confirming === key.keyId ? (
+                  {key.revokedAt ? (
+                    <>Revoked {formatDate(key.revokedAt)}</>
+                  ) : confirming === key.keyId ? (
                     <div className="confirm" role="group" aria-label={`Confirm revoking ${key.name ?? key.prefix}`}>
                       <span>Revoke it? Programs using it stop working.</span>
-                      <ConfirmButtons confirmLabel="Yes, revoke" busy={revoking.fetching} onConfirm={() => void doRevoke(key)} onCancel={() => setConfirming(null)} />
+                      <ConfirmButtons
+                        confirmLabel="Yes, revoke"
+                        busy={revoking.fetching}
+                        onConfirm={() => void doRevoke(key)}
+                        onCancel={() => setConfirming(null)}
+                      />
                     </div>
                   ) : (
-                    <>Active <button type="button" className="danger small" aria-label={`Revoke key ${key.name ?? key.prefix}`} onClick={() => { setMessage(null); setConfirming(key.keyId); }}>Revoke</button></>
+                    <>
+                      Active{' '}
+                      <button
+                        type="button"
+                        className="danger small"
+                        aria-label={`Revoke key ${key.name ?? key.prefix}`}
+                        onClick={() => {
+                          setMessage(null);
+                          setConfirming(key.keyId);
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    </>
                   )}
                 </td>
               </tr>
@@ -234,8 +287,12 @@ function ConfirmButtons(props: { confirmLabel: string; busy: boolean; onConfirm:
   useEffect(() => confirm.current?.focus(), []);
   return (
     <span className="confirm-buttons">
-      <button type="button" ref={confirm} className="danger small" disabled={props.busy} onClick={props.onConfirm}>{props.confirmLabel}</button>
-      <button type="button" className="small" onClick={props.onCancel}>Cancel</button>
+      <button type="button" ref={confirm} className="danger small" disabled={props.busy} onClick={props.onConfirm}>
+        {props.confirmLabel}
+      </button>
+      <button type="button" className="small" onClick={props.onCancel}>
+        Cancel
+      </button>
     </span>
   );
 }
@@ -248,18 +305,24 @@ function PeopleSection() {
   return (
     <section className="card settings-section" aria-labelledby="people-heading">
       <h2 id="people-heading">People</h2>
-      {isOwner
-        ? <p className="aside">Owners invite people, change their roles and remove them; members use the portal but manage no one.</p>
-        : <Notice>You are a member: only an account owner can invite people, change roles or remove someone; ask an owner of your account.</Notice>}
+      {isOwner ? (
+        <p className="aside">Owners invite people, change their roles and remove them; members use the portal but manage no one.</p>
+      ) : (
+        <Notice>You are a member: only an account owner can invite people, change roles or remove someone; ask an owner of your account.</Notice>
+      )}
       <QueryState {...result}>
         {(data) => (
           <>
             <PeopleTable people={data.people} isOwner={isOwner} myId={viewer.userId} onChanged={refresh} />
             <h3>Pending invitations</h3>
-            {data.invitations.length === 0 ? <p className="aside">None waiting.</p> : (
+            {data.invitations.length === 0 ? (
+              <p className="aside">None waiting.</p>
+            ) : (
               <ul className="invitations">
                 {data.invitations.map((invitation) => (
-                  <li key={`${invitation.email}-${invitation.expiresAt}`}>{invitation.email} as {invitation.role}; the link works until {formatDateTime(invitation.expiresAt)}</li>
+                  <li key={`${invitation.email}-${invitation.expiresAt}`}>
+                    {invitation.email} as {invitation.role}; the link works until {formatDateTime(invitation.expiresAt)}
+                  </li>
                 ))}
               </ul>
             )}
@@ -298,19 +361,27 @@ function PeopleTable(props: { people: readonly Person[]; isOwner: boolean; myId:
   };
   return (
     <>
-      {message ? (message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} />) : null}
+      {message ? message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} /> : null}
       <div className="table-wrap">
         <table className="stack-table">
           <caption className="sr-only">People of the account</caption>
           <thead>
-            <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th>{props.isOwner ? <th scope="col">Manage</th> : null}</tr>
+            <tr>
+              <th scope="col">E-mail</th>
+              <th scope="col">Role</th>
+              <th scope="col">Joined</th>
+              {props.isOwner ? <th scope="col">Manage</th> : null}
+            </tr>
           </thead>
           <tbody>
             {props.people.map((person) => {
               const other: Role = person.role === 'owner' ? 'member' : 'owner';
               return (
                 <tr key={person.userId}>
-                  <td data-label="E-mail">{person.email}{person.userId === props.myId ? <span className="hint"> (you)</span> : null}</td>
+                  <td data-label="E-mail">
+                    {person.email}
+                    {person.userId === props.myId ? <span className="hint"> (you)</span> : null}
+                  </td>
                   <td data-label="Role">{person.role}</td>
                   <td data-label="Joined">{formatDate(person.createdAt)}</td>
                   {props.isOwner ? (
@@ -318,14 +389,36 @@ function PeopleTable(props: { people: readonly Person[]; isOwner: boolean; myId:
                       {confirming === person.userId ? (
                         <div className="confirm" role="group" aria-label={`Confirm removing ${person.email}`}>
                           <span>Remove {person.email}? They are signed out at once.</span>
-                          <ConfirmButtons confirmLabel="Yes, remove" busy={removal.fetching} onConfirm={() => void remove(person)} onCancel={() => setConfirming(null)} />
+                          <ConfirmButtons
+                            confirmLabel="Yes, remove"
+                            busy={removal.fetching}
+                            onConfirm={() => void remove(person)}
+                            onCancel={() => setConfirming(null)}
+                          />
                         </div>
                       ) : (
                         <span className="row-actions">
-                          <button type="button" className="small" disabled={roleChange.fetching} onClick={() => void setRole(person, other)}
-                            aria-label={`Make ${person.email} ${other === 'owner' ? 'an owner' : 'a member'}`}>Make {other}</button>
+                          <button
+                            type="button"
+                            className="small"
+                            disabled={roleChange.fetching}
+                            onClick={() => void setRole(person, other)}
+                            aria-label={`Make ${person.email} ${other === 'owner' ? 'an owner' : 'a member'}`}
+                          >
+                            Make {other}
+                          </button>
                           {person.userId === props.myId ? null : (
-                            <button type="button" className="danger small" aria-label={`Remove ${person.email}`} onClick={() => { setMessage(null); setConfirming(person.userId); }}>Remove</button>
+                            <button
+                              type="button"
+                              className="danger small"
+                              aria-label={`Remove ${person.email}`}
+                              onClick={() => {
+                                setMessage(null);
+                                setConfirming(person.userId);
+                              }}
+                            >
+                              Remove
+                            </button>
                           )}
                         </span>
                       )}
@@ -362,12 +455,21 @@ function InviteForm(props: { onInvited: () => void }) {
   return (
     <form className="invite" onSubmit={(event) => void submit(event)} aria-labelledby="invite-heading">
       <h3 id="invite-heading">Invite someone</h3>
-      {message ? (message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} />) : null}
+      {message ? message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} /> : null}
       <div className="toolbar">
         <Field label="Their e-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" />
-        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value === 'owner' ? 'owner' : 'member')}
-          options={[{ value: 'member', label: 'Member' }, { value: 'owner', label: 'Owner' }]} />
-        <button type="submit" className="primary" disabled={invitation.fetching}>{invitation.fetching ? 'Sending…' : 'Send invitation'}</button>
+        <SelectField
+          label="Role"
+          value={role}
+          onChange={(e) => setRole(e.target.value === 'owner' ? 'owner' : 'member')}
+          options={[
+            { value: 'member', label: 'Member' },
+            { value: 'owner', label: 'Owner' },
+          ]}
+        />
+        <button type="submit" className="primary" disabled={invitation.fetching}>
+          {invitation.fetching ? 'Sending…' : 'Send invitation'}
+        </button>
       </div>
     </form>
   );
@@ -387,7 +489,10 @@ function PasswordSection() {
     const answer = await changePassword({ input: { currentPassword, newPassword } });
     if (answer.data) {
       const ended = answer.data.changePassword.otherSessionsEnded;
-      setMessage({ ok: true, text: `Your password is changed. ${ended === 0 ? 'You had no other sessions' : ended === 1 ? 'Your one other session was signed out' : `Your ${ended} other sessions were signed out`}; this one stays signed in.` });
+      setMessage({
+        ok: true,
+        text: `Your password is changed. ${ended === 0 ? 'You had no other sessions' : ended === 1 ? 'Your one other session was signed out' : `Your ${ended} other sessions were signed out`}; this one stays signed in.`,
+      });
       formElement.reset();
     } else {
       setMessage({ ok: false, text: errorSentence(answer.error) ?? 'The password was not changed.' });
@@ -397,11 +502,21 @@ function PasswordSection() {
     <section className="card settings-section" aria-labelledby="password-heading">
       <h2 id="password-heading">Password</h2>
       <form className="narrow-form" onSubmit={(event) => void submit(event)}>
-        {message ? (message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} />) : null}
+        {message ? message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} /> : null}
         <Field label="Current password" name="current" type="password" autoComplete="current-password" required />
-        <Field label="New password" name="new" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters. Your other sessions are signed out; this one stays." />
+        <Field
+          label="New password"
+          name="new"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={10}
+          hint="At least 10 characters. Your other sessions are signed out; this one stays."
+        />
         <Field label="Repeat the new password" name="repeat" type="password" autoComplete="new-password" required minLength={10} />
-        <button type="submit" className="primary" disabled={change.fetching}>{change.fetching ? 'Changing…' : 'Change password'}</button>
+        <button type="submit" className="primary" disabled={change.fetching}>
+          {change.fetching ? 'Changing…' : 'Change password'}
+        </button>
       </form>
     </section>
   );

@@ -24,8 +24,12 @@ export function SignInPage(props: { onSignedIn: () => void }) {
         <ErrorBanner message={error} />
         <Field label="E-mail" name="email" type="email" autoComplete="username" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
-        <p className="aside"><Link href="/reset-password">Forgot your password?</Link> · <Link href="/sign-up">Create an account</Link></p>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p className="aside">
+          <Link href="/reset-password">Forgot your password?</Link> · <Link href="/sign-up">Create an account</Link>
+        </p>
       </form>
     </Page>
   );

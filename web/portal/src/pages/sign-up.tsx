@@ -20,8 +20,7 @@ export function SignUpPage(props: { onSignedIn: () => void }) {
       // Signed in, the portal's pages replace the signed-out ones: land on the dashboard, not on /sign-up.
       navigate('/', { replace: true });
       props.onSignedIn();
-    }
-    else setError(detailOf(answer));
+    } else setError(detailOf(answer));
   };
   return (
     <Page title="Create an account">
@@ -30,8 +29,12 @@ export function SignUpPage(props: { onSignedIn: () => void }) {
         <Field label="Company or agency name" name="account_name" required maxLength={100} autoComplete="organization" />
         <Field label="E-mail" name="email" type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." />
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Creating…' : 'Create the account'}</button>
-        <p className="aside">Already have one? <Link href="/">Sign in</Link></p>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create the account'}
+        </button>
+        <p className="aside">
+          Already have one? <Link href="/">Sign in</Link>
+        </p>
       </form>
     </Page>
   );

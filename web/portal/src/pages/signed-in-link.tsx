@@ -16,8 +16,12 @@ export function SignedInLinkPage(props: { what: 'a password reset' | 'an invitat
   return (
     <Page title={props.what === 'an invitation' ? 'Accept an invitation' : 'Reset your password'}>
       <div className="card narrow">
-        <p>This is a link for {props.what}, and you are signed in as <strong>{viewer.email}</strong>. Sign out to use it.</p>
-        <button type="button" className="primary" onClick={() => void signOut()}>Sign out and continue</button>
+        <p>
+          This is a link for {props.what}, and you are signed in as <strong>{viewer.email}</strong>. Sign out to use it.
+        </p>
+        <button type="button" className="primary" onClick={() => void signOut()}>
+          Sign out and continue
+        </button>
       </div>
     </Page>
   );

@@ -57,15 +57,28 @@ function RecordToPublish(props: { verification: Verification }) {
     <section className="card card-titled" aria-labelledby="record-heading">
       <h2 id="record-heading">The record to publish</h2>
       <p>
-        Before a domain can be ordered, prove it is yours: at your DNS provider, publish this TXT record
-        for each domain (put the domain in place of <code>&lt;domain&gt;</code>). Once we have seen it,
-        the domain stays verified and the record may be removed.
+        Before a domain can be ordered, prove it is yours: at your DNS provider, publish this TXT record for each domain (put the domain in place of{' '}
+        <code>&lt;domain&gt;</code>). Once we have seen it, the domain stays verified and the record may be removed.
       </p>
       <dl className="verification-record">
-        <dt>Your token</dt><dd><code className="secret" data-testid="verification-token">{token}</code></dd>
-        <dt>Name</dt><dd><code className="secret">{record.nameTemplate}</code></dd>
-        <dt>Type</dt><dd><code className="secret">{record.type}</code></dd>
-        <dt>Value</dt><dd><code className="secret">{record.value}</code></dd>
+        <dt>Your token</dt>
+        <dd>
+          <code className="secret" data-testid="verification-token">
+            {token}
+          </code>
+        </dd>
+        <dt>Name</dt>
+        <dd>
+          <code className="secret">{record.nameTemplate}</code>
+        </dd>
+        <dt>Type</dt>
+        <dd>
+          <code className="secret">{record.type}</code>
+        </dd>
+        <dt>Value</dt>
+        <dd>
+          <code className="secret">{record.value}</code>
+        </dd>
       </dl>
     </section>
   );
@@ -91,9 +104,20 @@ function CheckNow(props: { onVerified: () => void }) {
     <section className="card card-titled" aria-labelledby="check-heading">
       <h2 id="check-heading">Check a domain</h2>
       <form className="toolbar" onSubmit={(event) => void submit(event)}>
-        <Field label="Domain" name="domain" required placeholder="example.com" autoComplete="off" autoCapitalize="none"
-          spellCheck={false} value={domain} onChange={(e) => setDomain(e.target.value)} />
-        <button type="submit" className="primary" disabled={state.fetching}>{state.fetching ? 'Checking…' : 'Check now'}</button>
+        <Field
+          label="Domain"
+          name="domain"
+          required
+          placeholder="example.com"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={domain}
+          onChange={(e) => setDomain(e.target.value)}
+        />
+        <button type="submit" className="primary" disabled={state.fetching}>
+          {state.fetching ? 'Checking…' : 'Check now'}
+        </button>
       </form>
       <ErrorBanner message={errorSentence(state.error)} />
       {results.length > 0 ? (
@@ -104,11 +128,15 @@ function CheckNow(props: { onVerified: () => void }) {
                 <strong>{r.domain}</strong>
                 {r.verified ? <Chip value="verified" /> : <Chip value="not_verified" />}
                 {r.verified ? null : (
-                  <button type="button" disabled={state.fetching} onClick={() => void check(r.domain)}>Check again<span className="sr-only"> {r.domain}</span></button>
+                  <button type="button" disabled={state.fetching} onClick={() => void check(r.domain)}>
+                    Check again<span className="sr-only"> {r.domain}</span>
+                  </button>
                 )}
               </div>
               {/* The service's own sentence: what it found and, when not verified, what to publish. */}
-              <p role={r.verified ? 'status' : 'alert'} className={r.verified ? 'banner banner-ok' : 'banner banner-warn'}>{r.detail}</p>
+              <p role={r.verified ? 'status' : 'alert'} className={r.verified ? 'banner banner-ok' : 'banner banner-warn'}>
+                {r.detail}
+              </p>
             </li>
           ))}
         </ul>
@@ -121,13 +149,23 @@ function VerifiedDomains(props: { domains: Verification['verifiedDomains'] }) {
   return (
     <section aria-labelledby="verified-heading">
       <h2 id="verified-heading">Verified domains</h2>
-      {props.domains.length === 0 ? <p>No domain is verified yet.</p> : (
+      {props.domains.length === 0 ? (
+        <p>No domain is verified yet.</p>
+      ) : (
         <div className="table-wrap" role="region" aria-labelledby="verified-heading" tabIndex={0}>
           <table>
-            <thead><tr><th scope="col">Domain</th><th scope="col">Verified since</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Domain</th>
+                <th scope="col">Verified since</th>
+              </tr>
+            </thead>
             <tbody>
               {props.domains.map((d) => (
-                <tr key={d.domain}><td>{d.domain}</td><td>{formatDate(d.verifiedAt)}</td></tr>
+                <tr key={d.domain}>
+                  <td>{d.domain}</td>
+                  <td>{formatDate(d.verifiedAt)}</td>
+                </tr>
               ))}
             </tbody>
           </table>

@@ -1,8 +1,22 @@
 /** A domain's build state as a coloured chip with its words (colour is never the only signal). */
 const TONES: Record<string, string> = {
-  live: 'ok', queued: 'info', building: 'info', needs_attention: 'warn', suspended: 'bad', cancelled: 'muted',
-  active: 'ok', past_due: 'bad', paid: 'ok', open: 'info', answered: 'ok', closed: 'muted',
-  done: 'ok', declined: 'warn', pending: 'info', verified: 'ok', not_verified: 'warn',
+  live: 'ok',
+  queued: 'info',
+  building: 'info',
+  needs_attention: 'warn',
+  suspended: 'bad',
+  cancelled: 'muted',
+  active: 'ok',
+  past_due: 'bad',
+  paid: 'ok',
+  open: 'info',
+  answered: 'ok',
+  closed: 'muted',
+  done: 'ok',
+  declined: 'warn',
+  pending: 'info',
+  verified: 'ok',
+  not_verified: 'warn',
 };
 
 export function Chip(props: { value: string; label?: string }) {

@@ -8,7 +8,11 @@ export function Field(props: { label: string; hint?: ReactNode } & InputHTMLAttr
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
-      {hint ? <small id={`${id}-hint`} className="hint">{hint}</small> : null}
+      {hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      ) : null}
     </div>
   );
 }
@@ -21,7 +25,11 @@ export function SelectField(props: { label: string; options: readonly { value: s
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select id={id} {...select}>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </div>
   );

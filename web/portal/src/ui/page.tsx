@@ -22,7 +22,9 @@ export function Page(props: { title: string; actions?: ReactNode; children: Reac
   return (
     <section className="page" aria-labelledby="page-title">
       <header className="page-header">
-        <h1 id="page-title" tabIndex={-1} ref={heading}>{props.title}</h1>
+        <h1 id="page-title" tabIndex={-1} ref={heading}>
+          {props.title}
+        </h1>
         {props.actions ? <div className="page-actions">{props.actions}</div> : null}
       </header>
       {props.children}

@@ -22,7 +22,10 @@ export function useScrollableRegions(): void {
           wrap.tabIndex = 0;
           // A group, not a region: a landmark named like the card around it would stand beside that
           // card's own region under the same name, for a screen reader and for tests finding either.
-          if (!wrap.hasAttribute('role')) { wrap.setAttribute('role', 'group'); added.push('role'); }
+          if (!wrap.hasAttribute('role')) {
+            wrap.setAttribute('role', 'group');
+            added.push('role');
+          }
           if (!wrap.hasAttribute('aria-label') && !wrap.hasAttribute('aria-labelledby')) {
             wrap.setAttribute('aria-label', `${tableName(wrap)} (table, scrolls sideways)`);
             added.push('aria-label');
@@ -35,7 +38,9 @@ export function useScrollableRegions(): void {
         }
       }
     };
-    const schedule = () => { if (!frame) frame = requestAnimationFrame(update); };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(update);
+    };
     const observer = new MutationObserver(schedule);
     observer.observe(document.body, { childList: true, subtree: true });
     window.addEventListener('resize', schedule);

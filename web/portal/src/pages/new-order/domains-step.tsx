@@ -2,8 +2,15 @@ import { useId, useState, type Dispatch, type SetStateAction } from 'react';
 import { Field } from '../../ui/field';
 import { ErrorBanner } from '../../ui/status';
 import {
-  blankDomain, blankMailbox, copyMailboxes, mailboxCount, ORDER_LIMITS, parseDomainList,
-  type DomainDraft, type MailboxDraft, type OrderDraft,
+  blankDomain,
+  blankMailbox,
+  copyMailboxes,
+  mailboxCount,
+  ORDER_LIMITS,
+  parseDomainList,
+  type DomainDraft,
+  type MailboxDraft,
+  type OrderDraft,
 } from './order-draft';
 import { isPromotionRefusal } from './preview-result';
 import type { OrderPreviewHandle } from './use-order-preview';
@@ -11,7 +18,12 @@ import { PreviewPanel } from './preview-panel';
 
 const count = (n: number) => n.toLocaleString('en-US');
 /** The address a first name suggests, kept in step until the person edits the address themselves. */
-const suggestLocalPart = (firstName: string) => firstName.trim().toLowerCase().normalize('NFKD').replace(/[^a-z0-9._-]/g, '');
+const suggestLocalPart = (firstName: string) =>
+  firstName
+    .trim()
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9._-]/g, '');
 
 /** Step 2: domains with their mailboxes, a promotion code, and the live preview beside them. */
 export function DomainsStep(props: {
@@ -77,40 +89,95 @@ export function DomainsStep(props: {
           <fieldset key={row.key} className="card domain-row">
             <legend>Domain {i + 1}</legend>
             <div className="domain-fields">
-              <Field label="Domain name" value={row.domain} placeholder="outreach-example.com" autoComplete="off" spellCheck={false}
-                onChange={(e) => { const domain = e.target.value; setDomain(row.key, (r) => ({ ...r, domain })); }} />
-              <Field label="Forward to (optional)" value={row.forwardTo} placeholder="example.com" autoComplete="off" spellCheck={false}
+              <Field
+                label="Domain name"
+                value={row.domain}
+                placeholder="outreach-example.com"
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(e) => {
+                  const domain = e.target.value;
+                  setDomain(row.key, (r) => ({ ...r, domain }));
+                }}
+              />
+              <Field
+                label="Forward to (optional)"
+                value={row.forwardTo}
+                placeholder="example.com"
+                autoComplete="off"
+                spellCheck={false}
                 hint="The site a person lands on when they open this domain in a browser."
-                onChange={(e) => { const forwardTo = e.target.value; setDomain(row.key, (r) => ({ ...r, forwardTo })); }} />
+                onChange={(e) => {
+                  const forwardTo = e.target.value;
+                  setDomain(row.key, (r) => ({ ...r, forwardTo }));
+                }}
+              />
             </div>
             {row.mailboxes.map((m, j) => (
               <fieldset key={m.key} className="mailbox-row">
-                <legend>Mailbox {j + 1}<span className="sr-only"> of domain {i + 1}</span></legend>
+                <legend>
+                  Mailbox {j + 1}
+                  <span className="sr-only"> of domain {i + 1}</span>
+                </legend>
                 <div className="mailbox-fields">
-                <Field label="First name" value={m.firstName} autoComplete="off"
-                  onChange={(e) => {
-                    const firstName = e.target.value;
-                    setMailbox(row.key, m.key, (x) => ({ ...x, firstName, localPart: x.localPart === suggestLocalPart(x.firstName) ? suggestLocalPart(firstName) : x.localPart }));
-                  }} />
-                <Field label="Last name" value={m.lastName} autoComplete="off"
-                  onChange={(e) => { const lastName = e.target.value; setMailbox(row.key, m.key, (x) => ({ ...x, lastName })); }} />
-                <AddressField value={m.localPart} domain={row.domain.trim() || 'your domain'}
-                  onChange={(localPart) => setMailbox(row.key, m.key, (x) => ({ ...x, localPart }))} />
-                <button type="button" className="link-button mailbox-remove" onClick={() => removeMailbox(row.key, m.key)}
-                  aria-label={`Remove mailbox ${j + 1} of domain ${i + 1}`}>Remove</button>
+                  <Field
+                    label="First name"
+                    value={m.firstName}
+                    autoComplete="off"
+                    onChange={(e) => {
+                      const firstName = e.target.value;
+                      setMailbox(row.key, m.key, (x) => ({
+                        ...x,
+                        firstName,
+                        localPart: x.localPart === suggestLocalPart(x.firstName) ? suggestLocalPart(firstName) : x.localPart,
+                      }));
+                    }}
+                  />
+                  <Field
+                    label="Last name"
+                    value={m.lastName}
+                    autoComplete="off"
+                    onChange={(e) => {
+                      const lastName = e.target.value;
+                      setMailbox(row.key, m.key, (x) => ({ ...x, lastName }));
+                    }}
+                  />
+                  <AddressField
+                    value={m.localPart}
+                    domain={row.domain.trim() || 'your domain'}
+                    onChange={(localPart) => setMailbox(row.key, m.key, (x) => ({ ...x, localPart }))}
+                  />
+                  <button
+                    type="button"
+                    className="link-button mailbox-remove"
+                    onClick={() => removeMailbox(row.key, m.key)}
+                    aria-label={`Remove mailbox ${j + 1} of domain ${i + 1}`}
+                  >
+                    Remove
+                  </button>
                 </div>
               </fieldset>
             ))}
             <div className="row-actions">
-              <button type="button" onClick={() => addMailbox(row.key)}>Add a mailbox<span className="sr-only"> to domain {i + 1}</span></button>
-              <button type="button" className="danger" onClick={() => removeDomain(row.key)}>Remove domain {i + 1}</button>
+              <button type="button" onClick={() => addMailbox(row.key)}>
+                Add a mailbox<span className="sr-only"> to domain {i + 1}</span>
+              </button>
+              <button type="button" className="danger" onClick={() => removeDomain(row.key)}>
+                Remove domain {i + 1}
+              </button>
             </div>
           </fieldset>
         ))}
         <ErrorBanner message={limitMessage} />
         <div className="row-actions">
-          <button type="button" onClick={addDomain}>Add a domain</button>
-          {draft.domains.length > 1 ? <button type="button" onClick={copyFirstMailboxes}>Give every domain domain 1's mailboxes</button> : null}
+          <button type="button" onClick={addDomain}>
+            Add a domain
+          </button>
+          {draft.domains.length > 1 ? (
+            <button type="button" onClick={copyFirstMailboxes}>
+              Give every domain domain 1's mailboxes
+            </button>
+          ) : null}
         </div>
         <BulkDomains draft={draft} setDraft={setDraft} withinLimits={withinLimits} />
       </div>
@@ -118,15 +185,25 @@ export function DomainsStep(props: {
         <PromotionCode draft={draft} setDraft={setDraft} preview={preview} />
         <PreviewPanel preview={preview} rows={props.rows} />
         <div className="wizard-actions">
-          <button type="button" onClick={props.onBack}>Back to plans</button>
-          <button type="button" className="primary" onClick={props.onNext} disabled={!(preview.current && preview.state.kind === 'priced')} aria-describedby="continue-why">
+          <button type="button" onClick={props.onBack}>
+            Back to plans
+          </button>
+          <button
+            type="button"
+            className="primary"
+            onClick={props.onNext}
+            disabled={!(preview.current && preview.state.kind === 'priced')}
+            aria-describedby="continue-why"
+          >
             Continue to review
           </button>
         </div>
         <p id="continue-why" className="hint">
-          {preview.current && preview.state.kind === 'priced' ? 'Nothing is charged until you confirm on the next step.'
-            : preview.checking ? 'Waiting for the preview of the order as it stands.'
-            : 'The order can go on once the preview shows its price with no problem to fix.'}
+          {preview.current && preview.state.kind === 'priced'
+            ? 'Nothing is charged until you confirm on the next step.'
+            : preview.checking
+              ? 'Waiting for the preview of the order as it stands.'
+              : 'The order can go on once the preview shows its price with no problem to fix.'}
         </p>
       </div>
     </div>
@@ -139,15 +216,29 @@ function AddressField(props: { value: string; domain: string; onChange: (value: 
     <div className="field">
       <label htmlFor={id}>Address</label>
       <div className="address-input">
-        <input id={id} value={props.value} autoComplete="off" spellCheck={false} placeholder="alex" onChange={(e) => props.onChange(e.target.value)} aria-describedby={`${id}-at`} />
-        <span id={`${id}-at`} className="address-domain">@{props.domain}</span>
+        <input
+          id={id}
+          value={props.value}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="alex"
+          onChange={(e) => props.onChange(e.target.value)}
+          aria-describedby={`${id}-at`}
+        />
+        <span id={`${id}-at`} className="address-domain">
+          @{props.domain}
+        </span>
       </div>
     </div>
   );
 }
 
 /** Many domains at once, pasted; each new row gets copies of domain 1's mailboxes. */
-function BulkDomains(props: { draft: OrderDraft; setDraft: Dispatch<SetStateAction<OrderDraft>>; withinLimits: (domains: number, mailboxes: number) => boolean }) {
+function BulkDomains(props: {
+  draft: OrderDraft;
+  setDraft: Dispatch<SetStateAction<OrderDraft>>;
+  withinLimits: (domains: number, mailboxes: number) => boolean;
+}) {
   const [text, setText] = useState('');
   const add = () => {
     const { draft } = props;
@@ -171,9 +262,13 @@ function BulkDomains(props: { draft: OrderDraft; setDraft: Dispatch<SetStateActi
       <div className="field">
         <label htmlFor="bulk-domains">Domains, one per line</label>
         <textarea id="bulk-domains" value={text} onChange={(e) => setText(e.target.value)} aria-describedby="bulk-domains-hint" spellCheck={false} />
-        <small id="bulk-domains-hint" className="hint">Each new domain gets a copy of domain 1's mailboxes; edit them afterwards if you like.</small>
+        <small id="bulk-domains-hint" className="hint">
+          Each new domain gets a copy of domain 1's mailboxes; edit them afterwards if you like.
+        </small>
       </div>
-      <button type="button" onClick={add}>Add these domains</button>
+      <button type="button" onClick={add}>
+        Add these domains
+      </button>
     </details>
   );
 }
@@ -185,11 +280,23 @@ function PromotionCode(props: { draft: OrderDraft; setDraft: Dispatch<SetStateAc
   return (
     <div className="field promotion-code">
       <label htmlFor="promotion-code">Promotion code (optional)</label>
-      <input id="promotion-code" value={props.draft.promotionCode} autoComplete="off" spellCheck={false}
-        aria-invalid={refused ? true : undefined} aria-describedby="promotion-code-effect"
-        onChange={(e) => { const promotionCode = e.target.value; props.setDraft((d) => ({ ...d, promotionCode })); }} />
+      <input
+        id="promotion-code"
+        value={props.draft.promotionCode}
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={refused ? true : undefined}
+        aria-describedby="promotion-code-effect"
+        onChange={(e) => {
+          const promotionCode = e.target.value;
+          props.setDraft((d) => ({ ...d, promotionCode }));
+        }}
+      />
       <small id="promotion-code-effect" className={refused ? 'field-error' : 'hint'}>
-        {refused ?? (applied ? `${applied.code}: ${applied.description}` : 'A code changes the first invoice in the preview; one that cannot apply is refused, never ignored.')}
+        {refused ??
+          (applied
+            ? `${applied.code}: ${applied.description}`
+            : 'A code changes the first invoice in the preview; one that cannot apply is refused, never ignored.')}
       </small>
     </div>
   );

@@ -28,8 +28,12 @@ let nextKey = 1;
 const key = () => nextKey++;
 
 export const blankMailbox = (): MailboxDraft => ({ key: key(), firstName: '', lastName: '', localPart: '' });
-export const blankDomain = (mailboxes: readonly MailboxDraft[] = [blankMailbox()]): DomainDraft =>
-  ({ key: key(), domain: '', forwardTo: '', mailboxes: mailboxes.map((m) => ({ ...m, key: key() })) });
+export const blankDomain = (mailboxes: readonly MailboxDraft[] = [blankMailbox()]): DomainDraft => ({
+  key: key(),
+  domain: '',
+  forwardTo: '',
+  mailboxes: mailboxes.map((m) => ({ ...m, key: key() })),
+});
 export const blankDraft = (sku = ''): OrderDraft => ({ sku, promotionCode: '', domains: [blankDomain()] });
 
 export const mailboxCount = (draft: OrderDraft): number => draft.domains.reduce((n, d) => n + d.mailboxes.length, 0);
@@ -54,11 +58,15 @@ export function toOrderInput(draft: OrderDraft): SentOrder {
     if (!d.domain.trim()) return [];
     rows.push(row);
     const forwardTo = d.forwardTo.trim();
-    return [{
-      domain: d.domain.trim(),
-      ...(forwardTo ? { forwardTo } : {}),
-      mailboxes: d.mailboxes.filter((m) => !isBlankMailbox(m)).map((m) => ({ firstName: m.firstName.trim(), lastName: m.lastName.trim(), localPart: m.localPart.trim() })),
-    }];
+    return [
+      {
+        domain: d.domain.trim(),
+        ...(forwardTo ? { forwardTo } : {}),
+        mailboxes: d.mailboxes
+          .filter((m) => !isBlankMailbox(m))
+          .map((m) => ({ firstName: m.firstName.trim(), lastName: m.lastName.trim(), localPart: m.localPart.trim() })),
+      },
+    ];
   });
   const code = draft.promotionCode.trim();
   return { input: { sku: draft.sku, domains, ...(code ? { promotionCode: code } : {}) }, rows };

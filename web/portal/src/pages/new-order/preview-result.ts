@@ -41,7 +41,9 @@ export function problemsOf(error: CombinedError): PreviewProblems[] {
     issues: (Array.isArray(group.issues) ? group.issues : []).map((issue: Record<string, unknown>) => {
       const record = isRecord(issue.record) ? issue.record : undefined;
       return {
-        severity: text(issue.severity), code: text(issue.code), message: text(issue.message),
+        severity: text(issue.severity),
+        code: text(issue.code),
+        message: text(issue.message),
         record: record ? { name: text(record.name), type: text(record.type), value: text(record.value) } : null,
       };
     }),
