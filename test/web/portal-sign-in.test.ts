@@ -51,6 +51,8 @@ describe('signing in to the portal in Chromium', () => {
       expect(await page.getByRole('alert').textContent()).toMatch(/not right; check both/);
       await signInThroughPage(page, person.email, person.password);
       // The demo account's three orders and their domains, grouped by order.
+      // The h1 shows before the dashboard has answered: wait for the first order's heading.
+      await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).first().waitFor();
       expect(await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).count()).toBe(3);
       await page.getByLabel('Build state').selectOption('live');
       const rows = page.locator('tbody tr');
