@@ -52,7 +52,10 @@ describe('signing in to the portal in Chromium', () => {
       await signInThroughPage(page, person.email, person.password);
       // The demo account's three orders and their domains, grouped by order.
       // The h1 shows before the dashboard has answered: wait for the first order's heading.
-      await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).first().waitFor();
+      await page
+        .getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ })
+        .first()
+        .waitFor();
       expect(await page.getByRole('heading', { level: 2, name: /^Order ORD-DEMO/ }).count()).toBe(3);
       await page.getByLabel('Build state').selectOption('live');
       const rows = page.locator('tbody tr');
