@@ -18,7 +18,7 @@ export interface AlertMailer {
 
 /**
  * SMTP_URL set: alerts go out through nodemailer's SMTP transport. Unset: each alert is written as
- * an .eml file to ALERT_OUTBOX_DIR (default ./data/outbox) and a log line, so a development setup
+ * an .eml file to ALERT_OUTBOX_DIR (default $DATA_DIR/outbox) and a log line, so a development setup
  * shows what would have been sent without a mail server.
  */
 export function createAlertMailer(smtpUrl: string | null, from: string, outboxDir: string): AlertMailer {

@@ -71,7 +71,8 @@ export function jobsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): JobsCon
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES),
     smtpUrl,
     alertFrom: (env.ALERT_FROM ?? '').trim() || 'alerts@localhost',
-    outboxDir: (env.ALERT_OUTBOX_DIR ?? '').trim() || './data/outbox',
+    // Beside the embedded database by default, so a DATA_DIR elsewhere keeps its mail with it.
+    outboxDir: (env.ALERT_OUTBOX_DIR ?? '').trim() || `${(env.DATA_DIR || './data').replace(/\/+$/, '')}/outbox`,
     leaseMs: whole(env, 'JOB_LEASE_MS', 60_000, 1000),
     testPauses: pauses(env.JOB_TEST_PAUSE),
   };

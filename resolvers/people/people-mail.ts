@@ -4,7 +4,7 @@ import { log } from '../../server/log.js';
 
 /**
  * Sends a password-reset or invitation message through the service's mailer (SMTP_URL, else an .eml
- * file in ALERT_OUTBOX_DIR, ./data/outbox by default). A failed send is logged, not shown: the
+ * file in ALERT_OUTBOX_DIR, $DATA_DIR/outbox by default). A failed send is logged, not shown: the
  * answer must not say whether an address has an account.
  */
 export async function sendPeopleMail(mailer: AlertMailer | undefined, to: string, subject: string, text: string): Promise<void> {

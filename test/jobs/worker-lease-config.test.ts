@@ -22,3 +22,11 @@ describe('the worker lease settings', () => {
     expect(() => jobsConfigFromEnv({ JOB_TEST_PAUSE: 'build_after_building' })).toThrow(/JOB_TEST_PAUSE must be "point:milliseconds"/);
   });
 });
+
+describe('the outbox folder', () => {
+  it('sits in DATA_DIR unless ALERT_OUTBOX_DIR names another', () => {
+    expect(jobsConfigFromEnv({}).outboxDir).toBe('./data/outbox');
+    expect(jobsConfigFromEnv({ DATA_DIR: '/srv/inbox-data/' }).outboxDir).toBe('/srv/inbox-data/outbox');
+    expect(jobsConfigFromEnv({ DATA_DIR: '/srv/inbox-data', ALERT_OUTBOX_DIR: '/var/mail/out' }).outboxDir).toBe('/var/mail/out');
+  });
+});
