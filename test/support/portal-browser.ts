@@ -31,12 +31,22 @@ export async function openPortal(
   return { page, offsite, close: () => context.close() };
 }
 
-/** Fills the sign-in form and waits for the dashboard's heading. */
+/**
+ * Waits until no query on the page is still loading (the pages show "Loading…" in a .loading
+ * status until their data arrives): a page's h1 renders before its data, so counting rows right
+ * after the h1 would race the answer.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.locator('.loading').first().waitFor({ state: 'detached' });
+}
+
+/** Fills the sign-in form and waits for the dashboard's heading and data. */
 export async function signInThroughPage(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await pageSettled(page);
 }
 
 /**

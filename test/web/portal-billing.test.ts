@@ -5,7 +5,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { verificationRecords } from '../support/domain-verification.js';
 import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
-import { DESKTOP, PHONE, screenshot, signedInPortal } from '../support/portal-browser.js';
+import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { DEMO_VERIFICATION_TOKEN } from '../../resolvers/orders/verification-record.js';
 
 const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
@@ -38,6 +38,7 @@ async function openFromNav(page: Page, link: string, heading: string): Promise<v
   if (await menu.isVisible()) await menu.click();
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: link }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await pageSettled(page);
 }
 
 /** axe-core's serious and critical findings on the page as it stands (rule id and the first element). */
@@ -158,7 +159,11 @@ describe('change requests in Chromium', () => {
       try {
         const { page } = portal;
         await openFromNav(page, 'Change requests', 'Change requests');
-        // The demo account's request with a reply from support.
+        // The demo account's request with a reply from support (waited for: the h1 shows before the list).
+        await page
+          .getByRole('list', { name: /^Replies to request/ })
+          .first()
+          .waitFor();
         expect(
           await page
             .getByRole('list', { name: /^Replies to request/ })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import axe from 'axe-core';
 import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
-import { PHONE, screenshot, signedInPortal } from '../support/portal-browser.js';
+import { PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { verificationRecords } from '../support/domain-verification.js';
 import type { ZoneRecord } from '../support/dns-server.js';
 import { DEMO_VERIFICATION_TOKEN } from '../../resolvers/orders/verification-record.js';
@@ -40,6 +40,7 @@ async function ordersOfDemoAccount(): Promise<{ reference: string; domain_count:
 async function openWizard(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'New order' }).click();
   await page.getByRole('heading', { level: 1, name: 'New order' }).waitFor();
+  await pageSettled(page);
 }
 
 /** Saves the sandbox test card the way a person does: the setup link opened in the browser, the card page filled in. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
-import { DESKTOP, PHONE, screenshot, signedInPortal } from '../support/portal-browser.js';
+import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 import { ANALYTICS_PERIODS } from '../../resolvers/account/get-analytics.js';
 
@@ -57,6 +57,7 @@ const restDomains = async (key: string) =>
 async function goTo(page: Page, path: string, heading: string): Promise<void> {
   await page.goto(`${service.apiUrl}/portal${path}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await pageSettled(page);
 }
 
 /** The page fits the viewport's width (tables scroll inside their own box). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
-import { DESKTOP, openPortal, PHONE, screenshot, signedInPortal, signInThroughPage } from '../support/portal-browser.js';
+import { DESKTOP, openPortal, PHONE, pageSettled, screenshot, signedInPortal, signInThroughPage } from '../support/portal-browser.js';
 import { createUserInAccount } from '../support/portal-people.js';
 
 const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
@@ -57,6 +57,7 @@ function graphqlInPage(page: Page, query: string): Promise<{ status: number; cod
 async function openSettings(page: Page): Promise<void> {
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  await pageSettled(page);
 }
 
 describe('API keys in the portal', () => {
