@@ -109,12 +109,31 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
     if (!route) return null;
     try {
       if (request.method !== 'POST') throw new ApiError(405, 'method_not_allowed', `${path} takes POST with a JSON body.`);
+      refuseCrossSite(request, config.apiUrl);
       return await route(await jsonBody(request), request, info);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, info.requestId);
       throw error;
     }
   };
+}
+
+/**
+ * A page on another site can POST a form here (text/plain can carry a JSON-looking body) and so sign a
+ * visitor in to the attacker's account, or out of their own. Browsers name the page's origin on such a
+ * POST, and a form cannot send application/json: so another origin is refused, and a body must be
+ * declared JSON.
+ */
+function refuseCrossSite(request: Request, apiUrl: string): void {
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== new URL(request.url).origin && origin !== new URL(apiUrl).origin) {
+    throw new ApiError(403, 'cross_site_request', `Sign-in paths answer only pages of this service; a page at ${origin.slice(0, 100)} cannot call them.`);
+  }
+  const length = request.headers.get('content-length');
+  const hasBody = request.body !== null && length !== '0';
+  if (hasBody && !(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+  }
 }
 
 async function jsonBody(request: Request): Promise<Record<string, unknown>> {

@@ -112,6 +112,30 @@ describe('sessions on /graphql', () => {
     expect(aOrders.body.data.orders).toEqual([]);
   });
 
+  it('refuses a sign-in posted by a page of another site, or as a form, so no one is signed in to an account not theirs', async () => {
+    await signUpNew(service, 'login-csrf@example.com');
+    const body = JSON.stringify({ email: 'login-csrf@example.com', password: 'correct horse battery' });
+    const crossSite = await service.api('/auth/sign-in', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json', origin: 'https://attacker.example' },
+      body,
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers.get('set-cookie')).toBeNull();
+    expect((await crossSite.json()).detail).toMatch(/https:\/\/attacker\.example cannot call them/);
+    const asForm = await service.api('/auth/sign-in', { method: 'POST', key: null, headers: { 'content-type': 'text/plain' }, body });
+    expect(asForm.status).toBe(415);
+    expect(asForm.headers.get('set-cookie')).toBeNull();
+    const sameSite = await service.api('/auth/sign-in', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json', origin: service.apiUrl },
+      body,
+    });
+    expect(sameSite.status).toBe(200);
+  });
+
   it('signing out revokes the session on the server: the old cookie no longer signs in', async () => {
     const { cookie } = await signUpNew(service, 'signout@example.com');
     expect((await sessionGraphql(service, cookie, '{ apiKeys { keyId } }')).status).toBe(200);
