@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -38,14 +38,17 @@ interface Asset {
  * once and kept in memory with their gzip form. Returns null for paths outside /portal.
  */
 export function createPortalRoute(dist = PORTAL_DIST): (request: Request, requestId: string) => Response | null {
-  const cache = new Map<string, Asset | null>();
+  // Only files of the build are kept, so asking for made-up names cannot grow it.
+  const cache = new Map<string, Asset>();
   const load = (file: string): Asset | null => {
-    if (!cache.has(file)) {
-      const path = join(dist, file);
-      const asset = existsSync(path) ? readFileSync(path) : null;
-      cache.set(file, asset && { body: asset, gzip: gzipSync(asset, { level: 9 }), type: TYPES[extname(file)] ?? 'application/octet-stream' });
-    }
-    return cache.get(file) ?? null;
+    const cached = cache.get(file);
+    if (cached) return cached;
+    const path = join(dist, file);
+    if (!path.startsWith(dist) || !statSync(path, { throwIfNoEntry: false })?.isFile()) return null;
+    const body = readFileSync(path);
+    const asset = { body, gzip: gzipSync(body, { level: 9 }), type: TYPES[extname(file)] ?? 'application/octet-stream' };
+    cache.set(file, asset);
+    return asset;
   };
   return (request, requestId) => {
     const url = new URL(request.url);
