@@ -353,3 +353,52 @@ describe('a sign-in link opened while signed in', () => {
     }
   });
 });
+
+describe('webhooks in settings', () => {
+  it.skipIf(!hasChromium)(
+    `adds an endpoint (its secret shown once), refuses a private address with the service's sentence, shows no deliveries yet, and deletes it${skipNote}`,
+    async () => {
+      const portal = await signedInPortal(browser!, service);
+      try {
+        const { page } = portal;
+        await openSettings(page);
+        const section = page.getByRole('region', { name: 'Webhooks' });
+        await section.getByLabel('Address').fill('https://127.0.0.1/hooks');
+        await section.getByRole('button', { name: 'Add endpoint' }).click();
+        await section.getByRole('alert').waitFor();
+        expect(await section.getByRole('alert').textContent()).toMatch(/127\.0\.0\.1|private|public/i);
+
+        await section.getByLabel('Address').fill('https://93.184.215.14/hooks/inbox');
+        await section.getByLabel('Description (optional)').fill('Our CRM');
+        await section.getByLabel('domain.listed').check();
+        await section.getByLabel('invoice.past_due').check();
+        await section.getByRole('button', { name: 'Add endpoint' }).click();
+        const secret = await section.getByLabel('Signing secret', { exact: true }).inputValue();
+        expect(secret.length).toBeGreaterThan(20);
+        await section.getByText('https://93.184.215.14/hooks/inbox', { exact: true }).waitFor();
+        const listed = (await (await service.api('/v1/webhooks')).json()) as
+          | { webhooks?: { url: string; events: string[] }[] }
+          | { url: string; events: string[] }[];
+        const rows = Array.isArray(listed) ? listed : (listed.webhooks ?? []);
+        const row = rows.find((w) => w.url === 'https://93.184.215.14/hooks/inbox');
+        expect(row?.events).toEqual(['domain.listed', 'invoice.past_due']);
+        // Shown once: after a reload the secret is nowhere on the page.
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+        await pageSettled(page);
+        expect(await page.content()).not.toContain(secret);
+
+        await page.getByRole('button', { name: 'Show deliveries' }).click();
+        await page.getByText('No event has been sent to this endpoint yet.').waitFor();
+        await page.getByRole('button', { name: 'Delete', exact: true }).click();
+        await page.getByRole('button', { name: 'Yes, delete https://93.184.215.14/hooks/inbox' }).click();
+        await page.getByText('No endpoints yet.').waitFor();
+        const after = (await (await service.api('/v1/webhooks')).json()) as { webhooks?: unknown[] } | unknown[];
+        expect(Array.isArray(after) ? after : (after.webhooks ?? [])).toEqual([]);
+        await screenshot(page, 'settings-webhooks-desktop');
+      } finally {
+        await portal.close();
+      }
+    },
+  );
+});

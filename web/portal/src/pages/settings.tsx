@@ -9,6 +9,8 @@ import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { Field, SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
 import { AlertRecipientsSection } from './settings-alerts';
+import { WebhooksSection } from './settings-webhooks';
+import { ConfirmButtons } from '../ui/confirm-buttons';
 import { newPasswordOf } from '../ui/new-password';
 
 const ApiKeysDocument = graphql(`
@@ -78,6 +80,7 @@ export function SettingsPage() {
       <ApiKeysSection />
       <PeopleSection />
       <AlertRecipientsSection />
+      <WebhooksSection />
       <PasswordSection />
     </Page>
   );
@@ -282,20 +285,6 @@ function KeyTable(props: { keys: readonly ApiKey[]; onRevoked: () => void }) {
 }
 
 /** A destructive action's second step; the confirm button takes the focus so the keyboard lands on it. */
-function ConfirmButtons(props: { confirmLabel: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirm.current?.focus(), []);
-  return (
-    <span className="confirm-buttons">
-      <button type="button" ref={confirm} className="danger small" disabled={props.busy} onClick={props.onConfirm}>
-        {props.confirmLabel}
-      </button>
-      <button type="button" className="small" onClick={props.onCancel}>
-        Cancel
-      </button>
-    </span>
-  );
-}
 
 function PeopleSection() {
   const { viewer } = useViewer();
