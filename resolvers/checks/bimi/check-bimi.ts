@@ -5,7 +5,7 @@ import { isMissing, type DnsAnswer } from '../dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 import { bimiDmarcRequirement, type BimiDmarcDetail } from './bimi-dmarc-requirement.js';
-import { inspectMarkCertificate, type MarkCertificate } from './inspect-mark-certificate.js';
+import { inspectMarkCertificate, unreadMarkCertificate, type MarkCertificate } from './inspect-mark-certificate.js';
 import { bundledMarkRoots, type MarkRoots } from './mark-roots.js';
 import { isBimiRecord, parseBimiRecord } from './parse-bimi-record.js';
 import { validateSvgTinyPs } from './validate-svg-tiny-ps.js';
@@ -190,22 +190,7 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
       for (const problem of certificate.problems)
         findings.push({ severity: 'error', code: 'bimi_certificate_invalid', message: `The mark certificate is not acceptable: ${problem}.` });
     } else {
-      certificate = {
-        fetched: false,
-        subject: null,
-        issuer: null,
-        valid_from: null,
-        valid_to: null,
-        expired: null,
-        covers_domain: null,
-        names: [],
-        mark_type: null,
-        logo_embedded: false,
-        logo_matches: null,
-        chain_trusted: null,
-        trust_anchor: null,
-        problems: [findings.at(-1)!.message],
-      };
+      certificate = unreadMarkCertificate(false, [findings.at(-1)!.message]);
     }
   } else if (parsed && !parsed.declined && parsed.errors.length === 0) {
     findings.push({

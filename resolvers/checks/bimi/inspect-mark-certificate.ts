@@ -60,22 +60,7 @@ export function inspectMarkCertificate(
 ): MarkCertificate {
   const problems: string[] = [];
   const blocks = pem.toString('latin1').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  const empty: MarkCertificate = {
-    fetched: true,
-    subject: null,
-    issuer: null,
-    valid_from: null,
-    valid_to: null,
-    expired: null,
-    covers_domain: null,
-    names: [],
-    mark_type: null,
-    logo_embedded: false,
-    logo_matches: null,
-    chain_trusted: null,
-    trust_anchor: null,
-    problems,
-  };
+  const empty = unreadMarkCertificate(true, problems);
   if (blocks.length === 0) {
     problems.push('the evidence document holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
     return empty;
@@ -172,6 +157,26 @@ export function inspectMarkCertificate(
     logo_matches: logoMatches,
     chain_trusted: trust.trusted,
     trust_anchor: trust.anchor,
+    problems,
+  };
+}
+
+/** A mark certificate nothing could be read from: every field unknown, with the problems that say why. */
+export function unreadMarkCertificate(fetched: boolean, problems: string[]): MarkCertificate {
+  return {
+    fetched,
+    subject: null,
+    issuer: null,
+    valid_from: null,
+    valid_to: null,
+    expired: null,
+    covers_domain: null,
+    names: [],
+    mark_type: null,
+    logo_embedded: false,
+    logo_matches: null,
+    chain_trusted: null,
+    trust_anchor: null,
     problems,
   };
 }
