@@ -1,3 +1,5 @@
+// The same engine settings as the service (server/v8-settings.ts), so the comparison is of the work alone.
+import '../server/v8-settings.js';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../db/open-database.js';

@@ -7,6 +7,37 @@ export const requestScope = new AsyncLocalStorage<{ readonly requestId: string; 
 export const jobScope = new AsyncLocalStorage<{ readonly jobId: string; readonly task: string }>();
 
 /**
+ * Lines for stdout, written together once per turn of the event loop rather than one write each:
+ * stdout is a pipe or a file, where Node writes synchronously, and a line per request was a system
+ * call per request (and a wake-up of whatever reads the log). What is pending is written as the
+ * process exits, so the last lines are never lost; errors go to stderr at once.
+ */
+let pendingLines = '';
+let flushScheduled = false;
+/** Past this many characters the pending lines are written at once rather than at the end of the turn. */
+const FLUSH_AT_CHARS = 64 * 1024;
+
+/** Writes the pending log lines now (also called as the process exits, and by tests that read stdout). */
+export function flushLog(): void {
+  flushScheduled = false;
+  if (pendingLines === '') return;
+  const text = pendingLines;
+  pendingLines = '';
+  process.stdout.write(text);
+}
+
+process.on('exit', flushLog);
+
+function writeLine(line: string): void {
+  pendingLines += line;
+  if (pendingLines.length >= FLUSH_AT_CHARS) return flushLog();
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flushLog).unref();
+  }
+}
+
+/**
  * One JSON object per line on stdout. Never log keys, Authorization headers or bodies: callers pass
  * only the fields they mean to publish.
  */
@@ -17,5 +48,6 @@ export function log(level: 'info' | 'warn' | 'error', message: string, fields: R
   // Our own id always; the caller's beside it, never instead of it.
   const ids = scope ? { request_id: scope.requestId, ...(scope.clientRequestId ? { client_request_id: scope.clientRequestId } : {}) } : {};
   const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...ids, ...(job ? { job_id: job.jobId, task: job.task } : {}), ...fields });
-  (level === 'error' ? process.stderr : process.stdout).write(line + '\n');
+  if (level === 'error') process.stderr.write(line + '\n');
+  else writeLine(line + '\n');
 }

@@ -1,3 +1,4 @@
+import './v8-settings.js';
 import { serviceConfigFromEnv } from '../resolvers/service-config.js';
 import { DatabaseInUseError } from '../db/open-database.js';
 import { startService } from './start-service.js';

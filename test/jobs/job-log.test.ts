@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jobScope, log } from '../../server/log.js';
+import { flushLog, jobScope, log } from '../../server/log.js';
 
 describe('log lines inside a job', () => {
   const level = process.env.LOG_LEVEL;
@@ -17,7 +17,10 @@ describe('log lines inside a job', () => {
     });
     jobScope.run({ jobId: '42', task: 'build_domain' }, () => log('info', 'inside'));
     log('info', 'outside');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'inside', job_id: '42', task: 'build_domain' });
-    expect(JSON.parse(lines[1]!)).not.toHaveProperty('job_id');
+    flushLog();
+    // Lines of one turn are written together, one per line.
+    const written = lines.join('').trimEnd().split('\n');
+    expect(JSON.parse(written[0]!)).toMatchObject({ message: 'inside', job_id: '42', task: 'build_domain' });
+    expect(JSON.parse(written[1]!)).not.toHaveProperty('job_id');
   });
 });

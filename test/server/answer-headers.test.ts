@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { serveHttp } from '../../server/serve-http.js';
-import { log } from '../../server/log.js';
+import { flushLog, log } from '../../server/log.js';
 import { PUBLIC_CORS } from '../../server/public-app.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -34,10 +34,15 @@ async function logged(call: () => Promise<unknown>): Promise<Record<string, unkn
   try {
     await call();
   } finally {
+    flushLog();
     spy.mockRestore();
     process.env.LOG_LEVEL = level;
   }
-  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return lines
+    .join('')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('X-Request-Id', () => {

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushLog, log } from '../../server/log.js';
+import { repoRoot } from '../support/spawn-server.js';
+
+describe('log writes', () => {
+  const level = process.env.LOG_LEVEL;
+  afterEach(() => {
+    process.env.LOG_LEVEL = level;
+    vi.restoreAllMocks();
+  });
+
+  it('lines of one turn of the event loop go to stdout in one write, at the end of the turn', async () => {
+    process.env.LOG_LEVEL = 'info';
+    const writes: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      writes.push(String(chunk));
+      return true;
+    });
+    flushLog();
+    for (let i = 0; i < 3; i++) log('info', 'request', { n: i });
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(
+      writes[0]!
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { n: number }).n),
+    ).toEqual([0, 1, 2]);
+  });
+
+  it('a turn that logs more than 64 KB writes as it goes, never holding an unbounded buffer', () => {
+    process.env.LOG_LEVEL = 'info';
+    const writes: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      writes.push(String(chunk));
+      return true;
+    });
+    flushLog();
+    for (let i = 0; i < 1000; i++) log('info', 'request', { padding: 'x'.repeat(100) });
+    expect(writes.length).toBeGreaterThan(0);
+    for (const text of writes) expect(text.length).toBeLessThan(64 * 1024 + 300);
+    flushLog();
+    expect(writes.join('').trimEnd().split('\n')).toHaveLength(1000);
+  });
+
+  it('lines still pending when the process exits are written, and errors go to stderr at once', () => {
+    const script = ["import { log } from './server/log.ts';", "log('info', 'last words', { n: 1 });", "log('error', 'went wrong');", 'process.exit(3);'].join(
+      '\n',
+    );
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info' },
+      encoding: 'utf8',
+    });
+    expect(child.status).toBe(3);
+    expect(JSON.parse(child.stdout.trim())).toMatchObject({ level: 'info', message: 'last words', n: 1 });
+    expect(JSON.parse(child.stderr.trim())).toMatchObject({ level: 'error', message: 'went wrong' });
+  });
+});
