@@ -13,6 +13,8 @@ export interface RestRequestInfo {
   readonly clientAddress: string;
   /** Aborted when the caller hangs up (serve-http.ts); without it, the Request's own signal. */
   readonly signal?: AbortSignal;
+  /** The request's URL, parsed once by the listener (serve-http.ts); without it, parsed from the Request. */
+  readonly url?: URL;
 }
 
 /**
@@ -30,7 +32,7 @@ export function createRestHandler(options: {
   const corsHeaders: Record<string, string> = options.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
 
   return async function handleRest(request: Request, info: RestRequestInfo): Promise<Response | null> {
-    const url = new URL(request.url);
+    const url = info.url ?? new URL(request.url);
     const headers: Record<string, string> = { ...corsHeaders, 'X-Request-Id': info.requestId };
     try {
       // Public checks also take POST with a JSON body whose keys are the query parameter names.

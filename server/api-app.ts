@@ -47,7 +47,7 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const auth = createAuthRoutes(services);
   const portal = createPortalRoute();
   return async function apiApp(request, info) {
-    const url = new URL(request.url);
+    const url = info.url ?? new URL(request.url);
     const path = url.pathname;
     useListenerOrigin(services.payments, url.origin);
     // The two payment pages each read the URL again, so they are asked only on their own paths.
@@ -61,14 +61,14 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
       const answer = await auth(request, info);
       if (answer) return answer;
     }
-    const portalPage = portal(request, info.requestId);
+    const portalPage = portal(request, info.requestId, path);
     if (portalPage) return portalPage;
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
     if (path === '/mcp') return mcp(request, info);
     if (path === CLI_PATH) return serveCli(request, info.requestId);
     const reference = docs(request, path);
     if (reference) return reference;
-    const answer = await rest(request, info);
+    const answer = await rest(request, { ...info, url });
     if (answer) return answer;
     return jsonResponse(404, {
       detail: `There is no ${path}; the account API's paths are under /v1 (see ${services.config.apiUrl}/docs).`,

@@ -82,8 +82,24 @@ export function routeOf(path: string): string {
   );
 }
 
-export function recordRequest(listener: string, method: string, path: string, status: number, seconds: number): void {
+/**
+ * At most this many routes get series of their own; later ones count as "(other)". Paths are the
+ * caller's to choose (any word of 40 letters is a route to routeOf), and every series is memory
+ * kept for the life of the process.
+ */
+export const MAX_ROUTES = 300;
+const knownRoutes = new Set<string>();
+
+function boundedRoute(path: string): string {
   const route = routeOf(path);
+  if (knownRoutes.has(route)) return route;
+  if (knownRoutes.size >= MAX_ROUTES) return '(other)';
+  knownRoutes.add(route);
+  return route;
+}
+
+export function recordRequest(listener: string, method: string, path: string, status: number, seconds: number): void {
+  const route = boundedRoute(path);
   requests.inc({ listener, method, route, status: String(status) });
   latency.observe({ listener, route }, seconds);
 }

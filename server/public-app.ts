@@ -40,7 +40,7 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
 
   async function route(request: Request, info: Parameters<FetchHandler>[1]): Promise<Response> {
     if (request.method === 'OPTIONS') return new Response(null, { status: 204 });
-    const path = new URL(request.url).pathname;
+    const path = (info.url ?? new URL(request.url)).pathname;
     const health = await healthResponse(path, services);
     if (health) return health;
     if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) return checksPageResponse(request);

@@ -37,7 +37,7 @@ interface Asset {
  * index.html for every other /portal/ path so the app's own routes load on a reload. Files are read
  * once and kept in memory with their gzip form. Returns null for paths outside /portal.
  */
-export function createPortalRoute(dist = PORTAL_DIST): (request: Request, requestId: string) => Response | null {
+export function createPortalRoute(dist = PORTAL_DIST): (request: Request, requestId: string, path?: string) => Response | null {
   // Only files of the build are kept, so asking for made-up names cannot grow it.
   const cache = new Map<string, Asset>();
   const load = (file: string): Asset | null => {
@@ -50,9 +50,8 @@ export function createPortalRoute(dist = PORTAL_DIST): (request: Request, reques
     cache.set(file, asset);
     return asset;
   };
-  return (request, requestId) => {
-    const url = new URL(request.url);
-    const path = url.pathname;
+  return (request, requestId, pathname) => {
+    const path = pathname ?? new URL(request.url).pathname;
     if (path !== '/portal' && !path.startsWith('/portal/')) return null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return errorResponse(
@@ -60,7 +59,7 @@ export function createPortalRoute(dist = PORTAL_DIST): (request: Request, reques
         requestId,
       );
     }
-    if (path === '/portal') return new Response(null, { status: 308, headers: { location: `/portal/${url.search}` } });
+    if (path === '/portal') return new Response(null, { status: 308, headers: { location: `/portal/${new URL(request.url).search}` } });
     const inner = normalize(path.slice('/portal/'.length));
     const isAsset = inner.startsWith('assets/') && !inner.includes('..');
     const asset = isAsset ? load(inner) : load('index.html');
