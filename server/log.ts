@@ -7,15 +7,18 @@ export const requestScope = new AsyncLocalStorage<{ readonly requestId: string; 
 export const jobScope = new AsyncLocalStorage<{ readonly jobId: string; readonly task: string }>();
 
 /**
- * Lines for stdout, written together once per turn of the event loop rather than one write each:
- * stdout is a pipe or a file, where Node writes synchronously, and a line per request was a system
- * call per request (and a wake-up of whatever reads the log). What is pending is written as the
- * process exits, so the last lines are never lost; errors go to stderr at once.
+ * Lines for stdout, written together at most every FLUSH_AFTER_MS rather than one write each: stdout
+ * is a pipe or a file, where Node writes synchronously, and a line per request was a system call per
+ * request (and a wake-up of whatever reads the log). What is pending is written as the process
+ * exits, so a stop or a crash that Node sees loses nothing (SIGKILL loses at most the last
+ * FLUSH_AFTER_MS); errors go to stderr at once.
  */
 let pendingLines = '';
 let flushScheduled = false;
-/** Past this many characters the pending lines are written at once rather than at the end of the turn. */
+/** Past this many characters the pending lines are written at once rather than when the timer fires. */
 const FLUSH_AT_CHARS = 64 * 1024;
+/** How long a line may wait for others to share its write. */
+export const FLUSH_AFTER_MS = 25;
 
 /** Writes the pending log lines now (also called as the process exits, and by tests that read stdout). */
 export function flushLog(): void {
@@ -33,7 +36,7 @@ function writeLine(line: string): void {
   if (pendingLines.length >= FLUSH_AT_CHARS) return flushLog();
   if (!flushScheduled) {
     flushScheduled = true;
-    setImmediate(flushLog).unref();
+    setTimeout(flushLog, FLUSH_AFTER_MS).unref();
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { flushLog, log } from '../../server/log.js';
+import { FLUSH_AFTER_MS, flushLog, log } from '../../server/log.js';
 import { repoRoot } from '../support/spawn-server.js';
 
 describe('log writes', () => {
@@ -10,7 +10,7 @@ describe('log writes', () => {
     vi.restoreAllMocks();
   });
 
-  it('lines of one turn of the event loop go to stdout in one write, at the end of the turn', async () => {
+  it('lines logged close together go to stdout in one write, FLUSH_AFTER_MS after the first', async () => {
     process.env.LOG_LEVEL = 'info';
     const writes: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
@@ -21,13 +21,16 @@ describe('log writes', () => {
     for (let i = 0; i < 3; i++) log('info', 'request', { n: i });
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
+    log('info', 'request', { n: 3 });
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS + 20));
     expect(writes).toHaveLength(1);
     expect(
       writes[0]!
         .trimEnd()
         .split('\n')
         .map((l) => (JSON.parse(l) as { n: number }).n),
-    ).toEqual([0, 1, 2]);
+    ).toEqual([0, 1, 2, 3]);
   });
 
   it('a turn that logs more than 64 KB writes as it goes, never holding an unbounded buffer', () => {
