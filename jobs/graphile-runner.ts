@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerEvents, type WorkerUtils } from 'graphile-worker';
-import { jobScope, log } from '../server/log.js';
+import { log } from '../server/log.js';
 import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
 import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
 import { keepWorkerLease, type WorkerLease } from './worker-lease.js';
@@ -72,7 +72,7 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
         const wrapped: Task = async (payload, helpers) => {
           const started = performance.now();
           try {
-            await jobScope.run({ jobId: helpers.job.id, task: name }, () => fn(payload, env(), { id: helpers.job.id, attempt: helpers.job.attempts }));
+            await fn(payload, env(), { id: helpers.job.id, attempt: helpers.job.attempts });
             recordJobFinished(name, (performance.now() - started) / 1000);
           } catch (error) {
             recordJobFailure(name);

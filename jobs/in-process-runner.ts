@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { jobScope, log } from '../server/log.js';
+import { log } from '../server/log.js';
 import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
 import { summarise } from './graphile-runner.js';
 import { backoffSeconds } from './backoff.js';
@@ -107,7 +107,7 @@ async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Record<TaskNam
   const started = performance.now();
   try {
     if (!fn) throw new Error(`No task is called "${job.task}".`);
-    await jobScope.run({ jobId: String(job.id), task: job.task }, () => fn(JSON.parse(job.payload), env, { id: String(job.id), attempt: job.attempts }));
+    await fn(JSON.parse(job.payload), env, { id: String(job.id), attempt: job.attempts });
     await db.deleteFrom('job_queue').where('id', '=', job.id).execute();
     recordJobFinished(job.task, (performance.now() - started) / 1000);
   } catch (error) {

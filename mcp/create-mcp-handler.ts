@@ -51,6 +51,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const ctx = createContext(options.services, {
       authorization: request.headers.get('authorization'),
       requestId: info.requestId,
+      ...(info.logIds ? { logIds: info.logIds } : {}),
       clientAddress: info.clientAddress,
       signal: info.signal ?? request.signal,
       door: 'mcp',

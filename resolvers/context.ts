@@ -11,6 +11,7 @@ import type { CheckLimits } from './limits/check-limits.js';
 import { createRequestScope, type RequestScope } from './limits/request-scope.js';
 import { authenticateSession } from './people/authenticate-session.js';
 import type { JobHooks } from '../jobs/job-hooks.js';
+import type { LogIds } from './log-ids.js';
 import type { AlertMailer } from '../jobs/alert-mailer.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
@@ -47,6 +48,8 @@ export interface Services {
 export interface Context {
   readonly services: Services;
   readonly requestId: string;
+  /** What this request's log lines carry: our own id and a caller's beside it (server/log.ts). */
+  readonly logIds: LogIds;
   readonly clientAddress: string;
   readonly now: () => Date;
   /**
@@ -71,6 +74,8 @@ export interface RequestFacts {
   /** The session cookie's token; only /graphql passes it (REST and MCP are for keys). */
   readonly sessionToken?: string | null;
   readonly requestId: string;
+  /** Our own id and the caller's for log lines (serve-http.ts); without them, requestId alone. */
+  readonly logIds?: LogIds;
   readonly clientAddress: string;
   /** Aborted when the caller hangs up (serve-http.ts); absent for in-process callers. */
   readonly signal?: AbortSignal;
@@ -88,6 +93,7 @@ export function createContext(services: Services, facts: RequestFacts): Context 
   return {
     services,
     requestId: facts.requestId,
+    logIds: facts.logIds ?? { request_id: facts.requestId },
     clientAddress: facts.clientAddress,
     now: () => new Date(),
     sentKey: facts.authorization !== null,

@@ -7,12 +7,15 @@ import { ApiError, badRequest } from '../resolvers/api-error.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
 import type { RunOperation } from './run-operation-type.js';
+import type { LogIds } from '../resolvers/log-ids.js';
 
 export interface RestRequestInfo {
   readonly requestId: string;
   readonly clientAddress: string;
   /** Aborted when the caller hangs up (serve-http.ts); without it, the Request's own signal. */
   readonly signal?: AbortSignal;
+  /** Our own id and the caller's for log lines (serve-http.ts). */
+  readonly logIds?: LogIds;
   /** The request's URL, parsed once by the listener (serve-http.ts); without it, parsed from the Request. */
   readonly url?: URL;
 }
@@ -44,6 +47,7 @@ export function createRestHandler(options: {
         const ctx = createContext(options.services, {
           authorization: request.headers.get('authorization'),
           requestId: info.requestId,
+          ...(info.logIds ? { logIds: info.logIds } : {}),
           clientAddress: info.clientAddress,
         });
         const principal = options.cors ? { kind: 'address' as const, clientAddress: info.clientAddress } : await principalOf(ctx);
@@ -55,6 +59,7 @@ export function createRestHandler(options: {
       const ctx = createContext(options.services, {
         authorization: request.headers.get('authorization'),
         requestId: info.requestId,
+        ...(info.logIds ? { logIds: info.logIds } : {}),
         clientAddress: info.clientAddress,
         signal: info.signal ?? request.signal,
         door: 'rest',

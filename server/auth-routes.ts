@@ -68,6 +68,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
           'Reset your password',
           `Someone asked to reset the password for ${email}.\n\nSet a new one within an hour:\n${config.apiUrl}/portal/reset-password?token=${token}\n\n` +
             `(or POST /auth/password-reset/confirm with {"token": "${token}", "password": "..."})\n\nIf it was not you, ignore this message.\n`,
+          info.logIds,
         );
       }
       // Always 202: the answer never says whether the address has an account.

@@ -5,7 +5,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { publicSchema, schema } from '../schema/index.js';
 import type { Context } from '../resolvers/context.js';
-import { maskError } from './mask-error.js';
+import { logUnexpectedErrors, maskError } from './mask-error.js';
 import { checkCostRule } from './check-cost-rule.js';
 import { refuseNulLiterals } from './refuse-nul-literals.js';
 import { refuseMissingOperationType } from './refuse-missing-operation-type.js';
@@ -68,6 +68,8 @@ export function createGraphqlServer(options: {
       }),
       // Our own rules: check units per operation (docs/checks.md, "Limits on one request") and no NUL in literals.
       ownValidationRules,
+      // The stack of each bug behind a masked 500, logged with the request's ids.
+      logUnexpectedErrors,
       // Executes each validated document as compiled JavaScript (graphql-jit, cached per parsed
       // document): the 500-domain dashboard's thousands of fields without graphql-js's walk per field.
       // graphql-jit words variable coercion refusals its own way, and REST and MCP answer those from

@@ -48,6 +48,7 @@ export async function handleGraphql(yoga: Yoga, services: Services, request: Req
     authorization,
     sessionToken,
     requestId: info.requestId,
+    ...(info.logIds ? { logIds: info.logIds } : {}),
     clientAddress: info.clientAddress,
     signal: info.signal ?? request.signal,
   });

@@ -1,10 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LogIds } from '../resolvers/log-ids.js';
 
-/** The request being served, so every log line carries its request id without threading it through. */
-export const requestScope = new AsyncLocalStorage<{ readonly requestId: string; readonly clientRequestId?: string }>();
-
-/** The job being run (jobs/*), so every log line of a task carries its job id and task name. */
-export const jobScope = new AsyncLocalStorage<{ readonly jobId: string; readonly task: string }>();
+export type { LogIds };
 
 /**
  * Lines for stdout, written together at most every FLUSH_AFTER_MS rather than one write each: stdout
@@ -41,16 +37,13 @@ function writeLine(line: string): void {
 }
 
 /**
- * One JSON object per line on stdout. Never log keys, Authorization headers or bodies: callers pass
- * only the fields they mean to publish.
+ * One JSON object per line on stdout: time, level, message, then the fields (a request's LogIds, a
+ * job's job_id and task, ...). Never log keys, Authorization headers or bodies: callers pass only
+ * the fields they mean to publish.
  */
-export function log(level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}): void {
+export function log(level: 'info' | 'warn' | 'error', message: string, fields: Readonly<Record<string, unknown>> = {}): void {
   if (process.env.LOG_LEVEL === 'silent') return;
-  const scope = requestScope.getStore();
-  const job = jobScope.getStore();
-  // Our own id always; the caller's beside it, never instead of it.
-  const ids = scope ? { request_id: scope.requestId, ...(scope.clientRequestId ? { client_request_id: scope.clientRequestId } : {}) } : {};
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...ids, ...(job ? { job_id: job.jobId, task: job.task } : {}), ...fields });
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
   if (level === 'error') process.stderr.write(line + '\n');
   else writeLine(line + '\n');
 }

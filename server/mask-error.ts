@@ -1,20 +1,22 @@
 import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { LogIds } from '../resolvers/log-ids.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { log } from './log.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 
 /**
  * Yoga's error masking: an ApiError keeps its status, code, detail and extras in `extensions` (and
- * `http.status` for /graphql); anything else is logged and becomes a bare 500 with no internals.
+ * `http.status` for /graphql); anything else becomes a bare 500 with no internals. The masked error
+ * keeps what it hides as its originalError (never sent), so logUnexpectedErrors (below, a plugin
+ * that knows the request's ids) writes its stack to the log.
  */
 export function maskError(error: unknown): Error {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
   if (original instanceof ApiError) {
     return apiErrorToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
   }
-  // Validation and syntax errors, and variable coercion errors (their originalError is the inner
-  // GraphQLError naming the field): the request's own fault, mapped to 400/422, never a 500.
-  if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
+  if (isRequestFault(error)) return error;
   if (isDatabaseUnreachable(original)) {
     // The database went away mid-request: a 503 the caller can retry, not a 500 (an outage is not a bug).
     return apiErrorToGraphQLError(
@@ -22,11 +24,52 @@ export function maskError(error: unknown): Error {
       error instanceof GraphQLError ? error : undefined,
     );
   }
-  log('error', 'unexpected error', { error: original instanceof Error ? (original.stack ?? original.message) : String(original) });
   return new GraphQLError('Something went wrong on our side; the request id in this answer lets the operator find what happened.', {
     ...(error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {}),
+    ...(original instanceof Error ? { originalError: original } : {}),
     extensions: { code: 'internal_error', status: 500, http: { status: 500 } },
   });
+}
+
+/**
+ * Validation and syntax errors, and variable coercion errors (their originalError is the inner
+ * GraphQLError naming the field): the request's own fault, mapped to 400/422, never a 500.
+ */
+function isRequestFault(error: unknown): error is GraphQLError {
+  return error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError);
+}
+
+/** What an error of an answer hides when it is (or masking makes it) a bare 500: a bug to log; undefined for refusals and outages. */
+export function unexpectedCauseOf(error: GraphQLError): unknown {
+  const original = error.originalError ?? error;
+  if (original instanceof ApiError || isRequestFault(error) || isDatabaseUnreachable(original)) return undefined;
+  return original;
+}
+
+/**
+ * Writes each bug behind an operation's answer to the log with the request's ids, the same on every
+ * door (REST and MCP run operations through the same pipeline). It reads the answer's errors before
+ * or after yoga masks them alike: masking keeps the hidden error as the originalError.
+ */
+export const logUnexpectedErrors: Plugin<YogaContextWithIds> = {
+  onExecute() {
+    return {
+      onExecuteDone({ result, args }) {
+        if (!('errors' in result) || !result.errors?.length) return;
+        const logIds = args.contextValue.logIds;
+        for (const error of result.errors) {
+          const cause = unexpectedCauseOf(error);
+          if (cause === undefined) continue;
+          log('error', 'unexpected error', { ...logIds, error: cause instanceof Error ? (cause.stack ?? cause.message) : String(cause) });
+        }
+      },
+    };
+  },
+};
+
+/** The part of the GraphQL context this file reads: the request's ids for its log lines (resolvers/context.ts). */
+interface YogaContextWithIds {
+  readonly logIds?: LogIds;
 }
 
 export function apiErrorToGraphQLError(apiError: ApiError, located?: GraphQLError): GraphQLError {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { recordRequest } from './metrics.js';
-import { log, requestScope } from './log.js';
+import { log, type LogIds } from './log.js';
 import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 import { badTextIn } from './refuse-bad-text.js';
@@ -17,6 +17,8 @@ export interface RequestInfo {
    * were promoted to the old generation (about 2 MB per scavenge on the 500-domain dashboard).
    */
   readonly signal?: AbortSignal;
+  /** Our own id and the caller's, for log lines written for this request (absent for in-process callers). */
+  readonly logIds?: LogIds;
   /** The request's URL as serve-http parsed it, so the app and the doors need not parse it again (absent for in-process callers). */
   readonly url?: URL;
 }
@@ -56,41 +58,41 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
     const clientRequestId = typeof incoming === 'string' && CLIENT_REQUEST_ID.test(incoming) ? incoming : undefined;
     const ownId = randomUUID();
     const requestId = clientRequestId ?? ownId;
+    const logIds: LogIds = clientRequestId ? { request_id: ownId, client_request_id: clientRequestId } : { request_id: ownId };
     const started = performance.now();
-    requestScope.run({ requestId: ownId, ...(clientRequestId ? { clientRequestId } : {}) }, () => {
-      handle(req, res, handler, options, requestId, trusted)
-        .catch((error: unknown) => {
-          if (!res.headersSent && isDatabaseUnreachable(error)) {
-            // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
-            return sendJson(res, 503, { detail: DATABASE_UNAVAILABLE_DETAIL, code: 'database_unavailable', retry_after: 5, request_id: requestId }, requestId, {
-              ...options.ownAnswerHeaders,
-              'retry-after': '5',
-            });
-          }
-          log('error', 'request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-          if (!res.headersSent)
-            sendJson(
-              res,
-              500,
-              { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId },
-              requestId,
-              { ...options.ownAnswerHeaders },
-            );
-          else res.destroy();
-        })
-        .finally(() => {
-          recordRequest(options.name, req.method ?? 'GET', req.url ?? '/', res.statusCode, (performance.now() - started) / 1000);
-          if (process.env.LOG_REQUESTS !== '0') {
-            log('info', 'request', {
-              listener: options.name,
-              method: req.method,
-              path: (req.url ?? '').split('?')[0],
-              status: res.statusCode,
-              ms: Math.round(performance.now() - started),
-            });
-          }
-        });
-    });
+    handle(req, res, handler, options, requestId, logIds, trusted)
+      .catch((error: unknown) => {
+        if (!res.headersSent && isDatabaseUnreachable(error)) {
+          // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
+          return sendJson(res, 503, { detail: DATABASE_UNAVAILABLE_DETAIL, code: 'database_unavailable', retry_after: 5, request_id: requestId }, requestId, {
+            ...options.ownAnswerHeaders,
+            'retry-after': '5',
+          });
+        }
+        log('error', 'request failed', { ...logIds, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        if (!res.headersSent)
+          sendJson(
+            res,
+            500,
+            { detail: 'Something went wrong on our side; quote the request id to the operator.', code: 'internal_error', request_id: requestId },
+            requestId,
+            { ...options.ownAnswerHeaders },
+          );
+        else res.destroy();
+      })
+      .finally(() => {
+        recordRequest(options.name, req.method ?? 'GET', req.url ?? '/', res.statusCode, (performance.now() - started) / 1000);
+        if (process.env.LOG_REQUESTS !== '0') {
+          log('info', 'request', {
+            ...logIds,
+            listener: options.name,
+            method: req.method,
+            path: (req.url ?? '').split('?')[0],
+            status: res.statusCode,
+            ms: Math.round(performance.now() - started),
+          });
+        }
+      });
   });
   server.keepAliveTimeout = 5000;
   // Node refuses a request it cannot parse (a URL or headers over its 16 KB limit, a malformed request
@@ -101,7 +103,7 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
     const status = tooLarge ? 431 : 400;
     // No request was read, so no caller's id either: ours, in the body, the header and the log.
     const requestId = randomUUID();
-    requestScope.run({ requestId }, () => log('info', 'request refused unparsed', { listener: options.name, status, reason: error.code ?? 'parse_error' }));
+    log('info', 'request refused unparsed', { request_id: requestId, listener: options.name, status, reason: error.code ?? 'parse_error' });
     const own = Object.entries(options.ownAnswerHeaders ?? {})
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
@@ -127,6 +129,7 @@ async function handle(
   handler: FetchHandler,
   options: ServeHttpOptions,
   requestId: string,
+  logIds: LogIds,
   trusted: ReadonlySet<string>,
 ): Promise<void> {
   const { maxBodyBytes } = options;
@@ -172,7 +175,7 @@ async function handle(
   const request = new Request(url, { method, headers, ...(body && body.length ? { body: new Uint8Array(body) } : {}) });
   const forwardedFor = req.headers['x-forwarded-for'];
   const clientAddress = clientAddressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
-  const response = await handler(request, { requestId, clientAddress, signal: closed.signal, url });
+  const response = await handler(request, { requestId, clientAddress, signal: closed.signal, url, logIds });
   const outHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;

@@ -96,6 +96,7 @@ export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Pr
     'You are invited to the portal',
     `You are invited to join an account on ${apiUrl} as ${role}.\n\nAccept within 7 days:\n${apiUrl}/portal/accept-invitation?token=${token}\n\n` +
       `(or POST /auth/accept-invitation with {"token": "${token}", "password": "..."})\n`,
+    ctx.logIds,
   );
   return { email, role, expiresAt, expiresInDays: 7 };
 }

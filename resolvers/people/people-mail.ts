@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertMailer } from '../../jobs/alert-mailer.js';
 import { log } from '../../server/log.js';
+import type { LogIds } from '../log-ids.js';
 
 /**
  * Sends a password-reset or invitation message through the service's mailer (SMTP_URL, else an .eml
  * file in ALERT_OUTBOX_DIR, $DATA_DIR/outbox by default). A failed send is logged, not shown: the
  * answer must not say whether an address has an account.
  */
-export async function sendPeopleMail(mailer: AlertMailer | undefined, to: string, subject: string, text: string): Promise<void> {
+export async function sendPeopleMail(mailer: AlertMailer | undefined, to: string, subject: string, text: string, logIds?: LogIds): Promise<void> {
   if (!mailer) {
-    log('warn', 'no mailer: message not sent', { to, subject });
+    log('warn', 'no mailer: message not sent', { ...logIds, to, subject });
     return;
   }
   await mailer.send({ to, subject, text, id: `people-${randomUUID()}` }).catch((error: Error) => {
-    log('error', 'message not sent', { to, subject, reason: error.message });
+    log('error', 'message not sent', { ...logIds, to, subject, reason: error.message });
   });
 }

@@ -7,13 +7,13 @@ import { flushLog, log } from '../../server/log.js';
 import { PUBLIC_CORS } from '../../server/public-app.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
-/** A bare listener whose handler logs one line and answers the request id it was given. */
+/** A bare listener whose handler logs one line with the ids it was given for logs, and answers the request id it was given. */
 let server: Server;
 let base: string;
 beforeAll(async () => {
   server = serveHttp(
     async (_request, info) => {
-      log('info', 'handled');
+      log('info', 'handled', { ...info.logIds });
       return new Response(JSON.stringify({ request_id: info.requestId }), { headers: { 'content-type': 'application/json' } });
     },
     { maxBodyBytes: 1024, name: 'test', ownAnswerHeaders: PUBLIC_CORS },

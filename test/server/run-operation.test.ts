@@ -95,4 +95,39 @@ describe('the in-process operation runner', () => {
     expect(text).not.toContain('secret');
     expect(JSON.parse(text)).toMatchObject({ code: 'internal_error' });
   });
+
+  it("the bug behind a masked 500 is logged once, with its stack and the answer's request id, on REST and /graphql", async () => {
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'info';
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      for (const call of [
+        () => service.api('/v1/portal/dashboard'),
+        () =>
+          service.api('/graphql', {
+            method: 'POST',
+            body: JSON.stringify({ query: '{ dashboard { domainCount } }' }),
+            headers: { 'content-type': 'application/json' },
+          }),
+      ]) {
+        lines.length = 0;
+        planted.error = new Error('secret internal detail');
+        const response = await call();
+        const body = (await response.json()) as { request_id?: string; errors?: { extensions?: { code?: string } }[] };
+        const requestId = response.headers.get('x-request-id');
+        expect(body.request_id ?? body.errors?.[0]?.extensions?.code).toBeTruthy();
+        const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.message === 'unexpected error');
+        expect(logged).toHaveLength(1);
+        expect(logged[0]!.request_id).toBe(requestId);
+        expect(String(logged[0]!.error)).toContain('secret internal detail');
+      }
+    } finally {
+      spy.mockRestore();
+      process.env.LOG_LEVEL = level;
+    }
+  });
 });
