@@ -156,10 +156,12 @@ async function handle(
     }
     body = Buffer.concat(chunks);
   }
-  const headers = new Headers();
+  // Pairs, not a Headers: the Request copies its init's headers into its own either way, and a
+  // Headers made here first was each header validated twice.
+  const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.set(name, value);
+    if (Array.isArray(value)) for (const v of value) headers.push([name, v]);
+    else if (value !== undefined) headers.push([name, value]);
   }
   const host = req.headers.host && /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host) ? req.headers.host : 'localhost';
   let url: URL;
