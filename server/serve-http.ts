@@ -49,8 +49,25 @@ export interface ServeHttpOptions {
   readonly ownAnswerHeaders?: Readonly<Record<string, string>>;
 }
 
+/** Each listener's handlers still running, answered or not (settleInFlight). */
+const inFlightOf = new WeakMap<Server, Set<Promise<void>>>();
+
+/**
+ * Resolves once every handler running on the server has finished, or after `capMs`. server.close()
+ * waits for open connections only: a caller who hung up leaves no connection, but its handler may
+ * still be writing (a placement past its charge), and the database must outlive it.
+ */
+export async function settleInFlight(server: Server, capMs: number): Promise<void> {
+  const running = inFlightOf.get(server);
+  if (!running || running.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled([...running]), new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)))]);
+  clearTimeout(timer);
+}
+
 export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Server {
   const trusted = options.trustedProxies ?? new Set<string>();
+  const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     // Our own id is made for every request and is what the logs file it under; a well-formed id of
     // the caller's (a gateway's trace id) is what the answer carries, and is logged beside ours.
@@ -60,7 +77,7 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
     const requestId = clientRequestId ?? ownId;
     const logIds: LogIds = clientRequestId ? { request_id: ownId, client_request_id: clientRequestId } : { request_id: ownId };
     const started = performance.now();
-    handle(req, res, handler, options, requestId, logIds, trusted)
+    const running = handle(req, res, handler, options, requestId, logIds, trusted)
       .catch((error: unknown) => {
         if (!res.headersSent && isDatabaseUnreachable(error)) {
           // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.
@@ -93,7 +110,10 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
           });
         }
       });
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
   });
+  inFlightOf.set(server, inFlight);
   server.keepAliveTimeout = 5000;
   // Node refuses a request it cannot parse (a URL or headers over its 16 KB limit, a malformed request
   // line) before any handler runs, with a bare status line. Answer those in JSON with a detail too.

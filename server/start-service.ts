@@ -8,7 +8,7 @@ import { createServices, readServiceSettings, type ServiceOverrides } from './cr
 import { createGraphqlServer, type Yoga } from './create-yoga.js';
 import { createApiApp } from './api-app.js';
 import { createPublicApp, PUBLIC_CORS } from './public-app.js';
-import { serveHttp, type FetchHandler } from './serve-http.js';
+import { serveHttp, settleInFlight, type FetchHandler } from './serve-http.js';
 import { trustedProxiesFromEnv } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
 import { log } from './log.js';
@@ -46,6 +46,12 @@ export interface StartOptions extends ServiceOverrides {
   /** Tests: faults to raise once inside jobs (jobs/job-types.ts). */
   readonly jobFaults?: Set<string>;
 }
+
+/**
+ * How long a stop waits for handlers still running without a connection: past the payment
+ * processor's 20 s cap on a placement, within the 30 s a container platform usually allows.
+ */
+const HANDLER_GRACE_MS = 25_000;
 
 /** Opens and migrates the database, then serves both listeners. Ports 0 pick free ports (tests). */
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
@@ -114,6 +120,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             metrics ? close(metrics.server) : undefined,
             adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined,
           ]);
+          // Handlers whose caller hung up hold no connection, so close() did not wait for them; they
+          // finish (a placement past its charge records its order) before the database closes.
+          await Promise.all([settleInFlight(publicServer, HANDLER_GRACE_MS), settleInFlight(apiServer, HANDLER_GRACE_MS)]);
           // In-flight jobs finish (graphile-worker releases its locks) before the database closes.
           await jobs.stop().catch(() => {});
           mailer.close();
