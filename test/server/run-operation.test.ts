@@ -117,7 +117,9 @@ describe('the in-process operation runner', () => {
         lines.length = 0;
         planted.error = new Error('secret internal detail');
         const response = await call();
-        const body = (await response.json()) as { request_id?: string; errors?: { extensions?: { code?: string } }[] };
+        const text = await response.text();
+        expect(text).not.toContain('secret'); // the log has the stack; the answer has nothing of it
+        const body = JSON.parse(text) as { request_id?: string; errors?: { extensions?: { code?: string } }[] };
         const requestId = response.headers.get('x-request-id');
         expect(body.request_id ?? body.errors?.[0]?.extensions?.code).toBeTruthy();
         const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.message === 'unexpected error');
