@@ -46,30 +46,50 @@ export function unexpectedCauseOf(error: GraphQLError): unknown {
   return original;
 }
 
+/** The hidden errors already written to the log: a bug reaches both hooks below on /graphql, and is logged once. */
+const logged = new WeakSet<object>();
+
+function logUnexpected(errors: readonly GraphQLError[] | undefined, logIds: LogIds | undefined): void {
+  for (const error of errors ?? []) {
+    const cause = unexpectedCauseOf(error);
+    if (cause === undefined) continue;
+    if (typeof cause === 'object' && cause !== null) {
+      if (logged.has(cause)) continue;
+      logged.add(cause);
+    }
+    log('error', 'unexpected error', { ...logIds, error: cause instanceof Error ? (cause.stack ?? cause.message) : String(cause) });
+  }
+}
+
 /**
- * Writes each bug behind an operation's answer to the log with the request's ids, the same on every
- * door (REST and MCP run operations through the same pipeline). It reads the answer's errors before
- * or after yoga masks them alike: masking keeps the hidden error as the originalError.
+ * Writes each bug behind an answer to the log with the request's ids, once, on every door. REST and
+ * MCP run operations through the pipeline without HTTP, so execution is where they are seen; on
+ * /graphql the answer as yoga sends it is read too, which holds bugs from before execution (a
+ * validation rule that throws) as well. Either hook reads the errors before or after yoga masks them
+ * alike: masking keeps the hidden error as the originalError.
  */
-export const logUnexpectedErrors: Plugin<YogaContextWithIds> = {
+export const logUnexpectedErrors: Plugin<YogaContextWithIds, YogaServerContextWithIds> = {
   onExecute() {
     return {
       onExecuteDone({ result, args }) {
-        if (!('errors' in result) || !result.errors?.length) return;
-        const logIds = args.contextValue.logIds;
-        for (const error of result.errors) {
-          const cause = unexpectedCauseOf(error);
-          if (cause === undefined) continue;
-          log('error', 'unexpected error', { ...logIds, error: cause instanceof Error ? (cause.stack ?? cause.message) : String(cause) });
-        }
+        if ('errors' in result) logUnexpected(result.errors, args.contextValue.logIds);
       },
     };
+  },
+  onResultProcess({ result, serverContext }) {
+    for (const one of Array.isArray(result) ? result : [result]) {
+      if (one && typeof one === 'object' && 'errors' in one) logUnexpected(one.errors, serverContext.appContext?.logIds);
+    }
   },
 };
 
 /** The part of the GraphQL context this file reads: the request's ids for its log lines (resolvers/context.ts). */
 interface YogaContextWithIds {
   readonly logIds?: LogIds;
+}
+/** /graphql's server context: the door's Context, handed to yoga.fetch by graphql-door.ts. */
+interface YogaServerContextWithIds {
+  readonly appContext?: YogaContextWithIds;
 }
 
 export function apiErrorToGraphQLError(apiError: ApiError, located?: GraphQLError): GraphQLError {
