@@ -85,21 +85,24 @@ export function routeOf(path: string): string {
 /**
  * At most this many routes get series of their own; later ones count as "(other)". Paths are the
  * caller's to choose (any word of 40 letters is a route to routeOf), and every series is memory
- * kept for the life of the process.
+ * kept for the life of the process. A 404 on a path with no id in it (made-up words: ours all
+ * answer something) makes no route known and counts as "(unmatched)", so junk cannot use up the
+ * routes that exist; a 404 on an id-shaped route (an unknown order) is counted under its route.
  */
 export const MAX_ROUTES = 300;
 const knownRoutes = new Set<string>();
 
-function boundedRoute(path: string): string {
+function boundedRoute(path: string, status: number): string {
   const route = routeOf(path);
   if (knownRoutes.has(route)) return route;
+  if (status === 404 && !route.includes(':id')) return '(unmatched)';
   if (knownRoutes.size >= MAX_ROUTES) return '(other)';
   knownRoutes.add(route);
   return route;
 }
 
 export function recordRequest(listener: string, method: string, path: string, status: number, seconds: number): void {
-  const route = boundedRoute(path);
+  const route = boundedRoute(path, status);
   requests.inc({ listener, method, route, status: String(status) });
   latency.observe({ listener, route }, seconds);
 }
