@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { seedDemo } from '../db/seed-demo.js';
+import { seedDemo } from './seed-demo.js';
 import { createApiKey, revokeApiKey } from '../resolvers/auth/api-keys.js';
 import { isScope, SCOPES } from '../resolvers/auth/scopes.js';
 import { findAccountLimits, setAccountLimits, type AccountLimits } from '../resolvers/limits/account-limits.js';

@@ -15,7 +15,7 @@ import { serviceConfigFromEnv } from '../resolvers/service-config.js';
 import { createServices } from '../server/create-services.js';
 import { createGraphqlServer } from '../server/create-yoga.js';
 import { createApiApp } from '../server/api-app.js';
-import { loadDocument } from '../rest/operation-document.js';
+import { loadDocument } from '../operations/operation-document.js';
 import { repoRoot, spawnServer } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 

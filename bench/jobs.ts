@@ -1,6 +1,6 @@
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { seedDemo } from '../db/seed-demo.js';
+import { seedDemo } from '../admin/seed-demo.js';
 import { serviceConfigFromEnv } from '../resolvers/service-config.js';
 import { createServices } from '../server/create-services.js';
 import { openGraphileQueue } from '../jobs/graphile-runner.js';

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { openDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { seedDemo } from '../db/seed-demo.js';
+import { seedDemo } from '../admin/seed-demo.js';
 import { spawnServer } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 

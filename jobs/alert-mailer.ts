@@ -1,20 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
-import { log } from '../server/log.js';
-
-export interface AlertMail {
-  readonly to: string;
-  readonly subject: string;
-  readonly text: string;
-  readonly id: string;
-}
-
-export interface AlertMailer {
-  readonly transport: 'smtp' | 'outbox';
-  send(mail: AlertMail): Promise<void>;
-  close(): void;
-}
+import { log } from '../observability/log.js';
+import type { AlertMailer } from '../resolvers/alerts/alert-mailer.js';
 
 /**
  * SMTP_URL set: alerts go out through nodemailer's SMTP transport. Unset: each alert is written as

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { TaskFunction } from './job-types.js';
 import { eventBody } from '../resolvers/events/record-event.js';
-import { recordWebhookDelivery } from '../server/metrics.js';
+import { recordWebhookDelivery } from '../observability/metrics.js';
 import { signatureHeader } from '../resolvers/webhooks/sign-payload.js';
 import { vetEndpoint } from '../resolvers/webhooks/endpoint-address.js';
 

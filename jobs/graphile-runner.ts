@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerEvents, type WorkerUtils } from 'graphile-worker';
-import { log } from '../server/log.js';
+import { log } from '../observability/log.js';
 import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
-import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
+import { recordJobFailure, recordJobFinished } from '../observability/metrics.js';
 import { keepWorkerLease, type WorkerLease } from './worker-lease.js';
 
 /** graphile-worker's messages in our log format; its debug and info chatter is left out. */

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { log } from '../server/log.js';
+import { log } from '../observability/log.js';
 import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
 import { summarise } from './graphile-runner.js';
 import { backoffSeconds } from './backoff.js';
-import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
+import { recordJobFailure, recordJobFinished } from '../observability/metrics.js';
 
 export interface InProcessQueue {
   enqueue(task: TaskName, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;

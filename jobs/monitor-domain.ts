@@ -4,7 +4,7 @@ import { checkBlacklist } from '../resolvers/checks/blacklist/check-blacklist.js
 import type { DnsLookup } from '../resolvers/checks/dns/dns-types.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 import type { EventType } from '../resolvers/events/event-types.js';
-import { recordCheckOutcome } from '../server/metrics.js';
+import { recordCheckOutcome } from '../observability/metrics.js';
 import { faultPoint, type TaskFunction } from './job-types.js';
 import { jobCheckContext } from './job-check-context.js';
 import { detectMonitorChanges, type MonitorSnapshot } from './detect-monitor-changes.js';

@@ -1,4 +1,4 @@
-import { recordAlertEmail } from '../server/metrics.js';
+import { recordAlertEmail } from '../observability/metrics.js';
 import { eventBody } from '../resolvers/events/record-event.js';
 import type { TaskFunction } from './job-types.js';
 

@@ -1,13 +1,13 @@
 import type { OpenedDatabase } from '../db/open-database.js';
 import type { Services } from '../resolvers/context.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
-import { log } from '../server/log.js';
-import { watchQueueDepth } from '../server/metrics.js';
+import { log } from '../observability/log.js';
+import { watchQueueDepth } from '../observability/metrics.js';
 import { openGraphileQueue } from './graphile-runner.js';
 import { openInProcessQueue } from './in-process-runner.js';
 import { jobsConfigFromEnv, type JobsConfig } from './jobs-config.js';
 import type { JobEnvironment, QueueState } from './job-types.js';
-import type { JobHooks } from './job-hooks.js';
+import type { JobHooks } from '../resolvers/job-hooks.js';
 import { createSandboxAdapter } from './provisioning-adapter.js';
 import { createAlertMailer } from './alert-mailer.js';
 import { queueDueMonitoring } from './sweep.js';

@@ -4,7 +4,7 @@ import { checkSpf } from '../resolvers/checks/spf/check-spf.js';
 import { checkDkim } from '../resolvers/checks/dkim/check-dkim.js';
 import { checkDmarc } from '../resolvers/checks/dmarc/check-dmarc.js';
 import type { CheckResultBase } from '../resolvers/checks/check-result.js';
-import { recordCheckOutcome } from '../server/metrics.js';
+import { recordCheckOutcome } from '../observability/metrics.js';
 import { jobCheckContext } from './job-check-context.js';
 
 export interface BuildProblem {

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { log } from '../server/log.js';
+import { log } from '../observability/log.js';
 
 /** How often a worker reports and looks for dead ones: a quarter of the lease, between 250 ms and 5 s. */
 export function heartbeatIntervalMs(leaseMs: number): number {

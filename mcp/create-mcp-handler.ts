@@ -1,19 +1,19 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { OperationRow } from '../rest/operation-table.js';
-import { inputSchemaFor } from '../rest/input-schema.js';
-import { bodySchemaFor } from '../rest/body-schema.js';
-import { readParams } from '../rest/read-params.js';
-import { unknownInputsError } from '../rest/describe-input-error.js';
-import { camelizeKeys } from '../rest/snake-to-camel.js';
-import { errorResponse, jsonResponse } from '../rest/json-response.js';
+import type { OperationRow } from '../operations/operation-table.js';
+import { inputSchemaFor } from '../operations/input-schema.js';
+import { bodySchemaFor } from '../operations/body-schema.js';
+import { readParams } from '../operations/read-params.js';
+import { unknownInputsError } from '../operations/describe-input-error.js';
+import { camelizeKeys } from '../operations/snake-to-camel.js';
+import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import { createContext, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
-import type { RestRequestInfo as RequestInfo } from '../rest/create-rest-handler.js';
-import type { RunOperation } from '../rest/run-operation-type.js';
+import type { RequestInfo } from '../operations/request-info.js';
+import type { RunOperation } from '../operations/run-operation-type.js';
 import type { RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { lookAtAllowance, rateLimitHeaders, spendAllowance, spendFor, type Principal } from '../resolvers/limits/door-policy.js';
 

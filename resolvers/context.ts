@@ -10,9 +10,9 @@ import type { DnsRequestScope } from './checks/dns/create-dns-lookup.js';
 import type { CheckLimits } from './limits/check-limits.js';
 import { createRequestScope, type RequestScope } from './limits/request-scope.js';
 import { authenticateSession } from './people/authenticate-session.js';
-import type { JobHooks } from '../jobs/job-hooks.js';
-import type { LogIds } from './log-ids.js';
-import type { AlertMailer } from '../jobs/alert-mailer.js';
+import type { JobHooks } from './job-hooks.js';
+import type { LogIds } from '../observability/log-ids.js';
+import type { AlertMailer } from './alerts/alert-mailer.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -48,7 +48,7 @@ export interface Services {
 export interface Context {
   readonly services: Services;
   readonly requestId: string;
-  /** What this request's log lines carry: our own id and a caller's beside it (server/log.ts). */
+  /** What this request's log lines carry: our own id and a caller's beside it (observability/log.ts). */
   readonly logIds: LogIds;
   readonly clientAddress: string;
   readonly now: () => Date;

@@ -1,24 +1,13 @@
-import type { OperationRow } from './operation-table.js';
+import type { OperationRow } from '../operations/operation-table.js';
 import { createRouteMatcher } from './match-route.js';
-import { readParams } from './read-params.js';
-import { camelizeKeys } from './snake-to-camel.js';
-import { errorResponse, jsonResponse } from './json-response.js';
+import { readParams } from '../operations/read-params.js';
+import { camelizeKeys } from '../operations/snake-to-camel.js';
+import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import { ApiError, badRequest } from '../resolvers/api-error.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
-import type { RunOperation } from './run-operation-type.js';
-import type { LogIds } from '../resolvers/log-ids.js';
-
-export interface RestRequestInfo {
-  readonly requestId: string;
-  readonly clientAddress: string;
-  /** Aborted when the caller hangs up (serve-http.ts); without it, the Request's own signal. */
-  readonly signal?: AbortSignal;
-  /** Our own id and the caller's for log lines (serve-http.ts). */
-  readonly logIds?: LogIds;
-  /** The request's URL, parsed once by the listener (serve-http.ts); without it, parsed from the Request. */
-  readonly url?: URL;
-}
+import type { RunOperation } from '../operations/run-operation-type.js';
+import type { RequestInfo } from '../operations/request-info.js';
 
 /**
  * The REST door: matches a row of the operation table, counts the request against its allowance,
@@ -34,7 +23,7 @@ export function createRestHandler(options: {
   const match = createRouteMatcher(options.rows);
   const corsHeaders: Record<string, string> = options.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
 
-  return async function handleRest(request: Request, info: RestRequestInfo): Promise<Response | null> {
+  return async function handleRest(request: Request, info: RequestInfo): Promise<Response | null> {
     const url = info.url ?? new URL(request.url);
     const headers: Record<string, string> = { ...corsHeaders, 'X-Request-Id': info.requestId };
     try {

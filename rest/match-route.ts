@@ -1,4 +1,4 @@
-import type { HttpMethod, OperationRow } from './operation-table.js';
+import type { HttpMethod, OperationRow } from '../operations/operation-table.js';
 
 export interface RouteMatch {
   readonly row: OperationRow;

@@ -1,12 +1,12 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { schema as graphqlSchema } from '../schema/index.js';
-import { loadDocument } from './operation-document.js';
+import { loadDocument } from '../operations/operation-document.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
-import type { OperationRow, ParamSpec } from './operation-table.js';
-import { inputSchemaFor } from './input-schema.js';
-import { bodyInputType } from './body-schema.js';
-import { CHECKS_API_VERSION } from './tools-catalogue.js';
-import { inputSchema, selectionSchema, type JsonSchema } from './graphql-json-schema.js';
+import type { OperationRow, ParamSpec } from '../operations/operation-table.js';
+import { inputSchemaFor } from '../operations/input-schema.js';
+import { bodyInputType } from '../operations/body-schema.js';
+import { CHECKS_API_VERSION } from '../operations/tools-catalogue.js';
+import { inputSchema, selectionSchema, type JsonSchema } from '../operations/graphql-json-schema.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
   readonly openapi: string;
@@ -230,7 +230,7 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
   const { source } = loadDocument(row.document);
   const document = parse(source);
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (!operation) throw new Error(`rest/operations/${row.document}.graphql holds no operation.`);
+  if (!operation) throw new Error(`operations/documents/${row.document}.graphql holds no operation.`);
 
   const parameters = row.params.map(parameterOf);
   for (const { header, variable } of row.headerVariables ?? []) {
@@ -294,7 +294,7 @@ function answerSchemaOf(row: OperationRow, schemas: Record<string, JsonSchema>):
   const { source } = loadDocument(row.document);
   const document = parse(source);
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (!operation) throw new Error(`rest/operations/${row.document}.graphql holds no operation.`);
+  if (!operation) throw new Error(`operations/documents/${row.document}.graphql holds no operation.`);
   const data = selectionSchema(graphqlSchema, document, operation);
   const properties = data.properties as Record<string, JsonSchema>;
   const answer = row.unwrap ? properties[row.unwrap] : data;

@@ -1,6 +1,6 @@
 import { builder } from './builder.js';
 import { ANALYTICS_PERIODS, getAnalytics, type Analytics, type DomainDeliverability } from '../resolvers/account/get-analytics.js';
-import type { DoorEnum } from './door-enum.js';
+import type { DoorEnum } from './door-enum-extension.js';
 
 /**
  * A GraphQL name cannot start with a digit, so each period is named as an ISO 8601 duration (7d is

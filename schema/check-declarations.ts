@@ -36,8 +36,8 @@ export interface CheckArg {
 /**
  * A public check, declared once: its name on every door, its arguments, the function that runs it
  * and its answer type (schema/check-answers.ts). The Pothos field (schema/checks.ts), the operation
- * document (rest/operations/<name>.graphql, printed by `npm run codegen`) and the operation-table row
- * (rest/public-check-rows.ts) are derived from it, so a new parameter is one line here.
+ * document (operations/documents/<name>.graphql, printed by `npm run codegen`) and the operation-table row
+ * (operations/public-check-rows.ts) are derived from it, so a new parameter is one line here.
  */
 export interface CheckDeclaration {
   /** The path name: /.platform/functions/<name>; the MCP tool and operationId are its snake_case. */

@@ -59,7 +59,7 @@ function argType(arg: CheckArg): string {
 /**
  * The REST/MCP operation document of a check, printed from its answer type so that no field is
  * forgotten: every field selected, aliased back to its snake_case wire name, unions as inline
- * fragments. `npm run codegen` writes it to rest/operations/<name>.graphql (test/schema checks it is current).
+ * fragments. `npm run codegen` writes it to operations/documents/<name>.graphql (test/schema checks it is current).
  */
 export function checkDocument(schema: GraphQLSchema, declaration: CheckDeclaration): string {
   const result = schema.getType(resultTypeName(declaration));

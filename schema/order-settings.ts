@@ -1,7 +1,7 @@
 import { builder } from './builder.js';
 import { setMonitors, setSequencer, type OrderSettings } from '../resolvers/changes/order-settings.js';
 import { SEQUENCERS, unknownSequencerError } from '../resolvers/changes/sequencers.js';
-import { sameSpellings, type DoorEnum } from './door-enum.js';
+import { sameSpellings, type DoorEnum } from './door-enum-extension.js';
 
 /** The sending tools an order connects to; REST and MCP take them in any case and refuse others with the list. */
 export const SequencerEnum = builder.enumType('Sequencer', {

@@ -1,7 +1,7 @@
 import { builder } from './builder.js';
 import { listRequests, type ChangeRequestView, type RequestReplyView } from '../resolvers/account/list-requests.js';
 import { REQUEST_KINDS, unknownRequestKindError } from '../resolvers/changes/request-kinds.js';
-import { sameSpellings, type DoorEnum } from './door-enum.js';
+import { sameSpellings, type DoorEnum } from './door-enum-extension.js';
 
 /** The kinds of change request; REST and MCP take them in any case and refuse others with the list. */
 export const RequestKindEnum = builder.enumType('RequestKind', {

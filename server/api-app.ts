@@ -1,7 +1,7 @@
 import type { Services } from '../resolvers/context.js';
-import { operationTable } from '../rest/operation-table.js';
+import { operationTable } from '../operations/operation-table.js';
 import { createRestHandler } from '../rest/create-rest-handler.js';
-import { jsonResponse } from '../rest/json-response.js';
+import { jsonResponse } from '../operations/json-response.js';
 import type { Yoga } from './create-yoga.js';
 import { handleGraphql } from './graphql-door.js';
 import { createOperationRunner } from './run-operation.js';

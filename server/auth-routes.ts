@@ -1,7 +1,7 @@
 import type { Services } from '../resolvers/context.js';
 import type { RequestInfo } from './serve-http.js';
 import { ApiError } from '../resolvers/api-error.js';
-import { errorResponse, jsonResponse } from '../rest/json-response.js';
+import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import { checkPassword, hashPassword } from '../resolvers/people/passwords.js';
 import { clearedSessionCookie, revokeSession, revokeUserSessions, sessionCookie, sessionTokenOf, startSession } from '../resolvers/people/sessions.js';
 import { createUser, normalizeEmail, requirePassword, signUp } from '../resolvers/people/users.js';

@@ -1,5 +1,5 @@
 import type { OpenApiDocument, OpenApiOperation } from '../rest/openapi.js';
-import type { JsonSchema } from '../rest/graphql-json-schema.js';
+import type { JsonSchema } from '../operations/graphql-json-schema.js';
 
 /** One line of a field table: `domains[].mailboxes[].local_part`, its type, whether it must be there. */
 interface FieldLine {

@@ -5,8 +5,8 @@ import type { RequestInfo } from './serve-http.js';
 import { ApiError } from '../resolvers/api-error.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';
-import { operationTable } from '../rest/operation-table.js';
-import { errorResponse } from '../rest/json-response.js';
+import { operationTable } from '../operations/operation-table.js';
+import { errorResponse } from '../operations/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
 import { sessionTokenOf } from '../resolvers/people/sessions.js';
 

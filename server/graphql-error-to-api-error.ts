@@ -1,10 +1,10 @@
 import type { GraphQLError } from 'graphql';
 import { ApiError } from '../resolvers/api-error.js';
-import { camelToSnake, describeExpectedType, invalidFieldError, missingFieldError, unknownFieldError } from '../rest/describe-input-error.js';
+import { camelToSnake, describeExpectedType, invalidFieldError, missingFieldError, unknownFieldError } from '../operations/describe-input-error.js';
 
 /**
  * Turns GraphQL's own refusals (variable coercion, validation: errors no resolver threw, so they carry
- * no ApiError) into the ApiError a REST or MCP caller sees, worded by rest/describe-input-error.ts: an
+ * no ApiError) into the ApiError a REST or MCP caller sees, worded by operations/describe-input-error.ts: an
  * unknown, missing or wrong-shaped field is one class (422 on the account API), a price-like field the
  * 400 SPEC 7 names. graphql-js states which field and which type only in its message, so this reads
  * the message; resolver refusals never come here (server/run-operation.ts hands them on as thrown).
@@ -15,7 +15,7 @@ export function graphqlErrorToApiError(errors: readonly GraphQLError[]): ApiErro
   const message = first.message;
   const unknownField = /Field "([^"]+)" is not defined by type/.exec(message);
   if (unknownField) {
-    // The wording and the status (one class with a field of the wrong shape) live in rest/describe-input-error.ts.
+    // The wording and the status (one class with a field of the wrong shape) live in operations/describe-input-error.ts.
     const where = /at "([^"]+)"/.exec(message)?.[1];
     return unknownFieldError(unknownField[1] ?? '', where ? where.split('.').slice(1).map(camelToSnake).join('.') || 'the body' : null, 'rest', 'api');
   }

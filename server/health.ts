@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Services } from '../resolvers/context.js';
-import { jsonResponse } from '../rest/json-response.js';
+import { jsonResponse } from '../operations/json-response.js';
 
 /** /healthz: the process answers. /readyz: it can also reach its database. */
 export async function healthResponse(path: string, services: Services): Promise<Response | null> {

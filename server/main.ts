@@ -2,7 +2,7 @@ import './v8-settings.js';
 import { serviceConfigFromEnv } from '../resolvers/service-config.js';
 import { DatabaseInUseError } from '../db/open-database.js';
 import { startService } from './start-service.js';
-import { log } from './log.js';
+import { log } from '../observability/log.js';
 
 // `npm start`: both listeners on the embedded defaults; SIGTERM/SIGINT finish in-flight requests first.
 try {

@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { LogIds } from '../resolvers/log-ids.js';
+import type { LogIds } from '../observability/log-ids.js';
 import { ApiError } from '../resolvers/api-error.js';
-import { log } from './log.js';
+import { log } from '../observability/log.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { Services } from '../resolvers/context.js';
-import { operationTable } from '../rest/operation-table.js';
+import { operationTable } from '../operations/operation-table.js';
 import { createRestHandler } from '../rest/create-rest-handler.js';
-import { jsonResponse } from '../rest/json-response.js';
+import { jsonResponse } from '../operations/json-response.js';
 import type { Yoga } from './create-yoga.js';
 import { handleGraphql } from './graphql-door.js';
 import { createOperationRunner } from './run-operation.js';
 import { healthResponse } from './health.js';
 import { createMcpHandler } from '../mcp/create-mcp-handler.js';
-import { toolsCatalogue } from '../rest/tools-catalogue.js';
+import { toolsCatalogue } from '../operations/tools-catalogue.js';
 import type { FetchHandler } from './serve-http.js';
 import { createDocsRoutes } from './serve-docs.js';
 import { checksPageResponse } from '../web/checks-page.js';

@@ -1,13 +1,13 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import type { OperationRow } from '../rest/operation-table.js';
-import type { RunOperation } from '../rest/run-operation-type.js';
-import { loadDocument } from '../rest/operation-document.js';
+import type { OperationRow } from '../operations/operation-table.js';
+import type { RunOperation } from '../operations/run-operation-type.js';
+import { loadDocument } from '../operations/operation-document.js';
 import type { Context } from '../resolvers/context.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
-import { enumAnswerToWire, enumVariablesToGraphql } from './door-enums.js';
+import { enumAnswerToWire, enumVariablesToGraphql } from '../operations/enum-spellings.js';
 
 /**
  * The operation runner REST and MCP are given: a row's operation runs in-process through the same

@@ -1,7 +1,7 @@
 import type { Services } from '../resolvers/context.js';
 import { SANDBOX_CARD_PATH } from '../resolvers/payments/sandbox-processor.js';
 import { handleSandboxCardForm, showSandboxCardPage } from '../resolvers/payments/sandbox-card-form.js';
-import { SANDBOX_PAGE_HEADERS } from '../web/sandbox-card-page.js';
+import { renderSandboxPage, SANDBOX_PAGE_HEADERS } from '../web/sandbox-card-page.js';
 
 /**
  * GET and POST {api_url}/sandbox/card?token=...: the sandbox processor's card page, a person's page
@@ -14,7 +14,7 @@ export async function handleSandboxCardRoute(request: Request, services: Service
   const token = url.searchParams.get('token');
   if (request.method === 'GET' || request.method === 'HEAD') {
     const page = await showSandboxCardPage(token, services.sandboxStore);
-    return new Response(page.html, { status: page.status, headers: SANDBOX_PAGE_HEADERS });
+    return new Response(renderSandboxPage(page.view), { status: page.status, headers: SANDBOX_PAGE_HEADERS });
   }
   if (request.method !== 'POST') {
     return new Response('Use GET to open the card page and POST to save the card.', {
@@ -26,5 +26,5 @@ export async function handleSandboxCardRoute(request: Request, services: Service
   const result = await handleSandboxCardForm(token, fields, services.sandboxStore);
   if (result.ok)
     return new Response(null, { status: 303, headers: { location: result.redirectTo, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
-  return new Response(result.html, { status: result.status, headers: SANDBOX_PAGE_HEADERS });
+  return new Response(renderSandboxPage(result.view), { status: result.status, headers: SANDBOX_PAGE_HEADERS });
 }

@@ -1,6 +1,6 @@
-import type { OperationRow } from '../rest/operation-table.js';
+import type { OperationRow } from '../operations/operation-table.js';
 import { openApiDocument, type OpenApiDocument } from '../rest/openapi.js';
-import { jsonResponse } from '../rest/json-response.js';
+import { jsonResponse } from '../operations/json-response.js';
 import { docsPage } from './docs-page.js';
 
 /**

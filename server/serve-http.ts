@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { recordRequest } from './metrics.js';
-import { log, type LogIds } from './log.js';
+import { recordRequest } from '../observability/metrics.js';
+import { log, type LogIds } from '../observability/log.js';
 import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 import { badTextIn } from './refuse-bad-text.js';
-import { answerTextOf } from '../rest/json-response.js';
+import { answerTextOf } from '../operations/json-response.js';
 
 export interface RequestInfo {
   readonly requestId: string;

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { errorResponse } from '../rest/json-response.js';
+import { errorResponse } from '../operations/json-response.js';
 import { ApiError } from '../resolvers/api-error.js';
 
 /** Where scripts/build-portal.ts puts the built portal. */

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { seedDemo } from '../db/seed-demo.js';
+import { seedDemo } from '../admin/seed-demo.js';
 import type { ServiceConfig } from '../resolvers/service-config.js';
 import type { Services } from '../resolvers/context.js';
 import { createServices, readServiceSettings, type ServiceOverrides } from './create-services.js';
@@ -11,14 +11,14 @@ import { createPublicApp, PUBLIC_CORS } from './public-app.js';
 import { serveHttp, settleInFlight, type FetchHandler } from './serve-http.js';
 import { trustedProxiesFromEnv } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
-import { log } from './log.js';
+import { log } from '../observability/log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
-import { metricsPortFromEnv, serveMetrics } from './metrics.js';
+import { metricsPortFromEnv, serveMetrics } from './serve-metrics.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { jobsConfigFromEnv } from '../jobs/jobs-config.js';
 import { selfSignUpFromEnv } from './self-sign-up.js';
 import { keyModeFromEnv } from '../resolvers/auth/api-keys.js';
-import { createDemoUser, type DemoUser } from '../db/seed-demo-user.js';
+import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
 
 export interface RunningService {
   readonly publicUrl: string;

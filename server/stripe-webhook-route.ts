@@ -3,7 +3,7 @@ import { ApiError } from '../resolvers/api-error.js';
 import { stripeWebhookSecretOf } from './create-payments.js';
 import { verifyStripeWebhook } from '../resolvers/payments/verify-stripe-webhook.js';
 import { applyStripeEvent } from '../resolvers/orders/apply-stripe-event.js';
-import { errorResponse, jsonResponse } from '../rest/json-response.js';
+import { errorResponse, jsonResponse } from '../operations/json-response.js';
 
 export const STRIPE_WEBHOOK_PATH = '/webhooks/stripe';
 

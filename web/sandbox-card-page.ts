@@ -7,18 +7,7 @@
  * (SANDBOX_PAGE_HEADERS). The card number is never echoed back after an error.
  */
 
-export interface SandboxCardPageInput {
-  /** Where the form posts: normally the page's own path and token. */
-  readonly formAction: string;
-  readonly token: string;
-  readonly cancelUrl: string | null;
-  /** A sentence saying what to fix, shown above the form. */
-  readonly error?: string | null;
-  /** The field the error is about, so it is marked and focused. */
-  readonly errorField?: 'card_number' | 'expiry' | 'cvc' | 'name' | null;
-  /** Values to keep after an error (never the card number or CVC). */
-  readonly values?: { readonly name?: string; readonly expiry?: string };
-}
+import type { SandboxCardFormView, SandboxCardPageView } from '../resolvers/payments/sandbox-card-form.js';
 
 /** Headers to send with the page: no caching of a single-use link, no referrer leaking the token. */
 export const SANDBOX_PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -31,7 +20,12 @@ export const SANDBOX_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'; base-uri 'none'",
 };
 
-export function renderSandboxCardPage(input: SandboxCardPageInput): string {
+/** The page a sandbox card answer describes: the form, or why the link no longer works. */
+export function renderSandboxPage(view: SandboxCardPageView): string {
+  return view.kind === 'form' ? renderSandboxCardPage(view) : renderSandboxLinkGonePage(view.message);
+}
+
+export function renderSandboxCardPage(input: Omit<SandboxCardFormView, 'kind'>): string {
   const invalid = (field: string): string => (input.errorField === field ? ' aria-invalid="true" autofocus' : '');
   const error = input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : '';
   const cancel = input.cancelUrl ? `<a class="cancel" href="${escapeHtml(input.cancelUrl)}">Cancel and go back</a>` : '';
@@ -63,7 +57,7 @@ export function renderSandboxCardPage(input: SandboxCardPageInput): string {
 }
 
 /** The page for a link that is unknown, already used or expired. */
-export function renderSandboxLinkGonePage(message: string): string {
+function renderSandboxLinkGonePage(message: string): string {
   return page('Link no longer valid (sandbox)', `<div class="card"><h1>This link no longer works</h1><p class="lead">${escapeHtml(message)}</p></div>`);
 }
 

@@ -1,7 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import type { RawQuery } from '../../db/open-database.js';
-import { recordRateLimitRefusal } from '../../server/metrics.js';
+import { recordRateLimitRefusal } from '../../observability/metrics.js';
 import { ApiError } from '../api-error.js';
 
 /**

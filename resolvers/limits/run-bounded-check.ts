@@ -4,7 +4,7 @@ import type { FullCheckContext } from '../checks/full-check-context.js';
 import type { DnsLookup } from '../checks/dns/dns-types.js';
 import { parseBulkInput } from '../checks/bulk-input.js';
 import { BULK_CHECKS } from './check-costs.js';
-import { recordCheckOutcome } from '../../server/metrics.js';
+import { recordCheckOutcome } from '../../observability/metrics.js';
 
 /** After the request's signal fires, how long a check may take to return what it has (its lookups fail at once by then). */
 const GRACE_AFTER_ABORT_MS = 1000;

@@ -18,7 +18,7 @@ const KEY_NAME = { rest: 'the Idempotency-Key header', mcp: 'the argument "idemp
 
 /**
  * A missing or malformed key is input not in the expected shape: 422 like any other such field on
- * the account API (one class, rest/describe-input-error.ts; SPEC 7).
+ * the account API (one class, operations/describe-input-error.ts; SPEC 7).
  */
 export function checkIdempotencyKey(key: string | null | undefined, door: keyof typeof KEY_NAME = 'rest'): string {
   const name = KEY_NAME[door];

@@ -8,7 +8,7 @@ export const VERIFICATION_LABEL = '_inbox-verification';
 export const VERIFICATION_VALUE_PREFIX = 'inbox-verification=';
 
 /**
- * The demo account's fixed token (db/seed-demo.ts). The dev DNS zone and the tests' zones publish it
+ * The demo account's fixed token (admin/seed-demo.ts). The dev DNS zone and the tests' zones publish it
  * for their orderable domains, so the README walkthrough orders them offline. Every other account
  * gets a random token.
  */

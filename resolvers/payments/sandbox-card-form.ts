@@ -1,13 +1,35 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxSetupToken, SandboxStore } from './sandbox-store.js';
 import { checkSandboxCardNumber } from './sandbox-test-cards.js';
-import { renderSandboxCardPage, renderSandboxLinkGonePage } from '../../web/sandbox-card-page.js';
 
 /**
  * The two requests of the sandbox card page, as plain functions over the SandboxStore: the HTTP
  * layer passes the token (query `token`, or the form's hidden `token` field) and the decoded form
- * fields, and writes out the answer (with SANDBOX_PAGE_HEADERS from web/sandbox-card-page.ts).
+ * fields, and draws the page the answer describes (web/sandbox-card-page.ts): no HTML here.
  */
+
+/** The form, with what to keep and what to fix after a refusal. */
+export interface SandboxCardFormView {
+  readonly kind: 'form';
+  /** Where the form posts: normally the page's own path and token. */
+  readonly formAction: string;
+  readonly token: string;
+  readonly cancelUrl: string | null;
+  /** A sentence saying what to fix, shown above the form. */
+  readonly error?: string | null;
+  /** The field the error is about, so it is marked and focused. */
+  readonly errorField?: 'card_number' | 'expiry' | 'cvc' | 'name' | null;
+  /** Values to keep after an error (never the card number or CVC). */
+  readonly values?: { readonly name?: string; readonly expiry?: string };
+}
+
+/** The page for a link that is unknown, already used or expired, with a sentence saying why. */
+export interface SandboxLinkGoneView {
+  readonly kind: 'gone';
+  readonly message: string;
+}
+
+export type SandboxCardPageView = SandboxCardFormView | SandboxLinkGoneView;
 
 export interface SandboxCardFormOptions {
   readonly now?: () => Date;
@@ -15,12 +37,12 @@ export interface SandboxCardFormOptions {
 
 export interface SandboxCardPageAnswer {
   readonly status: 200 | 404 | 410;
-  readonly html: string;
+  readonly view: SandboxCardPageView;
 }
 
 export type SandboxCardFormResult =
   | { readonly ok: true; readonly status: 303; readonly redirectTo: string }
-  | { readonly ok: false; readonly status: 400 | 404 | 410; readonly code: string; readonly detail: string; readonly html: string };
+  | { readonly ok: false; readonly status: 400 | 404 | 410; readonly code: string; readonly detail: string; readonly view: SandboxCardPageView };
 
 type TokenCheck =
   | { readonly ok: true; readonly row: SandboxSetupToken }
@@ -33,8 +55,8 @@ export async function showSandboxCardPage(
   options: SandboxCardFormOptions = {},
 ): Promise<SandboxCardPageAnswer> {
   const check = await checkToken(token, store, now(options));
-  if (!check.ok) return { status: check.status, html: renderSandboxLinkGonePage(check.detail) };
-  return { status: 200, html: renderSandboxCardPage({ formAction: actionFor(check.row.token), token: check.row.token, cancelUrl: check.row.cancel_url }) };
+  if (!check.ok) return { status: check.status, view: { kind: 'gone', message: check.detail } };
+  return { status: 200, view: { kind: 'form', formAction: actionFor(check.row.token), token: check.row.token, cancelUrl: check.row.cancel_url } };
 }
 
 /**
@@ -50,7 +72,7 @@ export async function handleSandboxCardForm(
 ): Promise<SandboxCardFormResult> {
   const at = now(options);
   const check = await checkToken(token ?? fields.token, store, at);
-  if (!check.ok) return { ok: false, status: check.status, code: check.code, detail: check.detail, html: renderSandboxLinkGonePage(check.detail) };
+  if (!check.ok) return { ok: false, status: check.status, code: check.code, detail: check.detail, view: { kind: 'gone', message: check.detail } };
   const row = check.row;
 
   const refuse = (code: string, detail: string, field: 'card_number' | 'expiry' | 'cvc' | 'name'): SandboxCardFormResult => ({
@@ -58,14 +80,15 @@ export async function handleSandboxCardForm(
     status: 400,
     code,
     detail,
-    html: renderSandboxCardPage({
+    view: {
+      kind: 'form',
       formAction: actionFor(row.token),
       token: row.token,
       cancelUrl: row.cancel_url,
       error: detail,
       errorField: field,
       values: { name: fields.name ?? '', expiry: fields.expiry ?? '' },
-    }),
+    },
   });
 
   const card = checkSandboxCardNumber(fields.card_number);
@@ -93,7 +116,7 @@ export async function handleSandboxCardForm(
   if (!redeemed) {
     // Another post with this token won the race, or it expired a moment ago.
     const detail = 'This card link was already used or has expired. Ask for a new one (POST /v1/payment-method/setup-link).';
-    return { ok: false, status: 410, code: 'setup_link_used', detail, html: renderSandboxLinkGonePage(detail) };
+    return { ok: false, status: 410, code: 'setup_link_used', detail, view: { kind: 'gone', message: detail } };
   }
   return { ok: true, status: 303, redirectTo: redeemed.success_url };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertMailer } from '../../jobs/alert-mailer.js';
-import { log } from '../../server/log.js';
-import type { LogIds } from '../log-ids.js';
+import type { AlertMailer } from '../alerts/alert-mailer.js';
+import { log } from '../../observability/log.js';
+import type { LogIds } from '../../observability/log-ids.js';
 
 /**
  * Sends a password-reset or invitation message through the service's mailer (SMTP_URL, else an .eml

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { operationTable } from '../../rest/operation-table.js';
+import { operationTable } from '../../operations/operation-table.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
 
 let service: TestService;

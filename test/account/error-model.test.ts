@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { describeExpectedType } from '../../rest/describe-input-error.js';
+import { describeExpectedType } from '../../operations/describe-input-error.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
 
 let service: TestService;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { operationTable } from '../../rest/operation-table.js';
+import { operationTable } from '../../operations/operation-table.js';
 import { createApiKey, revokeApiKey } from '../../resolvers/auth/api-keys.js';
 import { SCOPES, type Scope } from '../../resolvers/auth/scopes.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const accountRows = operationTable.filter((r) => r.listener === 'api');
-const document = (name: string) => readFileSync(new URL(`../../rest/operations/${name}.graphql`, import.meta.url), 'utf8');
+const document = (name: string) => readFileSync(new URL(`../../operations/documents/${name}.graphql`, import.meta.url), 'utf8');
 /** Well-formed variables for each operation document, so the GraphQL half reaches the scope check. */
 const order = {
   sku: 'google-inbox-unwarmed',

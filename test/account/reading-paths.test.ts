@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { accountReadingRows } from '../../rest/operation-table.js';
+import { accountReadingRows } from '../../operations/operation-table.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
-import type { AnalyticsQuery, BillingQuery, DashboardQuery } from '../../rest/generated/operations.js';
+import type { AnalyticsQuery, BillingQuery, DashboardQuery } from '../../operations/generated/operations.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-const document = (name: string) => readFileSync(new URL(`../../rest/operations/${name}.graphql`, import.meta.url), 'utf8');
+const document = (name: string) => readFileSync(new URL(`../../operations/documents/${name}.graphql`, import.meta.url), 'utf8');
 
 describe('every reading path', () => {
   for (const row of accountReadingRows) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
-import type { DemoAccount } from '../../db/seed-demo.js';
+import type { DemoAccount } from '../../admin/seed-demo.js';
 
 let service: TestService;
 let other: DemoAccount;

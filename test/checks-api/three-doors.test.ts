@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { publicCheckRows } from '../../rest/public-check-rows.js';
-import { operationTable, type OperationRow } from '../../rest/operation-table.js';
-import { loadDocument } from '../../rest/operation-document.js';
+import { publicCheckRows } from '../../operations/public-check-rows.js';
+import { operationTable, type OperationRow } from '../../operations/operation-table.js';
+import { loadDocument } from '../../operations/operation-document.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
 import { startTestService, type TestService } from '../support/test-service.js';

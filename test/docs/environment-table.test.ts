@@ -20,7 +20,9 @@ function sourceFiles(dir: string): string[] {
 function variablesReadByCode(): Set<string> {
   const found = new Set<string>();
   const pattern = /\benv(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])|\(env,\s*['"]([A-Z][A-Z0-9_]+)['"]/g;
-  const folders = ['server', 'resolvers', 'rest', 'mcp', 'db', 'admin', 'schema', 'jobs'].map((f) => join(repoRoot, f));
+  const folders = ['server', 'resolvers', 'rest', 'mcp', 'db', 'admin', 'schema', 'jobs', 'operations', 'observability', 'config'].map((f) =>
+    join(repoRoot, f),
+  );
   for (const file of folders.flatMap((f) => {
     try {
       return sourceFiles(f);

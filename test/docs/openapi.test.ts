@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '@readme/openapi-parser';
-import { operationTable, type OperationRow } from '../../rest/operation-table.js';
+import { operationTable, type OperationRow } from '../../operations/operation-table.js';
 import { openApiDocument, type OpenApiDocument } from '../../rest/openapi.js';
-import type { JsonSchema } from '../../rest/graphql-json-schema.js';
+import type { JsonSchema } from '../../operations/graphql-json-schema.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
 import { startTestService, type TestService } from '../support/test-service.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../db/open-database.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { seedDemo } from '../../db/seed-demo.js';
+import { seedDemo } from '../../admin/seed-demo.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 
 /**

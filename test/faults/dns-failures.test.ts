@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSocket, type Socket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
 import dnsPacket from 'dns-packet';
-import { publicCheckRows } from '../../rest/public-check-rows.js';
-import { operationTable } from '../../rest/operation-table.js';
+import { publicCheckRows } from '../../operations/public-check-rows.js';
+import { operationTable } from '../../operations/operation-table.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { loadDocument } from '../../rest/operation-document.js';
+import { loadDocument } from '../../operations/operation-document.js';
 
 /**
  * A resolver that misbehaves for EVERY question: never answers, answers SERVFAIL, or answers bytes
@@ -90,7 +90,7 @@ for (const behaviour of ['timeout', 'servfail', 'garbage'] as const) {
       await resolver?.close();
     });
 
-    it('every row of rest/public-check-rows.ts has an input here', () => {
+    it('every row of operations/public-check-rows.ts has an input here', () => {
       expect(Object.keys(inputs).sort()).toEqual(publicCheckRows.map((r) => r.name).sort());
     });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../db/open-database.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { seedDemo } from '../../db/seed-demo.js';
+import { seedDemo } from '../../admin/seed-demo.js';
 import { hashKey, revokeApiKey } from '../../resolvers/auth/api-keys.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 

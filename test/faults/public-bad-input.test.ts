@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createConnection } from 'node:net';
-import { operationTable } from '../../rest/operation-table.js';
+import { operationTable } from '../../operations/operation-table.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
 import { startTestService, type TestService } from '../support/test-service.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { flushLog } from '../../server/log.js';
+import { flushLog } from '../../observability/log.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open-database.js';
 import { openInProcessQueue } from '../../jobs/in-process-runner.js';

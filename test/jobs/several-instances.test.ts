@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceConfigFromEnv } from '../../resolvers/service-config.js';
 import { startService, type RunningService } from '../../server/start-service.js';
-import { seedDemo, type DemoAccount } from '../../db/seed-demo.js';
+import { seedDemo, type DemoAccount } from '../../admin/seed-demo.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { FREE_DOMAINS, orderBody, tenancyProbe } from '../orders/support/ordering-fixture.js';
 import { readQueueState } from '../../jobs/read-queue-state.js';
 import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
-import { registry } from '../../server/metrics.js';
+import { registry } from '../../observability/metrics.js';
 import { waitFor } from './webhook-receiver.js';
 
 /**

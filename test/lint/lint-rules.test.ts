@@ -62,6 +62,29 @@ describe('npm run lint keeps the house rules', () => {
     ]);
   });
 
+  it('oxlint refuses an import that climbs a floor (docs/lint.md, "Floors"), and one door importing the other', () => {
+    write('observability/planted-metrics.ts', "import { log } from '../resolvers/planted-log.js';\nexport const metric = log;\n");
+    write('resolvers/planted-log.ts', "import { startService } from '../server/start-service.js';\nexport const log = startService;\n");
+    write('db/planted-seed.ts', "import { placeOrder } from '../resolvers/orders/place-order.js';\nexport const seed = placeOrder;\n");
+    write('mcp/planted-door.ts', "import { createRestHandler } from '../rest/create-rest-handler.js';\nexport const door = createRestHandler;\n");
+    // Downward and same-floor imports pass.
+    write(
+      'jobs/planted-job.ts',
+      "import { log } from '../observability/log.js';\nimport { placeOrder } from '../resolvers/orders/place-order.js';\nexport const job = [log, placeOrder];\n",
+    );
+    write('server/planted-server.ts', "import { createRestHandler } from '../rest/create-rest-handler.js';\nexport const handler = createRestHandler;\n");
+    const result = run('oxlint', ['--format', 'json', 'observability', 'resolvers/planted-log.ts', 'db', 'mcp', 'jobs', 'server/planted-server.ts']);
+    expect(result.status).toBe(1);
+    const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string; help?: string }[] }).diagnostics;
+    expect(found.map((d) => `${d.filename} ${d.code}`).sort()).toEqual([
+      'db/planted-seed.ts eslint(no-restricted-imports)',
+      'mcp/planted-door.ts eslint(no-restricted-imports)',
+      'observability/planted-metrics.ts eslint(no-restricted-imports)',
+      'resolvers/planted-log.ts eslint(no-restricted-imports)',
+    ]);
+    expect(found.find((d) => d.filename === 'db/planted-seed.ts')?.help).toContain('db/ may import only from its own floor and below');
+  });
+
   it('a skipped test must say why on its line', () => {
     write('skips/silent.test.ts', "import { it } from 'vitest';\nit.skip('x', () => {});\n"); // reason: a scratch file the skipped-test rule must catch
     const silent = run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/lint-skipped-tests.ts'), 'skips']);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
-import type { DemoAccount } from '../../db/seed-demo.js';
+import type { DemoAccount } from '../../admin/seed-demo.js';
 import { graphql } from '../support/test-service.js';
 import { verificationRecords } from '../support/domain-verification.js';
 import { FREE_DOMAINS, orderBody, orderingZone, postJson, startOrderingService, type OrderingHarness } from './support/ordering-fixture.js';

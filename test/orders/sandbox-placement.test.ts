@@ -252,7 +252,7 @@ describe('idempotency under concurrency and crashes', () => {
     const key = 'crash-recovery-1';
     // What the dead request left: its claim on the key (lock lapsed) and the processor's charge.
     const { hashOf } = await import('../../resolvers/orders/order-hash.js');
-    const { camelizeKeys } = await import('../../rest/snake-to-camel.js');
+    const { camelizeKeys } = await import('../../operations/snake-to-camel.js');
     await db
       .insertInto('idempotency_records')
       .values({ account_id: account.accountId, key, request_hash: hashOf(camelizeKeys(body)), state: 'in_progress', locked_until: new Date(Date.now() - 1000) })

@@ -5,7 +5,7 @@ import { createMemorySandboxStore } from '../../resolvers/payments/memory-sandbo
 import { handleSandboxCardForm, showSandboxCardPage } from '../../resolvers/payments/sandbox-card-form.js';
 import { SANDBOX_CARD_PATH, SandboxProcessor } from '../../resolvers/payments/sandbox-processor.js';
 import type { SandboxStore } from '../../resolvers/payments/sandbox-store.js';
-import { SANDBOX_PAGE_HEADERS, renderSandboxCardPage } from '../../web/sandbox-card-page.js';
+import { SANDBOX_PAGE_HEADERS, renderSandboxCardPage, renderSandboxPage } from '../../web/sandbox-card-page.js';
 
 // A minimal HTTP adapter, standing in for the lead's route, so the page is tested as a browser
 // uses it: GET the link, POST the urlencoded form, follow a 303.
@@ -26,13 +26,13 @@ beforeAll(async () => {
         const token = url.searchParams.get('token');
         if (req.method === 'GET') {
           const page = await showSandboxCardPage(token, store, { now: () => clock });
-          res.writeHead(page.status, SANDBOX_PAGE_HEADERS).end(page.html);
+          res.writeHead(page.status, SANDBOX_PAGE_HEADERS).end(renderSandboxPage(page.view));
           return;
         }
         const fields = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
         const answer = await handleSandboxCardForm(token, fields, store, { now: () => clock });
         if (answer.ok) res.writeHead(303, { location: answer.redirectTo }).end();
-        else res.writeHead(answer.status, SANDBOX_PAGE_HEADERS).end(answer.html);
+        else res.writeHead(answer.status, SANDBOX_PAGE_HEADERS).end(renderSandboxPage(answer.view));
       };
       run().catch(() => res.writeHead(500).end());
     });

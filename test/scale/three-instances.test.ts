@@ -4,7 +4,7 @@ import { createTestDatabase, usingPostgres, type TestDatabase } from '../support
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { verificationRecords } from '../support/domain-verification.js';
-import { operationTable } from '../../rest/operation-table.js';
+import { operationTable } from '../../operations/operation-table.js';
 
 /**
  * Three real server processes on one PostgreSQL database: what the service keeps in the database

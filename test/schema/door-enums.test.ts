@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEnumType, isNonNullType, parse, type GraphQLEnumType } from 'graphql';
 import { schema } from '../../schema/index.js';
-import { operationTable } from '../../rest/operation-table.js';
+import { operationTable } from '../../operations/operation-table.js';
 import { openApiDocument } from '../../rest/openapi.js';
-import { loadDocument } from '../../rest/operation-document.js';
+import { loadDocument } from '../../operations/operation-document.js';
 import { ApiError } from '../../resolvers/api-error.js';
 import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 import { REQUEST_KINDS } from '../../resolvers/changes/request-kinds.js';
 import { ANALYTICS_PERIODS } from '../../resolvers/account/get-analytics.js';
-import { enumAnswerToWire, enumVariablesToGraphql } from '../../server/door-enums.js';
+import { enumAnswerToWire, enumVariablesToGraphql } from '../../operations/enum-spellings.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
 
 const enumType = (name: string) => schema.getType(name) as GraphQLEnumType;

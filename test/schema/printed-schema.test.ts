@@ -18,12 +18,12 @@ describe('the printed schema', () => {
   });
 
   it("each check's operation document is printed from its answer type and current", () => {
-    for (const d of checkDeclarations) expect(committed(`rest/operations/${d.name}.graphql`), d.name).toBe(checkDocument(declaredSchema, d));
+    for (const d of checkDeclarations) expect(committed(`operations/documents/${d.name}.graphql`), d.name).toBe(checkDocument(declaredSchema, d));
   });
 });
 
 describe('the typed operations', () => {
-  it('rest/generated/operations.ts is current (graphql-codegen --check; run `npm run codegen`)', () => {
+  it('operations/generated/operations.ts is current (graphql-codegen --check; run `npm run codegen`)', () => {
     // --check exits non-zero when generating would change the committed file.
     expect(() =>
       execFileSync('npx', ['graphql-codegen', '--config', 'codegen.ts', '--check'], { cwd: new URL('../../', import.meta.url), stdio: 'pipe' }),

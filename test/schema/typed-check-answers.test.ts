@@ -3,7 +3,7 @@ import { getNamedType, isNonNullType, isListType, isUnionType, isObjectType, pri
 import { schema, publicSchema } from '../../schema/index.js';
 import { checkDeclarations, resultTypeName } from '../../schema/check-declarations.js';
 import type { FullCheckContext } from '../../resolvers/checks/full-check-context.js';
-import { publicCheckRows } from '../../rest/public-check-rows.js';
+import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 import { fixtureZone } from '../support/fixture-zone.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { serveHttp } from '../../server/serve-http.js';
-import { flushLog, log } from '../../server/log.js';
+import { flushLog, log } from '../../observability/log.js';
 import { PUBLIC_CORS } from '../../server/public-app.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 

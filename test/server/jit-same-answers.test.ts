@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { createContext } from '../../resolvers/context.js';
-import { loadDocument } from '../../rest/operation-document.js';
+import { loadDocument } from '../../operations/operation-document.js';
 import { createGraphqlServer, type Yoga } from '../../server/create-yoga.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 

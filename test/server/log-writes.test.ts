@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FLUSH_AFTER_MS, flushLog, log } from '../../server/log.js';
+import { FLUSH_AFTER_MS, flushLog, log } from '../../observability/log.js';
 import { repoRoot } from '../support/spawn-server.js';
 
 describe('log writes', () => {
@@ -49,9 +49,12 @@ describe('log writes', () => {
   });
 
   it('lines still pending when the process exits are written, and errors go to stderr at once', () => {
-    const script = ["import { log } from './server/log.ts';", "log('info', 'last words', { n: 1 });", "log('error', 'went wrong');", 'process.exit(3);'].join(
-      '\n',
-    );
+    const script = [
+      "import { log } from './observability/log.ts';",
+      "log('info', 'last words', { n: 1 });",
+      "log('error', 'went wrong');",
+      'process.exit(3);',
+    ].join('\n');
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: repoRoot,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ROUTES, recordRequest, registry, routeOf } from '../../server/metrics.js';
+import { MAX_ROUTES, recordRequest, registry, routeOf } from '../../observability/metrics.js';
 
 /** Every one of these is a route of its own to routeOf (letters only, under 40 characters). */
 const madeUp = (prefix: string, i: number) => `/${prefix}-${i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`;

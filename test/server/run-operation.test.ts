@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
 import { createContext } from '../../resolvers/context.js';
-import { operationTable } from '../../rest/operation-table.js';
+import { operationTable } from '../../operations/operation-table.js';
 import { createOperationRunner } from '../../server/run-operation.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 

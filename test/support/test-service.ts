@@ -2,7 +2,7 @@ import { serviceConfigFromEnv } from '../../resolvers/service-config.js';
 import { randomUUID } from 'node:crypto';
 import { startService, type RunningService, type StartOptions } from '../../server/start-service.js';
 import { CLIENT_REQUEST_ID, type FetchHandler } from '../../server/serve-http.js';
-import { seedDemo, type DemoAccount } from '../../db/seed-demo.js';
+import { seedDemo, type DemoAccount } from '../../admin/seed-demo.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestService extends RunningService {

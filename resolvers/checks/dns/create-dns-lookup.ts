@@ -9,7 +9,7 @@ import { sendDnsQuery } from './send-dns-query.js';
 import { answerFromReply, bareName, referralNameservers } from './answer-from-reply.js';
 import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpSocketPool } from './udp-socket-pool.js';
-import { recordDnsQuestion } from '../../../server/metrics.js';
+import { recordDnsQuestion } from '../../../observability/metrics.js';
 import { unlimitedQuestionBudget, type QuestionBudget } from './question-budget.js';
 
 /** What one request brings to its lookup: the question budget it shares, and its cancellation. */

@@ -18,7 +18,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-import { wireValuesOf } from '../schema/door-enum.js';
+import { wireValuesOf } from '../schema/door-enum-extension.js';
 
 export type JsonSchema = Record<string, unknown>;
 

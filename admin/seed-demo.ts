@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from '../db/schema.js';
 import { createApiKey } from '../resolvers/auth/api-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 import { DEMO_VERIFICATION_TOKEN } from '../resolvers/orders/verification-record.js';

@@ -11,15 +11,15 @@ export interface LoadedDocument {
 
 const documents = new Map<string, LoadedDocument>();
 
-/** Reads rest/operations/<name>.graphql once and finds its operation's name. */
+/** Reads operations/documents/<name>.graphql once and finds its operation's name. */
 export function loadDocument(name: string): LoadedDocument {
   let doc = documents.get(name);
   if (!doc) {
-    const source = readFileSync(fileURLToPath(new URL(`./operations/${name}.graphql`, import.meta.url)), 'utf8');
+    const source = readFileSync(fileURLToPath(new URL(`./documents/${name}.graphql`, import.meta.url)), 'utf8');
     const document = parse(source);
     const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
     if (!operation || operation.kind !== Kind.OPERATION_DEFINITION || !operation.name)
-      throw new Error(`rest/operations/${name}.graphql must hold one named operation.`);
+      throw new Error(`operations/documents/${name}.graphql must hold one named operation.`);
     doc = { source, operationName: operation.name.value, document };
     documents.set(name, doc);
   }

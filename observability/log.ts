@@ -1,4 +1,4 @@
-import type { LogIds } from '../resolvers/log-ids.js';
+import type { LogIds } from './log-ids.js';
 
 export type { LogIds };
 

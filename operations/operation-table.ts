@@ -39,7 +39,7 @@ export interface OperationRow {
   readonly method: HttpMethod;
   /** Path with {param} placeholders. */
   readonly path: string;
-  /** File in rest/operations/ holding the named GraphQL operation. */
+  /** File in operations/documents/ holding the named GraphQL operation. */
   readonly document: string;
   /** The REST answer is data[unwrap] when set, else the whole data object. */
   readonly unwrap?: string;

@@ -16,7 +16,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { doorEnumOf, enumNameOf, hasWireSpellings, wireValueOf } from '../schema/door-enum.js';
+import { doorEnumOf, enumNameOf, hasWireSpellings, wireValueOf } from '../schema/door-enum-extension.js';
 
 /**
  * REST and MCP spell enum values as documented (any case; "7d" where GraphQL says P7D), /graphql

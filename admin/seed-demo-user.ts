@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from '../db/schema.js';
 import { generatePassword } from '../resolvers/people/passwords.js';
 import { createUser } from '../resolvers/people/users.js';
 

@@ -1,0 +1,13 @@
+/** An e-mail to a person: alerts, password resets, invitations. The id names its .eml file and Message-ID. */
+export interface AlertMail {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly id: string;
+}
+
+export interface AlertMailer {
+  readonly transport: 'smtp' | 'outbox';
+  send(mail: AlertMail): Promise<void>;
+  close(): void;
+}
