@@ -1,3 +1,4 @@
+import type { KeyMode } from '../resolvers/auth/api-keys.js';
 import { createConnection, createServer, type Server } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,7 +19,7 @@ export function adminSocketPath(dataDir: string): string {
 /** Largest request line accepted: commands are a few options, never more. */
 const MAX_LINE_BYTES = 16_384;
 
-export async function serveAdminSocket(db: Kysely<Database>, dataDir: string): Promise<Server> {
+export async function serveAdminSocket(db: Kysely<Database>, dataDir: string, keyMode: KeyMode): Promise<Server> {
   const path = adminSocketPath(dataDir);
   const folder = join(resolve(dataDir), 'admin');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -39,7 +40,7 @@ export async function serveAdminSocket(db: Kysely<Database>, dataDir: string): P
       if (newline < 0) return;
       const line = buffered.slice(0, newline);
       buffered = '';
-      void answer(db, line).then((outcome) => socket.end(JSON.stringify(outcome) + '\n'));
+      void answer(db, line, keyMode).then((outcome) => socket.end(JSON.stringify(outcome) + '\n'));
     });
   });
   await new Promise<void>((done, fail) => {
@@ -53,7 +54,7 @@ export async function serveAdminSocket(db: Kysely<Database>, dataDir: string): P
   return server;
 }
 
-async function answer(db: Kysely<Database>, line: string): Promise<AdminOutcome> {
+async function answer(db: Kysely<Database>, line: string, keyMode: KeyMode): Promise<AdminOutcome> {
   let args: unknown;
   try {
     args = (JSON.parse(line) as { args?: unknown }).args;
@@ -61,7 +62,7 @@ async function answer(db: Kysely<Database>, line: string): Promise<AdminOutcome>
     return { ok: false, error: 'The admin request is not JSON.' };
   }
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return { ok: false, error: 'The admin request must be {"args": [strings]}.' };
-  return runAdminCommand(db, args as string[]);
+  return runAdminCommand(db, args as string[], keyMode);
 }
 
 /** Sends one command to the service holding `dataDir`; null when no service answers there. */

@@ -1,6 +1,6 @@
 import { openDatabase, DatabaseInUseError } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { readSettings } from '../config/settings.js';
 import { checkAdminArgs, runAdminCommand, type AdminOutcome } from './run-admin-command.js';
 import { sendAdminCommand } from './admin-socket.js';
 
@@ -22,7 +22,14 @@ const print = (outcome: AdminOutcome): never => {
 const refused = checkAdminArgs(args);
 if (refused) print({ ok: false, error: refused.error });
 
-const config = serviceConfigFromEnv();
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+let settings;
+try {
+  settings = readSettings(process.env);
+} catch (error) {
+  print({ ok: false, error: errorText(error) });
+}
+const config = settings!.service;
 let database;
 try {
   database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -31,14 +38,14 @@ try {
     const handed = await sendAdminCommand(config.dataDir, args);
     print(handed ?? { ok: false, error: `${error.message} (its admin socket did not answer, so the command could not be handed to it).` });
   }
-  print({ ok: false, error: `Could not open the database: ${(error as Error).message}` });
+  print({ ok: false, error: `Could not open the database: ${errorText(error)}` });
 }
 let outcome: AdminOutcome;
 try {
   await migrateToLatest(database!.db);
-  outcome = await runAdminCommand(database!.db, args);
+  outcome = await runAdminCommand(database!.db, args, settings!.keyMode);
 } catch (error) {
-  outcome = { ok: false, error: (error as Error).message };
+  outcome = { ok: false, error: errorText(error) };
 } finally {
   await database!.close();
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { seedDemo } from './seed-demo.js';
-import { createApiKey, revokeApiKey } from '../resolvers/auth/api-keys.js';
+import { createApiKey, revokeApiKey, type KeyMode } from '../resolvers/auth/api-keys.js';
 import { isScope, SCOPES } from '../resolvers/auth/scopes.js';
 import { findAccountLimits, setAccountLimits, type AccountLimits } from '../resolvers/limits/account-limits.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
@@ -17,7 +17,8 @@ type Values = Record<string, string | undefined>;
 interface AdminCommand {
   readonly usage: string;
   readonly options: Record<string, { type: 'string' }>;
-  run(db: Kysely<Database>, values: Values, fail: Fail): Promise<Record<string, unknown>>;
+  /** `keyMode`: the mode new keys are made in (config/settings.ts: live with Stripe, test with the sandbox). */
+  run(db: Kysely<Database>, values: Values, fail: Fail, keyMode: KeyMode): Promise<Record<string, unknown>>;
 }
 
 function wholeNumber(value: string | undefined, name: string, fail: Fail): number {
@@ -63,7 +64,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   'create-key': {
     usage: 'create-key --account ID --scopes read,write,orders:place',
     options: { account: { type: 'string' }, scopes: { type: 'string' } },
-    async run(db, values, fail) {
+    async run(db, values, fail, keyMode) {
       const accountId = wholeNumber(values.account, 'account', fail);
       const scopes = (values.scopes ?? '')
         .split(',')
@@ -75,7 +76,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
       if (!account) return fail(`There is no account ${accountId}.`);
       const unique = [...new Set(scopes)].filter(isScope);
-      const { key, keyId } = await createApiKey(db, accountId, unique);
+      const { key, keyId } = await createApiKey(db, accountId, unique, { mode: keyMode });
       return { key, key_id: keyId, scopes: unique };
     },
   },
@@ -219,8 +220,8 @@ export const adminCommands: Record<string, AdminCommand> = {
   'seed-demo': {
     usage: 'seed-demo',
     options: {},
-    async run(db) {
-      const demo = await seedDemo(db);
+    async run(db, _values, _fail, keyMode) {
+      const demo = await seedDemo(db, keyMode);
       return { account_id: demo.accountId, key: demo.key, key_id: demo.keyId };
     },
   },

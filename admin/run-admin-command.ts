@@ -1,3 +1,4 @@
+import type { KeyMode } from '../resolvers/auth/api-keys.js';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -26,7 +27,7 @@ export function checkAdminArgs(args: readonly string[]): { readonly error: strin
  * command line with its own connection, and by the running service for a command handed over its
  * admin socket (embedded PGlite serves one process).
  */
-export async function runAdminCommand(db: Kysely<Database>, args: readonly string[]): Promise<AdminOutcome> {
+export async function runAdminCommand(db: Kysely<Database>, args: readonly string[], keyMode: KeyMode): Promise<AdminOutcome> {
   const refused = checkAdminArgs(args);
   if (refused) return { ok: false, error: refused.error };
   const [command, ...rest] = args;
@@ -36,7 +37,7 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
     throw new AdminRefusal(message);
   };
   try {
-    return { ok: true, result: await spec.run(db, values, fail) };
+    return { ok: true, result: await spec.run(db, values, fail, keyMode) };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }

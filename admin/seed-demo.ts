@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { createApiKey } from '../resolvers/auth/api-keys.js';
+import { createApiKey, type KeyMode } from '../resolvers/auth/api-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 import { DEMO_VERIFICATION_TOKEN } from '../resolvers/orders/verification-record.js';
 
@@ -24,7 +24,7 @@ const DAY = 86_400_000;
  * The account's domain verification token is fixed (DEMO_VERIFICATION_TOKEN), and the dev DNS zone
  * publishes it for the orderable demo domains, so they pass the ownership check offline.
  */
-export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<DemoAccount> {
+export async function seedDemo(db: Kysely<Database>, keyMode: KeyMode, now = new Date()): Promise<DemoAccount> {
   const tag = randomBytes(3).toString('hex');
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
   const accountId = await db.transaction().execute(async (trx) => {
@@ -383,6 +383,6 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
       .execute();
     return id;
   });
-  const { key, keyId } = await createApiKey(db, accountId, SCOPES);
+  const { key, keyId } = await createApiKey(db, accountId, SCOPES, { mode: keyMode });
   return { accountId, key, keyId };
 }

@@ -1,9 +1,9 @@
+import { readSettings } from '../config/settings.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { checkDeliverability } from '../resolvers/checks/deliverability/check-deliverability.js';
 import { createDnsLookup } from '../resolvers/checks/dns/create-dns-lookup.js';
 import type { DnsLookup, DnsRecordType } from '../resolvers/checks/dns/dns-types.js';
-import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/registration-config.js';
 import type { FullCheckContext } from '../resolvers/checks/full-check-context.js';
 import type { SpfLookaheadFigures } from './checks-spf.js';
 import { startTestDnsServer, type ZoneRecord } from '../test/support/dns-server.js';
@@ -100,7 +100,7 @@ async function benchDeliverability(concurrencies: readonly number[]): Promise<De
     domains: { [DOMAIN]: rdapDomain(DOMAIN, 'Example Registrar, Inc.', '2015-03-01T12:00:00Z', '2027-09-01T12:00:00Z') },
   });
   try {
-    const registration = registrationConfigFromEnv({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl });
+    const registration = readSettings({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl }).registration;
     const run = async (concurrency: number) => {
       const before = dns.questions.length;
       const firstAsked = new Map<string, number>();

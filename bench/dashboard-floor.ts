@@ -3,7 +3,7 @@ import '../server/v8-settings.js';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../db/open-database.js';
-import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { readSettings, serviceConfigFromEnv } from '../config/settings.js';
 import { createContext } from '../resolvers/context.js';
 import { consumeForKey } from '../resolvers/limits/count-caller.js';
 import { getDashboard, type Dashboard } from '../resolvers/account/get-dashboard.js';
@@ -17,7 +17,7 @@ import { createServices } from '../server/create-services.js';
  */
 const config = { ...serviceConfigFromEnv(process.env), apiPort: 0, publicPort: 0 };
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const services = createServices(database, config, { env: process.env, rateLimits: { read: 100_000_000 } });
+const services = createServices(database, config, readSettings(process.env), { rateLimits: { read: 100_000_000 } });
 await services.rateLimits.ready();
 
 function snakeCase(d: Dashboard) {

@@ -11,7 +11,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import type { Database } from '../db/schema.js';
 import { createApiKey } from '../resolvers/auth/api-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
-import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { readSettings, serviceConfigFromEnv } from '../config/settings.js';
 import { createServices } from '../server/create-services.js';
 import { createGraphqlServer } from '../server/create-yoga.js';
 import { createApiApp } from '../server/api-app.js';
@@ -173,7 +173,7 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
   };
   const config = { ...serviceConfigFromEnv({}), apiPort: 0, publicPort: 0 };
   const env = { LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9' };
-  const app = createApiApp(createServices(counted, config, { env, rateLimits: { read: 1_000_000 } }), createGraphqlServer({ graphiql: false }));
+  const app = createApiApp(createServices(counted, config, readSettings(env), { rateLimits: { read: 1_000_000 } }), createGraphqlServer({ graphiql: false }));
   const out: RoundTrips[] = [];
   for (const account of accounts) {
     const once = async () => {

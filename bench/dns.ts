@@ -1,3 +1,4 @@
+import { readSettings } from '../config/settings.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { fork } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,7 +8,6 @@ import { createUdpSocketPool } from '../resolvers/checks/dns/udp-socket-pool.js'
 import type { UdpSocketPool } from '../resolvers/checks/dns/udp-socket-pool.js';
 import { encodeQuery } from '../resolvers/checks/dns/send-dns-query.js';
 import { createSocket } from 'node:dgram';
-import { registrationConfigFromEnv } from '../resolvers/checks/domain-expiry/registration-config.js';
 import type { FullCheckContext } from '../resolvers/checks/full-check-context.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../test/support/dns-server.js';
 import { rdapDomain, startTestRdapServer } from '../test/support/rdap-server.js';
@@ -90,7 +90,7 @@ export async function benchDns(): Promise<DnsBenchFigures> {
     domains: { [DOMAIN]: rdapDomain(DOMAIN, 'Example Registrar, Inc.', '2015-03-01T12:00:00Z', '2027-09-01T12:00:00Z') },
   });
   try {
-    const registration = registrationConfigFromEnv({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl });
+    const registration = readSettings({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl }).registration;
     const makeContext: MakeContext = (pool) => ({
       dns: createDnsLookup({ servers: [dns.server], timeoutMs: 2000, tries: 1, concurrency: 64, pool }),
       https: { get: () => Promise.reject(new Error('the grade fetches nothing over HTTPS')) },

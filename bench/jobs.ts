@@ -1,11 +1,11 @@
+import { readSettings } from '../config/settings.js';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedDemo } from '../admin/seed-demo.js';
-import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { serviceConfigFromEnv } from '../config/settings.js';
 import { createServices } from '../server/create-services.js';
 import { openGraphileQueue } from '../jobs/graphile-runner.js';
 import { openInProcessQueue } from '../jobs/in-process-runner.js';
-import { jobsConfigFromEnv } from '../jobs/jobs-config.js';
 import { createSandboxAdapter } from '../jobs/provisioning-adapter.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { monitorDomain, monitorSlot } from '../jobs/monitor-domain.js';
@@ -93,8 +93,8 @@ async function benchMonitor(): Promise<JobsFigures['monitor']> {
   const { database, drop } = await openBenchDatabase();
   try {
     const env = { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, LOG_LEVEL: 'silent' };
-    const services = createServices(database, serviceConfigFromEnv(env), { env, googleTenancy: { probe: async () => 'unknown' } });
-    const demo = await seedDemo(database.db);
+    const services = createServices(database, serviceConfigFromEnv(env), readSettings(env), { googleTenancy: { probe: async () => 'unknown' } });
+    const demo = await seedDemo(database.db, 'test');
     const plan = await database.db
       .selectFrom('plans')
       .select('id')
@@ -133,7 +133,7 @@ async function benchMonitor(): Promise<JobsFigures['monitor']> {
       )
       .returning('id')
       .execute();
-    const config = jobsConfigFromEnv({});
+    const config = readSettings({}).jobs;
     const jobEnv: JobEnvironment = {
       db: database.db,
       services,

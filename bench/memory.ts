@@ -49,7 +49,7 @@ export async function benchMemory(options: { readonly requests?: number; readonl
     let key: string;
     try {
       await migrateToLatest(database.db);
-      key = (await seedDemo(database.db)).key;
+      key = (await seedDemo(database.db, 'test')).key;
     } finally {
       await database.close();
     }

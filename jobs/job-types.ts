@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Services } from '../resolvers/context.js';
-import type { JobsConfig } from './jobs-config.js';
+import type { JobsConfig } from '../config/settings.js';
 import type { ProvisioningAdapter } from './provisioning-adapter.js';
 import type { AlertMailer } from '../resolvers/alerts/alert-mailer.js';
 

@@ -5,7 +5,7 @@ import { log } from '../observability/log.js';
 import { watchQueueDepth } from '../observability/metrics.js';
 import { openGraphileQueue } from './graphile-runner.js';
 import { openInProcessQueue } from './in-process-runner.js';
-import { jobsConfigFromEnv, type JobsConfig } from './jobs-config.js';
+import type { JobsConfig } from '../config/settings.js';
 import type { JobEnvironment, QueueState } from './job-types.js';
 import type { JobHooks } from '../resolvers/job-hooks.js';
 import { createSandboxAdapter } from './provisioning-adapter.js';
@@ -22,7 +22,8 @@ export interface RunningJobs {
 }
 
 export interface StartJobsOptions {
-  readonly env?: NodeJS.ProcessEnv;
+  /** settings.jobs (config/settings.ts). */
+  readonly config: JobsConfig;
   /** Tests: faults to raise once inside tasks (jobs/job-types.ts faultPoint). */
   readonly faults?: Set<string>;
 }
@@ -32,8 +33,8 @@ export interface StartJobsOptions {
  * runs workers against the shared queue. Embedded PGlite: the same tasks from a table, in this
  * process only. JOBS=off: nothing runs here, but the API still queues work for other instances.
  */
-export async function startJobs(services: Services, database: OpenedDatabase, options: StartJobsOptions = {}): Promise<RunningJobs> {
-  const config = jobsConfigFromEnv(options.env ?? process.env);
+export async function startJobs(services: Services, database: OpenedDatabase, options: StartJobsOptions): Promise<RunningJobs> {
+  const config = options.config;
   const queue =
     database.kind === 'postgres' && services.config.databaseUrl
       ? await openGraphileQueue(services.config.databaseUrl, { leaseMs: config.leaseMs })

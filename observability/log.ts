@@ -27,6 +27,13 @@ export function flushLog(): void {
 
 process.on('exit', flushLog);
 
+let silent = false;
+
+/** LOG_LEVEL=silent (settings.log, read at start by server/start-service.ts) turns the log off for this process. */
+export function configureLog(settings: { readonly silent: boolean }): void {
+  silent = settings.silent;
+}
+
 function writeLine(line: string): void {
   pendingLines += line;
   if (pendingLines.length >= FLUSH_AT_CHARS) return flushLog();
@@ -42,7 +49,7 @@ function writeLine(line: string): void {
  * the fields they mean to publish.
  */
 export function log(level: 'info' | 'warn' | 'error', message: string, fields: Readonly<Record<string, unknown>> = {}): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
+  if (silent) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
   if (level === 'error') process.stderr.write(line + '\n');
   else writeLine(line + '\n');

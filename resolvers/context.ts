@@ -3,11 +3,10 @@ import type { Database } from '../db/schema.js';
 import type { FullCheckContext } from './checks/full-check-context.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import { authenticateKey, bearerToken, type Caller } from './auth/api-keys.js';
-import type { ServiceConfig } from './service-config.js';
+import type { CheckLimits, FaultSettings, ServiceConfig } from '../config/settings.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import type { SandboxStore } from './payments/sandbox-store.js';
 import type { DnsRequestScope } from './checks/dns/create-dns-lookup.js';
-import type { CheckLimits } from './limits/check-limits.js';
 import { createRequestScope, type RequestScope } from './limits/request-scope.js';
 import { authenticateSession } from './people/authenticate-session.js';
 import type { JobHooks } from './job-hooks.js';
@@ -37,8 +36,10 @@ export interface Services {
   readonly mailer?: AlertMailer;
   /** SELF_SIGN_UP=off: POST /auth/sign-up refuses, people join by invitation or create-user only. */
   readonly selfSignUp?: boolean;
-  /** Keys made in the portal read sk_test_ in sandbox mode, sk_live_ with Stripe; from the env when absent. */
+  /** Keys made in the portal read sk_test_ in sandbox mode, sk_live_ with Stripe; test when absent. */
   readonly keyMode?: 'live' | 'test';
+  /** Test-only hooks (SERVICE_FAULT, IDEMPOTENCY_CLAIM_MS); absent in bare test setups. */
+  readonly faults?: FaultSettings;
 }
 
 /**

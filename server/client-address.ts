@@ -26,13 +26,6 @@ function normalize(address: string): string {
 }
 
 /** TRUSTED_PROXIES: comma-separated IP addresses of the operator's load balancers or proxies. */
-export function trustedProxiesFromEnv(env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> {
-  const list = (env.TRUSTED_PROXIES ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const entry of list) {
-    if (isIP(entry) === 0) throw new Error(`TRUSTED_PROXIES must list IP addresses separated by commas; "${entry}" is not one.`);
-  }
+export function trustedProxySet(list: readonly string[]): ReadonlySet<string> {
   return new Set(list.map(normalize));
 }

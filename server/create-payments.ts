@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { ServiceConfig } from '../resolvers/service-config.js';
+import type { ServiceConfig, StripeProcessorConfig } from '../config/settings.js';
 import type { PaymentProcessor } from '../resolvers/payments/payment-processor.js';
 import type { SandboxStore } from '../resolvers/payments/sandbox-store.js';
 import { createPaymentProcessor } from '../resolvers/payments/create-payment-processor.js';
 import { createKyselySandboxStore } from '../resolvers/payments/kysely-sandbox-store.js';
-import { stripeConfigFromEnv } from '../resolvers/payments/stripe-processor.js';
 
 export interface ServicePayments {
   readonly processor: PaymentProcessor;
@@ -17,13 +16,13 @@ const webhookSecrets = new WeakMap<PaymentProcessor, string>();
 
 /**
  * The processor for this process: Stripe when STRIPE_SECRET_KEY is set, else the sandbox over the
- * database. A malformed STRIPE_* variable throws here, at start. The sandbox's card link is
+ * database. The sandbox's card link is
  * `{api_url}/sandbox/card`; when the service was started on port 0 (tests) the configured URL has no
  * real port, so the listener's origin is learned from the first request (see useListenerOrigin).
  */
-export function createServicePayments(db: Kysely<Database>, config: ServiceConfig, env: NodeJS.ProcessEnv): ServicePayments {
+export function createServicePayments(db: Kysely<Database>, config: ServiceConfig, stripe: StripeProcessorConfig | null): ServicePayments {
   const sandboxStore = createKyselySandboxStore(db);
-  let current = createPaymentProcessor({ apiUrl: config.apiUrl, sandboxStore, env });
+  let current = createPaymentProcessor({ apiUrl: config.apiUrl, sandboxStore, stripe });
   const processor: PaymentProcessor = {
     get kind() {
       return current.kind;
@@ -35,14 +34,14 @@ export function createServicePayments(db: Kysely<Database>, config: ServiceConfi
     findSubscriptionByIdempotencyKey: (customerId, key) => current.findSubscriptionByIdempotencyKey(customerId, key),
     cancelSubscription: (id) => current.cancelSubscription(id),
   };
-  const webhookSecret = stripeConfigFromEnv(env)?.webhookSecret;
+  const webhookSecret = stripe?.webhookSecret;
   if (webhookSecret) webhookSecrets.set(processor, webhookSecret);
   if (config.apiPort === 0 && current.kind === 'sandbox') {
     let learned = false;
     learners.set(processor, (origin) => {
       if (learned) return;
       learned = true;
-      current = createPaymentProcessor({ apiUrl: origin, sandboxStore, env });
+      current = createPaymentProcessor({ apiUrl: origin, sandboxStore, stripe });
     });
   }
   return { processor, sandboxStore };

@@ -1,12 +1,12 @@
 import './v8-settings.js';
-import { serviceConfigFromEnv } from '../resolvers/service-config.js';
+import { serviceConfigFromEnv } from '../config/settings.js';
 import { DatabaseInUseError } from '../db/open-database.js';
 import { startService } from './start-service.js';
 import { log } from '../observability/log.js';
 
 // `npm start`: both listeners on the embedded defaults; SIGTERM/SIGINT finish in-flight requests first.
 try {
-  const config = serviceConfigFromEnv();
+  const config = serviceConfigFromEnv(process.env);
   const service = await startService(config, { seedWhenEmpty: true });
   process.stdout.write(`Public checks API: ${service.publicUrl}\nAccount API:       ${service.apiUrl}\n`);
   process.stdout.write(`Database:          ${service.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}\n`);

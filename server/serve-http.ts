@@ -45,6 +45,8 @@ export interface ServeHttpOptions {
   readonly maxBodyBytes: number;
   readonly name: string;
   readonly trustedProxies?: ReadonlySet<string>;
+  /** LOG_REQUESTS (settings.log.requests): one log line per request; on when absent. */
+  readonly logRequests?: boolean;
   /** Headers on the answers this layer writes itself (the public listener's CORS). */
   readonly ownAnswerHeaders?: Readonly<Record<string, string>>;
 }
@@ -99,7 +101,7 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
       })
       .finally(() => {
         recordRequest(options.name, req.method ?? 'GET', req.url ?? '/', res.statusCode, (performance.now() - started) / 1000);
-        if (process.env.LOG_REQUESTS !== '0') {
+        if (options.logRequests !== false) {
           log('info', 'request', {
             ...logIds,
             listener: options.name,

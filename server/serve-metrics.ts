@@ -1,15 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { metricsText, registry } from '../observability/metrics.js';
 
-/** METRICS_PORT: unset or empty, no metrics listener; 0 picks a free port (tests). */
-export function metricsPortFromEnv(env: NodeJS.ProcessEnv): number | null {
-  const raw = (env.METRICS_PORT ?? '').trim();
-  if (raw === '') return null;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`METRICS_PORT must be a port number from 0 to 65535, not "${raw}".`);
-  return value;
-}
-
 /** GET /metrics on its own listener; anything else is a 404 with a sentence. */
 export async function serveMetrics(port: number, host: string): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {

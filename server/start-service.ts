@@ -2,22 +2,19 @@ import type { Server } from 'node:http';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedDemo } from '../admin/seed-demo.js';
-import type { ServiceConfig } from '../resolvers/service-config.js';
+import { readSettings, type ServiceConfig } from '../config/settings.js';
 import type { Services } from '../resolvers/context.js';
-import { createServices, readServiceSettings, type ServiceOverrides } from './create-services.js';
+import { createServices, type ServiceOverrides } from './create-services.js';
 import { createGraphqlServer, type Yoga } from './create-yoga.js';
 import { createApiApp } from './api-app.js';
 import { createPublicApp, PUBLIC_CORS } from './public-app.js';
 import { serveHttp, settleInFlight, type FetchHandler } from './serve-http.js';
-import { trustedProxiesFromEnv } from './client-address.js';
+import { trustedProxySet } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
-import { log } from '../observability/log.js';
+import { configureLog, log } from '../observability/log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
-import { metricsPortFromEnv, serveMetrics } from './serve-metrics.js';
+import { serveMetrics } from './serve-metrics.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
-import { jobsConfigFromEnv } from '../jobs/jobs-config.js';
-import { selfSignUpFromEnv } from './self-sign-up.js';
-import { keyModeFromEnv } from '../resolvers/auth/api-keys.js';
 import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
 
 export interface RunningService {
@@ -55,8 +52,10 @@ const HANDLER_GRACE_MS = 25_000;
 
 /** Opens and migrates the database, then serves both listeners. Ports 0 pick free ports (tests). */
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
-  // Every setting is checked before anything opens: a wrong value costs the operator no waiting.
-  const settings = readServiceSettings(options.env ?? process.env);
+  // Every setting is read and checked once, before anything opens: a wrong value costs the operator
+  // no waiting, and nothing below reads the environment again.
+  const settings = readSettings(options.env ?? process.env);
+  configureLog(settings.log);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let startedJobs: RunningJobs | undefined;
   try {
@@ -66,35 +65,38 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     if (options.seedWhenEmpty && database.kind === 'pglite') {
       const existing = await database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
       if (!existing) {
-        const demo = await seedDemo(database.db);
+        const demo = await seedDemo(database.db, settings.keyMode);
         demoKey = demo.key;
         demoUser = await createDemoUser(database.db, demo.accountId);
       }
     }
-    const baseServices = createServices(database, config, options, settings);
+    const baseServices = createServices(database, config, settings, options);
     await baseServices.rateLimits.ready();
-    const jobs = await startJobs(baseServices, database, { env: options.env ?? process.env, faults: options.jobFaults ?? new Set() });
+    const jobs = await startJobs(baseServices, database, { config: settings.jobs, faults: options.jobFaults ?? new Set() });
     startedJobs = jobs;
-    const env = options.env ?? process.env;
-    const mailConfig = jobsConfigFromEnv(env);
-    const mailer = createAlertMailer(mailConfig.smtpUrl, mailConfig.alertFrom, mailConfig.outboxDir);
-    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: selfSignUpFromEnv(env), keyMode: keyModeFromEnv(env) };
-    const metricsPort = metricsPortFromEnv(options.env ?? process.env);
-    const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
+    const mailer = createAlertMailer(settings.jobs.smtpUrl, settings.jobs.alertFrom, settings.jobs.outboxDir);
+    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp };
+    const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, config.host);
     const yoga = createGraphqlServer({ graphiql: !config.production });
-    const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
+    const trustedProxies = trustedProxySet(settings.trustedProxies);
     const handlers = {
       public: createPublicApp(services, createGraphqlServer({ graphiql: !config.production, audience: 'public' })),
       api: createApiApp(services, yoga),
     };
-    const publicServer = serveHttp(handlers.public, { maxBodyBytes: config.maxBodyBytes, name: 'public', trustedProxies, ownAnswerHeaders: PUBLIC_CORS });
-    const apiServer = serveHttp(handlers.api, { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies });
+    const publicServer = serveHttp(handlers.public, {
+      maxBodyBytes: config.maxBodyBytes,
+      name: 'public',
+      trustedProxies,
+      logRequests: settings.log.requests,
+      ownAnswerHeaders: PUBLIC_CORS,
+    });
+    const apiServer = serveHttp(handlers.api, { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies, logRequests: settings.log.requests });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);
     // Embedded PGlite serves this process only: operator commands reach it over a local socket.
     const adminSocket =
       database.kind === 'pglite' && config.dataDir !== 'memory'
-        ? await serveAdminSocket(database.db, config.dataDir).catch((error: Error) => {
+        ? await serveAdminSocket(database.db, config.dataDir, settings.keyMode).catch((error: Error) => {
             log('warn', 'admin socket not started: operator commands must wait until the service stops', { reason: error.message });
             return null;
           })

@@ -12,11 +12,6 @@ import type { AccountLimits } from '../limits/account-limits.js';
 export const KEY_PREFIX = { live: 'sk_live_', test: 'sk_test_' } as const;
 export type KeyMode = keyof typeof KEY_PREFIX;
 
-/** The mode new keys are made in: test without STRIPE_SECRET_KEY (the sandbox processor). */
-export function keyModeFromEnv(env: NodeJS.ProcessEnv = process.env): KeyMode {
-  return (env.STRIPE_SECRET_KEY ?? '').trim() === '' ? 'test' : 'live';
-}
-
 /**
  * Who is calling: an API key, or a person signed in to the portal (a session). A session is a
  * person and holds every scope; only a session may manage keys and users (SPEC 5.4).
@@ -46,7 +41,8 @@ export function hashKey(key: string): string {
 }
 
 /** A new random key: the prefix plus 32 bytes of base64url. Only its hash is ever stored. */
-export function generateKey(mode: KeyMode = keyModeFromEnv()): string {
+/** `mode` is the service's (settings.keyMode): test with the sandbox processor, live with Stripe. */
+export function generateKey(mode: KeyMode): string {
   return KEY_PREFIX[mode] + randomBytes(32).toString('base64url');
 }
 
@@ -62,7 +58,7 @@ export async function createApiKey(
   scopes: readonly Scope[],
   options: NewKeyOptions = {},
 ): Promise<{ key: string; keyId: number }> {
-  const key = generateKey(options.mode);
+  const key = generateKey(options.mode ?? 'test');
   const row = await db
     .insertInto('api_keys')
     .values({

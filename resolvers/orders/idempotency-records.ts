@@ -11,7 +11,7 @@ const KEY = /^[A-Za-z0-9.:_-]{8,64}$/;
  * the slowest placement (the processor's 20 s time cap plus the checks). IDEMPOTENCY_CLAIM_MS lets a
  * test shorten it; operators have no reason to change it.
  */
-export const CLAIM_MS = Number(process.env.IDEMPOTENCY_CLAIM_MS) > 0 ? Number(process.env.IDEMPOTENCY_CLAIM_MS) : 120_000;
+export const DEFAULT_CLAIM_MS = 120_000;
 
 /** How each door takes the key: a REST header, an MCP argument, a GraphQL argument. */
 const KEY_NAME = { rest: 'the Idempotency-Key header', mcp: 'the argument "idempotency_key"', graphql: 'the argument "idempotencyKey"' } as const;
@@ -51,8 +51,15 @@ export type Claim =
  * insert wins; the others see the row and replay it once done. The same key with another body is a
  * 409 (documented in docs/ordering.md).
  */
-export async function claimIdempotencyKey(db: Kysely<Database>, accountId: number, key: string, requestHash: string, now: Date): Promise<Claim> {
-  const lockedUntil = new Date(now.getTime() + CLAIM_MS);
+export async function claimIdempotencyKey(
+  db: Kysely<Database>,
+  accountId: number,
+  key: string,
+  requestHash: string,
+  now: Date,
+  claimMs = DEFAULT_CLAIM_MS,
+): Promise<Claim> {
+  const lockedUntil = new Date(now.getTime() + claimMs);
   const inserted = await db
     .insertInto('idempotency_records')
     .values({ account_id: accountId, key, request_hash: requestHash, state: 'in_progress', locked_until: lockedUntil })
@@ -60,19 +67,26 @@ export async function claimIdempotencyKey(db: Kysely<Database>, accountId: numbe
     .returning('key')
     .executeTakeFirst();
   if (inserted) return { kind: 'claimed' };
-  return readClaim(db, accountId, key, requestHash, now);
+  return readClaim(db, accountId, key, requestHash, now, claimMs);
 }
 
-export async function readClaim(db: Kysely<Database>, accountId: number, key: string, requestHash: string, now: Date): Promise<Claim> {
+export async function readClaim(
+  db: Kysely<Database>,
+  accountId: number,
+  key: string,
+  requestHash: string,
+  now: Date,
+  claimMs = DEFAULT_CLAIM_MS,
+): Promise<Claim> {
   const row = await db.selectFrom('idempotency_records').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
-  if (!row) return claimIdempotencyKey(db, accountId, key, requestHash, now);
+  if (!row) return claimIdempotencyKey(db, accountId, key, requestHash, now, claimMs);
   if (row.request_hash !== requestHash) throw new IdempotencyKeyReusedError();
   if (row.state === 'done' && row.response !== null) return { kind: 'done', response: row.response };
   if (row.locked_until !== null && new Date(row.locked_until) > now) return { kind: 'busy' };
   // The holder stopped without finishing: one retry takes over (compare-and-set on the lock).
   const taken = await db
     .updateTable('idempotency_records')
-    .set({ locked_until: new Date(now.getTime() + CLAIM_MS) })
+    .set({ locked_until: new Date(now.getTime() + claimMs) })
     .where('account_id', '=', accountId)
     .where('key', '=', key)
     .where('state', '=', 'in_progress')

@@ -94,7 +94,7 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       idempotencyKey: key,
       metadata: { order_reference: reference, sku: plan.sku },
     });
-    dieHereIfFaultInjected('exit_after_charge');
+    dieHereIfFaultInjected('exit_after_charge', ctx.services.faults);
     const placed = await recordOrder(db, { accountId, idempotencyKey: key, reference, plan, checked, priced, subscription, now: ctx.now() });
     await ctx.services.jobs?.orderPlaced(placed.orderId);
     return placed;
@@ -129,13 +129,13 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
 
 async function waitForClaim(ctx: Context, accountId: number, key: string, requestHash: string): Promise<Exclude<Claim, { kind: 'busy' }>> {
   const deadline = Date.now() + WAIT_FOR_SAME_KEY_MS;
-  let claim = await claimIdempotencyKey(ctx.services.db, accountId, key, requestHash, ctx.now());
+  let claim = await claimIdempotencyKey(ctx.services.db, accountId, key, requestHash, ctx.now(), ctx.services.faults?.idempotencyClaimMs);
   let pause = 50;
   while (claim.kind === 'busy') {
     if (Date.now() > deadline) throw new PaymentInProgressError();
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 400);
-    claim = await readClaim(ctx.services.db, accountId, key, requestHash, ctx.now());
+    claim = await readClaim(ctx.services.db, accountId, key, requestHash, ctx.now(), ctx.services.faults?.idempotencyClaimMs);
   }
   return claim;
 }

@@ -1,3 +1,4 @@
+import type { StripeProcessorConfig } from '../../config/settings.js';
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import {
@@ -19,43 +20,6 @@ import {
   type SetupLinkInput,
   type SubscriptionResult,
 } from './payment-processor.js';
-
-export interface StripeProcessorConfig {
-  readonly secretKey: string;
-  /** `STRIPE_API_BASE`, e.g. http://127.0.0.1:12111 for the test fake or stripe-mock; null for api.stripe.com. */
-  readonly apiBase: string | null;
-  /** Per request; a request that takes longer is treated as "processor unreachable". */
-  readonly timeoutMs: number;
-  /** The SDK's own retries (same idempotency key). 0 against a local base so failures show at once. */
-  readonly maxNetworkRetries: number;
-  /** Checkout needs a currency in setup mode to pick the payment methods it offers. */
-  readonly setupCurrency: string;
-  /** `STRIPE_WEBHOOK_SECRET` (whsec_...), for verifyStripeWebhook; null when unset. */
-  readonly webhookSecret?: string | null;
-}
-
-/**
- * Reads STRIPE_SECRET_KEY, STRIPE_API_BASE, STRIPE_TIMEOUT_MS, STRIPE_MAX_NETWORK_RETRIES,
- * STRIPE_SETUP_CURRENCY and STRIPE_WEBHOOK_SECRET. Null when no secret key is set (the sandbox serves). A malformed value throws
- * at start-up, not on the first order.
- */
-export function stripeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StripeProcessorConfig | null {
-  const secretKey = env.STRIPE_SECRET_KEY?.trim();
-  if (!secretKey) return null;
-  const apiBase = env.STRIPE_API_BASE?.trim() || null;
-  if (apiBase !== null) {
-    const url = new URL(apiBase); // throws on a malformed base
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`STRIPE_API_BASE must be http(s): ${apiBase}`);
-  }
-  return {
-    secretKey,
-    apiBase,
-    timeoutMs: positiveInt(env.STRIPE_TIMEOUT_MS, 20_000, 'STRIPE_TIMEOUT_MS'),
-    maxNetworkRetries: nonNegativeInt(env.STRIPE_MAX_NETWORK_RETRIES, apiBase ? 0 : 1, 'STRIPE_MAX_NETWORK_RETRIES'),
-    setupCurrency: (env.STRIPE_SETUP_CURRENCY?.trim() || 'usd').toLowerCase(),
-    webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null,
-  };
-}
 
 /** The SDK client for this configuration: one per process is fine, it holds no request state. */
 export function createStripeClient(config: StripeProcessorConfig): Stripe {
@@ -322,18 +286,4 @@ function headerValue(headers: unknown, name: string): string | undefined {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-function positiveInt(raw: string | undefined, fallback: number, name: string): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-function nonNegativeInt(raw: string | undefined, fallback: number, name: string): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
 }

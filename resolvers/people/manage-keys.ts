@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { ApiError } from '../api-error.js';
-import { createApiKey, keyModeFromEnv, revokeApiKey } from '../auth/api-keys.js';
+import { createApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { issueInvitation } from './user-tokens.js';
 import { normalizeEmail, type Role } from './users.js';
@@ -68,7 +68,7 @@ export async function createKeyForPerson(
   const { key, keyId } = await createApiKey(ctx.services.db, accountId, valid, {
     name,
     createdByUserId: userId,
-    mode: ctx.services.keyMode ?? keyModeFromEnv(),
+    mode: ctx.services.keyMode ?? 'test',
   });
   return { keyId, key, scopes: valid };
 }

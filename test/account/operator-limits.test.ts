@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { runAdminCommand } from '../../admin/run-admin-command.js';
-import { serviceConfigFromEnv } from '../../resolvers/service-config.js';
+import { serviceConfigFromEnv } from '../../config/settings.js';
 import { startService } from '../../server/start-service.js';
 import { adminSocketPath } from '../../admin/admin-socket.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -19,7 +19,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-const admin = (...args: string[]) => runAdminCommand(service.services.db, args);
+const admin = (...args: string[]) => runAdminCommand(service.services.db, args, 'test');
 const statuses = async (n: number, call: () => Promise<Response>) => {
   const out: number[] = [];
   for (let i = 0; i < n; i += 1) out.push((await call()).status);

@@ -13,15 +13,11 @@ afterAll(async () => {
 
 describe('admin create-user', () => {
   it("prints a generated password once; the person signs in with it and manages the account's keys", async () => {
-    const outcome = await runAdminCommand(service.services.db, [
-      'create-user',
-      '--account',
-      String(service.demo.accountId),
-      '--email',
-      'Operator.Made@Example.com',
-      '--role',
-      'owner',
-    ]);
+    const outcome = await runAdminCommand(
+      service.services.db,
+      ['create-user', '--account', String(service.demo.accountId), '--email', 'Operator.Made@Example.com', '--role', 'owner'],
+      'test',
+    );
     expect(outcome.ok).toBe(true);
     const result = outcome.ok ? outcome.result : {};
     expect(result.user_id).toEqual(expect.any(Number));
@@ -42,12 +38,12 @@ describe('admin create-user', () => {
       '--role',
       role,
     ];
-    await runAdminCommand(service.services.db, args('twice@example.com', 'member'));
-    const taken = await runAdminCommand(service.services.db, args('twice@example.com', 'member'));
+    await runAdminCommand(service.services.db, args('twice@example.com', 'member'), 'test');
+    const taken = await runAdminCommand(service.services.db, args('twice@example.com', 'member'), 'test');
     expect(taken.ok ? '' : taken.error).toContain('already signs in');
-    const role = await runAdminCommand(service.services.db, args('role@example.com', 'admin'));
+    const role = await runAdminCommand(service.services.db, args('role@example.com', 'admin'), 'test');
     expect(role.ok ? '' : role.error).toContain('owner or member');
-    const account = await runAdminCommand(service.services.db, args('acct@example.com', 'owner', '999999'));
+    const account = await runAdminCommand(service.services.db, args('acct@example.com', 'owner', '999999'), 'test');
     expect(account.ok ? '' : account.error).toContain('no account');
   });
 });

@@ -3,7 +3,7 @@ import { checkBimi } from '../../resolvers/checks/bimi/check-bimi.js';
 import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import type { BimiContext } from '../../resolvers/checks/bimi/check-bimi.js';
-import { markRootsFromEnv } from '../../resolvers/checks/bimi/mark-roots.js';
+import { loadMarkRoots } from '../../resolvers/checks/bimi/mark-roots.js';
 import { ApiError } from '../../resolvers/api-error.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
@@ -83,7 +83,7 @@ describe('checkBimi', () => {
       dns,
       https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: server.port, ca: ca.certPem }),
       now: () => new Date(),
-      ...(trustTestRoot ? { markRoots: markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(ca.dir, 'ca.pem') }) } : {}),
+      ...(trustTestRoot ? { markRoots: loadMarkRoots(join(ca.dir, 'ca.pem')) } : {}),
     };
   };
   const codes = (answer: { findings: readonly { code: string }[] }) => answer.findings.map((f) => f.code);

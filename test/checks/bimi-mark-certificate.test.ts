@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectMarkCertificate } from '../../resolvers/checks/bimi/inspect-mark-certificate.js';
-import { bundledMarkRoots, markRootsFromEnv, type MarkRoots } from '../../resolvers/checks/bimi/mark-roots.js';
+import { bundledMarkRoots, loadMarkRoots, type MarkRoots } from '../../resolvers/checks/bimi/mark-roots.js';
 import {
   createTestCa,
   logotypeExtensionDer,
@@ -141,7 +141,7 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
   const now = new Date();
   // The clock is read at each inspection: the test authorities are made after this file loads.
   const inspect = (pem: string, roots: MarkRoots) => inspectMarkCertificate(Buffer.from(pem), { domains: ['brand.test'], now: new Date(), logo: LOGO, roots });
-  const trustingTestRoot = (): MarkRoots => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(root.dir, 'ca.pem') });
+  const trustingTestRoot = (): MarkRoots => loadMarkRoots(join(root.dir, 'ca.pem'));
 
   beforeAll(() => {
     root = createTestCa('Test MVA Root');
@@ -257,16 +257,14 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
   });
 
   it('reads BIMI_EXTRA_ROOTS_FILE at start and stops with a sentence when it is wrong', () => {
-    expect(markRootsFromEnv({}).certificates).toHaveLength(bundledMarkRoots().certificates.length);
+    expect(loadMarkRoots(null).certificates).toHaveLength(bundledMarkRoots().certificates.length);
     expect(trustingTestRoot().certificates).toHaveLength(bundledMarkRoots().certificates.length + 1);
-    expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'missing.pem') })).toThrow(
+    expect(() => loadMarkRoots(join(scratch, 'missing.pem'))).toThrow(
       /BIMI_EXTRA_ROOTS_FILE ".*missing\.pem" cannot be read \(ENOENT\); point it at a PEM file/,
     );
     writeFileSync(join(scratch, 'text.pem'), 'not a certificate');
-    expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'text.pem') })).toThrow(/holds no PEM certificate/);
+    expect(() => loadMarkRoots(join(scratch, 'text.pem'))).toThrow(/holds no PEM certificate/);
     writeFileSync(join(scratch, 'leaf.pem'), vmcThroughIntermediate().certPem);
-    expect(() => markRootsFromEnv({ BIMI_EXTRA_ROOTS_FILE: join(scratch, 'leaf.pem') })).toThrow(
-      /Certificate 1 in BIMI_EXTRA_ROOTS_FILE .* is not a CA certificate/,
-    );
+    expect(() => loadMarkRoots(join(scratch, 'leaf.pem'))).toThrow(/Certificate 1 in BIMI_EXTRA_ROOTS_FILE .* is not a CA certificate/);
   });
 });

@@ -1,7 +1,7 @@
+import { readSettings } from '../../config/settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
-import { blacklistConfigFromEnv } from '../../resolvers/checks/blacklist/blacklist-config.js';
-import type { BlacklistConfig } from '../../resolvers/checks/blacklist/blacklist-config.js';
+import type { BlacklistConfig } from '../../config/settings.js';
 import { checkBlacklist } from '../../resolvers/checks/blacklist/check-blacklist.js';
 import type { BlacklistContext } from '../../resolvers/checks/blacklist/check-blacklist.js';
 import { DNSBL_LISTS, DOMAIN_LISTS, IP_LISTS } from '../../resolvers/checks/blacklist/dnsbl-lists.js';
@@ -125,13 +125,13 @@ describe('check-blacklist', () => {
   });
 
   it('with SPAMHAUS_DQS_KEY, Spamhaus is asked through DQS and the key never appears in the answer', async () => {
-    const config = blacklistConfigFromEnv({ SPAMHAUS_DQS_KEY: 'ABC123' });
+    const config = readSettings({ SPAMHAUS_DQS_KEY: 'ABC123' }).blacklist;
     const answer = await checkBlacklist({ input: '192.0.2.10' }, ctx(config));
     const zen = answer.lists.find((l) => l.list_id === 'spamhaus_zen');
     expect(zen).toMatchObject({ listed: true, zone: 'zen.dq.spamhaus.net (DQS)', codes: [{ code: '127.0.0.2' }] });
     expect(server.questions.some((q) => q.name === '10.2.0.192.abc123.zen.dq.spamhaus.net')).toBe(true);
     expect(JSON.stringify(answer)).not.toMatch(/abc123/i);
-    expect(() => blacklistConfigFromEnv({ SPAMHAUS_DQS_KEY: 'not a key!' })).toThrow(/SPAMHAUS_DQS_KEY/);
+    expect(() => readSettings({ SPAMHAUS_DQS_KEY: 'not a key!' }).blacklist).toThrow(/SPAMHAUS_DQS_KEY/);
   });
 
   it('a domain is asked on the domain lists and its MX addresses on the IP lists, and says so', async () => {

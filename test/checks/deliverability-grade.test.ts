@@ -1,10 +1,10 @@
+import { readSettings } from '../../config/settings.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
 import { checkDeliverability } from '../../resolvers/checks/deliverability/check-deliverability.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import type { DnsLookup } from '../../resolvers/checks/dns/dns-types.js';
-import { registrationConfigFromEnv } from '../../resolvers/checks/domain-expiry/registration-config.js';
 import type { FullCheckContext } from '../../resolvers/checks/full-check-context.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { rdapDomain, startTestRdapServer, type TestRdapServer } from '../support/rdap-server.js';
@@ -101,7 +101,7 @@ function ctx(): FullCheckContext {
     https: { get: () => Promise.reject(new Error('the grade fetches nothing over HTTPS')) },
     now: () => NOW,
     blacklist: { spamhausDqsKey: null },
-    registration: registrationConfigFromEnv({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, REGISTRATION_TIMEOUT_MS: '1000' }),
+    registration: readSettings({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, REGISTRATION_TIMEOUT_MS: '1000' }).registration,
     googleTenancy: { probe: () => Promise.reject(new Error('the grade does not probe Google')) },
   };
 }

@@ -1,5 +1,6 @@
+import { readSettings } from '../../config/settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup, dnsConfigFromEnv } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import type { DnsConfig } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsServer } from '../support/dns-server.js';
@@ -133,7 +134,7 @@ describe('the concurrency cap', () => {
 
 describe('the DNS configuration', () => {
   it('reads servers, timeout, tries and concurrency from the environment', () => {
-    expect(dnsConfigFromEnv({ DNS_SERVERS: '127.0.0.1:5300, [::1]:53', DNS_TIMEOUT_MS: '500', DNS_TRIES: '3', DNS_CONCURRENCY: '8' })).toEqual({
+    expect(readSettings({ DNS_SERVERS: '127.0.0.1:5300, [::1]:53', DNS_TIMEOUT_MS: '500', DNS_TRIES: '3', DNS_CONCURRENCY: '8' }).dns).toEqual({
       servers: ['127.0.0.1:5300', '[::1]:53'],
       timeoutMs: 500,
       tries: 3,
@@ -141,16 +142,16 @@ describe('the DNS configuration', () => {
       questionsPerSocket: 100,
       authoritativePort: 53,
     });
-    expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '5353', DNS_QUESTIONS_PER_SOCKET: '1' })).toMatchObject({
+    expect(readSettings({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '5353', DNS_QUESTIONS_PER_SOCKET: '1' }).dns).toMatchObject({
       authoritativePort: 5353,
       questionsPerSocket: 1,
     });
-    expect(() => dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '70000' })).toThrow(/DNS_AUTHORITATIVE_PORT/);
-    expect(dnsConfigFromEnv({ DNS_SERVERS: '10.0.0.1' })).toMatchObject({ timeoutMs: 2000, tries: 2, concurrency: 64 });
+    expect(() => readSettings({ DNS_SERVERS: '10.0.0.1', DNS_AUTHORITATIVE_PORT: '70000' }).dns).toThrow(/DNS_AUTHORITATIVE_PORT/);
+    expect(readSettings({ DNS_SERVERS: '10.0.0.1' }).dns).toMatchObject({ timeoutMs: 2000, tries: 2, concurrency: 64 });
   });
 
   it('fails at start-up on a server that is not an address', () => {
-    expect(() => dnsConfigFromEnv({ DNS_SERVERS: 'resolver.example' })).toThrow(/not an IP address/);
-    expect(() => dnsConfigFromEnv({ DNS_SERVERS: '127.0.0.1', DNS_TRIES: '0' })).toThrow(/DNS_TRIES/);
+    expect(() => readSettings({ DNS_SERVERS: 'resolver.example' }).dns).toThrow(/not an IP address/);
+    expect(() => readSettings({ DNS_SERVERS: '127.0.0.1', DNS_TRIES: '0' }).dns).toThrow(/DNS_TRIES/);
   });
 });

@@ -1,8 +1,9 @@
+import { readSettings } from '../../config/settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
 import { checkDomainExpiry } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 import type { ExpiryContext } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
-import { registrationConfigFromEnv, DEFAULT_RDAP_BOOTSTRAP_URL } from '../../resolvers/checks/domain-expiry/registration-config.js';
+import { DEFAULT_RDAP_BOOTSTRAP_URL } from '../../config/settings.js';
 import { parseWhois, parseWhoisDate, whoisReferral } from '../../resolvers/checks/domain-expiry/whois-lookup.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
@@ -46,7 +47,7 @@ const ctx = (env: NodeJS.ProcessEnv, now = NOW): ExpiryContext => ({
   dns: { lookup: () => Promise.reject(new Error('no DNS in expiry tests')), questionsAsked: 0 },
   https: { get: () => Promise.reject(new Error('no HTTPS fetcher in expiry tests')) },
   now: () => now,
-  registration: registrationConfigFromEnv({ REGISTRATION_TIMEOUT_MS: '400', ...env }),
+  registration: readSettings({ REGISTRATION_TIMEOUT_MS: '400', ...env }).registration,
 });
 const local = (): ExpiryContext => ctx({ RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, WHOIS_SERVER: whois.server });
 
@@ -141,7 +142,7 @@ describe('check-domain-expiry over WHOIS', () => {
 
 describe('registration config', () => {
   it("defaults to IANA's bootstrap file and parses WHOIS_SERVER", () => {
-    expect(registrationConfigFromEnv({})).toEqual({
+    expect(readSettings({}).registration).toEqual({
       rdapBootstrapUrl: DEFAULT_RDAP_BOOTSTRAP_URL,
       whoisServer: null,
       timeoutMs: 5000,
@@ -149,9 +150,9 @@ describe('registration config', () => {
       ianaWhois: { host: 'whois.iana.org', port: 43 },
       referralPort: 43,
     });
-    expect(registrationConfigFromEnv({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1' }).allowPrivate).toBe(true);
-    expect(registrationConfigFromEnv({ WHOIS_SERVER: 'whois.example:4343' }).whoisServer).toEqual({ host: 'whois.example', port: 4343 });
-    expect(() => registrationConfigFromEnv({ RDAP_BOOTSTRAP_URL: 'ftp://x' })).toThrow(/RDAP_BOOTSTRAP_URL/);
+    expect(readSettings({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1' }).registration.allowPrivate).toBe(true);
+    expect(readSettings({ WHOIS_SERVER: 'whois.example:4343' }).registration.whoisServer).toEqual({ host: 'whois.example', port: 4343 });
+    expect(() => readSettings({ RDAP_BOOTSTRAP_URL: 'ftp://x' }).registration).toThrow(/RDAP_BOOTSTRAP_URL/);
   });
 
   it('a URL or email address is a 400 saying what to pass', async () => {
@@ -195,7 +196,7 @@ describe('WHOIS servers learned from IANA are vetted like any fetch', () => {
 
   const learning = (env: NodeJS.ProcessEnv = {}): ExpiryContext => {
     const port = Number(iana.server.split(':')[1]);
-    const base = registrationConfigFromEnv({ REGISTRATION_TIMEOUT_MS: '400', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, ...env });
+    const base = readSettings({ REGISTRATION_TIMEOUT_MS: '400', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, ...env }).registration;
     return {
       ...ctx({}),
       dns: createDnsLookup({ servers: [dnsServer.server], timeoutMs: 300, tries: 1, concurrency: 8 }),

@@ -1,6 +1,7 @@
+import { readSettings } from '../../config/settings.js';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpsFetcher, httpsConfigFromEnv } from '../../resolvers/checks/http/create-https-fetcher.js';
+import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
 import type { HttpsFetcher } from '../../resolvers/checks/check-context.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
@@ -213,18 +214,18 @@ describe('ports and connection failures', () => {
 
 describe('httpsConfigFromEnv', () => {
   it('defaults to port 443 with the address rule on', () => {
-    expect(httpsConfigFromEnv({})).toEqual({ allowPrivate: false, httpsPort: 443 });
+    expect(readSettings({}).https).toEqual({ allowPrivate: false, httpsPort: 443 });
   });
 
   it('reads CHECKS_ALLOW_PRIVATE_ADDRESSES=1 and CHECKS_HTTPS_PORT', () => {
-    expect(httpsConfigFromEnv({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1', CHECKS_HTTPS_PORT: '8443' })).toEqual({ allowPrivate: true, httpsPort: 8443 });
+    expect(readSettings({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '1', CHECKS_HTTPS_PORT: '8443' }).https).toEqual({ allowPrivate: true, httpsPort: 8443 });
   });
 
   it('keeps the address rule on for any other value', () => {
-    expect(httpsConfigFromEnv({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '0' }).allowPrivate).toBe(false);
+    expect(readSettings({ CHECKS_ALLOW_PRIVATE_ADDRESSES: '0' }).https.allowPrivate).toBe(false);
   });
 
   it('fails at start-up on a port that is not a port', () => {
-    expect(() => httpsConfigFromEnv({ CHECKS_HTTPS_PORT: '99999' })).toThrow(/CHECKS_HTTPS_PORT/);
+    expect(() => readSettings({ CHECKS_HTTPS_PORT: '99999' }).https).toThrow(/CHECKS_HTTPS_PORT/);
   });
 });

@@ -87,7 +87,7 @@ describe.skipIf(Boolean(skipReason))(`the database goes away mid-load and comes 
     const database = await openDatabase({ databaseUrl });
     try {
       await migrateToLatest(database.db);
-      const demo = await seedDemo(database.db);
+      const demo = await seedDemo(database.db, 'test');
       key = demo.key;
       accountId = demo.accountId;
     } finally {

@@ -27,8 +27,8 @@ describe('keys never appear in the logs', () => {
     const database = await openDatabase({ dataDir: dir });
     try {
       await migrateToLatest(database.db);
-      key = (await seedDemo(database.db)).key;
-      const other = await seedDemo(database.db);
+      key = (await seedDemo(database.db, 'test')).key;
+      const other = await seedDemo(database.db, 'test');
       revoked = other.key;
       await revokeApiKey(database.db, other.keyId);
     } finally {

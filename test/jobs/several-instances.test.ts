@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceConfigFromEnv } from '../../resolvers/service-config.js';
+import { serviceConfigFromEnv } from '../../config/settings.js';
 import { startService, type RunningService } from '../../server/start-service.js';
 import { seedDemo, type DemoAccount } from '../../admin/seed-demo.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
@@ -47,7 +47,7 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     for (let i = 0; i < 3; i++) {
       instances.push(await startService(config, { env, googleTenancy: tenancyProbe, jobFaults: faults, rateLimits: { order: 1000 } }));
     }
-    demo = await seedDemo(instances[0]!.services.db);
+    demo = await seedDemo(instances[0]!.services.db, 'test');
   }, 60_000);
   afterAll(async () => {
     for (const instance of instances) await instance.stop().catch(() => {});

@@ -1,3 +1,4 @@
+import { readSettings } from '../../config/settings.js';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
 import { createPaymentProcessor } from '../../resolvers/payments/create-payment-processor.js';
@@ -163,7 +164,9 @@ describe('sandbox processor', () => {
 describe('choosing the processor', () => {
   it('uses the sandbox without STRIPE_SECRET_KEY and Stripe with it', () => {
     const store = createMemorySandboxStore();
-    expect(createPaymentProcessor({ apiUrl: API_URL, sandboxStore: store, env: {} })).toBeInstanceOf(SandboxProcessor);
-    expect(createPaymentProcessor({ apiUrl: API_URL, sandboxStore: store, env: { STRIPE_SECRET_KEY: 'sk_test_x' } })).toBeInstanceOf(StripeProcessor);
+    expect(createPaymentProcessor({ apiUrl: API_URL, sandboxStore: store, stripe: readSettings({}).stripe })).toBeInstanceOf(SandboxProcessor);
+    expect(createPaymentProcessor({ apiUrl: API_URL, sandboxStore: store, stripe: readSettings({ STRIPE_SECRET_KEY: 'sk_test_x' }).stripe })).toBeInstanceOf(
+      StripeProcessor,
+    );
   });
 });

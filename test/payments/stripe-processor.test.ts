@@ -1,3 +1,4 @@
+import { readSettings } from '../../config/settings.js';
 import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
@@ -10,13 +11,8 @@ import {
   PromotionCodeRefusedError,
 } from '../../resolvers/payments/payment-errors.js';
 import type { CreateSubscriptionInput } from '../../resolvers/payments/payment-processor.js';
-import {
-  StripeProcessor,
-  createStripeClient,
-  stripeConfigFromEnv,
-  stripeIdempotencyKey,
-  type StripeProcessorConfig,
-} from '../../resolvers/payments/stripe-processor.js';
+import { StripeProcessor, createStripeClient, stripeIdempotencyKey } from '../../resolvers/payments/stripe-processor.js';
+import type { StripeProcessorConfig } from '../../config/settings.js';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
 
 // Each Stripe call gets this long before it counts as "processor unreachable".
@@ -351,11 +347,11 @@ describe('compensation', () => {
 
 describe('configuration', () => {
   it('is null without STRIPE_SECRET_KEY, so the sandbox serves', () => {
-    expect(stripeConfigFromEnv({})).toBeNull();
+    expect(readSettings({}).stripe).toBeNull();
   });
 
   it('reads the API base and timeout, and turns SDK retries off against a local base', () => {
-    expect(stripeConfigFromEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_BASE: 'http://127.0.0.1:12111', STRIPE_TIMEOUT_MS: '1500' })).toEqual({
+    expect(readSettings({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_BASE: 'http://127.0.0.1:12111', STRIPE_TIMEOUT_MS: '1500' }).stripe).toEqual({
       secretKey: 'sk_test_x',
       apiBase: 'http://127.0.0.1:12111',
       timeoutMs: 1500,
@@ -363,12 +359,12 @@ describe('configuration', () => {
       setupCurrency: 'usd',
       webhookSecret: null,
     });
-    expect(stripeConfigFromEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_1' })?.webhookSecret).toBe('whsec_1');
-    expect(stripeConfigFromEnv({ STRIPE_SECRET_KEY: 'sk_live_x' })?.maxNetworkRetries).toBe(1);
+    expect(readSettings({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).stripe?.webhookSecret).toBe('whsec_1');
+    expect(readSettings({ STRIPE_SECRET_KEY: 'sk_live_x' }).stripe?.maxNetworkRetries).toBe(1);
   });
 
   it('fails at start-up on a malformed timeout or API base', () => {
-    expect(() => stripeConfigFromEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_TIMEOUT_MS: 'soon' })).toThrow(/STRIPE_TIMEOUT_MS/);
-    expect(() => stripeConfigFromEnv({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_BASE: 'ftp://x' })).toThrow(/STRIPE_API_BASE/);
+    expect(() => readSettings({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_TIMEOUT_MS: 'soon' }).stripe).toThrow(/STRIPE_TIMEOUT_MS/);
+    expect(() => readSettings({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_BASE: 'ftp://x' }).stripe).toThrow(/STRIPE_API_BASE/);
   });
 });

@@ -2,7 +2,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../resolvers/api-error.js';
 import { mirrorFromStripeEvent } from '../../resolvers/payments/mirror-stripe-event.js';
-import { StripeProcessor, createStripeClient, type StripeProcessorConfig } from '../../resolvers/payments/stripe-processor.js';
+import { StripeProcessor, createStripeClient } from '../../resolvers/payments/stripe-processor.js';
+import type { StripeProcessorConfig } from '../../config/settings.js';
 import { verifyStripeWebhook } from '../../resolvers/payments/verify-stripe-webhook.js';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddressOf, trustedProxiesFromEnv } from '../../server/client-address.js';
+import { clientAddressOf, trustedProxySet } from '../../server/client-address.js';
+import { readSettings } from '../../config/settings.js';
 
 describe('the client address the public rate limit counts', () => {
-  const proxies = trustedProxiesFromEnv({ TRUSTED_PROXIES: '10.0.0.5, 10.0.0.6' });
+  const proxies = trustedProxySet(readSettings({ TRUSTED_PROXIES: '10.0.0.5, 10.0.0.6' }).trustedProxies);
 
   it('is the socket peer when no proxy is trusted, whatever X-Forwarded-For says', () => {
     expect(clientAddressOf('203.0.113.9', '198.51.100.1', new Set())).toBe('203.0.113.9');
@@ -23,6 +24,6 @@ describe('the client address the public rate limit counts', () => {
   });
 
   it('refuses a TRUSTED_PROXIES entry that is not an address, at start', () => {
-    expect(() => trustedProxiesFromEnv({ TRUSTED_PROXIES: 'lb.internal' })).toThrow(/IP addresses/);
+    expect(() => readSettings({ TRUSTED_PROXIES: 'lb.internal' })).toThrow(/IP addresses/);
   });
 });

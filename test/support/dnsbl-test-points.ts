@@ -1,4 +1,4 @@
-import type { BlacklistConfig } from '../../resolvers/checks/blacklist/blacklist-config.js';
+import type { BlacklistConfig } from '../../config/settings.js';
 import { DNSBL_LISTS } from '../../resolvers/checks/blacklist/dnsbl-lists.js';
 import type { DnsblList } from '../../resolvers/checks/blacklist/dnsbl-lists.js';
 import { zoneFor } from '../../resolvers/checks/blacklist/query-dnsbl.js';

@@ -1,4 +1,4 @@
-import { serviceConfigFromEnv } from '../../resolvers/service-config.js';
+import { serviceConfigFromEnv } from '../../config/settings.js';
 import { randomUUID } from 'node:crypto';
 import { startService, type RunningService, type StartOptions } from '../../server/start-service.js';
 import { CLIENT_REQUEST_ID, type FetchHandler } from '../../server/serve-http.js';
@@ -34,11 +34,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   process.env.LOG_LEVEL = 'silent';
   const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: database.dataDir };
   const running = await startService(config, { ...options, env });
-  const demo = await seedDemo(running.services.db);
+  const demo = await seedDemo(running.services.db, 'test');
   return {
     ...running,
     demo,
-    seedAccount: () => seedDemo(running.services.db),
+    seedAccount: () => seedDemo(running.services.db, 'test'),
     api(path, init = {}) {
       const { key = demo.key, ...rest } = init;
       const headers = new Headers(rest.headers);

@@ -44,9 +44,8 @@ export function bundledMarkRoots(): MarkRoots {
  * authority, or a new Mark Verifying Authority before the bundle carries it. Read at start; a path
  * that cannot be read or a file that is not CA certificates stops the start with a sentence.
  */
-export function markRootsFromEnv(env: NodeJS.ProcessEnv = process.env): MarkRoots {
-  const path = (env.BIMI_EXTRA_ROOTS_FILE ?? '').trim();
-  if (path === '') return bundledMarkRoots();
+export function loadMarkRoots(path: string | null): MarkRoots {
+  if (path === null) return bundledMarkRoots();
   let text: string;
   try {
     text = readFileSync(path, 'latin1');

@@ -6,7 +6,7 @@ import { statusFromFindings } from '../check-result.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 import { resolveMailRoute } from '../verify-email/resolve-mail-route.js';
-import type { BlacklistConfig } from './blacklist-config.js';
+import type { BlacklistConfig } from '../../../config/settings.js';
 import { DOMAIN_LISTS, IP_LISTS } from './dnsbl-lists.js';
 import { dnsblLiveness, queryDnsbl } from './query-dnsbl.js';
 import type { DnsblListResult } from './query-dnsbl.js';

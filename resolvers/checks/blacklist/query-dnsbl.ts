@@ -1,5 +1,5 @@
 import type { DnsLookup } from '../dns/dns-types.js';
-import type { BlacklistConfig } from './blacklist-config.js';
+import type { BlacklistConfig } from '../../../config/settings.js';
 import type { DnsblList } from './dnsbl-lists.js';
 import { readDnsblAnswer } from './read-dnsbl-answer.js';
 import type { DnsblCode } from './read-dnsbl-answer.js';

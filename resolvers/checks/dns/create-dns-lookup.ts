@@ -1,9 +1,9 @@
-import { getServers } from 'node:dns';
 import DataLoader from 'dataloader';
 import { isIP } from 'node:net';
 import type { DirectReply, DnsAnswer, DnsFailureKind, DnsLookup, DnsRecordType } from './dns-types.js';
-import { parseDnsServerAddress } from './dns-server-address.js';
-import type { DnsServerAddress } from './dns-server-address.js';
+import { parseDnsServerAddress } from '../../../config/dns-server-address.js';
+import type { DnsSettings } from '../../../config/settings.js';
+import type { DnsServerAddress } from '../../../config/dns-server-address.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { sendDnsQuery } from './send-dns-query.js';
 import { answerFromReply, bareName, referralNameservers } from './answer-from-reply.js';
@@ -19,58 +19,14 @@ export interface DnsRequestScope {
   readonly signal?: AbortSignal;
 }
 
-export interface DnsConfig {
-  /** "ip" or "ip:port" ("[v6]:port"), asked in turn, one per try. */
-  readonly servers: readonly string[];
-  readonly timeoutMs: number;
-  /** Attempts per question in total, cycling through `servers`. */
-  readonly tries: number;
-  /** Questions in flight at once, per request. */
-  readonly concurrency: number;
+/** The DNS settings (config/settings.ts), with the sockets to use. */
+export interface DnsConfig extends Omit<DnsSettings, 'questionsPerSocket' | 'authoritativePort'> {
   /** Questions a UDP socket carries before it is retired (1: a fresh socket per question). Default 100. */
   readonly questionsPerSocket?: number;
   /** The port direct questions to authoritative servers go to: 53, except in tests. */
   readonly authoritativePort?: number;
   /** The UDP sockets to use; the process-wide pool by default (tests and the bench pass their own). */
   readonly pool?: UdpSocketPool;
-}
-
-function positiveInteger(env: NodeJS.ProcessEnv, key: string, fallback: number): number {
-  const raw = env[key];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${key} must be a whole number of at least 1, not "${raw}".`);
-  return value;
-}
-
-/**
- * DNS_SERVERS (comma-separated; default the system resolvers), DNS_TIMEOUT_MS (2000), DNS_TRIES (2),
- * DNS_CONCURRENCY (64: the grade's widest level of independent questions fits in one round trip),
- * DNS_QUESTIONS_PER_SOCKET (100), DNS_AUTHORITATIVE_PORT (53; tests point it at their local servers).
- * Read once at start-up: a bad value throws there, not on a request.
- */
-export function dnsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DnsConfig {
-  const listed = (env.DNS_SERVERS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  const servers = listed.length > 0 ? listed : getServers();
-  if (servers.length === 0) throw new Error('No DNS resolver is configured: set DNS_SERVERS, such as 127.0.0.1:53.');
-  servers.forEach(parseDnsServerAddress);
-  return {
-    servers,
-    timeoutMs: positiveInteger(env, 'DNS_TIMEOUT_MS', 2000),
-    tries: positiveInteger(env, 'DNS_TRIES', 2),
-    concurrency: positiveInteger(env, 'DNS_CONCURRENCY', 64),
-    questionsPerSocket: positiveInteger(env, 'DNS_QUESTIONS_PER_SOCKET', 100),
-    authoritativePort: port(env, 'DNS_AUTHORITATIVE_PORT', 53),
-  };
-}
-
-function port(env: NodeJS.ProcessEnv, key: string, fallback: number): number {
-  const value = positiveInteger(env, key, fallback);
-  if (value > 65535) throw new Error(`${key} must be a port number (1-65535), not "${env[key]}".`);
-  return value;
 }
 
 /** The DataLoader key's name: case, surrounding space and the root dot do not make another question. */

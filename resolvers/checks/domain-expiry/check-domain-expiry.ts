@@ -5,7 +5,7 @@ import { statusFromFindings } from '../check-result.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { rdapBootstrap } from './rdap-bootstrap.js';
 import { lookupRdap } from './rdap-lookup.js';
-import type { RegistrationConfig } from './registration-config.js';
+import type { RegistrationConfig } from '../../../config/settings.js';
 import type { RegistrationLookup } from './registration-record.js';
 import { lookupWhois } from './lookup-whois.js';
 

@@ -17,18 +17,6 @@ export interface HttpsFetcherConfig {
   readonly ca?: string | Buffer;
 }
 
-/** CHECKS_ALLOW_PRIVATE_ADDRESSES=1 lifts the address rule; CHECKS_HTTPS_PORT (default 443) sets the port. */
-export function httpsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpsFetcherConfig {
-  const rawPort = env.CHECKS_HTTPS_PORT?.trim();
-  const httpsPort = rawPort ? Number(rawPort) : 443;
-  if (!Number.isInteger(httpsPort) || httpsPort < 1 || httpsPort > 65535) {
-    // Bad configuration fails at start-up, not on the first check.
-    throw new Error(`CHECKS_HTTPS_PORT must be a port number from 1 to 65535, not "${rawPort}".`);
-  }
-  const flag = env.CHECKS_ALLOW_PRIVATE_ADDRESSES?.trim().toLowerCase();
-  return { allowPrivate: flag === '1' || flag === 'true', httpsPort };
-}
-
 /**
  * A bounded HTTPS GET for URLs published by strangers (MTA-STS policies, BIMI logos and marks).
  *

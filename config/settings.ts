@@ -1,0 +1,283 @@
+import { getServers } from 'node:dns';
+import { isIP } from 'node:net';
+import { parseDnsServerAddress } from './dns-server-address.js';
+import { environmentSchema, readEnvironment, type Environment } from './environment.js';
+
+/**
+ * The service's settings, composed once at start from the environment (config/environment.ts) and
+ * handed down: server/start-service.ts reads them before it opens anything, so a wrong value stops
+ * the start at once with a sentence naming the variable. No other file reads process.env.
+ */
+export interface Settings {
+  readonly service: ServiceConfig;
+  readonly log: LogSettings;
+  /** METRICS_PORT: unset, no metrics listener; 0 picks a free port (tests). */
+  readonly metricsPort: number | null;
+  /** TRUSTED_PROXIES: addresses of the operator's load balancers (checked to be IP addresses). */
+  readonly trustedProxies: readonly string[];
+  /** SELF_SIGN_UP (on): off closes POST /auth/sign-up. */
+  readonly selfSignUp: boolean;
+  /** The mode new keys are made in: test without STRIPE_SECRET_KEY (the sandbox processor), live with it. */
+  readonly keyMode: 'test' | 'live';
+  readonly dns: DnsSettings;
+  readonly https: HttpsSettings;
+  readonly blacklist: BlacklistConfig;
+  readonly registration: RegistrationConfig;
+  /** BIMI_EXTRA_ROOTS_FILE: a PEM file of extra Mark Verifying Authority roots (loaded at start by the services). */
+  readonly extraMarkRootsFile: string | null;
+  readonly checkLimits: CheckLimits;
+  /** RATE_LIMIT_READ_PER_MINUTE and PUBLIC_RATE_LIMIT_PER_MINUTE, where set. */
+  readonly rateLimits: { readonly read?: number; readonly public?: number };
+  readonly redis: { readonly url: string; readonly keyPrefix: string } | null;
+  /** null without STRIPE_SECRET_KEY: the embedded sandbox processor serves. */
+  readonly stripe: StripeProcessorConfig | null;
+  readonly jobs: JobsConfig;
+  readonly faults: FaultSettings;
+}
+
+/** Where the listeners bind and how customers reach them. */
+export interface ServiceConfig {
+  readonly host: string;
+  readonly publicPort: number;
+  readonly apiPort: number;
+  readonly publicUrl: string;
+  readonly apiUrl: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly production: boolean;
+  readonly maxBodyBytes: number;
+}
+
+export interface LogSettings {
+  /** LOG_LEVEL=silent turns logs off (tests). */
+  readonly silent: boolean;
+  /** LOG_REQUESTS=0 drops the one line per request. */
+  readonly requests: boolean;
+}
+
+export interface DnsSettings {
+  /** "ip" or "ip:port" ("[v6]:port"), asked in turn, one per try: DNS_SERVERS, else the system's resolvers. */
+  readonly servers: readonly string[];
+  readonly timeoutMs: number;
+  /** Attempts per question in total, cycling through `servers`. */
+  readonly tries: number;
+  /** Questions in flight at once, per request. */
+  readonly concurrency: number;
+  /** Questions a UDP socket carries before it is retired (1: a fresh socket per question). */
+  readonly questionsPerSocket: number;
+  /** The port direct questions to authoritative servers go to: 53, except in tests. */
+  readonly authoritativePort: number;
+}
+
+export interface HttpsSettings {
+  /** CHECKS_ALLOW_PRIVATE_ADDRESSES: lifts the public-address rule (tests reach 127.0.0.1 this way). Never in production. */
+  readonly allowPrivate: boolean;
+  /** CHECKS_HTTPS_PORT: port used when a URL names none; 443 in production. */
+  readonly httpsPort: number;
+}
+
+/** Operator settings for the blocklist checks. */
+export interface BlacklistConfig {
+  /**
+   * SPAMHAUS_DQS_KEY: a Spamhaus Data Query Service key. When set, Spamhaus zones are asked as
+   * `<key>.zen.dq.spamhaus.net` and `<key>.dbl.dq.spamhaus.net`, which answer whatever resolver the
+   * operator uses (the public mirrors refuse shared resolvers with 127.255.255.254).
+   */
+  readonly spamhausDqsKey: string | null;
+}
+
+export const DEFAULT_RDAP_BOOTSTRAP_URL = 'https://data.iana.org/rdap/dns.json';
+
+/** Operator settings for the registration lookups. */
+export interface RegistrationConfig {
+  /** IANA's RDAP bootstrap file for domains (RFC 9224). RDAP_BOOTSTRAP_URL. */
+  readonly rdapBootstrapUrl: string;
+  /** WHOIS_SERVER "host:port": every WHOIS question goes there instead of the TLD's own server. */
+  readonly whoisServer: { readonly host: string; readonly port: number } | null;
+  /** Per HTTP request or WHOIS connection. REGISTRATION_TIMEOUT_MS, default 5000. */
+  readonly timeoutMs: number;
+  /**
+   * CHECKS_ALLOW_PRIVATE_ADDRESSES=1: WHOIS servers learned from IANA may be private addresses
+   * (tests only). Configured servers (WHOIS_SERVER, ianaWhois) are trusted and never vetted.
+   */
+  readonly allowPrivate: boolean;
+  /** Where the TLD's WHOIS server is asked for: whois.iana.org:43. Tests point it at a local server. */
+  readonly ianaWhois: { readonly host: string; readonly port: number };
+  /** Port of the WHOIS servers IANA names: 43 (RFC 3912). Tests point it at a local server. */
+  readonly referralPort: number;
+}
+
+export interface CheckLimits {
+  /** DNS questions one request may put on the wire before bulk growth (CHECKS_DNS_BUDGET). */
+  readonly dnsBudget: number;
+  /** Wall time one request's checks may run (CHECKS_DEADLINE_MS). */
+  readonly deadlineMs: number;
+  /** Bytes of check answers (JSON) one request may return, all its checks together (CHECKS_MAX_ANSWER_BYTES). */
+  readonly maxAnswerBytes: number;
+}
+
+export interface StripeProcessorConfig {
+  readonly secretKey: string;
+  /** `STRIPE_API_BASE`, e.g. http://127.0.0.1:12111 for the test fake or stripe-mock; null for api.stripe.com. */
+  readonly apiBase: string | null;
+  /** Per request; a request that takes longer is treated as "processor unreachable". */
+  readonly timeoutMs: number;
+  /** The SDK's own retries (same idempotency key). 0 against a local base so failures show at once. */
+  readonly maxNetworkRetries: number;
+  /** Checkout needs a currency in setup mode to pick the payment methods it offers. */
+  readonly setupCurrency: string;
+  /** `STRIPE_WEBHOOK_SECRET` (whsec_...), for verifyStripeWebhook; null when unset. */
+  readonly webhookSecret?: string | null;
+}
+
+/** The jobs' settings. */
+export interface JobsConfig {
+  /** JOBS=off starts no workers in this process (the API still enqueues; another instance works). */
+  readonly enabled: boolean;
+  /** SANDBOX_BUILD_DELAY_MS (3000): how long the sandbox provisioning takes before a build starts. */
+  readonly sandboxBuildDelayMs: number;
+  /** MONITOR_INTERVAL_MS (a day): how often a watched domain is checked. */
+  readonly monitorIntervalMs: number;
+  /** JOBS_SWEEP_INTERVAL_MS (30 s): how often each instance looks for work the fast path missed. */
+  readonly sweepIntervalMs: number;
+  /** JOBS_CONCURRENCY (4): jobs run at once per instance. */
+  readonly concurrency: number;
+  /** JOBS_POLL_INTERVAL_MS (500 in-process; graphile-worker is woken by NOTIFY and polls every 2 s). */
+  readonly pollIntervalMs: number;
+  /** WEBHOOK_RETRY_BASE_MS (30 s): the first retry's wait; each next one doubles, up to an hour. */
+  readonly webhookRetryBaseMs: number;
+  /** WEBHOOK_RETRY_FOR_MS (a day): how long a delivery is retried before it is marked failed. */
+  readonly webhookRetryForMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1 lets endpoints on private addresses (tests only). */
+  readonly webhookAllowPrivate: boolean;
+  /** SMTP_URL (smtp://user:pass@host:587); unset, alerts go to the log and ALERT_OUTBOX_DIR. */
+  readonly smtpUrl: string | null;
+  readonly alertFrom: string;
+  readonly outboxDir: string;
+  /**
+   * JOB_LEASE_MS (60 s, PostgreSQL): a worker not heard from for this long is taken for dead and the
+   * jobs it holds are unlocked for another instance. Workers report every few seconds (a quarter of
+   * it, at most 5 s), so it must be longer than a pause of the event loop, not longer than a job.
+   */
+  readonly leaseMs: number;
+  /** JOB_TEST_PAUSE (tests only): `point:ms,...`, a job's first attempt waits that long at that fault point. */
+  readonly testPauses: ReadonlyMap<string, number>;
+}
+
+/** Test-only hooks: never set in production. */
+export interface FaultSettings {
+  /** SERVICE_FAULT=exit_after_charge: the process kills itself between the charge and the commit. */
+  readonly serviceFault: 'exit_after_charge' | null;
+  /** IDEMPOTENCY_CLAIM_MS (120 s): how long a placement holds its Idempotency-Key before another may take over. */
+  readonly idempotencyClaimMs: number;
+}
+
+/** Reads and checks every setting of `env` at once; throws one Error naming every wrong variable. */
+export function readSettings(env: NodeJS.ProcessEnv): Settings {
+  const e = readEnvironment(env);
+  const trustedProxies = e.TRUSTED_PROXIES;
+  const notIp = trustedProxies.find((entry) => isIP(entry) === 0);
+  if (notIp !== undefined) throw new Error(`TRUSTED_PROXIES must list IP addresses separated by commas; "${notIp}" is not one.`);
+  const servers = e.DNS_SERVERS.length > 0 ? e.DNS_SERVERS : getServers();
+  if (servers.length === 0) throw new Error('No DNS resolver is configured: set DNS_SERVERS, such as 127.0.0.1:53.');
+  servers.forEach(parseDnsServerAddress);
+  return {
+    service: serviceConfigOf(e),
+    log: { silent: e.LOG_LEVEL === 'silent', requests: e.LOG_REQUESTS },
+    metricsPort: e.METRICS_PORT,
+    trustedProxies,
+    selfSignUp: e.SELF_SIGN_UP === 'on',
+    keyMode: e.STRIPE_SECRET_KEY === null ? 'test' : 'live',
+    dns: {
+      servers,
+      timeoutMs: e.DNS_TIMEOUT_MS,
+      tries: e.DNS_TRIES,
+      concurrency: e.DNS_CONCURRENCY,
+      questionsPerSocket: e.DNS_QUESTIONS_PER_SOCKET,
+      authoritativePort: e.DNS_AUTHORITATIVE_PORT,
+    },
+    https: { allowPrivate: e.CHECKS_ALLOW_PRIVATE_ADDRESSES, httpsPort: e.CHECKS_HTTPS_PORT },
+    blacklist: { spamhausDqsKey: e.SPAMHAUS_DQS_KEY },
+    registration: {
+      rdapBootstrapUrl: e.RDAP_BOOTSTRAP_URL ?? DEFAULT_RDAP_BOOTSTRAP_URL,
+      whoisServer: e.WHOIS_SERVER,
+      timeoutMs: e.REGISTRATION_TIMEOUT_MS,
+      allowPrivate: e.CHECKS_ALLOW_PRIVATE_ADDRESSES,
+      ianaWhois: { host: 'whois.iana.org', port: 43 },
+      referralPort: 43,
+    },
+    extraMarkRootsFile: e.BIMI_EXTRA_ROOTS_FILE,
+    checkLimits: { dnsBudget: e.CHECKS_DNS_BUDGET, deadlineMs: e.CHECKS_DEADLINE_MS, maxAnswerBytes: e.CHECKS_MAX_ANSWER_BYTES },
+    rateLimits: {
+      ...(e.RATE_LIMIT_READ_PER_MINUTE !== undefined && { read: e.RATE_LIMIT_READ_PER_MINUTE }),
+      ...(e.PUBLIC_RATE_LIMIT_PER_MINUTE !== undefined && { public: e.PUBLIC_RATE_LIMIT_PER_MINUTE }),
+    },
+    redis: e.REDIS_URL === null ? null : { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
+    stripe:
+      e.STRIPE_SECRET_KEY === null
+        ? null
+        : {
+            secretKey: e.STRIPE_SECRET_KEY,
+            apiBase: e.STRIPE_API_BASE,
+            timeoutMs: e.STRIPE_TIMEOUT_MS,
+            maxNetworkRetries: e.STRIPE_MAX_NETWORK_RETRIES ?? (e.STRIPE_API_BASE ? 0 : 1),
+            setupCurrency: e.STRIPE_SETUP_CURRENCY.toLowerCase(),
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          },
+    jobs: {
+      enabled: e.JOBS === 'on',
+      sandboxBuildDelayMs: e.SANDBOX_BUILD_DELAY_MS,
+      monitorIntervalMs: e.MONITOR_INTERVAL_MS,
+      sweepIntervalMs: e.JOBS_SWEEP_INTERVAL_MS,
+      concurrency: e.JOBS_CONCURRENCY,
+      pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,
+      webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      webhookRetryForMs: e.WEBHOOK_RETRY_FOR_MS,
+      webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
+      smtpUrl: e.SMTP_URL,
+      alertFrom: e.ALERT_FROM,
+      // Beside the embedded database by default, so a DATA_DIR elsewhere keeps its mail with it.
+      outboxDir: e.ALERT_OUTBOX_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/outbox`,
+      leaseMs: e.JOB_LEASE_MS,
+      testPauses: e.JOB_TEST_PAUSE,
+    },
+    faults: { serviceFault: e.SERVICE_FAULT, idempotencyClaimMs: e.IDEMPOTENCY_CLAIM_MS },
+  };
+}
+
+const SERVICE_VARIABLES = {
+  HOST: true,
+  PUBLIC_PORT: true,
+  API_PORT: true,
+  PUBLIC_URL: true,
+  API_URL: true,
+  DATABASE_URL: true,
+  DATA_DIR: true,
+  NODE_ENV: true,
+} as const;
+
+/**
+ * The listeners' part of the settings alone, from those variables only (`npm start` prints where it
+ * listens before the rest is read; tests change ports and the database before starting).
+ */
+export function serviceConfigFromEnv(env: NodeJS.ProcessEnv): ServiceConfig {
+  const parsed = environmentSchema.pick(SERVICE_VARIABLES).safeParse(Object.fromEntries(Object.keys(SERVICE_VARIABLES).map((name) => [name, env[name]])));
+  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join(' '));
+  return serviceConfigOf(parsed.data);
+}
+
+function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): ServiceConfig {
+  const host = e.HOST;
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    host,
+    publicPort: e.PUBLIC_PORT,
+    apiPort: e.API_PORT,
+    publicUrl: e.PUBLIC_URL ?? `http://${urlHost}:${e.PUBLIC_PORT}`,
+    apiUrl: e.API_URL ?? `http://${urlHost}:${e.API_PORT}`,
+    databaseUrl: e.DATABASE_URL ?? undefined,
+    dataDir: e.DATA_DIR,
+    production: e.NODE_ENV === 'production',
+    maxBodyBytes: 1024 * 1024,
+  };
+}
