@@ -108,7 +108,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
         if (caller && row.scope !== null && row.rateLimit !== 'read' && caller.scopes.includes(row.scope)) {
           outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(row.rateLimit)));
         }
-        const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx);
+        const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx, 'mcp');
         return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
       } catch (error) {
         if (error instanceof ApiError) {

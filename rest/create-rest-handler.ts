@@ -63,7 +63,7 @@ export function createRestHandler(options: {
         if (value !== null) variables[variable] = value;
       }
 
-      const answer = await options.runOperation(row, variables, ctx);
+      const answer = await options.runOperation(row, variables, ctx, 'rest');
       return jsonResponse(200, answer, headers);
     } catch (error) {
       if (error instanceof ApiError) {

@@ -8,6 +8,7 @@ import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
 import { enumAnswerToWire, enumVariablesToGraphql } from '../operations/enum-spellings.js';
+import type { Door, Listener } from '../operations/describe-input-error.js';
 
 /**
  * The operation runner REST and MCP are given: a row's operation runs in-process through the same
@@ -17,17 +18,17 @@ import { enumAnswerToWire, enumVariablesToGraphql } from '../operations/enum-spe
  * GraphQL's own refusals (variable coercion, validation) are turned into ApiErrors from their text.
  */
 export function createOperationRunner(yoga: Yoga): RunOperation {
-  return async function runOperation(row: OperationRow, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
+  return async function runOperation(row: OperationRow, variables: Record<string, unknown>, ctx: Context, door: Exclude<Door, 'graphql'>): Promise<unknown> {
     await refuseWithoutKeyOrScope(row, ctx);
     const { source, operationName } = loadDocument(row.document);
     const enveloped = yoga.getEnveloped({ appContext: ctx });
     const document = enveloped.parse(source);
     const invalid = enveloped.validate(enveloped.schema, document);
-    if (invalid.length > 0) throw graphqlErrorToApiError(invalid);
+    if (invalid.length > 0) throw graphqlErrorToApiError(invalid, door, row.listener);
     const variableValues = enumVariablesToGraphql(enveloped.schema, document, operationName, variables);
     const contextValue = await enveloped.contextFactory();
     const result = (await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues, operationName })) as ExecutionResult;
-    if (result.errors?.length) throw firstApiError(result.errors);
+    if (result.errors?.length) throw firstApiError(result.errors, door, row.listener);
     if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
     const data = enumAnswerToWire(enveloped.schema, document, operationName, result.data as Record<string, unknown>);
     const answer = row.unwrap ? data[row.unwrap] : data;
@@ -39,13 +40,13 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
  * The masked errors keep the ApiError a resolver threw (or the one masking made: 500, 503) as their
  * originalError; the first of those is the answer. Without one, the errors are GraphQL's own.
  */
-function firstApiError(errors: readonly GraphQLError[]): ApiError {
+function firstApiError(errors: readonly GraphQLError[], door: Door, listener: Listener): ApiError {
   for (const error of errors) {
     if (error.originalError instanceof ApiError) return error.originalError;
   }
   const masked = errors.find((e) => typeof e.extensions.status === 'number');
   if (masked) return new ApiError(Number(masked.extensions.status), String(masked.extensions.code ?? 'internal_error'), masked.message);
-  return graphqlErrorToApiError(errors);
+  return graphqlErrorToApiError(errors, door, listener);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { flushLog } from '../../observability/log.js';
+import { configureLog, flushLog } from '../../observability/log.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open-database.js';
 import { openInProcessQueue } from '../../jobs/in-process-runner.js';
@@ -8,9 +8,8 @@ import { TASKS } from '../../jobs/task-list.js';
 import { createTestDatabase } from '../support/test-database.js';
 
 describe('log lines of a job', () => {
-  const level = process.env.LOG_LEVEL;
   afterEach(() => {
-    process.env.LOG_LEVEL = level;
+    configureLog({ silent: true });
     vi.restoreAllMocks();
   });
 
@@ -18,7 +17,7 @@ describe('log lines of a job', () => {
     const testDb = await createTestDatabase();
     const database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
     const queue = openInProcessQueue(database.db, 20);
-    process.env.LOG_LEVEL = 'info';
+    configureLog({ silent: false });
     const written: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
       written.push(String(chunk));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureLog } from '../../observability/log.js';
 import { serviceConfigFromEnv } from '../../config/settings.js';
 import { startService, type RunningService } from '../../server/start-service.js';
 import { seedDemo, type DemoAccount } from '../../admin/seed-demo.js';
@@ -41,7 +42,7 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
       JOBS_SWEEP_INTERVAL_MS: '500',
       JOBS_CONCURRENCY: '3',
     };
-    process.env.LOG_LEVEL = 'silent';
+    configureLog({ silent: true });
     const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: 'memory' };
     // Whichever instance runs the first build stops dead half-way through it (the set is shared).
     for (let i = 0; i < 3; i++) {

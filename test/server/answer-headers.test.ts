@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { serveHttp } from '../../server/serve-http.js';
-import { flushLog, log } from '../../observability/log.js';
+import { configureLog, flushLog, log } from '../../observability/log.js';
 import { PUBLIC_CORS } from '../../server/public-app.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -24,9 +24,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function logged(call: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const level = process.env.LOG_LEVEL;
   const lines: string[] = [];
-  process.env.LOG_LEVEL = 'info';
+  configureLog({ silent: false });
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     lines.push(String(chunk));
     return true;
@@ -36,7 +35,7 @@ async function logged(call: () => Promise<unknown>): Promise<Record<string, unkn
   } finally {
     flushLog();
     spy.mockRestore();
-    process.env.LOG_LEVEL = level;
+    configureLog({ silent: true });
   }
   return lines
     .join('')

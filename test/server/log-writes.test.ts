@@ -1,17 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FLUSH_AFTER_MS, flushLog, log } from '../../observability/log.js';
+import { configureLog, FLUSH_AFTER_MS, flushLog, log } from '../../observability/log.js';
 import { repoRoot } from '../support/spawn-server.js';
 
 describe('log writes', () => {
-  const level = process.env.LOG_LEVEL;
   afterEach(() => {
-    process.env.LOG_LEVEL = level;
+    configureLog({ silent: true });
     vi.restoreAllMocks();
   });
 
   it('lines logged close together go to stdout in one write, FLUSH_AFTER_MS after the first', async () => {
-    process.env.LOG_LEVEL = 'info';
+    configureLog({ silent: false });
     const writes: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
       writes.push(String(chunk));
@@ -34,7 +33,7 @@ describe('log writes', () => {
   });
 
   it('a turn that logs more than 64 KB writes as it goes, never holding an unbounded buffer', () => {
-    process.env.LOG_LEVEL = 'info';
+    configureLog({ silent: false });
     const writes: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
       writes.push(String(chunk));

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configureLog } from '../../observability/log.js';
 import { ApiError } from '../../resolvers/api-error.js';
 import { createContext } from '../../resolvers/context.js';
 import { operationTable } from '../../operations/operation-table.js';
@@ -41,15 +42,42 @@ describe('the in-process operation runner', () => {
     planted.error = thrown;
     const run = createOperationRunner(service.yoga);
     const ctx = createContext(service.services, { authorization: `Bearer ${service.demo.key}`, requestId: 'run-operation-test', clientAddress: '127.0.0.1' });
-    await expect(run(dashboardRow, {}, ctx)).rejects.toBe(thrown);
+    await expect(run(dashboardRow, {}, ctx, 'rest')).rejects.toBe(thrown);
   });
 
   it('answers the data when nothing is thrown', async () => {
     const run = createOperationRunner(service.yoga);
     const ctx = createContext(service.services, { authorization: `Bearer ${service.demo.key}`, requestId: 'run-operation-test', clientAddress: '127.0.0.1' });
-    const answer = (await run(dashboardRow, {}, ctx)) as { domain_count: number; orders: unknown[] };
+    const answer = (await run(dashboardRow, {}, ctx, 'rest')) as { domain_count: number; orders: unknown[] };
     expect(answer.domain_count).toBeGreaterThan(0);
     expect(Array.isArray(answer.orders)).toBe(true);
+  });
+
+  it("words GraphQL's own refusals for the door the call came through, with its listener's status", async () => {
+    const run = createOperationRunner(service.yoga);
+    const ctx = createContext(service.services, { authorization: `Bearer ${service.demo.key}`, requestId: 'run-operation-test', clientAddress: '127.0.0.1' });
+    const previewRow = operationTable.find((r) => r.name === 'preview_order')!;
+    const order = { order: { sku: 'google-inbox-unwarmed', domains: [], bogus: 1 } };
+    const viaRest = await run(previewRow, order, ctx, 'rest').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const viaMcp = await run(previewRow, order, ctx, 'mcp').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(viaRest).toMatchObject({ status: 422, code: 'unknown_field' });
+    expect((viaRest as ApiError).message).toContain('it is not a field of this request');
+    expect(viaMcp).toMatchObject({ status: 422, code: 'unknown_field' });
+    expect((viaMcp as ApiError).message).toContain('it is not an argument of this call');
+    // The public listener answers the same class of input error with 400 (SPEC: a malformed parameter).
+    const spfRow = operationTable.find((r) => r.listener === 'public' && r.document === 'check-spf')!;
+    const publicCtx = createContext(service.services, { authorization: null, requestId: 'run-operation-test', clientAddress: '127.0.0.1' });
+    const viaPublic = await run(spfRow, { domain: 5 }, publicCtx, 'rest').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(viaPublic).toMatchObject({ status: 400 });
   });
 
   it('REST answers the thrown status, code, detail and every extra', async () => {
@@ -97,8 +125,7 @@ describe('the in-process operation runner', () => {
   });
 
   it("the bug behind a masked 500 is logged once, with its stack and the answer's request id, on REST and /graphql", async () => {
-    const level = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = 'info';
+    configureLog({ silent: false });
     const lines: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
       lines.push(String(chunk));
@@ -129,7 +156,7 @@ describe('the in-process operation runner', () => {
       }
     } finally {
       spy.mockRestore();
-      process.env.LOG_LEVEL = level;
+      configureLog({ silent: true });
     }
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { configureLog } from '../../observability/log.js';
 import type { ASTVisitor, ValidationContext } from 'graphql';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -24,8 +25,7 @@ afterAll(async () => {
 });
 
 it('a bug before execution on /graphql is masked in the answer and logged once, with its stack and the request id', async () => {
-  const level = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'info';
+  configureLog({ silent: false });
   const lines: string[] = [];
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
     lines.push(String(chunk));
@@ -46,6 +46,6 @@ it('a bug before execution on /graphql is masked in the answer and logged once, 
     expect(String(logged[0]!.error)).toContain('planted validation bug');
   } finally {
     spy.mockRestore();
-    process.env.LOG_LEVEL = level;
+    configureLog({ silent: true });
   }
 });

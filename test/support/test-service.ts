@@ -1,4 +1,5 @@
 import { serviceConfigFromEnv } from '../../config/settings.js';
+import { configureLog } from '../../observability/log.js';
 import { randomUUID } from 'node:crypto';
 import { startService, type RunningService, type StartOptions } from '../../server/start-service.js';
 import { CLIENT_REQUEST_ID, type FetchHandler } from '../../server/serve-http.js';
@@ -31,7 +32,7 @@ export interface TestServiceOptions extends StartOptions {
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database: TestDatabase = await createTestDatabase();
   const env = { ...process.env, LOG_LEVEL: 'silent', ...options.env };
-  process.env.LOG_LEVEL = 'silent';
+  configureLog({ silent: true });
   const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: database.dataDir };
   const running = await startService(config, { ...options, env });
   const demo = await seedDemo(running.services.db, 'test');
