@@ -34,8 +34,9 @@ function sourceHash(): string {
     join(portal, 'codegen.ts'),
     join(root, 'schema.graphql'),
     join(root, 'package-lock.json'),
-    // Service modules the portal imports as values (the one list of change request kinds).
+    // Service modules the portal imports as values (the lists of change request kinds and event types).
     join(root, 'resolvers/changes/request-kinds.ts'),
+    join(root, 'resolvers/events/event-types.ts'),
   ];
   for (const file of inputs) {
     hash.update(relative(root, file)).update('\0');
@@ -45,6 +46,16 @@ function sourceHash(): string {
 }
 
 const force = process.argv.includes('--force');
+// Vite, React and codegen are build tools (devDependencies): an install without them (npm ci
+// --omit=dev, docs/production.md) serves the build made before it, and says so.
+if (!existsSync(join(root, 'node_modules/vite'))) {
+  if (existsSync(join(dist, 'index.html'))) {
+    console.log('portal: vite is not installed (an install without devDependencies); serving the build already in web/portal/dist');
+    process.exit(0);
+  }
+  console.error('portal: vite is not installed and web/portal/dist holds no build: run `npm ci && npm run portal:build` before pruning devDependencies.');
+  process.exit(1);
+}
 const wanted = sourceHash();
 const built = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : null;
 if (!force && built === wanted && existsSync(join(dist, 'index.html'))) {
