@@ -88,7 +88,7 @@ beforeAll(async () => {
   ]);
   await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
   const placed = await postJson(h.service, '/v1/orders', orderBody(ALL, 1), { headers: { 'idempotency-key': 'domain-setup-0001' } });
-  expect(placed.status).toBe(200);
+  if (placed.status !== 200) throw new Error(`the order was refused: ${JSON.stringify(placed.body)}`);
   await waitFor('every domain built and waiting for its DNS', async () => {
     const rows = await h.service.services.db.selectFrom('domains').select('build_state').where('domain', 'in', ALL).execute();
     return rows.length === ALL.length && rows.every((r) => r.build_state === 'waiting_for_dns') ? rows : null;
