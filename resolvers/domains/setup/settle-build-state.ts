@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { recordEvent } from '../../events/record-event.js';
-import type { BuildState, DomainSetup } from './setup-record.js';
+import { isBuildState, type BuildState, type DomainSetup } from './setup-record.js';
 
 export interface RecheckSettings {
   readonly firstMs: number;
@@ -85,7 +85,8 @@ export async function settleBuildState(
       .executeTakeFirst();
     if (!moved) {
       const current = await trx.selectFrom('domains').select('build_state').where('id', '=', domain.id).executeTakeFirst();
-      return { from, to: (current?.build_state ?? from) as BuildState, eventId: null };
+      const state = current?.build_state ?? from;
+      return { from, to: isBuildState(state) ? state : from, eventId: null };
     }
     if (from === to) return { from, to, eventId: null };
     const eventId = await recordEvent(trx, domain.account_id, to === 'live' ? 'domain.live' : 'domain.needs_attention', {
