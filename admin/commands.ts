@@ -6,7 +6,8 @@ import { isScope, SCOPES } from '../resolvers/auth/scopes.js';
 import { findAccountLimits, setAccountLimits, type AccountLimits } from '../resolvers/limits/account-limits.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 import { readQueueState } from '../jobs/read-queue-state.js';
-import { BUILD_STATES, setBuildState, type BuildState } from '../jobs/set-build-state.js';
+import { setBuildState } from '../jobs/set-build-state.js';
+import { BUILD_STATES, type BuildState } from '../resolvers/domains/setup/setup-record.js';
 import { createUser, isRole, normalizeEmail } from '../resolvers/people/users.js';
 import { generatePassword } from '../resolvers/people/passwords.js';
 import { ApiError } from '../resolvers/api-error.js';
@@ -204,7 +205,7 @@ export const adminCommands: Record<string, AdminCommand> = {
     run: (db) => readQueueState(db),
   },
   'set-build-state': {
-    usage: 'set-build-state --domain DOMAIN --state queued|building|live|needs_attention [--reason TEXT]',
+    usage: 'set-build-state --domain DOMAIN --state queued|building|waiting_for_dns|live|needs_attention [--reason TEXT]',
     options: { domain: { type: 'string' }, state: { type: 'string' }, reason: { type: 'string' } },
     async run(db, values, fail) {
       const domain = values.domain?.trim();

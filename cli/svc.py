@@ -169,6 +169,13 @@ def cmd_verify(client, args):
     return answer
 
 
+def cmd_setup(client, args):
+    path = "/v1/domains/%s/setup" % urllib.parse.quote(args.domain.strip(), safe="")
+    if args.zone:
+        return client.request("GET", path + "/zone")
+    return client.request("POST" if args.check else "GET", path + ("/check" if args.check else ""))
+
+
 def cmd_get(client, args):
     return client.request("GET", args.path)
 
@@ -264,6 +271,16 @@ def build_parser():
               "answer; exits 0 when the domain is verified (it then stays verified), 1 when not, with what to "
               "publish on stderr. Needs a key with scope write.", cmd_verify)
     sub.add_argument("domain", metavar="DOMAIN", help="the domain to verify, e.g. example.com")
+
+    sub = add("setup", "the records a domain needs, each with its status, and its build state",
+              "Shows the records DOMAIN needs (MX, SPF merged into yours, DKIM, DMARC, forwarding, proof of control), "
+              "each with its status from the service's checks (verified, missing, wrong with what was found, conflict), "
+              "and its build state (GET /v1/domains/DOMAIN/setup). --check checks now and records the state that "
+              "justifies (POST /v1/domains/DOMAIN/setup/check); --zone prints the records as a BIND zone-file snippet. "
+              "Needs a key with scope read.", cmd_setup)
+    sub.add_argument("domain", metavar="DOMAIN", help="a domain on one of your orders, e.g. example.com")
+    sub.add_argument("--check", action="store_true", help="check now and record the build state the records justify")
+    sub.add_argument("--zone", action="store_true", help="print the records as a BIND zone-file snippet")
 
     add("dashboard", "domains grouped by the order that paid for them",
         "Every owned domain, grouped by order, with build state and mailbox count (GET /v1/portal/dashboard).",

@@ -148,6 +148,43 @@ export const environmentSchema = z.object({
   TRUSTED_PROXIES: list(),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),
 
+  // Domain setup (docs/domain-setup.md)
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return null;
+      const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+      if (key.length !== 32) return refuse(ctx, 'SECRETS_KEY must be 32 bytes: 64 hex digits or 44 base64 characters (openssl rand -hex 32).');
+      return key;
+    }),
+  REPORTS_DOMAIN: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = (given(raw) ?? 'reports.localhost').toLowerCase().replace(/\.$/, '');
+      if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(value))
+        return refuse(ctx, `REPORTS_DOMAIN must be a domain name such as reports.example.com, not "${raw}".`);
+      return value;
+    }),
+  FORWARD_TARGET: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw) ?? '127.0.0.1';
+      if (!/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(value))
+        return refuse(ctx, `FORWARD_TARGET must be an IPv4 address (the forwarding listener's), not "${raw}".`);
+      return value;
+    }),
+  SETUP_TLS_RPT: z
+    .string()
+    .optional()
+    .transform((raw) => ['1', 'true', 'yes', 'on'].includes((raw ?? '').trim().toLowerCase())),
+  SETUP_RECHECK_FIRST_MS: wholeNumber('SETUP_RECHECK_FIRST_MS', 120_000, 50, 'milliseconds'),
+  SETUP_RECHECK_MAX_MS: wholeNumber('SETUP_RECHECK_MAX_MS', 6 * 3_600_000, 50, 'milliseconds'),
+  SETUP_RECHECK_LIVE_MS: wholeNumber('SETUP_RECHECK_LIVE_MS', 6 * 3_600_000, 50, 'milliseconds'),
+
   // Checks
   DNS_SERVERS: list(),
   DNS_TIMEOUT_MS: wholeNumber('DNS_TIMEOUT_MS', 2000, 1, 'milliseconds'),

@@ -46,7 +46,30 @@ export interface ServiceConfig {
   readonly dataDir: string;
   readonly production: boolean;
   readonly maxBodyBytes: number;
+  /**
+   * SECRETS_KEY: the 32-byte AES-256-GCM key that seals secrets at rest (DKIM private keys, DNS
+   * connection secrets). Outside production a fixed development key serves, so `npm start` needs
+   * nothing; production refuses to start without one, since a key in the source protects nothing.
+   */
+  readonly secretsKey: Buffer;
+  /** Whether secretsKey is the development default (shown at start-up). */
+  readonly secretsKeyIsDefault: boolean;
+  /** REPORTS_DOMAIN: DMARC aggregate reports go to dmarc@<it> (and TLS reports to tls-reports@<it>). */
+  readonly reportsDomain: string;
+  /** FORWARD_TARGET: the IPv4 address of the forwarding listener a domain's apex A record points at. */
+  readonly forwardTarget: string;
+  /** SETUP_TLS_RPT=1: each domain's setup also asks for a TLS-RPT record (optional, off by default). */
+  readonly setupTlsRpt: boolean;
+  /**
+   * How the jobs re-check a setup that is not ready (waiting_for_dns, needs_attention):
+   * SETUP_RECHECK_FIRST_MS (2 minutes) after the first check, doubling each time up to
+   * SETUP_RECHECK_MAX_MS (6 hours); a live domain every SETUP_RECHECK_LIVE_MS (6 hours).
+   */
+  readonly setupRecheck: { readonly firstMs: number; readonly maxMs: number; readonly liveMs: number };
 }
+
+/** A development key, the same for everyone: only good for data nobody minds reading. */
+const DEV_SECRETS_KEY = Buffer.from('dev-only-secrets-key-not-secret!', 'utf8');
 
 export interface LogSettings {
   /** LOG_LEVEL=silent turns logs off (tests). */
@@ -254,6 +277,13 @@ const SERVICE_VARIABLES = {
   DATABASE_URL: true,
   DATA_DIR: true,
   NODE_ENV: true,
+  SECRETS_KEY: true,
+  REPORTS_DOMAIN: true,
+  FORWARD_TARGET: true,
+  SETUP_TLS_RPT: true,
+  SETUP_RECHECK_FIRST_MS: true,
+  SETUP_RECHECK_MAX_MS: true,
+  SETUP_RECHECK_LIVE_MS: true,
 } as const;
 
 /**
@@ -269,6 +299,9 @@ export function serviceConfigFromEnv(env: NodeJS.ProcessEnv): ServiceConfig {
 function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): ServiceConfig {
   const host = e.HOST;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const production = e.NODE_ENV === 'production';
+  if (production && e.SECRETS_KEY === null)
+    throw new Error('SECRETS_KEY must be set in production: 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32); it seals secrets at rest.');
   return {
     host,
     publicPort: e.PUBLIC_PORT,
@@ -277,7 +310,13 @@ function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): 
     apiUrl: e.API_URL ?? `http://${urlHost}:${e.API_PORT}`,
     databaseUrl: e.DATABASE_URL ?? undefined,
     dataDir: e.DATA_DIR,
-    production: e.NODE_ENV === 'production',
+    production,
     maxBodyBytes: 1024 * 1024,
+    secretsKey: e.SECRETS_KEY ?? DEV_SECRETS_KEY,
+    secretsKeyIsDefault: e.SECRETS_KEY === null,
+    reportsDomain: e.REPORTS_DOMAIN,
+    forwardTarget: e.FORWARD_TARGET,
+    setupTlsRpt: e.SETUP_TLS_RPT,
+    setupRecheck: { firstMs: e.SETUP_RECHECK_FIRST_MS, maxMs: e.SETUP_RECHECK_MAX_MS, liveMs: e.SETUP_RECHECK_LIVE_MS },
   };
 }

@@ -136,6 +136,24 @@ export interface DomainTable {
   last_monitored_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The monitoring period a run was last queued for, so each sweep queues a domain once per period. */
   monitor_queued_slot: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the provisioning adapter said the domain's mailboxes exist; `live` waits for it. */
+  mailboxes_created_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The setup's last check by the jobs or a caller (resolvers/domains/setup). */
+  setup_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When the jobs check the setup next; null when nothing is due. */
+  setup_next_check_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Checks in a row that found the setup not ready: the re-check backoff's step. */
+  setup_checks: Generated<number>;
+}
+
+/** A domain's DKIM key pair; the private key sealed with SECRETS_KEY (resolvers/secrets/secret-box.ts). */
+export interface DomainDkimKeyTable {
+  domain_id: number;
+  selector: string;
+  /** Base64 of the DER SubjectPublicKeyInfo: the p= of the DKIM record. */
+  public_key: string;
+  private_key_sealed: string;
+  created_at: CreatedAt;
 }
 
 export interface MailboxTable {
@@ -439,6 +457,7 @@ export interface Database {
   orders: OrderTable;
   domains: DomainTable;
   mailboxes: MailboxTable;
+  domain_dkim_keys: DomainDkimKeyTable;
   change_requests: ChangeRequestTable;
   request_replies: RequestReplyTable;
   invoices: InvoiceTable;

@@ -1,10 +1,12 @@
 import { recordEvent } from '../resolvers/events/record-event.js';
+import { storeDkimKey } from '../resolvers/domains/setup/dkim-keys.js';
 import { faultPoint, pausePoint, type TaskFunction } from './job-types.js';
-import { verifyDomainDns } from './verify-domain-dns.js';
-import { queueDueMonitoring } from './sweep.js';
+import { checkSetupOnce } from './check-domain-setup.js';
 
 /**
- * queued → building → live (or needs_attention with a reason). Each step is a conditional update
+ * queued → building → waiting_for_dns, then live once our checks verify every required record and
+ * the provider says the mailboxes exist (check-domain-setup.ts, at once and then on a backoff); a
+ * provider refusal is needs_attention with its reason. Each step is a conditional update
  * (`where build_state = ...`), so however many instances or retries run this for one domain, each
  * transition, and the event that goes with it, happens once. A retry after a crash mid-build finds
  * the domain `building` and carries on from there.
@@ -23,28 +25,36 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
   faultPoint(env, 'build_after_building');
   await pausePoint(env, run, 'build_after_building');
   const built = await adapter.provision({ domain: domain.domain, forwardTo: domain.forward_to });
-  const problems = built.ok ? await verifyDomainDns(env.services, domain.domain, domain.forward_to) : [];
-  const attention = !built.ok || (adapter.enforcesDns && problems.length > 0);
-  const reason = !built.ok ? built.reason : attention ? problems.map((p) => p.message).join(' ') : null;
-  const state = attention ? 'needs_attention' : 'live';
-  const eventId = await db.transaction().execute(async (trx) => {
-    const moved = await trx
-      .updateTable('domains')
-      .set({ build_state: state, build_reason: reason, build_problems: JSON.stringify(problems), built_at: new Date() })
-      .where('id', '=', domain.id)
-      .where('build_state', '=', 'building')
-      .returning('id')
-      .executeTakeFirst();
-    if (!moved) return null;
-    return recordEvent(trx, domain.account_id, attention ? 'domain.needs_attention' : 'domain.live', {
-      domain: domain.domain,
-      order_id: domain.order_id,
-      build_state: state,
-      reason,
-      problems,
+  if (!built.ok) {
+    const eventId = await db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('domains')
+        .set({ build_state: 'needs_attention', build_reason: built.reason, build_problems: JSON.stringify([]), built_at: new Date() })
+        .where('id', '=', domain.id)
+        .where('build_state', '=', 'building')
+        .returning('id')
+        .executeTakeFirst();
+      if (!moved) return null;
+      return recordEvent(trx, domain.account_id, 'domain.needs_attention', {
+        domain: domain.domain,
+        order_id: domain.order_id,
+        build_state: 'needs_attention',
+        reason: built.reason,
+        problems: [],
+      });
     });
-  });
-  if (eventId) await env.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
-  // A domain with the switch on is watched from the moment it is built, not from the next sweep.
-  if (eventId) await queueDueMonitoring(env, domain.order_id);
+    if (eventId) await env.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
+    return;
+  }
+  // The key is made once: a retried build keeps the first (the record may already be published).
+  const hasKey = await db.selectFrom('domain_dkim_keys').select('domain_id').where('domain_id', '=', domain.id).executeTakeFirst();
+  if (!hasKey) await storeDkimKey(db, env.services.config.secretsKey, domain.id, await adapter.makeDkimKey(domain.domain));
+  await db
+    .updateTable('domains')
+    .set({ build_state: 'waiting_for_dns', built_at: new Date(), ...(built.mailboxesCreated && { mailboxes_created_at: new Date() }) })
+    .where('id', '=', domain.id)
+    .where('build_state', '=', 'building')
+    .execute();
+  // The first check at once: a domain whose records are already published goes live now.
+  await checkSetupOnce(env, domain.id);
 };

@@ -7,6 +7,7 @@ import type { EventType } from '../resolvers/events/event-types.js';
 import { recordCheckOutcome } from '../observability/metrics.js';
 import { faultPoint, type TaskFunction } from './job-types.js';
 import { jobCheckContext } from './job-check-context.js';
+import { checkSetupOnce } from './check-domain-setup.js';
 import { detectMonitorChanges, type MonitorSnapshot } from './detect-monitor-changes.js';
 
 /** The monitoring period a moment falls in; one run per domain and slot. */
@@ -54,6 +55,8 @@ export const monitorDomain: TaskFunction = async (payload: { domainId: number; s
   if (!domain || !domain.monitor_deliverability) return;
   const done = await db.selectFrom('monitor_runs').select('slot').where('domain_id', '=', domain.id).where('slot', '=', payload.slot).executeTakeFirst();
   if (done) return fanOutPending(env, domain.account_id);
+  // The setup too: a live domain whose records broke needs attention (and is live again once fixed).
+  await checkSetupOnce(env, domain.id);
 
   const { checks } = jobCheckContext(env.services);
   const ctx = { ...checks, dns: remembering(checks.dns) };

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 
-export const BUILD_STATES = ['queued', 'building', 'live', 'needs_attention'] as const;
-export type BuildState = (typeof BUILD_STATES)[number];
+import type { BuildState } from '../resolvers/domains/setup/setup-record.js';
 
 /**
  * The operator's hand on a build: `live` and `needs_attention` record their event (sent to webhooks

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { monitorSlot } from './monitor-domain.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
+import { queueDueSetupChecks } from './check-domain-setup.js';
 
 /** A domain queued this long after its build should have started is picked up again. */
 const STUCK_AFTER_MS = 60_000;
@@ -15,6 +16,7 @@ const BUILDING_STUCK_AFTER_MS = 10 * 60_000;
  */
 export const sweep: TaskFunction = async (_payload, env) => {
   await queueDueMonitoring(env);
+  await queueDueSetupChecks(env);
   const { db, config } = env;
   const now = Date.now();
   // Orders placed through a processor only: seeded or imported orders are not ours to build.

@@ -2,6 +2,7 @@ import type { TaskFunction, TaskName } from './job-types.js';
 import { sweep } from './sweep.js';
 import { buildDomain } from './build-domain.js';
 import { monitorDomain } from './monitor-domain.js';
+import { checkDomainSetupTask } from './check-domain-setup.js';
 import { fanOutEvent } from './fan-out-event.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import { sendAlertEmail } from './send-alert-email.js';
@@ -10,6 +11,7 @@ import { sendAlertEmail } from './send-alert-email.js';
 export const TASKS: Record<TaskName, TaskFunction> = {
   sweep,
   build_domain: buildDomain,
+  check_domain_setup: checkDomainSetupTask,
   monitor_domain: monitorDomain,
   fan_out_event: fanOutEvent,
   deliver_webhook: deliverWebhook,

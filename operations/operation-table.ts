@@ -56,6 +56,11 @@ export interface OperationRow {
   readonly mcpTool?: string;
   /** What calling it does, for MCP clients (and x-annotations in OpenAPI). */
   readonly annotations: ToolAnnotations;
+  /**
+   * The REST answer is data[unwrap], a string, sent as this media type rather than JSON (a zone file
+   * as text/dns). Errors stay JSON.
+   */
+  readonly textAnswer?: string;
   /** Turns the operation's answer into the REST/MCP answer (the checks drop the keys they leave out). */
   readonly reshape?: (answer: unknown) => unknown;
 }
@@ -399,6 +404,62 @@ export const domainVerificationRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+const setupDomainParam: ParamSpec = {
+  name: 'domain',
+  in: 'path',
+  type: 'string',
+  required: true,
+  description: 'A domain on one of your orders, e.g. example.com.',
+};
+
+/** Each domain's setup (docs/domain-setup.md): scope read to read and to check now. */
+export const domainSetupRows = [
+  {
+    name: 'get_domain_setup',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/domains/{domain}/setup',
+    document: 'domain-setup',
+    unwrap: 'domainSetup',
+    scope: 'read',
+    rateLimit: 'read',
+    summary:
+      'The records a domain on your orders needs (MX, SPF merged into yours, DKIM, DMARC, forwarding, proof of control), each with its status from our checks (verified, missing, wrong with what was found, conflict), and its build state.',
+    params: [setupDomainParam],
+    mcpTool: 'get_domain_setup',
+    annotations: { ...READING, openWorldHint: true },
+  },
+  {
+    name: 'check_domain_setup',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/domains/{domain}/setup/check',
+    document: 'check-domain-setup',
+    unwrap: 'checkDomainSetup',
+    scope: 'read',
+    rateLimit: 'read',
+    summary:
+      'Check now: looks every record up, records the build state that justifies (a domain waiting for DNS whose records appeared goes live), and answers as GET /v1/domains/{domain}/setup.',
+    params: [setupDomainParam],
+    mcpTool: 'check_domain_setup',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  },
+  {
+    name: 'get_domain_setup_zone',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/domains/{domain}/setup/zone',
+    document: 'domain-setup-zone',
+    unwrap: 'domainSetupZone',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: "The domain's records as a BIND zone-file snippet (text/dns), to paste into a zone or import at a DNS host.",
+    params: [setupDomainParam],
+    textAnswer: 'text/dns',
+    annotations: READING,
+  },
+] as const satisfies readonly OperationRow[];
+
 const webhookIdParam: ParamSpec = { name: 'webhook_id', in: 'path', type: 'integer', required: true, description: 'A webhook_id from GET /v1/webhooks.' };
 
 /** Webhook endpoints (issue 13; beyond SPEC 6): scope write throughout, since an endpoint receives the account's events. */
@@ -515,6 +576,7 @@ export const operationTable: readonly OperationRow[] = [
   ...accountChangingRows,
   ...orderingRows,
   ...domainVerificationRows,
+  ...domainSetupRows,
   ...publicCheckRows,
   ...webhookRows,
   ...alertRecipientRows,

@@ -64,6 +64,8 @@ export function createRestHandler(options: {
       }
 
       const answer = await options.runOperation(row, variables, ctx, 'rest');
+      if (row.textAnswer && typeof answer === 'string')
+        return new Response(answer, { status: 200, headers: { 'content-type': `${row.textAnswer}; charset=utf-8`, 'cache-control': 'no-store', ...headers } });
       return jsonResponse(200, answer, headers);
     } catch (error) {
       if (error instanceof ApiError) {

@@ -275,7 +275,7 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
       200: {
         description: 'Success.',
         headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-        content: { 'application/json': { schema: answer } },
+        content: row.textAnswer ? { [row.textAnswer]: { schema: { type: 'string' } } } : { 'application/json': { schema: answer } },
       },
       ...errorResponses(statuses),
     },

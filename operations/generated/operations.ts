@@ -52,6 +52,15 @@ export enum BlacklistInputKind {
   Ipv4 = 'ipv4'
 }
 
+/** queued → building → waiting_for_dns → live; needs_attention (with a reason and the failing records). live only when every required record is verified and the provider reports the mailboxes created. */
+export enum BuildState {
+  Building = 'building',
+  Live = 'live',
+  NeedsAttention = 'needs_attention',
+  Queued = 'queued',
+  WaitingForDns = 'waiting_for_dns'
+}
+
 /** What a grade cap comes from. */
 export enum CapPart {
   Blacklists = 'blacklists',
@@ -371,6 +380,33 @@ export type SequencerInput = {
   sequencer: Sequencer;
 };
 
+/** What the record is for: mail hosts, SPF, DKIM, DMARC, web forwarding, proof of control, TLS reports (optional). */
+export enum SetupRecordPurpose {
+  Dkim = 'dkim',
+  Dmarc = 'dmarc',
+  Forwarding = 'forwarding',
+  Mx = 'mx',
+  Spf = 'spf',
+  TlsRpt = 'tls_rpt',
+  Verification = 'verification'
+}
+
+/** verified: published as wanted. missing: nothing there. wrong: something else is there (see found). conflict: what is there fights the record (two SPF records, another provider’s MX, SPF past 10 lookups). unknown: the lookup failed; checked again. */
+export enum SetupRecordStatus {
+  Conflict = 'conflict',
+  Missing = 'missing',
+  Unknown = 'unknown',
+  Verified = 'verified',
+  Wrong = 'wrong'
+}
+
+export enum SetupRecordType {
+  A = 'A',
+  Cname = 'CNAME',
+  Mx = 'MX',
+  Txt = 'TXT'
+}
+
 /** How much a finding matters. */
 export enum Severity {
   Error = 'error',
@@ -542,6 +578,13 @@ export type CheckDomainExpiryQuery = { checkDomainExpiry:
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
    };
 
+export type CheckDomainSetupMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type CheckDomainSetupMutation = { checkDomainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
+
 export type CheckMtaStsQueryVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
@@ -627,6 +670,20 @@ export type DeleteWorkspaceMutationVariables = Exact<{
 
 
 export type DeleteWorkspaceMutation = { deleteWorkspace: { deleted: boolean, workspace_id: number, unfiled_domain_count: number } };
+
+export type DomainSetupZoneQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type DomainSetupZoneQuery = { domainSetupZone: string };
+
+export type DomainSetupQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type DomainSetupQuery = { domainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
 
 export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 

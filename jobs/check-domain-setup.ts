@@ -1,0 +1,59 @@
+import { computeDomainSetup, SETUP_DOMAIN_COLUMNS } from '../resolvers/domains/setup/compute-domain-setup.js';
+import { settleBuildState, type SettledSetup } from '../resolvers/domains/setup/settle-build-state.js';
+import type { JobEnvironment, TaskFunction } from './job-types.js';
+import { jobCheckContext } from './job-check-context.js';
+import { queueDueMonitoring } from './sweep.js';
+
+/** The states whose setup the jobs watch: after the build, before nothing. */
+export const CHECKED_STATES = ['waiting_for_dns', 'live', 'needs_attention'] as const;
+
+/**
+ * Checks one built domain's setup now and records the state it justifies, with its event (sent on
+ * to webhooks and alert e-mails). A domain not yet live is checked again on the backoff; one that
+ * just went live is watched from now on.
+ */
+export async function checkSetupOnce(env: JobEnvironment, domainId: number): Promise<SettledSetup | null> {
+  const { db } = env;
+  const domain = await db
+    .selectFrom('domains')
+    .select([...SETUP_DOMAIN_COLUMNS, 'mailboxes_created_at'])
+    .where('id', '=', domainId)
+    .executeTakeFirst();
+  if (!domain || !(CHECKED_STATES as readonly string[]).includes(domain.build_state)) return null;
+  let mailboxes = domain.mailboxes_created_at !== null;
+  if (!mailboxes && (await env.adapter.mailboxesCreated(domain.domain))) {
+    await db.updateTable('domains').set({ mailboxes_created_at: new Date() }).where('id', '=', domain.id).execute();
+    mailboxes = true;
+  }
+  const { checks } = jobCheckContext(env.services);
+  const began = new Date();
+  const setup = await computeDomainSetup({ db, config: env.services.config, checks, now: () => new Date() }, domain);
+  const settled = await settleBuildState(db, domain, setup, mailboxes, env.services.config.setupRecheck, began);
+  if (settled.eventId) await env.enqueue('fan_out_event', { eventId: settled.eventId }, { key: `fan_out:${settled.eventId}` });
+  if (settled.to === 'live' && settled.from !== 'live') await queueDueMonitoring(env, domain.order_id);
+  if (settled.to !== 'live') {
+    // The next check on the backoff; the sweep picks up any that a dead process did not queue.
+    const row = await db.selectFrom('domains').select('setup_next_check_at').where('id', '=', domain.id).executeTakeFirst();
+    if (row?.setup_next_check_at)
+      await env.enqueue('check_domain_setup', { domainId: domain.id }, { key: `setup:${domain.id}`, runAt: new Date(row.setup_next_check_at) });
+  }
+  return settled;
+}
+
+export const checkDomainSetupTask: TaskFunction = async (payload: { domainId: number }, env) => {
+  await checkSetupOnce(env, payload.domainId);
+};
+
+/** Domains whose next setup check is due (the sweep queues them; the job key keeps one per domain). */
+export async function queueDueSetupChecks(env: JobEnvironment): Promise<number> {
+  const due = await env.db
+    .selectFrom('domains')
+    .select('id')
+    .where('build_state', 'in', [...CHECKED_STATES])
+    .where('setup_next_check_at', '<=', new Date())
+    .orderBy('setup_next_check_at')
+    .limit(500)
+    .execute();
+  for (const d of due) await env.enqueue('check_domain_setup', { domainId: d.id }, { key: `setup:${d.id}` });
+  return due.length;
+}

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import { sealSecret } from '../../secrets/secret-box.js';
+
+/** A key pair as the provisioning adapter hands it over: the private key as PKCS#8 PEM. */
+export interface DkimKeyPair {
+  readonly selector: string;
+  /** Base64 DER SubjectPublicKeyInfo, the DKIM record's p=. */
+  readonly publicKey: string;
+  readonly privateKeyPem: string;
+}
+
+/** The domain's key, public half only (the private half stays sealed in the table). */
+export async function findDkimKey(db: Kysely<Database>, domainId: number): Promise<{ selector: string; public_key: string } | undefined> {
+  return db.selectFrom('domain_dkim_keys').select(['selector', 'public_key']).where('domain_id', '=', domainId).executeTakeFirst();
+}
+
+/**
+ * Keeps the first key made for a domain: a retried build that made another pair keeps the stored
+ * one, so the record a customer already published stays right.
+ */
+export async function storeDkimKey(db: Kysely<Database>, secretsKey: Buffer, domainId: number, pair: DkimKeyPair): Promise<void> {
+  await db
+    .insertInto('domain_dkim_keys')
+    .values({ domain_id: domainId, selector: pair.selector, public_key: pair.publicKey, private_key_sealed: sealSecret(secretsKey, pair.privateKeyPem) })
+    .onConflict((oc) => oc.column('domain_id').doNothing())
+    .execute();
+}

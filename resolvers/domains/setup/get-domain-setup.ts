@@ -1,0 +1,57 @@
+import type { Context } from '../../context.js';
+import { ApiError } from '../../api-error.js';
+import { requireAccountId } from '../../auth/require-account.js';
+import { normalizeDomain } from '../../checks/normalize-domain.js';
+import { computeDomainSetup, SETUP_DOMAIN_COLUMNS, setupReason, type SetupEnvironment } from './compute-domain-setup.js';
+import { settleBuildState } from './settle-build-state.js';
+import { zoneSnippet } from './zone-snippet.js';
+import type { DomainSetup } from './setup-record.js';
+
+function environment(ctx: Context): SetupEnvironment {
+  return { db: ctx.services.db, config: ctx.services.config, checks: ctx.checks(), now: ctx.now };
+}
+
+/** The domain on one of the caller's orders; anything else (another account's, unknown) is the same 404. */
+async function findSetupDomain(ctx: Context, raw: string) {
+  const accountId = await requireAccountId(ctx);
+  const { domain } = normalizeDomain(raw);
+  const row = await ctx.services.db
+    .selectFrom('domains')
+    .select([...SETUP_DOMAIN_COLUMNS, 'mailboxes_created_at'])
+    .where('domain', '=', domain)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row)
+    throw new ApiError(
+      404,
+      'domain_not_found',
+      `There is no domain "${domain}" on your orders; GET /v1/portal/dashboard lists yours, and only ordered domains have a setup.`,
+    );
+  return row;
+}
+
+/** GET /v1/domains/{domain}/setup: the records the domain needs and each one's status, looked up now. */
+export async function getDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
+  return computeDomainSetup(environment(ctx), await findSetupDomain(ctx, raw));
+}
+
+/**
+ * POST /v1/domains/{domain}/setup/check: checks now and records what the check justifies, as the
+ * jobs would (a waiting domain whose records appeared goes live at once; a live one whose records
+ * broke needs attention), then answers the setup with the state it now has.
+ */
+export async function checkDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
+  const row = await findSetupDomain(ctx, raw);
+  const began = ctx.now();
+  const setup = await computeDomainSetup(environment(ctx), row);
+  const settled = await settleBuildState(ctx.services.db, row, setup, row.mailboxes_created_at !== null, ctx.services.config.setupRecheck, began);
+  if (settled.eventId) await ctx.services.jobs?.eventRecorded(settled.eventId);
+  if (settled.to === 'live') return { ...setup, buildState: 'live', reason: null };
+  return { ...setup, buildState: settled.to, reason: setup.reason ?? setupReason(setup.records, true) };
+}
+
+/** GET /v1/domains/{domain}/setup/zone: the wanted records as a BIND zone-file snippet. */
+export async function getDomainSetupZone(raw: string, ctx: Context): Promise<string> {
+  const setup = await getDomainSetup(raw, ctx);
+  return zoneSnippet(setup.domain, setup.records);
+}

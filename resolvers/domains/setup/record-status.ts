@@ -1,0 +1,156 @@
+import type { DnsAnswer, DnsLookup } from '../../checks/dns/dns-types.js';
+import { isMissing } from '../../checks/dns/dns-types.js';
+import { parseDkimKeyRecord } from '../../checks/dkim/dkim-key-record.js';
+import { looksLikeDmarc, parseDmarcRecord } from '../../checks/dmarc/dmarc-record.js';
+import { GOOGLE_MX, LEGACY_GOOGLE_MX_HOSTS, isGoogleMxHost } from './google-workspace.js';
+import type { WantedRecord, WantedRecordWithStatus } from './setup-record.js';
+
+type Judged = Pick<WantedRecordWithStatus, 'status' | 'found' | 'detail'> & { readonly value?: string };
+
+const with_ = (record: WantedRecord, judged: Judged): WantedRecordWithStatus => ({ ...record, ...judged, value: judged.value ?? record.value });
+
+/** A lookup that failed (timeout, SERVFAIL) says nothing about the record: unknown, never missing. */
+function failed(record: WantedRecord, answer: DnsAnswer): WantedRecordWithStatus | null {
+  if (answer.ok || isMissing(answer)) return null;
+  return with_(record, {
+    status: 'unknown',
+    found: [],
+    detail: `The ${record.type} lookup for ${record.name} failed (${answer.detail}); this is not a missing record. It is checked again shortly.`,
+  });
+}
+
+/** Each TXT record's strings joined, as receivers read them. */
+export function txtTexts(answer: DnsAnswer<'TXT'>): string[] {
+  return answer.ok ? answer.records.map((r) => r.data.join('')) : [];
+}
+
+export async function mxStatus(record: WantedRecord, dns: DnsLookup): Promise<WantedRecordWithStatus> {
+  const answer = await dns.lookup(record.name, 'MX');
+  const fail = failed(record, answer);
+  if (fail) return fail;
+  const hosts = answer.ok ? answer.records.map((r) => ({ priority: r.data.preference, host: r.data.exchange.toLowerCase().replace(/\.$/, '') })) : [];
+  const found = hosts.map((h) => `${h.priority} ${h.host}`);
+  if (hosts.length === 0)
+    return with_(record, {
+      status: 'missing',
+      found,
+      detail: `${record.name} has no MX record, so mail to its inboxes cannot arrive: publish MX ${GOOGLE_MX.priority} ${GOOGLE_MX.host}.`,
+    });
+  const others = hosts.filter((h) => !isGoogleMxHost(h.host));
+  if (others.length > 0)
+    return with_(record, {
+      status: 'conflict',
+      found,
+      detail: `${record.name} also has MX hosts of another provider (${others.map((h) => h.host).join(', ')}): mail would be split between providers. Remove them and keep only MX ${GOOGLE_MX.priority} ${GOOGLE_MX.host}.`,
+    });
+  const names = hosts.map((h) => h.host);
+  if (names.includes(GOOGLE_MX.host) || names.includes(LEGACY_GOOGLE_MX_HOSTS[0]))
+    return with_(record, {
+      status: 'verified',
+      found,
+      detail: names.includes(GOOGLE_MX.host)
+        ? `MX ${GOOGLE_MX.priority} ${GOOGLE_MX.host} is published.`
+        : `Google's legacy MX hosts are published; they receive mail just as ${GOOGLE_MX.host} does.`,
+    });
+  return with_(record, {
+    status: 'wrong',
+    found,
+    detail: `${record.name} has only backup Google MX hosts (${names.join(', ')}): publish MX ${GOOGLE_MX.priority} ${GOOGLE_MX.host}.`,
+  });
+}
+
+export async function dkimStatus(record: WantedRecord, dns: DnsLookup): Promise<WantedRecordWithStatus> {
+  const answer = await dns.lookup(record.name, 'TXT');
+  const fail = failed(record, answer);
+  if (fail) return fail;
+  const keys = txtTexts(answer).filter((t) => /^\s*v\s*=\s*DKIM1/i.test(t) || /(^|;)\s*p\s*=/.test(t));
+  if (keys.length === 0)
+    return with_(record, { status: 'missing', found: [], detail: `No DKIM key is published at ${record.name}: publish the TXT record shown.` });
+  if (keys.length > 1)
+    return with_(record, {
+      status: 'conflict',
+      found: keys,
+      detail: `${record.name} holds ${keys.length} DKIM key records; receivers may pick either. Keep only the one shown.`,
+    });
+  const parsed = parseDkimKeyRecord(keys[0]!);
+  const wanted = parseDkimKeyRecord(record.value);
+  if (parsed.ok && wanted.ok && parsed.record.p === wanted.record.p)
+    return with_(record, { status: 'verified', found: keys, detail: `The DKIM key is published at ${record.name}.` });
+  return with_(record, {
+    status: 'wrong',
+    found: keys,
+    detail: parsed.ok
+      ? `${record.name} publishes another key than the one your mail is signed with: replace it with the TXT record shown.`
+      : `The DKIM record at ${record.name} cannot be read (${parsed.message}): replace it with the TXT record shown.`,
+  });
+}
+
+export async function dmarcStatus(record: WantedRecord, dns: DnsLookup, reportAddress: string): Promise<WantedRecordWithStatus> {
+  const answer = await dns.lookup(record.name, 'TXT');
+  const fail = failed(record, answer);
+  if (fail) return fail;
+  const found = txtTexts(answer).filter(looksLikeDmarc);
+  if (found.length === 0) return with_(record, { status: 'missing', found, detail: `No DMARC record at ${record.name}: publish the TXT record shown.` });
+  if (found.length > 1)
+    return with_(record, {
+      status: 'conflict',
+      found,
+      detail: `${record.name} holds ${found.length} DMARC records, so receivers ignore them all (RFC 7489 6.6.3). Keep only one.`,
+    });
+  const parsed = parseDmarcRecord(found[0]!);
+  if (!parsed.ok)
+    return with_(record, {
+      status: 'wrong',
+      found,
+      detail: `The DMARC record at ${record.name} is invalid (${parsed.errors[0]?.message ?? 'unreadable'}): replace it with the one shown.`,
+    });
+  const reports = parsed.record.rua.some((u) => u.address.toLowerCase() === `mailto:${reportAddress}`);
+  if (!reports)
+    return with_(record, {
+      status: 'wrong',
+      found,
+      detail: `The DMARC record at ${record.name} does not send aggregate reports to mailto:${reportAddress}, so we cannot watch who sends as the domain: add it to rua= (any p= of the ramp is fine).`,
+    });
+  // Any policy of the ramp (none, quarantine, reject) with our reports is what we want.
+  return with_(record, { status: 'verified', found, detail: `DMARC p=${parsed.record.p} with reports to ${reportAddress} is published.` });
+}
+
+export async function forwardingStatus(record: WantedRecord, dns: DnsLookup): Promise<WantedRecordWithStatus> {
+  const answer = await dns.lookup(record.name, 'A');
+  const fail = failed(record, answer);
+  if (fail) return fail;
+  if (answer.canonical && answer.canonical !== record.name)
+    return with_(record, {
+      status: 'conflict',
+      found: [`CNAME ${answer.canonical}`],
+      detail: `${record.name} is an alias (CNAME) of ${answer.canonical}; an apex alias breaks its MX and TXT records. Remove it and publish A ${record.value}.`,
+    });
+  const addresses = answer.ok ? answer.records.map((r) => r.data) : [];
+  if (addresses.length === 0)
+    return with_(record, {
+      status: 'missing',
+      found: [],
+      detail: `${record.name} has no web address, so visitors are not forwarded: publish A ${record.value}.`,
+    });
+  if (addresses.length === 1 && addresses[0] === record.value)
+    return with_(record, { status: 'verified', found: addresses, detail: `${record.name} points at the forwarding service.` });
+  return with_(record, {
+    status: 'wrong',
+    found: addresses,
+    detail: addresses.includes(record.value)
+      ? `${record.name} has other addresses beside ${record.value}, so some visitors are not forwarded: remove ${addresses.filter((a) => a !== record.value).join(', ')}.`
+      : `${record.name} points at ${addresses.join(', ')}, not the forwarding service: replace it with A ${record.value}.`,
+  });
+}
+
+/** A TXT record whose exact text is wanted (the proof of control, TLS-RPT); `prefix` tells ours from a wrong one. */
+export async function exactTxtStatus(record: WantedRecord, dns: DnsLookup, prefix: RegExp): Promise<WantedRecordWithStatus> {
+  const answer = await dns.lookup(record.name, 'TXT');
+  const fail = failed(record, answer);
+  if (fail) return fail;
+  const texts = txtTexts(answer);
+  if (texts.includes(record.value)) return with_(record, { status: 'verified', found: [record.value], detail: `${record.name} holds the record shown.` });
+  const kin = texts.filter((t) => prefix.test(t));
+  if (kin.length === 0) return with_(record, { status: 'missing', found: [], detail: `Nothing is published at ${record.name}: publish the TXT record shown.` });
+  return with_(record, { status: 'wrong', found: kin, detail: `${record.name} holds another value than the one shown: replace it.` });
+}

@@ -1,0 +1,102 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import { recordEvent } from '../../events/record-event.js';
+import { isBuildState, type BuildState, type DomainSetup } from './setup-record.js';
+
+export interface RecheckSettings {
+  readonly firstMs: number;
+  readonly maxMs: number;
+  readonly liveMs: number;
+}
+
+/** The wait before the next check of a setup not ready: first, doubling per check, capped (minutes, then hours). */
+export function recheckDelayMs(checks: number, settings: RecheckSettings): number {
+  return Math.min(settings.maxMs, settings.firstMs * 2 ** Math.min(Math.max(checks, 0), 30));
+}
+
+/**
+ * The state a checked setup justifies. Only the states after the build move here (queued and
+ * building belong to the build job). `live` needs every required record verified and the provider's
+ * word that the mailboxes exist; a live domain whose records break needs attention, and comes back
+ * when they are fixed. A record we could not look up (unknown) moves nothing: a DNS outage is not a
+ * broken setup.
+ */
+export function nextBuildState(current: BuildState, setup: Pick<DomainSetup, 'ready' | 'records'>, mailboxesCreated: boolean): BuildState {
+  if (current === 'queued' || current === 'building') return current;
+  const unknown = setup.records.some((r) => r.required && r.status === 'unknown');
+  if (setup.ready && mailboxesCreated) return 'live';
+  if (current === 'live') return unknown ? 'live' : 'needs_attention';
+  return current;
+}
+
+export interface SettledSetup {
+  readonly from: BuildState;
+  readonly to: BuildState;
+  readonly eventId: string | null;
+}
+
+/**
+ * Records a check: the new state (a conditional update, so two checks at once move it once and
+ * record one event), the reason and failing records, and when the jobs check again. Used by the
+ * jobs and by "check now", so both tell the same truth.
+ */
+export async function settleBuildState(
+  db: Kysely<Database>,
+  domain: { readonly id: number; readonly account_id: number; readonly order_id: number; readonly domain: string; readonly build_state: string },
+  setup: DomainSetup,
+  mailboxesCreated: boolean,
+  settings: RecheckSettings,
+  /** When the check began, before its lookups. */
+  now: Date,
+): Promise<SettledSetup> {
+  const from = setup.buildState;
+  const to = nextBuildState(from, setup, mailboxesCreated);
+  if (from === 'queued' || from === 'building') return { from, to, eventId: null };
+  const failing = setup.records.filter((r) => r.required && r.status !== 'verified');
+  const problems = failing.map((r) => ({ code: `setup_${r.purpose}_${r.status}`, message: r.detail }));
+  const reason =
+    to === 'live'
+      ? null
+      : failing.length > 0
+        ? failing.map((r) => `${r.purpose.toUpperCase()} ${r.status}: ${r.detail}`).join(' ')
+        : setup.ready
+          ? 'Every record is verified; waiting for the mail provider to report the mailboxes created.'
+          : (setup.reason ?? null);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('domains').select('setup_checks').where('id', '=', domain.id).forUpdate().executeTakeFirst();
+    const checks = to === 'live' ? 0 : (row?.setup_checks ?? 0) + 1;
+    const next = new Date(now.getTime() + (to === 'live' ? settings.liveMs : recheckDelayMs(checks - 1, settings)));
+    const moved = await trx
+      .updateTable('domains')
+      .set({
+        build_state: to,
+        build_reason: reason,
+        build_problems: JSON.stringify(problems),
+        setup_checked_at: now,
+        setup_next_check_at: next,
+        setup_checks: checks,
+        ...(to === 'live' && from !== 'live' && { built_at: now }),
+      })
+      .where('id', '=', domain.id)
+      .where('build_state', '=', from)
+      // A check that began before the last one recorded is stale: its lookups may predate a fix.
+      .where((eb) => eb.or([eb('setup_checked_at', 'is', null), eb('setup_checked_at', '<=', now)]))
+      .returning('id')
+      .executeTakeFirst();
+    if (!moved) {
+      const current = await trx.selectFrom('domains').select('build_state').where('id', '=', domain.id).executeTakeFirst();
+      const state = current?.build_state ?? from;
+      return { from, to: isBuildState(state) ? state : from, eventId: null };
+    }
+    if (from === to) return { from, to, eventId: null };
+    const eventId = await recordEvent(trx, domain.account_id, to === 'live' ? 'domain.live' : 'domain.needs_attention', {
+      domain: domain.domain,
+      order_id: domain.order_id,
+      build_state: to,
+      reason,
+      problems,
+      failing_records: failing.map((r) => ({ purpose: r.purpose, type: r.type, name: r.name, status: r.status, found: r.found, wanted: r.value })),
+    });
+    return { from, to, eventId };
+  });
+}
