@@ -386,6 +386,20 @@ export interface WebhookEndpointTable {
   deleted_at: Timestamp | null;
 }
 
+export interface DnsConnectionTable {
+  id: Generated<number>;
+  account_id: number;
+  /** rfc2136 or cloudflare. */
+  kind: string;
+  label: string | null;
+  /** What may be shown again, as JSON text: server, port, key_name, algorithm for rfc2136; nothing for cloudflare. */
+  settings: string;
+  /** The TSIG secret or API token, sealed with encryptSecret under SECRETS_KEY. */
+  secret_sealed: string;
+  created_at: CreatedAt;
+  deleted_at: Timestamp | null;
+}
+
 export interface WebhookDeliveryTable {
   id: Generated<number>;
   endpoint_id: number;
@@ -466,6 +480,7 @@ export interface Database {
   domain_verification_tokens: DomainVerificationTokenTable;
   verified_domains: VerifiedDomainTable;
   worker_heartbeats: WorkerHeartbeatTable;
+  dns_connections: DnsConnectionTable;
 }
 
 export type Account = Selectable<AccountTable>;
