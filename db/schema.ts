@@ -503,3 +503,5 @@ export type Referral = Selectable<ReferralTable>;
 export type ReferralEarning = Selectable<ReferralEarningTable>;
 export type PromotionCode = Selectable<PromotionCodeTable>;
 export type NewPromotionCode = Insertable<PromotionCodeTable>;
+export type DnsConnectionRow = Selectable<DnsConnectionTable>;
+export type NewDnsConnection = Insertable<DnsConnectionTable>;

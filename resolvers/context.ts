@@ -13,6 +13,7 @@ import { authenticateSession } from './people/authenticate-session.js';
 import type { JobHooks } from '../jobs/job-hooks.js';
 import type { LogIds } from './log-ids.js';
 import type { AlertMailer } from '../jobs/alert-mailer.js';
+import type { PublishingConfig } from './domains/publishing/publishing-config.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -29,6 +30,10 @@ export interface Services {
   readonly checkLimits: CheckLimits;
   /** Stripe when STRIPE_SECRET_KEY is set, else the embedded sandbox processor. */
   readonly payments: PaymentProcessor;
+  /** SECRETS_KEY: the AES-256-GCM key of resolvers/secrets/encrypt-secret.ts (DNS connection secrets, DKIM private keys). */
+  readonly secretsKey: Buffer;
+  /** How DNS connections reach customers' DNS servers and Cloudflare. */
+  readonly publishing: PublishingConfig;
   /** The sandbox processor's state, read by its card page at {api_url}/sandbox/card. */
   readonly sandboxStore: SandboxStore;
   /** The background work behind placements and switches (jobs/start-jobs.ts); absent in bare test setups. */

@@ -13,6 +13,8 @@ import { checkLimitsFromEnv } from '../resolvers/limits/check-limits.js';
 import { stripeConfigFromEnv } from '../resolvers/payments/stripe-processor.js';
 import { trustedProxiesFromEnv } from './client-address.js';
 import { selfSignUpFromEnv } from './self-sign-up.js';
+import { secretsKeyFromEnv } from '../resolvers/secrets/secrets-key.js';
+import { publishingConfigFromEnv } from '../resolvers/domains/publishing/publishing-config.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 
 export interface ServiceOverrides {
@@ -37,6 +39,8 @@ export interface ServiceSettings {
   readonly markRoots: ReturnType<typeof markRootsFromEnv>;
   readonly checkLimits: ReturnType<typeof checkLimitsFromEnv>;
   readonly rateLimits: Partial<Record<RateLimitClass, number>>;
+  readonly secretsKey: ReturnType<typeof secretsKeyFromEnv>;
+  readonly publishing: ReturnType<typeof publishingConfigFromEnv>;
 }
 
 export function readServiceSettings(env: NodeJS.ProcessEnv): ServiceSettings {
@@ -48,6 +52,8 @@ export function readServiceSettings(env: NodeJS.ProcessEnv): ServiceSettings {
     markRoots: markRootsFromEnv(env),
     checkLimits: checkLimitsFromEnv(env),
     rateLimits: rateLimitsFromEnv(env),
+    secretsKey: secretsKeyFromEnv(env),
+    publishing: publishingConfigFromEnv(env),
   };
   // Read where they are used, checked here so a typo stops the start rather than being ignored.
   stripeConfigFromEnv(env);
@@ -68,7 +74,8 @@ function testHooksFromEnv(env: NodeJS.ProcessEnv): void {
 /** Everything shared by all requests of one process. */
 export function createServices(database: OpenedDatabase, config: ServiceConfig, overrides: ServiceOverrides = {}, settings?: ServiceSettings): Services {
   const env = overrides.env ?? process.env;
-  const { dns: dnsConfig, https: httpsConfig, blacklist, registration, markRoots, checkLimits, rateLimits } = settings ?? readServiceSettings(env);
+  const { dns: dnsConfig, https: httpsConfig, blacklist, registration, markRoots, checkLimits, rateLimits, secretsKey, publishing } =
+    settings ?? readServiceSettings(env);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   const payments = createServicePayments(database.db, config, env);
   return {
@@ -79,6 +86,8 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     config,
     rateLimits: createRateLimits(rateLimitStore(database, env), { ...rateLimits, ...overrides.rateLimits }),
     checkLimits,
+    secretsKey,
+    publishing,
     createCheckContext: (scope) => {
       const dns = createDnsLookup(dnsConfig, scope);
       return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy, markRoots };

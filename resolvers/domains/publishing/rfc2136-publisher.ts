@@ -146,6 +146,7 @@ function txtKey(record: DnsRecord): string {
 }
 
 function toRecord(answer: Answer, servedTxt: Map<string, Buffer[]>): DnsRecord[] {
+  if (answer.type === 'OPT') return [];
   const base = { name: normalizeName(answer.name), ttl: answer.ttl ?? 0 };
   switch (answer.type) {
     case 'A':
