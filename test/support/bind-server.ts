@@ -123,3 +123,28 @@ function answersTcp(port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
+
+/** What BIND serves at a name and type, asked over plain UDP (no TSIG): the tests' own look, independent of the publisher. */
+export async function askBind(port: number, name: string, type: 'MX' | 'TXT' | 'A' | 'CNAME'): Promise<string[]> {
+  const { createSocket } = await import('node:dgram');
+  const dnsPacket = (await import('dns-packet')).default;
+  const socket = createSocket('udp4');
+  try {
+    const answer = await new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('BIND did not answer')), 3000);
+      socket.once('message', (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      socket.send(dnsPacket.encode({ type: 'query', id: 7, questions: [{ type, name }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096 }] }), port, '127.0.0.1');
+    });
+    return (dnsPacket.decode(answer).answers ?? []).flatMap((a) => {
+      if (a.type === 'MX') return [`${a.data.preference} ${a.data.exchange}`];
+      if (a.type === 'TXT') return [(Array.isArray(a.data) ? a.data : [a.data]).map((c) => c.toString()).join('')];
+      if (a.type === 'A' || a.type === 'CNAME') return [a.data];
+      return [];
+    });
+  } finally {
+    socket.close();
+  }
+}
