@@ -74,8 +74,17 @@ function testHooksFromEnv(env: NodeJS.ProcessEnv): void {
 /** Everything shared by all requests of one process. */
 export function createServices(database: OpenedDatabase, config: ServiceConfig, overrides: ServiceOverrides = {}, settings?: ServiceSettings): Services {
   const env = overrides.env ?? process.env;
-  const { dns: dnsConfig, https: httpsConfig, blacklist, registration, markRoots, checkLimits, rateLimits, secretsKey, publishing } =
-    settings ?? readServiceSettings(env);
+  const {
+    dns: dnsConfig,
+    https: httpsConfig,
+    blacklist,
+    registration,
+    markRoots,
+    checkLimits,
+    rateLimits,
+    secretsKey,
+    publishing,
+  } = settings ?? readServiceSettings(env);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   const payments = createServicePayments(database.db, config, env);
   return {

@@ -24,9 +24,9 @@ export function encryptSecret(key: Buffer, plaintext: string, purpose: string): 
 
 /** Opens what encryptSecret sealed with the same key and purpose; throws on any other key, purpose or a changed byte. */
 export function decryptSecret(key: Buffer, sealed: string, purpose: string): string {
-  const parts = sealed.split('.');
-  if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('Not a sealed secret this service wrote (expected v1.<iv>.<ciphertext>.<tag>).');
-  const [, iv, body, tag] = parts as [string, string, string, string];
+  const [version, iv, body, tag, ...more] = sealed.split('.');
+  if (version !== VERSION || iv === undefined || body === undefined || tag === undefined || more.length > 0)
+    throw new Error('Not a sealed secret this service wrote (expected v1.<iv>.<ciphertext>.<tag>).');
   const ivBytes = Buffer.from(iv, 'base64url');
   const tagBytes = Buffer.from(tag, 'base64url');
   if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new Error('A sealed secret with a malformed iv or tag.');

@@ -125,7 +125,9 @@ describe('DNS connections on REST', () => {
       expect(refused.body).toMatchObject({ code: 'dns_server_refused', detail: expect.stringMatching(/not a public address/) });
     }
     // A single-label name (localhost) is not a DNS server's host name at all.
-    expect((await send(service, 'POST', '/v1/dns-connections', { kind: 'rfc2136', server: 'localhost', key_name: 'k', secret })).body.code).toBe('invalid_server');
+    expect((await send(service, 'POST', '/v1/dns-connections', { kind: 'rfc2136', server: 'localhost', key_name: 'k', secret })).body.code).toBe(
+      'invalid_server',
+    );
     const allowed = await send(privateService, 'POST', '/v1/dns-connections', { kind: 'rfc2136', server: '127.0.0.1', key_name: 'k', secret });
     expect(allowed.status).toBe(200);
     expect(allowed.body).toMatchObject({ server: '127.0.0.1', port: 53, algorithm: 'hmac-sha256' });
@@ -167,7 +169,9 @@ describe('DNS connections on GraphQL and MCP', () => {
   it('MCP has create, list and delete tools answering as REST does', async () => {
     const client = new Client({ name: 'dns-connections-test', version: '1' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${privateService.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${privateService.demo.key}` } } }),
+      new StreamableHTTPClientTransport(new URL(`${privateService.apiUrl}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${privateService.demo.key}` } },
+      }),
     );
     try {
       const text = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as { type: string; text: string }[])[0]!.text;
@@ -178,7 +182,10 @@ describe('DNS connections on GraphQL and MCP', () => {
       expect(connection).toMatchObject({ kind: 'cloudflare', label: 'cf' });
       const listed = JSON.parse(text(await client.callTool({ name: 'list_dns_connections', arguments: {} })));
       expect(listed).toContainEqual(expect.objectContaining({ connection_id: connection.connection_id }));
-      const refused = await client.callTool({ name: 'create_dns_connection', arguments: { kind: 'rfc2136', server: '127.0.0.1', port: 0, key_name: 'k', secret } });
+      const refused = await client.callTool({
+        name: 'create_dns_connection',
+        arguments: { kind: 'rfc2136', server: '127.0.0.1', port: 0, key_name: 'k', secret },
+      });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/1 to 65535/);
       const deleted = JSON.parse(text(await client.callTool({ name: 'delete_dns_connection', arguments: { connection_id: connection.connection_id } })));

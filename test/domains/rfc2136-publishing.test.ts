@@ -37,7 +37,11 @@ const wanted: DnsRecord[] = [
 ];
 
 async function connection(body: Record<string, unknown>): Promise<number> {
-  const response = await service.api('/v1/dns-connections', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'rfc2136', ...body }) });
+  const response = await service.api('/v1/dns-connections', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'rfc2136', ...body }),
+  });
   const answer = await response.json();
   expect(response.status, JSON.stringify(answer)).toBe(200);
   return answer.connection_id;
@@ -83,10 +87,23 @@ describe('RFC 2136 with TSIG against BIND', () => {
     const before = await zoneNow();
     const wrongSecret = await connection({ server: '127.0.0.1', port: bind.port, key_name: bind.key.name, secret: randomBytes(32).toString('base64') });
     const badSig = await refusal(publishRecords(contextOf(), wrongSecret, wanted, false));
-    expect(badSig).toMatchObject({ status: 422, code: 'tsig_key_refused', detail: expect.stringMatching(/BADSIG.*check the key name, algorithm and secret.*Nothing was changed/) });
+    expect(badSig).toMatchObject({
+      status: 422,
+      code: 'tsig_key_refused',
+      detail: expect.stringMatching(/BADSIG.*check the key name, algorithm and secret.*Nothing was changed/),
+    });
     const wrongName = await connection({ server: '127.0.0.1', port: bind.port, key_name: 'someone-else', secret: bind.key.secret });
-    expect(await refusal(publishRecords(contextOf(), wrongName, wanted, false))).toMatchObject({ code: 'tsig_key_refused', detail: expect.stringMatching(/BADKEY/) });
-    const wrongAlgorithm = await connection({ server: '127.0.0.1', port: bind.port, key_name: bind.key.name, algorithm: 'hmac-sha512', secret: bind.key.secret });
+    expect(await refusal(publishRecords(contextOf(), wrongName, wanted, false))).toMatchObject({
+      code: 'tsig_key_refused',
+      detail: expect.stringMatching(/BADKEY/),
+    });
+    const wrongAlgorithm = await connection({
+      server: '127.0.0.1',
+      port: bind.port,
+      key_name: bind.key.name,
+      algorithm: 'hmac-sha512',
+      secret: bind.key.secret,
+    });
     expect(await refusal(publishRecords(contextOf(), wrongAlgorithm, wanted, false))).toMatchObject({ code: 'tsig_key_refused' });
     expect(badSig.detail).not.toContain(bind.key.secret);
     expect(await zoneNow()).toEqual(before);

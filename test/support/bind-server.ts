@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import dnsPacket from 'dns-packet';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
@@ -126,8 +128,6 @@ function answersTcp(port: number): Promise<boolean> {
 
 /** What BIND serves at a name and type, asked over plain UDP (no TSIG): the tests' own look, independent of the publisher. */
 export async function askBind(port: number, name: string, type: 'MX' | 'TXT' | 'A' | 'CNAME'): Promise<string[]> {
-  const { createSocket } = await import('node:dgram');
-  const dnsPacket = (await import('dns-packet')).default;
   const socket = createSocket('udp4');
   try {
     const answer = await new Promise<Buffer>((resolve, reject) => {
@@ -136,7 +136,7 @@ export async function askBind(port: number, name: string, type: 'MX' | 'TXT' | '
         clearTimeout(timer);
         resolve(message);
       });
-      socket.send(dnsPacket.encode({ type: 'query', id: 7, questions: [{ type, name }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096 }] }), port, '127.0.0.1');
+      socket.send(dnsPacket.encode({ type: 'query', id: 7, questions: [{ type, name }] }), port, '127.0.0.1');
     });
     return (dnsPacket.decode(answer).answers ?? []).flatMap((a) => {
       if (a.type === 'MX') return [`${a.data.preference} ${a.data.exchange}`];

@@ -81,12 +81,19 @@ export async function startFakeCloudflare(zoneNames: readonly string[], token = 
   };
   const ok = (res: ServerResponse, result: unknown, resultInfo?: unknown) =>
     send(res, 200, { success: true, errors: [], messages: [], result, ...(resultInfo !== undefined && { result_info: resultInfo }) });
-  const fail = (res: ServerResponse, status: number, code: number, message: string) => send(res, status, { success: false, errors: [{ code, message }], messages: [], result: null });
+  const fail = (res: ServerResponse, status: number, code: number, message: string) =>
+    send(res, status, { success: false, errors: [{ code, message }], messages: [], result: null });
   const page = (res: ServerResponse, items: unknown[], url: URL) => {
     const perPage = Number(url.searchParams.get('per_page') ?? 20);
     const pageNo = Number(url.searchParams.get('page') ?? 1);
     const slice = items.slice((pageNo - 1) * perPage, pageNo * perPage);
-    ok(res, slice, { page: pageNo, per_page: perPage, count: slice.length, total_count: items.length, total_pages: Math.max(1, Math.ceil(items.length / perPage)) });
+    ok(res, slice, {
+      page: pageNo,
+      per_page: perPage,
+      count: slice.length,
+      total_count: items.length,
+      total_pages: Math.max(1, Math.ceil(items.length / perPage)),
+    });
   };
   const readBody = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
     let text = '';
@@ -140,7 +147,8 @@ export async function startFakeCloudflare(zoneNames: readonly string[], token = 
         }
         const remaining = zone.records.filter((r) => !deleted.includes(r));
         for (const r of made)
-          if (remaining.some((e) => e.name === r.name && e.type === r.type && e.content === r.content)) return fail(res, 400, 81058, 'An identical record already exists.');
+          if (remaining.some((e) => e.name === r.name && e.type === r.type && e.content === r.content))
+            return fail(res, 400, 81058, 'An identical record already exists.');
         zone.records = [...remaining, ...made];
         return ok(res, { deletes: deleted, posts: made, patches: [], puts: [] });
       }

@@ -153,7 +153,7 @@ async function call<T>(run: () => Promise<T>, zone?: string): Promise<T> {
         `Cloudflare refused the connection's API token (${error.status}): make a token with the Zone > DNS > Edit permission on the zone, and create the connection again with it. Nothing was changed.`,
       );
     if (error instanceof APIConnectionError)
-      throw new ApiError(502, 'dns_provider_unreachable', 'Cloudflare\'s API did not answer; try again in a minute. Nothing was changed.');
+      throw new ApiError(502, 'dns_provider_unreachable', "Cloudflare's API did not answer; try again in a minute. Nothing was changed.");
     if (error instanceof APIError) {
       const first = error.errors[0];
       const said = first ? ` (${first.code}: ${(first.message ?? '').slice(0, 160)})` : '';

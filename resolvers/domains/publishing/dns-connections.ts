@@ -4,7 +4,13 @@ import { ApiError, badRequest } from '../../api-error.js';
 import type { Context } from '../../context.js';
 import { requireAccountId } from '../../auth/require-account.js';
 import { decryptSecret, encryptSecret } from '../../secrets/encrypt-secret.js';
-import { countDnsConnections, deleteDnsConnectionRow, findDnsConnection, findDnsConnectionsByAccount, insertDnsConnection } from '../../../db/dns-connections.js';
+import {
+  countDnsConnections,
+  deleteDnsConnectionRow,
+  findDnsConnection,
+  findDnsConnectionsByAccount,
+  insertDnsConnection,
+} from '../../../db/dns-connections.js';
 import type { DnsConnectionRow } from '../../../db/schema.js';
 import type { DnsPublisher } from './dns-publisher.js';
 import { vetDnsServer } from './dns-server-address.js';
@@ -52,9 +58,13 @@ export function unknownKindError(raw: string): ApiError {
 }
 
 export function unknownAlgorithmError(raw: string): ApiError {
-  return badRequest('invalid_algorithm', `"${raw.slice(0, 40)}" is not a TSIG algorithm this service signs with; send "algorithm": one of ${TSIG_ALGORITHMS.join(', ')}.`, {
-    allowed: TSIG_ALGORITHMS,
-  });
+  return badRequest(
+    'invalid_algorithm',
+    `"${raw.slice(0, 40)}" is not a TSIG algorithm this service signs with; send "algorithm": one of ${TSIG_ALGORITHMS.join(', ')}.`,
+    {
+      allowed: TSIG_ALGORITHMS,
+    },
+  );
 }
 
 /** The AAD a connection's secret is sealed under: it opens for the same account only. */
@@ -123,7 +133,8 @@ export async function openDnsPublisher(ctx: Context, connectionId: number): Prom
 
 function checkLabel(label: string | null | undefined): string | null {
   if (label === undefined || label === null || label.trim() === '') return null;
-  if (label.length > 100 || /[\u0000-\u001f\u007f]/.test(label)) throw badRequest('invalid_label', 'The label is at most 100 characters without control characters; shorten it.');
+  if (label.length > 100 || /[\u0000-\u001f\u007f]/.test(label))
+    throw badRequest('invalid_label', 'The label is at most 100 characters without control characters; shorten it.');
   return label.trim();
 }
 
@@ -136,7 +147,10 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 function refuseFields(input: DnsConnectionInput, fields: readonly (keyof DnsConnectionInput)[], kind: string): void {
   const sent = fields.filter((f) => input[f] !== undefined && input[f] !== null);
   if (sent.length)
-    throw badRequest('field_not_for_kind', `${sent.map((f) => `"${snake(f)}"`).join(', ')} ${sent.length === 1 ? 'is' : 'are'} not used by ${kind} connections; remove ${sent.length === 1 ? 'it' : 'them'}.`);
+    throw badRequest(
+      'field_not_for_kind',
+      `${sent.map((f) => `"${snake(f)}"`).join(', ')} ${sent.length === 1 ? 'is' : 'are'} not used by ${kind} connections; remove ${sent.length === 1 ? 'it' : 'them'}.`,
+    );
 }
 
 function snake(name: string): string {
@@ -152,10 +166,14 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
       `Send "server": the primary DNS server's IP address or host name (such as ns1.example.net)${server ? `; "${server.slice(0, 60)}" is neither` : ''}.`,
     );
   const port = input.port ?? 53;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw badRequest('invalid_port', `"port" is a whole number from 1 to 65535 (53 when left out), not ${port}.`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw badRequest('invalid_port', `"port" is a whole number from 1 to 65535 (53 when left out), not ${port}.`);
   const keyName = (input.keyName ?? '').trim().replace(/\.$/, '').toLowerCase();
   if (!KEY_NAME.test(keyName))
-    throw badRequest('invalid_key_name', 'Send "key_name": the TSIG key\'s name as the server knows it (the name in its key "..." statement, such as update-key).');
+    throw badRequest(
+      'invalid_key_name',
+      'Send "key_name": the TSIG key\'s name as the server knows it (the name in its key "..." statement, such as update-key).',
+    );
   const rawAlgorithm = (input.algorithm ?? 'hmac-sha256').trim().toLowerCase();
   const algorithm = TSIG_ALGORITHMS.find((a) => a === rawAlgorithm);
   if (!algorithm) throw unknownAlgorithmError(rawAlgorithm);
@@ -164,7 +182,8 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
   if (!BASE64.test(secret) || secret === '')
     throw badRequest('invalid_secret', 'Send "secret": the TSIG key\'s secret in base64, as in the server\'s key statement (tsig-keygen prints it).');
   const bytes = Buffer.from(secret, 'base64').length;
-  if (bytes < 16 || bytes > 512) throw badRequest('invalid_secret', `The TSIG secret decodes to ${bytes} bytes; a key of 16 to 512 bytes is needed (tsig-keygen makes 32 for hmac-sha256).`);
+  if (bytes < 16 || bytes > 512)
+    throw badRequest('invalid_secret', `The TSIG secret decodes to ${bytes} bytes; a key of 16 to 512 bytes is needed (tsig-keygen makes 32 for hmac-sha256).`);
   // SSRF: the server must be a public address now, and is vetted again at each use (dns-server-address.ts).
   await vetDnsServer(server, ctx.services.publishing.allowPrivateAddresses);
   return { settings: { server, port, keyName, algorithm }, secret };
@@ -174,6 +193,9 @@ function checkCloudflare(input: DnsConnectionInput): { settings: Record<string, 
   refuseFields(input, ['server', 'port', 'keyName', 'algorithm', 'secret'], 'cloudflare');
   const token = (input.apiToken ?? '').trim();
   if (!/^[A-Za-z0-9_-]{20,200}$/.test(token))
-    throw badRequest('invalid_api_token', 'Send "api_token": a Cloudflare API token with the Zone > DNS > Edit permission (letters, digits, - and _, as Cloudflare shows it once).');
+    throw badRequest(
+      'invalid_api_token',
+      'Send "api_token": a Cloudflare API token with the Zone > DNS > Edit permission (letters, digits, - and _, as Cloudflare shows it once).',
+    );
   return { settings: {}, secret: token };
 }

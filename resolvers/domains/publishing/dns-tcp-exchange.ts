@@ -27,7 +27,8 @@ export function exchangeOverTcp(address: string, port: number, message: Buffer, 
     });
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
-      if (received.length >= 2 && received.length >= 2 + received.readUInt16BE(0)) finish({ ok: true, answer: received.subarray(2, 2 + received.readUInt16BE(0)) });
+      if (received.length >= 2 && received.length >= 2 + received.readUInt16BE(0))
+        finish({ ok: true, answer: received.subarray(2, 2 + received.readUInt16BE(0)) });
     });
     socket.on('error', (error: NodeJS.ErrnoException) =>
       finish({ ok: false, reason: error.code === 'ECONNREFUSED' ? 'refused the connection' : `could not be reached (${error.code ?? 'network error'})` }),

@@ -10,9 +10,6 @@ export const CLASS_IN = 1;
 export const CLASS_NONE = 254;
 const TYPES: Record<string, number> = { A: 1, NS: 2, CNAME: 5, SOA: 6, MX: 15, TXT: 16, AAAA: 28 };
 
-/** The record types a publisher writes. */
-export const PUBLISHABLE_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT'] as const;
-
 export function typeCode(type: string): number {
   const code = TYPES[type.toUpperCase()];
   if (code === undefined) throw new Error(`No wire code for record type ${type}.`);

@@ -42,8 +42,8 @@ const SET_TYPES = new Set(['MX', 'A', 'AAAA']);
 function planSet(group: readonly DnsRecord[], here: readonly DnsRecord[]): PlannedChange[] {
   const same = group.length === here.length && group.every((w) => here.some((h) => sameRecord(h, w)));
   if (same) return [];
-  if (here.length === 0) return group.map((record) => ({ action: 'add', record }));
-  const [first, ...rest] = group as [DnsRecord, ...DnsRecord[]];
+  const [first, ...rest] = group;
+  if (here.length === 0 || first === undefined) return group.map((record) => ({ action: 'add', record }));
   return [{ action: 'replace', record: first, replaces: here }, ...rest.map((record): PlannedChange => ({ action: 'add', record }))];
 }
 

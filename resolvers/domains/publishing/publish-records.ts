@@ -19,7 +19,9 @@ export interface PublishResult {
  */
 export async function publishRecords(ctx: Context, connectionId: number, wanted: readonly DnsRecord[], dryRun: boolean): Promise<PublishResult> {
   const { publisher } = await openDnsPublisher(ctx, connectionId);
-  const records = wanted.map((r) => normalizeRecord({ type: r.type, name: r.name, value: r.value, ttl: r.ttl, ...(r.priority !== undefined && { priority: r.priority }) }));
+  const records = wanted.map((r) =>
+    normalizeRecord({ type: r.type, name: r.name, value: r.value, ttl: r.ttl, ...(r.priority !== undefined && { priority: r.priority }) }),
+  );
   const pairs = [...new Map(records.map((r) => [`${r.name}|${r.type}`, r])).values()];
   const existing: DnsRecord[] = [];
   // One at a time: a customer's DNS server is not ours to load, and a setup has only a handful of names.

@@ -10,8 +10,7 @@ export interface PublishingConfig {
 
 export function publishingConfigFromEnv(env: NodeJS.ProcessEnv): PublishingConfig {
   const allow = (env.DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES ?? '').trim();
-  if (allow !== '' && allow !== '0' && allow !== '1')
-    throw new Error(`DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES must be 1, 0 or unset, not "${allow}".`);
+  if (allow !== '' && allow !== '0' && allow !== '1') throw new Error(`DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES must be 1, 0 or unset, not "${allow}".`);
   const base = (env.CLOUDFLARE_API_BASE ?? '').trim();
   if (base !== '' && !/^https?:\/\/[^\s/]+/.test(base)) throw new Error(`CLOUDFLARE_API_BASE must be an http(s):// address, not "${base}".`);
   const rawTimeout = (env.DNS_PUBLISH_TIMEOUT_MS ?? '').trim();

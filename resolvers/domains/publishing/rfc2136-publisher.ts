@@ -79,7 +79,11 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
   }
 
   function badAnswer(reason: string): ApiError {
-    return new ApiError(502, 'dns_server_bad_answer', `The DNS server ${where} answered, but ${reason}; check that the connection points at the zone's primary server.`);
+    return new ApiError(
+      502,
+      'dns_server_bad_answer',
+      `The DNS server ${where} answered, but ${reason}; check that the connection points at the zone's primary server.`,
+    );
   }
 
   async function query(name: string, type: string): Promise<Answered> {
@@ -135,7 +139,11 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change the names and types being published. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new ApiError(502, 'dns_update_failed', `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`);
+          throw new ApiError(
+            502,
+            'dns_update_failed',
+            `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
+          );
       }
     },
   };

@@ -46,7 +46,17 @@ function u48(n: number): Buffer {
 }
 
 function variables(key: TsigKey, time: number, fudge: number, error: number, other: Buffer): Buffer {
-  return Buffer.concat([encodeName(key.name), u16(CLASS_ANY), Buffer.alloc(4), encodeName(key.algorithm), u48(time), u16(fudge), u16(error), u16(other.length), other]);
+  return Buffer.concat([
+    encodeName(key.name),
+    u16(CLASS_ANY),
+    Buffer.alloc(4),
+    encodeName(key.algorithm),
+    u48(time),
+    u16(fudge),
+    u16(error),
+    u16(other.length),
+    other,
+  ]);
 }
 
 function hmac(key: TsigKey, ...parts: Buffer[]): Buffer {
@@ -98,7 +108,8 @@ export function verifyAnswer(answer: Buffer, requestMac: Buffer, key: TsigKey, n
   unsigned.writeUInt16BE(originalId, 0);
   unsigned.writeUInt16BE(unsigned.readUInt16BE(10) - 1, 10);
   const expected = hmac(key, u16(requestMac.length), requestMac, unsigned, variables(key, time, fudge, error, other));
-  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return { ok: false, error: null, reason: "the answer's signature does not match the key" };
+  if (mac.length !== expected.length || !timingSafeEqual(mac, expected))
+    return { ok: false, error: null, reason: "the answer's signature does not match the key" };
   if (Math.abs(Math.floor(now.getTime() / 1000) - time) > fudge) return { ok: false, error: null, reason: "the answer's signature is outside its time window" };
   return { ok: true };
 }
