@@ -44,7 +44,7 @@ function planSet(group: readonly DnsRecord[], here: readonly DnsRecord[]): Plann
   if (same) return [];
   const [first, ...rest] = group;
   if (here.length === 0 || first === undefined) return group.map((record) => ({ action: 'add', record }));
-  return [{ action: 'replace', record: first, replaces: here }, ...rest.map((record): PlannedChange => ({ action: 'add', record }))];
+  return [{ action: 'replace', record: first, replaces: inOrder(here) }, ...rest.map((record): PlannedChange => ({ action: 'add', record }))];
 }
 
 function planTxt(record: DnsRecord, here: readonly DnsRecord[]): PlannedChange[] {
@@ -53,7 +53,12 @@ function planTxt(record: DnsRecord, here: readonly DnsRecord[]): PlannedChange[]
   const tagged = here.filter((r) => versionTag(r.value) === tag);
   if (tagged.length === 1 && tagged[0]!.value === record.value) return [];
   if (tagged.length === 0) return [{ action: 'add', record }];
-  return [{ action: 'replace', record, replaces: tagged }];
+  return [{ action: 'replace', record, replaces: inOrder(tagged) }];
+}
+
+/** Servers rotate the order of a set's records (BIND's rrset-order): a plan lists them in one order, so equal plans compare equal. */
+function inOrder(records: readonly DnsRecord[]): DnsRecord[] {
+  return [...records].sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0) || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }
 
 /** "v=spf1", "v=dmarc1", ... in lower case, or null for a TXT without one. */
