@@ -155,8 +155,9 @@ export const environmentSchema = z.object({
     .transform((raw, ctx) => {
       const value = given(raw);
       if (value === undefined) return null;
-      const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
-      if (key.length !== 32) return refuse(ctx, 'SECRETS_KEY must be 32 bytes: 64 hex digits or 44 base64 characters (openssl rand -hex 32).');
+      const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : null;
+      if (key?.length !== 32)
+        return refuse(ctx, 'SECRETS_KEY must be 32 bytes written as base64 (44 characters) or hex (64 characters); make one with openssl rand -base64 32.');
       return key;
     }),
   REPORTS_DOMAIN: z
@@ -184,6 +185,11 @@ export const environmentSchema = z.object({
   SETUP_RECHECK_FIRST_MS: wholeNumber('SETUP_RECHECK_FIRST_MS', 120_000, 50, 'milliseconds'),
   SETUP_RECHECK_MAX_MS: wholeNumber('SETUP_RECHECK_MAX_MS', 6 * 3_600_000, 50, 'milliseconds'),
   SETUP_RECHECK_LIVE_MS: wholeNumber('SETUP_RECHECK_LIVE_MS', 6 * 3_600_000, 50, 'milliseconds'),
+
+  // Publishing records through customers' DNS connections (docs/domain-publishing.md)
+  DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: choice('DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES', ['1', '0'], '0'),
+  CLOUDFLARE_API_BASE: url('CLOUDFLARE_API_BASE', ['http', 'https'], 'an http(s):// address'),
+  DNS_PUBLISH_TIMEOUT_MS: wholeNumber('DNS_PUBLISH_TIMEOUT_MS', 10_000, 100, 'milliseconds', 120_000),
 
   // Checks
   DNS_SERVERS: list(),

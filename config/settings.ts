@@ -32,7 +32,18 @@ export interface Settings {
   /** null without STRIPE_SECRET_KEY: the embedded sandbox processor serves. */
   readonly stripe: StripeProcessorConfig | null;
   readonly jobs: JobsConfig;
+  readonly publishing: PublishingConfig;
   readonly faults: FaultSettings;
+}
+
+/** The settings of publishing records through customers' DNS connections. */
+export interface PublishingConfig {
+  /** DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES=1: RFC 2136 servers on loopback and private networks (tests, a private deployment). */
+  readonly allowPrivateAddresses: boolean;
+  /** CLOUDFLARE_API_BASE: another Cloudflare-compatible API (the tests' fake); unset, Cloudflare's own. */
+  readonly cloudflareApiBase: string | null;
+  /** DNS_PUBLISH_TIMEOUT_MS (10000): how long one exchange with a DNS server or the Cloudflare API may take. */
+  readonly timeoutMs: number;
 }
 
 /** Where the listeners bind and how customers reach them. */
@@ -264,6 +275,11 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       leaseMs: e.JOB_LEASE_MS,
       testPauses: e.JOB_TEST_PAUSE,
     },
+    publishing: {
+      allowPrivateAddresses: e.DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES === '1',
+      cloudflareApiBase: e.CLOUDFLARE_API_BASE === null ? null : e.CLOUDFLARE_API_BASE.replace(/\/$/, ''),
+      timeoutMs: e.DNS_PUBLISH_TIMEOUT_MS,
+    },
     faults: { serviceFault: e.SERVICE_FAULT, idempotencyClaimMs: e.IDEMPOTENCY_CLAIM_MS },
   };
 }
@@ -301,7 +317,7 @@ function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): 
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const production = e.NODE_ENV === 'production';
   if (production && e.SECRETS_KEY === null)
-    throw new Error('SECRETS_KEY must be set in production: 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32); it seals secrets at rest.');
+    throw new Error('SECRETS_KEY must be set when NODE_ENV=production: 32 random bytes as base64 or hex (openssl rand -base64 32); it seals secrets at rest.');
   return {
     host,
     publicPort: e.PUBLIC_PORT,

@@ -10,6 +10,7 @@ import * as usersAndSessions from './migrations/2026_11_26_1600_users_and_sessio
 import * as domainVerification from './migrations/2026_11_26_1700_domain_verification.js';
 import * as workerHeartbeats from './migrations/2026_11_26_1830_worker_heartbeats.js';
 import * as domainSetup from './migrations/2026_11_27_1200_domain_setup.js';
+import * as dnsConnections from './migrations/2026_11_27_1230_dns_connections.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1700_domain_verification': domainVerification,
   '2026_11_26_1830_worker_heartbeats': workerHeartbeats,
   '2026_11_27_1200_domain_setup': domainSetup,
+  '2026_11_27_1230_dns_connections': dnsConnections,
 };

@@ -146,7 +146,7 @@ export interface DomainTable {
   setup_checks: Generated<number>;
 }
 
-/** A domain's DKIM key pair; the private key sealed with SECRETS_KEY (resolvers/secrets/secret-box.ts). */
+/** A domain's DKIM key pair; the private key sealed with SECRETS_KEY (resolvers/secrets/encrypt-secret.ts, bound to the domain row). */
 export interface DomainDkimKeyTable {
   domain_id: number;
   selector: string;
@@ -404,6 +404,20 @@ export interface WebhookEndpointTable {
   deleted_at: Timestamp | null;
 }
 
+export interface DnsConnectionTable {
+  id: Generated<number>;
+  account_id: number;
+  /** rfc2136 or cloudflare. */
+  kind: string;
+  label: string | null;
+  /** What may be shown again, as JSON text: server, port, key_name, algorithm for rfc2136; nothing for cloudflare. */
+  settings: string;
+  /** The TSIG secret or API token, sealed with encryptSecret under SECRETS_KEY. */
+  secret_sealed: string;
+  created_at: CreatedAt;
+  deleted_at: Timestamp | null;
+}
+
 export interface WebhookDeliveryTable {
   id: Generated<number>;
   endpoint_id: number;
@@ -485,6 +499,7 @@ export interface Database {
   domain_verification_tokens: DomainVerificationTokenTable;
   verified_domains: VerifiedDomainTable;
   worker_heartbeats: WorkerHeartbeatTable;
+  dns_connections: DnsConnectionTable;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -507,3 +522,5 @@ export type Referral = Selectable<ReferralTable>;
 export type ReferralEarning = Selectable<ReferralEarningTable>;
 export type PromotionCode = Selectable<PromotionCodeTable>;
 export type NewPromotionCode = Insertable<PromotionCodeTable>;
+export type DnsConnectionRow = Selectable<DnsConnectionTable>;
+export type NewDnsConnection = Insertable<DnsConnectionTable>;

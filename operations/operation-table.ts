@@ -571,6 +571,62 @@ export const alertRecipientRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+const connectionIdParam: ParamSpec = {
+  name: 'connection_id',
+  in: 'path',
+  type: 'integer',
+  required: true,
+  description: 'A connection_id from GET /v1/dns-connections.',
+};
+
+/** DNS connections (docs/domain-publishing.md): read to list, write to create and delete; secrets are never answered. */
+export const dnsConnectionRows = [
+  {
+    name: 'list_dns_connections',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/dns-connections',
+    document: 'dns-connections',
+    unwrap: 'dnsConnections',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: "Your account's DNS connections, without their secrets (which are never shown again).",
+    params: [],
+    mcpTool: 'list_dns_connections',
+    annotations: READING,
+  },
+  {
+    name: 'create_dns_connection',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/dns-connections',
+    document: 'create-dns-connection',
+    unwrap: 'createDnsConnection',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Stores a connection to your DNS provider: {"kind": "rfc2136", "server": "ns1.example.net", "port": 53, "key_name": "update-key", "algorithm": "hmac-sha256", "secret": "<base64>"} or {"kind": "cloudflare", "api_token": "..."}; the secret is encrypted and never shown again.',
+    params: [],
+    bodyVariable: 'input',
+    mcpTool: 'create_dns_connection',
+    annotations: ADDING,
+  },
+  {
+    name: 'delete_dns_connection',
+    listener: 'api',
+    method: 'DELETE',
+    path: '/v1/dns-connections/{connection_id}',
+    document: 'delete-dns-connection',
+    unwrap: 'deleteDnsConnection',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'Deletes a connection and its stored secret.',
+    params: [connectionIdParam],
+    mcpTool: 'delete_dns_connection',
+    annotations: REPLACING,
+  },
+] as const satisfies readonly OperationRow[];
+
 export const operationTable: readonly OperationRow[] = [
   ...accountReadingRows,
   ...accountChangingRows,
@@ -580,4 +636,5 @@ export const operationTable: readonly OperationRow[] = [
   ...publicCheckRows,
   ...webhookRows,
   ...alertRecipientRows,
+  ...dnsConnectionRows,
 ];

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import type { FullCheckContext } from './checks/full-check-context.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import { authenticateKey, bearerToken, type Caller } from './auth/api-keys.js';
-import type { CheckLimits, FaultSettings, ServiceConfig } from '../config/settings.js';
+import type { CheckLimits, FaultSettings, PublishingConfig, ServiceConfig } from '../config/settings.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import type { SandboxStore } from './payments/sandbox-store.js';
 import type { DnsRequestScope } from './checks/dns/create-dns-lookup.js';
@@ -28,6 +28,10 @@ export interface Services {
   readonly checkLimits: CheckLimits;
   /** Stripe when STRIPE_SECRET_KEY is set, else the embedded sandbox processor. */
   readonly payments: PaymentProcessor;
+  /** SECRETS_KEY: the AES-256-GCM key of resolvers/secrets/encrypt-secret.ts (DNS connection secrets, DKIM private keys). */
+  readonly secretsKey: Buffer;
+  /** How DNS connections reach customers' DNS servers and Cloudflare. */
+  readonly publishing: PublishingConfig;
   /** The sandbox processor's state, read by its card page at {api_url}/sandbox/card. */
   readonly sandboxStore: SandboxStore;
   /** The background work behind placements and switches (jobs/start-jobs.ts); absent in bare test setups. */

@@ -24,6 +24,7 @@ import './alert-recipients.js';
 import './people.js';
 import './domain-verification.js';
 import './domain-setup.js';
+import './dns-connections.js';
 
 /** Fields in the order they are declared: the operation documents are printed from it (scripts/print-schema.ts). */
 export const declaredSchema = builder.toSchema({ sortSchema: false });

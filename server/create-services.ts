@@ -37,6 +37,8 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     checkLimits,
     keyMode: settings.keyMode,
     faults: settings.faults,
+    secretsKey: config.secretsKey,
+    publishing: settings.publishing,
     createCheckContext: (scope) => {
       const dns = createDnsLookup(dnsConfig, scope);
       return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy, markRoots };

@@ -146,6 +146,31 @@ export enum DmarcTesting {
   Y = 'y'
 }
 
+export type DnsConnectionInput = {
+  /** rfc2136: hmac-sha256 (the default) or hmac-sha512. */
+  algorithm: InputMaybe<TsigAlgorithm>;
+  /** cloudflare: an API token with Zone > DNS > Edit. Stored encrypted, never shown again. */
+  apiToken: InputMaybe<Scalars['String']['input']>;
+  /** rfc2136: the TSIG key’s name, as in the server’s key statement. */
+  keyName: InputMaybe<Scalars['String']['input']>;
+  /** One of rfc2136, cloudflare. */
+  kind: DnsConnectionKind;
+  /** A name to tell connections apart; at most 100 characters. */
+  label: InputMaybe<Scalars['String']['input']>;
+  /** rfc2136: 1 to 65535; 53 when left out. */
+  port: InputMaybe<Scalars['Int']['input']>;
+  /** rfc2136: the TSIG secret in base64. Stored encrypted, never shown again. */
+  secret: InputMaybe<Scalars['String']['input']>;
+  /** rfc2136: the primary DNS server’s public IP address or host name. */
+  server: InputMaybe<Scalars['String']['input']>;
+};
+
+/** How records are published: rfc2136 (dynamic update signed with TSIG: BIND, Knot, PowerDNS) or cloudflare (an API token). */
+export enum DnsConnectionKind {
+  Cloudflare = 'cloudflare',
+  Rfc2136 = 'rfc2136'
+}
+
 /** records found; nodata: the name exists without this type; nxdomain; failed lookup. */
 export enum DnsOutcome {
   Failed = 'failed',
@@ -437,6 +462,12 @@ export enum TenancyProvider {
   GoogleWorkspace = 'google_workspace'
 }
 
+/** The TSIG key's HMAC: hmac-sha256 or hmac-sha512. */
+export enum TsigAlgorithm {
+  HmacSha256 = 'hmac_sha256',
+  HmacSha512 = 'hmac_sha512'
+}
+
 export enum UserRole {
   Member = 'member',
   Owner = 'owner'
@@ -638,6 +669,13 @@ export type CheckUriblQuery = { checkUribl:
     | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
    };
 
+export type CreateDnsConnectionMutationVariables = Exact<{
+  input: DnsConnectionInput;
+}>;
+
+
+export type CreateDnsConnectionMutation = { createDnsConnection: { kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, algorithm: TsigAlgorithm | null, connection_id: number, key_name: string | null, created_at: string } };
+
 export type CreateWebhookMutationVariables = Exact<{
   input: WebhookInput;
 }>;
@@ -657,6 +695,13 @@ export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: string, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: string, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
 
+export type DeleteDnsConnectionMutationVariables = Exact<{
+  connectionId: Scalars['Int']['input'];
+}>;
+
+
+export type DeleteDnsConnectionMutation = { deleteDnsConnection: { deleted: boolean, connection_id: number } };
+
 export type DeleteWebhookMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];
 }>;
@@ -670,6 +715,11 @@ export type DeleteWorkspaceMutationVariables = Exact<{
 
 
 export type DeleteWorkspaceMutation = { deleteWorkspace: { deleted: boolean, workspace_id: number, unfiled_domain_count: number } };
+
+export type DnsConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DnsConnectionsQuery = { dnsConnections: Array<{ kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, algorithm: TsigAlgorithm | null, connection_id: number, key_name: string | null, created_at: string }> };
 
 export type DomainSetupZoneQueryVariables = Exact<{
   domain: Scalars['String']['input'];

@@ -16,7 +16,8 @@ import {
   type OrderingHarness,
 } from '../orders/support/ordering-fixture.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
-import { openSecret } from '../../resolvers/secrets/secret-box.js';
+import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
+import { dkimSealPurpose } from '../../resolvers/domains/setup/dkim-keys.js';
 import { serviceConfigFromEnv } from '../../config/settings.js';
 import { makeRsaDkimKey } from '../../jobs/provisioning-adapter.js';
 
@@ -127,13 +128,15 @@ describe('the records a domain needs, and their status', () => {
     const row = await h.service.services.db
       .selectFrom('domain_dkim_keys')
       .innerJoin('domains', 'domains.id', 'domain_dkim_keys.domain_id')
-      .select(['private_key_sealed', 'public_key'])
+      .select(['private_key_sealed', 'public_key', 'domain_dkim_keys.domain_id'])
       .where('domains.domain', '=', fresh)
       .executeTakeFirstOrThrow();
     expect(row.private_key_sealed).not.toContain('PRIVATE KEY');
-    const pem = openSecret(h.service.services.config.secretsKey, row.private_key_sealed);
+    const pem = decryptSecret(h.service.services.config.secretsKey, row.private_key_sealed, dkimSealPurpose(row.domain_id));
     expect(createPublicKey(pem).export({ type: 'spki', format: 'der' }).toString('base64')).toBe(p);
-    expect(() => openSecret(Buffer.alloc(32, 7), row.private_key_sealed)).toThrow();
+    expect(() => decryptSecret(Buffer.alloc(32, 7), row.private_key_sealed, dkimSealPurpose(row.domain_id))).toThrow();
+    // Bound to its own domain: the same ciphertext does not open as another row's.
+    expect(() => decryptSecret(h.service.services.config.secretsKey, row.private_key_sealed, dkimSealPurpose(row.domain_id + 1))).toThrow();
   });
 
   it('SPF is merged into the existing record, never a second one', async () => {

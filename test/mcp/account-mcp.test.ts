@@ -34,6 +34,9 @@ const SPEC_TOOLS: Record<string, Scope> = {
   list_webhook_deliveries: 'write',
   get_alert_recipients: 'read',
   set_alert_recipients: 'write',
+  list_dns_connections: 'read',
+  create_dns_connection: 'write',
+  delete_dns_connection: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>

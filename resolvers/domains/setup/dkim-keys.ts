@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { sealSecret } from '../../secrets/secret-box.js';
+import { encryptSecret } from '../../secrets/encrypt-secret.js';
 
 /** A key pair as the provisioning adapter hands it over: the private key as PKCS#8 PEM. */
 export interface DkimKeyPair {
@@ -22,7 +22,17 @@ export async function findDkimKey(db: Kysely<Database>, domainId: number): Promi
 export async function storeDkimKey(db: Kysely<Database>, secretsKey: Buffer, domainId: number, pair: DkimKeyPair): Promise<void> {
   await db
     .insertInto('domain_dkim_keys')
-    .values({ domain_id: domainId, selector: pair.selector, public_key: pair.publicKey, private_key_sealed: sealSecret(secretsKey, pair.privateKeyPem) })
+    .values({
+      domain_id: domainId,
+      selector: pair.selector,
+      public_key: pair.publicKey,
+      private_key_sealed: encryptSecret(secretsKey, pair.privateKeyPem, dkimSealPurpose(domainId)),
+    })
     .onConflict((oc) => oc.column('domain_id').doNothing())
     .execute();
+}
+
+/** What a DKIM private key's seal is bound to: it opens for its own domain row only. */
+export function dkimSealPurpose(domainId: number): string {
+  return `dkim:${domainId}`;
 }

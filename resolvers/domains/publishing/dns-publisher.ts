@@ -1,0 +1,30 @@
+/**
+ * What a publisher writes and reads: one resource record, its name a fully qualified domain name
+ * without the trailing dot, a TXT value as one string (publishers split it into 255-byte strings on
+ * the wire), an MX value the exchange host with the preference in `priority`.
+ */
+export interface DnsRecord {
+  readonly type: string;
+  readonly name: string;
+  readonly value: string;
+  readonly ttl: number;
+  readonly priority?: number;
+}
+
+/** One step of a publish: add a record, or add it in place of the records in `replaces` (removed in the same change). */
+export interface PlannedChange {
+  readonly action: 'add' | 'replace';
+  readonly record: DnsRecord;
+  readonly replaces?: readonly DnsRecord[];
+}
+
+/**
+ * A customer's DNS provider, reached through one of their connections (RFC 2136 with TSIG, or
+ * Cloudflare's API). readRecords answers what the provider serves now at one name and type;
+ * applyChanges makes every change or none (a provider refusal throws an ApiError and leaves the
+ * zone as it was where the provider allows: RFC 2136 updates are one atomic message).
+ */
+export interface DnsPublisher {
+  readRecords(name: string, type: string): Promise<DnsRecord[]>;
+  applyChanges(changes: readonly PlannedChange[]): Promise<void>;
+}

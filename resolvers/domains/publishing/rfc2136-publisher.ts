@@ -1,0 +1,176 @@
+import { randomInt } from 'node:crypto';
+import dnsPacket, { type Answer, type DecodedPacket } from 'dns-packet';
+import { ApiError } from '../../api-error.js';
+import type { DnsPublisher, DnsRecord, PlannedChange } from './dns-publisher.js';
+import { CLASS_IN, CLASS_NONE, encodeHeader, encodeQuestion, encodeRecord } from './dns-wire.js';
+import { exchangeOverTcp } from './dns-tcp-exchange.js';
+import { vetDnsServer } from './dns-server-address.js';
+import { signMessage, verifyAnswer, type TsigAlgorithm, type TsigKey } from './tsig.js';
+import { normalizeName } from './plan-changes.js';
+
+export interface Rfc2136Settings {
+  readonly server: string;
+  readonly port: number;
+  readonly keyName: string;
+  readonly algorithm: TsigAlgorithm;
+}
+
+export interface Rfc2136Options {
+  /** DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: tests and private deployments. */
+  readonly allowPrivateAddresses: boolean;
+  readonly timeoutMs: number;
+}
+
+const OPCODE_UPDATE = 5 << 11;
+const RCODES: Record<number, string> = { 0: 'NOERROR', 1: 'FORMERR', 2: 'SERVFAIL', 3: 'NXDOMAIN', 4: 'NOTIMP', 5: 'REFUSED', 9: 'NOTAUTH', 10: 'NOTZONE' };
+
+interface Answered {
+  readonly rcode: string;
+  readonly packet: DecodedPacket;
+}
+
+/**
+ * Publishes through RFC 2136 dynamic update signed with TSIG, as BIND, Knot, PowerDNS and several
+ * providers accept. Records are read by asking the server itself (signed queries, no AXFR); each
+ * zone's changes go in one UPDATE message, which the server applies whole or not at all.
+ */
+export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer, options: Rfc2136Options): DnsPublisher {
+  const key: TsigKey = { name: settings.keyName, algorithm: settings.algorithm, secret };
+  const where = `${settings.server} port ${settings.port}`;
+  const zones = new Map<string, string>();
+  // A TXT's strings as the server split them, so deleting it sends the exact bytes it holds.
+  const servedTxt = new Map<string, Buffer[]>();
+
+  async function ask(message: Buffer): Promise<Answered> {
+    const address = await vetDnsServer(settings.server, options.allowPrivateAddresses);
+    const { signed, mac } = signMessage(message, key);
+    const result = await exchangeOverTcp(address, settings.port, signed, options.timeoutMs);
+    if (!result.ok)
+      throw new ApiError(
+        502,
+        'dns_server_unreachable',
+        `The DNS server ${where} ${result.reason}; check the connection's server and port, and that the server accepts DNS over TCP from this service. Nothing was changed.`,
+      );
+    const answer = result.answer;
+    let packet: DecodedPacket;
+    try {
+      packet = dnsPacket.decode(answer);
+    } catch {
+      throw badAnswer('its answer is not a DNS message');
+    }
+    if (packet.id !== message.readUInt16BE(0)) throw badAnswer('its answer is for another question');
+    const rcode = RCODES[answer.readUInt16BE(2) & 0xf] ?? `RCODE ${answer.readUInt16BE(2) & 0xf}`;
+    let verdict: ReturnType<typeof verifyAnswer>;
+    try {
+      verdict = verifyAnswer(answer, mac, key);
+    } catch {
+      verdict = { ok: false, error: null, reason: 'its TSIG record is malformed' };
+    }
+    if (!verdict.ok) {
+      if (verdict.error !== null || rcode === 'NOTAUTH')
+        throw new ApiError(
+          422,
+          'tsig_key_refused',
+          `The DNS server ${where} refused the TSIG key "${settings.keyName}" (${verdict.error ?? rcode}): check the key name, algorithm and secret against the server's key${verdict.error === 'BADTIME' ? ', and both clocks' : ''}. Nothing was changed.`,
+        );
+      throw badAnswer(verdict.reason);
+    }
+    return { rcode, packet };
+  }
+
+  function badAnswer(reason: string): ApiError {
+    return new ApiError(
+      502,
+      'dns_server_bad_answer',
+      `The DNS server ${where} answered, but ${reason}; check that the connection points at the zone's primary server.`,
+    );
+  }
+
+  async function query(name: string, type: string): Promise<Answered> {
+    const id = randomInt(0, 65536);
+    return ask(Buffer.concat([encodeHeader(id, 0, [1, 0, 0, 0]), encodeQuestion(name, type)]));
+  }
+
+  async function zoneOf(name: string): Promise<string> {
+    const known = zones.get(name);
+    if (known) return known;
+    const { rcode, packet } = await query(name, 'SOA');
+    const soa = [...(packet.answers ?? []), ...(packet.authorities ?? [])].find((a) => a.type === 'SOA');
+    if ((rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') || !soa) throw notServed(name, rcode);
+    const zone = normalizeName(soa.name);
+    zones.set(name, zone);
+    return zone;
+  }
+
+  function notServed(name: string, rcode: string): ApiError {
+    return new ApiError(
+      422,
+      'dns_zone_not_served',
+      `The DNS server ${where} does not answer for ${name} (${rcode}): point the connection at the primary server of the zone that holds ${name}.`,
+    );
+  }
+
+  return {
+    async readRecords(name, type) {
+      const wanted = normalizeName(name);
+      const { rcode, packet } = await query(wanted, type);
+      if (rcode === 'NXDOMAIN') return [];
+      if (rcode !== 'NOERROR') throw notServed(wanted, rcode);
+      return (packet.answers ?? []).flatMap((a) => (normalizeName(a.name) === wanted && a.type === type.toUpperCase() ? toRecord(a, servedTxt) : []));
+    },
+
+    async applyChanges(changes) {
+      const byZone = new Map<string, PlannedChange[]>();
+      for (const change of changes) {
+        const zone = await zoneOf(normalizeName(change.record.name));
+        byZone.set(zone, [...(byZone.get(zone) ?? []), change]);
+      }
+      for (const [zone, list] of byZone) {
+        const records = list.flatMap((c) => [
+          ...(c.replaces ?? []).map((r) => encodeRecord(r, CLASS_NONE, 0, servedTxt.get(txtKey(r)))),
+          encodeRecord(c.record, CLASS_IN, c.record.ttl),
+        ]);
+        const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
+        const { rcode } = await ask(message);
+        if (rcode === 'REFUSED' || rcode === 'NOTZONE')
+          throw new ApiError(
+            422,
+            'dns_update_refused',
+            `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change the names and types being published. Nothing was changed in ${zone}.`,
+          );
+        if (rcode !== 'NOERROR')
+          throw new ApiError(
+            502,
+            'dns_update_failed',
+            `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
+          );
+      }
+    },
+  };
+}
+
+function txtKey(record: DnsRecord): string {
+  return `${normalizeName(record.name)}|${record.value}`;
+}
+
+function toRecord(answer: Answer, servedTxt: Map<string, Buffer[]>): DnsRecord[] {
+  if (answer.type === 'OPT') return [];
+  const base = { name: normalizeName(answer.name), ttl: answer.ttl ?? 0 };
+  switch (answer.type) {
+    case 'A':
+    case 'AAAA':
+    case 'CNAME':
+    case 'NS':
+      return [{ ...base, type: answer.type, value: answer.type === 'A' || answer.type === 'AAAA' ? answer.data : normalizeName(answer.data) }];
+    case 'MX':
+      return [{ ...base, type: 'MX', value: normalizeName(answer.data.exchange), priority: answer.data.preference }];
+    case 'TXT': {
+      const chunks = (Array.isArray(answer.data) ? answer.data : [answer.data]).map((c) => (typeof c === 'string' ? Buffer.from(c) : c));
+      const record = { ...base, type: 'TXT', value: Buffer.concat(chunks).toString('utf8') };
+      servedTxt.set(txtKey(record), chunks);
+      return [record];
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import dnsPacket from 'dns-packet';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Debian's bind9 (named); .ci/run installs it, and a test needing it fails saying so when it is missing. */
+export const NAMED = '/usr/sbin/named';
+
+export interface BindZone {
+  readonly name: string;
+  /** Zone-file lines after the SOA and NS, relative to the zone's origin. */
+  readonly records: readonly string[];
+}
+
+export interface BindServer {
+  readonly port: number;
+  /** The TSIG key the zones grant updates to. */
+  readonly key: { readonly name: string; readonly algorithm: 'hmac-sha256' | 'hmac-sha512'; readonly secret: string };
+  /** What named printed (-g logs to stderr): to look for a secret in it. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface BindOptions {
+  readonly zones: readonly BindZone[];
+  readonly algorithm?: 'hmac-sha256' | 'hmac-sha512';
+}
+
+/** A free TCP port on 127.0.0.1 (named listens on the same number for UDP and TCP). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * A real BIND on 127.0.0.1 and a free port, serving the given zones as primary, each letting one
+ * TSIG key update any name in it (update-policy zonesub). Runs in the foreground of a child process
+ * (named -g) with its files in a fresh folder; stop() ends that one process and removes the folder.
+ */
+export async function startBindServer(options: BindOptions): Promise<BindServer> {
+  if (!existsSync(NAMED)) throw new Error(`${NAMED} is missing: apt-get install -y bind9 (.ci/run does).`);
+  const dir = mkdtempSync(join(tmpdir(), 'bind-test-'));
+  const port = await freePort();
+  const key = { name: 'publish-key', algorithm: options.algorithm ?? 'hmac-sha256', secret: randomBytes(32).toString('base64') } as const;
+  const zones = options.zones
+    .map((zone) => {
+      const file = join(dir, `${zone.name}.zone`);
+      writeFileSync(
+        file,
+        [
+          '$TTL 300',
+          `@ IN SOA ns1.${zone.name}. hostmaster.${zone.name}. 1 3600 600 86400 300`,
+          `@ IN NS ns1.${zone.name}.`,
+          'ns1 IN A 127.0.0.1',
+          ...zone.records,
+          '',
+        ].join('\n'),
+      );
+      return `zone "${zone.name}" { type primary; file "${file}"; update-policy { grant ${key.name} zonesub ANY; }; };`;
+    })
+    .join('\n');
+  writeFileSync(
+    join(dir, 'named.conf'),
+    `options {
+  directory "${dir}";
+  pid-file "${join(dir, 'named.pid')}";
+  listen-on port ${port} { 127.0.0.1; };
+  listen-on-v6 { none; };
+  recursion no;
+  dnssec-validation no;
+  allow-transfer { none; };
+};
+controls { };
+key "${key.name}" { algorithm ${key.algorithm}; secret "${key.secret}"; };
+${zones}
+`,
+  );
+  let output = '';
+  const child: ChildProcess = spawn(NAMED, ['-g', '-4', '-n', '1', '-c', join(dir, 'named.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 15_000;
+  while (!(await answersTcp(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`named did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Listening comes before the zones are loaded: wait for named to say it is running.
+  while (!output.includes('running')) {
+    if (Date.now() > deadline) throw new Error(`named did not load its zones:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    key,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function answersTcp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** What BIND serves at a name and type, asked over plain UDP (no TSIG): the tests' own look, independent of the publisher. */
+export async function askBind(port: number, name: string, type: 'MX' | 'TXT' | 'A' | 'CNAME'): Promise<string[]> {
+  const socket = createSocket('udp4');
+  try {
+    const answer = await new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('BIND did not answer')), 3000);
+      socket.once('message', (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      socket.send(dnsPacket.encode({ type: 'query', id: 7, questions: [{ type, name }] }), port, '127.0.0.1');
+    });
+    return (dnsPacket.decode(answer).answers ?? []).flatMap((a) => {
+      if (a.type === 'MX') return [`${a.data.preference} ${a.data.exchange}`];
+      if (a.type === 'TXT') return [(Array.isArray(a.data) ? a.data : [a.data]).map((c) => c.toString()).join('')];
+      if (a.type === 'A' || a.type === 'CNAME') return [a.data];
+      return [];
+    });
+  } finally {
+    socket.close();
+  }
+}
