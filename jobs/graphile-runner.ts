@@ -98,7 +98,7 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
         let lease: WorkerLease | null = null;
         events.on('pool:create', ({ workerPool: created }) => {
           if (lease) return;
-          lease = keepWorkerLease(pool, created.id, options.leaseMs, lane.name);
+          lease = keepWorkerLease(pool, created.id, options.leaseMs);
           leases.push(lease);
         });
         runners.push(await run({ pgPool: workerPool, taskList, concurrency: lane.concurrency, noHandleSignals: true, pollInterval: 1000, logger, events }));

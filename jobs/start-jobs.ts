@@ -100,6 +100,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
         );
         if (eventId) await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
       }),
+    deliveryQueued: (deliveryId) => environment.enqueue('deliver_webhook', { deliveryId }, { key: `deliver:${deliveryId}:asked:${Date.now()}` }),
     monitoringSwitched: (orderId, on) =>
       safely('the monitoring switch', async () => {
         if (on) await queueDueMonitoring(environment, orderId);

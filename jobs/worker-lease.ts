@@ -28,8 +28,8 @@ export interface WorkerLease {
  * existed writes none. A worker stalled past the lease (not dead) may see its job run a second time
  * elsewhere; every task is idempotent, so nothing is recorded twice.
  */
-export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number, lane?: string): WorkerLease {
-  const instance = `${hostname()} pid ${process.pid}${lane ? ` (${lane})` : ''}`;
+export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number): WorkerLease {
+  const instance = `${hostname()} pid ${process.pid}`;
   let stopped = false;
   let beating: Promise<void> = Promise.resolve();
   const beat = async () => {

@@ -475,6 +475,62 @@ export const webhookRows = [
     mcpTool: 'list_webhook_deliveries',
     annotations: READING,
   },
+  {
+    name: 'send_test_webhook',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/webhooks/{webhook_id}/test',
+    document: 'send-test-webhook',
+    unwrap: 'sendTestWebhook',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'Sends a webhook.test event to this endpoint (whatever it is subscribed to), signed like any other; its deliveries list shows how it went.',
+    params: [webhookIdParam],
+    mcpTool: 'send_test_webhook',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'resend_webhook_delivery',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/resend',
+    document: 'resend-webhook-delivery',
+    unwrap: 'resendWebhookDelivery',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'One more attempt at a delivered or failed delivery, with the same event id (409 while it is still pending).',
+    params: [
+      webhookIdParam,
+      { name: 'delivery_id', in: 'path', type: 'integer', required: true, description: 'A delivery_id from GET /v1/webhooks/{webhook_id}/deliveries.' },
+    ],
+    mcpTool: 'resend_webhook_delivery',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'list_events',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/events',
+    document: 'events',
+    unwrap: 'events',
+    scope: 'write',
+    rateLimit: 'read',
+    summary: 'Your events of the last 30 days, newest first: {"data": [...], "has_more": true|false}; page on with starting_after=<last id>.',
+    params: [
+      { name: 'limit', in: 'query', type: 'integer', required: false, description: 'Events per page, 1 to 100; default 10.' },
+      { name: 'starting_after', in: 'query', type: 'string', required: false, description: 'The id of the last event of the previous page.' },
+    ],
+    mcpTool: 'list_events',
+    annotations: READING,
+    // Each event's data is JSON text in GraphQL (no JSON scalar); REST and MCP answer it as an object.
+    reshape: (answer) => {
+      const page = answer as { data: { data_json: string; [k: string]: unknown }[]; has_more: boolean };
+      return {
+        data: page.data.map(({ data_json, ...rest }) => ({ ...rest, data: JSON.parse(data_json) as unknown })),
+        has_more: page.has_more,
+      };
+    },
+  },
 ] as const satisfies readonly OperationRow[];
 
 /** The extra addresses alert e-mails go to besides the account's people (docs/operations.md, "Alert e-mails"). */
