@@ -399,6 +399,17 @@ export const domainVerificationRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+/** GET /v1/events on REST and MCP: each event's data_json text becomes the object "data". */
+function eventPageForRest(answer: unknown): unknown {
+  if (!answer || typeof answer !== 'object' || !('data' in answer) || !Array.isArray(answer.data)) return answer;
+  const data = answer.data.map((event: unknown) => {
+    if (!event || typeof event !== 'object' || !('data_json' in event) || typeof event.data_json !== 'string') return event;
+    const { data_json, ...rest } = event;
+    return { ...rest, data: JSON.parse(data_json) };
+  });
+  return { ...answer, data };
+}
+
 const webhookIdParam: ParamSpec = { name: 'webhook_id', in: 'path', type: 'integer', required: true, description: 'A webhook_id from GET /v1/webhooks.' };
 
 /** Webhook endpoints (issue 13; beyond SPEC 6): scope write throughout, since an endpoint receives the account's events. */
@@ -523,13 +534,7 @@ export const webhookRows = [
     mcpTool: 'list_events',
     annotations: READING,
     // Each event's data is JSON text in GraphQL (no JSON scalar); REST and MCP answer it as an object.
-    reshape: (answer) => {
-      const page = answer as { data: { data_json: string; [k: string]: unknown }[]; has_more: boolean };
-      return {
-        data: page.data.map(({ data_json, ...rest }) => ({ ...rest, data: JSON.parse(data_json) as unknown })),
-        has_more: page.has_more,
-      };
-    },
+    reshape: (answer) => eventPageForRest(answer),
   },
 ] as const satisfies readonly OperationRow[];
 

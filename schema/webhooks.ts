@@ -123,7 +123,7 @@ const EventRef = builder.objectRef<EventBody>('Event').implement({
     type: t.exposeString('type'),
     created: t.field({ type: 'DateTime', resolve: (e) => new Date(e.created) }),
     dataJson: t.string({
-      description: 'The event\'s data as JSON text (REST and MCP answer it as the object "data").',
+      description: 'The event\'s data, serialized as text (REST and MCP answer it as the object "data").',
       resolve: (e) => JSON.stringify(e.data),
     }),
   }),
