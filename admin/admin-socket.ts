@@ -1,10 +1,9 @@
-import type { KeyMode } from '../resolvers/auth/api-keys.js';
 import { createConnection, createServer, type Server } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { runAdminCommand, type AdminOutcome } from './run-admin-command.js';
+import { runAdminCommand, type AdminOutcome, type AdminSettings } from './run-admin-command.js';
 
 /**
  * Embedded PGlite serves one process, so while `npm start` holds a data folder an operator command
@@ -19,7 +18,7 @@ export function adminSocketPath(dataDir: string): string {
 /** Largest request line accepted: commands are a few options, never more. */
 const MAX_LINE_BYTES = 16_384;
 
-export async function serveAdminSocket(db: Kysely<Database>, dataDir: string, keyMode: KeyMode): Promise<Server> {
+export async function serveAdminSocket(db: Kysely<Database>, dataDir: string, settings: AdminSettings): Promise<Server> {
   const path = adminSocketPath(dataDir);
   const folder = join(resolve(dataDir), 'admin');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -40,7 +39,7 @@ export async function serveAdminSocket(db: Kysely<Database>, dataDir: string, ke
       if (newline < 0) return;
       const line = buffered.slice(0, newline);
       buffered = '';
-      void answer(db, line, keyMode).then((outcome) => socket.end(JSON.stringify(outcome) + '\n'));
+      void answer(db, line, settings).then((outcome) => socket.end(JSON.stringify(outcome) + '\n'));
     });
   });
   await new Promise<void>((done, fail) => {
@@ -54,7 +53,7 @@ export async function serveAdminSocket(db: Kysely<Database>, dataDir: string, ke
   return server;
 }
 
-async function answer(db: Kysely<Database>, line: string, keyMode: KeyMode): Promise<AdminOutcome> {
+async function answer(db: Kysely<Database>, line: string, settings: AdminSettings): Promise<AdminOutcome> {
   let args: unknown;
   try {
     args = (JSON.parse(line) as { args?: unknown }).args;
@@ -62,7 +61,7 @@ async function answer(db: Kysely<Database>, line: string, keyMode: KeyMode): Pro
     return { ok: false, error: 'The admin request is not JSON.' };
   }
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return { ok: false, error: 'The admin request must be {"args": [strings]}.' };
-  return runAdminCommand(db, args as string[], keyMode);
+  return runAdminCommand(db, args as string[], settings);
 }
 
 /** Sends one command to the service holding `dataDir`; null when no service answers there. */

@@ -43,7 +43,7 @@ try {
 let outcome: AdminOutcome;
 try {
   await migrateToLatest(database!.db);
-  outcome = await runAdminCommand(database!.db, args, settings!.keyMode);
+  outcome = await runAdminCommand(database!.db, args, { keyMode: settings!.keyMode, jobLeaseMs: settings!.jobs.leaseMs });
 } catch (error) {
   outcome = { ok: false, error: errorText(error) };
 } finally {

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { seedDemo } from './seed-demo.js';
-import { createApiKey, revokeApiKey, type KeyMode } from '../resolvers/auth/api-keys.js';
+import { createApiKey, revokeApiKey } from '../resolvers/auth/api-keys.js';
+import type { AdminSettings } from './run-admin-command.js';
 import { isScope, SCOPES } from '../resolvers/auth/scopes.js';
 import { findAccountLimits, setAccountLimits, type AccountLimits } from '../resolvers/limits/account-limits.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
@@ -18,8 +19,7 @@ type Values = Record<string, string | undefined>;
 interface AdminCommand {
   readonly usage: string;
   readonly options: Record<string, { type: 'string' }>;
-  /** `keyMode`: the mode new keys are made in (config/settings.ts: live with Stripe, test with the sandbox). */
-  run(db: Kysely<Database>, values: Values, fail: Fail, keyMode: KeyMode): Promise<Record<string, unknown>>;
+  run(db: Kysely<Database>, values: Values, fail: Fail, settings: AdminSettings): Promise<Record<string, unknown>>;
 }
 
 function wholeNumber(value: string | undefined, name: string, fail: Fail): number {
@@ -65,7 +65,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   'create-key': {
     usage: 'create-key --account ID --scopes read,write,orders:place',
     options: { account: { type: 'string' }, scopes: { type: 'string' } },
-    async run(db, values, fail, keyMode) {
+    async run(db, values, fail, { keyMode }) {
       const accountId = wholeNumber(values.account, 'account', fail);
       const scopes = (values.scopes ?? '')
         .split(',')
@@ -202,7 +202,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   jobs: {
     usage: 'jobs',
     options: {},
-    run: (db) => readQueueState(db),
+    run: (db, _values, _fail, { jobLeaseMs }) => readQueueState(db, jobLeaseMs),
   },
   'set-build-state': {
     usage: 'set-build-state --domain DOMAIN --state queued|building|waiting_for_dns|live|needs_attention [--reason TEXT]',
@@ -221,7 +221,7 @@ export const adminCommands: Record<string, AdminCommand> = {
   'seed-demo': {
     usage: 'seed-demo',
     options: {},
-    async run(db, _values, _fail, keyMode) {
+    async run(db, _values, _fail, { keyMode }) {
       const demo = await seedDemo(db, keyMode);
       return { account_id: demo.accountId, key: demo.key, key_id: demo.keyId };
     },

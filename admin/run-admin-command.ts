@@ -1,4 +1,10 @@
 import type { KeyMode } from '../resolvers/auth/api-keys.js';
+
+/** What the commands take from the settings (config/settings.ts): the mode new keys are made in, the job lease. */
+export interface AdminSettings {
+  readonly keyMode: KeyMode;
+  readonly jobLeaseMs: number;
+}
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -27,7 +33,7 @@ export function checkAdminArgs(args: readonly string[]): { readonly error: strin
  * command line with its own connection, and by the running service for a command handed over its
  * admin socket (embedded PGlite serves one process).
  */
-export async function runAdminCommand(db: Kysely<Database>, args: readonly string[], keyMode: KeyMode): Promise<AdminOutcome> {
+export async function runAdminCommand(db: Kysely<Database>, args: readonly string[], settings: AdminSettings): Promise<AdminOutcome> {
   const refused = checkAdminArgs(args);
   if (refused) return { ok: false, error: refused.error };
   const [command, ...rest] = args;
@@ -37,7 +43,7 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
     throw new AdminRefusal(message);
   };
   try {
-    return { ok: true, result: await spec.run(db, values, fail, keyMode) };
+    return { ok: true, result: await spec.run(db, values, fail, settings) };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }

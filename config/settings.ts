@@ -182,6 +182,12 @@ export interface JobsConfig {
   readonly webhookRetryBaseMs: number;
   /** WEBHOOK_RETRY_FOR_MS (a day): how long a delivery is retried before it is marked failed. */
   readonly webhookRetryForMs: number;
+  /** WEBHOOK_TIMEOUT_MS (10 s): the whole of one delivery attempt (connect, headers and body). */
+  readonly webhookTimeoutMs: number;
+  /** WEBHOOK_CONCURRENCY (4): webhook deliveries run at once per instance, in slots of their own (not JOBS_CONCURRENCY's). */
+  readonly webhookConcurrency: number;
+  /** WEBHOOK_ACCOUNT_CONCURRENCY (2): attempts of one account in flight at once, across all instances. */
+  readonly webhookAccountConcurrency: number;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1 lets endpoints on private addresses (tests only). */
   readonly webhookAllowPrivate: boolean;
   /** SMTP_URL (smtp://user:pass@host:587); unset, alerts go to the log and ALERT_OUTBOX_DIR. */
@@ -267,6 +273,9 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,
       webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       webhookRetryForMs: e.WEBHOOK_RETRY_FOR_MS,
+      webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+      webhookAccountConcurrency: e.WEBHOOK_ACCOUNT_CONCURRENCY,
       webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
       smtpUrl: e.SMTP_URL,
       alertFrom: e.ALERT_FROM,

@@ -96,7 +96,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     // Embedded PGlite serves this process only: operator commands reach it over a local socket.
     const adminSocket =
       database.kind === 'pglite' && config.dataDir !== 'memory'
-        ? await serveAdminSocket(database.db, config.dataDir, settings.keyMode).catch((error: Error) => {
+        ? await serveAdminSocket(database.db, config.dataDir, { keyMode: settings.keyMode, jobLeaseMs: settings.jobs.leaseMs }).catch((error: Error) => {
             log('warn', 'admin socket not started: operator commands must wait until the service stops', { reason: error.message });
             return null;
           })

@@ -19,7 +19,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-const admin = (...args: string[]) => runAdminCommand(service.services.db, args, 'test');
+const admin = (...args: string[]) => runAdminCommand(service.services.db, args, { keyMode: 'test', jobLeaseMs: 60_000 });
 const statuses = async (n: number, call: () => Promise<Response>) => {
   const out: number[] = [];
   for (let i = 0; i < n; i += 1) out.push((await call()).status);

@@ -16,7 +16,7 @@ describe('admin create-user', () => {
     const outcome = await runAdminCommand(
       service.services.db,
       ['create-user', '--account', String(service.demo.accountId), '--email', 'Operator.Made@Example.com', '--role', 'owner'],
-      'test',
+      { keyMode: 'test', jobLeaseMs: 60_000 },
     );
     expect(outcome.ok).toBe(true);
     const result = outcome.ok ? outcome.result : {};
@@ -38,12 +38,12 @@ describe('admin create-user', () => {
       '--role',
       role,
     ];
-    await runAdminCommand(service.services.db, args('twice@example.com', 'member'), 'test');
-    const taken = await runAdminCommand(service.services.db, args('twice@example.com', 'member'), 'test');
+    await runAdminCommand(service.services.db, args('twice@example.com', 'member'), { keyMode: 'test', jobLeaseMs: 60_000 });
+    const taken = await runAdminCommand(service.services.db, args('twice@example.com', 'member'), { keyMode: 'test', jobLeaseMs: 60_000 });
     expect(taken.ok ? '' : taken.error).toContain('already signs in');
-    const role = await runAdminCommand(service.services.db, args('role@example.com', 'admin'), 'test');
+    const role = await runAdminCommand(service.services.db, args('role@example.com', 'admin'), { keyMode: 'test', jobLeaseMs: 60_000 });
     expect(role.ok ? '' : role.error).toContain('owner or member');
-    const account = await runAdminCommand(service.services.db, args('acct@example.com', 'owner', '999999'), 'test');
+    const account = await runAdminCommand(service.services.db, args('acct@example.com', 'owner', '999999'), { keyMode: 'test', jobLeaseMs: 60_000 });
     expect(account.ok ? '' : account.error).toContain('no account');
   });
 });

@@ -37,7 +37,7 @@ describe('operations', () => {
   });
 
   it('admin jobs prints the queue state as JSON', async () => {
-    const outcome = await runAdminCommand(service.services.db, ['jobs'], 'test');
+    const outcome = await runAdminCommand(service.services.db, ['jobs'], { keyMode: 'test', jobLeaseMs: 60_000 });
     expect(outcome.ok).toBe(true);
     const result = (outcome as { result: Record<string, unknown> }).result;
     expect(result).toMatchObject({ runner: service.database.kind === 'postgres' ? 'graphile-worker' : 'in-process', failed: 0 });
@@ -51,9 +51,15 @@ describe('operations', () => {
       .where('account_id', '=', service.demo.accountId)
       .where('build_state', '=', 'building')
       .executeTakeFirstOrThrow();
-    const refused = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'needs_attention'], 'test');
+    const refused = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'needs_attention'], {
+      keyMode: 'test',
+      jobLeaseMs: 60_000,
+    });
     expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/--reason is required/) });
-    const unknown = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'done'], 'test');
+    const unknown = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'done'], {
+      keyMode: 'test',
+      jobLeaseMs: 60_000,
+    });
     expect(unknown).toMatchObject({ ok: false, error: expect.stringMatching(/--state must be one of/) });
 
     await service.services.db.insertInto('alert_recipients').values({ account_id: domain.account_id, email: 'ops@example.com' }).execute();
@@ -69,7 +75,7 @@ describe('operations', () => {
         '--reason',
         'The registrar refused the nameserver change; unlock the domain at your registrar.',
       ],
-      'test',
+      { keyMode: 'test', jobLeaseMs: 60_000 },
     );
     expect(moved).toMatchObject({ ok: true, result: { from: 'building', to: 'needs_attention', event_id: expect.stringMatching(/^evt_/) } });
     const eventId = (moved as unknown as { result: { event_id: string } }).result.event_id;

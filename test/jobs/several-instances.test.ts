@@ -99,7 +99,7 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     expect(faults.size).toBe(0);
     const failures = (await registry.getSingleMetric('job_failures_total')!.get()).values.find((v) => v.labels.task === 'build_domain');
     expect(failures?.value).toBeGreaterThanOrEqual(1);
-    const state = await readQueueState(db);
+    const state = await readQueueState(db, 60_000);
     expect(state).toMatchObject({ runner: 'graphile-worker', failed: 0 });
   }, 60_000);
 });
