@@ -204,6 +204,29 @@ describe('svc listen --forward-to', () => {
     }
   }, 40_000);
 
+  it('an event listed late with an earlier time (its change began before the newest event) is still forwarded, once', async () => {
+    let secret = '';
+    const receiver = await startReceiver(() => secret);
+    try {
+      const run = await listen(['--forward-to', receiver.url, '--interval', '0.5']);
+      secret = run.secret;
+      const first = await testEvent();
+      await run.line(new RegExp(`\\[${first}\\]\\s+<-- 200 OK`));
+      // As a transaction that began 20 s ago and commits now: created earlier than the event above.
+      const late = `evt_late_${Date.now()}`;
+      await service.services.db
+        .insertInto('events')
+        .values({ id: late, account_id: account.accountId, type: 'webhook.test', data: '{"late":true}', created_at: new Date(Date.now() - 20_000) })
+        .execute();
+      await run.line(new RegExp(`\\[${late}\\]\\s+<-- 200 OK`));
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(idsOf(receiver.received)).toEqual([first, late]);
+      expect(await run.interrupt()).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  }, 40_000);
+
   it('--since replays the recent events oldest first; --secret signs with the secret the receiver already has', async () => {
     const own = 'whsec_the_one_my_receiver_checks';
     const receiver = await startReceiver(() => own);
