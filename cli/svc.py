@@ -365,6 +365,8 @@ def cmd_listen(client, args):
                       "such as the whsec_... secret your receiver already checks.")
     if args.interval < 0.5:
         raise Refusal("--interval is at least 0.5 seconds (the events list allows 240 reads a minute per key).")
+    if not 0 < args.forward_timeout <= 600:
+        raise Refusal("--forward-timeout is a number of seconds above 0 and at most 600, such as 10.")
     types = set(t.strip() for t in args.events.split(",") if t.strip()) if args.events else set()
     since = parse_since(args.since) if args.since else None
 

@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   if (made.status !== 200) throw new Error(`POST /v1/webhooks answered ${made.status}: ${await made.text()}`);
   webhookId = ((await made.json()) as { webhook_id: number }).webhook_id;
-}, 30_000);
+}, 60_000);
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
@@ -317,13 +317,19 @@ describe('svc listen refusals', () => {
     expect(result.stderr).toMatch(/^--forward-to must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:3000\/hook/);
   });
 
-  it('--since beyond the 30 days the list keeps, or in words, is refused', async () => {
+  it('--since beyond the 30 days the list keeps or in words, a tiny --interval, a zero --forward-timeout: refused with what to give', async () => {
     const far = await once(['--forward-to', 'http://127.0.0.1:9/hook', '--since', '31d']);
     expect(far.code).toBe(1);
     expect(far.stderr).toMatch(/at most 30d/);
     const words = await once(['--forward-to', 'http://127.0.0.1:9/hook', '--since', 'yesterday']);
     expect(words.code).toBe(1);
     expect(words.stderr).toMatch(/30s, 10m, 2h or 1d/);
+    const fast = await once(['--forward-to', 'http://127.0.0.1:9/hook', '--interval', '0.1']);
+    expect(fast.code).toBe(1);
+    expect(fast.stderr).toMatch(/^--interval is at least 0\.5 seconds/);
+    const never = await once(['--forward-to', 'http://127.0.0.1:9/hook', '--forward-timeout', '0']);
+    expect(never.code).toBe(1);
+    expect(never.stderr).toMatch(/^--forward-timeout is a number of seconds above 0/);
   });
 
   it('a key without scope write gets the service detail naming it, before anything is printed on stdout', async () => {
