@@ -9,6 +9,7 @@ import { operationTable } from '../rest/operation-table.js';
 import { errorResponse } from '../rest/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
 import { sessionTokenOf } from '../resolvers/people/sessions.js';
+import { jsonTooDeep, tooDeepError } from '../rest/parse-json-bounded.js';
 import { accountCorsHeaders, CSRF_HEADER, isPortalOrigin } from './account-cors.js';
 
 /**
@@ -54,6 +55,8 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
     );
   }
   const runsOperation = request.method === 'POST' || url.searchParams.has('query');
+  // Variables nested thousands deep would overflow input coercion's recursion: refused in our words first.
+  if (request.method === 'POST' && jsonTooDeep(await request.clone().text())) return errorResponse(tooDeepError(), info.requestId);
   if (sessionToken && runsOperation && !request.headers.has(CSRF_HEADER)) {
     return errorResponse(
       new ApiError(
