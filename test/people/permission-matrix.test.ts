@@ -131,7 +131,10 @@ describe('the permission matrix, one test per cell, through /graphql with a sess
   for (const permission of Object.keys(PERMISSION_MATRIX) as Permission[]) {
     for (const role of ['owner', 'member'] as const) {
       const allowed = PERMISSION_MATRIX[permission][role];
-      it(`${role} × ${permission}: ${allowed ? 'allowed' : 'refused with a 403 naming the role'}`, () => CELLS[permission](role));
+      it(`${role} × ${permission}: ${allowed ? 'allowed' : 'refused with a 403 naming the role'}`, async () => {
+        expect.hasAssertions();
+        await CELLS[permission](role);
+      });
     }
   }
 });
