@@ -11,6 +11,8 @@ const outside = Object.values(networkInterfaces())
   .flat()
   .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 
+const noOutside = outside === undefined ? ' (skipped: this machine has no address but loopback to try from)' : '';
+
 const started: TestService[] = [];
 afterAll(async () => {
   for (const service of started) await service.close();
@@ -68,9 +70,7 @@ describe('the outbox', () => {
 });
 
 describe('the metrics listener', () => {
-  it('binds 127.0.0.1 by default even when HOST opens the listeners to the network', {
-    skip: outside === undefined ? 'this machine has no address but loopback' : false,
-  }, async () => {
+  it.skipIf(outside === undefined)(`binds 127.0.0.1 by default even when HOST opens the listeners to the network${noOutside}`, async () => {
     const service = await start({ HOST: '0.0.0.0', METRICS_PORT: '0' });
     const port = new URL(service.metricsUrl!).port;
     expect(new URL(service.metricsUrl!).hostname).toBe('127.0.0.1');
@@ -80,7 +80,7 @@ describe('the metrics listener', () => {
     await expect(fetch(`http://${outside}:${port}/metrics`)).rejects.toThrow();
   });
 
-  it('binds METRICS_HOST when set', { skip: outside === undefined ? 'this machine has no address but loopback' : false }, async () => {
+  it.skipIf(outside === undefined)(`binds METRICS_HOST when set${noOutside}`, async () => {
     const service = await start({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '0' });
     const port = new URL(service.metricsUrl!).port;
     expect((await fetch(`http://${outside}:${port}/metrics`)).status).toBe(200);
