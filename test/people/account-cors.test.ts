@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { signUpDirect } from './people-support.js';
+import { freshOutbox, signUpDirect } from './people-support.js';
 
 let service: TestService;
 let portal: string;
 let cookie: string;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ env: { ALERT_OUTBOX_DIR: freshOutbox() } });
   portal = new URL(service.services.config.apiUrl).origin;
   ({ cookie } = await signUpDirect(service, 'cors-owner@example.com'));
 });

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { createUser } from '../../resolvers/people/users.js';
 import { outboxMailsTo, sessionGraphql, signIn, tokenMailedTo } from '../auth/auth-support.js';
-import { signUpDirect } from './people-support.js';
+import { freshOutbox, signUpDirect } from './people-support.js';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ env: { STRIPE_SECRET_KEY: '' }, rateLimits: { change: 1000, signInAddress: 1000 } });
+  service = await startTestService({ env: { STRIPE_SECRET_KEY: '', ALERT_OUTBOX_DIR: freshOutbox() }, rateLimits: { change: 1000, signInAddress: 1000 } });
 });
 afterAll(async () => {
   await service?.close();

@@ -4,14 +4,14 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { createUserInAccount } from '../support/portal-people.js';
 import { sessionGraphql, signIn } from '../auth/auth-support.js';
 import { PERMISSION_MATRIX, type Permission } from '../../resolvers/people/permissions.js';
-import { signUpDirect } from './people-support.js';
+import { freshOutbox, signUpDirect } from './people-support.js';
 
 let service: TestService;
 let accountId: number;
 let owner: { cookie: string; userId: number };
 let member: { cookie: string; userId: number; email: string };
 beforeAll(async () => {
-  service = await startTestService({ env: { STRIPE_SECRET_KEY: '' }, rateLimits: { change: 1000, read: 1000 } });
+  service = await startTestService({ env: { STRIPE_SECRET_KEY: '', ALERT_OUTBOX_DIR: freshOutbox() }, rateLimits: { change: 1000, read: 1000 } });
   const made = await signUpDirect(service, 'matrix-owner@example.com', 'Matrix Co');
   accountId = made.accountId;
   owner = made;

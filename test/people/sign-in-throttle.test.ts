@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { outboxMailsTo, signIn } from '../auth/auth-support.js';
-import { PASSWORD, signUpDirect } from './people-support.js';
+import { PASSWORD, freshOutbox, signUpDirect } from './people-support.js';
 
 let service: TestService;
 beforeAll(async () => {
   // Over real sockets, behind a trusted proxy (this test), so each request names its client address.
-  service = await startTestService({ env: { TRUSTED_PROXIES: '127.0.0.1,::1', STRIPE_SECRET_KEY: '' } });
+  service = await startTestService({ env: { TRUSTED_PROXIES: '127.0.0.1,::1', STRIPE_SECRET_KEY: '', ALERT_OUTBOX_DIR: freshOutbox() } });
 });
 afterAll(async () => {
   await service?.close();
