@@ -137,6 +137,9 @@ describe('people in the portal', () => {
       expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /^Make / }).count()).toBe(0);
       expect(await page.getByRole('columnheader', { name: 'Manage' }).count()).toBe(0);
+      // A member's key can hold only the member's scopes: orders:place cannot be ticked.
+      expect(await page.getByRole('checkbox', { name: /^orders:place:/ }).isDisabled()).toBe(true);
+      expect(await page.getByRole('checkbox', { name: /^write:/ }).isDisabled()).toBe(false);
       await screenshot(page, 'settings-member-desktop');
       const people = await page.evaluate(
         async () =>

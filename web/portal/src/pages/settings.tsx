@@ -115,6 +115,9 @@ function ApiKeysSection() {
 }
 
 function CreateKeyForm(props: { onCreated: () => void }) {
+  // A key holds at most its maker's role's scopes (docs/people.md): a member cannot give one orders:place.
+  const { viewer } = useViewer();
+  const ownersOnly = (scope: string) => viewer.role !== 'owner' && scope === 'orders:place';
   const [created, createKey] = useMutation(CreateApiKeyDocument);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['read']);
@@ -155,9 +158,15 @@ function CreateKeyForm(props: { onCreated: () => void }) {
           <legend>Scopes</legend>
           {SCOPES.map((scope) => (
             <label key={scope.value} className="check">
-              <input type="checkbox" checked={scopes.includes(scope.value)} onChange={(e) => toggle(scope.value, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope.value)}
+                disabled={ownersOnly(scope.value)}
+                onChange={(e) => toggle(scope.value, e.target.checked)}
+              />
               <span>
                 <code>{scope.value}</code>: {scope.hint}
+                {ownersOnly(scope.value) ? ' (owners only: ask an owner for such a key)' : ''}
               </span>
             </label>
           ))}
