@@ -24,6 +24,9 @@ export async function issueInvitation(
   trx: Transaction<Database>,
   invitation: { accountId: number; email: string; role: Role; invitedByUserId: number },
 ): Promise<{ token: string; expiresAt: Date }> {
+  // The account's row is locked so two owners inviting one address at once take turns: the second
+  // sees and replaces the first, and the address never holds two working links.
+  await trx.selectFrom('accounts').select('id').where('id', '=', invitation.accountId).forUpdate().execute();
   await dropPendingInvitations(trx, invitation.accountId, invitation.email);
   const token = newToken();
   const expiresAt = new Date(Date.now() + LIFETIME_MS.invitation);
