@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -149,6 +150,14 @@ export function metricsPortFromEnv(env: NodeJS.ProcessEnv): number | null {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`METRICS_PORT must be a port number from 0 to 65535, not "${raw}".`);
   return value;
+}
+
+/** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
+export function metricsHostFromEnv(env: NodeJS.ProcessEnv): string {
+  const raw = (env.METRICS_HOST ?? '').trim();
+  if (raw === '') return '127.0.0.1';
+  if (isIP(raw) === 0 && raw !== 'localhost') throw new Error(`METRICS_HOST must be an IP address to bind (such as 127.0.0.1 or 0.0.0.0), not "${raw}".`);
+  return raw;
 }
 
 /** GET /metrics on its own listener; anything else is a 404 with a sentence. */

@@ -13,7 +13,7 @@ import { trustedProxiesFromEnv } from './client-address.js';
 import { serveAdminSocket } from '../admin/admin-socket.js';
 import { log } from './log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
-import { metricsPortFromEnv, serveMetrics } from './metrics.js';
+import { metricsHostFromEnv, metricsPortFromEnv, serveMetrics } from './metrics.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { jobsConfigFromEnv } from '../jobs/jobs-config.js';
 import { selfSignUpFromEnv } from './self-sign-up.js';
@@ -80,7 +80,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const mailer = createAlertMailer(mailConfig.smtpUrl, mailConfig.alertFrom, mailConfig.outboxDir);
     const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: selfSignUpFromEnv(env), keyMode: keyModeFromEnv(env) };
     const metricsPort = metricsPortFromEnv(options.env ?? process.env);
-    const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, config.host);
+    const metricsHost = metricsHostFromEnv(options.env ?? process.env);
+    const metrics = metricsPort === null ? null : await serveMetrics(metricsPort, metricsHost);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxiesFromEnv(options.env ?? process.env);
     const handlers = {
@@ -111,7 +112,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       demoUser,
       jobs,
       handlers,
-      metricsUrl: metrics ? `http://${urlHost}:${metrics.port}/metrics` : null,
+      metricsUrl: metrics
+        ? `http://${metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost === '0.0.0.0' ? '127.0.0.1' : metricsHost}:${metrics.port}/metrics`
+        : null,
       stop: () =>
         (stopping ??= (async () => {
           await Promise.all([
