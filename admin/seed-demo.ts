@@ -21,10 +21,18 @@ const DAY = 86_400_000;
  * every kind (one-off, three months, forever, first invoice free, expired, used up, other plan). No card is on file:
  * saving one through the setup link is the first thing to do before placing an order. Every run
  * makes a new account (domain names carry a random tag, since a domain belongs to one order only).
- * The account's domain verification token is fixed (DEMO_VERIFICATION_TOKEN), and the dev DNS zone
- * publishes it for the orderable demo domains, so they pass the ownership check offline.
+ * The first demo account's domain verification token is fixed (DEMO_VERIFICATION_TOKEN), and the dev
+ * DNS zone publishes it for the orderable demo domains, so they pass the ownership check offline.
+ * The token is public (it is in this repository), so every later demo account gets a random one:
+ * otherwise anyone could prove a domain as theirs for every demo account at once. Tests whose
+ * accounts share one DNS zone ask for the shared token (`sharedDemoToken`).
  */
-export async function seedDemo(db: Kysely<Database>, keyMode: KeyMode, now = new Date()): Promise<DemoAccount> {
+export async function seedDemo(
+  db: Kysely<Database>,
+  keyMode: KeyMode,
+  now = new Date(),
+  options: { readonly sharedDemoToken?: boolean } = {},
+): Promise<DemoAccount> {
   const tag = randomBytes(3).toString('hex');
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
   const accountId = await db.transaction().execute(async (trx) => {
@@ -177,7 +185,9 @@ export async function seedDemo(db: Kysely<Database>, keyMode: KeyMode, now = new
       ])
       .execute();
 
-    await trx.insertInto('domain_verification_tokens').values({ account_id: id, token: DEMO_VERIFICATION_TOKEN }).execute();
+    const fixedTaken = await trx.selectFrom('domain_verification_tokens').select('account_id').where('token', '=', DEMO_VERIFICATION_TOKEN).executeTakeFirst();
+    const token = fixedTaken && options.sharedDemoToken !== true ? randomBytes(16).toString('hex') : DEMO_VERIFICATION_TOKEN;
+    await trx.insertInto('domain_verification_tokens').values({ account_id: id, token }).execute();
 
     const workspace = await trx.insertInto('workspaces').values({ account_id: id, name: 'Client: Acme outbound' }).returning('id').executeTakeFirstOrThrow();
 

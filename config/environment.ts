@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -144,6 +145,16 @@ export const environmentSchema = z.object({
       const n = Number(value);
       if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `METRICS_PORT must be a port number from 0 to 65535, not "${raw}".`);
       return n;
+    }),
+  METRICS_HOST: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return '127.0.0.1';
+      if (isIP(value) === 0 && value !== 'localhost')
+        return refuse(ctx, `METRICS_HOST must be an IP address to bind (such as 127.0.0.1 or 0.0.0.0), not "${value}".`);
+      return value;
     }),
   TRUSTED_PROXIES: list(),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),

@@ -13,6 +13,8 @@ export interface Settings {
   readonly log: LogSettings;
   /** METRICS_PORT: unset, no metrics listener; 0 picks a free port (tests). */
   readonly metricsPort: number | null;
+  /** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
+  readonly metricsHost: string;
   /** TRUSTED_PROXIES: addresses of the operator's load balancers (checked to be IP addresses). */
   readonly trustedProxies: readonly string[];
   /** SELF_SIGN_UP (on): off closes POST /auth/sign-up. */
@@ -191,6 +193,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     service: serviceConfigOf(e),
     log: { silent: e.LOG_LEVEL === 'silent', requests: e.LOG_REQUESTS },
     metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     trustedProxies,
     selfSignUp: e.SELF_SIGN_UP === 'on',
     keyMode: e.STRIPE_SECRET_KEY === null ? 'test' : 'live',

@@ -10,6 +10,7 @@ import * as usersAndSessions from './migrations/2026_11_26_1600_users_and_sessio
 import * as domainVerification from './migrations/2026_11_26_1700_domain_verification.js';
 import * as workerHeartbeats from './migrations/2026_11_26_1830_worker_heartbeats.js';
 import * as webhookAttempts from './migrations/2026_11_27_0900_webhook_attempts.js';
+import * as invitationsAndSignUps from './migrations/2026_11_27_1000_invitations_and_sign_ups.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1700_domain_verification': domainVerification,
   '2026_11_26_1830_worker_heartbeats': workerHeartbeats,
   '2026_11_27_0900_webhook_attempts': webhookAttempts,
+  '2026_11_27_1000_invitations_and_sign_ups': invitationsAndSignUps,
 };

@@ -76,7 +76,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     startedJobs = jobs;
     const mailer = createAlertMailer(settings.jobs.smtpUrl, settings.jobs.alertFrom, settings.jobs.outboxDir);
     const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp };
-    const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, config.host);
+    const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);
     const handlers = {
@@ -113,7 +113,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       demoUser,
       jobs,
       handlers,
-      metricsUrl: metrics ? `http://${urlHost}:${metrics.port}/metrics` : null,
+      metricsUrl: metrics
+        ? `http://${settings.metricsHost.includes(':') ? `[${settings.metricsHost}]` : settings.metricsHost === '0.0.0.0' ? '127.0.0.1' : settings.metricsHost}:${metrics.port}/metrics`
+        : null,
       stop: () =>
         (stopping ??= (async () => {
           await Promise.all([

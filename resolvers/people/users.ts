@@ -46,11 +46,10 @@ function emailTaken(email: string): ApiError {
   return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or reset its password at POST /auth/password-reset.`);
 }
 
-/** Self sign-up: a new account with its owner, in one transaction. */
-export async function signUp(db: Kysely<Database>, accountName: string, email: string, password: string): Promise<{ accountId: number; userId: number }> {
+/** A confirmed self sign-up: a new account with its owner, in one transaction (the password came hashed with the sign-up). */
+export async function signUp(db: Kysely<Database>, accountName: string, email: string, passwordHash: string): Promise<{ accountId: number; userId: number }> {
   const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw emailTaken(email);
-  const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const account = await trx.insertInto('accounts').values({ name: accountName }).returning('id').executeTakeFirstOrThrow();
     const user = await trx

@@ -35,11 +35,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   configureLog({ silent: true });
   const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: database.dataDir };
   const running = await startService(config, { ...options, env });
-  const demo = await seedDemo(running.services.db, 'test');
+  // Accounts of one test share the dev zone's verification records: the fixed demo token (test-only).
+  const demo = await seedDemo(running.services.db, 'test', new Date(), { sharedDemoToken: true });
   return {
     ...running,
     demo,
-    seedAccount: () => seedDemo(running.services.db, 'test'),
+    seedAccount: () => seedDemo(running.services.db, 'test', new Date(), { sharedDemoToken: true }),
     api(path, init = {}) {
       const { key = demo.key, ...rest } = init;
       const headers = new Headers(rest.headers);
