@@ -31,7 +31,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
         throw new ApiError(422, 'invalid_account_name', 'Send "account_name": your company or agency name, 1 to 100 characters.');
       const email = normalizeEmail(body.email);
       const password = requirePassword(body.password);
-      const { accountId, userId } = await signUp(db, accountName, email, password);
+      const { accountId, userId } = await signUp(db, accountName, email, password, config.defaultPlans);
       return signedIn(userId, { account_id: accountId, user_id: userId, email, role: 'owner' }, 201);
     },
     async '/auth/sign-in'(body, request, info) {

@@ -5,6 +5,7 @@ import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { mirrorFromStripeEvent } from '../payments/mirror-stripe-event.js';
 import { recordInvoice } from './record-invoice.js';
 import { syncPaymentMethod } from './sync-payment-method.js';
+import { afterCardSaved } from './after-card-saved.js';
 
 export interface AppliedEvent {
   readonly received: true;
@@ -47,7 +48,12 @@ export async function applyStripeEvent(db: Kysely<Database>, payments: PaymentPr
       object.object === 'customer' ? (object.id ?? null) : typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
     const account = await accountFor(db, customerId);
     if (!account || !customerId) return { received: true, applied: 'ignored' };
-    await syncPaymentMethod(db, account, await payments.getPaymentMethod(customerId));
+    if (event.type === 'payment_method.detached') {
+      await syncPaymentMethod(db, account, await payments.getPaymentMethod(customerId));
+    } else {
+      // A card was saved (or made the default): open invoices are paid at once, as invoices.pay would.
+      await afterCardSaved(db, payments, customerId);
+    }
     return { received: true, applied: 'payment_method' };
   }
   return { received: true, applied: 'ignored' };

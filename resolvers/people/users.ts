@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
 import { hashPassword, passwordProblem } from './passwords.js';
+import { giveDefaultPlans, type DefaultPlan } from '../account/default-plans.js';
 
 export type Role = 'owner' | 'member';
 
@@ -47,12 +48,20 @@ function emailTaken(email: string): ApiError {
 }
 
 /** Self sign-up: a new account with its owner, in one transaction. */
-export async function signUp(db: Kysely<Database>, accountName: string, email: string, password: string): Promise<{ accountId: number; userId: number }> {
+export async function signUp(
+  db: Kysely<Database>,
+  accountName: string,
+  email: string,
+  password: string,
+  defaultPlans: readonly DefaultPlan[] = [],
+): Promise<{ accountId: number; userId: number }> {
   const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw emailTaken(email);
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const account = await trx.insertInto('accounts').values({ name: accountName }).returning('id').executeTakeFirstOrThrow();
+    // A new customer can order at once: the operator's default plans (DEFAULT_PLAN_SKUS).
+    await giveDefaultPlans(trx, account.id, defaultPlans);
     const user = await trx
       .insertInto('users')
       .values({ account_id: account.id, email, password_hash: passwordHash, role: 'owner' })
