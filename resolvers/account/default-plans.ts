@@ -54,7 +54,8 @@ export const STANDARD_PLANS: readonly StandardPlan[] = [
     interval: 'month',
     mailboxesPerUnit: 1,
     orderable: false,
-    whyNot: 'Microsoft 365 inboxes are built by our team, not ordered online yet: send a change request of kind "other" (Requests page) saying how many you want.',
+    whyNot:
+      'Microsoft 365 inboxes are built by our team, not ordered online yet: send a change request of kind "other" (Requests page) saying how many you want.',
   },
 ];
 
@@ -79,7 +80,9 @@ export function defaultPlansFromEnv(env: NodeJS.ProcessEnv): readonly DefaultPla
   for (const entry of raw.split(',')) {
     const [sku = '', price = ''] = entry.trim().split(':');
     if (!STANDARD_PLANS.some((p) => p.sku === sku))
-      throw new Error(`DEFAULT_PLAN_SKUS names "${sku}", which is not a plan; use a comma-separated list of ${STANDARD_PLANS.map((p) => p.sku).join(', ')} (or "none").`);
+      throw new Error(
+        `DEFAULT_PLAN_SKUS names "${sku}", which is not a plan; use a comma-separated list of ${STANDARD_PLANS.map((p) => p.sku).join(', ')} (or "none").`,
+      );
     if (price !== '' && !/^price_[A-Za-z0-9_]+$/.test(price))
       throw new Error(`DEFAULT_PLAN_SKUS gives "${price}" as the Stripe Price of ${sku}; a Price id looks like price_1AbC... (or leave it out).`);
     if (!plans.some((p) => p.sku === sku)) plans.push({ sku, processorPriceId: price || null });

@@ -58,7 +58,12 @@ export async function requestPlan(input: PlanRequestInput, ctx: Context): Promis
     '',
   ].join('\n');
   try {
-    await mailer.send({ to: ctx.services.config.operatorEmail, subject: `Plan request from ${account.name} (account ${accountId})`, text, id: `plan-${randomUUID()}` });
+    await mailer.send({
+      to: ctx.services.config.operatorEmail,
+      subject: `Plan request from ${account.name} (account ${accountId})`,
+      text,
+      id: `plan-${randomUUID()}`,
+    });
   } catch {
     throw new ApiError(503, 'mail_unavailable', 'Your request could not be sent just now; nothing was lost on your side, try again in a few minutes.');
   }

@@ -18,10 +18,17 @@ export async function afterCardSaved(db: Kysely<Database>, payments: PaymentProc
   if (!card) return [];
   try {
     const outcomes = await payOpenInvoices(db, payments, account.id, customerId);
-    if (outcomes.length > 0) log('info', 'open invoices tried after a card was saved', { account_id: account.id, outcomes: outcomes.map((o) => `${o.number}:${o.outcome}`).join(',') });
+    if (outcomes.length > 0)
+      log('info', 'open invoices tried after a card was saved', {
+        account_id: account.id,
+        outcomes: outcomes.map((o) => `${o.number}:${o.outcome}`).join(','),
+      });
     return outcomes;
   } catch (error) {
-    log('error', 'paying open invoices after a card was saved failed', { account_id: account.id, reason: error instanceof Error ? error.message : String(error) });
+    log('error', 'paying open invoices after a card was saved failed', {
+      account_id: account.id,
+      reason: error instanceof Error ? error.message : String(error),
+    });
     return [];
   }
 }

@@ -218,7 +218,12 @@ export class StripeProcessor implements PaymentProcessor {
     const card = await guard(() => this.findCard(input.customerId));
     if (!card) throw new NoPaymentMethodError();
     try {
-      const paid = await this.stripe.invoices.pay(invoiceRef, { payment_method: card.id, off_session: true }, { idempotencyKey: input.idempotencyKey });
+      const paid = await this.stripe.invoices.pay(
+        invoiceRef,
+        { payment_method: card.id, off_session: true },
+        // The card is part of the key: Stripe replays a declined attempt's 402 for a key it has seen.
+        { idempotencyKey: `${input.idempotencyKey}-${card.id}` },
+      );
       return paidFrom(paid);
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(error.decline_code ?? error.code ?? null, error.message);

@@ -34,6 +34,8 @@ const SPEC_TOOLS: Record<string, Scope> = {
   list_webhook_deliveries: 'write',
   get_alert_recipients: 'read',
   set_alert_recipients: 'write',
+  request_plan: 'write',
+  pay_invoices: 'orders:place',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>
