@@ -44,7 +44,7 @@ export async function createUser(db: Kysely<Database>, accountId: number, email:
 }
 
 function emailTaken(email: string): ApiError {
-  return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or reset its password at POST /auth/password-reset.`);
+  return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or use "Forgot your password?" on the sign-in page.`);
 }
 
 /** Self sign-up: a new account with its owner, in one transaction. */

@@ -15,7 +15,10 @@ const BillingDocument = graphql(`
       currency monthToDateSpend pastDueAmount
       nextCharge { amount currency date }
       pastDueInvoices { number dueAt amountDue amountPaid currency }
-      invoices { number status amountDue amountPaid currency issuedAt dueAt paidAt orderReference pastDue }
+      invoices {
+        number status amountDue amountPaid amountRemaining currency issuedAt dueAt paidAt orderReference pastDue
+        lines { description quantity unitAmount amount } domains hostedInvoiceUrl lastPaymentError
+      }
     }
     paymentMethod { onFile brand last4 expMonth expYear }
   }
@@ -24,6 +27,12 @@ const BillingDocument = graphql(`
 const CreateCardSetupLinkDocument = graphql(`
   mutation CreateCardSetupLink($input: CardSetupLinkInput!) {
     createCardSetupLink(input: $input) { url }
+  }
+`);
+
+const PayInvoicesDocument = graphql(`
+  mutation PayInvoices($input: PayInvoicesInput) {
+    payInvoices(input: $input) { paidCount detail }
   }
 `);
 
@@ -84,6 +93,22 @@ function PastDueBanner(props: { billing: Billing; card: Card }) {
         ? 'If the card on file can no longer be charged, replace it below'
         : `Add a card below so ${invoices.length === 1 ? 'it' : 'they'} can be paid`}
       ; if an invoice looks wrong, <Link href="/requests">raise a change request</Link> of kind billing.
+      {props.card.onFile ? <PayNow /> : null}
+    </div>
+  );
+}
+
+/** "Pay now": charges the card on file for what is open, at once, and says what happened. */
+function PayNow() {
+  const [state, pay] = useMutation(PayInvoicesDocument);
+  const done = state.data?.payInvoices.detail ?? null;
+  return (
+    <div className="pay-now">
+      <button type="button" className="primary" disabled={state.fetching} onClick={() => void pay({ input: {} }, { additionalTypenames: ['Billing'] })}>
+        {state.fetching ? 'Paying…' : 'Pay now'}
+      </button>
+      {done ? <p role="status">{done}</p> : null}
+      <ErrorBanner message={errorSentence(state.error)} />
     </div>
   );
 }
@@ -149,6 +174,7 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
                   <div className="hint">
                     {invoice.orderReference ? `${invoice.orderReference}, ` : ''}issued {formatDate(invoice.issuedAt)}
                   </div>
+                  <InvoiceDetails invoice={invoice} />
                 </td>
                 <td>{formatDate(invoice.dueAt)}</td>
                 <td>
@@ -162,5 +188,30 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
         </table>
       </div>
     </section>
+  );
+}
+
+/** What an invoice is for: its lines, its domains, why a payment failed, and the processor's page. */
+function InvoiceDetails(props: { invoice: Billing['invoices'][number] }) {
+  const { invoice } = props;
+  return (
+    <details className="invoice-details">
+      <summary>Details</summary>
+      <ul>
+        {invoice.lines.map((line) => (
+          <li key={line.description}>
+            {line.description}: {line.quantity} × {formatMoney(line.unitAmount, invoice.currency)} = {formatMoney(line.amount, invoice.currency)}
+          </li>
+        ))}
+      </ul>
+      {invoice.domains.length > 0 ? <p className="hint">Domains: {invoice.domains.join(', ')}</p> : null}
+      {invoice.amountRemaining > 0 ? <p className="hint">Still owed: {formatMoney(invoice.amountRemaining, invoice.currency)}</p> : null}
+      {invoice.lastPaymentError ? <p className="hint">{invoice.lastPaymentError}</p> : null}
+      {invoice.hostedInvoiceUrl ? (
+        <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noreferrer">
+          View the invoice at the payment processor
+        </a>
+      ) : null}
+    </details>
   );
 }
