@@ -91,7 +91,11 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
             amount: order.first_invoice,
             currency: order.currency,
             // The order e-mail (the receipt) reads this: what was charged, for which domains, and where to see it.
-            message: orderPlacedMessage(order, domains.map((d) => d.domain), services.config.apiUrl),
+            message: orderPlacedMessage(
+              order,
+              domains.map((d) => d.domain),
+              services.config.apiUrl,
+            ),
           },
           `evt_order_placed_${order.id}`,
         );
@@ -117,11 +121,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
 }
 
 /** The order e-mail's words: the amount charged, the domains, and a link to the invoice on billing. */
-function orderPlacedMessage(
-  order: { reference: string; first_invoice: number | null; currency: string },
-  domains: readonly string[],
-  apiUrl: string,
-): string {
+function orderPlacedMessage(order: { reference: string; first_invoice: number | null; currency: string }, domains: readonly string[], apiUrl: string): string {
   const amount = order.first_invoice === null ? null : `${(order.first_invoice / 100).toFixed(2)} ${order.currency.toUpperCase()}`;
   return [
     `Order ${order.reference} is placed${amount ? `: ${amount} was charged to your card` : ''}.`,

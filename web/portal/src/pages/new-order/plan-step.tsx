@@ -86,7 +86,13 @@ function AskForPlan(props: { sku: string | null }) {
   return (
     <div className="ask-for-plan">
       <label htmlFor="plan-request">What would you like to order?</label>
-      <textarea id="plan-request" rows={3} value={message} onChange={(e) => setMessage(e.target.value)} placeholder="For example: 40 pre-warmed Google inboxes a month" />
+      <textarea
+        id="plan-request"
+        rows={3}
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+        placeholder="For example: 40 pre-warmed Google inboxes a month"
+      />
       <ErrorBanner message={errorSentence(state.error)} />
       <button type="button" disabled={state.fetching || message.trim() === ''} onClick={() => void send({ input: { message, sku: props.sku } })}>
         {state.fetching ? 'Sending…' : 'Ask for a plan'}
