@@ -91,7 +91,7 @@ builder.mutationField('payInvoices', (t) =>
     type: PaidInvoicesRef,
     description: 'Pays the open invoices (or the one named) with the card on file, now.',
     authScopes: { ordersPlace: true },
-    args: { input: t.arg({ type: PayInvoicesInput, required: false }) },
+    args: { input: t.arg({ type: PayInvoicesInput, required: true }) },
     resolve: (_root, args, ctx) => payInvoices(args.input, ctx),
   }),
 );

@@ -43,7 +43,8 @@ export const STANDARD_PLANS: readonly StandardPlan[] = [
     interval: 'month',
     mailboxesPerUnit: 1,
     orderable: false,
-    whyNot: 'Pre-warmed inboxes need a warm-up slot booked by our team: send a change request of kind "other" (Requests page) saying how many you want.',
+    whyNot:
+      'Pre-warmed inboxes need a warm-up slot booked by our team: ask for them with "Ask for a plan" on the portal\'s New order page, saying how many you want.',
   },
   {
     sku: 'microsoft-inbox',

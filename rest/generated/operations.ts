@@ -659,7 +659,7 @@ export type OrdersQueryVariables = Exact<{ [key: string]: never; }>;
 export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: string, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
 
 export type PayInvoicesMutationVariables = Exact<{
-  input: InputMaybe<PayInvoicesInput>;
+  input: PayInvoicesInput;
 }>;
 
 

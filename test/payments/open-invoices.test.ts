@@ -149,7 +149,7 @@ describe('with the sandbox processor', () => {
       '{ billing { invoices { number status amountDue amountRemaining lines { description amount } domains hostedInvoiceUrl } } }',
     );
     expect(body.data.billing.invoices).toEqual([]);
-    const pay = await sessionGraphql(h.service, cookie, 'mutation { payInvoices { paidCount } }');
+    const pay = await sessionGraphql(h.service, cookie, 'mutation { payInvoices(input: {}) { paidCount } }');
     expect(pay.body.errors?.[0]?.extensions?.code).toBe('nothing_to_pay');
   });
 });

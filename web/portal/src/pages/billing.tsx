@@ -31,7 +31,7 @@ const CreateCardSetupLinkDocument = graphql(`
 `);
 
 const PayInvoicesDocument = graphql(`
-  mutation PayInvoices($input: PayInvoicesInput) {
+  mutation PayInvoices($input: PayInvoicesInput!) {
     payInvoices(input: $input) { paidCount detail }
   }
 `);
@@ -44,14 +44,17 @@ export function BillingPage() {
   const [result] = useQuery({ query: BillingDocument });
   // The processor's card page sends the person back here with ?card=saved or ?card=cancelled.
   const returned = new URLSearchParams(useSearch()).get('card');
+  // What "pay now" did, kept here so it stays on screen after the past-due banner goes.
+  const [paid, setPaid] = useState<string | null>(null);
   return (
     <Page title="Billing">
+      {paid ? <Notice tone="ok">{paid}</Notice> : null}
       {returned === 'saved' ? <Notice tone="ok">Your card is saved. It is the card charged from now on.</Notice> : null}
       {returned === 'cancelled' ? <Notice>No card was saved: you left the card page before saving.</Notice> : null}
       <QueryState {...result}>
         {(data) => (
           <>
-            <PastDueBanner billing={data.billing} card={data.paymentMethod} />
+            <PastDueBanner billing={data.billing} card={data.paymentMethod} onPaid={setPaid} />
             <div className="stats">
               <div className="stat">
                 <strong>{formatMoney(data.billing.monthToDateSpend, data.billing.currency)}</strong>spent this month
@@ -81,7 +84,7 @@ export function BillingPage() {
   );
 }
 
-function PastDueBanner(props: { billing: Billing; card: Card }) {
+function PastDueBanner(props: { billing: Billing; card: Card; onPaid: (detail: string) => void }) {
   const invoices = props.billing.pastDueInvoices;
   if (invoices.length === 0) return null;
   const numbers = invoices.map((i) => `${i.number} (due ${formatDate(i.dueAt)})`).join(', ');
@@ -93,21 +96,24 @@ function PastDueBanner(props: { billing: Billing; card: Card }) {
         ? 'If the card on file can no longer be charged, replace it below'
         : `Add a card below so ${invoices.length === 1 ? 'it' : 'they'} can be paid`}
       ; if an invoice looks wrong, <Link href="/requests">raise a change request</Link> of kind billing.
-      {props.card.onFile ? <PayNow /> : null}
+      {props.card.onFile ? <PayNow onPaid={props.onPaid} /> : null}
     </div>
   );
 }
 
 /** "Pay now": charges the card on file for what is open, at once, and says what happened. */
-function PayNow() {
+function PayNow(props: { onPaid: (detail: string) => void }) {
   const [state, pay] = useMutation(PayInvoicesDocument);
-  const done = state.data?.payInvoices.detail ?? null;
+  const payNow = async () => {
+    const answer = await pay({ input: {} }, { additionalTypenames: ['Billing', 'Invoice'] });
+    const detail = answer.data?.payInvoices.detail;
+    if (detail) props.onPaid(detail);
+  };
   return (
     <div className="pay-now">
-      <button type="button" className="primary" disabled={state.fetching} onClick={() => void pay({ input: {} }, { additionalTypenames: ['Billing'] })}>
+      <button type="button" className="primary" disabled={state.fetching} onClick={() => void payNow()}>
         {state.fetching ? 'Paying…' : 'Pay now'}
       </button>
-      {done ? <p role="status">{done}</p> : null}
       <ErrorBanner message={errorSentence(state.error)} />
     </div>
   );
