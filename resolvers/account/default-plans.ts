@@ -56,7 +56,7 @@ export const STANDARD_PLANS: readonly StandardPlan[] = [
     mailboxesPerUnit: 1,
     orderable: false,
     whyNot:
-      'Microsoft 365 inboxes are built by our team, not ordered online yet: send a change request of kind "other" (Requests page) saying how many you want.',
+      'Microsoft 365 inboxes are set up by our team, not ordered online yet: ask for them with "Ask for a plan" on the portal\'s New order page, saying how many you want.',
   },
 ];
 
