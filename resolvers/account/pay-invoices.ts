@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { ensureProcessorCustomer } from '../orders/processor-customer.js';
 import { payOpenInvoices, type InvoicePaymentOutcome } from '../orders/pay-open-invoices.js';
-import { CardDeclinedError, NoPaymentMethodError, ProcessorUnavailableError } from '../payments/payment-errors.js';
+import { ProcessorUnavailableError } from '../payments/payment-errors.js';
 
 export interface PayInvoicesInput {
   /** One invoice's number; absent: every open invoice, oldest first. */
@@ -40,8 +40,17 @@ export async function payInvoices(input: PayInvoicesInput | null | undefined, ct
   const results = await payOpenInvoices(db, ctx.services.payments, accountId, customerId, number);
   const paid = results.filter((r) => r.outcome === 'paid');
   if (paid.length === 0) {
-    if (results.some((r) => r.outcome === 'no_card')) throw new NoPaymentMethodError();
-    if (results.some((r) => r.outcome === 'declined')) throw new CardDeclinedError('generic_decline', null);
+    // Our own sentences: these refusals are about invoices, not about placing an order.
+    if (results.some((r) => r.outcome === 'no_card'))
+      throw new ApiError(
+        409,
+        'no_payment_method',
+        'No card is on file, so nothing was charged. Add a card on the billing page (or through a card setup link), then pay again.',
+      );
+    if (results.some((r) => r.outcome === 'declined'))
+      throw new ApiError(402, 'card_declined', 'The card on file was declined, so nothing was charged. Replace the card on the billing page, then pay again.', {
+        decline_code: 'generic_decline',
+      });
     if (results.some((r) => r.outcome === 'unavailable')) throw new ProcessorUnavailableError(true, 'paying an open invoice');
     if (results.some((r) => r.outcome === 'in_progress'))
       throw new ApiError(409, 'payment_in_progress', 'These invoices are being paid right now; look at billing again in a minute.');
