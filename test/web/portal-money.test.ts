@@ -88,6 +88,29 @@ describe('dashboard and analytics on a phone (390 px)', () => {
   });
 });
 
+describe('an empty catalogue on the new order page', () => {
+  it.skipIf(!hasChromium)(`offers "Ask for a plan", which reaches our team and says what happens next${skipNote}`, async () => {
+    // An account made before default plans existed (or with DEFAULT_PLAN_SKUS=none): no plan at all.
+    const account = await service.services.db.insertInto('accounts').values({ name: 'Empty Catalogue Co' }).returning('id').executeTakeFirstOrThrow();
+    const portal = await signedInPortal(browser!, service, { accountId: account.id });
+    try {
+      const { page } = portal;
+      await openFromNav(page, 'New order', 'New order');
+      await page.getByText(/not on a plan yet/).waitFor();
+      await page.getByLabel('What would you like to order?').fill('Twenty Google inboxes a month, please.');
+      await page.getByRole('button', { name: 'Ask for a plan' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Sent to our team/ })
+        .waitFor();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'new-order-ask-for-plan');
+    } finally {
+      await portal.close();
+    }
+  });
+});
+
 describe('pay now on the billing page', () => {
   it.skipIf(!hasChromium)(`shows a declined card's reason, then pays the past-due invoice and the banner goes${skipNote}`, async () => {
     const account = await service.seedAccount();
