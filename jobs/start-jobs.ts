@@ -101,6 +101,10 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
         );
         if (eventId) await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
       }),
+    eventRecorded: (eventId) =>
+      safely('an event', async () => {
+        await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
+      }),
     monitoringSwitched: (orderId, on) =>
       safely('the monitoring switch', async () => {
         if (on) await queueDueMonitoring(environment, orderId);

@@ -27,7 +27,7 @@ export async function handleSandboxCardRoute(request: Request, services: Service
   const result = await handleSandboxCardForm(token, fields, services.sandboxStore);
   if (result.ok) {
     // As Stripe's invoices.pay would: a saved card pays what is open at once, before the person lands.
-    await afterCardSaved(services.db, services.payments, result.customerId);
+    await afterCardSaved(services, result.customerId);
     return new Response(null, { status: 303, headers: { location: result.redirectTo, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
   }
   return new Response(result.html, { status: result.status, headers: SANDBOX_PAGE_HEADERS });

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { ensureProcessorCustomer } from '../orders/processor-customer.js';
 import { payOpenInvoices, type InvoicePaymentOutcome } from '../orders/pay-open-invoices.js';
+import { recordInvoicePaid } from '../orders/invoice-paid-event.js';
 import { ProcessorUnavailableError } from '../payments/payment-errors.js';
 
 export interface PayInvoicesInput {
@@ -39,6 +40,7 @@ export async function payInvoices(input: PayInvoicesInput | null | undefined, ct
   const customerId = await ensureProcessorCustomer(ctx, accountId);
   const results = await payOpenInvoices(db, ctx.services.payments, accountId, customerId, number);
   const paid = results.filter((r) => r.outcome === 'paid');
+  for (const invoice of paid) await recordInvoicePaid(ctx.services, invoice.invoiceId);
   if (paid.length === 0) {
     // Our own sentences: these refusals are about invoices, not about placing an order.
     if (results.some((r) => r.outcome === 'no_card'))

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { PaymentProcessor } from '../payments/payment-processor.js';
+import type { Services } from '../context.js';
+import { recordInvoicePaid } from './invoice-paid-event.js';
 import { log } from '../../server/log.js';
 import { payOpenInvoices, type InvoicePaymentOutcome } from './pay-open-invoices.js';
 import { syncPaymentMethod } from './sync-payment-method.js';
@@ -10,7 +9,11 @@ import { syncPaymentMethod } from './sync-payment-method.js';
  * to `payment_methods`, then pay every open invoice with it at once. A failure to pay is recorded on
  * the invoice (billing shows it) and never undoes the saved card.
  */
-export async function afterCardSaved(db: Kysely<Database>, payments: PaymentProcessor, customerId: string): Promise<readonly InvoicePaymentOutcome[]> {
+export async function afterCardSaved(
+  services: Pick<Services, 'db' | 'payments' | 'jobs' | 'config'>,
+  customerId: string,
+): Promise<readonly InvoicePaymentOutcome[]> {
+  const { db, payments } = services;
   const account = await db.selectFrom('accounts').select('id').where('processor_customer_id', '=', customerId).executeTakeFirst();
   if (!account) return [];
   const card = await payments.getPaymentMethod(customerId);
@@ -18,6 +21,7 @@ export async function afterCardSaved(db: Kysely<Database>, payments: PaymentProc
   if (!card) return [];
   try {
     const outcomes = await payOpenInvoices(db, payments, account.id, customerId);
+    for (const paid of outcomes.filter((o) => o.outcome === 'paid')) await recordInvoicePaid(services, paid.invoiceId);
     if (outcomes.length > 0)
       log('info', 'open invoices tried after a card was saved', {
         account_id: account.id,

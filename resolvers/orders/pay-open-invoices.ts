@@ -5,6 +5,8 @@ import type { PaymentProcessor } from '../payments/payment-processor.js';
 
 /** What one attempt did to one invoice. */
 export interface InvoicePaymentOutcome {
+  /** Our invoice row's id (not shown on the doors). */
+  readonly invoiceId: number;
   readonly number: string;
   readonly amount: number;
   readonly currency: string;
@@ -43,7 +45,7 @@ export async function payOpenInvoices(
   const outcomes: InvoicePaymentOutcome[] = [];
   for (const invoice of open) {
     const amount = invoice.amount_due - invoice.amount_paid;
-    const base = { number: invoice.number, amount, currency: invoice.currency };
+    const base = { invoiceId: invoice.id, number: invoice.number, amount, currency: invoice.currency };
     if (!payments.ownsInvoice(invoice.processor_invoice_id)) {
       outcomes.push({ ...base, outcome: 'not_ours', message: `Invoice ${invoice.number} cannot be paid online; write to us and we will settle it.` });
       continue;

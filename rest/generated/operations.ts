@@ -421,7 +421,7 @@ export enum UserRole {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, invoice.paid; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;

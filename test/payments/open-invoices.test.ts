@@ -8,7 +8,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
 import { sessionGraphql, signUpNew } from '../auth/auth-support.js';
-import { postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 
 const clients: Client[] = [];
 async function mcpClient(h: OrderingHarness, key: string): Promise<Client> {
@@ -26,7 +33,9 @@ describe('with the sandbox processor', () => {
   let h: OrderingHarness;
   const outbox = mkdtempSync(join(tmpdir(), 'money-outbox-'));
   beforeAll(async () => {
-    h = await startOrderingService({ env: { ALERT_OUTBOX_DIR: outbox, OPERATOR_EMAIL: 'ops@operator.example', STRIPE_SECRET_KEY: '' } });
+    h = await startOrderingService({
+      env: { JOBS: 'on', JOBS_POLL_INTERVAL_MS: '50', ALERT_OUTBOX_DIR: outbox, OPERATOR_EMAIL: 'ops@operator.example', STRIPE_SECRET_KEY: '' },
+    });
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
@@ -96,9 +105,12 @@ describe('with the sandbox processor', () => {
     expect(pay.body.code).toBe('card_declined');
   });
 
-  it('saving a good card pays the open past-due invoice at once (before the person lands on success_url)', async () => {
+  it('saving a good card pays the open past-due invoice at once (before the person lands on success_url), and a receipt goes out', async () => {
     const owed = (await billing(h)).past_due_amount;
     expect(owed).toBeGreaterThan(0);
+    const number = (await billing(h)).past_due_invoices[0].number as string;
+    const recipients = await postJson(h.service, '/v1/alerts/recipients', { emails: ['books@agency.example'] }, { method: 'PUT' });
+    expect(recipients.status).toBe(200);
     await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
     const after = await billing(h);
     expect(after.past_due_amount).toBe(0);
@@ -106,6 +118,31 @@ describe('with the sandbox processor', () => {
     const paid = await postJson(h.service, '/v1/portal/billing/pay', {});
     expect(paid.status).toBe(409);
     expect(paid.body.code).toBe('nothing_to_pay');
+    // The receipt: amount, domains and a link, e-mailed through the jobs.
+    const deadline = Date.now() + 20_000;
+    let receipt: string | undefined;
+    while (!receipt && Date.now() < deadline) {
+      receipt = mailsTo('books@agency.example').find((m) => m.includes(`Receipt: invoice ${number} is paid`));
+      if (!receipt) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(receipt).toContain(`${(owed / 100).toFixed(2)} USD charged`);
+    expect(receipt).toMatch(/Domains \(\d+\): [a-z0-9.-]+\.com/);
+    expect(receipt).toContain('/portal/billing');
+  });
+
+  it('the order e-mail carries the amount charged, the domains and a link', async () => {
+    const domain = FREE_DOMAINS[30]!;
+    const placed = await postJson(h.service, '/v1/orders', orderBody([domain], 2), { headers: { 'idempotency-key': 'money-order-mail-1' } });
+    expect(placed.status).toBe(200);
+    const deadline = Date.now() + 20_000;
+    let mail: string | undefined;
+    while (!mail && Date.now() < deadline) {
+      mail = mailsTo('books@agency.example').find((m) => m.includes(`Order ${placed.body.reference} placed`));
+      if (!mail) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(mail).toContain(`${(placed.body.charged.amount / 100).toFixed(2)} USD was charged`);
+    expect(mail).toContain(`Domains (1): ${domain}.`);
+    expect(mail).toContain('/portal/billing');
   });
 
   it('pay now pays the open invoice (MCP); without a card it is a 409 and an unknown number a 404 (REST)', async () => {
