@@ -9,7 +9,7 @@ import { issuePasswordReset, useToken } from '../resolvers/people/user-tokens.js
 import { sendPeopleMail } from '../resolvers/people/people-mail.js';
 
 /** The same words for an unknown e-mail and a wrong password: the answer names no one. */
-const WRONG_CREDENTIALS = 'The e-mail address or the password is not right; check both, or reset the password at POST /auth/password-reset.';
+const WRONG_CREDENTIALS = 'The e-mail address or the password is not right; check both, or use "Forgot your password?" on the sign-in page.';
 
 /**
  * The portal's sign-in paths on the account listener (docs/people.md): sign-up, sign-in, sign-out,
@@ -67,7 +67,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
           email,
           'Reset your password',
           `Someone asked to reset the password for ${email}.\n\nSet a new one within an hour:\n${config.apiUrl}/portal/reset-password?token=${token}\n\n` +
-            `(or POST /auth/password-reset/confirm with {"token": "${token}", "password": "..."})\n\nIf it was not you, ignore this message.\n`,
+            'If it was not you, ignore this message.\n',
           info.logIds,
         );
       }
@@ -78,7 +78,11 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const password = requirePassword(body.password);
       const used = await useToken(db, 'password_reset', body.token);
       if (!used?.userId)
-        throw new ApiError(400, 'invalid_token', 'The reset link is unknown, used or expired; ask for a new one at POST /auth/password-reset.');
+        throw new ApiError(
+          400,
+          'invalid_token',
+          'The reset link is unknown, used or expired; ask for a new one with "Forgot your password?" on the sign-in page.',
+        );
       await db
         .updateTable('users')
         .set({ password_hash: await hashPassword(password) })
