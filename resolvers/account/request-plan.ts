@@ -31,6 +31,7 @@ export async function requestPlan(input: PlanRequestInput, ctx: Context): Promis
   const sku = input.sku?.trim() || null;
   if (sku !== null && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(sku))
     throw badRequest('sku_malformed', '"sku" is a plan\'s sku as the catalogue lists it (such as google-inbox-warmed), or leave it out.');
+  await ctx.services.rateLimits.consume('planRequest', `account:${accountId}`);
   const db = ctx.services.db;
   const caller = await ctx.caller();
   const [account, person, plans] = await Promise.all([

@@ -89,6 +89,15 @@ describe('with the sandbox processor', () => {
     expect(textOf(result)).toMatch(/what you want to order/);
   });
 
+  it('asking for a plan is capped at five a day per account: the sixth is a 429 saying when to try again', async () => {
+    const account = await h.service.seedAccount();
+    for (let i = 0; i < 5; i += 1)
+      expect((await postJson(h.service, '/v1/catalogue/requests', { message: `Ask ${i}` }, { key: account.key })).status).toBe(200);
+    const sixth = await postJson(h.service, '/v1/catalogue/requests', { message: 'Ask 6' }, { key: account.key });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.body.retry_after)).toBeGreaterThan(3600);
+  });
+
   it('saving a declining card leaves the past-due invoice open with a reason; pay now is then a 402', async () => {
     const before = await billing(h);
     expect(before.past_due_invoices).toHaveLength(1);
