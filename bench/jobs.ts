@@ -64,7 +64,7 @@ async function benchQueue(): Promise<JobsFigures['queue']> {
     const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
     const env = { db: database.db, faults: new Set<string>() } as unknown as JobEnvironment;
     const started = performance.now();
-    await queue.startWorkers(TASKS, () => env, CONCURRENCY);
+    await queue.startWorkers([{ name: 'jobs', tasks: TASKS, concurrency: CONCURRENCY }], () => env);
     for (;;) {
       const s = await queue.state();
       if (s.waiting + s.running + s.retrying === 0) break;

@@ -9,6 +9,7 @@ import * as jobsEventsWebhooks from './migrations/2026_11_26_1500_jobs_events_we
 import * as usersAndSessions from './migrations/2026_11_26_1600_users_and_sessions.js';
 import * as domainVerification from './migrations/2026_11_26_1700_domain_verification.js';
 import * as workerHeartbeats from './migrations/2026_11_26_1830_worker_heartbeats.js';
+import * as webhookAttempts from './migrations/2026_11_27_0900_webhook_attempts.js';
 import * as invoicePayments from './migrations/2026_11_27_1100_invoice_payments.js';
 
 /**
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1600_users_and_sessions': usersAndSessions,
   '2026_11_26_1700_domain_verification': domainVerification,
   '2026_11_26_1830_worker_heartbeats': workerHeartbeats,
+  '2026_11_27_0900_webhook_attempts': webhookAttempts,
   '2026_11_27_1100_invoice_payments': invoicePayments,
 };

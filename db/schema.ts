@@ -408,6 +408,9 @@ export interface WebhookAttemptTable {
   status_code: number | null;
   error: string | null;
   duration_ms: number;
+  /** Null while the POST is under way (the attempt is claimed before it is sent). */
+  finished_at: Date | null;
+  account_id: number | null;
 }
 
 export interface AlertRecipientTable {

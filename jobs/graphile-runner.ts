@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerEvents, type WorkerUtils } from 'graphile-worker';
 import { log } from '../server/log.js';
-import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
+import type { EnqueueOptions, JobEnvironment, QueueState, TaskName, WorkerLane } from './job-types.js';
 import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
 import { keepWorkerLease, type WorkerLease } from './worker-lease.js';
 
@@ -14,8 +14,8 @@ const logger = new Logger(() => (level, message, meta) => {
 
 export interface GraphileQueue {
   enqueue(task: TaskName, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
-  /** Starts this instance's workers (not called when JOBS=off: such an instance only enqueues). */
-  startWorkers(tasks: Record<TaskName, TaskFunction>, env: () => JobEnvironment, concurrency: number): Promise<void>;
+  /** Starts this instance's workers, one pool per lane (not called when JOBS=off: such an instance only enqueues). */
+  startWorkers(lanes: readonly WorkerLane[], env: () => JobEnvironment): Promise<void>;
   state(): Promise<QueueState>;
   stop(): Promise<void>;
 }
@@ -50,50 +50,59 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
     await lock.query('select pg_advisory_unlock(hashtext($1))', ['graphile_worker_install']).catch(() => {});
     lock.release();
   }
-  let runner: Runner | null = null;
-  let workerPool: pg.Pool | null = null;
-  let lease: WorkerLease | null = null;
+  const runners: Runner[] = [];
+  const workerPools: pg.Pool[] = [];
+  const leases: WorkerLease[] = [];
   return {
     async enqueue(task, payload, options = {}) {
       await utils.addJob(task, payload, {
-        ...(options.key && { jobKey: options.key, jobKeyMode: 'preserve_run_at' as const }),
+        // A delivery's key names one attempt: while that job runs, the same key queued again adds
+        // nothing (graphile-worker would otherwise add a second job beside the locked one). The
+        // attempt's row claimed in the database is what finally keeps a POST from going twice.
+        ...(options.key && { jobKey: options.key, jobKeyMode: task === 'deliver_webhook' ? ('unsafe_dedupe' as const) : ('preserve_run_at' as const) }),
         ...(options.runAt && { runAt: options.runAt }),
         ...(options.maxAttempts && { maxAttempts: options.maxAttempts }),
       });
     },
-    async startWorkers(tasks, env, concurrency) {
-      workerPool = new pg.Pool({ connectionString: databaseUrl, max: concurrency + 2 });
-      workerPool.on('error', () => {});
-      workerPool.on('connect', (client) => {
-        client.on('error', () => {});
-      });
-      const taskList: TaskList = {};
-      for (const [name, fn] of Object.entries(tasks)) {
-        const wrapped: Task = async (payload, helpers) => {
-          const started = performance.now();
-          try {
-            await fn(payload, env(), { id: helpers.job.id, attempt: helpers.job.attempts });
-            recordJobFinished(name, (performance.now() - started) / 1000);
-          } catch (error) {
-            recordJobFailure(name);
-            log('warn', 'job failed; it will be retried with backoff', {
-              job_id: helpers.job.id,
-              task: name,
-              attempt: helpers.job.attempts,
-              reason: (error as Error).message,
-            });
-            throw error;
-          }
-        };
-        taskList[name] = wrapped;
+    async startWorkers(lanes, env) {
+      for (const lane of lanes) {
+        const workerPool = new pg.Pool({ connectionString: databaseUrl, max: lane.concurrency + 2 });
+        workerPool.on('error', () => {});
+        workerPool.on('connect', (client) => {
+          client.on('error', () => {});
+        });
+        workerPools.push(workerPool);
+        const taskList: TaskList = {};
+        for (const [name, fn] of Object.entries(lane.tasks)) {
+          const wrapped: Task = async (payload, helpers) => {
+            const started = performance.now();
+            try {
+              await fn(payload, env(), { id: helpers.job.id, attempt: helpers.job.attempts });
+              recordJobFinished(name, (performance.now() - started) / 1000);
+            } catch (error) {
+              recordJobFailure(name);
+              log('warn', 'job failed; it will be retried with backoff', {
+                job_id: helpers.job.id,
+                task: name,
+                attempt: helpers.job.attempts,
+                reason: (error as Error).message,
+              });
+              throw error;
+            }
+          };
+          taskList[name] = wrapped;
+        }
+        // The pool's id is what its jobs carry in locked_by; it is known only as the pool is made, so the
+        // heartbeat starts from that event, before any job is taken. A runner takes only its own tasks.
+        const events: WorkerEvents = new EventEmitter();
+        let lease: WorkerLease | null = null;
+        events.on('pool:create', ({ workerPool: created }) => {
+          if (lease) return;
+          lease = keepWorkerLease(pool, created.id, options.leaseMs);
+          leases.push(lease);
+        });
+        runners.push(await run({ pgPool: workerPool, taskList, concurrency: lane.concurrency, noHandleSignals: true, pollInterval: 1000, logger, events }));
       }
-      // The pool's id is what its jobs carry in locked_by; it is known only as the pool is made, so the
-      // heartbeat starts from that event, before any job is taken.
-      const events: WorkerEvents = new EventEmitter();
-      events.on('pool:create', ({ workerPool: created }) => {
-        lease ??= keepWorkerLease(pool, created.id, options.leaseMs);
-      });
-      runner = await run({ pgPool: workerPool, taskList, concurrency, noHandleSignals: true, pollInterval: 1000, logger, events });
     },
     async state() {
       const { rows } = await pool.query(`select task_identifier as task, attempts, max_attempts, last_error, locked_at is not null as locked
@@ -104,10 +113,10 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
       );
     },
     async stop() {
-      await runner?.stop().catch(() => {});
-      // After the runner: its jobs are released, so the row can go.
-      await lease?.stop().catch(() => {});
-      await workerPool?.end().catch(() => {});
+      await Promise.all(runners.map((r) => r.stop().catch(() => {})));
+      // After the runners: their jobs are released, so the rows can go.
+      await Promise.all(leases.map((l) => l.stop().catch(() => {})));
+      await Promise.all(workerPools.map((p) => p.end().catch(() => {})));
       await Promise.resolve()
         .then(() => utils.release())
         .catch(() => {});

@@ -1,14 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { log } from '../server/log.js';
-import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName } from './job-types.js';
+import type { EnqueueOptions, JobEnvironment, QueueState, TaskFunction, TaskName, WorkerLane } from './job-types.js';
 import { summarise } from './graphile-runner.js';
 import { backoffSeconds } from './backoff.js';
 import { recordJobFailure, recordJobFinished } from '../server/metrics.js';
 
 export interface InProcessQueue {
   enqueue(task: TaskName, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<void>;
-  startWorkers(tasks: Record<TaskName, TaskFunction>, env: () => JobEnvironment, concurrency: number): Promise<void>;
+  startWorkers(lanes: readonly WorkerLane[], env: () => JobEnvironment): Promise<void>;
   state(): Promise<QueueState>;
   stop(): Promise<void>;
 }
@@ -21,7 +21,7 @@ export interface InProcessQueue {
  * the next start and run again. Retries wait as graphile-worker's do (about e^attempts seconds).
  */
 export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number): InProcessQueue {
-  let timer: NodeJS.Timeout | null = null;
+  const lanes: { timer: NodeJS.Timeout | null }[] = [];
   let stopped = false;
   const running = new Set<Promise<void>>();
   return {
@@ -38,32 +38,40 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
         .onConflict((oc) => oc.column('job_key').doNothing())
         .execute();
     },
-    async startWorkers(tasks, env, concurrency) {
+    async startWorkers(workerLanes, env) {
       // Only this process uses the data folder: whatever is locked was cut off by the last stop.
       await db.updateTable('job_queue').set({ locked_at: null }).where('locked_at', 'is not', null).execute();
-      let polling = false;
-      // Takes jobs while there are free slots; a finished job polls again at once, so a busy queue
-      // runs back to back and an idle one is looked at every pollIntervalMs.
-      const poll = async () => {
-        if (polling || stopped) return;
-        polling = true;
-        if (timer) clearTimeout(timer);
-        try {
-          while (!stopped && running.size < concurrency) {
-            const job = await takeJob(db).catch(() => undefined);
-            if (!job) break;
-            const work = runJob(db, job, tasks, env()).finally(() => {
-              running.delete(work);
-              void poll();
-            });
-            running.add(work);
+      for (const lane of workerLanes) {
+        const names = Object.keys(lane.tasks);
+        const mine = new Set<Promise<void>>();
+        let polling = false;
+        const slot: { timer: NodeJS.Timeout | null } = { timer: null };
+        lanes.push(slot);
+        // Takes this lane's jobs while it has free slots; a finished job polls again at once, so a busy
+        // queue runs back to back and an idle one is looked at every pollIntervalMs.
+        const poll = async () => {
+          if (polling || stopped) return;
+          polling = true;
+          if (slot.timer) clearTimeout(slot.timer);
+          try {
+            while (!stopped && mine.size < lane.concurrency) {
+              const job = await takeJob(db, names).catch(() => undefined);
+              if (!job) break;
+              const work = runJob(db, job, lane.tasks, env()).finally(() => {
+                mine.delete(work);
+                running.delete(work);
+                void poll();
+              });
+              mine.add(work);
+              running.add(work);
+            }
+          } finally {
+            polling = false;
+            if (!stopped) slot.timer = setTimeout(() => void poll(), pollIntervalMs);
           }
-        } finally {
-          polling = false;
-          if (!stopped) timer = setTimeout(() => void poll(), pollIntervalMs);
-        }
-      };
-      timer = setTimeout(() => void poll(), 0);
+        };
+        slot.timer = setTimeout(() => void poll(), 0);
+      }
     },
     async state() {
       const rows = await db
@@ -79,7 +87,7 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
     },
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      for (const lane of lanes) if (lane.timer) clearTimeout(lane.timer);
       await Promise.allSettled([...running]);
     },
   };
@@ -93,16 +101,17 @@ interface TakenJob {
   max_attempts: number;
 }
 
-async function takeJob(db: Kysely<Database>): Promise<TakenJob | undefined> {
+async function takeJob(db: Kysely<Database>, tasks: readonly string[]): Promise<TakenJob | undefined> {
   const { rows } = await sql<TakenJob>`
     update job_queue set locked_at = now(), attempts = attempts + 1
     where id = (select id from job_queue where locked_at is null and run_at <= now() and attempts < max_attempts
+                and task in (${sql.join(tasks)})
                 order by run_at, id limit 1 for update skip locked)
     returning id, task, payload, attempts, max_attempts`.execute(db);
   return rows[0];
 }
 
-async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Record<TaskName, TaskFunction>, env: JobEnvironment): Promise<void> {
+async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Partial<Record<TaskName, TaskFunction>>, env: JobEnvironment): Promise<void> {
   const fn = tasks[job.task as TaskName];
   const started = performance.now();
   try {

@@ -38,6 +38,17 @@ export type TaskFunction = (payload: any, env: JobEnvironment, run: JobRun) => P
 export const TASK_NAMES = ['sweep', 'build_domain', 'monitor_domain', 'fan_out_event', 'deliver_webhook', 'send_alert_email'] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 
+/**
+ * A set of tasks with slots of its own: webhook deliveries (which wait on customers' servers) run in
+ * one lane and everything else (builds, the sweep, monitoring, alert e-mail) in another, so no
+ * number of slow endpoints can hold the slots the rest needs.
+ */
+export interface WorkerLane {
+  readonly name: string;
+  readonly tasks: Partial<Record<TaskName, TaskFunction>>;
+  readonly concurrency: number;
+}
+
 /** What `admin jobs` prints. */
 export interface QueueState {
   readonly runner: 'graphile-worker' | 'in-process';

@@ -16,6 +16,12 @@ export interface JobsConfig {
   readonly webhookRetryBaseMs: number;
   /** WEBHOOK_RETRY_FOR_MS (a day): how long a delivery is retried before it is marked failed. */
   readonly webhookRetryForMs: number;
+  /** WEBHOOK_TIMEOUT_MS (10 s): the whole of one delivery attempt (connect, headers and body). */
+  readonly webhookTimeoutMs: number;
+  /** WEBHOOK_CONCURRENCY (4): webhook deliveries run at once per instance, in slots of their own (not JOBS_CONCURRENCY's). */
+  readonly webhookConcurrency: number;
+  /** WEBHOOK_ACCOUNT_CONCURRENCY (2): attempts of one account in flight at once, across all instances. */
+  readonly webhookAccountConcurrency: number;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1 lets endpoints on private addresses (tests only). */
   readonly webhookAllowPrivate: boolean;
   /** SMTP_URL (smtp://user:pass@host:587); unset, alerts go to the log and ALERT_OUTBOX_DIR. */
@@ -68,6 +74,9 @@ export function jobsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): JobsCon
     pollIntervalMs: whole(env, 'JOBS_POLL_INTERVAL_MS', 500, 10),
     webhookRetryBaseMs: whole(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10),
     webhookRetryForMs: whole(env, 'WEBHOOK_RETRY_FOR_MS', 86_400_000, 1000),
+    webhookTimeoutMs: whole(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    webhookConcurrency: whole(env, 'WEBHOOK_CONCURRENCY', 4, 1),
+    webhookAccountConcurrency: whole(env, 'WEBHOOK_ACCOUNT_CONCURRENCY', 2, 1),
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES),
     smtpUrl,
     alertFrom: (env.ALERT_FROM ?? '').trim() || 'alerts@localhost',

@@ -50,7 +50,14 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
   };
   let timer: NodeJS.Timeout | null = null;
   if (config.enabled) {
-    await queue.startWorkers(TASKS, () => environment, config.concurrency);
+    const { deliver_webhook, ...rest } = TASKS;
+    await queue.startWorkers(
+      [
+        { name: 'jobs', tasks: rest, concurrency: config.concurrency },
+        { name: 'webhooks', tasks: { deliver_webhook }, concurrency: config.webhookConcurrency },
+      ],
+      () => environment,
+    );
     const queueSweep = () =>
       environment.enqueue('sweep', {}, { key: 'sweep' }).catch((error: Error) => log('warn', 'could not queue the sweep', { reason: error.message }));
     void queueSweep();
@@ -101,6 +108,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
         );
         if (eventId) await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
       }),
+    deliveryQueued: (deliveryId) => environment.enqueue('deliver_webhook', { deliveryId }, { key: `deliver:${deliveryId}:asked:${Date.now()}` }),
     eventRecorded: (eventId) =>
       safely('an event', async () => {
         await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });

@@ -433,6 +433,17 @@ export const domainVerificationRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+/** GET /v1/events on REST and MCP: each event's data_json text becomes the object "data". */
+function eventPageForRest(answer: unknown): unknown {
+  if (!answer || typeof answer !== 'object' || !('data' in answer) || !Array.isArray(answer.data)) return answer;
+  const data = answer.data.map((event: unknown) => {
+    if (!event || typeof event !== 'object' || !('data_json' in event) || typeof event.data_json !== 'string') return event;
+    const { data_json, ...rest } = event;
+    return { ...rest, data: JSON.parse(data_json) };
+  });
+  return { ...answer, data };
+}
+
 const webhookIdParam: ParamSpec = { name: 'webhook_id', in: 'path', type: 'integer', required: true, description: 'A webhook_id from GET /v1/webhooks.' };
 
 /** Webhook endpoints (issue 13; beyond SPEC 6): scope write throughout, since an endpoint receives the account's events. */
@@ -508,6 +519,56 @@ export const webhookRows = [
     params: [webhookIdParam],
     mcpTool: 'list_webhook_deliveries',
     annotations: READING,
+  },
+  {
+    name: 'send_test_webhook',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/webhooks/{webhook_id}/test',
+    document: 'send-test-webhook',
+    unwrap: 'sendTestWebhook',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'Sends a webhook.test event to this endpoint (whatever it is subscribed to), signed like any other; its deliveries list shows how it went.',
+    params: [webhookIdParam],
+    mcpTool: 'send_test_webhook',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'resend_webhook_delivery',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/resend',
+    document: 'resend-webhook-delivery',
+    unwrap: 'resendWebhookDelivery',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'One more attempt at a delivered or failed delivery, with the same event id (409 while it is still pending).',
+    params: [
+      webhookIdParam,
+      { name: 'delivery_id', in: 'path', type: 'integer', required: true, description: 'A delivery_id from GET /v1/webhooks/{webhook_id}/deliveries.' },
+    ],
+    mcpTool: 'resend_webhook_delivery',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'list_events',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/events',
+    document: 'events',
+    unwrap: 'events',
+    scope: 'write',
+    rateLimit: 'read',
+    summary: 'Your events of the last 30 days, newest first: {"data": [...], "has_more": true|false}; page on with starting_after=<last id>.',
+    params: [
+      { name: 'limit', in: 'query', type: 'integer', required: false, description: 'Events per page, 1 to 100; default 10.' },
+      { name: 'starting_after', in: 'query', type: 'string', required: false, description: 'The id of the last event of the previous page.' },
+    ],
+    mcpTool: 'list_events',
+    annotations: READING,
+    // Each event's data is JSON text in GraphQL (no JSON scalar); REST and MCP answer it as an object.
+    reshape: (answer) => eventPageForRest(answer),
   },
 ] as const satisfies readonly OperationRow[];
 

@@ -31,6 +31,8 @@ export function readParams(
     } else if (fromBody) {
       raw = fromBody[param.name];
       if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) raw = raw.join(',');
+      // An integer parameter may come as a JSON number (MCP arguments follow the tool's schema).
+      if (typeof raw === 'number' && param.type === 'integer') raw = String(raw);
       if (raw !== undefined && raw !== null && typeof raw !== 'string') {
         throw new ApiError(
           status,

@@ -10,6 +10,9 @@ import {
   type WebhookEndpoint,
 } from '../resolvers/webhooks/webhook-endpoints.js';
 import { EVENT_TYPES } from '../resolvers/events/event-types.js';
+import { resendWebhookDelivery, sendTestWebhook, type QueuedDelivery } from '../resolvers/webhooks/try-webhooks.js';
+import { listEvents, type EventPage } from '../resolvers/events/list-events.js';
+import type { EventBody } from '../resolvers/events/record-event.js';
 
 const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   fields: (t) => ({
@@ -103,5 +106,62 @@ builder.mutationField('deleteWebhook', (t) =>
     authScopes: { write: true },
     args: { webhookId: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => deleteWebhook(args.webhookId, ctx),
+  }),
+);
+
+const QueuedDeliveryRef = builder.objectRef<QueuedDelivery>('QueuedDelivery').implement({
+  fields: (t) => ({
+    deliveryId: t.exposeInt('deliveryId'),
+    eventId: t.exposeString('eventId'),
+    status: t.exposeString('status', { description: 'pending: the attempt is queued; GET /v1/webhooks/{id}/deliveries shows how it went.' }),
+  }),
+});
+
+const EventRef = builder.objectRef<EventBody>('Event').implement({
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Also the Webhook-Id header of its deliveries.' }),
+    type: t.exposeString('type'),
+    created: t.field({ type: 'DateTime', resolve: (e) => new Date(e.created) }),
+    dataJson: t.string({
+      description: 'The event\'s data, serialized as text (REST and MCP answer it as the object "data").',
+      resolve: (e) => JSON.stringify(e.data),
+    }),
+  }),
+});
+
+const EventPageRef = builder.objectRef<EventPage>('EventPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [EventRef], resolve: (p) => [...p.data] }),
+    hasMore: t.exposeBoolean('hasMore', { description: 'More events after this page: ask again with starting_after the last id.' }),
+  }),
+});
+
+builder.queryField('events', (t) =>
+  t.field({
+    type: EventPageRef,
+    description: "The account's events of the last 30 days, newest first: limit (1-100, default 10) and startingAfter (the last id of the previous page).",
+    authScopes: { write: true },
+    args: { limit: t.arg.int({ required: false }), startingAfter: t.arg.string({ required: false }) },
+    resolve: (_root, args, ctx) => listEvents(args, ctx),
+  }),
+);
+
+builder.mutationField('sendTestWebhook', (t) =>
+  t.field({
+    type: QueuedDeliveryRef,
+    description: 'Sends a webhook.test event to one endpoint, signed like any other.',
+    authScopes: { write: true },
+    args: { webhookId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => sendTestWebhook(args.webhookId, ctx),
+  }),
+);
+
+builder.mutationField('resendWebhookDelivery', (t) =>
+  t.field({
+    type: QueuedDeliveryRef,
+    description: 'One more attempt at a delivered or failed delivery (same event id).',
+    authScopes: { write: true },
+    args: { webhookId: t.arg.int({ required: true }), deliveryId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => resendWebhookDelivery(args.webhookId, args.deliveryId, ctx),
   }),
 );

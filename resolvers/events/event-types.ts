@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'domain.delisted',
   'monitor.changed',
   'invoice.past_due',
+  'webhook.test',
   'invoice.paid',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

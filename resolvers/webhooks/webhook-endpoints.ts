@@ -8,6 +8,10 @@ import { vetEndpoint } from './endpoint-address.js';
 /** Endpoints per account: enough for every real setup, bounded so one account cannot fan out without end. */
 const MAX_ENDPOINTS = 10;
 
+function tooMany(): ApiError {
+  return new ApiError(409, 'too_many_webhooks', `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one you no longer use first.`);
+}
+
 export interface WebhookEndpoint {
   readonly webhookId: number;
   readonly url: string;
@@ -94,14 +98,19 @@ export async function createWebhook(input: WebhookInput, ctx: Context): Promise<
     .where('account_id', '=', accountId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (Number(count?.n ?? 0) >= MAX_ENDPOINTS)
-    throw new ApiError(409, 'too_many_webhooks', `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one you no longer use first.`);
+  if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw tooMany();
   const secret = `whsec_${randomBytes(24).toString('hex')}`;
+  // The count above answers the usual case with a sentence; parallel creates are held by the
+  // database (a trigger that locks the account's row and counts: migration 2026_11_27_0900).
   const row = await db
     .insertInto('webhook_endpoints')
     .values({ account_id: accountId, url, secret, events, description })
     .returning(['id', 'url', 'events', 'description', 'created_at'])
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .catch((error: Error) => {
+      if (String(error.message).includes('webhook_endpoint_cap')) throw tooMany();
+      throw error;
+    });
   return shape(row, secret);
 }
 

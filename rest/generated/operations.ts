@@ -421,7 +421,7 @@ export enum UserRole {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, invoice.paid; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -645,6 +645,14 @@ export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type DomainVerificationQuery = { domainVerification: { token: string, record: { type: string, value: string, name_template: string }, verified_domains: Array<{ domain: string, verified_at: string }> } };
 
+export type EventsQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type EventsQuery = { events: { has_more: boolean, data: Array<{ id: string, type: string, created: string, data_json: string }> } };
+
 export type FileDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];
   input: FileDomainInput;
@@ -717,6 +725,14 @@ export type RequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RequestsQuery = { requests: Array<{ kind: RequestKind, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
 
+export type ResendWebhookDeliveryMutationVariables = Exact<{
+  webhookId: Scalars['Int']['input'];
+  deliveryId: Scalars['Int']['input'];
+}>;
+
+
+export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { status: string, delivery_id: number, event_id: string } };
+
 export type SegmentEspQueryVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
 }>;
@@ -726,6 +742,13 @@ export type SegmentEspQuery = { segmentEsp:
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
     | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
    };
+
+export type SendTestWebhookMutationVariables = Exact<{
+  webhookId: Scalars['Int']['input'];
+}>;
+
+
+export type SendTestWebhookMutation = { sendTestWebhook: { status: string, delivery_id: number, event_id: string } };
 
 export type SetAlertRecipientsMutationVariables = Exact<{
   input: AlertRecipientsInput;

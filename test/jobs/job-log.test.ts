@@ -32,7 +32,7 @@ describe('log lines of a job', () => {
         throw new Error('the receiver is down');
       };
       await queue.enqueue('sweep', {});
-      await queue.startWorkers({ ...TASKS, sweep: failing }, () => ({}) as JobEnvironment, 1);
+      await queue.startWorkers([{ name: 'jobs', tasks: { ...TASKS, sweep: failing }, concurrency: 1 }], () => ({}) as JobEnvironment);
       for (let i = 0; i < 100 && ran === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       await queue.stop();
       flushLog();

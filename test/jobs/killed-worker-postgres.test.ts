@@ -144,11 +144,14 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
       LEASE_MS / 1000,
     ]);
     expect(beats.rows.find((r) => r.worker_id === held.locked_by)?.fresh).toBe(false);
-    expect(beats.rows.filter((r) => r.fresh)).toHaveLength(2);
-    // The operator sees the same in `admin jobs`.
-    const queue = await runAdmin(['jobs'], { DATABASE_URL: database.databaseUrl });
-    const workers = queue.workers as { worker_id: string; instance: string; last_seen_seconds_ago: number; running: number }[];
-    expect(workers.find((w) => w.worker_id === held.locked_by)).toMatchObject({ instance: held.instance, running: 0 });
+    // Two survivors, each with two worker pools (jobs and webhooks).
+    expect(beats.rows.filter((r) => r.fresh)).toHaveLength(4);
+    // The operator sees the same in `admin jobs`: the killed pool is listed as dead, not alive.
+    const queue = await runAdmin(['jobs'], { DATABASE_URL: database.databaseUrl, JOB_LEASE_MS: String(LEASE_MS) });
+    const workers = queue.workers as { worker_id: string; instance: string; state: string; last_seen_seconds_ago: number; running: number }[];
+    expect(workers.find((w) => w.worker_id === held.locked_by)).toMatchObject({ instance: held.instance, state: 'dead', running: 0 });
+    expect(workers.filter((w) => w.state === 'alive')).toHaveLength(4);
+    expect(queue.workers_alive).toBe(4);
     expect(workers.find((w) => w.worker_id === held.locked_by)!.last_seen_seconds_ago).toBeGreaterThan(LEASE_MS / 1000);
   }, 150_000);
 });

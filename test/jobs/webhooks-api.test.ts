@@ -36,6 +36,25 @@ describe('webhook endpoints', () => {
     expect(unknown.body.detail).toMatch(/domain\.live/);
   });
 
+  it('refuses any port but 443, and holds the 10-endpoint cap against 50 parallel creates', async () => {
+    for (const url of ['https://93.184.215.14:22/hooks', 'https://93.184.215.14:8443/hooks']) {
+      const refused = await send('POST', '/v1/webhooks', { url });
+      expect(refused.status, url).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'endpoint_refused', detail: expect.stringMatching(/port 443/) });
+    }
+    const other = await service.seedAccount();
+    expect((await send('POST', '/v1/webhooks', { url: 'https://93.184.215.14:443/hooks' }, other.key)).body.url).toBe('https://93.184.215.14/hooks');
+    const account = await service.seedAccount();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => send('POST', '/v1/webhooks', { url: `https://93.184.215.14/race-${i}` }, account.key)),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused).toHaveLength(40);
+    for (const r of refused) expect(r.body).toMatchObject({ code: 'too_many_webhooks', detail: expect.stringMatching(/delete one/) });
+    expect((await send('GET', '/v1/webhooks', undefined, account.key)).body).toHaveLength(10);
+  });
+
   it('create shows the secret once; list, update, deliveries and delete follow', async () => {
     const created = await send('POST', '/v1/webhooks', { url: 'https://93.184.215.14/hooks', events: ['domain.live', 'domain.listed'], description: 'ops' });
     expect(created.status).toBe(200);

@@ -1,0 +1,221 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
+import { recordEvent } from '../../resolvers/events/record-event.js';
+import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
+import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
+
+/**
+ * Webhook deliveries against receivers that misbehave, on embedded PGlite (in-process queue) and on
+ * PostgreSQL (graphile-worker): a receiver that drip-feeds its answer is cut at the total deadline,
+ * and does not keep a build from running; one account has at most WEBHOOK_ACCOUNT_CONCURRENCY
+ * attempts in flight; a delivery job that runs twice at once sends once; connection errors reach the
+ * customer in our words.
+ */
+let h: OrderingHarness;
+let rdap: Awaited<ReturnType<typeof startJobsRdapServer>>;
+let drip: { url: string; requests: number; close(): Promise<void> };
+const domain = FREE_DOMAINS[33]!;
+
+/** Answers 200 at once, then one byte every 5 s, never ending (as the red team's receiver did). */
+async function startDripReceiver(): Promise<typeof drip> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const state = { requests: 0 };
+  const server: Server = createServer((req, res: ServerResponse) => {
+    state.requests += 1;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('x');
+    const timer = setInterval(() => res.write('x'), 5000);
+    timers.add(timer);
+    res.on('close', () => clearInterval(timer));
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get requests() {
+      return state.requests;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const t of timers) clearInterval(t);
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+beforeAll(async () => {
+  rdap = await startJobsRdapServer();
+  drip = await startDripReceiver();
+  h = await startOrderingService({
+    rateLimits: { order: 1000, change: 1000 },
+    env: {
+      JOBS: 'on',
+      // The local DNS server answers late while the embedded database is busy: no lookup may time out here.
+      DNS_TIMEOUT_MS: '3000',
+      DNS_TRIES: '2',
+      RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
+      SANDBOX_BUILD_DELAY_MS: '100',
+      JOBS_POLL_INTERVAL_MS: '50',
+      JOBS_SWEEP_INTERVAL_MS: '1000',
+      // Retries far off: each delivery is tried once within the test.
+      WEBHOOK_RETRY_BASE_MS: '600000',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
+      ALERT_OUTBOX_DIR: `/tmp/outbox-safety-${process.pid}`,
+    },
+  });
+  h.dns.setRecords(jobsZone([domain]));
+}, 30_000);
+afterAll(async () => {
+  await h?.close();
+  await drip?.close();
+  await rdap?.close();
+});
+
+const db = () => h.service.services.db;
+const enqueue = () => h.service.jobs.environment.enqueue;
+
+async function inFlight(): Promise<number> {
+  const row = await db().selectFrom('webhook_attempts').select(sql<string>`count(*)`.as('n')).where('finished_at', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe('slow receivers', () => {
+  it('four drip-feeding endpoints of one account: each attempt ends at the 10 s deadline, at most 2 run at once, and a build queued behind them is live within a minute', async () => {
+    for (let i = 0; i < 4; i++) {
+      const made = await postJson(h.service, '/v1/webhooks', { url: `${drip.url}/drip-${i}`, events: ['*'] });
+      expect(made.status).toBe(200);
+    }
+    // Eight events: 32 deliveries, 320 s of drip-feeding if they all ran to the deadline in turn.
+    for (let i = 0; i < 8; i++) {
+      const id = await recordEvent(db(), h.service.demo.accountId, 'monitor.changed', { domain, n: i });
+      await enqueue()('fan_out_event', { eventId: id }, { key: `fan_out:${id}` });
+    }
+    await waitFor('deliveries in flight', async () => (await inFlight()) > 0, 20_000);
+    await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
+    const started = Date.now();
+    const placed = await postJson(h.service, '/v1/orders', orderBody([domain], 1), { headers: { 'idempotency-key': 'drip-build-0001' } });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    let most = 0;
+    await waitFor(
+      'the domain live',
+      async () => {
+        most = Math.max(most, await inFlight());
+        const row = await db().selectFrom('domains').select('build_state').where('domain', '=', domain).executeTakeFirst();
+        return row?.build_state === 'live';
+      },
+      60_000,
+    );
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`build live ${seconds.toFixed(1)} s after placement, behind four drip endpoints (most attempts in flight: ${most})`);
+    expect(seconds).toBeLessThan(60);
+    // The deliveries still hold their lane: the build did not wait for them.
+    expect(await inFlight()).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(2);
+    // The first attempts have met the deadline: status 200 kept, the answer cut after 10 s.
+    const done = await waitFor(
+      'finished drip attempts',
+      async () => {
+        const rows = await db().selectFrom('webhook_attempts').selectAll().where('finished_at', 'is not', null).execute();
+        return rows.length >= 2 ? rows : null;
+      },
+      30_000,
+    );
+    for (const a of done) {
+      expect(a.duration_ms).toBeGreaterThanOrEqual(9_900);
+      expect(a.duration_ms).toBeLessThan(13_000);
+      expect(a.status_code).toBe(200);
+      expect(a.error).toMatch(/^answer_cut: /);
+    }
+  }, 120_000);
+});
+
+describe('one attempt, one POST', () => {
+  it('the same delivery run by two jobs at once is sent once, with its event id in Webhook-Id; a cut-off attempt shows as interrupted', async () => {
+    const account = await h.service.seedAccount();
+    const receiver = await startWebhookReceiver();
+    try {
+      const made = await postJson(h.service, '/v1/webhooks', { url: receiver.url, events: ['domain.live'] }, { key: account.key });
+      expect(made.status).toBe(200);
+      const eventId = (await recordEvent(db(), account.accountId, 'domain.live', { domain: 'twice.example' }))!;
+      const delivery = await db()
+        .insertInto('webhook_deliveries')
+        .values({ endpoint_id: made.body.webhook_id, event_id: eventId, status: 'pending', next_attempt_at: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // Two copies of the job, as a key queued again while its first copy ran once made.
+      await Promise.all([
+        enqueue()('deliver_webhook', { deliveryId: delivery.id }, { key: 'twice-a' }),
+        enqueue()('deliver_webhook', { deliveryId: delivery.id }, { key: 'twice-b' }),
+      ]);
+      await waitFor('the delivery delivered', async () => {
+        const d = await db().selectFrom('webhook_deliveries').select('status').where('id', '=', delivery.id).executeTakeFirst();
+        return d?.status === 'delivered';
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received[0]!.headers['webhook-id']).toBe(eventId);
+      const listed = await postJson(h.service, `/v1/webhooks/${made.body.webhook_id}/deliveries`, undefined, { method: 'GET', key: account.key });
+      expect(listed.body[0]).toMatchObject({ event_id: eventId, status: 'delivered', attempts: [{ attempt: 1, status_code: 200, error: null }] });
+
+      // A worker that died mid-POST left its attempt open: the next run closes it as interrupted and sends attempt 2.
+      const second = (await recordEvent(db(), account.accountId, 'domain.live', { domain: 'cut.example' }))!;
+      const cut = await db()
+        .insertInto('webhook_deliveries')
+        .values({ endpoint_id: made.body.webhook_id, event_id: second, status: 'pending', attempts: 1, next_attempt_at: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db()
+        .insertInto('webhook_attempts')
+        .values({ delivery_id: cut.id, attempt: 1, account_id: account.accountId, at: new Date(Date.now() - 3_600_000), duration_ms: 0, finished_at: null })
+        .execute();
+      await enqueue()('deliver_webhook', { deliveryId: cut.id }, { key: `deliver:${cut.id}:2` });
+      await waitFor('the cut delivery delivered', async () => {
+        const d = await db().selectFrom('webhook_deliveries').select('status').where('id', '=', cut.id).executeTakeFirst();
+        return d?.status === 'delivered';
+      });
+      const again = await postJson(h.service, `/v1/webhooks/${made.body.webhook_id}/deliveries`, undefined, { method: 'GET', key: account.key });
+      const shown = again.body.find((d: { event_id: string }) => d.event_id === second);
+      expect(shown.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, status_code: null, error: expect.stringMatching(/^attempt_interrupted: /) }),
+        expect.objectContaining({ attempt: 2, status_code: 200, error: null }),
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('a refused connection is shown as our own reason, without the address or the system error', async () => {
+    const account = await h.service.seedAccount();
+    const closed = await startWebhookReceiver();
+    const url = closed.url;
+    await closed.close();
+    const made = await postJson(h.service, '/v1/webhooks', { url, events: ['domain.live'] }, { key: account.key });
+    expect(made.status).toBe(200);
+    const eventId = await recordEvent(db(), account.accountId, 'domain.live', { domain: 'refused.example' });
+    await enqueue()('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
+    const attempt = await waitFor('a finished attempt', async () => {
+      const listed = await postJson(h.service, `/v1/webhooks/${made.body.webhook_id}/deliveries`, undefined, { method: 'GET', key: account.key });
+      return listed.body[0]?.attempts?.[0]?.error ? listed.body[0].attempts[0] : null;
+    });
+    expect(attempt.error).toMatch(/^connection_failed: /);
+    expect(attempt.error).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|connect /);
+  }, 30_000);
+});
