@@ -157,5 +157,6 @@ describe('operator commands while npm start holds the embedded database', () => 
       await running.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+    // Four operator commands, each a fresh `node --import tsx` process: a minute is tight on a shared machine.
+  }, 120_000);
 });
