@@ -1,3 +1,5 @@
+import { defaultPlansFromEnv, type DefaultPlan } from './account/default-plans.js';
+
 /** Settings read once from the environment at start; bad values stop the start with a sentence. */
 export interface ServiceConfig {
   readonly host: string;
@@ -9,6 +11,10 @@ export interface ServiceConfig {
   readonly dataDir: string;
   readonly production: boolean;
   readonly maxBodyBytes: number;
+  /** DEFAULT_PLAN_SKUS: the plans a new account starts on (resolvers/account/default-plans.ts). */
+  readonly defaultPlans: readonly DefaultPlan[];
+  /** OPERATOR_EMAIL: where a customer's "ask for a plan" goes (default operator@localhost, the outbox without SMTP_URL). */
+  readonly operatorEmail: string;
 }
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -37,5 +43,14 @@ export function serviceConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Serv
     dataDir: env.DATA_DIR || './data',
     production: env.NODE_ENV === 'production',
     maxBodyBytes: 1024 * 1024,
+    defaultPlans: defaultPlansFromEnv(env),
+    operatorEmail: operatorEmailFromEnv(env),
   };
+}
+
+function operatorEmailFromEnv(env: NodeJS.ProcessEnv): string {
+  const raw = (env.OPERATOR_EMAIL ?? '').trim();
+  if (raw === '') return 'operator@localhost';
+  if (!/^[^\s@,<>"]+@[^\s@,<>"]+$/.test(raw)) throw new Error(`OPERATOR_EMAIL must be one e-mail address, such as ops@example.com, not "${raw}".`);
+  return raw;
 }

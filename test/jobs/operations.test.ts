@@ -108,7 +108,7 @@ describe('operations', () => {
     expect(JSON.parse(events[0]!.data)).toMatchObject({
       number: invoice.number,
       amount_due: 1750,
-      message: expect.stringMatching(/past due; update the card/),
+      message: expect.stringMatching(/past due\. Replace the card on file on the portal.s Billing page/),
     });
   });
 });
