@@ -159,6 +159,31 @@ export const environmentSchema = z.object({
   TRUSTED_PROXIES: list(),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),
 
+  // Plans (docs/ordering.md): the skus are checked against the operator's plans at start (resolvers/account/default-plans.ts)
+  DEFAULT_PLAN_SKUS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const text = given(raw) ?? 'google-inbox-unwarmed';
+      if (text.toLowerCase() === 'none') return [];
+      const plans: { readonly sku: string; readonly processorPriceId: string | null }[] = [];
+      for (const entry of text.split(',')) {
+        const [sku = '', price = ''] = entry.trim().split(':');
+        if (price !== '' && !/^price_[A-Za-z0-9_]+$/.test(price))
+          return refuse(ctx, `DEFAULT_PLAN_SKUS gives "${price}" as the Stripe Price of ${sku}; a Price id looks like price_1AbC... (or leave it out).`);
+        if (!plans.some((p) => p.sku === sku)) plans.push({ sku, processorPriceId: price || null });
+      }
+      return plans;
+    }),
+  OPERATOR_EMAIL: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw) ?? 'operator@localhost';
+      if (!/^[^\s@,<>"]+@[^\s@,<>"]+$/.test(value)) return refuse(ctx, `OPERATOR_EMAIL must be one e-mail address, such as ops@example.com, not "${value}".`);
+      return value;
+    }),
+
   // Checks
   DNS_SERVERS: list(),
   DNS_TIMEOUT_MS: wholeNumber('DNS_TIMEOUT_MS', 2000, 1, 'milliseconds'),

@@ -37,6 +37,12 @@ export interface Settings {
   readonly faults: FaultSettings;
 }
 
+/** One entry of DEFAULT_PLAN_SKUS: a sku of the operator's plans and, with Stripe, the Price it charges. */
+export interface DefaultPlan {
+  readonly sku: string;
+  readonly processorPriceId: string | null;
+}
+
 /** Where the listeners bind and how customers reach them. */
 export interface ServiceConfig {
   readonly host: string;
@@ -48,6 +54,10 @@ export interface ServiceConfig {
   readonly dataDir: string;
   readonly production: boolean;
   readonly maxBodyBytes: number;
+  /** DEFAULT_PLAN_SKUS: the plans a new account starts on (resolvers/account/default-plans.ts checks the skus at start). */
+  readonly defaultPlans: readonly DefaultPlan[];
+  /** OPERATOR_EMAIL: where a customer's "ask for a plan" goes (default operator@localhost, the outbox without SMTP_URL). */
+  readonly operatorEmail: string;
 }
 
 export interface LogSettings {
@@ -266,6 +276,8 @@ const SERVICE_VARIABLES = {
   DATABASE_URL: true,
   DATA_DIR: true,
   NODE_ENV: true,
+  DEFAULT_PLAN_SKUS: true,
+  OPERATOR_EMAIL: true,
 } as const;
 
 /**
@@ -291,5 +303,7 @@ function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): 
     dataDir: e.DATA_DIR,
     production: e.NODE_ENV === 'production',
     maxBodyBytes: 1024 * 1024,
+    defaultPlans: e.DEFAULT_PLAN_SKUS,
+    operatorEmail: e.OPERATOR_EMAIL,
   };
 }

@@ -11,6 +11,7 @@ import * as domainVerification from './migrations/2026_11_26_1700_domain_verific
 import * as workerHeartbeats from './migrations/2026_11_26_1830_worker_heartbeats.js';
 import * as webhookAttempts from './migrations/2026_11_27_0900_webhook_attempts.js';
 import * as invitationsAndSignUps from './migrations/2026_11_27_1000_invitations_and_sign_ups.js';
+import * as invoicePayments from './migrations/2026_11_27_1100_invoice_payments.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1830_worker_heartbeats': workerHeartbeats,
   '2026_11_27_0900_webhook_attempts': webhookAttempts,
   '2026_11_27_1000_invitations_and_sign_ups': invitationsAndSignUps,
+  '2026_11_27_1100_invoice_payments': invoicePayments,
 };

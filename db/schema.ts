@@ -186,6 +186,9 @@ export interface InvoiceTable {
   processor_invoice_id: string | null;
   processor_event_created: ColumnType<string | null, number | null | undefined, number | null>;
   processor_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
+  hosted_invoice_url: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_payment_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PaymentMethodTable {

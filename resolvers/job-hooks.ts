@@ -6,6 +6,8 @@ export interface JobHooks {
   monitoringSwitched(orderId: number, on: boolean): Promise<void>;
   /** A delivery made or reopened by a person (a test event, a resend): its next attempt is queued now. */
   deliveryQueued(deliveryId: number): Promise<void>;
+  /** After an event was recorded by the API (an invoice paid): its e-mails and webhook deliveries. */
+  eventRecorded(eventId: string): Promise<void>;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: endpoints on private addresses (and plain http) are accepted (tests only). */
   readonly allowPrivateEndpoints: boolean;
 }

@@ -14,7 +14,7 @@ import { parseJsonBounded } from '../operations/parse-json-bounded.js';
 const SLOW_DOWN_MS = 1000;
 
 /** The same words for an unknown e-mail and a wrong password: the answer names no one. */
-const WRONG_CREDENTIALS = 'The e-mail address or the password is not right; check both, or reset the password at POST /auth/password-reset.';
+const WRONG_CREDENTIALS = 'The e-mail address or the password is not right; check both, or use "Forgot your password?" on the sign-in page.';
 
 /**
  * The portal's sign-in paths on the account listener (docs/people.md): sign-up, sign-in, sign-out,
@@ -70,7 +70,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const used = await useToken(db, 'sign_up', body.token);
       if (!used?.email || !used.accountName || !used.passwordHash)
         throw new ApiError(400, 'invalid_token', 'The confirmation link is unknown, used or expired; sign up again to get a new one.');
-      const { accountId, userId } = await signUp(db, used.accountName, used.email, used.passwordHash);
+      const { accountId, userId } = await signUp(db, used.accountName, used.email, used.passwordHash, config.defaultPlans);
       return signedIn(userId, { account_id: accountId, user_id: userId, email: used.email, role: 'owner', account_name: used.accountName }, 201);
     },
     async '/auth/sign-in'(body, request, info) {
@@ -116,7 +116,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
           email,
           'Reset your password',
           `Someone asked to reset the password for ${email}.\n\nSet a new one within an hour:\n${config.apiUrl}/portal/reset-password?token=${token}\n\n` +
-            `(or POST /auth/password-reset/confirm with {"token": "${token}", "password": "..."})\n\nIf it was not you, ignore this message.\n`,
+            'If it was not you, ignore this message.\n',
           info.logIds,
         );
       }
@@ -128,7 +128,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       await db.transaction().execute(async (trx) => {
         const used = await useToken(trx, 'password_reset', body.token);
         if (!used?.userId)
-          throw new ApiError(400, 'invalid_token', 'The reset link is unknown, used or expired; ask for a new one at POST /auth/password-reset.');
+          throw new ApiError(400, 'invalid_token', 'The reset link is unknown, used or expired; ask for a new one with "Forgot your password?" on the sign-in page.');
         await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', used.userId).execute();
         // One link used: the person's other reset links die with it, and every session ends, a thief's included.
         await endResetLinks(trx, used.userId);

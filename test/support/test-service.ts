@@ -1,3 +1,4 @@
+import type { AdminSettings } from '../../admin/run-admin-command.js';
 import { serviceConfigFromEnv } from '../../config/settings.js';
 import { configureLog } from '../../observability/log.js';
 import { randomUUID } from 'node:crypto';
@@ -85,3 +86,10 @@ export async function graphql(service: TestService, query: string, variables: Re
   });
   return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
 }
+
+/** The settings admin commands run with in tests (config/settings.ts's defaults). */
+export const TEST_ADMIN_SETTINGS: AdminSettings = {
+  keyMode: 'test',
+  jobLeaseMs: 60_000,
+  defaultPlans: [{ sku: 'google-inbox-unwarmed', processorPriceId: null }],
+};
