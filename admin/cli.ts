@@ -1,6 +1,7 @@
 import { openDatabase, DatabaseInUseError } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { readSettings } from '../config/settings.js';
+import { checkDefaultPlans } from '../resolvers/account/default-plans.js';
 import { checkAdminArgs, runAdminCommand, type AdminOutcome } from './run-admin-command.js';
 import { sendAdminCommand } from './admin-socket.js';
 
@@ -30,6 +31,11 @@ try {
   print({ ok: false, error: errorText(error) });
 }
 const config = settings!.service;
+try {
+  checkDefaultPlans(config.defaultPlans);
+} catch (error) {
+  print({ ok: false, error: errorText(error) });
+}
 let database;
 try {
   database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -43,7 +49,7 @@ try {
 let outcome: AdminOutcome;
 try {
   await migrateToLatest(database!.db);
-  outcome = await runAdminCommand(database!.db, args, { keyMode: settings!.keyMode, jobLeaseMs: settings!.jobs.leaseMs });
+  outcome = await runAdminCommand(database!.db, args, { keyMode: settings!.keyMode, jobLeaseMs: settings!.jobs.leaseMs, defaultPlans: config.defaultPlans });
 } catch (error) {
   outcome = { ok: false, error: errorText(error) };
 } finally {

@@ -12,6 +12,7 @@ import { BUILD_STATES, type BuildState } from '../resolvers/domains/setup/setup-
 import { createUser, isRole, normalizeEmail } from '../resolvers/people/users.js';
 import { generatePassword } from '../resolvers/people/passwords.js';
 import { ApiError } from '../resolvers/api-error.js';
+import { giveDefaultPlans, STANDARD_PLANS } from '../resolvers/account/default-plans.js';
 
 type Fail = (message: string) => never;
 type Values = Record<string, string | undefined>;
@@ -55,11 +56,15 @@ export const adminCommands: Record<string, AdminCommand> = {
   'create-account': {
     usage: 'create-account --name NAME',
     options: { name: { type: 'string' } },
-    async run(db, values, fail) {
+    async run(db, values, fail, { defaultPlans: plans }) {
       const name = values.name?.trim();
       if (!name) return fail('--name is required.');
-      const row = await db.insertInto('accounts').values({ name }).returning('id').executeTakeFirstOrThrow();
-      return { account_id: row.id };
+      const id = await db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('accounts').values({ name }).returning('id').executeTakeFirstOrThrow();
+        await giveDefaultPlans(trx, row.id, plans);
+        return row.id;
+      });
+      return { account_id: id, plans: plans.map((p) => p.sku) };
     },
   },
   'create-key': {
@@ -110,6 +115,25 @@ export const adminCommands: Record<string, AdminCommand> = {
       if (!key) return fail(`There is no key ${keyId}.`);
       await revokeApiKey(db, keyId);
       return { revoked: true };
+    },
+  },
+  'add-plan': {
+    usage: 'add-plan --account ID --sku SKU [--unit-amount N] [--processor-price-id PRICE]',
+    options: { account: { type: 'string' }, sku: { type: 'string' }, 'unit-amount': { type: 'string' }, 'processor-price-id': { type: 'string' } },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      const sku = values.sku?.trim() ?? '';
+      const plan = STANDARD_PLANS.find((p) => p.sku === sku);
+      if (!plan) return fail(`--sku must be one of ${STANDARD_PLANS.map((p) => p.sku).join(', ')}.`);
+      const unitAmount = values['unit-amount'] === undefined ? plan.unitAmount : wholeNumber(values['unit-amount'], 'unit-amount', fail);
+      const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+      if (!account) return fail(`There is no account ${accountId}.`);
+      const taken = await db.selectFrom('plans').select('id').where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+      if (taken) return fail(`Account ${accountId} is already on "${sku}"; change its price with set-plan-price.`);
+      await giveDefaultPlans(db, accountId, [{ sku, processorPriceId: values['processor-price-id']?.trim() || null }]);
+      if (unitAmount !== plan.unitAmount)
+        await db.updateTable('plans').set({ unit_amount: unitAmount }).where('account_id', '=', accountId).where('sku', '=', sku).execute();
+      return { account_id: accountId, sku, unit_amount: unitAmount, orderable: plan.orderable };
     },
   },
   'set-plan-price': {

@@ -1,9 +1,11 @@
 import type { KeyMode } from '../resolvers/auth/api-keys.js';
+import type { DefaultPlan } from '../config/settings.js';
 
 /** What the commands take from the settings (config/settings.ts): the mode new keys are made in, the job lease. */
 export interface AdminSettings {
   readonly keyMode: KeyMode;
   readonly jobLeaseMs: number;
+  readonly defaultPlans: readonly DefaultPlan[];
 }
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { createApiKey, type KeyMode } from '../resolvers/auth/api-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
+import { STANDARD_PLANS } from '../resolvers/account/default-plans.js';
 import { DEMO_VERIFICATION_TOKEN } from '../resolvers/orders/verification-record.js';
 
 export interface DemoAccount {
@@ -21,59 +22,42 @@ const DAY = 86_400_000;
  * every kind (one-off, three months, forever, first invoice free, expired, used up, other plan). No card is on file:
  * saving one through the setup link is the first thing to do before placing an order. Every run
  * makes a new account (domain names carry a random tag, since a domain belongs to one order only).
- * The account's domain verification token is fixed (DEMO_VERIFICATION_TOKEN), and the dev DNS zone
- * publishes it for the orderable demo domains, so they pass the ownership check offline.
+ * The first demo account's domain verification token is fixed (DEMO_VERIFICATION_TOKEN), and the dev
+ * DNS zone publishes it for the orderable demo domains, so they pass the ownership check offline.
+ * The token is public (it is in this repository), so every later demo account gets a random one:
+ * otherwise anyone could prove a domain as theirs for every demo account at once. Tests whose
+ * accounts share one DNS zone ask for the shared token (`sharedDemoToken`).
  */
-export async function seedDemo(db: Kysely<Database>, keyMode: KeyMode, now = new Date()): Promise<DemoAccount> {
+export async function seedDemo(
+  db: Kysely<Database>,
+  keyMode: KeyMode,
+  now = new Date(),
+  options: { readonly sharedDemoToken?: boolean } = {},
+): Promise<DemoAccount> {
   const tag = randomBytes(3).toString('hex');
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
   const accountId = await db.transaction().execute(async (trx) => {
     const account = await trx.insertInto('accounts').values({ name: 'Demo Agency' }).returning('id').executeTakeFirstOrThrow();
     const id = account.id;
 
+    // The operator's standard plans (the demo shows one orderable and two that say what to do instead).
     const [orderable, warmed] = await trx
       .insertInto('plans')
-      .values([
-        {
+      .values(
+        STANDARD_PLANS.map((plan) => ({
           account_id: id,
-          sku: 'google-inbox-unwarmed',
-          product: 'Google Workspace inboxes, unwarmed',
-          description: 'One Google Workspace mailbox on your own domain, built unwarmed, billed monthly.',
-          unit_amount: 350,
-          currency: 'usd',
-          interval: 'month',
-          mailboxes_per_unit: 1,
-          orderable: true,
-          why_not: null,
-          processor_price_id: 'price_demo_google_unwarmed',
-        },
-        {
-          account_id: id,
-          sku: 'google-inbox-warmed',
-          product: 'Google Workspace inboxes, pre-warmed',
-          description: 'Mailboxes warmed for 21 days before hand-over.',
-          unit_amount: 600,
-          currency: 'usd',
-          interval: 'month',
-          mailboxes_per_unit: 1,
-          orderable: false,
-          why_not: 'Pre-warmed inboxes need a warm-up slot booked by our team, so they are ordered in the portal, not through the API.',
-          processor_price_id: null,
-        },
-        {
-          account_id: id,
-          sku: 'microsoft-inbox',
-          product: 'Microsoft 365 inboxes',
-          description: 'Microsoft 365 mailboxes on your own domain.',
-          unit_amount: 450,
-          currency: 'usd',
-          interval: 'month',
-          mailboxes_per_unit: 1,
-          orderable: false,
-          why_not: 'The API builds only unwarmed inboxes of the first mailbox provider; Microsoft 365 inboxes are ordered in the portal.',
-          processor_price_id: null,
-        },
-      ])
+          sku: plan.sku,
+          product: plan.product,
+          description: plan.description,
+          unit_amount: plan.unitAmount,
+          currency: plan.currency,
+          interval: plan.interval,
+          mailboxes_per_unit: plan.mailboxesPerUnit,
+          orderable: plan.orderable,
+          why_not: plan.whyNot,
+          processor_price_id: plan.orderable ? 'price_demo_google_unwarmed' : null,
+        })),
+      )
       .returning('id')
       .execute();
     const planId = orderable!.id;
@@ -177,7 +161,9 @@ export async function seedDemo(db: Kysely<Database>, keyMode: KeyMode, now = new
       ])
       .execute();
 
-    await trx.insertInto('domain_verification_tokens').values({ account_id: id, token: DEMO_VERIFICATION_TOKEN }).execute();
+    const fixedTaken = await trx.selectFrom('domain_verification_tokens').select('account_id').where('token', '=', DEMO_VERIFICATION_TOKEN).executeTakeFirst();
+    const token = fixedTaken && options.sharedDemoToken !== true ? randomBytes(16).toString('hex') : DEMO_VERIFICATION_TOKEN;
+    await trx.insertInto('domain_verification_tokens').values({ account_id: id, token }).execute();
 
     const workspace = await trx.insertInto('workspaces').values({ account_id: id, name: 'Client: Acme outbound' }).returning('id').executeTakeFirstOrThrow();
 

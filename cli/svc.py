@@ -12,12 +12,18 @@ Every command prints the JSON answer on stdout and exits 0. A refusal prints the
 """
 
 import argparse
+import datetime
+import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
 import shutil
+import signal
 import sys
 import textwrap
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -31,6 +37,11 @@ IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9.:_-]{8,64}$")
 
 class Refusal(Exception):
     """Anything that ends the command with exit status 1: the message goes to stderr."""
+
+    def __init__(self, message, status=None, retry_after=None):
+        super().__init__(message)
+        self.status = status  # the service's HTTP status, when it answered
+        self.retry_after = retry_after
 
 
 # --------------------------------------------------------------------------------------------------
@@ -62,7 +73,8 @@ class Client:
             with urllib.request.urlopen(req, timeout=self.timeout) as response:
                 return decode(response.read(), response.headers.get("Content-Type", ""))
         except urllib.error.HTTPError as error:
-            raise Refusal(refusal_message(error))
+            retry_after = error.headers.get("Retry-After") if error.headers else None
+            raise Refusal(refusal_message(error), error.code, retry_after)
         except urllib.error.URLError as error:
             raise Refusal("Could not reach %s: %s. Check --api or SERVICE_API_URL." % (self.api_url, error.reason))
         except (TimeoutError, OSError) as error:
@@ -193,6 +205,214 @@ def cmd_delete(client, args):
 
 
 # --------------------------------------------------------------------------------------------------
+# listen: follow the events list and forward each new event to a local receiver, signed.
+
+# An event's `created` is when its change began (its transaction's start), so one can appear in the
+# list a little after a newer one. Each poll therefore looks back this far behind the newest event
+# seen, and the ids already seen keep anything from going out twice.
+LISTEN_LOOKBACK = datetime.timedelta(seconds=60)
+LISTEN_PAGE = 100  # events per request (the list's maximum)
+LISTEN_MAX_PAGES = 20  # per poll; anything further back is picked up by the next poll while in the window
+FORWARD_ANSWER_BYTES = 4096  # of the receiver's answer, read and dropped (as our deliveries do)
+SINCE = re.compile(r"^(\d+)([smhd])$")
+SINCE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_created(text):
+    """An event's `created` (ISO 8601, UTC, as `2026-11-27T15:00:00.123Z`) as an aware datetime."""
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def sign(secret, body, timestamp):
+    """The Webhook-Signature header, exactly as the service signs deliveries (docs/operations.md)."""
+    digest = hmac.new(secret.encode("utf-8"), ("%d." % timestamp).encode("utf-8") + body, hashlib.sha256).hexdigest()
+    return "t=%d,v1=%s" % (timestamp, digest)
+
+
+class NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A receiver's redirect is its answer (deliveries do not follow redirects either)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+FORWARDER = urllib.request.build_opener(NoRedirects)
+
+
+def forward(url, secret, event, timeout):
+    """POSTs one event as a delivery would. Returns (status or None, a short note)."""
+    body = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "svc-listen/%s" % VERSION,
+        "Webhook-Id": event["id"],
+        "Webhook-Signature": sign(secret, body, int(time.time())),
+    }
+    req = urllib.request.Request(url, data=body, method="POST", headers=headers)
+    try:
+        with FORWARDER.open(req, timeout=timeout) as response:
+            response.read(FORWARD_ANSWER_BYTES)
+            return response.status, ""
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+    except urllib.error.URLError as error:
+        reason = getattr(error.reason, "strerror", None) or error.reason
+        return None, "receiver unreachable (%s): is it running at %s?" % (reason, url)
+    except (TimeoutError, OSError) as error:
+        return None, "receiver did not answer within %s seconds (%s)" % (timeout, error)
+
+
+class Listener:
+    def __init__(self, client, forward_to, secret, types, timeout, out):
+        self.client = client
+        self.forward_to = forward_to
+        self.secret = secret
+        self.types = types
+        self.timeout = timeout
+        self.out = out
+        self.seen = {}  # event id -> created, for the events inside the look-back window
+        self.newest = None  # the newest `created` seen (the service's clock, never ours)
+        self.forwarded = 0
+
+    def say(self, line):
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def fetch(self, floor):
+        """The events newest first down to `floor` (on the first call with no floor: down to the
+        newest event's time less the look-back). Returns them with the floor used."""
+        found = []
+        after = None
+        for _ in range(LISTEN_MAX_PAGES):
+            query = {"limit": LISTEN_PAGE}
+            if after:
+                query["starting_after"] = after
+            page = self.client.request("GET", "/v1/events?" + urllib.parse.urlencode(query))
+            if not isinstance(page, dict) or not isinstance(page.get("data"), list):
+                raise Refusal("GET /v1/events did not answer an events page; is %s the account API?" % self.client.api_url)
+            for event in page["data"]:
+                created = parse_created(event["created"])
+                if floor is None:
+                    floor = created - LISTEN_LOOKBACK
+                if created < floor:
+                    return found, floor
+                found.append((created, event))
+            if not page.get("has_more") or not page["data"]:
+                break
+            after = page["data"][-1]["id"]
+        return found, floor
+
+    def remember(self, found):
+        for created, event in found:
+            self.seen[event["id"]] = created
+            if self.newest is None or created > self.newest:
+                self.newest = created
+        if self.newest is not None:
+            # Nothing older than the window is looked at again, so its ids need not be kept.
+            cut = self.newest - LISTEN_LOOKBACK
+            self.seen = {k: v for k, v in self.seen.items() if v >= cut}
+
+    def start(self, since):
+        """Marks what is already there as seen; with `since`, returns the events from then on, to forward."""
+        found, floor = self.fetch(None)
+        if since is None or floor is None:
+            self.remember(found)
+            return []
+        since_time = datetime.datetime.now(datetime.timezone.utc) - since
+        if since_time < floor:
+            found, _ = self.fetch(since_time)
+            if found and found[-1][0] > since_time and len(found) >= LISTEN_PAGE * LISTEN_MAX_PAGES:
+                sys.stderr.write("Only the newest %d events since then are replayed.\n" % len(found))
+        self.remember([(c, e) for c, e in found if c < since_time])
+        return [(c, e) for c, e in found if c >= since_time]
+
+    def poll(self):
+        floor = None if self.newest is None else self.newest - LISTEN_LOOKBACK
+        found, _ = self.fetch(floor)
+        return [(c, e) for c, e in found if e["id"] not in self.seen]
+
+    def deliver(self, batch):
+        """Forwards a batch oldest first, each event once in this run."""
+        for created, event in sorted(batch, key=lambda pair: (pair[0], pair[1]["id"])):
+            if event["id"] in self.seen:
+                continue
+            self.remember([(created, event)])
+            stamp = created.strftime("%Y-%m-%d %H:%M:%S")
+            if self.types and event["type"] not in self.types:
+                continue
+            status, note = forward(self.forward_to, self.secret, event, self.timeout)
+            self.forwarded += 1
+            if status is None:
+                self.say("%s  --> %s [%s]  !! %s" % (stamp, event["type"], event["id"], note))
+            else:
+                self.say("%s  --> %s [%s]  <-- %d %s" % (stamp, event["type"], event["id"], status,
+                                                         "OK" if 200 <= status < 300 else "(the receiver refused it)"))
+
+
+def parse_since(text):
+    match = SINCE.match(text.strip())
+    if not match:
+        raise Refusal("--since is a number and a unit, such as 30s, 10m, 2h or 1d; not %r." % text)
+    seconds = int(match.group(1)) * SINCE_UNITS[match.group(2)]
+    if seconds > 30 * 86400:
+        raise Refusal("--since reaches back at most 30d: the events list keeps 30 days.")
+    return datetime.timedelta(seconds=seconds)
+
+
+def cmd_listen(client, args):
+    target = args.forward_to.strip()
+    parts = urllib.parse.urlsplit(target)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise Refusal("--forward-to must be an http:// or https:// URL, such as http://localhost:3000/hook; not %r." % target)
+    secret = args.secret
+    if secret is None:
+        secret = "whsec_" + secrets.token_hex(24)  # the shape of an endpoint's secret
+    elif len(secret) < 8 or not secret.isprintable() or secret.strip() != secret:
+        raise Refusal("--secret must be at least 8 printable characters without surrounding spaces, "
+                      "such as the whsec_... secret your receiver already checks.")
+    if args.interval < 0.5:
+        raise Refusal("--interval is at least 0.5 seconds (the events list allows 240 reads a minute per key).")
+    if not 0 < args.forward_timeout <= 600:
+        raise Refusal("--forward-timeout is a number of seconds above 0 and at most 600, such as 10.")
+    types = set(t.strip() for t in args.events.split(",") if t.strip()) if args.events else set()
+    since = parse_since(args.since) if args.since else None
+
+    listener = Listener(client, target, secret, types, args.forward_timeout, sys.stdout)
+    stop = []
+
+    def on_signal(signum, frame):
+        stop.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        replay = listener.start(since)  # a refusal here (a bad key, no scope) ends the command
+        listener.say("Ready. Forwarding %s events to %s, checking every %g s (Ctrl-C stops)."
+                     % ("new" if since is None else "the last %s and new" % args.since, target, args.interval))
+        listener.say("Your local webhook signing secret is %s (%s)."
+                     % (secret, "given with --secret" if args.secret is not None else "made for this run"))
+        listener.deliver(replay)
+        while True:
+            time.sleep(args.interval)
+            try:
+                listener.deliver(listener.poll())
+            except Refusal as refusal:
+                if refusal.status in (401, 403):
+                    raise
+                wait = args.interval
+                if refusal.status == 429 and refusal.retry_after and refusal.retry_after.isdigit():
+                    wait = max(wait, float(refusal.retry_after))
+                first = str(refusal).split("\n")[0]
+                sys.stderr.write("Could not read the events list: %s Trying again in %g s.\n" % (first, wait))
+                sys.stderr.flush()
+                time.sleep(max(0.0, wait - args.interval))
+    except KeyboardInterrupt:
+        listener.say("Stopped. %d event%s forwarded in this run." % (listener.forwarded, "" if listener.forwarded == 1 else "s"))
+        return None
+
+
+# --------------------------------------------------------------------------------------------------
 # Command line
 
 
@@ -299,6 +519,23 @@ def build_parser():
         "Folders (workspaces) and the number of domains in each (GET /v1/portal/workspaces).",
         cmd_get_simple("/v1/portal/workspaces"))
 
+    sub = add("listen", "forward the account's new events to a local receiver, signed as deliveries are",
+              "Follows the events list (GET /v1/events) and POSTs each new event to --forward-to as a webhook "
+              "delivery would: the event as JSON, Webhook-Id and Webhook-Signature headers, signed with a local "
+              "secret printed at start (one made for the run, or --secret). Starts from now: events already there "
+              "are not sent unless --since says how far back to begin. Each event goes once, oldest first; each "
+              "line shows the event and the receiver's status, and a receiver that is down is reported and does "
+              "not stop the command. Runs until Ctrl-C. Needs a key with scope write.",
+              cmd_listen, epilog="Example: svc listen --forward-to http://localhost:3000/hook --events domain.live,webhook.test")
+    sub.add_argument("--forward-to", metavar="URL", required=True, help="the local receiver, e.g. http://localhost:3000/hook")
+    sub.add_argument("--secret", metavar="S",
+                     help="sign with this secret instead of a new whsec_... one (e.g. the one your receiver already checks)")
+    sub.add_argument("--since", metavar="AGE", help="first forward the events of the last AGE: 30s, 10m, 2h, 1d (at most 30d)")
+    sub.add_argument("--events", metavar="TYPES", help="only these event types, comma-separated (default: all)")
+    sub.add_argument("--interval", metavar="SECONDS", type=float, default=2.0, help="seconds between reads of the events list (default 2)")
+    sub.add_argument("--forward-timeout", metavar="SECONDS", type=float, default=10.0,
+                     help="seconds to wait for the receiver's answer (default 10, as deliveries)")
+
     sub = add("get", "GET any account API path",
               "Sends GET to any path of the account API and prints the answer.", cmd_get,
               epilog="Example: svc get '/v1/portal/analytics?period=30d'")
@@ -359,6 +596,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
         return 130
+    if answer is None:
+        return 0  # listen: its output is already written
     if isinstance(answer, str):
         sys.stdout.write(answer if answer.endswith("\n") else answer + "\n")
     else:

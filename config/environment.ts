@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -145,6 +146,16 @@ export const environmentSchema = z.object({
       if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `METRICS_PORT must be a port number from 0 to 65535, not "${raw}".`);
       return n;
     }),
+  METRICS_HOST: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return '127.0.0.1';
+      if (isIP(value) === 0 && value !== 'localhost')
+        return refuse(ctx, `METRICS_HOST must be an IP address to bind (such as 127.0.0.1 or 0.0.0.0), not "${value}".`);
+      return value;
+    }),
   TRUSTED_PROXIES: list(),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),
 
@@ -190,6 +201,30 @@ export const environmentSchema = z.object({
   DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: choice('DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES', ['1', '0'], '0'),
   CLOUDFLARE_API_BASE: url('CLOUDFLARE_API_BASE', ['http', 'https'], 'an http(s):// address'),
   DNS_PUBLISH_TIMEOUT_MS: wholeNumber('DNS_PUBLISH_TIMEOUT_MS', 10_000, 100, 'milliseconds', 120_000),
+  // Plans (docs/ordering.md): the skus are checked against the operator's plans at start (resolvers/account/default-plans.ts)
+  DEFAULT_PLAN_SKUS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const text = given(raw) ?? 'google-inbox-unwarmed';
+      if (text.toLowerCase() === 'none') return [];
+      const plans: { readonly sku: string; readonly processorPriceId: string | null }[] = [];
+      for (const entry of text.split(',')) {
+        const [sku = '', price = ''] = entry.trim().split(':');
+        if (price !== '' && !/^price_[A-Za-z0-9_]+$/.test(price))
+          return refuse(ctx, `DEFAULT_PLAN_SKUS gives "${price}" as the Stripe Price of ${sku}; a Price id looks like price_1AbC... (or leave it out).`);
+        if (!plans.some((p) => p.sku === sku)) plans.push({ sku, processorPriceId: price || null });
+      }
+      return plans;
+    }),
+  OPERATOR_EMAIL: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw) ?? 'operator@localhost';
+      if (!/^[^\s@,<>"]+@[^\s@,<>"]+$/.test(value)) return refuse(ctx, `OPERATOR_EMAIL must be one e-mail address, such as ops@example.com, not "${value}".`);
+      return value;
+    }),
 
   // Checks
   DNS_SERVERS: list(),

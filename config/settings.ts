@@ -13,6 +13,8 @@ export interface Settings {
   readonly log: LogSettings;
   /** METRICS_PORT: unset, no metrics listener; 0 picks a free port (tests). */
   readonly metricsPort: number | null;
+  /** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
+  readonly metricsHost: string;
   /** TRUSTED_PROXIES: addresses of the operator's load balancers (checked to be IP addresses). */
   readonly trustedProxies: readonly string[];
   /** SELF_SIGN_UP (on): off closes POST /auth/sign-up. */
@@ -46,6 +48,12 @@ export interface PublishingConfig {
   readonly timeoutMs: number;
 }
 
+/** One entry of DEFAULT_PLAN_SKUS: a sku of the operator's plans and, with Stripe, the Price it charges. */
+export interface DefaultPlan {
+  readonly sku: string;
+  readonly processorPriceId: string | null;
+}
+
 /** Where the listeners bind and how customers reach them. */
 export interface ServiceConfig {
   readonly host: string;
@@ -77,6 +85,10 @@ export interface ServiceConfig {
    * SETUP_RECHECK_MAX_MS (6 hours); a live domain every SETUP_RECHECK_LIVE_MS (6 hours).
    */
   readonly setupRecheck: { readonly firstMs: number; readonly maxMs: number; readonly liveMs: number };
+  /** DEFAULT_PLAN_SKUS: the plans a new account starts on (resolvers/account/default-plans.ts checks the skus at start). */
+  readonly defaultPlans: readonly DefaultPlan[];
+  /** OPERATOR_EMAIL: where a customer's "ask for a plan" goes (default operator@localhost, the outbox without SMTP_URL). */
+  readonly operatorEmail: string;
 }
 
 /** A development key, the same for everyone: only good for data nobody minds reading. */
@@ -225,6 +237,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     service: serviceConfigOf(e),
     log: { silent: e.LOG_LEVEL === 'silent', requests: e.LOG_REQUESTS },
     metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     trustedProxies,
     selfSignUp: e.SELF_SIGN_UP === 'on',
     keyMode: e.STRIPE_SECRET_KEY === null ? 'test' : 'live',
@@ -309,6 +322,8 @@ const SERVICE_VARIABLES = {
   SETUP_RECHECK_FIRST_MS: true,
   SETUP_RECHECK_MAX_MS: true,
   SETUP_RECHECK_LIVE_MS: true,
+  DEFAULT_PLAN_SKUS: true,
+  OPERATOR_EMAIL: true,
 } as const;
 
 /**
@@ -343,5 +358,7 @@ function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): 
     forwardTarget: e.FORWARD_TARGET,
     setupTlsRpt: e.SETUP_TLS_RPT,
     setupRecheck: { firstMs: e.SETUP_RECHECK_FIRST_MS, maxMs: e.SETUP_RECHECK_MAX_MS, liveMs: e.SETUP_RECHECK_LIVE_MS },
+    defaultPlans: e.DEFAULT_PLAN_SKUS,
+    operatorEmail: e.OPERATOR_EMAIL,
   };
 }

@@ -10,6 +10,8 @@ import * as usersAndSessions from './migrations/2026_11_26_1600_users_and_sessio
 import * as domainVerification from './migrations/2026_11_26_1700_domain_verification.js';
 import * as workerHeartbeats from './migrations/2026_11_26_1830_worker_heartbeats.js';
 import * as webhookAttempts from './migrations/2026_11_27_0900_webhook_attempts.js';
+import * as invitationsAndSignUps from './migrations/2026_11_27_1000_invitations_and_sign_ups.js';
+import * as invoicePayments from './migrations/2026_11_27_1100_invoice_payments.js';
 import * as domainSetup from './migrations/2026_11_27_1200_domain_setup.js';
 import * as dnsConnections from './migrations/2026_11_27_1230_dns_connections.js';
 
@@ -29,6 +31,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1700_domain_verification': domainVerification,
   '2026_11_26_1830_worker_heartbeats': workerHeartbeats,
   '2026_11_27_0900_webhook_attempts': webhookAttempts,
+  '2026_11_27_1000_invitations_and_sign_ups': invitationsAndSignUps,
+  '2026_11_27_1100_invoice_payments': invoicePayments,
   '2026_11_27_1200_domain_setup': domainSetup,
   '2026_11_27_1230_dns_connections': dnsConnections,
 };

@@ -40,7 +40,7 @@ export interface SessionTable {
 export interface UserTokenTable {
   /** SHA-256 of the link's token, hex. */
   id: string;
-  purpose: 'password_reset' | 'invitation';
+  purpose: 'password_reset' | 'invitation' | 'sign_up';
   user_id: number | null;
   account_id: number | null;
   email: string | null;
@@ -48,6 +48,12 @@ export interface UserTokenTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  /** Who sent an invitation; null once they are removed. */
+  invited_by_user_id: number | null;
+  /** A sign-up's account name, until its address is confirmed. */
+  account_name: string | null;
+  /** A sign-up's password (argon2id hash), until its address is confirmed. */
+  password_hash: string | null;
 }
 
 export interface ApiKeyTable {
@@ -198,6 +204,9 @@ export interface InvoiceTable {
   processor_invoice_id: string | null;
   processor_event_created: ColumnType<string | null, number | null | undefined, number | null>;
   processor_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
+  hosted_invoice_url: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_payment_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PaymentMethodTable {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { log } from '../observability/log.js';
@@ -23,12 +23,17 @@ export function createAlertMailer(smtpUrl: string | null, from: string, outboxDi
   const writer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     transport: 'outbox',
+    outboxDir: resolve(outboxDir),
     async send(mail) {
       const info = await writer.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: `<${mail.id}@alerts>` });
       const dir = resolve(outboxDir);
-      mkdirSync(dir, { recursive: true });
+      // Reset and invitation links sign people in: the folder and each message are the service user's alone
+      // (a folder made earlier with looser rights is tightened too).
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700);
       const file = join(dir, `${mail.id.replace(/[^a-zA-Z0-9_.-]/g, '_')}.eml`);
-      writeFileSync(file, info.message as Buffer);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      chmodSync(file, 0o600);
       log('info', 'alert e-mail written to the outbox (SMTP_URL is not set)', { to: mail.to, subject: mail.subject, file });
     },
     close: () => {},

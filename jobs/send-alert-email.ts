@@ -10,6 +10,7 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
   'domain.delisted': (d) => `${String(d.domain)} is off a blocklist`,
   'monitor.changed': (d) => `Deliverability of ${String(d.domain)} changed`,
   'invoice.past_due': (d) => `Invoice ${String(d.number ?? '')} is past due`,
+  'invoice.paid': (d) => `Receipt: invoice ${String(d.number ?? '')} is paid`,
 };
 
 /** One alert e-mail per event and address; the alert_emails row keeps a retry from sending it twice. */

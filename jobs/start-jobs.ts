@@ -80,7 +80,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
       safely('a placement', async () => {
         const order = await database.db
           .selectFrom('orders')
-          .select(['id', 'account_id', 'reference', 'subscription_id', 'quantity'])
+          .select(['id', 'account_id', 'reference', 'subscription_id', 'quantity', 'first_invoice', 'currency'])
           .where('id', '=', orderId)
           .executeTakeFirstOrThrow();
         const domains = await database.db.selectFrom('domains').select(['id', 'domain']).where('order_id', '=', orderId).execute();
@@ -96,6 +96,14 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
             subscription_id: order.subscription_id,
             quantity: order.quantity,
             domains: domains.map((d) => d.domain),
+            amount: order.first_invoice,
+            currency: order.currency,
+            // The order e-mail (the receipt) reads this: what was charged, for which domains, and where to see it.
+            message: orderPlacedMessage(
+              order,
+              domains.map((d) => d.domain),
+              services.config.apiUrl,
+            ),
           },
           `evt_order_placed_${order.id}`,
         );
@@ -123,4 +131,15 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
       mailer.close();
     },
   };
+}
+
+/** The order e-mail's words: the amount charged, the domains, and a link to the invoice on billing. */
+function orderPlacedMessage(order: { reference: string; first_invoice: number | null; currency: string }, domains: readonly string[], apiUrl: string): string {
+  const amount = order.first_invoice === null ? null : `${(order.first_invoice / 100).toFixed(2)} ${order.currency.toUpperCase()}`;
+  return [
+    `Order ${order.reference} is placed${amount ? `: ${amount} was charged to your card` : ''}.`,
+    `Domains (${domains.length}): ${domains.join(', ')}.`,
+    `Invoice and receipt: ${apiUrl}/portal/billing`,
+    `Build progress: ${apiUrl}/portal/`,
+  ].join('\n');
 }

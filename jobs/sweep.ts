@@ -91,7 +91,7 @@ async function recordPastDueInvoices(env: JobEnvironment): Promise<void> {
         amount_due: invoice.amount_due - invoice.amount_paid,
         currency: invoice.currency,
         due_at: new Date(invoice.due_at).toISOString(),
-        message: `Invoice ${invoice.number} is past due; update the card on file (POST /v1/payment-method/setup-link) so it can be paid.`,
+        message: `Invoice ${invoice.number} is past due. Replace the card on file on the portal's Billing page, or pay it there with "Pay now".`,
       },
       `evt_invoice_past_due_${invoice.id}`,
     );

@@ -15,6 +15,7 @@ import type { Caller } from '../resolvers/auth/api-keys.js';
 import type { RequestInfo } from '../operations/request-info.js';
 import type { RunOperation } from '../operations/run-operation-type.js';
 import type { RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
+import { jsonTooDeep, tooDeepError } from '../operations/parse-json-bounded.js';
 import { lookAtAllowance, rateLimitHeaders, spendAllowance, spendFor, type Principal } from '../resolvers/limits/door-policy.js';
 
 export interface McpHandlerOptions {
@@ -136,8 +137,10 @@ export function createMcpHandler(options: McpHandlerOptions) {
 
 /** The POST body as JSON, or undefined when it is not JSON (the transport then answers the parse error). */
 async function readJsonRpc(request: Request): Promise<unknown> {
+  const text = await request.clone().text();
+  if (jsonTooDeep(text)) throw tooDeepError();
   try {
-    return JSON.parse(await request.clone().text()) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

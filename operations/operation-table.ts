@@ -371,6 +371,40 @@ export const orderingRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+/** The first order and paying what is open: asking for a plan, and "pay now". */
+export const moneyRows = [
+  {
+    name: 'request_plan',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/catalogue/requests',
+    document: 'request-plan',
+    unwrap: 'requestPlan',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'Asks our team to put the account on a plan: {"message": "20 Google inboxes a month", "sku": "optional"}. We answer by e-mail.',
+    params: [],
+    bodyVariable: 'input',
+    mcpTool: 'request_plan',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'pay_invoices',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/portal/billing/pay',
+    document: 'pay-invoices',
+    unwrap: 'payInvoices',
+    scope: 'orders:place',
+    rateLimit: 'change',
+    summary: 'Pays the open invoices now with the card on file; {"invoice_number": "..."} pays one. 402 when the card is declined, 409 when nothing is open.',
+    params: [],
+    bodyVariable: 'input',
+    mcpTool: 'pay_invoices',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  },
+] as const satisfies readonly OperationRow[];
+
 /** Proving a domain is yours (issue 12, item 6): preview and place refuse a domain until this is done once. */
 export const domainVerificationRows = [
   {
@@ -698,4 +732,5 @@ export const operationTable: readonly OperationRow[] = [
   ...webhookRows,
   ...alertRecipientRows,
   ...dnsConnectionRows,
+  ...moneyRows,
 ];

@@ -4,10 +4,10 @@ export interface JobHooks {
   orderPlaced(orderId: number): Promise<void>;
   /** After the deliverability switch is set: on queues the first run now (off needs nothing: runs check the switch). */
   monitoringSwitched(orderId: number, on: boolean): Promise<void>;
-  /** After the API recorded an event (a setup checked now moved a domain): webhooks and alert e-mails. */
-  eventRecorded(eventId: string): Promise<void>;
   /** A delivery made or reopened by a person (a test event, a resend): its next attempt is queued now. */
   deliveryQueued(deliveryId: number): Promise<void>;
+  /** After the API recorded an event (an invoice paid, a setup checked now moved a domain): its e-mails and webhook deliveries. */
+  eventRecorded(eventId: string): Promise<void>;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: endpoints on private addresses (and plain http) are accepted (tests only). */
   readonly allowPrivateEndpoints: boolean;
 }

@@ -8,6 +8,7 @@ import { createContext, type Context, type Services } from '../resolvers/context
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
 import type { RunOperation } from '../operations/run-operation-type.js';
 import type { RequestInfo } from '../operations/request-info.js';
+import { parseJsonBounded } from '../operations/parse-json-bounded.js';
 
 /**
  * The REST door: matches a row of the operation table, counts the request against its allowance,
@@ -93,12 +94,10 @@ async function countRequest(row: OperationRow, ctx: Context) {
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();
   if (text.trim() === '') throw badRequest('missing_body', 'Send a JSON object as the request body.');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw badRequest('malformed_json', 'The body is not valid JSON; send a JSON object with Content-Type: application/json.');
-  }
+  const value = parseJsonBounded(text, {
+    code: 'malformed_json',
+    detail: 'The body is not valid JSON; send a JSON object with Content-Type: application/json.',
+  });
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw badRequest('body_not_object', 'Send a JSON object (not a list, string or number) as the request body.');
   return value as Record<string, unknown>;

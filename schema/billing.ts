@@ -1,5 +1,16 @@
 import { builder } from './builder.js';
-import { getBilling, type Billing, type BillingInvoice } from '../resolvers/account/get-billing.js';
+import { getBilling, type Billing, type BillingInvoice, type InvoiceLine } from '../resolvers/account/get-billing.js';
+import { payInvoices, type PaidInvoices } from '../resolvers/account/pay-invoices.js';
+import type { InvoicePaymentOutcome } from '../resolvers/orders/pay-open-invoices.js';
+
+const InvoiceLineRef = builder.objectRef<InvoiceLine>('InvoiceLine').implement({
+  fields: (t) => ({
+    description: t.exposeString('description'),
+    quantity: t.exposeInt('quantity'),
+    unitAmount: t.exposeInt('unitAmount', { description: 'Minor units; negative for a discount.' }),
+    amount: t.exposeInt('amount'),
+  }),
+});
 
 const InvoiceRef = builder.objectRef<BillingInvoice>('Invoice').implement({
   fields: (t) => ({
@@ -13,6 +24,11 @@ const InvoiceRef = builder.objectRef<BillingInvoice>('Invoice').implement({
     paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true }),
     orderReference: t.exposeString('orderReference', { nullable: true }),
     pastDue: t.exposeBoolean('pastDue'),
+    amountRemaining: t.exposeInt('amountRemaining', { description: 'What is still owed, minor units.' }),
+    lines: t.field({ type: [InvoiceLineRef], resolve: (i) => i.lines }),
+    domains: t.exposeStringList('domains', { description: 'The domains of the order this invoice bills.' }),
+    hostedInvoiceUrl: t.exposeString('hostedInvoiceUrl', { nullable: true, description: "The processor's page for this invoice, when it has one." }),
+    lastPaymentError: t.exposeString('lastPaymentError', { nullable: true, description: 'Why the last attempt to pay failed, while it is open.' }),
   }),
 });
 
@@ -41,5 +57,41 @@ builder.queryField('billing', (t) =>
     description: "Invoices, this month's spend, anything past due, the next charge.",
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => getBilling(ctx),
+  }),
+);
+
+const PayInvoicesInput = builder.inputType('PayInvoicesInput', {
+  fields: (t) => ({
+    invoiceNumber: t.string({ required: false, description: 'One invoice to pay; leave it out to pay every open invoice.' }),
+  }),
+});
+
+const InvoicePaymentRef = builder.objectRef<InvoicePaymentOutcome>('InvoicePayment').implement({
+  fields: (t) => ({
+    number: t.exposeString('number'),
+    amount: t.exposeInt('amount'),
+    currency: t.exposeString('currency'),
+    outcome: t.exposeString('outcome', { description: 'paid, declined, no_card, unavailable, in_progress or not_ours.' }),
+    message: t.exposeString('message'),
+  }),
+});
+
+const PaidInvoicesRef = builder.objectRef<PaidInvoices>('PaidInvoices').implement({
+  fields: (t) => ({
+    paidCount: t.exposeInt('paidCount'),
+    paidAmount: t.exposeInt('paidAmount'),
+    currency: t.exposeString('currency'),
+    results: t.field({ type: [InvoicePaymentRef], resolve: (p) => p.results }),
+    detail: t.exposeString('detail'),
+  }),
+});
+
+builder.mutationField('payInvoices', (t) =>
+  t.field({
+    type: PaidInvoicesRef,
+    description: 'Pays the open invoices (or the one named) with the card on file, now.',
+    authScopes: { ordersPlace: true },
+    args: { input: t.arg({ type: PayInvoicesInput, required: true }) },
+    resolve: (_root, args, ctx) => payInvoices(args.input, ctx),
   }),
 );

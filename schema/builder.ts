@@ -4,6 +4,7 @@ import { ApiError } from '../resolvers/api-error.js';
 import { missingScopeError, sessionRequiredError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import type { Context } from '../resolvers/context.js';
 import type { Scope } from '../resolvers/auth/scopes.js';
+import { roleRefusal } from '../resolvers/people/permissions.js';
 
 /** Scope-auth names are identifiers; the wire name of each is SPEC 5's. */
 const WIRE_SCOPE = { read: 'read', write: 'write', ordersPlace: 'orders:place' } as const satisfies Record<string, Scope>;
@@ -43,6 +44,9 @@ function unauthorized(context: Context, failure: AuthFailure): Error {
   const scopeName = scopeFailure && 'scope' in scopeFailure ? scopeFailure.scope : 'read';
   if (scopeName === 'session') return sessionRequiredError();
   const wire = WIRE_SCOPE[scopeName as keyof typeof WIRE_SCOPE] ?? scopeName;
+  // A signed-in person holds their role's scopes: the refusal names the role, not a key.
+  if (caller.kind === 'session' && caller.role !== null && (wire === 'read' || wire === 'write' || wire === 'orders:place'))
+    return roleRefusal(caller.role, wire);
   return missingScopeError(wire);
 }
 

@@ -1,20 +1,13 @@
 import { builder } from './builder.js';
-import {
-  createKeyForPerson,
-  findViewer,
-  inviteUser,
-  listApiKeys,
-  revokeKeyForPerson,
-  type ApiKeyListing,
-  type Viewer,
-} from '../resolvers/people/manage-keys.js';
+import { createKeyForPerson, findViewer, listApiKeys, revokeKeyForPerson, type ApiKeyListing, type Viewer } from '../resolvers/people/manage-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 import { listInvitations, listPeople, type PendingInvitation, type PersonListing } from '../resolvers/people/list-people.js';
 import { changePassword } from '../resolvers/people/change-password.js';
-import { changeRole, removePerson } from '../resolvers/people/manage-people.js';
+import { changeRole, removePerson, type RemovedPerson } from '../resolvers/people/manage-people.js';
+import { cancelInvitation, inviteUser, resendInvitation } from '../resolvers/people/invitations.js';
 
 // Key and user management: a signed-in person only (the `session` scope); an API key gets a 403.
-// Every person of an account reads its keys and people; only owners invite, remove and change roles.
+// Who may do what is the matrix in resolvers/people/permissions.ts (docs/people.md).
 
 const ApiKeyRef = builder.objectRef<ApiKeyListing>('ApiKey').implement({
   fields: (t) => ({
@@ -50,6 +43,7 @@ const InvitationRef = builder.objectRef<PendingInvitation & { expiresInDays?: nu
     role: t.exposeString('role'),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'After this the link no longer works; invite again.' }),
     expiresInDays: t.int({ description: 'Days the link works from when it was sent (7).', resolve: (invitation) => invitation.expiresInDays ?? 7 }),
+    invitedBy: t.exposeString('invitedBy', { nullable: true, description: 'The e-mail of the owner who sent it; null once they are removed.' }),
   }),
 });
 
@@ -63,8 +57,18 @@ const PersonRef = builder.objectRef<PersonListing>('Person').implement({
   }),
 });
 
-const RemovedPersonRef = builder.objectRef<{ userId: number; email: string; removed: boolean }>('RemovedPerson').implement({
-  fields: (t) => ({ userId: t.exposeInt('userId'), email: t.exposeString('email'), removed: t.exposeBoolean('removed') }),
+const RemovedPersonRef = builder.objectRef<RemovedPerson>('RemovedPerson').implement({
+  fields: (t) => ({
+    userId: t.exposeInt('userId'),
+    email: t.exposeString('email'),
+    removed: t.exposeBoolean('removed'),
+    sessionsEnded: t.exposeInt('sessionsEnded', { description: "How many of the person's sessions were signed out." }),
+    keysRevoked: t.exposeInt('keysRevoked', { description: 'How many keys the person made were revoked with them.' }),
+  }),
+});
+
+const CancelledInvitationRef = builder.objectRef<{ email: string; cancelled: boolean }>('CancelledInvitation').implement({
+  fields: (t) => ({ email: t.exposeString('email'), cancelled: t.exposeBoolean('cancelled') }),
 });
 
 const PasswordChangeRef = builder.objectRef<{ changed: boolean; otherSessionsEnded: number }>('PasswordChange').implement({
@@ -140,10 +144,31 @@ builder.mutationField('revokeApiKey', (t) =>
 builder.mutationField('inviteUser', (t) =>
   t.field({
     type: InvitationRef,
-    description: 'E-mails an invitation link (valid 7 days). Account owners only.',
+    description:
+      'E-mails an invitation link (valid 7 days) naming the account and you; a second invitation to the same address replaces the first. Account owners only.',
     authScopes: { session: true },
     args: { email: t.arg.string({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
     resolve: (_root, args, ctx) => inviteUser(ctx, args.email, args.role),
+  }),
+);
+
+builder.mutationField('resendInvitation', (t) =>
+  t.field({
+    type: InvitationRef,
+    description: 'Sends a pending or expired invitation again: a new link valid 7 days; the old link stops working. Account owners only.',
+    authScopes: { session: true },
+    args: { email: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => resendInvitation(ctx, args.email),
+  }),
+);
+
+builder.mutationField('cancelInvitation', (t) =>
+  t.field({
+    type: CancelledInvitationRef,
+    description: "Cancels an address's pending invitation; its link stops working at once. Account owners only.",
+    authScopes: { session: true },
+    args: { email: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => cancelInvitation(ctx, args.email),
   }),
 );
 
@@ -178,7 +203,8 @@ builder.mutationField('changePassword', (t) =>
 builder.mutationField('removePerson', (t) =>
   t.field({
     type: RemovedPersonRef,
-    description: 'Removes a person from the account and ends their sessions; the last owner cannot be removed. Account owners only.',
+    description:
+      'Removes a person from the account: their sessions end and the keys they made are revoked (the answer says how many); the last owner cannot be removed. Account owners only.',
     authScopes: { session: true },
     args: { userId: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => removePerson(ctx, args.userId),

@@ -5,11 +5,16 @@ import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import { checkPassword, hashPassword } from '../resolvers/people/passwords.js';
 import { clearedSessionCookie, revokeSession, revokeUserSessions, sessionCookie, sessionTokenOf, startSession } from '../resolvers/people/sessions.js';
 import { createUser, normalizeEmail, requirePassword, signUp } from '../resolvers/people/users.js';
-import { issuePasswordReset, useToken } from '../resolvers/people/user-tokens.js';
+import { endResetLinks, issuePasswordReset, issueSignUp, useToken } from '../resolvers/people/user-tokens.js';
 import { sendPeopleMail } from '../resolvers/people/people-mail.js';
+import { previewInvitation } from '../resolvers/people/invitations.js';
+import { parseJsonBounded } from '../operations/parse-json-bounded.js';
+
+/** How long a sign-in answer waits once an e-mail address has met more wrong passwords than signInSlow allows (from anywhere). */
+const SLOW_DOWN_MS = 1000;
 
 /** The same words for an unknown e-mail and a wrong password: the answer names no one. */
-const WRONG_CREDENTIALS = 'The e-mail address or the password is not right; check both, or reset the password at POST /auth/password-reset.';
+const WRONG_CREDENTIALS = 'The e-mail address or the password is not right; check both, or use "Forgot your password?" on the sign-in page.';
 
 /**
  * The portal's sign-in paths on the account listener (docs/people.md): sign-up, sign-in, sign-out,
@@ -30,15 +35,59 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       if (accountName.length < 1 || accountName.length > 100)
         throw new ApiError(422, 'invalid_account_name', 'Send "account_name": your company or agency name, 1 to 100 characters.');
       const email = normalizeEmail(body.email);
-      const password = requirePassword(body.password);
-      const { accountId, userId } = await signUp(db, accountName, email, password);
-      return signedIn(userId, { account_id: accountId, user_id: userId, email, role: 'owner' }, 201);
+      const passwordHash = await hashPassword(requirePassword(body.password));
+      // The answer is the same whether or not the address has an account: its holder learns by e-mail.
+      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (taken) {
+        await sendPeopleMail(
+          services.mailer,
+          email,
+          'Someone tried to sign up with your address',
+          `Someone asked to open a new account on ${config.apiUrl} with ${email}, which already signs in here.\n\n` +
+            `To get in, sign in at ${config.apiUrl}/portal/sign-in, or choose a new password at ${config.apiUrl}/portal/reset-password.\n\n` +
+            'If it was not you, nothing has changed and you can ignore this message.\n',
+          info.logIds,
+        );
+      } else {
+        const token = await issueSignUp(db, { email, accountName, passwordHash });
+        await sendPeopleMail(
+          services.mailer,
+          email,
+          `Confirm your address to open ${accountName}`,
+          `Someone (we hope you) asked to open the account "${accountName}" on ${config.apiUrl} with ${email}.\n\n` +
+            `Open this link within a day to confirm the address and sign in:\n${config.apiUrl}/portal/confirm-sign-up?token=${token}\n\n` +
+            'If it was not you, ignore this message; no account is opened without the link.\n',
+          info.logIds,
+        );
+      }
+      return jsonResponse(202, {
+        detail: `Check your e-mail: a message to ${email} says how to go on (the link in it works once, within a day).`,
+        email,
+      });
+    },
+    // The links' tokens are 256 random bits: no allowance is spent on following one.
+    async '/auth/sign-up/confirm'(body) {
+      const used = await useToken(db, 'sign_up', body.token);
+      if (!used?.email || !used.accountName || !used.passwordHash)
+        throw new ApiError(400, 'invalid_token', 'The confirmation link is unknown, used or expired; sign up again to get a new one.');
+      const { accountId, userId } = await signUp(db, used.accountName, used.email, used.passwordHash, config.defaultPlans);
+      return signedIn(userId, { account_id: accountId, user_id: userId, email: used.email, role: 'owner', account_name: used.accountName }, 201);
     },
     async '/auth/sign-in'(body, request, info) {
       await byAddress(info);
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 254) : '';
       const password = typeof body.password === 'string' ? body.password.slice(0, 200) : '';
-      await rateLimits.consume('signInEmail', email);
+      // Per (client address, e-mail): ten wrong guesses from elsewhere do not lock the person out at their own address.
+      await rateLimits.consume('signInEmail', `${info.clientAddress} ${email}`);
+      // From anywhere, past the allowance, every answer for the address is slowed down instead.
+      const slow = await rateLimits.consume('signInSlow', email).then(
+        () => false,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 429) return true;
+          throw error;
+        },
+      );
+      if (slow) await new Promise((resolve) => setTimeout(resolve, SLOW_DOWN_MS));
       const user = email
         ? await db.selectFrom('users').select(['id', 'account_id', 'role', 'password_hash']).where('email', '=', email).executeTakeFirst()
         : undefined;
@@ -67,7 +116,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
           email,
           'Reset your password',
           `Someone asked to reset the password for ${email}.\n\nSet a new one within an hour:\n${config.apiUrl}/portal/reset-password?token=${token}\n\n` +
-            `(or POST /auth/password-reset/confirm with {"token": "${token}", "password": "..."})\n\nIf it was not you, ignore this message.\n`,
+            'If it was not you, ignore this message.\n',
           info.logIds,
         );
       }
@@ -75,24 +124,39 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       return jsonResponse(202, { detail: `If ${email} signs in here, a reset link is on its way; it works once, within an hour.` });
     },
     async '/auth/password-reset/confirm'(body) {
-      const password = requirePassword(body.password);
-      const used = await useToken(db, 'password_reset', body.token);
-      if (!used?.userId)
-        throw new ApiError(400, 'invalid_token', 'The reset link is unknown, used or expired; ask for a new one at POST /auth/password-reset.');
-      await db
-        .updateTable('users')
-        .set({ password_hash: await hashPassword(password) })
-        .where('id', '=', used.userId)
-        .execute();
-      // A new password ends every session, a thief's included.
-      await revokeUserSessions(db, used.userId);
+      const passwordHash = await hashPassword(requirePassword(body.password));
+      await db.transaction().execute(async (trx) => {
+        const used = await useToken(trx, 'password_reset', body.token);
+        if (!used?.userId)
+          throw new ApiError(
+            400,
+            'invalid_token',
+            'The reset link is unknown, used or expired; ask for a new one with "Forgot your password?" on the sign-in page.',
+          );
+        await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', used.userId).execute();
+        // One link used: the person's other reset links die with it, and every session ends, a thief's included.
+        await endResetLinks(trx, used.userId);
+        await revokeUserSessions(trx, used.userId);
+      });
       return jsonResponse(200, { detail: 'The password is changed and every session signed out; sign in with the new password.' });
+    },
+    async '/auth/invitation'(body) {
+      const invitation = await previewInvitation(db, body.token);
+      if (!invitation)
+        throw new ApiError(400, 'invalid_token', 'The invitation link is unknown, used, cancelled or expired; ask the account owner for a new one.');
+      return jsonResponse(200, {
+        account_name: invitation.accountName,
+        invited_by: invitation.invitedBy,
+        email: invitation.email,
+        role: invitation.role,
+        expires_at: invitation.expiresAt.toISOString(),
+      });
     },
     async '/auth/accept-invitation'(body) {
       const password = requirePassword(body.password);
       const used = await useToken(db, 'invitation', body.token);
       if (!used?.accountId || !used.email || !used.role)
-        throw new ApiError(400, 'invalid_token', 'The invitation link is unknown, used or expired; ask the account owner for a new one.');
+        throw new ApiError(400, 'invalid_token', 'The invitation link is unknown, used, cancelled or expired; ask the account owner for a new one.');
       const userId = await createUser(db, used.accountId, used.email, password, used.role);
       return signedIn(userId, { account_id: used.accountId, user_id: userId, email: used.email, role: used.role }, 201);
     },
@@ -140,12 +204,10 @@ function refuseCrossSite(request: Request, apiUrl: string): void {
 async function jsonBody(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();
   if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'invalid_json', 'The body is not JSON; send a JSON object such as {"email": "...", "password": "..."}.');
-  }
+  const parsed = parseJsonBounded(text, {
+    code: 'invalid_json',
+    detail: 'The body is not JSON; send a JSON object such as {"email": "...", "password": "..."}.',
+  });
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(400, 'invalid_json', 'Send a JSON object as the body.');
   return Object.fromEntries(Object.entries(parsed));
 }

@@ -33,6 +33,8 @@ export function createServicePayments(db: Kysely<Database>, config: ServiceConfi
     createSubscription: (input) => current.createSubscription(input),
     findSubscriptionByIdempotencyKey: (customerId, key) => current.findSubscriptionByIdempotencyKey(customerId, key),
     cancelSubscription: (id) => current.cancelSubscription(id),
+    payInvoice: (input) => current.payInvoice(input),
+    ownsInvoice: (id) => current.ownsInvoice(id),
   };
   const webhookSecret = stripe?.webhookSecret;
   if (webhookSecret) webhookSecrets.set(processor, webhookSecret);

@@ -9,9 +9,8 @@ import { operationTable } from '../operations/operation-table.js';
 import { errorResponse } from '../operations/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
 import { sessionTokenOf } from '../resolvers/people/sessions.js';
-
-/** The header a cookie-signed request must carry (yoga's CSRF-prevention header name). */
-export const CSRF_HEADER = 'x-graphql-yoga-csrf';
+import { jsonTooDeep, tooDeepError } from '../operations/parse-json-bounded.js';
+import { accountCorsHeaders, CSRF_HEADER, isPortalOrigin } from './account-cors.js';
 
 /**
  * The allowance class of a root field that is not what its operation type says: previewOrder is a
@@ -28,12 +27,36 @@ const FIELD_CLASS: ReadonlyMap<string, RateLimitClass> = new Map(
  * GET without a query) spends nothing, and is GraphiQL with its assets inline from @graphql-yoga/render-graphiql (no CDN).
  */
 export async function handleGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
+  const cors = accountCorsHeaders(request, services.config.apiUrl);
+  const response = await answerGraphql(yoga, services, request, info);
+  // Ours replace yoga's own CORS, which reflects any origin with credentials.
+  for (const name of [...response.headers.keys()]) if (name.startsWith('access-control-')) response.headers.delete(name);
+  for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+  return response;
+}
+
+async function answerGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { 'content-length': '0' } });
   const authorization = request.headers.get('authorization');
   // Only without a key does the cookie count; then the request must show it was made by script on a
   // page allowed to set headers (a cross-site form cannot), as yoga's CSRF prevention asks.
   const sessionToken = authorization === null ? sessionTokenOf(request.headers.get('cookie')) : null;
   const url = new URL(request.url);
+  const origin = request.headers.get('origin');
+  if (sessionToken && origin !== null && !isPortalOrigin(origin, request, services.config.apiUrl)) {
+    // A browser sends the cookie from a sibling subdomain too (same site): only the portal's pages sign in by it.
+    return errorResponse(
+      new ApiError(
+        403,
+        'cross_site_request',
+        `A page at ${origin.slice(0, 100)} cannot call /graphql as the person signed in to the portal; call it with an API key ("Authorization: Bearer <key>") instead.`,
+      ),
+      info.requestId,
+    );
+  }
   const runsOperation = request.method === 'POST' || url.searchParams.has('query');
+  // Variables nested thousands deep would overflow input coercion's recursion: refused in our words first.
+  if (request.method === 'POST' && jsonTooDeep(await request.clone().text())) return errorResponse(tooDeepError(), info.requestId);
   if (sessionToken && runsOperation && !request.headers.has(CSRF_HEADER)) {
     return errorResponse(
       new ApiError(

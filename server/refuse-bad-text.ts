@@ -1,3 +1,5 @@
+import { jsonTooDeep, TOO_DEEP_DETAIL } from '../operations/parse-json-bounded.js';
+
 /**
  * Input hygiene for every door, in one place (serve-http.ts runs it before any handler): a NUL
  * character, a lone UTF-16 surrogate or bytes that are not UTF-8 in the path, the query string or a
@@ -16,6 +18,7 @@ export function badTextIn(rawUrl: string, body: Buffer | undefined, contentType:
   if (query >= 0) {
     // GraphQL over GET carries variables and extensions as JSON in the query string.
     for (const [name, value] of new URLSearchParams(rawUrl.slice(query + 1))) {
+      if (jsonTooDeep(value)) return TOO_DEEP_DETAIL;
       const inJson = /^\s*[[{]/.test(value) ? badStringInJson(value) : null;
       if (inJson) return `The query parameter "${name}" ${inJson}`;
     }
@@ -30,6 +33,8 @@ export function badTextIn(rawUrl: string, body: Buffer | undefined, contentType:
   }
   const text = textOfBytes(body);
   if (text === null) return 'The body is not valid UTF-8; send JSON encoded as UTF-8.';
+  // Checked before JSON.parse's reviver below, which walks by recursion too.
+  if (jsonTooDeep(text)) return TOO_DEEP_DETAIL;
   const inJson = badStringInJson(text);
   return inJson ? `The body ${inJson}` : null;
 }

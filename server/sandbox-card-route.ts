@@ -1,6 +1,7 @@
 import type { Services } from '../resolvers/context.js';
 import { SANDBOX_CARD_PATH } from '../resolvers/payments/sandbox-processor.js';
 import { handleSandboxCardForm, showSandboxCardPage } from '../resolvers/payments/sandbox-card-form.js';
+import { afterCardSaved } from '../resolvers/orders/after-card-saved.js';
 import { renderSandboxPage, SANDBOX_PAGE_HEADERS } from '../web/sandbox-card-page.js';
 
 /**
@@ -24,7 +25,10 @@ export async function handleSandboxCardRoute(request: Request, services: Service
   }
   const fields = Object.fromEntries(new URLSearchParams(await request.text()));
   const result = await handleSandboxCardForm(token, fields, services.sandboxStore);
-  if (result.ok)
+  if (result.ok) {
+    // As Stripe's invoices.pay would: a saved card pays what is open at once, before the person lands.
+    await afterCardSaved(services, result.customerId);
     return new Response(null, { status: 303, headers: { location: result.redirectTo, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+  }
   return new Response(renderSandboxPage(result.view), { status: result.status, headers: SANDBOX_PAGE_HEADERS });
 }

@@ -3,6 +3,7 @@ import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedDemo } from '../admin/seed-demo.js';
 import { readSettings, type ServiceConfig } from '../config/settings.js';
+import { checkDefaultPlans } from '../resolvers/account/default-plans.js';
 import type { Services } from '../resolvers/context.js';
 import { createServices, type ServiceOverrides } from './create-services.js';
 import { createGraphqlServer, type Yoga } from './create-yoga.js';
@@ -55,6 +56,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // Every setting is read and checked once, before anything opens: a wrong value costs the operator
   // no waiting, and nothing below reads the environment again.
   const settings = readSettings(options.env ?? process.env);
+  checkDefaultPlans(config.defaultPlans);
   configureLog(settings.log);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let startedJobs: RunningJobs | undefined;
@@ -76,7 +78,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     startedJobs = jobs;
     const mailer = createAlertMailer(settings.jobs.smtpUrl, settings.jobs.alertFrom, settings.jobs.outboxDir);
     const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp };
-    const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, config.host);
+    const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);
     const handlers = {
@@ -96,7 +98,11 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     // Embedded PGlite serves this process only: operator commands reach it over a local socket.
     const adminSocket =
       database.kind === 'pglite' && config.dataDir !== 'memory'
-        ? await serveAdminSocket(database.db, config.dataDir, { keyMode: settings.keyMode, jobLeaseMs: settings.jobs.leaseMs }).catch((error: Error) => {
+        ? await serveAdminSocket(database.db, config.dataDir, {
+            keyMode: settings.keyMode,
+            jobLeaseMs: settings.jobs.leaseMs,
+            defaultPlans: config.defaultPlans,
+          }).catch((error: Error) => {
             log('warn', 'admin socket not started: operator commands must wait until the service stops', { reason: error.message });
             return null;
           })
@@ -113,7 +119,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       demoUser,
       jobs,
       handlers,
-      metricsUrl: metrics ? `http://${urlHost}:${metrics.port}/metrics` : null,
+      metricsUrl: metrics
+        ? `http://${settings.metricsHost.includes(':') ? `[${settings.metricsHost}]` : settings.metricsHost === '0.0.0.0' ? '127.0.0.1' : settings.metricsHost}:${metrics.port}/metrics`
+        : null,
       stop: () =>
         (stopping ??= (async () => {
           await Promise.all([

@@ -26,7 +26,7 @@ export function createStripeWebhookRoute(services: Services) {
       }
       const raw = Buffer.from(await request.arrayBuffer());
       const event = verifyStripeWebhook(raw, request.headers.get('stripe-signature'), secret);
-      return jsonResponse(200, await applyStripeEvent(services.db, services.payments, event, new Date()), { 'X-Request-Id': requestId });
+      return jsonResponse(200, await applyStripeEvent(services, event, new Date()), { 'X-Request-Id': requestId });
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, requestId);
       throw error;

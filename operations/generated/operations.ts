@@ -326,6 +326,18 @@ export type OrderMailboxInput = {
   localPart: Scalars['String']['input'];
 };
 
+export type PayInvoicesInput = {
+  /** One invoice to pay; leave it out to pay every open invoice. */
+  invoiceNumber: InputMaybe<Scalars['String']['input']>;
+};
+
+export type PlanRequestInput = {
+  /** What you want to order, in a sentence or two (1 to 2,000 characters). */
+  message: Scalars['String']['input'];
+  /** A plan of your catalogue you want but cannot order yet, if any. */
+  sku: InputMaybe<Scalars['String']['input']>;
+};
+
 export type RaiseRequestInput = {
   /** Kind forwarding only: the domain every domain of the order forwards to. */
   forwardTo: InputMaybe<Scalars['String']['input']>;
@@ -476,7 +488,7 @@ export enum UserRole {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -499,12 +511,12 @@ export type AnalyticsQueryVariables = Exact<{
 
 export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null }> } };
 
-export type InvoiceFieldsFragment = { number: string, status: string, currency: string, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean };
+export type InvoiceFieldsFragment = { number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
 
 export type BillingQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: string, currency: string, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean }>, next_charge: { amount: number, currency: string, date: string } | null, invoices: Array<{ number: string, status: string, currency: string, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean }> } };
+export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, invoices: Array<{ number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }> } };
 
 export type CardSetupLinkMutationVariables = Exact<{
   input: CardSetupLinkInput;
@@ -761,6 +773,13 @@ export type OrdersQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: string, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
 
+export type PayInvoicesMutationVariables = Exact<{
+  input: PayInvoicesInput;
+}>;
+
+
+export type PayInvoicesMutation = { payInvoices: { currency: string, detail: string, paid_count: number, paid_amount: number, results: Array<{ number: string, amount: number, currency: string, outcome: string, message: string }> } };
+
 export type PaymentMethodQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -800,6 +819,13 @@ export type RenameWorkspaceMutationVariables = Exact<{
 
 
 export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
+
+export type RequestPlanMutationVariables = Exact<{
+  input: PlanRequestInput;
+}>;
+
+
+export type RequestPlanMutation = { requestPlan: { requested: boolean, detail: string } };
 
 export type RequestsQueryVariables = Exact<{ [key: string]: never; }>;
 

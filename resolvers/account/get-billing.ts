@@ -12,6 +12,24 @@ export interface BillingInvoice {
   readonly paidAt: Date | null;
   readonly orderReference: string | null;
   readonly pastDue: boolean;
+  /** What is still owed, minor units (0 once paid). */
+  readonly amountRemaining: number;
+  /** What the invoice is for: the plan times the quantity, and a discount line when one applied. */
+  readonly lines: readonly InvoiceLine[];
+  /** The domains of the order the invoice bills. */
+  readonly domains: readonly string[];
+  /** The processor's page for the invoice (Stripe's hosted invoice); null with the sandbox. */
+  readonly hostedInvoiceUrl: string | null;
+  /** Why the last payment attempt failed, for people; null when none failed or it is paid. */
+  readonly lastPaymentError: string | null;
+}
+
+export interface InvoiceLine {
+  readonly description: string;
+  readonly quantity: number;
+  /** Minor units; negative for a discount. */
+  readonly unitAmount: number;
+  readonly amount: number;
 }
 
 export interface Billing {
@@ -48,6 +66,12 @@ export async function getBilling(ctx: Context): Promise<Billing> {
         'invoices.due_at',
         'invoices.paid_at',
         'orders.reference',
+        'orders.id as order_id',
+        'orders.quantity',
+        'orders.unit_amount',
+        'orders.plan_id',
+        'invoices.hosted_invoice_url',
+        'invoices.last_payment_error',
       ])
       .where('invoices.account_id', '=', accountId)
       .orderBy('invoices.issued_at', 'desc')
@@ -59,8 +83,14 @@ export async function getBilling(ctx: Context): Promise<Billing> {
       .where('account_id', '=', accountId)
       .where('status', '=', 'active')
       .execute(),
-    db.selectFrom('plans').select('currency').where('account_id', '=', accountId).limit(1).execute(),
+    db.selectFrom('plans').select(['id', 'currency', 'product']).where('account_id', '=', accountId).execute(),
   ]);
+  const orderIds = [...new Set(invoices.flatMap((i) => (i.order_id === null ? [] : [i.order_id])))];
+  const domainRows = orderIds.length
+    ? await db.selectFrom('domains').select(['order_id', 'domain']).where('order_id', 'in', orderIds).orderBy('domain').execute()
+    : [];
+  const domainsOf = (orderId: number | null) => domainRows.filter((d) => d.order_id === orderId).map((d) => d.domain);
+  const productOf = (planId: number | null) => plans.find((p) => p.id === planId)?.product ?? 'Mailboxes';
   const list: BillingInvoice[] = invoices.map((i) => ({
     number: i.number,
     status: i.status,
@@ -72,6 +102,11 @@ export async function getBilling(ctx: Context): Promise<Billing> {
     paidAt: i.paid_at,
     orderReference: i.reference,
     pastDue: i.status === 'open' && new Date(i.due_at) < now,
+    amountRemaining: i.status === 'open' ? Math.max(0, i.amount_due - i.amount_paid) : 0,
+    lines: linesOf(productOf(i.plan_id), i.quantity, i.unit_amount, i.amount_due),
+    domains: domainsOf(i.order_id),
+    hostedInvoiceUrl: i.hosted_invoice_url,
+    lastPaymentError: i.status === 'open' ? i.last_payment_error : null,
   }));
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const pastDue = list.filter((i) => i.pastDue);
@@ -83,6 +118,18 @@ export async function getBilling(ctx: Context): Promise<Billing> {
     nextCharge: nextRenewal(orders, now),
     invoices: list,
   };
+}
+
+/**
+ * The invoice's lines as the order says: plan × quantity at the unit price, then the discount that
+ * brings it to what was billed. An invoice without an order (one the operator issued) is one line.
+ */
+function linesOf(product: string, quantity: number | null, unitAmount: number | null, amountDue: number): InvoiceLine[] {
+  if (quantity === null || unitAmount === null) return [{ description: 'Invoice total', quantity: 1, unitAmount: amountDue, amount: amountDue }];
+  const full = quantity * unitAmount;
+  const lines: InvoiceLine[] = [{ description: product, quantity, unitAmount, amount: full }];
+  if (amountDue < full) lines.push({ description: 'Discount', quantity: 1, unitAmount: amountDue - full, amount: amountDue - full });
+  return lines;
 }
 
 /** The soonest renewal date over active orders, and what is charged then (every order renewing that day). */

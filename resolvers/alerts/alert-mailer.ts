@@ -8,6 +8,8 @@ export interface AlertMail {
 
 export interface AlertMailer {
   readonly transport: 'smtp' | 'outbox';
+  /** The outbox folder, for the outbox transport. */
+  readonly outboxDir?: string;
   send(mail: AlertMail): Promise<void>;
   close(): void;
 }

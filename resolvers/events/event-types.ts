@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'monitor.changed',
   'invoice.past_due',
   'webhook.test',
+  'invoice.paid',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

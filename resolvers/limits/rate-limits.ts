@@ -18,10 +18,17 @@ export const RATE_LIMIT_CLASSES = {
   order: { points: 12, duration: 3600, per: 'account' },
   /** Public checks, per client address (our decision: SPEC leaves it open; see docs/api.md). */
   public: { points: 120, duration: 60, per: 'client address' },
-  /** Sign-in attempts per e-mail address (docs/people.md): slows guessing one person's password. */
-  signInEmail: { points: 10, duration: 900, per: 'e-mail address' },
+  /**
+   * Sign-in attempts per client address and e-mail address (docs/people.md): a guesser is stopped,
+   * while the person signing in from their own address still gets in.
+   */
+  signInEmail: { points: 10, duration: 900, per: 'client address and e-mail address' },
+  /** Sign-in attempts per e-mail address from anywhere: past this, each answer is slowed down, never refused. */
+  signInSlow: { points: 10, duration: 900, per: 'e-mail address' },
   /** Sign-in, sign-up and reset requests per client address: slows trying many addresses. */
   signInAddress: { points: 30, duration: 900, per: 'client address' },
+  /** "Ask for a plan" e-mails to the operator, per account: enough to follow up, too few to flood the inbox. */
+  planRequest: { points: 5, duration: 86_400, per: 'account' },
 } as const;
 
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;

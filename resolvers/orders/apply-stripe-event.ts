@@ -1,10 +1,11 @@
 import type Stripe from 'stripe';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { PaymentProcessor } from '../payments/payment-processor.js';
+import type { Services } from '../context.js';
 import { mirrorFromStripeEvent } from '../payments/mirror-stripe-event.js';
 import { recordInvoice } from './record-invoice.js';
 import { syncPaymentMethod } from './sync-payment-method.js';
+import { afterCardSaved } from './after-card-saved.js';
 
 export interface AppliedEvent {
   readonly received: true;
@@ -20,7 +21,8 @@ const CARD_EVENTS = new Set(['checkout.session.completed', 'setup_intent.succeed
  * charged and what is past due. Every write is keyed by a Stripe id and guarded by the event's
  * `created`, so duplicates, replays and out-of-order deliveries are harmless.
  */
-export async function applyStripeEvent(db: Kysely<Database>, payments: PaymentProcessor, event: Stripe.Event, now: Date): Promise<AppliedEvent> {
+export async function applyStripeEvent(services: Pick<Services, 'db' | 'payments' | 'jobs' | 'config'>, event: Stripe.Event, now: Date): Promise<AppliedEvent> {
+  const { db, payments } = services;
   const record = mirrorFromStripeEvent(event);
   if (record?.kind === 'invoice') {
     const account = await accountFor(db, record.invoice.customer_id);
@@ -47,7 +49,12 @@ export async function applyStripeEvent(db: Kysely<Database>, payments: PaymentPr
       object.object === 'customer' ? (object.id ?? null) : typeof object.customer === 'string' ? object.customer : (object.customer?.id ?? null);
     const account = await accountFor(db, customerId);
     if (!account || !customerId) return { received: true, applied: 'ignored' };
-    await syncPaymentMethod(db, account, await payments.getPaymentMethod(customerId));
+    if (event.type === 'payment_method.detached') {
+      await syncPaymentMethod(db, account, await payments.getPaymentMethod(customerId));
+    } else {
+      // A card was saved (or made the default): open invoices are paid at once, as invoices.pay would.
+      await afterCardSaved(services, customerId);
+    }
     return { received: true, applied: 'payment_method' };
   }
   return { received: true, applied: 'ignored' };

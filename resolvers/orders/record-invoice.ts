@@ -32,6 +32,7 @@ export async function recordInvoice(
     due_at: due,
     paid_at: invoice.paid_at ? new Date(invoice.paid_at) : null,
     processor_subscription_id: invoice.subscription_id,
+    ...(invoice.hosted_invoice_url !== undefined && { hosted_invoice_url: invoice.hosted_invoice_url }),
   };
   const inserted = await db
     .insertInto('invoices')

@@ -76,6 +76,7 @@ export function mirrorInvoice(invoice: Stripe.Invoice): MirroredInvoice {
     // Derived from the invoice itself rather than from the event type, so a late or replayed
     // invoice.payment_failed cannot mark an invoice past due after it was paid.
     payment_failed: status === 'open' && (invoice.attempt_count ?? 0) > 0,
+    hosted_invoice_url: invoice.hosted_invoice_url ?? null,
   };
 }
 

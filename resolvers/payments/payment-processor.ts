@@ -40,6 +40,34 @@ export interface PaymentProcessor {
    * refund the first invoice: prefer recording the order on retry over cancelling it.
    */
   cancelSubscription(subscriptionId: string): Promise<void>;
+
+  /**
+   * Pays one open invoice with the card on file at once (Stripe's `invoices.pay`): answers what was
+   * paid, or throws CardDeclinedError, NoPaymentMethodError or ProcessorUnavailableError. An invoice
+   * the processor already holds as paid answers paid, charging nothing more.
+   */
+  payInvoice(input: PayInvoiceInput): Promise<PaidInvoice>;
+
+  /** Whether this processor holds the invoice (its id is one of this processor's, or the sandbox's unnumbered ones). */
+  ownsInvoice(processorInvoiceId: string | null): boolean;
+}
+
+export interface PayInvoiceInput {
+  readonly customerId: string;
+  /** `invoices.processor_invoice_id`; null for an invoice the sandbox never numbered. */
+  readonly invoiceRef: string | null;
+  /** What is still owed, minor units, and its currency (the sandbox charges exactly this). */
+  readonly amount: number;
+  readonly currency: string;
+  /** Derived from the invoice and its attempt, so a retried call charges once. */
+  readonly idempotencyKey: string;
+}
+
+export interface PaidInvoice {
+  readonly amountPaid: number;
+  /** ISO 8601. */
+  readonly paidAt: string;
+  readonly hostedInvoiceUrl: string | null;
 }
 
 export interface AccountRef {
@@ -109,6 +137,8 @@ export interface MirroredInvoice {
   readonly paid_at: string | null;
   /** A payment was tried and failed, and the invoice is still open: what "past due" shows. */
   readonly payment_failed: boolean;
+  /** The processor's page for the invoice (Stripe's hosted_invoice_url); absent or null without one. */
+  readonly hosted_invoice_url?: string | null;
 }
 
 export interface SubscriptionResult {

@@ -41,7 +41,7 @@ export interface SandboxCardPageAnswer {
 }
 
 export type SandboxCardFormResult =
-  | { readonly ok: true; readonly status: 303; readonly redirectTo: string }
+  | { readonly ok: true; readonly status: 303; readonly redirectTo: string; readonly customerId: string }
   | { readonly ok: false; readonly status: 400 | 404 | 410; readonly code: string; readonly detail: string; readonly view: SandboxCardPageView };
 
 type TokenCheck =
@@ -118,7 +118,7 @@ export async function handleSandboxCardForm(
     const detail = 'This card link was already used or has expired. Ask for a new one (POST /v1/payment-method/setup-link).';
     return { ok: false, status: 410, code: 'setup_link_used', detail, view: { kind: 'gone', message: detail } };
   }
-  return { ok: true, status: 303, redirectTo: redeemed.success_url };
+  return { ok: true, status: 303, redirectTo: redeemed.success_url, customerId: redeemed.customer_id };
 }
 
 async function checkToken(token: string | null | undefined, store: SandboxStore, at: Date): Promise<TokenCheck> {

@@ -4,6 +4,8 @@ import {
   IDEMPOTENCY_METADATA_KEY,
   type AccountRef,
   type CreateSubscriptionInput,
+  type PaidInvoice,
+  type PayInvoiceInput,
   type PaymentMethodSummary,
   type PaymentProcessor,
   type SetupLink,
@@ -105,6 +107,18 @@ export class SandboxProcessor implements PaymentProcessor {
 
   async cancelSubscription(subscriptionId: string): Promise<void> {
     await this.store.setSubscriptionStatus(subscriptionId, 'canceled');
+  }
+
+  /** Charges the saved test card as Stripe's test mode would: 4242... pays, 4000...0341 is declined. */
+  async payInvoice(input: PayInvoiceInput): Promise<PaidInvoice> {
+    const card = await this.store.getCard(input.customerId);
+    if (!card) throw new NoPaymentMethodError();
+    if (input.amount > 0 && card.outcome === 'decline') throw new CardDeclinedError('generic_decline', 'Your card was declined.');
+    return { amountPaid: input.amount, paidAt: this.now().toISOString(), hostedInvoiceUrl: null };
+  }
+
+  ownsInvoice(processorInvoiceId: string | null): boolean {
+    return processorInvoiceId === null || processorInvoiceId.startsWith('sbx_in_');
   }
 }
 

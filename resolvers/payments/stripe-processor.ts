@@ -14,6 +14,8 @@ import {
   IDEMPOTENCY_METADATA_KEY,
   type AccountRef,
   type CreateSubscriptionInput,
+  type PaidInvoice,
+  type PayInvoiceInput,
   type PaymentMethodSummary,
   type PaymentProcessor,
   type SetupLink,
@@ -173,6 +175,34 @@ export class StripeProcessor implements PaymentProcessor {
     });
   }
 
+  /** Stripe's `invoices.pay` with the card on file; "already paid" reads back the paid invoice. */
+  async payInvoice(input: PayInvoiceInput): Promise<PaidInvoice> {
+    if (!input.invoiceRef) throw new Error('A Stripe invoice needs its id to be paid');
+    const invoiceRef = input.invoiceRef;
+    const card = await guard(() => this.findCard(input.customerId));
+    if (!card) throw new NoPaymentMethodError();
+    try {
+      const paid = await this.stripe.invoices.pay(
+        invoiceRef,
+        { payment_method: card.id, off_session: true },
+        // The card is part of the key: Stripe replays a declined attempt's 402 for a key it has seen.
+        { idempotencyKey: `${input.idempotencyKey}-${card.id}` },
+      );
+      return paidFrom(paid);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(error.decline_code ?? error.code ?? null, error.message);
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        const current = await guard(() => this.stripe.invoices.retrieve(invoiceRef));
+        if (current.status === 'paid') return paidFrom(current);
+      }
+      throw mapStripeError(error);
+    }
+  }
+
+  ownsInvoice(processorInvoiceId: string | null): boolean {
+    return processorInvoiceId?.startsWith('in_') ?? false;
+  }
+
   /**
    * The create call failed without an answer (timeout, connection cut, Stripe 5xx): Stripe may or
    * may not have charged. Ask Stripe before answering, so a 502 means "nothing charged".
@@ -225,6 +255,15 @@ export class StripeProcessor implements PaymentProcessor {
     if (input.couponRef) return [{ coupon: input.couponRef }];
     return null;
   }
+}
+
+function paidFrom(invoice: Stripe.Invoice): PaidInvoice {
+  const paidAt = invoice.status_transitions?.paid_at;
+  return {
+    amountPaid: invoice.amount_paid,
+    paidAt: new Date(paidAt ? paidAt * 1000 : Date.now()).toISOString(),
+    hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+  };
 }
 
 function toResult(subscription: Stripe.Subscription, replayed: boolean): SubscriptionResult {

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Caller } from '../auth/api-keys.js';
-import { SCOPES } from '../auth/scopes.js';
+import { scopesOfRole } from './permissions.js';
 import { ApiError } from '../api-error.js';
 import { hashToken } from './sessions.js';
 
 /**
  * The person behind a session cookie, or null for an unknown, revoked or expired session. Read on
  * every request, so signing out (or a password reset) ends the session at once on every instance.
- * A session holds all three key scopes and is counted per user.
+ * A session holds its role's scopes (resolvers/people/permissions.ts) and is counted per user.
  */
 export async function authenticateSession(db: Kysely<Database>, token: string, now = new Date()): Promise<Caller | null> {
   let row;
@@ -43,7 +43,7 @@ export async function authenticateSession(db: Kysely<Database>, token: string, n
     role: row.role,
     sessionId: hashToken(token),
     subject: `user:${row.user_id}`,
-    scopes: SCOPES,
+    scopes: scopesOfRole(row.role),
     limits: { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour },
   };
 }

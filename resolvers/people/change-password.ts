@@ -18,7 +18,7 @@ export async function changePassword(
   const me = await signedInPerson(ctx);
   const { db, rateLimits } = ctx.services;
   const user = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', me.userId).executeTakeFirstOrThrow();
-  await rateLimits.consume('signInEmail', user.email);
+  await rateLimits.consume('signInEmail', `${ctx.clientAddress} ${user.email}`);
   if (!(await checkPassword(user.password_hash, input.currentPassword.slice(0, 200)))) {
     throw new ApiError(
       400,

@@ -2,10 +2,9 @@ import type { Context } from '../context.js';
 import { ApiError } from '../api-error.js';
 import { createApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
-import { issueInvitation } from './user-tokens.js';
-import { normalizeEmail, type Role } from './users.js';
-import { sendPeopleMail } from './people-mail.js';
-import { signedInOwner, signedInPerson } from './signed-in-person.js';
+import type { Role } from './users.js';
+import { signedInPerson } from './signed-in-person.js';
+import { requirePermission, roleMay, roleRefusal, scopesOfRole } from './permissions.js';
 
 export interface ApiKeyListing {
   readonly keyId: number;
@@ -19,7 +18,7 @@ export interface ApiKeyListing {
 }
 
 export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
-  const { accountId } = await signedInPerson(ctx);
+  const { accountId } = await requirePermission(ctx, 'read');
   const rows = await ctx.services.db
     .selectFrom('api_keys')
     .leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
@@ -52,7 +51,7 @@ export async function createKeyForPerson(
   ctx: Context,
   input: { name: string; scopes: readonly string[] },
 ): Promise<{ keyId: number; key: string; scopes: Scope[] }> {
-  const { accountId, userId } = await signedInPerson(ctx);
+  const { accountId, userId, role } = await requirePermission(ctx, 'createKeys');
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw new ApiError(422, 'invalid_name', 'Give the key a name of 1 to 100 characters, saying where it is used.');
   const scopes = [...new Set(input.scopes)];
@@ -65,6 +64,16 @@ export async function createKeyForPerson(
     );
   }
   const valid = scopes.filter(isScope);
+  // A key holds at most what its maker's role holds (docs/people.md): no member-made orders:place key.
+  const beyond = valid.filter((s) => !roleMay(role, s));
+  if (beyond.length > 0) {
+    throw new ApiError(
+      403,
+      'scope_beyond_role',
+      `As a ${role} you can give a key only ${scopesOfRole(role).join(', ')}; leave out ${beyond.join(', ')}, or ask an owner of your account to make that key.`,
+      { role, scopes_allowed: scopesOfRole(role) },
+    );
+  }
   const { key, keyId } = await createApiKey(ctx.services.db, accountId, valid, {
     name,
     createdByUserId: userId,
@@ -74,31 +83,18 @@ export async function createKeyForPerson(
 }
 
 export async function revokeKeyForPerson(ctx: Context, keyId: number): Promise<{ keyId: number; revoked: boolean }> {
-  const { accountId } = await signedInPerson(ctx);
+  const { accountId, userId, role } = await requirePermission(ctx, 'revokeOwnKeys');
   // Another account's key is "no such key", never a hint that it exists.
-  const owned = await ctx.services.db.selectFrom('api_keys').select('id').where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
+  const owned = await ctx.services.db
+    .selectFrom('api_keys')
+    .select(['id', 'created_by_user_id'])
+    .where('id', '=', keyId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   if (!owned) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
+  if (owned.created_by_user_id !== userId && !roleMay(role, 'revokeAnyKey')) throw roleRefusal(role, 'revokeAnyKey');
   await revokeApiKey(ctx.services.db, keyId);
   return { keyId, revoked: true };
-}
-
-/** Owners invite people by e-mail; the link lets them choose a password and join (POST /auth/accept-invitation). */
-export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Promise<{ email: string; role: Role; expiresAt: Date; expiresInDays: number }> {
-  const me = await signedInOwner(ctx, 'invite people');
-  const email = normalizeEmail(rawEmail);
-  const taken = await ctx.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-  if (taken) throw new ApiError(409, 'email_taken', `${email} already signs in to an account; invite another address.`);
-  const { token, expiresAt } = await issueInvitation(ctx.services.db, me.accountId, email, role);
-  const apiUrl = ctx.services.config.apiUrl;
-  await sendPeopleMail(
-    ctx.services.mailer,
-    email,
-    'You are invited to the portal',
-    `You are invited to join an account on ${apiUrl} as ${role}.\n\nAccept within 7 days:\n${apiUrl}/portal/accept-invitation?token=${token}\n\n` +
-      `(or POST /auth/accept-invitation with {"token": "${token}", "password": "..."})\n`,
-    ctx.logIds,
-  );
-  return { email, role, expiresAt, expiresInDays: 7 };
 }
 
 export interface Viewer {

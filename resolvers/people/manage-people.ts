@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../api-error.js';
 import type { Role } from './users.js';
-import { signedInOwner } from './signed-in-person.js';
+import { requirePermission, roleMay } from './permissions.js';
+import { dropPendingInvitations } from './user-tokens.js';
 
 interface AccountPerson {
   readonly id: number;
@@ -28,25 +29,72 @@ function lastOwner(email: string, doing: string): ApiError {
   return new ApiError(409, 'last_owner', `${email} is the account's last owner and cannot be ${doing}; make another person an owner first.`);
 }
 
-/** An owner removes a person from the account; the person's sessions end with them (sessions go with the user row). */
-export async function removePerson(ctx: Context, userId: number): Promise<{ userId: number; email: string; removed: boolean }> {
-  const me = await signedInOwner(ctx, 'remove people');
+export interface RemovedPerson {
+  readonly userId: number;
+  readonly email: string;
+  readonly removed: boolean;
+  readonly sessionsEnded: number;
+  readonly keysRevoked: number;
+}
+
+/**
+ * An owner removes a person from the account, in one transaction:
+ * 1. the account's last owner stays (409);
+ * 2. the person's sessions end and every key they made is revoked (a removed person's programs stop
+ *    on their next request); the owner is told how many of each;
+ * 3. any invitation still pending for their address on this account is dropped, so no old link lets
+ *    them back in;
+ * 4. the person's row goes (their reset links with it).
+ */
+export async function removePerson(ctx: Context, userId: number): Promise<RemovedPerson> {
+  const me = await requirePermission(ctx, 'removePeople');
   return ctx.services.db.transaction().execute(async (trx) => {
     const { target, owners } = await lockPeople(trx, me.accountId, userId);
     if (target.role === 'owner' && owners <= 1) throw lastOwner(target.email, 'removed');
-    await trx.updateTable('sessions').set({ revoked_at: ctx.now() }).where('user_id', '=', target.id).where('revoked_at', 'is', null).execute();
-    // Keys the person made stay the account's (created_by becomes null); their sessions and reset links go.
+    const sessions = await trx
+      .updateTable('sessions')
+      .set({ revoked_at: ctx.now() })
+      .where('user_id', '=', target.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const keys = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: ctx.now() })
+      .where('created_by_user_id', '=', target.id)
+      .where('account_id', '=', me.accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    await dropPendingInvitations(trx, me.accountId, target.email);
     await trx.deleteFrom('users').where('id', '=', target.id).execute();
-    return { userId: target.id, email: target.email, removed: true };
+    return { userId: target.id, email: target.email, removed: true, sessionsEnded: Number(sessions.numUpdatedRows), keysRevoked: Number(keys.numUpdatedRows) };
   });
 }
 
 /** An owner makes a person an owner or a member; the new role applies from the person's next request. */
 export async function changeRole(ctx: Context, userId: number, role: Role): Promise<{ userId: number; email: string; role: Role; createdAt: Date }> {
-  const me = await signedInOwner(ctx, "change people's roles");
+  const me = await requirePermission(ctx, 'changeRoles');
   return ctx.services.db.transaction().execute(async (trx) => {
     const { target, owners } = await lockPeople(trx, me.accountId, userId);
     if (target.role === 'owner' && role !== 'owner' && owners <= 1) throw lastOwner(target.email, 'made a member');
+    // Keys the person made that hold scopes the new role lacks are revoked: a key never holds more than its maker's role.
+    const made = await trx
+      .selectFrom('api_keys')
+      .select(['id', 'scopes'])
+      .where('created_by_user_id', '=', target.id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    const beyond = made.filter((k) => k.scopes.split(',').some((s) => (s === 'read' || s === 'write' || s === 'orders:place') && !roleMay(role, s)));
+    if (beyond.length > 0) {
+      await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: ctx.now() })
+        .where(
+          'id',
+          'in',
+          beyond.map((k) => k.id),
+        )
+        .execute();
+    }
     const row = await trx
       .updateTable('users')
       .set({ role })

@@ -1,5 +1,4 @@
 import type { Context } from '../context.js';
-import { ApiError } from '../api-error.js';
 import { unauthenticatedError } from '../auth/auth-errors.js';
 import type { Role } from './users.js';
 
@@ -18,11 +17,4 @@ export async function signedInPerson(ctx: Context): Promise<SignedInPerson> {
     throw unauthenticatedError(ctx.sentKey);
   }
   return { accountId: caller.accountId, userId: caller.userId, role: caller.role, sessionId: caller.sessionId };
-}
-
-/** The signed-in person, who must be an owner of the account: members read, owners manage. */
-export async function signedInOwner(ctx: Context, doing: string): Promise<SignedInPerson> {
-  const me = await signedInPerson(ctx);
-  if (me.role !== 'owner') throw new ApiError(403, 'owner_only', `Only an account owner can ${doing}; ask an owner of your account.`);
-  return me;
 }

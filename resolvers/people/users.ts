@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
 import { hashPassword, passwordProblem } from './passwords.js';
+import { giveDefaultPlans } from '../account/default-plans.js';
+import type { DefaultPlan } from '../../config/settings.js';
 
 export type Role = 'owner' | 'member';
 
@@ -43,16 +45,23 @@ export async function createUser(db: Kysely<Database>, accountId: number, email:
 }
 
 function emailTaken(email: string): ApiError {
-  return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or reset its password at POST /auth/password-reset.`);
+  return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or use "Forgot your password?" on the sign-in page.`);
 }
 
-/** Self sign-up: a new account with its owner, in one transaction. */
-export async function signUp(db: Kysely<Database>, accountName: string, email: string, password: string): Promise<{ accountId: number; userId: number }> {
+/** A confirmed self sign-up: a new account with its owner and the operator's default plans, in one transaction (the password came hashed with the sign-up). */
+export async function signUp(
+  db: Kysely<Database>,
+  accountName: string,
+  email: string,
+  passwordHash: string,
+  defaultPlans: readonly DefaultPlan[] = [],
+): Promise<{ accountId: number; userId: number }> {
   const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw emailTaken(email);
-  const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const account = await trx.insertInto('accounts').values({ name: accountName }).returning('id').executeTakeFirstOrThrow();
+    // A new customer can order at once: the operator's default plans (DEFAULT_PLAN_SKUS).
+    await giveDefaultPlans(trx, account.id, defaultPlans);
     const user = await trx
       .insertInto('users')
       .values({ account_id: account.id, email, password_hash: passwordHash, role: 'owner' })

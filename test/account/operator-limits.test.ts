@@ -8,7 +8,7 @@ import { runAdminCommand } from '../../admin/run-admin-command.js';
 import { serviceConfigFromEnv } from '../../config/settings.js';
 import { startService } from '../../server/start-service.js';
 import { adminSocketPath } from '../../admin/admin-socket.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { startTestService, type TestService, TEST_ADMIN_SETTINGS } from '../support/test-service.js';
 import { repoRoot } from '../support/spawn-server.js';
 
 let service: TestService;
@@ -19,7 +19,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-const admin = (...args: string[]) => runAdminCommand(service.services.db, args, { keyMode: 'test', jobLeaseMs: 60_000 });
+const admin = (...args: string[]) => runAdminCommand(service.services.db, args, TEST_ADMIN_SETTINGS);
 const statuses = async (n: number, call: () => Promise<Response>) => {
   const out: number[] = [];
   for (let i = 0; i < n; i += 1) out.push((await call()).status);
@@ -139,6 +139,17 @@ describe('operator commands while npm start holds the embedded database', () => 
       const { account_id: accountId } = JSON.parse(created.out) as { account_id: number };
       const found = await running.database.db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
       expect(found?.name).toBe('Handed over');
+      // A new account starts on the default plan (DEFAULT_PLAN_SKUS), so its people can order at once.
+      const skus = async () =>
+        (await running.database.db.selectFrom('plans').select('sku').where('account_id', '=', accountId).orderBy('sku').execute()).map((p) => p.sku);
+      expect(await skus()).toEqual(['google-inbox-unwarmed']);
+      const added = await run('add-plan', '--account', String(accountId), '--sku', 'microsoft-inbox', '--unit-amount', '500');
+      expect(added.code).toBe(0);
+      expect(JSON.parse(added.out)).toMatchObject({ sku: 'microsoft-inbox', unit_amount: 500, orderable: false });
+      expect(await skus()).toEqual(['google-inbox-unwarmed', 'microsoft-inbox']);
+      const unknown = await run('add-plan', '--account', String(accountId), '--sku', 'no-such-plan');
+      expect(unknown.code).toBe(1);
+      expect(JSON.parse(unknown.err).error).toMatch(/--sku must be one of google-inbox-unwarmed/);
       const refused = await run('get-limits', '--account', '424242');
       expect(refused.code).toBe(1);
       expect(JSON.parse(refused.err)).toEqual({ error: 'There is no account 424242.' });
@@ -146,5 +157,6 @@ describe('operator commands while npm start holds the embedded database', () => 
       await running.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+    // Four operator commands, each a fresh `node --import tsx` process: a minute is tight on a shared machine.
+  }, 120_000);
 });

@@ -10,7 +10,16 @@ afterAll(async () => {
   await service?.close();
 });
 
-const AUTH_PATHS = ['/auth/sign-up', '/auth/sign-in', '/auth/sign-out', '/auth/password-reset', '/auth/password-reset/confirm', '/auth/accept-invitation'];
+const AUTH_PATHS = [
+  '/auth/sign-up',
+  '/auth/sign-up/confirm',
+  '/auth/sign-in',
+  '/auth/sign-out',
+  '/auth/password-reset',
+  '/auth/password-reset/confirm',
+  '/auth/invitation',
+  '/auth/accept-invitation',
+];
 
 /** A JSON value of any shape, or text that is almost JSON. */
 const bodies = fc.oneof(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../../admin/run-admin-command.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { startTestService, type TestService, TEST_ADMIN_SETTINGS } from '../support/test-service.js';
 import { sessionGraphql, signIn } from './auth-support.js';
 
 let service: TestService;
@@ -16,7 +16,7 @@ describe('admin create-user', () => {
     const outcome = await runAdminCommand(
       service.services.db,
       ['create-user', '--account', String(service.demo.accountId), '--email', 'Operator.Made@Example.com', '--role', 'owner'],
-      { keyMode: 'test', jobLeaseMs: 60_000 },
+      TEST_ADMIN_SETTINGS,
     );
     expect(outcome.ok).toBe(true);
     const result = outcome.ok ? outcome.result : {};
@@ -38,12 +38,12 @@ describe('admin create-user', () => {
       '--role',
       role,
     ];
-    await runAdminCommand(service.services.db, args('twice@example.com', 'member'), { keyMode: 'test', jobLeaseMs: 60_000 });
-    const taken = await runAdminCommand(service.services.db, args('twice@example.com', 'member'), { keyMode: 'test', jobLeaseMs: 60_000 });
+    await runAdminCommand(service.services.db, args('twice@example.com', 'member'), TEST_ADMIN_SETTINGS);
+    const taken = await runAdminCommand(service.services.db, args('twice@example.com', 'member'), TEST_ADMIN_SETTINGS);
     expect(taken.ok ? '' : taken.error).toContain('already signs in');
-    const role = await runAdminCommand(service.services.db, args('role@example.com', 'admin'), { keyMode: 'test', jobLeaseMs: 60_000 });
+    const role = await runAdminCommand(service.services.db, args('role@example.com', 'admin'), TEST_ADMIN_SETTINGS);
     expect(role.ok ? '' : role.error).toContain('owner or member');
-    const account = await runAdminCommand(service.services.db, args('acct@example.com', 'owner', '999999'), { keyMode: 'test', jobLeaseMs: 60_000 });
+    const account = await runAdminCommand(service.services.db, args('acct@example.com', 'owner', '999999'), TEST_ADMIN_SETTINGS);
     expect(account.ok ? '' : account.error).toContain('no account');
   });
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
 import { createUserInAccount } from '../support/portal-people.js';
-import { sessionGraphql, signIn, signUpNew } from './auth-support.js';
+import { outboxMailsTo, sessionGraphql, signIn, signUpNew } from './auth-support.js';
 
 let service: TestService;
 const outbox = mkdtempSync(join(tmpdir(), 'people-manage-outbox-'));
@@ -18,7 +18,7 @@ afterAll(async () => {
 const PEOPLE = '{ people { userId email role createdAt } }';
 const INVITATIONS = '{ invitations { email role expiresAt } }';
 const CHANGE_PASSWORD = 'mutation($input: ChangePasswordInput!) { changePassword(input: $input) { changed otherSessionsEnded } }';
-const REMOVE = 'mutation($id: Int!) { removePerson(userId: $id) { userId email removed } }';
+const REMOVE = 'mutation($id: Int!) { removePerson(userId: $id) { userId email removed sessionsEnded keysRevoked } }';
 const CHANGE_ROLE = 'mutation($id: Int!, $role: UserRole!) { changeRole(userId: $id, role: $role) { userId email role } }';
 const INVITE = 'mutation($email: String!, $role: UserRole!) { inviteUser(email: $email, role: $role) { email role expiresAt } }';
 
@@ -29,17 +29,7 @@ async function personOn(accountId: number, role: 'owner' | 'member') {
   return { ...person, cookie };
 }
 
-const lastMail = (to: string) => {
-  // The .eml bodies are quoted-printable: soft line breaks and =3D undone.
-  const mails = readdirSync(outbox)
-    .map((f) =>
-      readFileSync(join(outbox, f), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/=3D/g, '='),
-    )
-    .filter((m) => m.includes(`To: ${to}`));
-  return mails.at(-1) ?? '';
-};
+const lastMail = (to: string) => outboxMailsTo(service, to).at(-1) ?? '';
 
 describe('people and passwords are for signed-in people only', () => {
   it('refuses people, invitations, changePassword, removePerson and changeRole to an API key with a 403', async () => {
@@ -112,23 +102,25 @@ describe('people of an account', () => {
     for (const attempt of attempts) {
       expect(attempt.status).toBe(403);
       expect(attempt.body.errors?.[0].extensions.code).toBe('owner_only');
-      expect(attempt.body.errors?.[0].message).toMatch(/^Only an account owner can .*; ask an owner of your account\.$/);
+      expect(attempt.body.errors?.[0].message).toMatch(
+        /^As a member of this account you cannot .*; ask an owner of your account to do it or to make you an owner\.$/,
+      );
     }
     expect((await sessionGraphql(service, member.cookie, '{ viewer { role } }')).body.data.viewer.role).toBe('member');
   });
 
-  it("removing a person ends their sessions at once; the keys they made stay the account's", async () => {
+  it('removing a person ends their sessions at once and revokes the keys they made, saying how many', async () => {
     const owner = await signUpNew(service, 'remover@example.com');
     const member = await personOn(owner.body.account_id, 'member');
     const made = await sessionGraphql(service, member.cookie, 'mutation { createApiKey(input: {name: "member key", scopes: ["read"]}) { key } }');
     const key = made.body.data.createApiKey.key as string;
     const removed = await sessionGraphql(service, owner.cookie, REMOVE, { id: member.userId });
-    expect(removed.body.data.removePerson).toEqual({ userId: member.userId, email: member.email, removed: true });
+    expect(removed.body.data.removePerson).toEqual({ userId: member.userId, email: member.email, removed: true, sessionsEnded: 1, keysRevoked: 1 });
     expect((await sessionGraphql(service, member.cookie, '{ viewer { email } }')).body.errors?.[0].extensions.status).toBe(401);
     expect((await signIn(service, member.email, member.password)).response.status).toBe(401);
-    expect((await service.api('/v1/portal/dashboard', { key })).status).toBe(200);
-    const keys = (await sessionGraphql(service, owner.cookie, '{ apiKeys { name createdBy } }')).body.data.apiKeys;
-    expect(keys).toEqual([{ name: 'member key', createdBy: null }]);
+    expect((await service.api('/v1/portal/dashboard', { key })).status).toBe(401);
+    const keys = (await sessionGraphql(service, owner.cookie, '{ apiKeys { name createdBy revokedAt } }')).body.data.apiKeys;
+    expect(keys).toEqual([{ name: 'member key', createdBy: null, revokedAt: expect.any(String) }]);
   });
 });
 

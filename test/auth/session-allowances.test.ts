@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { sessionGraphql, signIn, signUpNew } from './auth-support.js';
+import { freshOutbox } from '../people/people-support.js';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ rateLimits: { read: 3 } });
+  service = await startTestService({ env: { ALERT_OUTBOX_DIR: freshOutbox() }, rateLimits: { read: 3 } });
 });
 afterAll(async () => {
   await service?.close();
@@ -32,7 +33,9 @@ describe('a session is counted per person', () => {
 
 describe('keys made with Stripe configured', () => {
   it('read sk_live_', async () => {
-    const live = await startTestService({ env: { STRIPE_SECRET_KEY: 'sk_test_fake_0123456789', STRIPE_API_BASE: 'http://127.0.0.1:9' } });
+    const live = await startTestService({
+      env: { STRIPE_SECRET_KEY: 'sk_test_fake_0123456789', STRIPE_API_BASE: 'http://127.0.0.1:9', ALERT_OUTBOX_DIR: freshOutbox() },
+    });
     try {
       const { cookie } = await signUpNew(live, 'live-keys@example.com');
       const made = await sessionGraphql(live, cookie, 'mutation { createApiKey(input: {name: "prod", scopes: ["read"]}) { key } }');

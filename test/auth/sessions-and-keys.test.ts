@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
-import { cookieOf, sessionGraphql, signIn, signUpNew } from './auth-support.js';
+import { cookieOf, outboxMailsTo, sessionGraphql, signIn, signUpNew, tokenMailedTo } from './auth-support.js';
 
 let service: TestService;
 const outbox = mkdtempSync(join(tmpdir(), 'people-outbox-'));
 beforeAll(async () => {
-  service = await startTestService({ env: { ALERT_OUTBOX_DIR: outbox, STRIPE_SECRET_KEY: '' }, rateLimits: { signInEmail: 4 } });
+  service = await startTestService({ env: { ALERT_OUTBOX_DIR: outbox, STRIPE_SECRET_KEY: '' }, rateLimits: { signInEmail: 4, signInAddress: 100 } });
 });
 afterAll(async () => {
   await service?.close();
@@ -26,8 +26,51 @@ describe('sign-up and sign-in', () => {
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Lax');
     expect(setCookie).not.toContain('Secure');
-    const again = await signUpNew(service, 'owner.one@example.com');
-    expect(again.response.status).toBe(409);
+  });
+
+  it("answers a sign-up for a taken address exactly as for a new one, and tells the address's owner by e-mail", async () => {
+    await signUpNew(service, 'taken-one@example.com');
+    const ask = (email: string) =>
+      service.api('/auth/sign-up', {
+        method: 'POST',
+        key: null,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account_name: 'Someone else', email, password: 'another long password' }),
+      });
+    const taken = await ask('Taken-One@example.com');
+    const fresh = await ask('fresh-one@example.com');
+    expect([taken.status, fresh.status]).toEqual([202, 202]);
+    const [t, f] = [(await taken.json()) as { detail: string }, (await fresh.json()) as { detail: string }];
+    expect(t.detail.replace('taken-one', 'X')).toBe(f.detail.replace('fresh-one', 'X'));
+    expect(t.detail).toMatch(/^Check your e-mail/);
+    expect(taken.headers.get('set-cookie')).toBeNull();
+    const told = outboxMailsTo(service, 'taken-one@example.com').at(-1) ?? '';
+    expect(told).toContain('Someone tried to sign up with your address');
+    expect(told).not.toContain('confirm-sign-up');
+    expect(outboxMailsTo(service, 'fresh-one@example.com').at(-1)).toMatch(/confirm-sign-up\?token=/);
+    // No second account: the owner's password still signs in to the first, the other one nothing.
+    expect((await signIn(service, 'taken-one@example.com', 'correct horse battery')).response.status).toBe(200);
+    expect((await signIn(service, 'taken-one@example.com', 'another long password')).response.status).toBe(401);
+  });
+
+  it('opens the account only once its confirmation link is used, and the link works once', async () => {
+    await service.api('/auth/sign-up', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account_name: 'Pending Co', email: 'pending@example.com', password: 'correct horse battery' }),
+    });
+    expect((await signIn(service, 'pending@example.com', 'correct horse battery')).response.status).toBe(401);
+    const token = tokenMailedTo(service, 'pending@example.com', '/portal/confirm-sign-up');
+    const confirm = () =>
+      service.api('/auth/sign-up/confirm', { method: 'POST', key: null, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const first = await confirm();
+    expect(first.status).toBe(201);
+    expect(((await first.json()) as { account_name: string }).account_name).toBe('Pending Co');
+    const again = await confirm();
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as { code: string }).code).toBe('invalid_token');
+    expect((await signIn(service, 'pending@example.com', 'correct horse battery')).response.status).toBe(200);
   });
 
   it('gives the same answer for an unknown e-mail and a wrong password, and rotates the session at sign-in', async () => {
@@ -52,7 +95,7 @@ describe('sign-up and sign-in', () => {
     const refused = await signIn(service, 'throttle@example.com', 'correct horse battery');
     expect(refused.response.status).toBe(429);
     expect(refused.response.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await refused.response.json()).detail).toMatch(/per e-mail address/);
+    expect((await refused.response.json()).detail).toMatch(/per client address and e-mail address/);
   });
 });
 
@@ -148,17 +191,7 @@ describe('sessions on /graphql', () => {
 });
 
 describe('invitations and password resets', () => {
-  const lastMail = (to: string) => {
-    // The .eml bodies are quoted-printable: soft line breaks and =3D undone.
-    const files = readdirSync(outbox)
-      .map((f) =>
-        readFileSync(join(outbox, f), 'utf8')
-          .replace(/=\r?\n/g, '')
-          .replace(/=3D/g, '='),
-      )
-      .filter((m) => m.includes(`To: ${to}`));
-    return files.at(-1) ?? '';
-  };
+  const lastMail = (to: string) => outboxMailsTo(service, to).at(-1) ?? '';
   const tokenIn = (mail: string) => /token=([A-Za-z0-9_-]+)/.exec(mail)?.[1] ?? '';
 
   it('an owner invites a member by an e-mailed link; the member cannot invite', async () => {

@@ -294,6 +294,7 @@ describe('help', () => {
     'workspaces',
     'get',
     'post',
+    'listen',
   ];
   it('svc --help lists every command', async () => {
     const result = await svc(['--help'], { env: { SERVICE_API_KEY: '', SERVICE_API_URL: '' } });
@@ -341,7 +342,23 @@ describe('GET {api_url}/v1/cli', () => {
 
   it('uses only the Python standard library', () => {
     const imports = [...readFileSync(SVC, 'utf8').matchAll(/^(?:import|from) ([\w.]+)/gm)].map((m) => m[1]!.split('.')[0]);
-    const stdlib = new Set(['argparse', 'json', 'os', 're', 'shutil', 'sys', 'textwrap', 'urllib', 'uuid']);
+    const stdlib = new Set([
+      'argparse',
+      'datetime',
+      'hashlib',
+      'hmac',
+      'json',
+      'os',
+      're',
+      'secrets',
+      'shutil',
+      'signal',
+      'sys',
+      'textwrap',
+      'time',
+      'urllib',
+      'uuid',
+    ]);
     expect(imports.filter((name) => !stdlib.has(name!))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { createUser } from '../../resolvers/people/users.js';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { startTestService, type TestService, TEST_ADMIN_SETTINGS } from '../support/test-service.js';
 import { runAdminCommand } from '../../admin/run-admin-command.js';
 import { waitFor } from './webhook-receiver.js';
 
@@ -37,7 +37,7 @@ describe('operations', () => {
   });
 
   it('admin jobs prints the queue state as JSON', async () => {
-    const outcome = await runAdminCommand(service.services.db, ['jobs'], { keyMode: 'test', jobLeaseMs: 60_000 });
+    const outcome = await runAdminCommand(service.services.db, ['jobs'], TEST_ADMIN_SETTINGS);
     expect(outcome.ok).toBe(true);
     const result = (outcome as { result: Record<string, unknown> }).result;
     expect(result).toMatchObject({ runner: service.database.kind === 'postgres' ? 'graphile-worker' : 'in-process', failed: 0 });
@@ -51,15 +51,13 @@ describe('operations', () => {
       .where('account_id', '=', service.demo.accountId)
       .where('build_state', '=', 'building')
       .executeTakeFirstOrThrow();
-    const refused = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'needs_attention'], {
-      keyMode: 'test',
-      jobLeaseMs: 60_000,
-    });
+    const refused = await runAdminCommand(
+      service.services.db,
+      ['set-build-state', '--domain', domain.domain, '--state', 'needs_attention'],
+      TEST_ADMIN_SETTINGS,
+    );
     expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/--reason is required/) });
-    const unknown = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'done'], {
-      keyMode: 'test',
-      jobLeaseMs: 60_000,
-    });
+    const unknown = await runAdminCommand(service.services.db, ['set-build-state', '--domain', domain.domain, '--state', 'done'], TEST_ADMIN_SETTINGS);
     expect(unknown).toMatchObject({ ok: false, error: expect.stringMatching(/--state must be one of/) });
 
     await service.services.db.insertInto('alert_recipients').values({ account_id: domain.account_id, email: 'ops@example.com' }).execute();
@@ -75,7 +73,7 @@ describe('operations', () => {
         '--reason',
         'The registrar refused the nameserver change; unlock the domain at your registrar.',
       ],
-      { keyMode: 'test', jobLeaseMs: 60_000 },
+      TEST_ADMIN_SETTINGS,
     );
     expect(moved).toMatchObject({ ok: true, result: { from: 'building', to: 'needs_attention', event_id: expect.stringMatching(/^evt_/) } });
     const eventId = (moved as unknown as { result: { event_id: string } }).result.event_id;
@@ -118,7 +116,7 @@ describe('operations', () => {
     expect(JSON.parse(events[0]!.data)).toMatchObject({
       number: invoice.number,
       amount_due: 1750,
-      message: expect.stringMatching(/past due; update the card/),
+      message: expect.stringMatching(/past due\. Replace the card on file on the portal.s Billing page/),
     });
   });
 });

@@ -14,7 +14,7 @@ import {
 } from '../orders/support/ordering-fixture.js';
 
 const READ_LIMIT = 100;
-/** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification and issue 13's webhook and alert-recipient tools. */
+/** SPEC 4.2's account MCP tools and the scope each needs, with issue 12's domain verification and issue 13's webhook and alert-recipient tools, and issue 20's webhook testing, plan request and pay-now tools. */
 const SPEC_TOOLS: Record<string, Scope> = {
   get_dashboard: 'read',
   list_orders: 'read',
@@ -32,11 +32,16 @@ const SPEC_TOOLS: Record<string, Scope> = {
   update_webhook: 'write',
   delete_webhook: 'write',
   list_webhook_deliveries: 'write',
+  send_test_webhook: 'write',
+  resend_webhook_delivery: 'write',
+  list_events: 'write',
   get_alert_recipients: 'read',
   set_alert_recipients: 'write',
   list_dns_connections: 'read',
   create_dns_connection: 'write',
   delete_dns_connection: 'write',
+  request_plan: 'write',
+  pay_invoices: 'orders:place',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>

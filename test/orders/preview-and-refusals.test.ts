@@ -123,8 +123,8 @@ describe('refusals, the same on preview and on place', () => {
     for (const response of await both(orderBody([FREE_DOMAINS[4]!], 1, { sku: 'no-such-sku' }))) expect(response.status).toBe(404);
     for (const response of await both(orderBody([FREE_DOMAINS[4]!], 1, { sku: 'microsoft-inbox' }))) {
       expect(response.status).toBe(409);
-      expect(response.body.detail).toMatch(/first mailbox provider/);
-      expect(response.body.why_not).toMatch(/portal/);
+      expect(response.body.detail).toMatch(/set up by our team/);
+      expect(response.body.why_not).toMatch(/Ask for a plan/);
     }
   });
 

@@ -178,7 +178,7 @@ describe('the sandbox card page', () => {
   it('takes the token from the hidden form field when the query has none', async () => {
     const token = new URL(await newLink()).searchParams.get('token') as string;
     const answer = await handleSandboxCardForm(null, { token, card_number: '4242424242424242' }, store, { now: () => clock });
-    expect(answer).toEqual({ ok: true, status: 303, redirectTo: 'https://app.example/card-saved?x=1' });
+    expect(answer).toEqual({ ok: true, status: 303, redirectTo: 'https://app.example/card-saved?x=1', customerId: expect.stringMatching(/^sbx_cus_/) });
   });
 
   it('escapes what it echoes back', () => {

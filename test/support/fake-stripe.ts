@@ -320,6 +320,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       next_payment_attempt: null,
       status_transitions: { finalized_at: created, paid_at: paid ? created : null, voided_at: null, marked_uncollectible_at: null },
       parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: subId, metadata: params.metadata ?? {} } },
+      hosted_invoice_url: `${url}/__hosted/invoices/${invoiceId}`,
       livemode: false,
       metadata: {},
     };
@@ -516,7 +517,81 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return { body: invoice };
   });
 
+  // invoices.pay: charges the given card (else the customer's default, else its newest), as Stripe does.
+  route('POST', /^\/v1\/invoices\/([^/]+)\/pay$/, (p, _m, key) => {
+    const invoice = invoices.get(_m[1] as string);
+    if (!invoice) throw missing('invoice', _m[1] as string, 'id');
+    if (invoice.status === 'paid') throw invalid(null, 'Invoice is already paid', 'invoice_already_paid');
+    const customerId = invoice.customer as string;
+    const customer = customers.get(customerId) as Obj;
+    const pmId =
+      (p.payment_method as string | undefined) ??
+      ((customer.invoice_settings as Obj).default_payment_method as string | null) ??
+      [...paymentMethods.values()].filter((pm) => pm.customer === customerId).pop()?.id;
+    const pm = pmId ? paymentMethods.get(pmId as string) : undefined;
+    if (!pm) throw invalid(null, 'This customer has no attached payment source or default payment method.', 'resource_missing');
+    const amount = Number(invoice.amount_remaining);
+    invoice.attempt_count = Number(invoice.attempt_count) + 1;
+    invoice.attempted = true;
+    if (pm._declines) {
+      declines.push({ customer: customerId, amount, payment_method: pm.id as string });
+      throw new StripeHttpError(402, { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' });
+    }
+    invoice.status = 'paid';
+    invoice.amount_paid = Number(invoice.amount_paid) + amount;
+    invoice.amount_remaining = 0;
+    (invoice.status_transitions as Obj).paid_at = now();
+    charges.push({
+      id: id('ch'),
+      customer: customerId,
+      amount,
+      currency: invoice.currency as string,
+      invoice: invoice.id as string,
+      payment_method: pm.id as string,
+      idempotency_key: key,
+    });
+    return { body: invoice };
+  });
+
   // ---- test controls (not Stripe endpoints) ----------------------------------------------------
+
+  // An open invoice whose automatic payment failed (a renewal on a card that was declined).
+  route('POST', /^\/__test\/invoices$/, (p) => {
+    const customerId = str(p.customer, 'customer');
+    if (!customers.get(customerId)) throw missing('customer', customerId, 'customer');
+    const created = now() - 3600;
+    const invoiceId = id('in');
+    const amount = Number(p.amount);
+    const invoice: Obj = {
+      id: invoiceId,
+      object: 'invoice',
+      customer: customerId,
+      number: `FAKE-${String(invoices.size + 1).padStart(4, '0')}`,
+      amount_due: amount,
+      amount_paid: 0,
+      amount_remaining: amount,
+      subtotal: amount,
+      total: amount,
+      currency: String(p.currency ?? 'usd'),
+      status: 'open',
+      attempted: true,
+      attempt_count: 1,
+      billing_reason: 'subscription_cycle',
+      collection_method: 'charge_automatically',
+      created,
+      due_date: null,
+      period_start: created,
+      period_end: created,
+      next_payment_attempt: null,
+      status_transitions: { finalized_at: created, paid_at: null, voided_at: null, marked_uncollectible_at: null },
+      parent: null,
+      hosted_invoice_url: `${url}/__hosted/invoices/${invoiceId}`,
+      livemode: false,
+      metadata: {},
+    };
+    invoices.set(invoiceId, invoice);
+    return { body: invoice };
+  });
 
   route('POST', /^\/__test\/prices$/, (p) => ({ body: addPrice(p as never) }));
   route('POST', /^\/__test\/promotion_codes$/, (p) => ({ body: addPromotionCode(p as never) }));

@@ -36,4 +36,5 @@ export const SIGNED_OUT_PAGES = [
   { path: '/sign-up', name: 'sign-up' },
   { path: '/reset-password', name: 'reset-password' },
   { path: '/accept-invitation', name: 'accept-invitation' },
+  { path: '/confirm-sign-up', name: 'confirm-sign-up' },
 ] as const;

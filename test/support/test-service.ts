@@ -1,3 +1,4 @@
+import type { AdminSettings } from '../../admin/run-admin-command.js';
 import { serviceConfigFromEnv } from '../../config/settings.js';
 import { configureLog } from '../../observability/log.js';
 import { randomUUID } from 'node:crypto';
@@ -35,11 +36,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   configureLog({ silent: true });
   const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: database.dataDir };
   const running = await startService(config, { ...options, env });
-  const demo = await seedDemo(running.services.db, 'test');
+  // Accounts of one test share the dev zone's verification records: the fixed demo token (test-only).
+  const demo = await seedDemo(running.services.db, 'test', new Date(), { sharedDemoToken: true });
   return {
     ...running,
     demo,
-    seedAccount: () => seedDemo(running.services.db, 'test'),
+    seedAccount: () => seedDemo(running.services.db, 'test', new Date(), { sharedDemoToken: true }),
     api(path, init = {}) {
       const { key = demo.key, ...rest } = init;
       const headers = new Headers(rest.headers);
@@ -84,3 +86,10 @@ export async function graphql(service: TestService, query: string, variables: Re
   });
   return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
 }
+
+/** The settings admin commands run with in tests (config/settings.ts's defaults). */
+export const TEST_ADMIN_SETTINGS: AdminSettings = {
+  keyMode: 'test',
+  jobLeaseMs: 60_000,
+  defaultPlans: [{ sku: 'google-inbox-unwarmed', processorPriceId: null }],
+};

@@ -99,7 +99,8 @@ describe('the new-order wizard in Chromium', () => {
         expect(await page.getByRole('status').filter({ hasText: 'No card is on file' }).count()).toBe(1);
         expect(await page.getByRole('radio', { name: /unwarmed/ }).isChecked()).toBe(true);
         expect(await page.getByRole('radio', { name: /Microsoft 365/ }).isDisabled()).toBe(true);
-        expect(await page.getByText(/Not orderable here:.*first mailbox provider/).count()).toBe(1);
+        expect(await page.getByText(/Not orderable online:.*set up by our team/).count()).toBe(1);
+        expect(await page.getByRole('button', { name: 'Ask for a plan' }).count()).toBe(1);
         await screenshot(page, 'new-order-1-plan-desktop');
         await page.getByRole('button', { name: 'Continue to domains' }).click();
         await page.getByRole('heading', { level: 2, name: /Step 2 of 3/ }).waitFor();

@@ -49,6 +49,9 @@ describe('signing in to the portal in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').waitFor();
       expect(await page.getByRole('alert').textContent()).toMatch(/not right; check both/);
+      // Words for people: the refusal points at the page's own link, not at an API path.
+      expect(await page.getByRole('alert').textContent()).not.toMatch(/POST \//);
+      expect(await page.getByRole('alert').textContent()).toMatch(/Forgot your password\?/);
       await signInThroughPage(page, person.email, person.password);
       // The demo account's three orders and their domains, grouped by order.
       // The h1 shows before the dashboard has answered: wait for the first order's heading.

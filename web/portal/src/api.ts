@@ -7,10 +7,19 @@ import type { CombinedError } from 'urql';
 export function errorSentence(error: CombinedError | undefined | null): string | null {
   if (!error) return null;
   const first = error.graphQLErrors[0];
+  const code = first?.extensions?.code;
+  // The API's sentences for these name API paths and headers, which mean nothing on a page.
+  if (typeof code === 'string' && code in PEOPLE_WORDS) return PEOPLE_WORDS[code]!;
   if (first) return first.message;
   if (error.networkError) return 'The service could not be reached; check your connection and try again.';
   return error.message;
 }
+
+/** Refusals said for people where the API's sentence is written for programs. */
+const PEOPLE_WORDS: Record<string, string> = {
+  card_declined: 'The card on file was declined, so nothing was charged. Replace the card on the Billing page, then try again.',
+  no_payment_method: 'No card is on file, so nothing was charged. Add a card on the Billing page, then try again.',
+};
 
 /** The service's error code (`extensions.code`), for pages that react to one. */
 export function errorCode(error: CombinedError | undefined | null): string | null {

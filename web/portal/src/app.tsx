@@ -6,6 +6,7 @@ import { SignInPage } from './pages/sign-in';
 import { SignUpPage } from './pages/sign-up';
 import { ResetPasswordPage } from './pages/reset-password';
 import { AcceptInvitationPage } from './pages/accept-invitation';
+import { ConfirmSignUpPage } from './pages/confirm-sign-up';
 import { Page } from './ui/page';
 import { SignedInLinkPage } from './pages/signed-in-link';
 
@@ -29,6 +30,9 @@ export function App() {
               <Route path="/sign-up">
                 <Redirect to="/" />
               </Route>
+              <Route path="/confirm-sign-up">
+                <SignedInLinkPage what="a sign-up confirmation" />
+              </Route>
               <Route>
                 <Page title="Page not found">
                   <p>There is no such page in the portal; pick one from the navigation.</p>
@@ -41,7 +45,10 @@ export function App() {
           <main id="main" className="signed-out">
             <Switch>
               <Route path="/sign-up">
-                <SignUpPage onSignedIn={refresh} />
+                <SignUpPage />
+              </Route>
+              <Route path="/confirm-sign-up">
+                <ConfirmSignUpPage onSignedIn={refresh} />
               </Route>
               <Route path="/reset-password">
                 <ResetPasswordPage />

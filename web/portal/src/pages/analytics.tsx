@@ -169,9 +169,9 @@ function BarChart(props: { rows: readonly Row[]; metric: Metric; summary: string
 /** Every figure of every domain; a domain not watched yet says so once across its row. */
 function FigureTable(props: { rows: readonly Row[] }) {
   return (
-    // Nine columns scroll sideways on a phone: the box takes focus so a keyboard can scroll it too.
+    // On a phone each domain becomes a stacked card (styles.css, .stack-on-phone); wider, the box scrolls and takes focus.
     <div className="table-wrap" role="region" aria-labelledby="figures-caption" tabIndex={0}>
-      <table className="figures">
+      <table className="figures stack-on-phone">
         <caption id="figures-caption" className="figures-caption">
           Figures per domain
         </caption>
@@ -191,7 +191,7 @@ function FigureTable(props: { rows: readonly Row[] }) {
               <th scope="row">{row.domain}</th>
               {row.watched ? (
                 METRICS.map((m) => (
-                  <td key={m.key} className="num">
+                  <td key={m.key} className="num" data-label={m.label}>
                     {figure(row, m)}
                   </td>
                 ))

@@ -15,7 +15,10 @@ const BillingDocument = graphql(`
       currency monthToDateSpend pastDueAmount
       nextCharge { amount currency date }
       pastDueInvoices { number dueAt amountDue amountPaid currency }
-      invoices { number status amountDue amountPaid currency issuedAt dueAt paidAt orderReference pastDue }
+      invoices {
+        number status amountDue amountPaid amountRemaining currency issuedAt dueAt paidAt orderReference pastDue
+        lines { description quantity unitAmount amount } domains hostedInvoiceUrl lastPaymentError
+      }
     }
     paymentMethod { onFile brand last4 expMonth expYear }
   }
@@ -27,6 +30,12 @@ const CreateCardSetupLinkDocument = graphql(`
   }
 `);
 
+const PayInvoicesDocument = graphql(`
+  mutation PayInvoices($input: PayInvoicesInput!) {
+    payInvoices(input: $input) { paidCount detail }
+  }
+`);
+
 type Billing = BillingQuery['billing'];
 type Card = BillingQuery['paymentMethod'];
 
@@ -35,14 +44,17 @@ export function BillingPage() {
   const [result] = useQuery({ query: BillingDocument });
   // The processor's card page sends the person back here with ?card=saved or ?card=cancelled.
   const returned = new URLSearchParams(useSearch()).get('card');
+  // What "pay now" did, kept here so it stays on screen after the past-due banner goes.
+  const [paid, setPaid] = useState<string | null>(null);
   return (
     <Page title="Billing">
+      {paid ? <Notice tone="ok">{paid}</Notice> : null}
       {returned === 'saved' ? <Notice tone="ok">Your card is saved. It is the card charged from now on.</Notice> : null}
       {returned === 'cancelled' ? <Notice>No card was saved: you left the card page before saving.</Notice> : null}
       <QueryState {...result}>
         {(data) => (
           <>
-            <PastDueBanner billing={data.billing} card={data.paymentMethod} />
+            <PastDueBanner billing={data.billing} card={data.paymentMethod} onPaid={setPaid} />
             <div className="stats">
               <div className="stat">
                 <strong>{formatMoney(data.billing.monthToDateSpend, data.billing.currency)}</strong>spent this month
@@ -72,7 +84,7 @@ export function BillingPage() {
   );
 }
 
-function PastDueBanner(props: { billing: Billing; card: Card }) {
+function PastDueBanner(props: { billing: Billing; card: Card; onPaid: (detail: string) => void }) {
   const invoices = props.billing.pastDueInvoices;
   if (invoices.length === 0) return null;
   const numbers = invoices.map((i) => `${i.number} (due ${formatDate(i.dueAt)})`).join(', ');
@@ -84,6 +96,25 @@ function PastDueBanner(props: { billing: Billing; card: Card }) {
         ? 'If the card on file can no longer be charged, replace it below'
         : `Add a card below so ${invoices.length === 1 ? 'it' : 'they'} can be paid`}
       ; if an invoice looks wrong, <Link href="/requests">raise a change request</Link> of kind billing.
+      {props.card.onFile ? <PayNow onPaid={props.onPaid} /> : null}
+    </div>
+  );
+}
+
+/** "Pay now": charges the card on file for what is open, at once, and says what happened. */
+function PayNow(props: { onPaid: (detail: string) => void }) {
+  const [state, pay] = useMutation(PayInvoicesDocument);
+  const payNow = async () => {
+    const answer = await pay({ input: {} }, { additionalTypenames: ['Billing', 'Invoice'] });
+    const detail = answer.data?.payInvoices.detail;
+    if (detail) props.onPaid(detail);
+  };
+  return (
+    <div className="pay-now">
+      <button type="button" className="primary" disabled={state.fetching} onClick={() => void payNow()}>
+        {state.fetching ? 'Paying…' : 'Pay now'}
+      </button>
+      <ErrorBanner message={errorSentence(state.error)} />
     </div>
   );
 }
@@ -149,6 +180,7 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
                   <div className="hint">
                     {invoice.orderReference ? `${invoice.orderReference}, ` : ''}issued {formatDate(invoice.issuedAt)}
                   </div>
+                  <InvoiceDetails invoice={invoice} />
                 </td>
                 <td>{formatDate(invoice.dueAt)}</td>
                 <td>
@@ -162,5 +194,30 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
         </table>
       </div>
     </section>
+  );
+}
+
+/** What an invoice is for: its lines, its domains, why a payment failed, and the processor's page. */
+function InvoiceDetails(props: { invoice: Billing['invoices'][number] }) {
+  const { invoice } = props;
+  return (
+    <details className="invoice-details">
+      <summary>Details</summary>
+      <ul>
+        {invoice.lines.map((line) => (
+          <li key={line.description}>
+            {line.description}: {line.quantity} × {formatMoney(line.unitAmount, invoice.currency)} = {formatMoney(line.amount, invoice.currency)}
+          </li>
+        ))}
+      </ul>
+      {invoice.domains.length > 0 ? <p className="hint">Domains: {invoice.domains.join(', ')}</p> : null}
+      {invoice.amountRemaining > 0 ? <p className="hint">Still owed: {formatMoney(invoice.amountRemaining, invoice.currency)}</p> : null}
+      {invoice.lastPaymentError ? <p className="hint">{invoice.lastPaymentError}</p> : null}
+      {invoice.hostedInvoiceUrl ? (
+        <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noreferrer">
+          View the invoice at the payment processor
+        </a>
+      ) : null}
+    </details>
   );
 }

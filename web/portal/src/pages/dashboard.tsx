@@ -100,7 +100,7 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
             Placed {formatDate(order.createdAt)} · {order.domains.length} {order.domains.length === 1 ? 'domain' : 'domains'}
           </p>
           <div className="table-wrap">
-            <table>
+            <table className="stack-on-phone">
               <thead>
                 <tr>
                   <th scope="col">Domain</th>
@@ -112,8 +112,8 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
               <tbody>
                 {domains.map((d) => (
                   <tr key={d.domain}>
-                    <td>{d.domain}</td>
-                    <td>
+                    <td data-label="Domain">{d.domain}</td>
+                    <td data-label="State">
                       <Chip value={d.buildState} />
                       {d.buildReason ? <div className="hint">{d.buildReason}</div> : null}
                       {d.buildProblems.length > 0 ? (
@@ -124,8 +124,8 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
                         </ul>
                       ) : null}
                     </td>
-                    <td>{d.mailboxCount}</td>
-                    <td>{d.workspaceName ?? <span className="hint">Unfiled</span>}</td>
+                    <td data-label="Mailboxes">{d.mailboxCount}</td>
+                    <td data-label="Folder">{d.workspaceName ?? <span className="hint">Unfiled</span>}</td>
                   </tr>
                 ))}
               </tbody>

@@ -51,7 +51,7 @@ export function WebhooksSection() {
       <h2 id="webhooks-heading">Webhooks</h2>
       <p className="aside">
         Events (an order placed, a domain live or needing attention, listed or delisted, a monitoring change, an invoice past due) are posted to these
-        addresses, signed with the endpoint's secret in the Webhook-Signature header and retried for a day (docs/operations.md).
+        addresses, signed with the endpoint's secret in the Webhook-Signature header and retried for a day.
       </p>
       <CreateWebhookForm onCreated={refresh} />
       <QueryState {...result}>

@@ -34,7 +34,19 @@ const RevokeApiKeyDocument = graphql(`
 const PeopleDocument = graphql(`
   query People {
     people { userId email role createdAt }
-    invitations { email role expiresAt }
+    invitations { email role expiresAt invitedBy }
+  }
+`);
+
+const ResendInvitationDocument = graphql(`
+  mutation ResendInvitation($email: String!) {
+    resendInvitation(email: $email) { email role expiresAt }
+  }
+`);
+
+const CancelInvitationDocument = graphql(`
+  mutation CancelInvitation($email: String!) {
+    cancelInvitation(email: $email) { email cancelled }
   }
 `);
 
@@ -52,7 +64,7 @@ const ChangeRoleDocument = graphql(`
 
 const RemovePersonDocument = graphql(`
   mutation RemovePerson($userId: Int!) {
-    removePerson(userId: $userId) { userId email removed }
+    removePerson(userId: $userId) { userId email removed sessionsEnded keysRevoked }
   }
 `);
 
@@ -103,6 +115,9 @@ function ApiKeysSection() {
 }
 
 function CreateKeyForm(props: { onCreated: () => void }) {
+  // A key holds at most its maker's role's scopes (docs/people.md): a member cannot give one orders:place.
+  const { viewer } = useViewer();
+  const ownersOnly = (scope: string) => viewer.role !== 'owner' && scope === 'orders:place';
   const [created, createKey] = useMutation(CreateApiKeyDocument);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['read']);
@@ -143,9 +158,15 @@ function CreateKeyForm(props: { onCreated: () => void }) {
           <legend>Scopes</legend>
           {SCOPES.map((scope) => (
             <label key={scope.value} className="check">
-              <input type="checkbox" checked={scopes.includes(scope.value)} onChange={(e) => toggle(scope.value, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope.value)}
+                disabled={ownersOnly(scope.value)}
+                onChange={(e) => toggle(scope.value, e.target.checked)}
+              />
               <span>
                 <code>{scope.value}</code>: {scope.hint}
+                {ownersOnly(scope.value) ? ' (owners only: ask an owner for such a key)' : ''}
               </span>
             </label>
           ))}
@@ -304,17 +325,7 @@ function PeopleSection() {
           <>
             <PeopleTable people={data.people} isOwner={isOwner} myId={viewer.userId} onChanged={refresh} />
             <h3>Pending invitations</h3>
-            {data.invitations.length === 0 ? (
-              <p className="aside">None waiting.</p>
-            ) : (
-              <ul className="invitations">
-                {data.invitations.map((invitation) => (
-                  <li key={`${invitation.email}-${invitation.expiresAt}`}>
-                    {invitation.email} as {invitation.role}; the link works until {formatDateTime(invitation.expiresAt)}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <PendingInvitations invitations={data.invitations} isOwner={isOwner} onChanged={refresh} />
           </>
         )}
       </QueryState>
@@ -342,7 +353,11 @@ function PeopleTable(props: { people: readonly Person[]; isOwner: boolean; myId:
     const answer = await removePerson({ userId: person.userId });
     setConfirming(null);
     if (answer.data) {
-      setMessage({ ok: true, text: `${person.email} is removed and signed out.` });
+      const keys = answer.data.removePerson.keysRevoked;
+      setMessage({
+        ok: true,
+        text: `${person.email} is removed and signed out; ${keys === 0 ? 'they had made no API keys' : `the ${keys === 1 ? 'API key they made is' : `${keys} API keys they made are`} revoked`}.`,
+      });
       props.onChanged();
     } else {
       setMessage({ ok: false, text: errorSentence(answer.error) ?? 'The person was not removed.' });
@@ -419,6 +434,73 @@ function PeopleTable(props: { people: readonly Person[]; isOwner: boolean; myId:
           </tbody>
         </table>
       </div>
+    </>
+  );
+}
+
+type Invitation = PeopleQuery['invitations'][number];
+
+/** Pending invitations; an owner re-sends one (a new link for 7 more days, the old one dies) or cancels it. */
+function PendingInvitations(props: { invitations: readonly Invitation[]; isOwner: boolean; onChanged: () => void }) {
+  const [resending, resend] = useMutation(ResendInvitationDocument);
+  const [cancelling, cancel] = useMutation(CancelInvitationDocument);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const act = async (email: string, kind: 'resend' | 'cancel') => {
+    setMessage(null);
+    const answer = kind === 'resend' ? await resend({ email }) : await cancel({ email });
+    if (answer.data) {
+      setMessage({
+        ok: true,
+        text:
+          kind === 'resend'
+            ? `A new link is on its way to ${email}; the one sent before no longer works.`
+            : `The invitation to ${email} is cancelled; its link no longer works.`,
+      });
+      props.onChanged();
+    } else {
+      setMessage({
+        ok: false,
+        text: errorSentence(answer.error) ?? (kind === 'resend' ? 'The invitation was not sent again.' : 'The invitation was not cancelled.'),
+      });
+    }
+  };
+  return (
+    <>
+      {message ? message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} /> : null}
+      {props.invitations.length === 0 ? (
+        <p className="aside">None waiting.</p>
+      ) : (
+        <ul className="invitations">
+          {props.invitations.map((invitation) => (
+            <li key={`${invitation.email}-${invitation.expiresAt}`} data-testid="pending-invitation">
+              {invitation.email} as {invitation.role}
+              {invitation.invitedBy ? `, invited by ${invitation.invitedBy}` : ''}; the link works until {formatDateTime(invitation.expiresAt)}
+              {props.isOwner ? (
+                <span className="actions">
+                  {' '}
+                  <button
+                    type="button"
+                    disabled={resending.fetching}
+                    onClick={() => void act(invitation.email, 'resend')}
+                    aria-label={`Re-send the invitation to ${invitation.email}`}
+                  >
+                    Re-send
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={cancelling.fetching}
+                    onClick={() => void act(invitation.email, 'cancel')}
+                    aria-label={`Cancel the invitation to ${invitation.email}`}
+                  >
+                    Cancel
+                  </button>
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }

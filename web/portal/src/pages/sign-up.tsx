@@ -1,27 +1,39 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { detailOf, postAuth } from '../api';
 import { Field } from '../ui/field';
-import { ErrorBanner } from '../ui/status';
+import { ErrorBanner, Notice } from '../ui/status';
 import { Page } from '../ui/page';
 
-/** POST /auth/sign-up: a new account with its owner, signed in at once. */
-export function SignUpPage(props: { onSignedIn: () => void }) {
+/**
+ * POST /auth/sign-up: the service answers "check your e-mail" whatever the address, and the mailed
+ * link (the confirm-sign-up page) opens the account.
+ */
+export function SignUpPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [, navigate] = useLocation();
+  const [sent, setSent] = useState<string | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
     const answer = await postAuth('/auth/sign-up', { account_name: form.get('account_name'), email: form.get('email'), password: form.get('password') });
     setBusy(false);
-    if (answer.ok) {
-      // Signed in, the portal's pages replace the signed-out ones: land on the dashboard, not on /sign-up.
-      navigate('/', { replace: true });
-      props.onSignedIn();
-    } else setError(detailOf(answer));
+    if (answer.ok) setSent(detailOf(answer));
+    else setError(detailOf(answer));
   };
+  if (sent) {
+    return (
+      <Page title="Check your e-mail">
+        <div className="card narrow">
+          <Notice tone="ok">{sent}</Notice>
+          <p className="aside">
+            Nothing came? Look in the spam folder, or <Link href="/sign-up">try again</Link>. Already have an account? <Link href="/">Sign in</Link>
+          </p>
+        </div>
+      </Page>
+    );
+  }
   return (
     <Page title="Create an account">
       <form className="card narrow" onSubmit={(event) => void submit(event)}>

@@ -7,14 +7,16 @@ import { Page } from '../ui/page';
  * addressee, so say who is signed in and offer to sign out first (the link keeps working: its
  * token is in the address, which signing out keeps).
  */
-export function SignedInLinkPage(props: { what: 'a password reset' | 'an invitation' }) {
+export function SignedInLinkPage(props: { what: 'a password reset' | 'an invitation' | 'a sign-up confirmation' }) {
   const { viewer, refresh } = useViewer();
   const signOut = async () => {
     await postAuth('/auth/sign-out', {});
     refresh();
   };
   return (
-    <Page title={props.what === 'an invitation' ? 'Accept an invitation' : 'Reset your password'}>
+    <Page
+      title={props.what === 'an invitation' ? 'Accept an invitation' : props.what === 'a sign-up confirmation' ? 'Open your account' : 'Reset your password'}
+    >
       <div className="card narrow">
         <p>
           This is a link for {props.what}, and you are signed in as <strong>{viewer.email}</strong>. Sign out to use it.
