@@ -1,4 +1,4 @@
-import type { ObjectRef } from '@pothos/core';
+import type { EnumRef, InterfaceRef, ObjectRef, OutputRef } from '@pothos/core';
 import { builder } from './builder.js';
 
 /**
@@ -7,6 +7,9 @@ import { builder } from './builder.js';
  * is one line: its wire name and a type spec. The GraphQL field is the camelCase of the wire name and
  * resolves from the snake_case property the check returns; the wire name is kept in the field's
  * extensions, so the REST operation documents alias every field back to it (scripts/print-schema.ts).
+ *
+ * Each object type is declared over the resolver's own return type (`answerObject<CheckSpfAnswer>`):
+ * a wire name the resolver does not return is a type error, and the Pothos ref carries that shape.
  *
  * A type spec is a type name (String, Int, Float, Boolean, or a name declared here), optionally in
  * brackets for a list of non-null items, then a suffix:
@@ -26,26 +29,49 @@ export interface WireExtensions {
   readonly absentUnless?: string;
 }
 
-type AnyRef = ObjectRef<never, Record<string, unknown>> | string;
-const refs = new Map<string, AnyRef>();
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/** The scalars a spec may name: GraphQL's own and the two open-ended parts of the answers (builder.ts). */
+const SCALARS = ['String', 'Int', 'Float', 'Boolean', 'ID', 'SpfRecordTree', 'ProviderCounts'] as const;
+type ScalarName = (typeof SCALARS)[number];
+type AnswerType = ScalarName | OutputRef;
+
+const isScalarName = (name: string): name is ScalarName => SCALARS.some((s) => s === name);
+
+const types = new Map<string, OutputRef>();
+const objects = new Map<string, ObjectRef<Types, unknown>>();
+const enums = new Map<string, EnumRef<Types, string>>();
 
 export const camelOf = (wire: string): string => wire.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
-function refOf(name: string): AnyRef {
-  if (['String', 'Int', 'Float', 'Boolean', 'ID'].includes(name)) return name;
-  const ref = refs.get(name);
+function refOf(name: string): AnswerType {
+  if (isScalarName(name)) return name;
+  const ref = types.get(name);
   if (!ref) throw new Error(`Answer type "${name}" is used before it is declared.`);
   return ref;
 }
 
+function objectOf(name: string): ObjectRef<Types, unknown> {
+  const ref = objects.get(name);
+  if (!ref) throw new Error(`Answer object "${name}" is used before it is declared.`);
+  return ref;
+}
+
+interface ParsedSpec {
+  readonly type: AnswerType | [AnswerType];
+  readonly nullable: boolean;
+  readonly absent: boolean;
+  readonly absentUnless?: string;
+}
+
 /** Parses a type spec into what t.field takes. */
-function parseSpec(spec: TypeSpec): { type: unknown; nullable: boolean; absent: boolean; absentUnless?: string } {
+function parseSpec(spec: TypeSpec): ParsedSpec {
   const match = /^(.+?)(\?|~([a-z_]*))?$/.exec(spec);
   if (!match) throw new Error(`Bad type spec "${spec}".`);
   const [, body = spec, suffix, unless] = match;
   const absent = suffix?.startsWith('~') ?? false;
-  const list = /^\[(.+)\]$/.exec(body);
-  return { type: list ? [refOf(list[1] as string)] : refOf(body), nullable: suffix !== undefined, absent, ...(unless ? { absentUnless: unless } : {}) };
+  const list = /^\[(.+)\]$/.exec(body)?.[1];
+  return { type: list === undefined ? refOf(body) : [refOf(list)], nullable: suffix !== undefined, absent, ...(unless ? { absentUnless: unless } : {}) };
 }
 
 /** An enum whose GraphQL values are the wire values (lower-case words, as the checks answer them). */
@@ -54,62 +80,123 @@ export function answerEnum(name: string, values: readonly string[], description:
   // would change on the wire: such fields stay String, with their values in the description.
   const bad = values.filter((v) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(v));
   if (bad.length) throw new Error(`${name}: ${bad.join(', ')} cannot be GraphQL enum values; declare the field as String.`);
-  refs.set(name, builder.enumType(name, { description, values: values as readonly string[] as never }) as unknown as AnyRef);
+  const ref = builder.enumType(name, { description, values });
+  types.set(name, ref);
+  enums.set(name, ref);
 }
 
-type FieldSpecs = Readonly<Record<string, TypeSpec | readonly [TypeSpec, string]>>;
+/** The wire names an answer of shape `T` may declare, each with a type spec or [spec, description]. */
+export type AnswerFields<T> = { readonly [K in keyof T & string]?: TypeSpec | readonly [TypeSpec, string] };
 
-/** Declares an object type; `fields` maps wire names to a type spec, or to [spec, description]. */
-export function answerObject(name: string, description: string, fields: FieldSpecs, interfaces: readonly string[] = []): void {
-  const ref = builder.objectRef<Record<string, unknown>>(name);
-  refs.set(name, ref as unknown as AnyRef);
+/** Without a type argument no field fits, so every answer type names the resolver's type it mirrors. */
+interface NameTheResolverType {
+  readonly name_the_resolver_type_as_the_type_argument: never;
+}
+
+/**
+ * Declares an object type over `T`, the resolver's own type for that part of the answer: `fields`
+ * maps wire names (keys of `T`) to a type spec, or to [spec, description].
+ */
+export function answerObject<T extends object = NameTheResolverType>(
+  name: string,
+  description: string,
+  fields: AnswerFields<NoInfer<T>>,
+  interfaces: readonly InterfaceRef<Types, unknown>[] = [],
+): ObjectRef<Types, T> {
+  const ref = builder.objectRef<T>(name);
+  types.set(name, ref);
+  objects.set(name, ref);
   ref.implement({
     description,
-    interfaces: interfaces.map((i) => refOf(i)) as never,
-    fields: (t) => fieldsOf(t, fields),
+    interfaces: [...interfaces],
+    fields: (t) =>
+      Object.fromEntries(
+        wireFields(fields).map((f) => [
+          camelOf(f.wire),
+          t.field({
+            type: f.type,
+            nullable: f.nullable,
+            description: f.description,
+            extensions: { ...f.extensions },
+            resolve: (parent) => wireValue(parent, f.wire),
+          }),
+        ]),
+      ),
+  });
+  return ref;
+}
+
+/** Declares an interface over `T`; objects naming it get its fields first. */
+export function answerInterface<T extends object = NameTheResolverType>(
+  name: string,
+  description: string,
+  fields: AnswerFields<NoInfer<T>>,
+): InterfaceRef<Types, T> {
+  const ref = builder.interfaceRef<T>(name);
+  types.set(name, ref);
+  ref.implement({
+    description,
+    fields: (t) =>
+      Object.fromEntries(
+        wireFields(fields).map((f) => [
+          camelOf(f.wire),
+          t.field({
+            type: f.type,
+            nullable: f.nullable,
+            description: f.description,
+            extensions: { ...f.extensions },
+            resolve: (parent) => wireValue(parent, f.wire),
+          }),
+        ]),
+      ),
+  });
+  return ref;
+}
+
+/** One field as t.field takes it, from its wire name and spec. */
+interface WireField {
+  readonly wire: string;
+  readonly type: AnswerType | [AnswerType];
+  readonly nullable: boolean;
+  readonly description?: string;
+  readonly extensions: WireExtensions;
+}
+
+function wireFields(fields: Readonly<Record<string, TypeSpec | readonly [TypeSpec, string] | undefined>>): WireField[] {
+  return Object.entries(fields).flatMap(([wire, entry]) => {
+    if (entry === undefined) return [];
+    const [spec, text] = typeof entry === 'string' ? [entry, undefined] : entry;
+    const { type, nullable, absent, absentUnless } = parseSpec(spec);
+    const extensions: WireExtensions = { wireName: wire, absentWhenNull: absent, ...(absentUnless ? { absentUnless } : {}) };
+    return [{ wire, type, nullable, ...(text ? { description: text } : {}), extensions }];
   });
 }
 
-/** Declares an interface; objects naming it get its fields first. */
-export function answerInterface(name: string, description: string, fields: FieldSpecs): void {
-  const ref = builder.interfaceRef<Record<string, unknown>>(name);
-  refs.set(name, ref as unknown as AnyRef);
-  ref.implement({ description, fields: (t) => fieldsOf(t, fields) });
-}
-
-// `t` is an object's or an interface's field builder: their types differ only in the parent type, which is a plain record here.
-function fieldsOf(t: any, fields: FieldSpecs): Record<string, never> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([wire, entry]): [string, never] => {
-      const [spec, text] = typeof entry === 'string' ? [entry, undefined] : entry;
-      const { type, nullable, absent, absentUnless } = parseSpec(spec);
-      const extensions: WireExtensions = { wireName: wire, absentWhenNull: absent, ...(absentUnless ? { absentUnless } : {}) };
-      const ref: never = t.field({
-        type: type as never,
-        nullable: nullable as never,
-        ...(text ? { description: text } : {}),
-        extensions: extensions as unknown as Record<string, unknown>,
-        resolve: (parent: Record<string, unknown>) => (parent[wire] ?? null) as never,
-      }) as never;
-      return [camelOf(wire), ref];
-    }),
-  );
+/** The property `wire` of a resolver's answer, null when it is left out. */
+function wireValue(parent: object, wire: string): unknown {
+  for (const [key, value] of Object.entries(parent)) if (key === wire) return value ?? null;
+  return null;
 }
 
 /** A union of declared object types; resolveType names the member a value is. */
-export function answerUnion(name: string, description: string, members: readonly string[], resolveType: (value: Record<string, unknown>) => string): AnyRef {
-  const ref = builder.unionType(name, { description, types: members.map((m) => refOf(m)) as never, resolveType });
-  refs.set(name, ref as unknown as AnyRef);
-  return ref as unknown as AnyRef;
+export function answerUnion(name: string, description: string, members: readonly string[], resolveType: (value: object) => string): OutputRef {
+  const ref = builder.unionType(name, {
+    description,
+    types: members.map((m) => objectOf(m)),
+    resolveType: (value) => resolveType(typeof value === 'object' && value !== null ? value : {}),
+  });
+  types.set(name, ref);
+  return ref;
 }
 
 /** A scalar for one genuinely open-ended part of an answer, passed through as the check wrote it. */
-export function answerScalar(name: string, description: string): void {
-  builder.scalarType(name as never, { description, serialize: (value: unknown) => value, parseValue: (value: unknown) => value } as never);
-  refs.set(name, name);
+export function answerScalar(name: 'SpfRecordTree' | 'ProviderCounts', description: string): void {
+  builder.scalarType(name, { description, serialize: (value) => value, parseValue: (value) => value });
 }
 
-/** The ref of a declared answer type, for a query field's `type`. */
-export function answerRef(name: string): AnyRef {
-  return refOf(name);
+/** The ref of a declared answer enum, for an argument's `type`. */
+export function answerEnumRef(name: string): EnumRef<Types, string> {
+  const ref = enums.get(name);
+  if (!ref) throw new Error(`Answer enum "${name}" is used before it is declared.`);
+  return ref;
 }

@@ -1,6 +1,6 @@
 import { builder } from './builder.js';
 import './check-answers.js';
-import { answerRef, answerUnion } from './answer-type-dsl.js';
+import { answerEnumRef, answerUnion } from './answer-type-dsl.js';
 import { checkDeclarations, resultTypeName, type CheckArg, type CheckDeclaration } from './check-declarations.js';
 import type { Context } from '../resolvers/context.js';
 import { runBoundedCheck } from '../resolvers/limits/run-bounded-check.js';
@@ -23,16 +23,15 @@ function checkField(declaration: CheckDeclaration): void {
   );
   builder.queryField(declaration.field, (t) =>
     t.field({
-      type: result as never,
+      type: result,
       description: `${declaration.summary} (${declaration.name}; fields and finding codes in docs/checks.md)`,
-      args: Object.fromEntries(declaration.args.map((arg) => [arg.name, argOf(t.arg, arg)])) as never,
+      args: Object.fromEntries(declaration.args.map((arg) => [arg.name, argOf(t.arg, arg)])),
       resolve: (_root, args, ctx: Context) => {
         const input: Record<string, unknown> = {};
-        for (const arg of declaration.args) {
-          const value = (args as Record<string, unknown>)[arg.name];
-          if (value !== null && value !== undefined) input[arg.name] = value;
+        for (const [name, value] of Object.entries(args)) {
+          if (value !== null && value !== undefined) input[name] = value;
         }
-        return runBoundedCheck(declaration.field, input, ctx, declaration.run) as never;
+        return runBoundedCheck(declaration.field, input, ctx, declaration.run);
       },
     }),
   );
@@ -40,13 +39,13 @@ function checkField(declaration: CheckDeclaration): void {
 
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
 
-function argOf(arg: ArgBuilder, spec: CheckArg): unknown {
+function argOf(arg: ArgBuilder, spec: CheckArg) {
   const description = spec.maxItems ? `${spec.description} (a list; REST takes it comma-separated)` : spec.description;
   switch (spec.kind) {
     case 'list':
       return arg.stringList({ required: true, description });
     case 'enum':
-      return arg({ type: answerRef(spec.enumType as string) as never, required: spec.required, description });
+      return arg({ type: answerEnumRef(spec.enumType ?? ''), required: spec.required, description });
     default:
       return arg.string({ required: spec.required, description });
   }

@@ -4,8 +4,9 @@ import { CHECKS_PAGE_STYLE } from './checks-page-style.js';
 
 /**
  * The checks page at `{base_url}/`: one HTML document with its CSS and script inline (no external
- * assets, no build step). A person types a domain and the script asks the same origin's /graphql for
- * the grade and every check in one query (web/checks-page-script.ts).
+ * assets). A person types a domain and the script asks the same origin's /graphql for the grade and
+ * every check in one query (web/checks-page-client/checks-page.ts, built with the portal and read by
+ * web/checks-page-script.ts).
  *
  * The document is the same for every request, so it is built once; the Content-Security-Policy
  * allows exactly this script (by hash) and network access to the same origin only.

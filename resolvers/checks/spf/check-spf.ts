@@ -4,7 +4,7 @@ import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { analyzeSpfTree } from './analyze-spf-tree.js';
-import type { SpfExpansionStop, SpfTermNode } from './analyze-spf-tree.js';
+import type { SpfExpansionStop, SpfTermNode } from './spf-tree-types.js';
 import { mxAddressVoidDivergence } from './spf-receiver-divergence.js';
 import type { SpfReceiverDivergence } from './spf-receiver-divergence.js';
 import { checkHost } from './check-host.js';

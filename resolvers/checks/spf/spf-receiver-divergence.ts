@@ -1,5 +1,5 @@
 import type { SpfResult } from './spf-result.js';
-import type { SpfStrictVoidCount } from './analyze-spf-tree.js';
+import type { SpfStrictVoidCount } from './spf-tree-types.js';
 
 /**
  * Where widely used receivers evaluate a record differently from RFC 7208 and that changes the
