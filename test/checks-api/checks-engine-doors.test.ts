@@ -49,7 +49,8 @@ let dns: TestDnsServer;
 let service: TestService;
 let mcp: Client;
 beforeAll(async () => {
-  dns = await startTestDnsServer({ records });
+  // A validating resolver on a zone whose signatures expired: SERVFAIL with EDE 7 (unbound, bind9).
+  dns = await startTestDnsServer({ records, extendedErrors: { 'expired.example': { code: 7, text: 'RRSIG for expired.example expired' } } });
   service = await startTestService({
     env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', DNS_TRIES: '2', RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', REGISTRATION_TIMEOUT_MS: '300' },
     googleTenancy: { probe: async () => 'unknown' },
@@ -159,5 +160,16 @@ describe('item 6: a resolver that does not recurse is asked once per question', 
     expect(answer.status).toBe('error');
     expect(JSON.stringify(answer)).toMatch(/DNS_SERVERS points at a server that does not recurse/);
     expect(authoritativeOnly.questions.slice(before).map((q) => `${q.name} ${q.type}`)).toEqual(['zone.example MX']);
+  });
+});
+
+describe('item 3 (in part): a SERVFAIL whose Extended DNS Error says bogus is not retried', () => {
+  it('check-dns answers with the first reply\'s "signature has expired", asked once with DNS_TRIES=2', async () => {
+    const before = dns.questions.length;
+    const answer = await throughEveryDoor('check_dns', { domain: 'expired.example', type: 'A' });
+    expect(answer.status).toBe('error');
+    expect(JSON.stringify(answer)).toMatch(/the DNSSEC signature has expired \(Extended DNS Error 7: RRSIG for expired\.example expired\)/);
+    // Three doors, one question each: none was retried.
+    expect(dns.questions.slice(before).filter((q) => q.name === 'expired.example')).toHaveLength(3);
   });
 });

@@ -91,6 +91,7 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
     let last: DnsAnswer = { ok: false, name, type, failure: 'timeout', detail: `no answer for ${type} ${name}` };
     // A server that answered without recursion says the same to every try: it is not asked again.
     const notRecursive = new Set<number>();
+    let first: DnsAnswer | undefined;
     for (let attempt = 0; attempt < config.tries; attempt += 1) {
       if (signal?.aborted) return cancelled(name, type);
       const index = nextServer(attempt, notRecursive);
@@ -106,8 +107,14 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
           ? answerFromReply(name, type, result.packet)
           : { ok: false, name, type, failure: result.kind, detail: `${type} ${name}: ${result.detail}` };
       if (last.ok || !RETRYABLE.has(last.failure)) return last;
+      // A validating resolver's SERVFAIL for bogus data says the same on every try, and its retry
+      // comes from its cache with the generic Extended DNS Error 6: keep the first, specific one.
+      if (last.failure === 'servfail' && last.dnssec === 'bogus') return last;
       if (last.failure === 'not_recursive') notRecursive.add(index);
+      first ??= last;
     }
+    // Two SERVFAILs: the first one's Extended DNS Error is the resolver's own reason, not a cached copy.
+    if (!last.ok && first && !first.ok && first.ede && first.failure === last.failure) return first;
     return last;
   }
 
