@@ -430,7 +430,7 @@ answerObject<NameserverResult>('NameserverResult', "One domain's name servers.",
   provider: 'String?',
   reason: 'String?',
   dnssec: 'DnssecStatus?',
-  delegation: ['DelegationHealth~', 'Only when one domain was asked and its NS lookup succeeded.'],
+  delegation: ['DelegationHealth~', 'Only when one domain was asked, and its NS lookup succeeded or failed with the parent reachable (a lame zone).'],
 });
 answerScalar(
   'ProviderCounts',

@@ -50,13 +50,26 @@ export async function runBoundedCheck<Input>(
   const base = ctx.checks();
   let sawBudget = false;
   let sawCancelled = false;
+  const watch = (failure: string | null): void => {
+    if (failure === 'budget') sawBudget = true;
+    if (failure === 'cancelled') sawCancelled = true;
+  };
+  // Every capability of the request's lookup is passed on: a wrapper that dropped one (askServer, the
+  // direct questions of delegation health) silently turned that part of a check off on every door.
+  const askServer = base.dns.askServer?.bind(base.dns);
   const dns: DnsLookup = {
     async lookup(name, type) {
       const answer = await base.dns.lookup(name, type);
-      if (!answer.ok && answer.failure === 'budget') sawBudget = true;
-      if (!answer.ok && answer.failure === 'cancelled') sawCancelled = true;
+      watch(answer.ok ? null : answer.failure);
       return answer;
     },
+    ...(askServer && {
+      async askServer(address, name, type) {
+        const reply = await askServer(address, name, type);
+        watch(reply.ok ? null : reply.failure);
+        return reply;
+      },
+    }),
     get questionsAsked() {
       return base.dns.questionsAsked;
     },

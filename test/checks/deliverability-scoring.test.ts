@@ -176,8 +176,11 @@ describe('DKIM part', () => {
     expect(scoreDkim(dkim({ status: 'fail', domainkey_exists: false }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_missing', cap: 'C' }] });
   });
 
-  it('a wildcard that hides whether _domainkey exists leaves the part not scored, not scored as missing', () => {
-    expect(scoreDkim(dkim({ domainkey_exists: null, wildcard: true }))).toMatchObject({ scored: false, status: 'warn' });
+  it('a wildcard with no key of its own found is no DKIM: scored as missing, capped at C (issue 21 item 4)', () => {
+    expect(scoreDkim(dkim({ domainkey_exists: null, wildcard: true }))).toMatchObject({
+      scored: true,
+      deductions: [{ code: 'dkim_missing', fraction: 1, cap: 'C', problem: expect.stringMatching(/only a wildcard TXT answers there/) }],
+    });
   });
 
   it('a 1024-bit key costs a quarter of the part', () => {

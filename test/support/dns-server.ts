@@ -226,8 +226,9 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       return { reply: Buffer.concat([Buffer.from([(query.id ?? 0) >> 8, (query.id ?? 0) & 0xff]), randomBytes(5)]), garbage: true, limit };
     if (behaviour === 'servfail')
       return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.SERVFAIL, additionals: ednsOut() }), garbage: false, limit };
+    // bind9 refusing a zone it does not serve: AA clear (it is authoritative for nothing here).
     if (behaviour === 'refused')
-      return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.REFUSED, additionals: ednsOut() }), garbage: false, limit };
+      return { reply: dnsPacket.encode({ ...header, flags: ra | rd | RCODE.REFUSED, additionals: ednsOut() }), garbage: false, limit };
     if (behaviour === 'nxdomain')
       return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.NXDOMAIN, additionals: ednsOut() }), garbage: false, limit };
     const ede = extendedErrors.get(name);

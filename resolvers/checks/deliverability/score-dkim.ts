@@ -12,14 +12,16 @@ function bestKey(keys: readonly DkimKey[]): DkimKey | undefined {
  * DKIM, from the scan of common selectors: full marks for a valid key of 2048 bits or more (or
  * ed25519). No key at all scores nothing (Gmail and Yahoo require DKIM of bulk senders, hence the
  * cap). When _domainkey exists but no common selector has a key, keys may sit under a selector we
- * did not guess: we cannot tell, so the part is not scored rather than guessed. The same when a
- * wildcard answers every name under _domainkey: it hides whether the subtree exists.
+ * did not guess: we cannot tell, so the part is not scored rather than guessed. A wildcard answering
+ * every name under _domainkey with no key of its own found is scored as no key (docs/grade.md).
  */
 export function scoreDkim(answer: CheckDkimAnswer): PartAssessment {
   const domain = answer.domain;
   if (answer.keys.length === 0) {
     if (answer.status === 'error') return notScored('error', `Not scored: ${answer.summary}`);
-    if (answer.domainkey_exists === true || answer.wildcard === true) {
+    // A wildcard TXT answering every name is no evidence of a key: no DKIM found costs the part and
+    // caps the grade as a missing key does. An existing _domainkey without a wildcard is evidence.
+    if (answer.domainkey_exists === true && answer.wildcard !== true) {
       return notScored('warn', `Not scored: ${answer.summary} Check your selector with check-dkim and selector=.`);
     }
     return scoredPart(answer.status, answer.summary, [
@@ -27,7 +29,10 @@ export function scoreDkim(answer: CheckDkimAnswer): PartAssessment {
         code: 'dkim_missing',
         fraction: 1,
         cap: 'C',
-        problem: `${domain} publishes no DKIM key.`,
+        problem:
+          answer.wildcard === true
+            ? `${domain} has no DKIM key of its own under the common selectors; only a wildcard TXT answers there, which is no key.`
+            : `${domain} publishes no DKIM key.`,
         fix: `Turn on DKIM signing at your mail provider and publish the TXT record it gives you under <selector>._domainkey.${domain}.`,
       },
     ]);

@@ -59,6 +59,9 @@ const joined = (answer: DnsAnswer<'TXT'>): string[] => (answer.ok ? answer.recor
 /** When scanning, only text that claims to be a key counts: a wildcard SPF TXT at *.domain is not a key. */
 const looksLikeKey = (text: string): boolean => /^\s*v\s*=\s*DKIM1\b/i.test(text) || /(?:^|;)\s*[pk]\s*=/.test(text);
 
+/** Key findings that stay errors in a selector scan even when another selector has a valid key: one rule for both paths. */
+const ERRORS_IN_EVERY_PATH: ReadonlySet<string> = new Set(['dkim_key_too_weak']);
+
 const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
 
 /** The TXT texts of an answer as one comparable value, to tell a wildcard's echo from a record of its own. */
@@ -187,8 +190,9 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
   for (const key of keys) {
     for (const finding of key.findings) {
       // Once one selector works, a broken key at another is hygiene rather than a failure, and a
-      // revoked one is what rotating keys should leave behind.
-      if (validKeys.length > 0 && !key.valid && finding.severity === 'error') {
+      // revoked one is what rotating keys should leave behind. A key under 1024 bits is not: mail
+      // signed with it fails at receivers, so it is an error in a scan as when its selector is asked.
+      if (validKeys.length > 0 && !key.valid && finding.severity === 'error' && !ERRORS_IN_EVERY_PATH.has(finding.code)) {
         findings.push({ ...finding, severity: finding.code === 'dkim_key_revoked' ? 'info' : 'warning' });
       } else {
         findings.push(finding);

@@ -22,6 +22,20 @@ export function referralNameservers(packet: DecodedPacket): string[] {
   return authority.filter((a) => a.type === 'NS').map((a) => bareName(String((a as { data: unknown }).data)));
 }
 
+/** Glue of a referral: the addresses in the additional section of the referral's own NS names. */
+export function referralGlue(packet: DecodedPacket): Record<string, string[]> {
+  const names = new Set(referralNameservers(packet));
+  const glue: Record<string, string[]> = {};
+  for (const a of packet.additionals ?? []) {
+    if (a.type !== 'A' && a.type !== 'AAAA') continue;
+    const owner = bareName(a.name);
+    const data = (a as { data?: unknown }).data;
+    if (!names.has(owner) || typeof data !== 'string') continue;
+    (glue[owner] ??= []).push(data);
+  }
+  return glue;
+}
+
 const NOT_RECURSIVE_ADVICE = 'DNS_SERVERS points at a server that does not recurse (an authoritative-only server); point it at a recursive resolver';
 
 /**

@@ -6,7 +6,7 @@ import type { DnsSettings } from '../../../config/settings.js';
 import type { DnsServerAddress } from '../../../config/dns-server-address.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { sendDnsQuery } from './send-dns-query.js';
-import { answerFromReply, bareName, referralNameservers } from './answer-from-reply.js';
+import { answerFromReply, bareName, referralGlue, referralNameservers } from './answer-from-reply.js';
 import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpSocketPool } from './udp-socket-pool.js';
 import { recordDnsQuestion } from '../../../observability/metrics.js';
@@ -48,6 +48,13 @@ function invalidName(name: string): string | null {
 const RETRYABLE: ReadonlySet<DnsFailureKind> = new Set(['timeout', 'servfail', 'refused', 'malformed', 'not_recursive']);
 
 /**
+ * The timeout of one direct question to a name server (delegation health). Servers are asked in
+ * parallel, each with this timeout of its own and one try, so a zone whose servers are all lame or
+ * silent answers in about this long rather than tries × DNS_TIMEOUT_MS per server.
+ */
+export const DIRECT_TIMEOUT_MS = 1000;
+
+/**
  * One per request: a DataLoader keyed by lower-cased name and type, so a question asked twice in a
  * request goes on the wire once, and a concurrency cap over the questions in flight. Nothing is
  * shared between requests (the checks are live: SPEC 1.1).
@@ -82,10 +89,15 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
     const bad = invalidName(name);
     if (bad) return { ok: false, name, type, failure: 'malformed', detail: `${name} cannot be looked up: ${bad}` };
     let last: DnsAnswer = { ok: false, name, type, failure: 'timeout', detail: `no answer for ${type} ${name}` };
+    // A server that answered without recursion says the same to every try: it is not asked again.
+    const notRecursive = new Set<number>();
+    let first: DnsAnswer | undefined;
     for (let attempt = 0; attempt < config.tries; attempt += 1) {
       if (signal?.aborted) return cancelled(name, type);
+      const index = nextServer(attempt, notRecursive);
+      if (index === null) return last;
       if (!budget.take()) return spent(name, type);
-      const server = servers[attempt % servers.length] as DnsServerAddress;
+      const server = servers[index] as DnsServerAddress;
       questionsAsked += 1;
       recordDnsQuestion('recursive');
       const result = await sendDnsQuery(server, name, type, { timeoutMs: config.timeoutMs, signal, pool });
@@ -95,8 +107,24 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
           ? answerFromReply(name, type, result.packet)
           : { ok: false, name, type, failure: result.kind, detail: `${type} ${name}: ${result.detail}` };
       if (last.ok || !RETRYABLE.has(last.failure)) return last;
+      // A validating resolver's SERVFAIL for bogus data says the same on every try, and its retry
+      // comes from its cache with the generic Extended DNS Error 6: keep the first, specific one.
+      if (last.failure === 'servfail' && last.dnssec === 'bogus') return last;
+      if (last.failure === 'not_recursive') notRecursive.add(index);
+      first ??= last;
     }
+    // Two SERVFAILs: the first one's Extended DNS Error is the resolver's own reason, not a cached copy.
+    if (!last.ok && first && !first.ok && first.ede && first.failure === last.failure) return first;
     return last;
+  }
+
+  /** The server of this try, in turn, skipping those that do not recurse; null when none is left. */
+  function nextServer(attempt: number, skip: ReadonlySet<number>): number | null {
+    for (let step = 0; step < servers.length; step += 1) {
+      const index = (attempt + step) % servers.length;
+      if (!skip.has(index)) return index;
+    }
+    return null;
   }
 
   // DataLoader for its per-request cache only: DNS has no batch question, and a batched load would
@@ -106,7 +134,9 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
   const authoritativePort = config.authoritativePort ?? 53;
   const direct = new Map<string, Promise<DirectReply>>();
 
-  /** One direct question, RD clear, to one server: tried `tries` times on timeout only. */
+  const directTimeoutMs = Math.min(config.timeoutMs, DIRECT_TIMEOUT_MS);
+
+  /** One direct question, RD clear, to one server: one try, with its own short timeout. */
   async function ask<T extends DnsRecordType>(address: string, name: string, type: T): Promise<DirectReply<T>> {
     const family = isIP(address);
     const fail = (failure: DnsFailureKind, detail: string): DirectReply<T> => ({ ok: false, server: address, name, type, failure, detail });
@@ -114,31 +144,25 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
     const bad = invalidName(name);
     if (bad) return fail('malformed', `${name} cannot be looked up: ${bad}`);
     const server: DnsServerAddress = { host: address, port: authoritativePort, family };
-    let last: DirectReply<T> = fail('timeout', `${address} did not answer ${type} ${name}`);
-    for (let attempt = 0; attempt < config.tries; attempt += 1) {
-      if (signal?.aborted) return fail('cancelled', cancelled(name, type).detail);
-      if (!budget.take()) return fail('budget', spent(name, type).detail);
-      questionsAsked += 1;
-      recordDnsQuestion('direct');
-      const result = await sendDnsQuery(server, name, type, { timeoutMs: config.timeoutMs, signal, pool, recursionDesired: false });
-      if (result.kind === 'cancelled') return fail('cancelled', cancelled(name, type).detail);
-      if (result.kind !== 'reply') {
-        last = fail(result.kind, `${address} on ${type} ${name}: ${result.detail}`);
-        continue;
-      }
-      const packet = result.packet;
-      return {
-        ok: true,
-        server: address,
-        name,
-        type,
-        rcode: (packet as { rcode?: string }).rcode ?? 'NOERROR',
-        authoritative: packet.flag_aa === true,
-        answer: answerFromReply(name, type, packet, { recursionDesired: false }),
-        referral: referralNameservers(packet),
-      };
-    }
-    return last;
+    if (signal?.aborted) return fail('cancelled', cancelled(name, type).detail);
+    if (!budget.take()) return fail('budget', spent(name, type).detail);
+    questionsAsked += 1;
+    recordDnsQuestion('direct');
+    const result = await sendDnsQuery(server, name, type, { timeoutMs: directTimeoutMs, signal, pool, recursionDesired: false });
+    if (result.kind === 'cancelled') return fail('cancelled', cancelled(name, type).detail);
+    if (result.kind !== 'reply') return fail(result.kind, `${address} on ${type} ${name}: ${result.detail}`);
+    const packet = result.packet;
+    return {
+      ok: true,
+      server: address,
+      name,
+      type,
+      rcode: (packet as { rcode?: string }).rcode ?? 'NOERROR',
+      authoritative: packet.flag_aa === true,
+      answer: answerFromReply(name, type, packet, { recursionDesired: false }),
+      referral: referralNameservers(packet),
+      glue: referralGlue(packet),
+    };
   }
 
   return {

@@ -110,6 +110,8 @@ export type DirectReply<T extends DnsRecordType = DnsRecordType> =
       readonly answer: DnsAnswer<T>;
       /** NS names in the authority section when the reply is a referral (lower case, no trailing dot). */
       readonly referral: readonly string[];
+      /** Addresses the referral gave for its own NS names (glue, RFC 1034 4.2.1), by name. */
+      readonly glue: Readonly<Record<string, readonly string[]>>;
     }
   | { readonly ok: false; readonly server: string; readonly name: string; readonly type: T; readonly failure: DnsFailureKind; readonly detail: string };
 
@@ -128,7 +130,8 @@ export interface DnsLookup {
   readonly questionsAsked: number;
   /**
    * Asks `address` (on the configured authoritative port, 53 outside tests) directly, without
-   * recursion, counted against the same budget and cancelled by the same signal. Optional so that
+   * recursion, counted against the same budget and cancelled by the same signal. One try with a short
+   * timeout of its own (at most 1 s): callers ask several servers at once. Optional so that
    * wrappers of a lookup need not provide it; checks that need it fall back when it is missing.
    */
   askServer?<T extends DnsRecordType>(address: string, name: string, type: T): Promise<DirectReply<T>>;

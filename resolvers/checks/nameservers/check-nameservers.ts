@@ -7,8 +7,8 @@ import { isMissing } from '../dns/dns-types.js';
 import { NAMESERVERS_LIMIT, parseBulkDomains } from '../bulk-input.js';
 import { DNS_PROVIDERS } from './dns-provider-table.js';
 import { matchSuffixRule } from './match-host-suffix.js';
-import { checkDelegationHealth } from './delegation-health.js';
-import type { DelegationHealth } from './delegation-health.js';
+import { checkDelegationHealth, parentView } from './delegation-health.js';
+import type { DelegationHealth, ParentView } from './delegation-health.js';
 
 export interface NameserversInput {
   /** Comma-separated string or list of strings; at most NAMESERVERS_LIMIT distinct domains. */
@@ -112,6 +112,13 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
  */
 export async function checkNameservers(input: NameserversInput, ctx: CheckContext): Promise<NameserversAnswer> {
   const items = parseBulkDomains(input.domains, 'domains', NAMESERVERS_LIMIT);
+  // One domain: delegation health too (a dozen or so more questions). The parent's side is asked
+  // beside the NS lookup, so a zone whose servers are all lame is seen within the request's time
+  // even while the resolver is still timing out on it. Bulk calls stay as they are.
+  const first = items.length === 1 && items[0]?.ok ? items[0].domain : null;
+  // A host name's zone is known only after its NS lookup: its delegation is asked about then.
+  const only = first !== null && getDomain(first, { allowPrivateDomains: false }) === first ? first : null;
+  const early: Promise<ParentView> | undefined = only !== null && ctx.dns.askServer ? parentView(ctx.dns, only) : undefined;
   let results = await Promise.all(
     items.map(
       (item): Promise<NameserverResult> =>
@@ -130,10 +137,17 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
             }),
     ),
   );
-  // One domain: delegation health too (a dozen or so more questions). Bulk calls stay as they are.
   const single = results.length === 1 ? results[0] : undefined;
   if (single && single.outcome === 'ok' && single.zone) {
-    results = [{ ...single, delegation: await checkDelegationHealth(ctx.dns, single.zone, single.nameservers) }];
+    const parent = single.zone === only ? early : undefined;
+    results = [{ ...single, delegation: await checkDelegationHealth(ctx.dns, single.zone, single.nameservers, parent) }];
+  } else if (single && single.outcome === 'lookup_failed' && single.dnssec !== 'bogus' && only !== null && early) {
+    // The resolver could not give the zone's NS set (SERVFAIL or no answer): the parent's side says
+    // which servers the zone is delegated to and what each of them answers.
+    const delegation = await checkDelegationHealth(ctx.dns, only, null, early);
+    if (delegation && delegation.parent_nameservers !== null) {
+      results = [{ ...single, zone: only, reason: lameReason(only, single.reason, delegation), delegation }];
+    }
   }
 
   const counts: Record<string, number> = {};
@@ -145,11 +159,15 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
       findings.push({ severity: 'warning', code: r.outcome === 'invalid' ? 'invalid_domain' : 'no_nameservers', message: `${r.domain}: ${r.reason}` });
     }
   }
-  for (const r of failed) findings.push({ severity: 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` });
+  for (const r of failed) findings.push({ severity: r.delegation ? 'error' : 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` });
   for (const r of results) if (r.delegation && r.zone) findings.push(...delegationFindings(r.zone, r.delegation));
 
   const resolved = results.filter((r) => r.outcome === 'ok').length;
-  const status = failed.length > 0 && failed.length === results.length ? 'error' : statusFromFindings(findings);
+  // A failed NS lookup explained by the delegation (every server lame or silent) is a finding, not an outage.
+  const explained = failed.filter(
+    (r) => r.delegation && r.delegation.parent_nameservers !== null && r.delegation.servers.every((s) => s.status !== 'authoritative'),
+  );
+  const status = failed.length > 0 && failed.length === results.length && explained.length === 0 ? 'error' : statusFromFindings(findings);
   const summary =
     status === 'error'
       ? `The NS lookups failed for all ${results.length} domain(s); nothing could be determined.`
@@ -161,6 +179,21 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
             : ''
         }.`;
   return { status, summary, findings, results, provider_counts: counts };
+}
+
+/**
+ * The reason of a failed NS lookup once the parent's side is known: which servers the zone is
+ * delegated to and why none of them serves it, instead of "try again".
+ */
+function lameReason(zone: string, resolverReason: string | null, d: DelegationHealth): string {
+  const working = d.servers.filter((s) => s.status === 'authoritative');
+  const parentSays = `${d.parent_zone} delegates ${zone} to ${d.parent_nameservers?.join(', ') || 'no server'}`;
+  if (d.parent_nameservers?.length === 0) return `${d.parent_reason ?? `${zone} is not delegated`}.`;
+  if (working.length > 0) {
+    return `The resolver could not look up the NS records of ${zone}, although ${working.map((s) => s.nameserver).join(', ')} answered for it directly (${parentSays}): ${resolverReason ?? ''}`;
+  }
+  const each = d.servers.map((s) => `${s.nameserver} ${s.status === 'lame' ? 'is lame' : 'could not be asked'} (${s.reason})`).join('; ');
+  return `No name server of ${zone} serves it: ${parentSays}, and ${each}. Add the zone to those servers, or change the delegation at the registrar to servers that serve it.`;
 }
 
 /** What a delegation's health means for the operator, as findings. */

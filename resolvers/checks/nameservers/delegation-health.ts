@@ -43,43 +43,81 @@ async function addressesOf(dns: DnsLookup, host: string): Promise<{ addresses: s
   return { addresses: [], failed: failure && !failure.ok ? failure.detail : null };
 }
 
-/** Asks each address in turn until one answers (a timeout moves on; an answer of any kind stops). */
+/**
+ * Asks a server's first two addresses at once (each direct question has its own short timeout) and
+ * keeps the first address's reply unless only the second one answered.
+ */
 async function askFirst<T extends 'NS' | 'SOA'>(dns: DnsLookup, addresses: readonly string[], zone: string, type: T): Promise<DirectReply<T> | null> {
-  let last: DirectReply<T> | null = null;
-  for (const address of addresses.slice(0, 2)) {
-    last = await dns.askServer!(address, zone, type);
-    if (last.ok || last.failure === 'budget' || last.failure === 'cancelled') return last;
-  }
-  return last;
+  const replies = await Promise.all(addresses.slice(0, 2).map((address) => dns.askServer!(address, zone, type)));
+  return replies.find((r) => r.ok) ?? replies[0] ?? null;
 }
 
-async function parentNameservers(dns: DnsLookup, zone: string, parent: string): Promise<{ nameservers: string[] | null; reason: string | null }> {
+/** The parent's side of a delegation: the NS names its servers refer to, and the glue they give. */
+export interface ParentView {
+  readonly nameservers: string[] | null;
+  readonly reason: string | null;
+  readonly glue: Readonly<Record<string, readonly string[]>>;
+}
+
+type ParentAnswer = { readonly view: ParentView } | { readonly reason: string; readonly final: boolean };
+
+async function askParentServer(dns: DnsLookup, zone: string, parent: string, server: string): Promise<ParentAnswer> {
+  const { addresses, failed } = await addressesOf(dns, server);
+  if (addresses.length === 0) return { reason: `${server} (a server of ${parent}) has no address${failed ? `: ${failed}` : ''}`, final: false };
+  const reply = await askFirst(dns, addresses, zone, 'NS');
+  if (!reply) return { reason: `${server} was not asked`, final: false };
+  if (!reply.ok)
+    return {
+      reason: `${server} did not answer NS ${zone} (${reply.failure}): ${reply.detail}`,
+      final: reply.failure === 'budget' || reply.failure === 'cancelled',
+    };
+  // A parent answers with a referral; a server that serves parent and child alike answers outright.
+  if (reply.referral.length > 0) return { view: { nameservers: [...new Set(reply.referral)].sort(), reason: null, glue: reply.glue } };
+  if (reply.answer.ok) return { view: { nameservers: [...new Set(reply.answer.records.map((r) => r.data))].sort(), reason: null, glue: {} } };
+  if (reply.answer.failure === 'nxdomain')
+    return { view: { nameservers: [], reason: `${server} (a server of ${parent}) says ${zone} does not exist: the domain is not delegated`, glue: {} } };
+  return { reason: `${server} answered NS ${zone} with neither a referral nor NS records (${reply.rcode})`, final: false };
+}
+
+/**
+ * Asks up to three of the parent zone's servers for the delegation at once; the first in name order
+ * that gives one wins, so the answer does not depend on which server was quickest.
+ */
+export async function parentView(dns: DnsLookup, zone: string): Promise<ParentView> {
+  const dot = zone.indexOf('.');
+  if (!dns.askServer || dot < 0) return { nameservers: null, reason: 'the parent zone was not asked', glue: {} };
+  const parent = zone.slice(dot + 1);
   const ns = await dns.lookup(parent, 'NS');
-  if (!ns.ok) return { nameservers: null, reason: `the parent zone's name servers could not be found (${ns.failure}): ${ns.detail}` };
+  if (!ns.ok) return { nameservers: null, reason: `the parent zone's name servers could not be found (${ns.failure}): ${ns.detail}`, glue: {} };
   const servers = [...new Set(ns.records.map((r) => r.data))].sort().slice(0, MAX_PARENT_SERVERS);
-  let reason = `none of ${parent}'s servers answered NS ${zone}`;
-  for (const server of servers) {
-    const { addresses } = await addressesOf(dns, server);
-    if (addresses.length === 0) continue;
-    const reply = await askFirst(dns, addresses, zone, 'NS');
-    if (!reply) continue;
-    if (!reply.ok) {
-      reason = `${server} did not answer NS ${zone} (${reply.failure}): ${reply.detail}`;
-      if (reply.failure === 'budget' || reply.failure === 'cancelled') break;
-      continue;
-    }
-    // A parent answers with a referral; a server that serves parent and child alike answers outright.
-    if (reply.referral.length > 0) return { nameservers: [...new Set(reply.referral)].sort(), reason: null };
-    if (reply.answer.ok) return { nameservers: [...new Set(reply.answer.records.map((r) => r.data))].sort(), reason: null };
-    if (reply.answer.failure === 'nxdomain')
-      return { nameservers: [], reason: `${server} (a server of ${parent}) says ${zone} does not exist: the domain is not delegated` };
-    reason = `${server} answered NS ${zone} with neither a referral nor NS records (${reply.rcode})`;
-  }
-  return { nameservers: null, reason };
+  const answers = await Promise.all(servers.map((server) => askParentServer(dns, zone, parent, server)));
+  for (const answer of answers) if ('view' in answer) return answer.view;
+  const reasons = answers.map((a) => ('reason' in a ? a.reason : ''));
+  return { nameservers: null, reason: reasons.find((r) => r !== '') ?? `none of ${parent}'s servers answered NS ${zone}`, glue: {} };
 }
 
-async function serverHealth(dns: DnsLookup, zone: string, nameserver: string): Promise<NameserverHealth> {
-  const { addresses, failed } = await addressesOf(dns, nameserver);
+/**
+ * `glue`: the parent's addresses for this server, if any. With `glueFirst` (the zone's own NS lookup
+ * failed) they are used before asking the resolver, which would need the broken zone to answer;
+ * otherwise only when the resolver gives no address.
+ */
+async function serverHealth(
+  dns: DnsLookup,
+  zone: string,
+  nameserver: string,
+  glue: Promise<readonly string[] | undefined>,
+  glueFirst: boolean,
+): Promise<NameserverHealth> {
+  const fromGlue = async (): Promise<{ addresses: string[]; failed: string | null } | null> => {
+    const found = await glue;
+    return found && found.length > 0 ? { addresses: [...found], failed: null } : null;
+  };
+  let found: { addresses: string[]; failed: string | null } | null = glueFirst ? await fromGlue() : null;
+  if (!found) {
+    const looked = await addressesOf(dns, nameserver);
+    found = looked.addresses.length === 0 && !glueFirst ? ((await fromGlue()) ?? looked) : looked;
+  }
+  const { addresses, failed } = found;
   const base = { nameserver, addresses };
   if (addresses.length === 0) {
     return {
@@ -110,24 +148,41 @@ async function serverHealth(dns: DnsLookup, zone: string, nameserver: string): P
   return { ...base, status: 'lame', serial: null, reason: `${why}: it does not serve ${zone}` };
 }
 
-export async function checkDelegationHealth(dns: DnsLookup, zone: string, childNameservers: readonly string[]): Promise<DelegationHealth | null> {
+/**
+ * `childNameservers`: the zone's own NS set as the resolver gave it, or null when that lookup failed
+ * (a lame or broken zone): then the servers the parent delegates to are the ones asked. `parent`: the
+ * parent's view when the caller started it already (beside the NS lookup, to save the round trips).
+ */
+export async function checkDelegationHealth(
+  dns: DnsLookup,
+  zone: string,
+  childNameservers: readonly string[] | null,
+  parent?: Promise<ParentView>,
+): Promise<DelegationHealth | null> {
   const dot = zone.indexOf('.');
   if (!dns.askServer || dot < 0) return null; // a TLD's parent is the root: not this check's business
-  const parent = zone.slice(dot + 1);
-  const [fromParent, servers] = await Promise.all([
-    parentNameservers(dns, zone, parent),
-    Promise.all(childNameservers.slice(0, MAX_SERVERS).map((ns) => serverHealth(dns, zone, ns))),
-  ]);
+  const parentZone = zone.slice(dot + 1);
+  const fromParentPromise = parent ?? parentView(dns, zone);
+  // The child's servers are asked beside the parent when the child's set is known; without it, the parent's set is needed first.
+  const glueOf = (ns: string) => fromParentPromise.then((p) => p.glue[ns]);
+  const childServers = childNameservers
+    ? Promise.all(childNameservers.slice(0, MAX_SERVERS).map((ns) => serverHealth(dns, zone, ns, glueOf(ns), false)))
+    : null;
+  const fromParent = await fromParentPromise;
+  const servers = childServers
+    ? await childServers
+    : await Promise.all((fromParent.nameservers ?? []).slice(0, MAX_SERVERS).map((ns) => serverHealth(dns, zone, ns, glueOf(ns), true)));
   const parentSet = new Set(fromParent.nameservers ?? []);
-  const childSet = new Set(childNameservers);
+  const childSet = new Set(childNameservers ?? []);
+  const compared = fromParent.nameservers !== null && childNameservers !== null;
   const serials = [...new Set(servers.flatMap((s) => (s.serial === null ? [] : [s.serial])))];
   return {
-    parent_zone: parent,
+    parent_zone: parentZone,
     parent_nameservers: fromParent.nameservers,
     parent_reason: fromParent.reason,
-    child_nameservers: childNameservers,
-    only_at_parent: fromParent.nameservers ? [...parentSet].filter((n) => !childSet.has(n)).sort() : [],
-    only_at_child: fromParent.nameservers ? [...childSet].filter((n) => !parentSet.has(n)).sort() : [],
+    child_nameservers: childNameservers ?? [],
+    only_at_parent: compared ? [...parentSet].filter((n) => !childSet.has(n)).sort() : [],
+    only_at_child: compared ? [...childSet].filter((n) => !parentSet.has(n)).sort() : [],
     servers,
     serials_agree: serials.length === 0 ? null : serials.length === 1,
   };
