@@ -8,6 +8,7 @@ import { QueryState } from '../ui/status';
 import { Chip } from '../ui/chip';
 import { Field, SelectField } from '../ui/field';
 import { formatDate } from '../ui/format';
+import { setupPath } from './domain-setup';
 
 const DashboardDocument = graphql(`
   query Dashboard {
@@ -23,7 +24,7 @@ const DashboardDocument = graphql(`
 
 type Order = DashboardQuery['dashboard']['orders'][number];
 
-const STATES = ['queued', 'building', 'live', 'needs_attention', 'suspended', 'cancelled'] as const;
+const STATES = ['queued', 'building', 'waiting_for_dns', 'live', 'needs_attention', 'suspended', 'cancelled'] as const;
 
 /** The account at a glance: counts, then every domain grouped by its order, searchable by name. */
 export function DashboardPage() {
@@ -112,9 +113,14 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
               <tbody>
                 {domains.map((d) => (
                   <tr key={d.domain}>
-                    <td>{d.domain}</td>
                     <td>
-                      <Chip value={d.buildState} />
+                      <Link href={setupPath(d.domain)}>
+                        {d.domain}
+                        <span className="sr-only"> (setup and records)</span>
+                      </Link>
+                    </td>
+                    <td>
+                      <Chip value={d.buildState} label={d.buildState === 'waiting_for_dns' ? 'waiting for DNS' : undefined} />
                       {d.buildReason ? <div className="hint">{d.buildReason}</div> : null}
                       {d.buildProblems.length > 0 ? (
                         <ul className="problems">
