@@ -19,7 +19,7 @@ export function PublishForMe(props: { domain: string; onPublished: () => void })
         {(data) =>
           data.dnsConnections.length === 0 ? (
             <p>
-              We can publish these records at your DNS provider for you. <Link href="/settings">Add a DNS connection in Settings</Link> first.
+              We can publish the records of {props.domain} at your DNS provider for you. <Link href="/settings">Add a DNS connection in Settings</Link> first.
             </p>
           ) : (
             <SelectField
