@@ -114,9 +114,8 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
                 {domains.map((d) => (
                   <tr key={d.domain}>
                     <td>
-                      <Link href={setupPath(d.domain)}>
+                      <Link href={setupPath(d.domain)} title="Setup and records">
                         {d.domain}
-                        <span className="sr-only"> (setup and records)</span>
                       </Link>
                     </td>
                     <td>
