@@ -28,6 +28,12 @@ export interface BindServer {
 export interface BindOptions {
   readonly zones: readonly BindZone[];
   readonly algorithm?: 'hmac-sha256' | 'hmac-sha512';
+  /**
+   * Also serve as the service's resolver (DNS_SERVERS): recursion offered to loopback (so answers
+   * carry RA, which the checks engine asks of a resolver) over a root zone of its own holding nothing,
+   * so every name outside `zones` is NXDOMAIN at once and nothing is asked of the internet.
+   */
+  readonly resolver?: boolean;
 }
 
 /** A free TCP port on 127.0.0.1 (named listens on the same number for UDP and TCP). */
@@ -67,6 +73,17 @@ export async function startBindServer(options: BindOptions): Promise<BindServer>
       return `zone "${zone.name}" { type primary; file "${file}"; update-policy { grant ${key.name} zonesub ANY; }; };`;
     })
     .join('\n');
+  let root = '';
+  if (options.resolver) {
+    const file = join(dir, 'root.zone');
+    writeFileSync(
+      file,
+      ['$TTL 300', '@ IN SOA a.root.invalid. hostmaster.invalid. 1 3600 600 86400 300', '@ IN NS a.root.invalid.', 'a.root.invalid. IN A 127.0.0.1', ''].join(
+        '\n',
+      ),
+    );
+    root = `zone "." { type primary; file "${file}"; };`;
+  }
   writeFileSync(
     join(dir, 'named.conf'),
     `options {
@@ -74,12 +91,13 @@ export async function startBindServer(options: BindOptions): Promise<BindServer>
   pid-file "${join(dir, 'named.pid')}";
   listen-on port ${port} { 127.0.0.1; };
   listen-on-v6 { none; };
-  recursion no;
+  recursion ${options.resolver ? 'yes; allow-recursion { 127.0.0.1; }' : 'no'};
   dnssec-validation no;
   allow-transfer { none; };
 };
 controls { };
 key "${key.name}" { algorithm ${key.algorithm}; secret "${key.secret}"; };
+${root}
 ${zones}
 `,
   );

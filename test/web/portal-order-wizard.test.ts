@@ -199,6 +199,10 @@ describe('the new-order wizard in Chromium', () => {
         const reference = /^Order (.+) placed$/.exec((await placed.textContent())!)![1]!;
         expect(await page.getByRole('status').filter({ hasText: '$8.40 was charged' }).count()).toBe(1);
         await screenshot(page, 'new-order-4-placed-desktop');
+        // The confirmation links to each domain's setup page.
+        const setupLinks = page.getByRole('list', { name: 'Setup of each domain' }).getByRole('link');
+        expect(await setupLinks.allTextContents()).toEqual([`Set up ${FREE_DOMAINS[0]}`, `Set up ${UNPROVED}`]);
+        expect(await setupLinks.first().getAttribute('href')).toBe(`/portal/domains/${FREE_DOMAINS[0]}/setup`);
 
         expect(placeRequests).toHaveLength(1);
         const after = await ordersOfDemoAccount();

@@ -9,6 +9,7 @@ import { AcceptInvitationPage } from './pages/accept-invitation';
 import { ConfirmSignUpPage } from './pages/confirm-sign-up';
 import { Page } from './ui/page';
 import { SignedInLinkPage } from './pages/signed-in-link';
+import { DomainSetupPage } from './pages/domain-setup';
 
 /** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
 export function App() {
@@ -21,6 +22,7 @@ export function App() {
               {routes.map((route) => (
                 <Route key={route.path} path={route.path} component={route.component} />
               ))}
+              <Route path="/domains/:domain/setup" component={DomainSetupPage} />
               <Route path="/reset-password">
                 <SignedInLinkPage what="a password reset" />
               </Route>

@@ -8,6 +8,7 @@ import { QueryState } from '../ui/status';
 import { Chip } from '../ui/chip';
 import { Field, SelectField } from '../ui/field';
 import { formatDate } from '../ui/format';
+import { setupPath } from './domain-setup';
 
 const DashboardDocument = graphql(`
   query Dashboard {
@@ -23,7 +24,7 @@ const DashboardDocument = graphql(`
 
 type Order = DashboardQuery['dashboard']['orders'][number];
 
-const STATES = ['queued', 'building', 'live', 'needs_attention', 'suspended', 'cancelled'] as const;
+const STATES = ['queued', 'building', 'waiting_for_dns', 'live', 'needs_attention', 'suspended', 'cancelled'] as const;
 
 /** The account at a glance: counts, then every domain grouped by its order, searchable by name. */
 export function DashboardPage() {
@@ -112,9 +113,13 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
               <tbody>
                 {domains.map((d) => (
                   <tr key={d.domain}>
-                    <td data-label="Domain">{d.domain}</td>
+                    <td data-label="Domain">
+                      <Link href={setupPath(d.domain)} title="Setup and records">
+                        {d.domain}
+                      </Link>
+                    </td>
                     <td data-label="State">
-                      <Chip value={d.buildState} />
+                      <Chip value={d.buildState} label={d.buildState === 'waiting_for_dns' ? 'waiting for DNS' : undefined} />
                       {d.buildReason ? <div className="hint">{d.buildReason}</div> : null}
                       {d.buildProblems.length > 0 ? (
                         <ul className="problems">

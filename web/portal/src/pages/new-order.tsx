@@ -46,6 +46,7 @@ function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
   const [step, setStep] = useState<Step>(restored?.sku && orderable.some((p) => p.sku === restored.sku) ? 'domains' : 'plan');
   const [draft, setDraft] = useState<OrderDraft>(() => restored ?? blankDraft(orderable.length === 1 ? orderable[0]!.sku : ''));
   const [placed, setPlaced] = useState<PlacedOrder | null>(null);
+  const [placedDomains, setPlacedDomains] = useState<readonly string[]>([]);
   const sent = useMemo(() => toOrderInput(draft), [draft]);
   useEffect(() => saveDraft(placed ? null : draft), [draft, placed]);
   const preview = useOrderPreview(sent, placed === null && step !== 'plan');
@@ -66,6 +67,7 @@ function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
     return (
       <PlacedView
         order={placed}
+        domains={placedDomains}
         onAnother={() => {
           setPlaced(null);
           setDraft(blankDraft(draft.sku));
@@ -113,7 +115,10 @@ function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
           card={paymentMethod}
           onRecheckCard={props.recheckCard}
           onBack={() => go('domains')}
-          onPlaced={setPlaced}
+          onPlaced={(order) => {
+            setPlacedDomains(sent.input.domains.map((d) => d.domain.trim().toLowerCase()));
+            setPlaced(order);
+          }}
         />
       ) : null}
       {step === 'review' && preview.state.kind !== 'priced' ? (

@@ -10,6 +10,7 @@ import { Field, SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
 import { AlertRecipientsSection } from './settings-alerts';
 import { WebhooksSection } from './settings-webhooks';
+import { DnsConnectionsSection } from './settings-dns';
 import { ConfirmButtons } from '../ui/confirm-buttons';
 import { newPasswordOf } from '../ui/new-password';
 
@@ -93,6 +94,7 @@ export function SettingsPage() {
       <PeopleSection />
       <AlertRecipientsSection />
       <WebhooksSection />
+      <DnsConnectionsSection />
       <PasswordSection />
     </Page>
   );

@@ -17,6 +17,11 @@ const TONES: Record<string, string> = {
   pending: 'info',
   verified: 'ok',
   not_verified: 'warn',
+  waiting_for_dns: 'info',
+  missing: 'warn',
+  wrong: 'bad',
+  conflict: 'bad',
+  unknown: 'muted',
 };
 
 export function Chip(props: { value: string; label?: string }) {

@@ -9,6 +9,7 @@ import type { SentOrder } from './order-draft';
 import type { Preview } from './preview-result';
 import { problemsOf } from './preview-result';
 import { ProblemList, perInterval } from './preview-panel';
+import { setupPath } from '../domain-setup';
 
 const PlaceOrderDocument = graphql(`
   mutation PlaceOrder($order: OrderInput!, $idempotencyKey: String!) {
@@ -134,7 +135,7 @@ export function ReviewStep(props: {
 }
 
 /** After placing: the order's reference and where to go next. */
-export function PlacedView(props: { order: PlacedOrder; onAnother: () => void }) {
+export function PlacedView(props: { order: PlacedOrder; domains: readonly string[]; onAnother: () => void }) {
   const { order } = props;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -148,7 +149,19 @@ export function PlacedView(props: { order: PlacedOrder; onAnother: () => void })
         and {order.mailboxes} {order.mailboxes === 1 ? 'mailbox' : 'mailboxes'}.
         {order.replayed ? ' (This is the order already placed with this confirmation; nothing was charged twice.)' : ''}
       </p>
-      <p>The inboxes are being built; each domain shows its build state on the dashboard.</p>
+      <p>
+        The inboxes are being built. Each domain then needs a few DNS records (mail servers, senders, signing key, policy): its setup page lists them with their
+        status, and can publish them for you.
+      </p>
+      {props.domains.length > 0 ? (
+        <ul className="plain-list placed-domains" aria-label="Setup of each domain">
+          {props.domains.map((domain) => (
+            <li key={domain}>
+              <Link href={setupPath(domain)}>Set up {domain}</Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="wizard-actions">
         <Link href="/" className="button-link">
           Go to the dashboard
