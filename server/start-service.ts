@@ -45,6 +45,8 @@ export interface StartOptions extends ServiceOverrides {
   readonly seedWhenEmpty?: boolean;
   /** Tests: faults to raise once inside jobs (jobs/job-types.ts). */
   readonly jobFaults?: Set<string>;
+  /** Tests: the migrated PGlite dump an in-memory database starts from (db/open-database.ts). */
+  readonly pgliteTemplate?: Blob | undefined;
 }
 
 /**
@@ -57,7 +59,7 @@ const HANDLER_GRACE_MS = 25_000;
 export async function startService(config: ServiceConfig, options: StartOptions = {}): Promise<RunningService> {
   // Every setting is checked before anything opens: a wrong value costs the operator no waiting.
   const settings = readServiceSettings(options.env ?? process.env);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, template: options.pgliteTemplate });
   let startedJobs: RunningJobs | undefined;
   try {
     await migrateToLatest(database.db);

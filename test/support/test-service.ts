@@ -33,7 +33,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const env = { ...process.env, LOG_LEVEL: 'silent', ...options.env };
   process.env.LOG_LEVEL = 'silent';
   const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: database.dataDir };
-  const running = await startService(config, { ...options, env });
+  const running = await startService(config, { ...options, env, pgliteTemplate: database.template });
   const demo = await seedDemo(running.services.db);
   return {
     ...running,
