@@ -24,13 +24,18 @@ export interface DatabaseOptions {
   /** PGlite data folder; 'memory' keeps everything in memory (tests). */
   readonly dataDir?: string | undefined;
   readonly poolSize?: number;
+  /**
+   * With dataDir 'memory': a PGlite data folder dumped by dumpDataDir to start from instead of a new,
+   * empty cluster (the tests' migrated template: a copy loads in a fraction of an initdb's time).
+   */
+  readonly template?: Blob | undefined;
 }
 
 export class DatabaseInUseError extends Error {}
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  return openPglite(options.dataDir ?? './data');
+  return openPglite(options.dataDir ?? './data', options.template);
 }
 
 function openPostgres(url: string, max: number): OpenedDatabase {
@@ -58,11 +63,11 @@ function openPostgres(url: string, max: number): OpenedDatabase {
   };
 }
 
-async function openPglite(dataDir: string): Promise<OpenedDatabase> {
+async function openPglite(dataDir: string, template: Blob | undefined): Promise<OpenedDatabase> {
   let release = () => {};
   let client: PGlite;
   if (dataDir === 'memory') {
-    client = new PGlite();
+    client = template ? new PGlite({ loadDataDir: template }) : new PGlite();
   } else {
     const dir = resolve(dataDir);
     mkdirSync(dir, { recursive: true });

@@ -43,6 +43,8 @@ export interface StartOptions extends ServiceOverrides {
   readonly seedWhenEmpty?: boolean;
   /** Tests: faults to raise once inside jobs (jobs/job-types.ts). */
   readonly jobFaults?: Set<string>;
+  /** Tests: the migrated PGlite dump an in-memory database starts from (db/open-database.ts). */
+  readonly pgliteTemplate?: Blob | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const settings = readSettings(options.env ?? process.env);
   checkDefaultPlans(config.defaultPlans);
   configureLog(settings.log);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, template: options.pgliteTemplate });
   let startedJobs: RunningJobs | undefined;
   try {
     await migrateToLatest(database.db);

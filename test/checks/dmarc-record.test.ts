@@ -20,8 +20,7 @@ describe('DMARC parser against the mox vectors (strict RFC 7489)', () => {
 
   it.each(mox.invalid)('rejects $record ($note)', ({ record }) => {
     const result = parseDmarcRecord(record);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors.length).toBeGreaterThan(0);
+    expect(result).toMatchObject({ ok: false, errors: expect.arrayContaining([expect.anything()]) });
   });
 
   it.each(mox.valid)('parses $record', ({ record, expect: expected }) => {
@@ -60,15 +59,14 @@ describe('DMARC parser against the OpenDMARC vectors', () => {
     const wantOk = disagreement ? disagreement.ok : status === 'DMARC_PARSE_OKAY';
     expect(result.ok, result.ok ? '' : JSON.stringify(result.errors)).toBe(wantOk);
     if (result.ok || disagreement) return;
-    if (status === 'DMARC_PARSE_ERROR_EMPTY' || status === 'DMARC_PARSE_ERROR_BAD_VERSION') {
-      expect(result.isDmarc).toBe(false);
-    } else if (status === 'DMARC_PARSE_ERROR_NO_REQUIRED_P') {
-      expect(result.errors.map((e) => e.tag)).toEqual(['p']);
-    } else {
-      // BAD_VALUE: the error names the tag whose value is wrong.
-      const tag = /;\s*(\w+)=bob|(pct)=500|(rf)=/.exec(record)!.slice(1).find(Boolean);
-      expect(result.errors.map((e) => e.tag)).toContain(tag);
-    }
+    // EMPTY and BAD_VERSION: not a DMARC record at all; NO_REQUIRED_P: p is the one error; BAD_VALUE:
+    // the error names the tag whose value is wrong.
+    const notDmarc = status === 'DMARC_PARSE_ERROR_EMPTY' || status === 'DMARC_PARSE_ERROR_BAD_VERSION';
+    const noP = status === 'DMARC_PARSE_ERROR_NO_REQUIRED_P';
+    const badTag = notDmarc || noP ? undefined : /;\s*(\w+)=bob|(pct)=500|(rf)=/.exec(record)!.slice(1).find(Boolean);
+    const tags = result.errors.map((e) => e.tag);
+    const wanted = notDmarc ? { isDmarc: false } : noP ? { tags: ['p'] } : { badTagNamed: true };
+    expect({ isDmarc: result.isDmarc, tags, badTagNamed: badTag !== undefined && tags.includes(badTag) }).toMatchObject(wanted);
   });
 
   it('reports an unregistered rf= format as a note, not an error', () => {
@@ -80,8 +78,7 @@ describe('DMARC parser against the OpenDMARC vectors', () => {
 describe('DMARC parser details', () => {
   it('names every bad tag, not just the first', () => {
     const result = parseDmarcRecord('v=DMARC1; p=reject; adkim=x; pct=200; rua=bogus');
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors.map((e) => e.tag)).toEqual(['adkim', 'pct', 'rua']);
+    expect(result.ok ? 'parsed' : result.errors.map((e) => e.tag)).toEqual(['adkim', 'pct', 'rua']);
   });
 
   it('explains a lower-case version and a missing semicolon', () => {

@@ -75,7 +75,8 @@ afterAll(async () => {
 });
 
 let total = 0;
-const outcomes = { passed: 0, failed: 0 };
+/** Cases run and cases that got through every assertion; the rest failed. */
+const outcomes = { ran: 0, passed: 0 };
 
 for (const scenario of scenarios) {
   describe(`RFC 7208 suite: ${scenario.description}`, () => {
@@ -96,16 +97,12 @@ for (const scenario of scenarios) {
         expect(ip, `host ${test.host} parses`).not.toBeNull();
         const { domain, sender } = spfIdentity(test.mailfrom ?? '', test.helo);
         const answer = await checkHost({ ip: ip!, domain, sender, helo: test.helo }, { dns, now: () => new Date('2026-01-01T00:00:00Z') });
-        try {
-          expect(accepted, `result (${answer.problem ?? 'no problem'})`).toContain(answer.result);
-          if (test.explanation !== undefined && answer.result === 'fail') {
-            expect(answer.explanation ?? 'DEFAULT').toBe(test.explanation);
-          }
-          outcomes.passed += 1;
-        } catch (error) {
-          outcomes.failed += 1;
-          throw error;
-        }
+        outcomes.ran += 1;
+        expect(accepted, `result (${answer.problem ?? 'no problem'})`).toContain(answer.result);
+        // Where the suite names a fail's explanation, ours is the same (DEFAULT when the record gives none).
+        const explained = test.explanation !== undefined && answer.result === 'fail';
+        expect(explained ? (answer.explanation ?? 'DEFAULT') : test.explanation).toBe(test.explanation);
+        outcomes.passed += 1;
       });
     }
   });
@@ -118,5 +115,5 @@ describe('RFC 7208 suite size', () => {
 });
 
 afterAll(() => {
-  console.log(`RFC 7208 conformance: ${outcomes.passed} passed, ${outcomes.failed} failed of ${total}`);
+  console.log(`RFC 7208 conformance: ${outcomes.passed} passed, ${outcomes.ran - outcomes.passed} failed of ${total}`);
 });

@@ -218,18 +218,15 @@ describe('order and preview', () => {
     expect(keyOf(a)).not.toBe(keyOf(b));
   });
 
-  it.runIf(hasRow('preview_order'))('preview FILE and preview - (stdin) give the REST answer or its refusal', async () => {
+  it.runIf(hasRow('preview_order'))('preview FILE and preview - (stdin) give the REST refusal', async () => {
+    // The order names no sku the service sells, so REST refuses it; the command prints the same sentence.
     const expected = await rest('/v1/orders/preview', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(order) });
+    expect(expected.status).toBeGreaterThanOrEqual(400);
     const fromFile = await svc(['preview', file('order.json', order)]);
     const fromStdin = await svc(['preview', '-'], { stdin: JSON.stringify(order) });
     for (const result of [fromFile, fromStdin]) {
-      if (expected.status === 200) {
-        expect(result.code).toBe(0);
-        expect(JSON.parse(result.stdout)).toEqual(expected.body);
-      } else {
-        expect(result.code).toBe(1);
-        expect(result.stderr.split('\n')[0]).toBe(expected.body.detail);
-      }
+      expect(result.code).toBe(1);
+      expect(result.stderr.split('\n')[0]).toBe(expected.body.detail);
     }
   });
 

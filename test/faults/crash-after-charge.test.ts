@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import type { Database } from '../../db/schema.js';
+import { openDatabase } from '../../db/open-database.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { verificationRecords } from '../support/domain-verification.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
@@ -13,7 +11,8 @@ import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-serv
 // Kill -9 between the processor's charge and the order's commit (SERVICE_FAULT=exit_after_charge),
 // restart, retry with the same Idempotency-Key: one order, one charge. Real processes, sandbox
 // processor, on PostgreSQL when DATABASE_URL is set, else on PGlite in a data folder (the second
-// process takes over the dead one's lock).
+// process takes over the dead one's lock). The rows are counted on both: on PGlite while no server
+// holds the folder (after the crash, and after the second server stops).
 let dns: TestDnsServer;
 let database: TestDatabase;
 let dataDir: string;
@@ -53,25 +52,23 @@ async function start(extra: Record<string, string> = {}): Promise<SpawnedServer>
   return server;
 }
 
-async function counts(accountId: number) {
-  if (usingPostgres) {
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.databaseUrl }) }) });
-    try {
-      const orders = await db
-        .selectFrom('orders')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('account_id', '=', accountId)
-        .executeTakeFirstOrThrow();
-      const charges = await db
-        .selectFrom('sandbox_subscriptions')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return { orders: Number(orders.n), charges: Number(charges.n) };
-    } finally {
-      await db.destroy();
-    }
+/** The account's orders and the sandbox processor's charges. On PGlite, call it while no server runs. */
+async function counts(accountId: number): Promise<{ orders: number; charges: number }> {
+  const opened = await openDatabase(usingPostgres ? { databaseUrl: database.databaseUrl, poolSize: 1 } : { dataDir });
+  try {
+    const orders = await opened.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    const charges = await opened.db
+      .selectFrom('sandbox_subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { orders: Number(orders.n), charges: Number(charges.n) };
+  } finally {
+    await opened.close();
   }
-  return null;
 }
 
 describe('a crash between the charge and the commit', () => {
@@ -83,6 +80,9 @@ describe('a crash between the charge and the commit', () => {
         ...init,
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
       });
+
+    // Counted before any server holds the database (the seed-demo command has exited).
+    const before = await counts(Number(demo.account_id));
 
     // First instance: save a card through the sandbox page, then place with the fault armed.
     const first = await start({ SERVICE_FAULT: 'exit_after_charge' });
@@ -106,12 +106,11 @@ describe('a crash between the charge and the commit', () => {
         { domain: 'crash-proof-outreach.com', forward_to: 'main-site.com', mailboxes: [{ first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' }] },
       ],
     });
-    const before = await counts(Number(demo.account_id));
     const place = (server: SpawnedServer) => api(server, '/v1/orders', { method: 'POST', headers: { 'idempotency-key': 'crash-test-key-0001' }, body });
     await expect(place(first)).rejects.toThrow(); // the connection dies with the process
     expect(await first.exited).toBe('SIGKILL');
-    const afterCrash = await counts(Number(demo.account_id));
-    if (afterCrash && before) expect(afterCrash).toEqual({ orders: before.orders, charges: before.charges + 1 });
+    // The charge was made and the order not recorded: the case the retry must mend.
+    expect(await counts(Number(demo.account_id))).toEqual({ orders: before.orders, charges: before.charges + 1 });
 
     // Second instance, no fault: the retry with the same key finds the processor's charge.
     const second = await start();
@@ -124,7 +123,7 @@ describe('a crash between the charge and the commit', () => {
     const again = await (await place(second)).json();
     expect(again.replayed).toBe(true);
     expect(again.order_id).toBe(order.order_id);
-    const afterRetry = await counts(Number(demo.account_id));
-    if (afterRetry && before) expect(afterRetry).toEqual({ orders: before.orders + 1, charges: before.charges + 1 });
+    expect(await second.stop()).toBe(0);
+    expect(await counts(Number(demo.account_id))).toEqual({ orders: before.orders + 1, charges: before.charges + 1 });
   }, 90_000);
 });

@@ -46,7 +46,9 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: 'memory' };
     // Whichever instance runs the first build stops dead half-way through it (the set is shared).
     for (let i = 0; i < 3; i++) {
-      instances.push(await startService(config, { env, googleTenancy: tenancyProbe, jobFaults: faults, rateLimits: { order: 1000 } }));
+      instances.push(
+        await startService(config, { env, googleTenancy: tenancyProbe, jobFaults: faults, rateLimits: { order: 1000 }, pgliteTemplate: database.template }),
+      );
     }
     demo = await seedDemo(instances[0]!.services.db, 'test');
   }, 60_000);

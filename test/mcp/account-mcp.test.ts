@@ -169,12 +169,9 @@ describe('each read tool answers what its REST path answers', () => {
     const body = orderBody(['taken-tenant.com'], 1);
     const result = await (await connect(keys.read)).callTool({ name: 'preview_order', arguments: body });
     const expected = await postJson(h.service, '/v1/orders/preview', body, { key: keys.read });
-    if (expected.status === 200) {
-      expect(textOf(result)).toEqual(expected.body);
-    } else {
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatchObject({ detail: expected.body.detail, code: expected.body.code, status: expected.status });
-    }
+    expect(expected.status).toBeGreaterThanOrEqual(400);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatchObject({ detail: expected.body.detail, code: expected.body.code, status: expected.status });
   });
 });
 

@@ -117,7 +117,8 @@ describe('mirroring events for the billing page', () => {
         payment_failed: false,
       },
     });
-    if (record?.kind === 'invoice') expect(Date.parse(record.invoice.paid_at as string)).not.toBeNaN();
+    const paidAt = record?.kind === 'invoice' ? record.invoice.paid_at : null;
+    expect(Date.parse(paidAt ?? ''), `paid_at ${paidAt}`).not.toBeNaN();
   });
 
   it('marks an open invoice with a failed attempt as past due', () => {

@@ -9,7 +9,7 @@ let testDb: TestDatabase;
 let database: OpenedDatabase;
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+  database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, template: testDb.template });
   await migrateToLatest(database.db);
 });
 afterAll(async () => {

@@ -1,21 +1,33 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 
 /**
- * Where a test's service keeps its data. Without DATABASE_URL: in-memory PGlite. With it: a new,
- * empty PostgreSQL database made for this test file and dropped afterwards, so suites never share rows.
+ * Where a test's service keeps its data. Without DATABASE_URL: in-memory PGlite, loaded from the
+ * migrated template test/support/pglite-template.ts dumps once per run. With it: a new, empty
+ * PostgreSQL database made for this test file and dropped afterwards, so suites never share rows.
  */
 export interface TestDatabase {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
+  /** PGlite only: the migrated data folder to start from (pass it to openDatabase or startService). */
+  readonly template: Blob | undefined;
   drop(): Promise<void>;
 }
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
+let template: Blob | undefined;
+/** The template's bytes, read once per test file (each database loads its own copy of them). */
+function pgliteTemplate(): Blob {
+  template ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
+  return template;
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) return { databaseUrl: undefined, dataDir: 'memory', drop: async () => {} };
+  if (!adminUrl) return { databaseUrl: undefined, dataDir: 'memory', template: pgliteTemplate(), drop: async () => {} };
   const name = `svc_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -26,6 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     databaseUrl: url.toString(),
     dataDir: 'memory',
+    template: undefined,
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

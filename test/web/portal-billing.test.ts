@@ -4,11 +4,11 @@ import axe from 'axe-core';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { verificationRecords } from '../support/domain-verification.js';
-import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { DEMO_VERIFICATION_TOKEN } from '../../resolvers/orders/verification-record.js';
 
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
 /** Publishes the demo account's verification record; UNPROVED publishes nothing at all. */
 const PROVED = 'proved-outreach.com';
@@ -25,7 +25,7 @@ beforeAll(async () => {
     googleTenancy: { probe: async () => 'unknown' },
     env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '400', DNS_TRIES: '1' },
   });
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -58,7 +58,7 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 }
 
 describe('the billing, change request, referral and verification pages on a phone', () => {
-  it.skipIf(!hasChromium)(`each page fits 390 px without sideways scrolling${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`each page fits 390 px without sideways scrolling${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: PHONE });
     try {
       const { page } = portal;
@@ -92,48 +92,51 @@ describe('the billing, change request, referral and verification pages on a phon
 });
 
 describe('billing in Chromium', () => {
-  it.skipIf(!hasChromium)(`shows the past-due invoice, then "Add a card" saves 4242 on the sandbox page and billing shows the card${skipNote}`, async () => {
-    const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
-    try {
-      const { page } = portal;
-      await openFromNav(page, 'Billing', 'Billing');
-      // The demo account's INV-…-0004 is open and a week past its due date; it has no card.
-      const banner = page.getByRole('alert');
-      await banner.waitFor();
-      expect(await banner.textContent()).toMatch(/\$17\.50 is past due on invoice INV-[A-Z0-9-]+-0004 \(due .+\)\. Add a card below/);
-      expect(await page.getByText('No card on file').isVisible()).toBe(true);
-      const pastDueRow = page.getByRole('row').filter({ hasText: /-0004/ });
-      expect(await pastDueRow.getByText('past due', { exact: true }).isVisible()).toBe(true);
-      expect(await page.getByRole('row').filter({ hasText: /-0001/ }).getByText('paid', { exact: true }).isVisible()).toBe(true);
-      await screenshot(page, 'billing-desktop');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+  it.skipIf(!runBrowserTests)(
+    `shows the past-due invoice, then "Add a card" saves 4242 on the sandbox page and billing shows the card${skipNote}`,
+    async () => {
+      const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
+      try {
+        const { page } = portal;
+        await openFromNav(page, 'Billing', 'Billing');
+        // The demo account's INV-…-0004 is open and a week past its due date; it has no card.
+        const banner = page.getByRole('alert');
+        await banner.waitFor();
+        expect(await banner.textContent()).toMatch(/\$17\.50 is past due on invoice INV-[A-Z0-9-]+-0004 \(due .+\)\. Add a card below/);
+        expect(await page.getByText('No card on file').isVisible()).toBe(true);
+        const pastDueRow = page.getByRole('row').filter({ hasText: /-0004/ });
+        expect(await pastDueRow.getByText('past due', { exact: true }).isVisible()).toBe(true);
+        expect(await page.getByRole('row').filter({ hasText: /-0001/ }).getByText('paid', { exact: true }).isVisible()).toBe(true);
+        await screenshot(page, 'billing-desktop');
+        expect(await seriousAxeViolations(page)).toEqual([]);
 
-      await Promise.all([page.waitForURL(/\/sandbox\/card\?token=/), page.getByRole('button', { name: 'Add a card' }).click()]);
-      await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-      await page.getByLabel(/Expiry/).fill('12 / 30');
-      await page.getByLabel('CVC').fill('123');
-      await page.getByLabel('Name on card').fill('Ada Lovelace');
-      await Promise.all([page.waitForURL(`${service.apiUrl}/portal/billing?card=saved`), page.getByRole('button', { name: 'Save card' }).click()]);
+        await Promise.all([page.waitForURL(/\/sandbox\/card\?token=/), page.getByRole('button', { name: 'Add a card' }).click()]);
+        await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+        await page.getByLabel(/Expiry/).fill('12 / 30');
+        await page.getByLabel('CVC').fill('123');
+        await page.getByLabel('Name on card').fill('Ada Lovelace');
+        await Promise.all([page.waitForURL(`${service.apiUrl}/portal/billing?card=saved`), page.getByRole('button', { name: 'Save card' }).click()]);
 
-      await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
-      expect(await page.getByRole('status').filter({ hasText: 'Your card is saved' }).isVisible()).toBe(true);
-      const card = page.locator('.card-on-file');
-      await card.waitFor();
-      expect((await card.textContent())?.replace(/\s+/g, ' ')).toMatch(/visa ending in 4242, expires 12\/2030/);
-      expect(await page.getByRole('button', { name: 'Replace the card' }).isVisible()).toBe(true);
-      // Still past due (saving a card does not pay an old invoice), now saying to replace the card.
-      expect(await page.getByRole('alert').textContent()).toMatch(/If the card on file can no longer be charged, replace it below/);
-      await screenshot(page, 'billing-card-saved-desktop');
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      expect(portal.offsite).toEqual([]);
-    } finally {
-      await portal.close();
-    }
-    const onFile = await (await service.api('/v1/payment-method')).json();
-    expect(onFile).toMatchObject({ on_file: true, brand: 'visa', last4: '4242' });
-  });
+        await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+        expect(await page.getByRole('status').filter({ hasText: 'Your card is saved' }).isVisible()).toBe(true);
+        const card = page.locator('.card-on-file');
+        await card.waitFor();
+        expect((await card.textContent())?.replace(/\s+/g, ' ')).toMatch(/visa ending in 4242, expires 12\/2030/);
+        expect(await page.getByRole('button', { name: 'Replace the card' }).isVisible()).toBe(true);
+        // Still past due (saving a card does not pay an old invoice), now saying to replace the card.
+        expect(await page.getByRole('alert').textContent()).toMatch(/If the card on file can no longer be charged, replace it below/);
+        await screenshot(page, 'billing-card-saved-desktop');
+        expect(await seriousAxeViolations(page)).toEqual([]);
+        expect(portal.offsite).toEqual([]);
+      } finally {
+        await portal.close();
+      }
+      const onFile = await (await service.api('/v1/payment-method')).json();
+      expect(onFile).toMatchObject({ on_file: true, brand: 'visa', last4: '4242' });
+    },
+  );
 
-  it.skipIf(!hasChromium)(`coming back from the card page's cancel link says no card was saved${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`coming back from the card page's cancel link says no card was saved${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
     try {
       const { page } = portal;
@@ -151,7 +154,7 @@ describe('billing in Chromium', () => {
 });
 
 describe('change requests in Chromium', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `raises a request that the list and GET /v1/portal/requests then show; a refusal shows the service's sentence${skipNote}`,
     async () => {
       const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
@@ -204,7 +207,7 @@ describe('change requests in Chromium', () => {
 });
 
 describe('referrals in Chromium', () => {
-  it.skipIf(!hasChromium)(`shows the referral code, copies the link, and lists the referred accounts${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`shows the referral code, copies the link, and lists the referred accounts${skipNote}`, async () => {
     const referrals = await (await service.api('/v1/portal/referrals')).json();
     expect(referrals.code).toMatch(/^DEMO-/);
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
@@ -228,7 +231,7 @@ describe('referrals in Chromium', () => {
 });
 
 describe('domain verification in Chromium', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `shows the token and the record; "Check now" gives the service's refusal, then verifies a domain that publishes it${skipNote}`,
     async () => {
       const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
 import { orderBody, postJson, saveCardThroughSandboxPage } from '../orders/support/ordering-fixture.js';
@@ -18,7 +18,7 @@ import { DEMO_VERIFICATION_TOKEN, verificationName, verificationValue } from '..
  * (a dry run in words, then publish through RFC 2136) turning the records verified. axe-clean at
  * 1280×900 and 390×844.
  */
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 const DOMAIN = 'portal-setup.test';
 /** BIND's own update client (Debian's bind9-dnsutils, installed by .ci/run beside bind9). */
 const NSUPDATE = '/usr/bin/nsupdate';
@@ -114,7 +114,7 @@ beforeAll(async () => {
   const placed = await postJson(service, '/v1/orders', orderBody([DOMAIN], 1), { headers: { 'idempotency-key': 'portal-setup-0001' } });
   if (placed.status !== 200) throw new Error(`the order was refused: ${JSON.stringify(placed.body)}`);
   await waitFor('the domain built and waiting for its DNS', async () => ((await restSetup()).build_state === 'waiting_for_dns' ? true : null));
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
@@ -123,7 +123,7 @@ afterAll(async () => {
 });
 
 describe('the setup page of a domain', () => {
-  it.skipIf(!hasChromium)(`is reached from the dashboard row, shows each record with its status and the state in words, axe-clean${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`is reached from the dashboard row, shows each record with its status and the state in words, axe-clean${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
     try {
       const { page } = portal;
@@ -153,7 +153,7 @@ describe('the setup page of a domain', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`copy puts a record's name and value on the clipboard${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`copy puts a record's name and value on the clipboard${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
     try {
       const { page } = portal;
@@ -175,7 +175,7 @@ describe('the setup page of a domain', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`downloads the zone file (text/dns) the service makes${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`downloads the zone file (text/dns) the service makes${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
     try {
       const { page } = portal;
@@ -192,7 +192,7 @@ describe('the setup page of a domain', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`"Check now" reads the DNS again: a DMARC record published meanwhile turns verified${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`"Check now" reads the DNS again: a DMARC record published meanwhile turns verified${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
     try {
       const { page } = portal;
@@ -218,7 +218,7 @@ describe('the setup page of a domain', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`checks again by itself every 30 s while the tab is visible, never while it is hidden${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`checks again by itself every 30 s while the tab is visible, never while it is hidden${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
     try {
       const { page } = portal;
@@ -252,7 +252,7 @@ describe('the setup page of a domain', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`on a phone (390×844) the records stack as cards, nothing scrolls sideways, axe-clean${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`on a phone (390×844) the records stack as cards, nothing scrolls sideways, axe-clean${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: PHONE });
     try {
       const { page } = portal;
@@ -276,7 +276,7 @@ describe('the setup page of a domain', () => {
 });
 
 describe('DNS connections in settings', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `adds an RFC 2136 connection with the secret in a password field, never shown again; deletes one after confirming${skipNote}`,
     async () => {
       const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });

@@ -2,18 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import axe from 'axe-core';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { saveCardThroughSandboxPage } from '../orders/support/ordering-fixture.js';
 
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
 let service: TestService;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
   service = await startTestService({ googleTenancy: { probe: async () => 'unknown' }, env: { STRIPE_SECRET_KEY: '' } });
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -51,7 +51,7 @@ async function nothingClipped(page: Page): Promise<void> {
 }
 
 describe('dashboard and analytics on a phone (390 px)', () => {
-  it.skipIf(!hasChromium)(`tables become stacked rows, labelled per cell, with no sideways scroll, axe clean${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`tables become stacked rows, labelled per cell, with no sideways scroll, axe clean${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: PHONE });
     try {
       const { page } = portal;
@@ -77,7 +77,7 @@ describe('dashboard and analytics on a phone (390 px)', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`on a desktop the same tables stay tables${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`on a desktop the same tables stay tables${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
     try {
       const cell = portal.page.locator('table.stack-on-phone td[data-label="Mailboxes"]').first();
@@ -89,7 +89,7 @@ describe('dashboard and analytics on a phone (390 px)', () => {
 });
 
 describe('an empty catalogue on the new order page', () => {
-  it.skipIf(!hasChromium)(`offers "Ask for a plan", which reaches our team and says what happens next${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`offers "Ask for a plan", which reaches our team and says what happens next${skipNote}`, async () => {
     // An account made before default plans existed (or with DEFAULT_PLAN_SKUS=none): no plan at all.
     const account = await service.services.db.insertInto('accounts').values({ name: 'Empty Catalogue Co' }).returning('id').executeTakeFirstOrThrow();
     const portal = await signedInPortal(browser!, service, { accountId: account.id });
@@ -112,7 +112,7 @@ describe('an empty catalogue on the new order page', () => {
 });
 
 describe('pay now on the billing page', () => {
-  it.skipIf(!hasChromium)(`shows a declined card's reason, then pays the past-due invoice and the banner goes${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`shows a declined card's reason, then pays the past-due invoice and the banner goes${skipNote}`, async () => {
     const account = await service.seedAccount();
     // A card that is declined when charged: saving it tries the past-due invoice, which stays open.
     await saveCardThroughSandboxPage(service, '4000 0000 0000 0341', account.key);

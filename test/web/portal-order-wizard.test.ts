@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import axe from 'axe-core';
-import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { verificationRecords } from '../support/domain-verification.js';
 import type { ZoneRecord } from '../support/dns-server.js';
 import { DEMO_VERIFICATION_TOKEN } from '../../resolvers/orders/verification-record.js';
 import { FREE_DOMAINS, orderingZone, postJson, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
 /** Registered and delegated in the test zone, but its owner has not published the verification record yet. */
 const UNPROVED = 'unproved-wizard.com';
@@ -23,7 +23,7 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   h = await startOrderingService();
   h.dns.setRecords([...orderingZone(), ...delegated(UNPROVED)]);
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -82,7 +82,7 @@ const noSidewaysScroll = async (page: Page) => {
 };
 
 describe('the new-order wizard in Chromium', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `places one order end to end with the sandbox card, a problem fixed on the way, and a double click placing once${skipNote}`,
     async () => {
       const before = await ordersOfDemoAccount();
@@ -231,7 +231,7 @@ describe('the new-order wizard in Chromium', () => {
     },
   );
 
-  it.skipIf(!hasChromium)(`on a phone the preview sits under the domains, priced, with no sideways scroll${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`on a phone the preview sits under the domains, priced, with no sideways scroll${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, h.service, { viewport: PHONE });
     const { page } = portal;
     try {
@@ -264,7 +264,7 @@ describe('the new-order wizard in Chromium', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`refuses to go past the service's 500 domains, saying so${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`refuses to go past the service's 500 domains, saying so${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, h.service);
     const { page } = portal;
     try {

@@ -3,19 +3,19 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 import { ANALYTICS_PERIODS } from '../../resolvers/account/get-analytics.js';
 
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
 let service: TestService;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
   service = await startTestService({ googleTenancy: { probe: async () => 'unknown' } });
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -85,7 +85,7 @@ async function statusText(page: Page, pattern: RegExp): Promise<string> {
 }
 
 describe('the orders page in Chromium', () => {
-  it.skipIf(!hasChromium)(`changes an order's sequencer and a monitor switch, and the REST API reads both back${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`changes an order's sequencer and a monitor switch, and the REST API reads both back${skipNote}`, async () => {
     const before = await restOrders();
     // The demo's second order has no sequencer yet and both monitors on.
     const order = before.find((o) => o.sequencer === null)!;
@@ -140,7 +140,7 @@ describe('the orders page in Chromium', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`a refused change shows the service's sentence and puts the switch back${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`a refused change shows the service's sentence and puts the switch back${skipNote}`, async () => {
     const account = await service.seedAccount();
     const portal = await signedInPortal(browser!, service, { accountId: account.accountId, viewport: PHONE });
     try {
@@ -173,7 +173,7 @@ describe('the orders page in Chromium', () => {
 });
 
 describe('the folders page in Chromium', () => {
-  it.skipIf(!hasChromium)(`creates, renames and deletes a folder, files a domain in it and back, and shows the unfiled count${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`creates, renames and deletes a folder, files a domain in it and back, and shows the unfiled count${skipNote}`, async () => {
     const account = await service.seedAccount();
     const start = await restJson<RestWorkspaces>('/v1/portal/workspaces', account.key);
     const domain = (await restDomains(account.key)).find((d) => d.workspace_id === null)!.domain;
@@ -240,7 +240,7 @@ describe('the folders page in Chromium', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`on a phone the folders page fits the screen${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`on a phone the folders page fits the screen${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: PHONE });
     try {
       await goTo(portal.page, '/folders', 'Folders');
@@ -257,7 +257,7 @@ describe('the folders page in Chromium', () => {
 describe('the analytics page in Chromium', () => {
   for (const viewport of [DESKTOP, PHONE]) {
     const name = viewport === DESKTOP ? 'desktop' : 'phone';
-    it.skipIf(!hasChromium)(
+    it.skipIf(!runBrowserTests)(
       `reads "not watched" for a domain not yet watched and a figure for a watched one, over the period chosen (${name})${skipNote}`,
       async () => {
         const account = await service.seedAccount();

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, openPortal, PHONE, pageSettled, screenshot, signedInPortal, signInThroughPage } from '../support/portal-browser.js';
 import { createUserInAccount } from '../support/portal-people.js';
 
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
 let service: TestService;
 let browser: Browser | undefined;
@@ -16,7 +16,7 @@ const outbox = mkdtempSync(join(tmpdir(), 'portal-people-outbox-'));
 
 beforeAll(async () => {
   service = await startTestService({ env: { ALERT_OUTBOX_DIR: outbox, STRIPE_SECRET_KEY: '' }, googleTenancy: { probe: async () => 'unknown' } });
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -63,7 +63,7 @@ async function openSettings(page: Page): Promise<void> {
 }
 
 describe('API keys in the portal', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `a person signs up, creates a key shown once (then only its prefix), uses it, and revokes it: the next request is 401${skipNote}`,
     async () => {
       const portal = await openPortal(browser!, service, DESKTOP, '/sign-up');
@@ -124,7 +124,7 @@ describe('API keys in the portal', () => {
 });
 
 describe('people in the portal', () => {
-  it.skipIf(!hasChromium)(`a member sees the people read-only with a sentence, and the mutations answer 403${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`a member sees the people read-only with a sentence, and the mutations answer 403${skipNote}`, async () => {
     const owner = await createUserInAccount(service, service.demo.accountId, 'owner');
     const portal = await signedInPortal(browser!, service, { role: 'member' });
     try {
@@ -167,7 +167,7 @@ describe('people in the portal', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `an owner invites someone; they accept through the e-mailed link and land signed in; the owner removes them and their session ends${skipNote}`,
     async () => {
       const owner = await signedInPortal(browser!, service, { role: 'owner', viewport: PHONE });
@@ -245,7 +245,7 @@ describe('people in the portal', () => {
 });
 
 describe('invitations in the portal', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `the e-mail and the accept page name the account and the inviter; the owner re-sends, then cancels, and the cancelled link no longer opens${skipNote}`,
     async () => {
       const owner = await signedInPortal(browser!, service, { role: 'owner', viewport: DESKTOP });
@@ -314,7 +314,7 @@ describe('invitations in the portal', () => {
 });
 
 describe('passwords in the portal', () => {
-  it.skipIf(!hasChromium)(`a forgotten password is reset through the e-mailed link, then signs in${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`a forgotten password is reset through the e-mailed link, then signs in${skipNote}`, async () => {
     const person = await createUserInAccount(service, service.demo.accountId, 'member');
     const portal = await openPortal(browser!, service);
     try {
@@ -356,7 +356,7 @@ describe('passwords in the portal', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `a signed-in person changes their password in settings: a wrong current one is refused, the right one keeps this session${skipNote}`,
     async () => {
       const portal = await signedInPortal(browser!, service, { role: 'member' });
@@ -387,7 +387,7 @@ describe('passwords in the portal', () => {
 });
 
 describe('alert addresses in settings', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `an owner sets the extra alert addresses; a malformed one is refused with the service's sentence; REST reads the saved list${skipNote}`,
     async () => {
       const portal = await signedInPortal(browser!, service);
@@ -415,7 +415,7 @@ describe('alert addresses in settings', () => {
 });
 
 describe('a sign-in link opened while signed in', () => {
-  it.skipIf(!hasChromium)(`an invitation link says who is signed in and offers to sign out, after which the link's form shows${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`an invitation link says who is signed in and offers to sign out, after which the link's form shows${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service);
     try {
       const { page } = portal;
@@ -435,7 +435,7 @@ describe('a sign-in link opened while signed in', () => {
 });
 
 describe('webhooks in settings', () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!runBrowserTests)(
     `adds an endpoint (its secret shown once), refuses a private address with the service's sentence, shows no deliveries yet, and deletes it${skipNote}`,
     async () => {
       const portal = await signedInPortal(browser!, service);

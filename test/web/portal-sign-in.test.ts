@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { openPortal, PHONE, screenshot, signedInPortal, signInThroughPage } from '../support/portal-browser.js';
 import { createUserInAccount } from '../support/portal-people.js';
 
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
 let service: TestService;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
   service = await startTestService({ googleTenancy: { probe: async () => 'unknown' } });
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -39,7 +39,7 @@ describe('the portal is served at /portal/', () => {
 });
 
 describe('signing in to the portal in Chromium', () => {
-  it.skipIf(!hasChromium)(`refuses a wrong password with the service's sentence, then signs in to the dashboard${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`refuses a wrong password with the service's sentence, then signs in to the dashboard${skipNote}`, async () => {
     const person = await createUserInAccount(service, service.demo.accountId, 'owner');
     const portal = await openPortal(browser!, service);
     try {
@@ -70,7 +70,7 @@ describe('signing in to the portal in Chromium', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`on a phone the navigation is behind a menu button, and the page never scrolls sideways${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`on a phone the navigation is behind a menu button, and the page never scrolls sideways${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service, { viewport: PHONE });
     try {
       const { page } = portal;
@@ -86,7 +86,7 @@ describe('signing in to the portal in Chromium', () => {
     }
   });
 
-  it.skipIf(!hasChromium)(`signing out ends the session: the next page load shows the sign-in form${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`signing out ends the session: the next page load shows the sign-in form${skipNote}`, async () => {
     const portal = await signedInPortal(browser!, service);
     try {
       const { page } = portal;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { hasChromium, launchChromium, localOnlyContext, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { runBrowserTests, launchChromium, localOnlyContext, NO_CHROMIUM_REASON } from '../support/browser.js';
 
 const SCREENSHOTS = process.env.SCREENSHOT_DIR ?? '/tmp';
-const skipNote = hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`;
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
 let service: TestService;
 let browser: Browser | undefined;
@@ -12,7 +12,7 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   // No DNS, RDAP or processor on the network: the sandbox processor is the default without Stripe keys.
   service = await startTestService({ googleTenancy: { probe: async () => 'unknown' } });
-  if (hasChromium) browser = await launchChromium();
+  if (runBrowserTests) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -32,7 +32,7 @@ async function setupLink(successUrl: string, cancelUrl: string): Promise<string>
 }
 
 describe('the sandbox card page in Chromium', () => {
-  it.skipIf(!hasChromium)(`says SANDBOX, refuses a real card number without echoing it, then saves 4242 and lands on success_url${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`says SANDBOX, refuses a real card number without echoing it, then saves 4242 and lands on success_url${skipNote}`, async () => {
     expect((await (await service.api('/v1/payment-method')).json()).on_file).toBe(false);
     // success_url on another origin (the public listener's port), as a customer's site would be:
     // the page's form-action policy must let the redirect after saving leave the API's origin.
@@ -75,7 +75,7 @@ describe('the sandbox card page in Chromium', () => {
     expect(card).toMatchObject({ on_file: true, brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 });
   });
 
-  it.skipIf(!hasChromium)(`sends the person back to cancel_url from the cancel link${skipNote}`, async () => {
+  it.skipIf(!runBrowserTests)(`sends the person back to cancel_url from the cancel link${skipNote}`, async () => {
     const cancelUrl = `${service.apiUrl}/healthz?card=cancelled`;
     const url = await setupLink(`${service.apiUrl}/healthz?card=saved`, cancelUrl);
     const { context } = await localOnlyContext(browser!);
