@@ -40,11 +40,20 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'webhook-deliveries': { webhookId: 1 },
   'verify-domain': { domain: 'example.com' },
   'set-alert-recipients': { input: { emails: ['ops@example.com'] } },
+  'domain-setup': { domain: 'example.com' },
+  'check-domain-setup': { domain: 'example.com' },
+  'domain-setup-zone': { domain: 'example.com' },
+  'send-test-webhook': { webhookId: 1 },
+  'resend-webhook-delivery': { webhookId: 1, deliveryId: 1 },
+  'create-dns-connection': { input: { kind: 'cloudflare', apiToken: 'matrix-token' } },
+  'delete-dns-connection': { connectionId: 1 },
+  'request-plan': { input: { message: 'Matrix test' } },
+  'pay-invoices': { input: {} },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {
   const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-    String(name === 'workspace_id' || name === 'webhook_id' ? 1 : name === 'domain' ? 'example.com' : 'sub_x'),
+    String(['workspace_id', 'webhook_id', 'delivery_id', 'connection_id'].includes(name) ? 1 : name === 'domain' ? 'example.com' : 'sub_x'),
   );
   return service.api(path, {
     method: row.method,
