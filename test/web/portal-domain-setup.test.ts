@@ -308,7 +308,7 @@ describe('DNS connections in settings', () => {
         await section.getByLabel('Label (optional)').fill('Our BIND');
         await section.getByLabel('Server').fill('127.0.0.1');
         await section.getByLabel('Port').fill(String(bind.port));
-        await section.getByLabel('Key name').fill(bind.key.name);
+        await section.getByLabel('TSIG key name').fill(bind.key.name);
         const secret = section.getByLabel('Secret');
         expect(await secret.getAttribute('type')).toBe('password');
         await secret.fill(bind.key.secret);
