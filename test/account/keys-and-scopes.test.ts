@@ -40,6 +40,12 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'webhook-deliveries': { webhookId: 1 },
   'verify-domain': { domain: 'example.com' },
   'set-alert-recipients': { input: { emails: ['ops@example.com'] } },
+  'domain-setup': { domain: 'example.com' },
+  'check-domain-setup': { domain: 'example.com' },
+  'domain-setup-zone': { domain: 'example.com' },
+  'apply-domain-setup': { domain: 'example.com', connectionId: 1, dryRun: true },
+  'create-dns-connection': { input: { kind: 'rfc2136', server: '93.184.215.14', keyName: 'update-key', secret: 'c2VjcmV0LXNlY3JldC1zZWNyZXQ=' } },
+  'delete-dns-connection': { connectionId: 1 },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {

@@ -37,6 +37,9 @@ const SPEC_TOOLS: Record<string, Scope> = {
   list_dns_connections: 'read',
   create_dns_connection: 'write',
   delete_dns_connection: 'write',
+  get_domain_setup: 'read',
+  check_domain_setup: 'read',
+  apply_domain_setup: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>

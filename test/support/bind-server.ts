@@ -28,6 +28,12 @@ export interface BindServer {
 export interface BindOptions {
   readonly zones: readonly BindZone[];
   readonly algorithm?: 'hmac-sha256' | 'hmac-sha512';
+  /**
+   * Serve as the service's resolver too (DNS_SERVERS): recursion allowed from 127.0.0.1, so answers
+   * carry RA, and a local root zone answers NXDOMAIN for every name outside `zones`, so no question
+   * leaves the machine.
+   */
+  readonly resolver?: boolean;
 }
 
 /** A free TCP port on 127.0.0.1 (named listens on the same number for UDP and TCP). */
@@ -67,6 +73,15 @@ export async function startBindServer(options: BindOptions): Promise<BindServer>
       return `zone "${zone.name}" { type primary; file "${file}"; update-policy { grant ${key.name} zonesub ANY; }; };`;
     })
     .join('\n');
+  let root = '';
+  if (options.resolver) {
+    const file = join(dir, 'root.zone');
+    writeFileSync(
+      file,
+      ['$TTL 300', '. IN SOA a.root-servers.test. hostmaster.root-servers.test. 1 3600 600 86400 300', '. IN NS a.root-servers.test.', ''].join('\n'),
+    );
+    root = `zone "." { type primary; file "${file}"; };`;
+  }
   writeFileSync(
     join(dir, 'named.conf'),
     `options {
@@ -74,13 +89,14 @@ export async function startBindServer(options: BindOptions): Promise<BindServer>
   pid-file "${join(dir, 'named.pid')}";
   listen-on port ${port} { 127.0.0.1; };
   listen-on-v6 { none; };
-  recursion no;
+  ${options.resolver ? 'recursion yes; allow-recursion { 127.0.0.1; };' : 'recursion no;'}
   dnssec-validation no;
   allow-transfer { none; };
 };
 controls { };
 key "${key.name}" { algorithm ${key.algorithm}; secret "${key.secret}"; };
 ${zones}
+${root}
 `,
   );
   let output = '';
