@@ -299,7 +299,7 @@ describe('build states that tell the truth', () => {
 
 describe('settings', () => {
   it('production refuses to start without SECRETS_KEY, and takes a 32-byte key', () => {
-    expect(() => serviceConfigFromEnv({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY must be set in production/);
+    expect(() => serviceConfigFromEnv({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY must be set when NODE_ENV=production/);
     expect(() => serviceConfigFromEnv({ NODE_ENV: 'production', SECRETS_KEY: 'abc' })).toThrow(/32 bytes/);
     const config = serviceConfigFromEnv({ NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32) });
     expect(config.secretsKey).toEqual(Buffer.alloc(32, 0xab));
