@@ -229,6 +229,38 @@ await step('jobs', async () => {
   console.log(JSON.stringify(f, null, 1));
 });
 
+await step('domain-setup', async () => {
+  const { benchDomainSetup } = await import('./domain-setup.js');
+  const f = await benchDomainSetup();
+  const c = f.check;
+  row(
+    'domain-setup',
+    `setup check, ${c.domains} domains, 4 at a time, ${c.rtt_ms} ms round trip: DNS questions (nothing published / all published)`,
+    `${c.missing.dns_questions} / ${c.verified.dns_questions}`,
+    '-',
+    null,
+  );
+  row(
+    'domain-setup',
+    `setup check, ${c.domains} domains: wall time (nothing published / all published)`,
+    `${c.missing.wall_ms} / ${c.verified.wall_ms} ms`,
+    '-',
+    null,
+  );
+  row('domain-setup', 'setup check after publishing: every domain ready', String(c.verified.all_verified), 'true', c.verified.all_verified);
+  const a = f.apply;
+  row('domain-setup', `apply on ${a.domains} domains against BIND, 4 at a time: wall time (${a.ms_per_domain} ms per domain)`, `${a.wall_ms} ms`, '-', null);
+  row(
+    'domain-setup',
+    `apply on ${a.domains} domains: changes made (live after: ${a.live})`,
+    a.changes,
+    `${a.domains * 5}`,
+    a.changes === a.domains * 5 && a.live === a.domains,
+  );
+  row('domain-setup', `apply again: changes (${a.second_wall_ms} ms)`, a.second_changes, '0', a.second_changes === 0);
+  console.log(JSON.stringify(f, null, 1));
+});
+
 const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => String(r[key]).length));
 const [b, f, m, t] = [width('bench'), width('figure'), width('measured'), width('target')];
 console.log(

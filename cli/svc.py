@@ -183,6 +183,10 @@ def cmd_verify(client, args):
 
 def cmd_setup(client, args):
     path = "/v1/domains/%s/setup" % urllib.parse.quote(args.domain.strip(), safe="")
+    if args.dry_run and args.apply is None:
+        raise Refusal("--dry-run goes with --apply CONNECTION_ID: svc setup DOMAIN --apply 3 --dry-run")
+    if args.apply is not None:
+        return client.request("POST", path + "/apply", {"connection_id": args.apply, "dry_run": args.dry_run})
     if args.zone:
         return client.request("GET", path + "/zone")
     return client.request("POST" if args.check else "GET", path + ("/check" if args.check else ""))
@@ -497,10 +501,15 @@ def build_parser():
               "each with its status from the service's checks (verified, missing, wrong with what was found, conflict), "
               "and its build state (GET /v1/domains/DOMAIN/setup). --check checks now and records the state that "
               "justifies (POST /v1/domains/DOMAIN/setup/check); --zone prints the records as a BIND zone-file snippet. "
-              "Needs a key with scope read.", cmd_setup)
+              "Needs a key with scope read. --apply CONNECTION_ID publishes the records not yet verified through one of "
+              "your DNS connections (POST /v1/domains/DOMAIN/setup/apply; scope write); with --dry-run it only prints "
+              "the changes it would make.", cmd_setup)
     sub.add_argument("domain", metavar="DOMAIN", help="a domain on one of your orders, e.g. example.com")
     sub.add_argument("--check", action="store_true", help="check now and record the build state the records justify")
     sub.add_argument("--zone", action="store_true", help="print the records as a BIND zone-file snippet")
+    sub.add_argument("--apply", type=int, metavar="CONNECTION_ID",
+                     help="publish the records not yet verified through this DNS connection (GET /v1/dns-connections lists them)")
+    sub.add_argument("--dry-run", action="store_true", help="with --apply: print the changes without making them")
 
     add("dashboard", "domains grouped by the order that paid for them",
         "Every owned domain, grouped by order, with build state and mailbox count (GET /v1/portal/dashboard).",

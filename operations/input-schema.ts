@@ -8,6 +8,7 @@ export type JsonSchema = Record<string, unknown>;
  */
 export function paramSchema(param: ParamSpec): JsonSchema {
   if (param.type === 'integer') return { type: 'integer', description: param.description };
+  if (param.type === 'boolean') return { type: 'boolean', description: param.description };
   if (param.list) {
     const array: JsonSchema = { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, ...(param.maxItems ? { maxItems: param.maxItems } : {}) };
     return { description: param.description, anyOf: [array, { type: 'string', minLength: 1 }] };

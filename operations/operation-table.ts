@@ -8,8 +8,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** How one input reaches the operation's variables. */
 export interface ParamSpec {
   readonly name: string;
-  readonly in: 'path' | 'query';
-  readonly type: 'string' | 'integer';
+  /** body: a field of the JSON body (REST) or an argument (MCP), for a row whose operation takes scalar arguments rather than one input object. */
+  readonly in: 'path' | 'query' | 'body';
+  readonly type: 'string' | 'integer' | 'boolean';
   readonly required: boolean;
   readonly description: string;
   /** A list of strings: comma-separated in a query string, a JSON array in a body or MCP. */
@@ -491,6 +492,32 @@ export const domainSetupRows = [
     params: [setupDomainParam],
     textAnswer: 'text/dns',
     annotations: READING,
+  },
+  {
+    name: 'apply_domain_setup',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/domains/{domain}/setup/apply',
+    document: 'apply-domain-setup',
+    unwrap: 'applyDomainSetup',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Publishes the records of a verified domain on your orders that our checks do not find verified, through one of your DNS connections: {"connection_id": 3, "dry_run": true} shows the changes (add, replace) and makes none; with "dry_run": false they are made and the setup is checked again. Applying twice changes nothing the second time.',
+    params: [
+      setupDomainParam,
+      { name: 'connection_id', in: 'body', type: 'integer', required: true, description: 'A connection_id from GET /v1/dns-connections.' },
+      {
+        name: 'dry_run',
+        in: 'body',
+        type: 'boolean',
+        required: true,
+        description: 'true: answer the changes without making them (try this first); false: make them.',
+      },
+    ],
+    mcpTool: 'apply_domain_setup',
+    // Destructive: a real apply replaces records at the provider (another provider's MX, an old SPF); a dry run changes nothing.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   },
 ] as const satisfies readonly OperationRow[];
 

@@ -17,10 +17,12 @@ export function readParams(
   const variables: Record<string, unknown> = {};
   // Refusals of input in the wrong shape: one class, its status by listener (describe-input-error.ts).
   const status = inputShapeStatus(row.listener);
-  const noun = (param: { in: 'path' | 'query' }) => inputNoun(door, fromBody && param.in === 'query' ? 'body' : param.in);
+  const where = (param: { in: 'path' | 'query' | 'body' }) => (param.in === 'body' || (fromBody && param.in === 'query') ? 'body' : param.in);
+  const noun = (param: { in: 'path' | 'query' | 'body' }) => inputNoun(door, where(param));
   if (fromBody) {
     // A JSON body is written on purpose, so a key the operation does not take is a mistake to report.
-    const known = row.params.map((p) => p.name);
+    // MCP passes the path parameters among the arguments; a REST body holds only the body's fields.
+    const known = row.params.filter((p) => door === 'mcp' || p.in !== 'path').map((p) => p.name);
     const unknown = Object.keys(fromBody).filter((k) => !known.includes(k));
     if (unknown.length) throw unknownInputsError(unknown, known, door, row.listener);
   }
@@ -28,6 +30,12 @@ export function readParams(
     let raw: unknown;
     if (param.in === 'path') {
       raw = pathParams[param.name];
+    } else if (param.in === 'body' && fromBody && (param.type === 'boolean' || param.type === 'integer')) {
+      // A typed field of a JSON body or an MCP argument: true/false, a whole number.
+      raw = fromBody[param.name];
+      if (param.type === 'boolean' && raw !== undefined && raw !== null && typeof raw !== 'boolean')
+        throw new ApiError(status, 'invalid_field', `The ${noun(param)} "${param.name}" must be true or false (not ${JSON.stringify(raw).slice(0, 20)}).`);
+      if (param.type === 'integer' && typeof raw === 'number') raw = Number.isInteger(raw) ? String(raw) : 'not whole';
     } else if (fromBody) {
       raw = fromBody[param.name];
       if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) raw = raw.join(',');
@@ -48,13 +56,7 @@ export function readParams(
     }
     if (raw === undefined || raw === null || raw === '') {
       if (param.required) {
-        const missing = missingFieldError(
-          param.name,
-          door,
-          row.listener,
-          param.description.replace(/\.$/, ''),
-          fromBody && param.in === 'query' ? 'body' : param.in,
-        );
+        const missing = missingFieldError(param.name, door, row.listener, param.description.replace(/\.$/, ''), where(param));
         throw new ApiError(missing.status, 'missing_parameter', missing.detail);
       }
       continue;
@@ -71,6 +73,8 @@ export function readParams(
         );
       }
       variables[snakeToCamel(param.name)] = Number(text);
+    } else if (param.type === 'boolean') {
+      variables[snakeToCamel(param.name)] = raw;
     } else if (param.enum) {
       // The documented values are taken in any case, and passed on as written in the table (GraphQL enums are case-sensitive).
       const value = param.enum.find((v) => v.toLowerCase() === String(raw).trim().toLowerCase());

@@ -3,7 +3,7 @@ import { schema as graphqlSchema } from '../schema/index.js';
 import { loadDocument } from '../operations/operation-document.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 import type { OperationRow, ParamSpec } from '../operations/operation-table.js';
-import { inputSchemaFor } from '../operations/input-schema.js';
+import { inputSchemaFor, paramSchema } from '../operations/input-schema.js';
 import { bodyInputType } from '../operations/body-schema.js';
 import { CHECKS_API_VERSION } from '../operations/tools-catalogue.js';
 import { inputSchema, selectionSchema, type JsonSchema } from '../operations/graphql-json-schema.js';
@@ -54,6 +54,7 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   preview_order: [404, 409],
   place_order: [402, 404, 409, 502],
   create_card_setup_link: [422, 502],
+  apply_domain_setup: [409, 422, 502],
 };
 
 /** Header inputs whose format is a rule of the API (SPEC 4.2, Idempotency). */
@@ -232,7 +233,7 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (!operation) throw new Error(`operations/documents/${row.document}.graphql holds no operation.`);
 
-  const parameters = row.params.map(parameterOf);
+  const parameters = row.params.filter((p) => p.in !== 'body').map(parameterOf);
   for (const { header, variable } of row.headerVariables ?? []) {
     const known = HEADER_SCHEMAS[header];
     const definition = operation.variableDefinitions?.find((v) => v.variable.name.value === variable);
@@ -247,7 +248,23 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
 
   let requestBody: JsonSchema | undefined;
   const body = bodyInputType(row);
-  if (body) {
+  const bodyParams = row.params.filter((p) => p.in === 'body');
+  if (bodyParams.length > 0) {
+    requestBody = {
+      required: true,
+      description: 'A JSON object; field names in snake_case. Unknown fields are refused.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: Object.fromEntries(bodyParams.map((p) => [p.name, paramSchema(p)])),
+            required: bodyParams.filter((p) => p.required).map((p) => p.name),
+            additionalProperties: false,
+          },
+        },
+      },
+    };
+  } else if (body) {
     requestBody = {
       required: body.required,
       description: 'A JSON object; field names in snake_case. Unknown fields are refused.',
@@ -261,7 +278,7 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
   if (row.params.length || row.bodyVariable || row.headerVariables?.length) statuses.push(400);
   if (row.params.some((p) => p.in === 'path')) statuses.push(404);
   // A body field of the wrong shape (a string where a number goes, null where a value is required) is a 422 (SPEC 7).
-  if (row.bodyVariable) statuses.push(413, 422);
+  if (row.bodyVariable || bodyParams.length > 0) statuses.push(413, 422);
   if (requestBody && bodyMentions(requestBody, schemas, 'sku')) statuses.push(404);
 
   return {

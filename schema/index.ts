@@ -25,6 +25,7 @@ import './people.js';
 import './domain-verification.js';
 import './domain-setup.js';
 import './dns-connections.js';
+import './apply-domain-setup.js';
 
 /** Fields in the order they are declared: the operation documents are printed from it (scripts/print-schema.ts). */
 export const declaredSchema = builder.toSchema({ sortSchema: false });

@@ -146,6 +146,12 @@ export enum DmarcTesting {
   Y = 'y'
 }
 
+/** add: a record is added beside what is there. replace: the record takes the place of the records in `replaces`, removed in the same update. */
+export enum DnsChangeAction {
+  Add = 'add',
+  Replace = 'replace'
+}
+
 export type DnsConnectionInput = {
   /** rfc2136: hmac-sha256 (the default) or hmac-sha512. */
   algorithm: InputMaybe<TsigAlgorithm>;
@@ -510,6 +516,15 @@ export type AnalyticsQueryVariables = Exact<{
 
 
 export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null }> } };
+
+export type ApplyDomainSetupMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+  connectionId: Scalars['Int']['input'];
+  dryRun: Scalars['Boolean']['input'];
+}>;
+
+
+export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type InvoiceFieldsFragment = { number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
 

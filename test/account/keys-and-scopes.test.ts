@@ -49,6 +49,7 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'delete-dns-connection': { connectionId: 1 },
   'request-plan': { input: { message: 'Matrix test' } },
   'pay-invoices': { input: {} },
+  'apply-domain-setup': { domain: 'example.com', connectionId: 1, dryRun: true },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {

@@ -15,6 +15,7 @@ const packageJson: { scripts: Record<string, string> } = JSON.parse(readFileSync
 
 let devDns: ChildProcess;
 let devDnsOut = '';
+let devDnsAddress = '';
 let service: TestService;
 
 beforeAll(async () => {
@@ -30,6 +31,7 @@ beforeAll(async () => {
       devDnsOut += chunk;
       const found = /Demo DNS on (\S+)/.exec(devDnsOut)?.[1];
       if (found) {
+        devDnsAddress = found;
         clearTimeout(timer);
         resolve(found);
       }
@@ -48,6 +50,11 @@ beforeAll(async () => {
       RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none',
       WHOIS_SERVER: '127.0.0.1:9',
       REGISTRATION_TIMEOUT_MS: '300',
+      // As the README starts it (step 6 publishes through the demo DNS on 127.0.0.1), with the jobs building quickly.
+      DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: '1',
+      JOBS: 'on',
+      SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
     },
   });
 }, 60_000);
@@ -113,6 +120,57 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
     const again = await postJson(service, '/v1/orders/preview', order);
     expect(again.status).toBe(400);
     expect(again.body.problems[0].issues[0].code).toBe('domain_on_your_order');
+  });
+
+  it("step 6: the README's DNS connection to the demo DNS publishes the ordered domain's setup, which goes live; twice changes nothing", async () => {
+    expect(devDnsOut).toMatch(/key_name dev-update-key, algorithm hmac-sha256, secret \S+/);
+    const domain = 'northwind-mail.test';
+    const state = async () => (await (await service.api(`/v1/domains/${domain}/setup`)).json()).build_state;
+    const deadline = Date.now() + 20_000;
+    while ((await state()) !== 'waiting_for_dns') {
+      if (Date.now() > deadline) throw new Error('the ordered domain was not built');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const connectionJson = /-d '(\{"kind":"rfc2136"[^']+\})'/.exec(tryingIt)?.[1];
+    expect(connectionJson).toBeDefined();
+    const connection = JSON.parse(connectionJson!);
+    // The README's port is dev-dns's default; this run's dev-dns listens on a free port.
+    const created = await postJson(service, '/v1/dns-connections', { ...connection, port: Number(devDnsAddress.split(':')[1]) });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const applies = [...tryingIt.matchAll(/-d '(\{"connection_id":1,"dry_run":(?:true|false)\})' \$API\/v1\/domains\/([\w.-]+)\/setup\/apply/g)];
+    expect(applies.map((m) => [JSON.parse(m[1]!).dry_run, m[2]])).toEqual([
+      [true, domain],
+      [false, domain],
+    ]);
+    const body = (m: RegExpExecArray | RegExpMatchArray) => ({ ...JSON.parse(m[1]!), connection_id: created.body.connection_id });
+    const dry = await postJson(service, `/v1/domains/${domain}/setup/apply`, body(applies[0]!));
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.changes.map((c: { action: string; record: { type: string } }) => `${c.action} ${c.record.type}`)).toEqual([
+      'add MX',
+      'add TXT',
+      'add TXT',
+      'add TXT',
+      'add A',
+    ]);
+    // A connection with another secret is refused by the demo DNS (BADSIG), and changes nothing.
+    const wrong = await postJson(service, '/v1/dns-connections', {
+      ...connection,
+      port: Number(devDnsAddress.split(':')[1]),
+      secret: Buffer.from('not-the-dev-key-not-the-dev-key!').toString('base64'),
+    });
+    const refused = await postJson(service, `/v1/domains/${domain}/setup/apply`, { connection_id: wrong.body.connection_id, dry_run: true });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('tsig_key_refused');
+    expect(await state()).toBe('waiting_for_dns');
+    const applied = await postJson(service, `/v1/domains/${domain}/setup/apply`, body(applies[1]!));
+    expect(applied.body).toMatchObject({ dry_run: false, build_state: 'live', ready: true });
+    expect(applied.body.changes).toEqual(dry.body.changes);
+    const again = await postJson(service, `/v1/domains/${domain}/setup/apply`, body(applies[1]!));
+    expect(again.body.changes).toEqual([]);
+    // The dashboard row is green, with no problems left.
+    const dashboard = await (await service.api('/v1/portal/dashboard')).json();
+    const row = dashboard.orders.flatMap((o: { domains: unknown[] }) => o.domains).find((d: { domain: string }) => d.domain === domain);
+    expect(row).toMatchObject({ build_state: 'live', build_problems: [] });
   });
 
   it('lets every other demo domain be ordered, and refuses the Google-attached one', async () => {

@@ -8,7 +8,8 @@ import {
   type OrderingHarness,
 } from '../orders/support/ordering-fixture.js';
 import { verifySignature } from '../../resolvers/webhooks/sign-payload.js';
-import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
+import type { ZoneRecord } from '../support/dns-server.js';
+import { FAST_SETUP_RECHECK, jobsZone, publishedSetup, startJobsRdapServer } from './jobs-zone.js';
 import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
 
 /**
@@ -23,6 +24,8 @@ const [first, second] = [FREE_DOMAINS[30]!, FREE_DOMAINS[31]!];
 const faults = new Set(['monitor_after_record']);
 let secret = '';
 let webhookId = 0;
+/** The setup records the test publishes for both domains once they are built, as their owner would. */
+let published: ZoneRecord[] = [];
 
 beforeAll(async () => {
   rdap = await startJobsRdapServer();
@@ -44,6 +47,7 @@ beforeAll(async () => {
       WEBHOOK_RETRY_BASE_MS: '200',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
       ALERT_OUTBOX_DIR: `/tmp/outbox-${process.pid}`,
+      ...FAST_SETUP_RECHECK,
     },
   });
   h.dns.setRecords(jobsZone([first]));
@@ -57,7 +61,7 @@ afterAll(async () => {
 const db = () => h.service.services.db;
 
 describe('an order placed, built, watched and listed', () => {
-  it("a placed order's domains go queued → live once each, with the DNS problems shown on the domain", async () => {
+  it("a placed order's domains go queued → waiting_for_dns with the DNS problems shown on the domain, then live once each when the records are published", async () => {
     const endpoint = await postJson(h.service, '/v1/webhooks', { url: receiver.url, events: ['*'] });
     expect(endpoint.status).toBe(200);
     secret = endpoint.body.secret;
@@ -65,23 +69,47 @@ describe('an order placed, built, watched and listed', () => {
     await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
     const placed = await postJson(h.service, '/v1/orders', orderBody([first, second], 1), { headers: { 'idempotency-key': 'jobs-flow-0001' } });
     expect(placed.status).toBe(200);
-    const rows = await waitFor('both domains live', async () => {
+    const rows = await waitFor('both domains built and waiting for their DNS', async () => {
       const r = await db().selectFrom('domains').selectAll().where('domain', 'in', [first, second]).execute();
-      return r.length === 2 && r.every((d) => d.build_state === 'live') ? r : null;
+      return r.length === 2 && r.every((d) => d.build_state === 'waiting_for_dns' && d.setup_checked_at !== null) ? r : null;
     });
     const problems = Object.fromEntries(rows.map((d) => [d.domain, JSON.parse(d.build_problems ?? '[]') as { code: string; message: string }[]]));
-    // The first domain publishes MX, SPF and DMARC: only DKIM is missing. The second publishes nothing.
-    expect(problems[first]!.map((p) => p.code)).toEqual(['build_dkim']);
-    expect(problems[second]!.map((p) => p.code)).toEqual(expect.arrayContaining(['build_mx_missing', 'build_spf', 'build_dmarc', 'build_forwarding']));
+    // The first domain publishes MX (verified), an SPF without Google, its own DMARC and the web
+    // address; DKIM is missing. The second publishes nothing.
+    expect(problems[first]!.map((p) => p.code)).toEqual(['setup_spf_wrong', 'setup_dkim_missing', 'setup_dmarc_wrong']);
+    expect(problems[second]!.map((p) => p.code)).toEqual([
+      'setup_mx_missing',
+      'setup_spf_missing',
+      'setup_dkim_missing',
+      'setup_dmarc_missing',
+      'setup_forwarding_missing',
+    ]);
     expect(problems[second]!.every((p) => p.message.length > 30)).toBe(true);
     // The dashboard shows them on the domain, in the customer's words.
     const dashboard = await (await h.service.api('/v1/portal/dashboard')).json();
     const shown = dashboard.orders.flatMap((o: { domains: unknown[] }) => o.domains).find((d: { domain: string }) => d.domain === first);
     expect(shown).toMatchObject({
-      build_state: 'live',
-      build_reason: null,
-      build_problems: [{ code: 'build_dkim', message: expect.stringMatching(/^DKIM: /) }],
+      build_state: 'waiting_for_dns',
+      build_reason: expect.stringContaining('DKIM missing'),
+      build_problems: expect.arrayContaining([{ code: 'setup_dkim_missing', message: expect.stringContaining(`google._domainkey.${first}`) }]),
     });
+    expect(await db().selectFrom('events').select('id').where('type', '=', 'domain.live').execute()).toEqual([]);
+
+    // The owner publishes what each setup asks for; the jobs' next check finds it and the domains go live.
+    for (const domain of [first, second]) {
+      const setup = await (await h.service.api(`/v1/domains/${domain}/setup`)).json();
+      published.push(...publishedSetup(setup.records));
+    }
+    // The setup's records take the place of the first domain's own (its SPF merged, its DMARC replaced).
+    h.dns.setRecords([...jobsZone([]), ...published]);
+    const liveRows = await waitFor('both domains live', async () => {
+      const r = await db().selectFrom('domains').selectAll().where('domain', 'in', [first, second]).execute();
+      return r.length === 2 && r.every((d) => d.build_state === 'live') ? r : null;
+    });
+    for (const row of liveRows) expect(JSON.parse(row.build_problems ?? '[]')).toEqual([]);
+    const liveDashboard = await (await h.service.api('/v1/portal/dashboard')).json();
+    const shownLive = liveDashboard.orders.flatMap((o: { domains: unknown[] }) => o.domains).find((d: { domain: string }) => d.domain === first);
+    expect(shownLive).toMatchObject({ build_state: 'live', build_reason: null, build_problems: [] });
     const live = await db().selectFrom('events').select(['type', 'data']).where('type', '=', 'domain.live').execute();
     const liveDomains = live
       .map((e) => JSON.parse(e.data).domain)
@@ -108,7 +136,7 @@ describe('an order placed, built, watched and listed', () => {
   }, 30_000);
 
   it('a listing between two runs yields one domain.listed event, delivered signed and retried after a 500', async () => {
-    h.dns.setRecords(jobsZone([first], [first]));
+    h.dns.setRecords([...jobsZone([], [first]), ...published]);
     const deliveries = await waitFor(
       'a successful domain.listed delivery',
       async () => {

@@ -30,3 +30,30 @@ export function jobsZone(built: readonly string[], listed: readonly string[] = [
     ...listed.map((d): ZoneRecord => ({ name: `${d}.dbl.spamhaus.org`, type: 'A', data: '127.0.1.2' })),
   ];
 }
+
+/** A record of a domain's setup as GET /v1/domains/{domain}/setup answers it. */
+export interface SetupRecordAnswer {
+  readonly type: string;
+  readonly name: string;
+  readonly value: string;
+  readonly priority: number | null;
+  readonly required: boolean;
+}
+
+/**
+ * What a person copies from the setup into their DNS host (the required records; TXT split into
+ * 255-byte strings), as test/domains/domain-setup.test.ts publishes them: a built domain goes live
+ * only once these are served.
+ */
+export function publishedSetup(records: readonly SetupRecordAnswer[]): ZoneRecord[] {
+  return records
+    .filter((r) => r.required)
+    .map((r): ZoneRecord => {
+      if (r.type === 'MX') return { name: r.name, type: 'MX', data: { preference: r.priority ?? 10, exchange: r.value } };
+      if (r.type === 'A') return { name: r.name, type: 'A', data: r.value };
+      return { name: r.name, type: 'TXT', data: r.value.match(/.{1,255}/g) ?? [] };
+    });
+}
+
+/** Settings that let a built domain go live seconds after its records appear (the defaults wait minutes). */
+export const FAST_SETUP_RECHECK = { SETUP_RECHECK_FIRST_MS: '200', SETUP_RECHECK_MAX_MS: '400', FORWARD_TARGET: '192.0.2.80' } as const;

@@ -7,7 +7,7 @@ import { createTestDatabase, usingPostgres, type TestDatabase } from '../support
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { FREE_DOMAINS } from '../orders/support/ordering-fixture.js';
-import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
+import { FAST_SETUP_RECHECK, jobsZone, publishedSetup, startJobsRdapServer } from './jobs-zone.js';
 import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
 import { customer, liveDeliveries } from './spawned-ordering.js';
 
@@ -33,8 +33,8 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    // Not built right (MX at Google would read as another tenant without the in-process probe): the
-    // sandbox marks it live with its DNS findings as problems.
+    // Nothing published before the order (MX at Google would read as another tenant without the
+    // in-process probe): the setup's records are published once the build has made the DKIM key.
     dns = await startTestDnsServer({ records: jobsZone([]) });
     rdap = await startJobsRdapServer();
     receiver = await startWebhookReceiver();
@@ -51,6 +51,7 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
       // A build's first attempt stops for a minute after `building`: long enough to kill it mid-run.
       JOB_TEST_PAUSE: 'build_after_building:60000',
       LOG_REQUESTS: '0',
+      ...FAST_SETUP_RECHECK,
     };
     // The first starts alone (it migrates), then two more together.
     servers.push(await spawnServer({ env }));
@@ -109,12 +110,18 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     const killedAt = Date.now();
     victim!.signal('SIGKILL');
     expect(await victim!.exited).toBe('SIGKILL');
-    await waitFor('the domain live', async () => (await state()) === 'live', 30_000);
+    await waitFor('the build finished', async () => (await state()) === 'waiting_for_dns', 30_000);
     const recoveredMs = Date.now() - killedAt;
     console.info(`killed-worker: SIGKILL to the build finished on another instance in ${recoveredMs} ms (JOB_LEASE_MS ${LEASE_MS})`);
     // Not at once (the heartbeat must go stale first), and well before graphile-worker's four hours.
     expect(recoveredMs).toBeGreaterThanOrEqual(LEASE_MS - 1000);
     expect(recoveredMs).toBeLessThan(LEASE_MS + 10_000);
+
+    // The owner publishes what the setup asks for; the jobs' next check puts the domain live.
+    const setup = await me.call(servers.find((s) => s !== victim)!, 'GET', `/v1/domains/${domain}/setup`);
+    expect(setup.status).toBe(200);
+    dns.setRecords([...jobsZone([]), ...publishedSetup(setup.body.records)]);
+    await waitFor('the domain live', async () => (await state()) === 'live', 30_000);
 
     const survivors = servers.filter((s) => s !== victim);
     const unlocked = survivors.flatMap((s) => s.logLines()).filter((l) => String(l.msg ?? l.message).startsWith('unlocked the jobs of workers'));

@@ -7,7 +7,7 @@ import { createTestDatabase, usingPostgres, type TestDatabase } from '../support
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { FREE_DOMAINS, orderBody, tenancyProbe } from '../orders/support/ordering-fixture.js';
 import { readQueueState } from '../../jobs/read-queue-state.js';
-import { jobsZone, startJobsRdapServer } from './jobs-zone.js';
+import { FAST_SETUP_RECHECK, jobsZone, publishedSetup, startJobsRdapServer } from './jobs-zone.js';
 import { registry } from '../../observability/metrics.js';
 import { waitFor } from './webhook-receiver.js';
 
@@ -41,6 +41,7 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
       SANDBOX_BUILD_DELAY_MS: '200',
       JOBS_SWEEP_INTERVAL_MS: '500',
       JOBS_CONCURRENCY: '3',
+      ...FAST_SETUP_RECHECK,
     };
     configureLog({ silent: true });
     const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: 'memory' };
@@ -82,6 +83,23 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     });
     expect(placed.status).toBe(200);
     const db = instances[2]!.services.db;
+    // Built once each, then waiting for their DNS until the owner publishes what the setup asks for.
+    await waitFor(
+      'six built domains waiting for their DNS',
+      async () => {
+        const rows = await db.selectFrom('domains').select('build_state').where('domain', 'in', domains).execute();
+        return rows.length === 6 && rows.every((r) => r.build_state === 'waiting_for_dns');
+      },
+      40_000,
+    );
+    const published = [];
+    for (const domain of domains) {
+      const setup = (await (await fetch(`${instances[0]!.apiUrl}/v1/domains/${domain}/setup`, { headers })).json()) as {
+        records: Parameters<typeof publishedSetup>[0];
+      };
+      published.push(...publishedSetup(setup.records));
+    }
+    dns.setRecords([...jobsZone([]), ...published]);
     await waitFor(
       'six live domains',
       async () => {

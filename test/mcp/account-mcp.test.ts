@@ -42,6 +42,9 @@ const SPEC_TOOLS: Record<string, Scope> = {
   delete_dns_connection: 'write',
   request_plan: 'write',
   pay_invoices: 'orders:place',
+  get_domain_setup: 'read',
+  check_domain_setup: 'read',
+  apply_domain_setup: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>

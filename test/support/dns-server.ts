@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import dnsPacket from 'dns-packet';
 import type { Answer, DecodedPacket, Packet } from 'dns-packet';
 import type { DnsRecordData, DnsRecordType } from '../../resolvers/checks/dns/dns-types.js';
+import { applyUpdate, OPCODE_UPDATE, RCODE_NOTAUTH, RCODE_REFUSED, readSignedRequest, signAnswer, updateAnswer, type TsigServerKey } from './dns-update.js';
 
 /** One fixture record; `data` has the same shape as the engine's DnsRecordData for its type. */
 export type ZoneRecord = {
@@ -54,6 +55,12 @@ export interface TestDnsServerOptions {
   noEdns?: boolean;
   /** The largest UDP payload the server sends to an EDNS client (1232 by default). */
   ednsPayload?: number;
+  /**
+   * Take RFC 2136 updates signed with this TSIG key (test/support/dns-update.ts) for every zone the
+   * records hold an SOA for, and sign the answers to signed queries. Unsigned updates are REFUSED; a
+   * wrong key or signature is NOTAUTH with BADKEY or BADSIG, as BIND answers.
+   */
+  tsig?: TsigServerKey;
 }
 
 /** One question as received. */
@@ -280,6 +287,43 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     return { reply: dnsPacket.encode(packet), garbage: false, limit };
   }
 
+  /** A request as bytes: TSIG checked and answers signed when the server has a key; updates applied. */
+  function handle(
+    bytes: Buffer,
+    transport: 'udp' | 'tcp',
+    sourcePort: number,
+  ): { reply: Buffer | null; garbage: boolean; limit: number; query: DecodedPacket } | null {
+    const key = options.tsig;
+    const isUpdate = bytes.length >= 4 && ((bytes.readUInt16BE(2) >> 11) & 0xf) === OPCODE_UPDATE;
+    if (!key) {
+      const query = decode(bytes);
+      return query ? { ...answer(query, transport, sourcePort), query } : null;
+    }
+    let signed: ReturnType<typeof readSignedRequest>;
+    try {
+      signed = readSignedRequest(bytes, key);
+    } catch {
+      return null;
+    }
+    const query = decode(signed.kind === 'unsigned' ? bytes : signed.message);
+    if (!query) return null;
+    const flagsOf = (rcode: number) => ((isUpdate ? OPCODE_UPDATE : 0) << 11) | rcode;
+    const headerOnly = (rcode: number) => dnsPacket.encode({ type: 'response', id: query.id ?? 0, flags: flagsOf(rcode), questions: query.questions ?? [] });
+    if (signed.kind === 'refused')
+      return { reply: signAnswer(headerOnly(RCODE_NOTAUTH), key, null, signed.error, signed), garbage: false, limit: 65535, query };
+    if (signed.kind === 'unsigned') {
+      if (isUpdate) return { reply: headerOnly(RCODE_REFUSED), garbage: false, limit: 65535, query };
+      return { ...answer(query, transport, sourcePort), query };
+    }
+    if (isUpdate) {
+      const applied = applyUpdate(records, query);
+      if ('records' in applied) records = applied.records;
+      return { reply: signAnswer(updateAnswer(query, applied.rcode), key, signed.mac), garbage: false, limit: 65535, query };
+    }
+    const plain = answer(query, transport, sourcePort);
+    return { ...plain, reply: plain.reply && !plain.garbage ? signAnswer(plain.reply, key, signed.mac) : plain.reply, query };
+  }
+
   function truncated(query: DecodedPacket): Buffer {
     const opt = (query.additionals ?? []).some((a) => a.type === 'OPT');
     const ra = options.recursionAvailable === false ? 0 : dnsPacket.RECURSION_AVAILABLE;
@@ -304,9 +348,9 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   const createUdp = (): UdpSocket => {
     const socket = createSocket(isIPv6(options.address ?? '') ? 'udp6' : 'udp4');
     socket.on('message', (bytes, rinfo) => {
-      const query = decode(bytes);
-      if (!query) return;
-      const { reply, garbage, limit } = answer(query, 'udp', rinfo.port);
+      const handled = handle(bytes, 'udp', rinfo.port);
+      if (!handled) return;
+      const { reply, garbage, limit, query } = handled;
       if (!reply) return;
       const out = !garbage && reply.length > limit ? truncated(query) : reply;
       later(() => socket.send(out, rinfo.port, rinfo.address, () => undefined));
@@ -324,11 +368,10 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       buffered = Buffer.concat([buffered, chunk]);
       while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
         const length = buffered.readUInt16BE(0);
-        const query = decode(buffered.subarray(2, 2 + length));
+        const handled = handle(Buffer.from(buffered.subarray(2, 2 + length)), 'tcp', socket.remotePort ?? 0);
         buffered = buffered.subarray(2 + length);
-        if (!query) continue;
-        const { reply } = answer(query, 'tcp', socket.remotePort ?? 0);
-        if (!reply) continue;
+        if (!handled?.reply) continue;
+        const { reply } = handled;
         const prefix = Buffer.alloc(2);
         prefix.writeUInt16BE(reply.length);
         later(() => {

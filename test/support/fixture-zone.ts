@@ -60,3 +60,24 @@ export const orderingDemoZone: ZoneRecord[] = [
   { name: googleAttachedDemoDomain, type: 'MX', data: { preference: 1, exchange: 'aspmx.l.google.com' } },
   ...verificationRecords([...orderableDemoDomains, googleAttachedDemoDomain]),
 ];
+
+/**
+ * The TSIG key `npm run dev-dns` takes RFC 2136 updates with, for the demo domains: fixed and public
+ * (a development key, like the demo account's token), so the README's walkthrough can create a DNS
+ * connection to it and publish a demo domain's setup offline.
+ */
+export const devDnsTsigKey = {
+  name: 'dev-update-key',
+  algorithm: 'hmac-sha256',
+  /** base64 of "dev-dns-update-key-not-a-secret!" (32 bytes). */
+  secret: 'ZGV2LWRucy11cGRhdGUta2V5LW5vdC1hLXNlY3JldCE=',
+} as const;
+
+/** An SOA per demo domain: each is a zone of its own that the dev server takes updates for. */
+export const demoDomainSoas: ZoneRecord[] = orderableDemoDomains.map(
+  (name): ZoneRecord => ({
+    name,
+    type: 'SOA',
+    data: { mname: 'ns1.good.test', rname: 'hostmaster.good.test', serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 300 },
+  }),
+);

@@ -7,12 +7,12 @@ import { settleBuildState } from './settle-build-state.js';
 import { zoneSnippet } from './zone-snippet.js';
 import type { DomainSetup } from './setup-record.js';
 
-function environment(ctx: Context): SetupEnvironment {
+export function setupEnvironment(ctx: Context): SetupEnvironment {
   return { db: ctx.services.db, config: ctx.services.config, checks: ctx.checks(), now: ctx.now };
 }
 
 /** The domain on one of the caller's orders; anything else (another account's, unknown) is the same 404. */
-async function findSetupDomain(ctx: Context, raw: string) {
+export async function findSetupDomain(ctx: Context, raw: string) {
   const accountId = await requireAccountId(ctx);
   const { domain } = normalizeDomain(raw);
   const row = await ctx.services.db
@@ -32,7 +32,7 @@ async function findSetupDomain(ctx: Context, raw: string) {
 
 /** GET /v1/domains/{domain}/setup: the records the domain needs and each one's status, looked up now. */
 export async function getDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
-  return computeDomainSetup(environment(ctx), await findSetupDomain(ctx, raw));
+  return computeDomainSetup(setupEnvironment(ctx), await findSetupDomain(ctx, raw));
 }
 
 /**
@@ -43,7 +43,7 @@ export async function getDomainSetup(raw: string, ctx: Context): Promise<DomainS
 export async function checkDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
   const row = await findSetupDomain(ctx, raw);
   const began = ctx.now();
-  const setup = await computeDomainSetup(environment(ctx), row);
+  const setup = await computeDomainSetup(setupEnvironment(ctx), row);
   const settled = await settleBuildState(ctx.services.db, row, setup, row.mailboxes_created_at !== null, ctx.services.config.setupRecheck, began);
   if (settled.eventId) await ctx.services.jobs?.eventRecorded(settled.eventId);
   if (settled.to === 'live') return { ...setup, buildState: 'live', reason: null };
