@@ -19,7 +19,7 @@ type Values = Record<string, string | undefined>;
 
 interface AdminCommand {
   readonly usage: string;
-  readonly options: Record<string, { type: 'string' }>;
+  readonly options: Record<string, { type: 'string' | 'boolean' }>;
   run(db: Kysely<Database>, values: Values, fail: Fail, settings: AdminSettings): Promise<Record<string, unknown>>;
 }
 
@@ -243,10 +243,13 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
   },
   'seed-demo': {
-    usage: 'seed-demo',
-    options: {},
-    async run(db, _values, _fail, { keyMode }) {
-      const demo = await seedDemo(db, keyMode);
+    // --shared-demo-token: the account proves the demo domains with the public demo token the dev DNS
+    // zone publishes (tests that seed several accounts against one zone); without it only the first
+    // demo account has that token.
+    usage: 'seed-demo [--shared-demo-token]',
+    options: { 'shared-demo-token': { type: 'boolean' } },
+    async run(db, values, _fail, { keyMode }) {
+      const demo = await seedDemo(db, keyMode, new Date(), { sharedDemoToken: values['shared-demo-token'] === 'true' });
       return { account_id: demo.accountId, key: demo.key, key_id: demo.keyId };
     },
   },

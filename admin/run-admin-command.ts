@@ -40,7 +40,9 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
   if (refused) return { ok: false, error: refused.error };
   const [command, ...rest] = args;
   const spec = adminCommands[command!]!;
-  const values = parseArgs({ args: rest, options: spec.options, strict: true }).values as Record<string, string | undefined>;
+  // A flag (a boolean option) reads as "true", so every command sees its options as text.
+  const parsed = parseArgs({ args: rest, options: spec.options, strict: true }).values;
+  const values = Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name, value === true ? 'true' : typeof value === 'string' ? value : undefined]));
   const fail = (message: string): never => {
     throw new AdminRefusal(message);
   };

@@ -73,7 +73,7 @@ async function counts(accountId: number): Promise<{ orders: number; charges: num
 
 describe('a crash between the charge and the commit', () => {
   it('the retry with the same key after a restart records exactly one order and charges once', async () => {
-    const demo = await runAdmin(['seed-demo'], env);
+    const demo = await runAdmin(['seed-demo', '--shared-demo-token'], env);
     const key = String(demo.key);
     const api = (server: SpawnedServer, path: string, init: RequestInit = {}) =>
       fetch(server.apiUrl + path, {

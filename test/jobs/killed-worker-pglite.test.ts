@@ -58,7 +58,7 @@ describe.skipIf(usingPostgres)(`a process killed mid-job on embedded PGlite${rea
   it('a build running when the process died runs again after the restart and is recorded once', async () => {
     server = await spawnServer({ env });
     // Through the admin socket of the running service (PGlite is its alone).
-    const demo = await runAdmin(['seed-demo'], { DATA_DIR: dataDir });
+    const demo = await runAdmin(['seed-demo', '--shared-demo-token'], { DATA_DIR: dataDir });
     const me = customer(String(demo.key));
     await me.saveCard(server);
     await me.addWebhook(server, receiver.url, ['domain.live']);

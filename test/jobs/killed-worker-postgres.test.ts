@@ -71,7 +71,7 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
   }, 60_000);
 
   it('the job of a SIGKILLed instance completes on another within the lease, and its build, event, delivery and monitoring day are recorded once', async () => {
-    const demo = await runAdmin(['seed-demo'], { DATABASE_URL: database.databaseUrl });
+    const demo = await runAdmin(['seed-demo', '--shared-demo-token'], { DATABASE_URL: database.databaseUrl });
     const me = customer(String(demo.key));
     await me.saveCard(servers[0]!);
     await me.addWebhook(servers[1]!, receiver.url, ['domain.live']);

@@ -57,7 +57,7 @@ describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, ()
   });
 
   it('the reading allowance (240 a minute per key) holds in total: 300 reads spread over three instances and two doors, exactly 240 succeed', async () => {
-    const demo = await runAdmin(['seed-demo'], { DATABASE_URL: database.databaseUrl });
+    const demo = await runAdmin(['seed-demo', '--shared-demo-token'], { DATABASE_URL: database.databaseUrl });
     const key = String(demo.key);
     const statuses: number[] = [];
     const bodies: Record<string, unknown>[] = [];
@@ -89,7 +89,7 @@ describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, ()
   }, 120_000);
 
   it('a key revoked by the operator is refused by every instance at its next request', async () => {
-    const demo = await runAdmin(['seed-demo'], { DATABASE_URL: database.databaseUrl });
+    const demo = await runAdmin(['seed-demo', '--shared-demo-token'], { DATABASE_URL: database.databaseUrl });
     const key = String(demo.key);
     for (const server of servers) expect((await get(server, '/v1/portal/dashboard', key)).status).toBe(200);
     await runAdmin(['revoke-key', '--key-id', String(demo.key_id)], { DATABASE_URL: database.databaseUrl });
@@ -105,7 +105,7 @@ describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, ()
   it.skipIf(!ordering)(
     '30 concurrent placements with one Idempotency-Key, spread over three instances, place one order and charge once',
     async () => {
-      const demo = await runAdmin(['seed-demo'], { DATABASE_URL: database.databaseUrl });
+      const demo = await runAdmin(['seed-demo', '--shared-demo-token'], { DATABASE_URL: database.databaseUrl });
       const key = String(demo.key);
       const accountId = Number(demo.account_id);
       const domain = `scale-${Date.now().toString(36)}.test`;

@@ -308,7 +308,7 @@ describe('DNS connections in settings', () => {
         await section.getByLabel('Label (optional)').fill('Our BIND');
         await section.getByLabel('Server').fill('127.0.0.1');
         await section.getByLabel('Port').fill(String(bind.port));
-        await section.getByLabel('TSIG key name').fill(bind.key.name);
+        await section.getByLabel('TSIG key', { exact: true }).fill(bind.key.name);
         const secret = section.getByLabel('Secret');
         expect(await secret.getAttribute('type')).toBe('password');
         await secret.fill(bind.key.secret);
@@ -319,6 +319,60 @@ describe('DNS connections in settings', () => {
         await page.reload();
         await section.getByTestId('dns-connection').filter({ hasText: 'Our BIND' }).waitFor();
         expect(await page.content()).not.toContain(bind.key.secret);
+      } finally {
+        await portal.close();
+      }
+    },
+  );
+});
+
+describe('publish for me', () => {
+  it.skipIf(!runBrowserTests)(
+    `shows a dry run in words that changes nothing, then publishes through RFC 2136 and the records turn verified${skipNote}`,
+    async () => {
+      const made = await postJson(service, '/v1/dns-connections', {
+        kind: 'rfc2136',
+        label: 'Publishing BIND',
+        server: '127.0.0.1',
+        port: bind.port,
+        key_name: bind.key.name,
+        secret: bind.key.secret,
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
+      try {
+        const { page } = portal;
+        await openSetup(page);
+        const publish = page.getByRole('region', { name: 'Publish for me' });
+        await publish.getByLabel('DNS connection').selectOption(String(made.body.connection_id));
+        expect(await statusOf(page, 'mx')).toBe('missing');
+        await publish.getByRole('button', { name: 'Show the changes' }).click();
+        const planned = publish.getByTestId('planned-changes').getByRole('listitem');
+        await planned.first().waitFor();
+        const words = await planned.allTextContents();
+        expect(words).toContain(`Add a MX record at ${DOMAIN}: 1 smtp.google.com`);
+        expect(words.some((w) => w.startsWith(`Add a TXT record at google._domainkey.${DOMAIN}: v=DKIM1; k=rsa; p=`))).toBe(true);
+        expect(words.join('\n')).not.toMatch(/\/v1\/|docs\//);
+        // The dry run wrote nothing.
+        expect(await askBind(bind.port, DOMAIN, 'MX')).toEqual([]);
+        await expectAxeClean(page);
+        await screenshot(page, 'domain-setup-publish-dry-run');
+
+        await publish.getByRole('button', { name: 'Publish', exact: true }).click();
+        await publish
+          .getByRole('status')
+          .filter({ hasText: /^Published \d+ change/ })
+          .waitFor();
+        expect(await askBind(bind.port, DOMAIN, 'MX')).toEqual(['1 smtp.google.com']);
+        // The page checks again by itself: every required record verified, the domain live.
+        await page.locator('li.setup-record[data-purpose="dkim"][data-status="verified"]').waitFor({ timeout: 15_000 });
+        for (const record of (await restSetup()).records) expect(await statusOf(page, record.purpose), record.purpose).toBe('verified');
+        await page.getByRole('heading', { level: 2, name: 'State: live' }).waitFor();
+        expect((await restSetup()).build_state).toBe('live');
+
+        // A second dry run has nothing left to change.
+        await publish.getByRole('button', { name: 'Show the changes' }).click();
+        await publish.getByRole('status').filter({ hasText: 'Nothing to change' }).waitFor();
       } finally {
         await portal.close();
       }

@@ -135,7 +135,7 @@ function CreateConnectionForm(props: { onCreated: () => void }) {
         <>
           <Field label="Server" name="server" required placeholder="ns1.example.net" hint="Your primary DNS server's public address or host name." />
           <Field label="Port" name="port" type="number" min={1} max={65535} placeholder="53" hint="53 when left empty." />
-          <Field label="TSIG key name" name="keyName" required spellCheck={false} hint="The name of the TSIG key, as in the server's key statement." />
+          <Field label="TSIG key" name="keyName" required spellCheck={false} hint="The TSIG key's name, as in the server's key statement." />
           <SelectField
             label="Algorithm"
             name="algorithm"
