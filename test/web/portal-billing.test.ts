@@ -123,8 +123,9 @@ describe('billing in Chromium', () => {
         await card.waitFor();
         expect((await card.textContent())?.replace(/\s+/g, ' ')).toMatch(/visa ending in 4242, expires 12\/2030/);
         expect(await page.getByRole('button', { name: 'Replace the card' }).isVisible()).toBe(true);
-        // Still past due (saving a card does not pay an old invoice), now saying to replace the card.
-        expect(await page.getByRole('alert').textContent()).toMatch(/If the card on file can no longer be charged, replace it below/);
+        // Saving a card paid the past-due invoice at once (as Stripe's invoices.pay does): no alert, the row paid.
+        await page.getByRole('row').filter({ hasText: /-0004/ }).getByText('paid', { exact: true }).waitFor();
+        expect(await page.getByRole('alert').count()).toBe(0);
         await screenshot(page, 'billing-card-saved-desktop');
         expect(await seriousAxeViolations(page)).toEqual([]);
         expect(portal.offsite).toEqual([]);
