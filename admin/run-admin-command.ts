@@ -42,7 +42,9 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
   const spec = adminCommands[command!]!;
   // A flag (a boolean option) reads as "true", so every command sees its options as text.
   const parsed = parseArgs({ args: rest, options: spec.options, strict: true }).values;
-  const values = Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name, value === true ? 'true' : typeof value === 'string' ? value : undefined]));
+  const values = Object.fromEntries(
+    Object.entries(parsed).map(([name, value]) => [name, value === true ? 'true' : typeof value === 'string' ? value : undefined]),
+  );
   const fail = (message: string): never => {
     throw new AdminRefusal(message);
   };
