@@ -10,6 +10,7 @@ import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
+import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import { createContext, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
 import type { RequestInfo } from '../operations/request-info.js';
@@ -109,6 +110,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
         if (caller && row.scope !== null && row.rateLimit !== 'read' && caller.scopes.includes(row.scope)) {
           outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(row.rateLimit)));
         }
+        // Who may call it, before its arguments are read, as the REST door asks.
+        await refuseWithoutKeyOrScope(row.scope, ctx);
         const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx, 'mcp');
         return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
       } catch (error) {

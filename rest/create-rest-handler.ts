@@ -4,7 +4,7 @@ import { readParams } from '../operations/read-params.js';
 import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import { ApiError, badRequest } from '../resolvers/api-error.js';
-import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
+import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
 import type { RunOperation } from '../operations/run-operation-type.js';
@@ -57,9 +57,11 @@ export function createRestHandler(options: {
       });
       Object.assign(headers, rateLimitHeaders(await countRequest(row, ctx)));
 
+      // Who may call it, before its input is read (a caller without a key learns no input rule).
+      await refuseWithoutKeyOrScope(row.scope, ctx);
       const bodyFields = row.params.some((p) => p.in === 'body');
       const body = row.bodyVariable || publicPost || bodyFields ? await readJsonBody(request) : undefined;
-      const variables = await refuseCallerFirst(row, ctx, () => readParams(row, pathParams, url.searchParams, publicPost || bodyFields ? body : undefined));
+      const variables = readParams(row, pathParams, url.searchParams, publicPost || bodyFields ? body : undefined);
       if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(body);
       for (const { header, variable } of row.headerVariables ?? []) {
         const value = request.headers.get(header);
@@ -91,24 +93,6 @@ async function countRequest(row: OperationRow, ctx: Context) {
   const principal = await principalOf(ctx);
   if (row.scope !== null && principal.kind !== 'key') return lookAtAllowance(ctx.services.rateLimits, principal);
   return spendAllowance(ctx.services.rateLimits, principal, spendFor(row.method === 'GET' ? 'read' : row.rateLimit));
-}
-
-/**
- * Input refused by the door (a missing body field, a path id that is no number) is refused only to
- * a caller allowed to call the row: without a valid key that is a 401, without the row's scope a
- * 403, in the words run-operation.ts uses, so nobody learns the input rules without a key.
- */
-async function refuseCallerFirst<T>(row: OperationRow, ctx: Context, read: () => T): Promise<T> {
-  try {
-    return read();
-  } catch (error) {
-    if (row.scope !== null && error instanceof ApiError) {
-      const caller = await ctx.caller();
-      if (!caller) throw unauthenticatedError(ctx.sentKey);
-      if (!caller.scopes.includes(row.scope)) throw missingScopeError(row.scope);
-    }
-    throw error;
-  }
 }
 
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {

@@ -4,7 +4,7 @@ import type { RunOperation } from '../operations/run-operation-type.js';
 import { loadDocument } from '../operations/operation-document.js';
 import type { Context } from '../resolvers/context.js';
 import { ApiError } from '../resolvers/api-error.js';
-import { missingScopeError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
+import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
 import { enumAnswerToWire, enumVariablesToGraphql } from '../operations/enum-spellings.js';
@@ -19,7 +19,7 @@ import type { Door, Listener } from '../operations/describe-input-error.js';
  */
 export function createOperationRunner(yoga: Yoga): RunOperation {
   return async function runOperation(row: OperationRow, variables: Record<string, unknown>, ctx: Context, door: Exclude<Door, 'graphql'>): Promise<unknown> {
-    await refuseWithoutKeyOrScope(row, ctx);
+    await refuseWithoutKeyOrScope(row.scope, ctx);
     const { source, operationName } = loadDocument(row.document);
     const enveloped = yoga.getEnveloped({ appContext: ctx });
     const document = enveloped.parse(source);
@@ -47,18 +47,4 @@ function firstApiError(errors: readonly GraphQLError[], door: Door, listener: Li
   const masked = errors.find((e) => typeof e.extensions.status === 'number');
   if (masked) return new ApiError(Number(masked.extensions.status), String(masked.extensions.code ?? 'internal_error'), masked.message);
   return graphqlErrorToApiError(errors, door, listener);
-}
-
-/**
- * GraphQL coerces variables before any resolver runs, so a malformed body from a caller without a
- * key would be a 422 before scope-auth could say 401. REST and MCP name the row's scope, so they ask
- * first: no valid key is a 401, a key without the row's scope a 403, in the same words scope-auth
- * uses. The schema still enforces the same scopes on every field (test/account/keys-and-scopes.test.ts
- * checks that the row and the field agree).
- */
-async function refuseWithoutKeyOrScope(row: OperationRow, ctx: Context): Promise<void> {
-  if (row.scope === null) return;
-  const caller = await ctx.caller();
-  if (!caller) throw unauthenticatedError(ctx.sentKey);
-  if (!caller.scopes.includes(row.scope)) throw missingScopeError(row.scope);
 }
