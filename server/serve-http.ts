@@ -6,6 +6,7 @@ import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 import { badTextIn } from './refuse-bad-text.js';
 import { answerTextOf } from '../operations/json-response.js';
+import { TOO_DEEP_DETAIL } from '../operations/parse-json-bounded.js';
 
 export interface RequestInfo {
   readonly requestId: string;
@@ -195,7 +196,9 @@ async function handle(
     });
   }
   const bad = badTextIn(req.url ?? '/', body, req.headers['content-type']);
-  if (bad) return sendJson(res, 400, { detail: bad, code: 'invalid_text', request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
+  // Too deep a JSON text has the code each door gives it (json_too_deep); other bad text is invalid_text.
+  const code = bad === TOO_DEEP_DETAIL ? 'json_too_deep' : 'invalid_text';
+  if (bad) return sendJson(res, 400, { detail: bad, code, request_id: requestId }, requestId, { ...options.ownAnswerHeaders });
   const request = new Request(url, { method, headers, ...(body && body.length ? { body: new Uint8Array(body) } : {}) });
   const forwardedFor = req.headers['x-forwarded-for'];
   const clientAddress = clientAddressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor, trusted);
