@@ -256,6 +256,9 @@ export const environmentSchema = z.object({
       if (!/^[a-z0-9]{1,63}$/i.test(key)) return refuse(ctx, 'SPAMHAUS_DQS_KEY must be the letters and digits of a Spamhaus DQS key.');
       return key.toLowerCase();
     }),
+  // How often the blocklists' RFC 5782 test points are probed in the background (jobs/probe-dnsbl-liveness.ts);
+  // a probe older than twice this is stale, and a request then asks the test points itself.
+  DNSBL_LIVENESS_INTERVAL_MS: wholeNumber('DNSBL_LIVENESS_INTERVAL_MS', 300_000, 1000, 'milliseconds'),
   RDAP_BOOTSTRAP_URL: url('RDAP_BOOTSTRAP_URL', ['http', 'https'], 'an http(s) URL'),
   WHOIS_SERVER: z
     .string()

@@ -24,6 +24,7 @@ export interface Settings {
   readonly dns: DnsSettings;
   readonly https: HttpsSettings;
   readonly blacklist: BlacklistConfig;
+  readonly dnsblLiveness: DnsblLivenessSettings;
   readonly registration: RegistrationConfig;
   /** BIMI_EXTRA_ROOTS_FILE: a PEM file of extra Mark Verifying Authority roots (loaded at start by the services). */
   readonly extraMarkRootsFile: string | null;
@@ -130,6 +131,16 @@ export interface BlacklistConfig {
    * operator uses (the public mirrors refuse shared resolvers with 127.255.255.254).
    */
   readonly spamhausDqsKey: string | null;
+}
+
+/** The background probe of the blocklists' RFC 5782 test points (jobs/probe-dnsbl-liveness.ts). */
+export interface DnsblLivenessSettings {
+  /**
+   * DNSBL_LIVENESS_INTERVAL_MS (5 minutes): how often the lists' test points are probed. A probe
+   * stays fresh for twice this (one late run does not send every request back to asking); a stale or
+   * missing one and each request asks the test points itself, as it did before the probe.
+   */
+  readonly intervalMs: number;
 }
 
 export const DEFAULT_RDAP_BOOTSTRAP_URL = 'https://data.iana.org/rdap/dns.json';
@@ -251,6 +262,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     },
     https: { allowPrivate: e.CHECKS_ALLOW_PRIVATE_ADDRESSES, httpsPort: e.CHECKS_HTTPS_PORT },
     blacklist: { spamhausDqsKey: e.SPAMHAUS_DQS_KEY },
+    dnsblLiveness: { intervalMs: e.DNSBL_LIVENESS_INTERVAL_MS },
     registration: {
       rdapBootstrapUrl: e.RDAP_BOOTSTRAP_URL ?? DEFAULT_RDAP_BOOTSTRAP_URL,
       whoisServer: e.WHOIS_SERVER,

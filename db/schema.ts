@@ -465,6 +465,19 @@ export interface WorkerHeartbeatTable {
   last_seen: Generated<Timestamp>;
 }
 
+/** The last background probe of one blocklist's RFC 5782 test points (jobs/probe-dnsbl-liveness.ts). */
+export interface DnsblLivenessTable {
+  list_id: string;
+  /** The zone as shown (a DQS zone without its key). */
+  zone: string;
+  /** The first 16 hex digits of the SHA-256 of the zone asked, key included: a row of another zone is not this one's. */
+  zone_digest: string;
+  /** true: it passed its test points; false: it failed them; null: a test point gave no usable answer. */
+  alive: boolean | null;
+  reason: string | null;
+  probed_at: Timestamp;
+}
+
 export interface AlertEmailTable {
   event_id: string;
   email: string;
@@ -512,6 +525,7 @@ export interface Database {
   verified_domains: VerifiedDomainTable;
   worker_heartbeats: WorkerHeartbeatTable;
   dns_connections: DnsConnectionTable;
+  dnsbl_liveness: DnsblLivenessTable;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -536,3 +550,5 @@ export type PromotionCode = Selectable<PromotionCodeTable>;
 export type NewPromotionCode = Insertable<PromotionCodeTable>;
 export type DnsConnectionRow = Selectable<DnsConnectionTable>;
 export type NewDnsConnection = Insertable<DnsConnectionTable>;
+export type DnsblLivenessRow = Selectable<DnsblLivenessTable>;
+export type NewDnsblLiveness = Insertable<DnsblLivenessTable>;

@@ -12,6 +12,7 @@ import { authenticateSession } from './people/authenticate-session.js';
 import type { JobHooks } from './job-hooks.js';
 import type { LogIds } from '../observability/log-ids.js';
 import type { AlertMailer } from './alerts/alert-mailer.js';
+import type { DnsblLivenessBoard } from './checks/blacklist/dnsbl-liveness-board.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -24,6 +25,8 @@ export interface Services {
    * stopping on its signal: nothing is shared between requests.
    */
   readonly createCheckContext: (scope: DnsRequestScope) => FullCheckContext;
+  /** The blocklists' liveness from the background probe, shared by every request (and, through the database, every instance). */
+  readonly dnsblLiveness: DnsblLivenessBoard;
   /** The bounds on one request's checks (CHECKS_DNS_BUDGET, CHECKS_DEADLINE_MS, CHECKS_MAX_ANSWER_BYTES). */
   readonly checkLimits: CheckLimits;
   /** Stripe when STRIPE_SECRET_KEY is set, else the embedded sandbox processor. */
