@@ -81,6 +81,34 @@ if (existsSync(checksPath)) {
   row('checks', 'skipped', 'bench/checks.ts is not there yet', '-', null);
 }
 
+await step('cost', async () => {
+  const { benchCost } = await import('./cost.js');
+  const f = await benchCost();
+  const [b, a] = [f.before, f.after];
+  row(
+    'cost',
+    `check-deliverability of ${f.domain}: DNS questions (before: every request asks the test points, ${b.questions})`,
+    a.questions,
+    '<= 110',
+    a.questions <= 110,
+  );
+  row(
+    'cost',
+    `check-deliverability wall / (${f.chain_depth} x ${f.rtt_ms} ms), DNS_CONCURRENCY=${f.concurrency} (before ${b.wall_per_ideal})`,
+    a.wall_per_ideal,
+    '<= 1.2',
+    a.wall_per_ideal <= 1.2,
+  );
+  row(
+    'cost',
+    `CPU per check-deliverability, after / before (${a.cpu_ms_per_check} / ${b.cpu_ms_per_check} ms, ${f.runs} checks each)`,
+    f.cpu_after_per_before,
+    '<= 0.6',
+    f.cpu_after_per_before <= 0.6,
+  );
+  console.log(JSON.stringify(f, null, 1));
+});
+
 await step('bulk', async () => {
   const f = await benchBulk();
   for (const r of f.runs) {

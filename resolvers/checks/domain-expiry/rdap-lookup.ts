@@ -1,3 +1,4 @@
+import { getRdapJson } from './get-rdap-json.js';
 import type { RegistrationLookup } from './registration-record.js';
 
 interface RdapEvent {
@@ -49,13 +50,13 @@ export async function lookupRdap(domain: string, bases: readonly string[], timeo
     const url = `${base.endsWith('/') ? base : `${base}/`}domain/${encodeURIComponent(domain)}`;
     const server = new URL(url).host;
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json, application/json' } });
+      const response = await getRdapJson(url, timeoutMs);
       if (response.status === 404) return { kind: 'not_found', server };
-      if (!response.ok) {
+      if (response.status !== 200) {
         last = { kind: 'failed', reason: `RDAP server ${server} answered HTTP ${response.status}`, server };
         continue;
       }
-      return parseRdapDomain(await response.json(), server);
+      return parseRdapDomain(response.body, server);
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       last = {
