@@ -1,4 +1,3 @@
-import { getRdapJson } from './get-rdap-json.js';
 import type { RegistrationLookup } from './registration-record.js';
 
 interface RdapEvent {
@@ -50,13 +49,13 @@ export async function lookupRdap(domain: string, bases: readonly string[], timeo
     const url = `${base.endsWith('/') ? base : `${base}/`}domain/${encodeURIComponent(domain)}`;
     const server = new URL(url).host;
     try {
-      const response = await getRdapJson(url, timeoutMs);
+      const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json, application/json' } });
       if (response.status === 404) return { kind: 'not_found', server };
-      if (response.status !== 200) {
+      if (!response.ok) {
         last = { kind: 'failed', reason: `RDAP server ${server} answered HTTP ${response.status}`, server };
         continue;
       }
-      return parseRdapDomain(response.body, server);
+      return parseRdapDomain(await response.json(), server);
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       last = {
