@@ -31,8 +31,9 @@ import { fixtureZone } from '../test/support/fixture-zone.js';
  */
 const DOMAIN = 'good.test';
 const RTT_MS = 30;
-const RUNS = 40;
-const ROUNDS = 3;
+const RUNS = 25;
+/** Rounds of RUNS checks per mode, in the order before, after, after, before, ...: drift hits both alike. */
+const ROUNDS = 6;
 
 /**
  * The longest chain of lookups that wait on each other for good.test:
@@ -63,7 +64,9 @@ export interface CostFigures {
   readonly before: CostModeFigures;
   readonly after: CostModeFigures;
   readonly questions_after_per_before: number;
+  /** The median over the rounds of after ÷ before, each pair measured back to back. */
   readonly cpu_after_per_before: number;
+  readonly cpu_rounds: readonly { readonly before: number; readonly after: number }[];
   /** Lists the probe found alive / dead / unanswered. */
   readonly probe: { readonly alive: number; readonly dead: number; readonly unanswered: number };
 }
@@ -144,7 +147,7 @@ export async function benchCost(): Promise<CostFigures> {
     await one('after');
     const collected: Record<Mode, { cpu: number[]; runs: Awaited<ReturnType<typeof one>>[] }> = { before: { cpu: [], runs: [] }, after: { cpu: [], runs: [] } };
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const mode of ['before', 'after'] as const) {
+      for (const mode of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
         const r = await cpuOf(mode);
         collected[mode].cpu.push(r.cpuMs);
         collected[mode].runs.push(...r.runs);
@@ -175,7 +178,9 @@ export async function benchCost(): Promise<CostFigures> {
       before,
       after,
       questions_after_per_before: round2(after.questions / before.questions),
-      cpu_after_per_before: round2(after.cpu_ms_per_check / before.cpu_ms_per_check),
+      // Per round, after ÷ the before measured next to it; the median of those.
+      cpu_after_per_before: round2(median(collected.after.cpu.map((a, i) => a / collected.before.cpu[i]!))),
+      cpu_rounds: collected.before.cpu.map((b, i) => ({ before: round2(b), after: round2(collected.after.cpu[i]!) })),
       probe: {
         alive: probes.filter((p) => p.alive === true).length,
         dead: probes.filter((p) => p.alive === false).length,

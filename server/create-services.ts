@@ -10,6 +10,7 @@ import { createServicePayments } from './create-payments.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 import { createDnsblLivenessBoard } from '../resolvers/checks/blacklist/dnsbl-liveness-board.js';
 import { findDnsblLiveness } from '../db/dnsbl-liveness.js';
+import { getRdapJson } from './rdap-client.js';
 
 export interface ServiceOverrides {
   /** Tests lower the allowances to reach them quickly. */
@@ -45,7 +46,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     dnsblLiveness,
     createCheckContext: (scope) => {
       const dns = createDnsLookup(dnsConfig, scope);
-      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, dnsblLiveness, registration, googleTenancy, markRoots };
+      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, dnsblLiveness, registration, rdapGet: getRdapJson, googleTenancy, markRoots };
     },
   };
 }
