@@ -46,7 +46,17 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     dnsblLiveness,
     createCheckContext: (scope) => {
       const dns = createDnsLookup(dnsConfig, scope);
-      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, dnsblLiveness, registration, rdapGet: getRdapJson, googleTenancy, markRoots };
+      return {
+        dns,
+        https: createHttpsFetcher(dns, httpsConfig),
+        now: () => new Date(),
+        blacklist,
+        dnsblLiveness,
+        registration,
+        rdapGet: getRdapJson,
+        googleTenancy,
+        markRoots,
+      };
     },
   };
 }

@@ -124,18 +124,16 @@ export function sharedLiveness(ctx: DnsblContext, list: DnsblList): Promise<Dnsb
   }
   let found = lists.get(list.id);
   if (!found) {
-    found = board
-      .find(list.id, zoneDigest(zoneFor(list, ctx.blacklist).query))
-      .then((probe) =>
-        probe === null
-          ? null
-          : {
-              alive: probe.alive,
-              reason: probe.alive
-                ? null
-                : `${probe.reason ?? `${list.name} failed its RFC 5782 test points.`} (background probe of ${probe.probed_at.toISOString()})`,
-            },
-      );
+    found = board.find(list.id, zoneDigest(zoneFor(list, ctx.blacklist).query)).then((probe) =>
+      probe === null
+        ? null
+        : {
+            alive: probe.alive,
+            reason: probe.alive
+              ? null
+              : `${probe.reason ?? `${list.name} failed its RFC 5782 test points.`} (background probe of ${probe.probed_at.toISOString()})`,
+          },
+    );
     lists.set(list.id, found);
   }
   return found;
