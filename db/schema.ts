@@ -74,6 +74,10 @@ export interface ApiKeyTable {
   name: string | null;
   /** The person who made the key in the portal; null for the operator's keys. */
   created_by_user_id: number | null;
+  /** After this the key is refused as a revoked one is; null: it does not expire. */
+  expires_at: Timestamp | null;
+  /** The key a roll made to replace this one (which then expires after its grace period). */
+  rolled_to_key_id: number | null;
 }
 
 export interface PlanTable {

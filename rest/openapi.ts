@@ -29,7 +29,7 @@ export interface OpenApiOperation {
 /** What each error status means on this API (SPEC 7), in the words the reference page shows. */
 export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'Refused: `detail` says what to change (a missing or malformed parameter, an unknown or price-like body field, order problems listed by domain in `problems`).',
-  401: 'The key is missing, not recognised, or revoked.',
+  401: 'The key is missing, not recognised, revoked or expired.',
   402: 'The payment processor did not take the payment (declined card, or a code it would not redeem). Nothing charged.',
   403: 'The key lacks the scope this call needs; `required_scope` names it.',
   404: 'No such record, or no such sku on the account.',

@@ -40,6 +40,8 @@ export enum AnalyticsPeriod {
 }
 
 export type ApiKeyInput = {
+  /** When the key stops working: after now, at most 3 years ahead. Leave it out for a key that does not expire. */
+  expiresAt: InputMaybe<Scalars['DateTime']['input']>;
   /** Where the key is used, 1 to 100 characters. */
   name: Scalars['String']['input'];
   /** One or more of read, write, orders:place. */
