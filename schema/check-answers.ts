@@ -105,7 +105,7 @@ answerEnum('DmarcPolicy', ['none', 'quarantine', 'reject'], 'A DMARC policy (p=,
 answerEnum('DnsType', CHECK_DNS_TYPES, 'The record types check-dns reads (REST takes them in any case).');
 answerEnum('SpfResult', ['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'], 'An RFC 7208 check_host() result.');
 
-/** The answer when the request's deadline passed before the check returned anything: only the common fields. */
+/** The answer when the request's deadline passed before the check returned anything: only the common fields (dnssec of the lookups made so far). */
 check<CheckResultBase>(
   'UnfinishedCheck',
   "A check the request's deadline (CHECKS_DEADLINE_MS) cut off before it answered: status error, the reason as summary and first finding (code deadline_passed).",

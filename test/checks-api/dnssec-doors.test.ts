@@ -5,6 +5,7 @@ import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { loadDocument } from '../../operations/operation-document.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { rdapDomain, startTestRdapServer, type TestRdapServer } from '../support/rdap-server.js';
 
 /**
  * Every check answer's `dnssec` through the running service, on REST, /graphql and MCP, against a
@@ -29,6 +30,7 @@ const DOORS = ['rest', 'graphql', 'mcp'] as const;
 type Door = (typeof DOORS)[number];
 
 let dns: TestDnsServer;
+let rdap: TestRdapServer;
 let service: TestService;
 let mcp: Client;
 beforeAll(async () => {
@@ -40,8 +42,12 @@ beforeAll(async () => {
       '*.flaky.example': { code: 22, text: 'no reachable authority', cached: 13 },
     },
   });
+  rdap = await startTestRdapServer({
+    tlds: ['example'],
+    domains: { 'signed.example': rdapDomain('signed.example', 'Example Registrar', '2015-03-01T00:00:00Z', '2031-03-01T00:00:00Z') },
+  });
   service = await startTestService({
-    env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', DNS_TRIES: '2' },
+    env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', DNS_TRIES: '2', RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl, REGISTRATION_TIMEOUT_MS: '1000' },
     googleTenancy: { probe: async () => 'unknown' },
     rateLimits: { public: 10_000 },
   });
@@ -52,17 +58,20 @@ afterAll(async () => {
   await mcp?.close();
   await service?.close();
   await dns?.close();
+  await rdap?.close();
 });
 
-/** One check through one door, answered as REST answers it (GraphQL through the row's own document, reshaped). */
-async function through(door: Door, operationId: string, args: Record<string, string>): Promise<any> {
-  const row = publicCheckRows.find((r) => r.name === operationId)!;
-  if (door === 'rest') {
-    const response = await service.pub(`${row.path}?${new URLSearchParams(args)}`);
+const rowOf = (operationId: string) => publicCheckRows.find((r) => r.name === operationId)!;
+
+/** One check through each door, answered as REST answers it (GraphQL through the row's own document, reshaped). */
+const doors: Record<Door, (operationId: string, args: Record<string, string>) => Promise<any>> = {
+  async rest(operationId, args) {
+    const response = await service.pub(`${rowOf(operationId).path}?${new URLSearchParams(args)}`);
     expect(response.status).toBe(200);
     return response.json();
-  }
-  if (door === 'graphql') {
+  },
+  async graphql(operationId, args) {
+    const row = rowOf(operationId);
     const response = await service.pub('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -71,11 +80,14 @@ async function through(door: Door, operationId: string, args: Record<string, str
     const body = await response.json();
     expect(body.errors).toBeUndefined();
     return row.reshape!(body.data[row.unwrap!]);
-  }
-  const tool = await mcp.callTool({ name: operationId, arguments: args });
-  expect(tool.isError).toBeFalsy();
-  return JSON.parse((tool.content as { text: string }[])[0]!.text);
-}
+  },
+  async mcp(operationId, args) {
+    const tool = await mcp.callTool({ name: operationId, arguments: args });
+    expect(tool.isError).toBeFalsy();
+    return JSON.parse((tool.content as { text: string }[])[0]!.text);
+  },
+};
+const through = (door: Door, operationId: string, args: Record<string, string>): Promise<any> => doors[door](operationId, args);
 
 /** The same check through all three doors; the answers must be equal. */
 async function throughEveryDoor(operationId: string, args: Record<string, string>): Promise<any> {
@@ -167,6 +179,14 @@ describe('indeterminate: the resolver could not tell', () => {
       expect(dns.questions.slice(before).filter((q) => q.name === name)).toHaveLength(2);
     });
   }
+});
+
+describe('null: a check that asked no DNS question', () => {
+  it('check-domain-expiry answered over RDAP has dnssec null on every door', async () => {
+    const answer = await throughEveryDoor('check_domain_expiry', { domain: 'signed.example' });
+    expect(answer).toMatchObject({ registered: true, source: 'rdap', registrar: 'Example Registrar' });
+    expect(answer.dnssec).toBeNull();
+  });
 });
 
 describe('GraphQL: dnssec on the CheckAnswer interface, its status an enum', () => {
