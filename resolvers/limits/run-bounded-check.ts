@@ -61,9 +61,8 @@ export async function runBoundedCheck<Input>(
   const askServer = base.dns.askServer?.bind(base.dns);
   const dns: DnsLookup = {
     async lookup(name, type) {
-      const answer = await base.dns.lookup(name, type);
+      const answer = await dnssec.track(name, type, base.dns.lookup(name, type));
       watch(answer.ok ? null : answer.failure);
-      dnssec.note(answer);
       return answer;
     },
     ...(askServer && {

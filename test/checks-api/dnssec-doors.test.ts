@@ -24,6 +24,10 @@ const records: ZoneRecord[] = [
   // Signed, but its SPF includes a record in an unsigned zone.
   txt('mixed.example', 'v=spf1 include:_spf.unsigned.example -all'),
   txt('_spf.unsigned.example', 'v=spf1 ip4:198.51.100.0/24 -all'),
+  // Signed, with an MTA-STS record; the policy host's own answers fail validation (EDE 9).
+  txt('_mta-sts.sts.example', 'v=STSv1; id=20261101'),
+  { name: 'sts.example', type: 'MX', data: { preference: 10, exchange: 'mx.sts.example' } },
+  a('mx.sts.example', '192.0.2.25'),
 ];
 
 const DOORS = ['rest', 'graphql', 'mcp'] as const;
@@ -36,8 +40,9 @@ let mcp: Client;
 beforeAll(async () => {
   dns = await startTestDnsServer({
     records,
-    secure: ['signed.example', 'mixed.example'],
+    secure: ['signed.example', 'mixed.example', 'sts.example'],
     extendedErrors: {
+      'mta-sts.sts.example': { code: 9, text: 'no DNSKEY for sts.example' },
       '*.expired.example': { code: 7, text: 'RRSIG for expired.example expired on 2026-11-01', cached: 6 },
       '*.flaky.example': { code: 22, text: 'no reachable authority', cached: 13 },
     },
@@ -157,6 +162,24 @@ describe('bogus: SERVFAIL with Extended DNS Error 7, not retried, the reason kep
       expect(dns.questions.slice(before).filter((q) => q.name === name)).toHaveLength(1);
     });
   }
+});
+
+describe('the addresses an HTTPS fetch resolved count too', () => {
+  it('check-mta-sts is bogus when the policy host fails validation, though its own records are secure', async () => {
+    const answer = await throughEveryDoor('check_mta_sts', { domain: 'sts.example' });
+    expect(answer.record).toBe('v=STSv1; id=20261101');
+    // Asked: _mta-sts TXT, the policy host's A and AAAA (both bogus), MX, _smtp._tls TXT; A was asked before AAAA.
+    expect(answer.dnssec).toEqual({
+      status: 'bogus',
+      reason:
+        "The resolver failed DNSSEC validation of A mta-sts.sts.example: the zone's DNSKEY record is missing, so its signatures cannot be checked (Extended DNS Error 9: no DNSKEY for sts.example). 2 of the 5 answers failed validation.",
+      answers: 5,
+      validated: 3,
+      name: 'mta-sts.sts.example',
+      type: 'A',
+      extended_dns_error: { code: 9, meaning: "the zone's DNSKEY record is missing, so its signatures cannot be checked", text: 'no DNSKEY for sts.example' },
+    });
+  });
 });
 
 describe('indeterminate: the resolver could not tell', () => {

@@ -20,19 +20,19 @@ const timeout: DnsAnswer = {
   detail: 'A slow.example: 127.0.0.1:53 did not answer within 300 ms',
 };
 
-function verdictOf(answers: readonly DnsAnswer[]) {
+async function verdictOf(answers: readonly DnsAnswer[]) {
   const tally = createDnssecTally();
-  for (const answer of answers) tally.note(answer);
+  await Promise.all(answers.map((answer) => tally.track(answer.name, answer.type, Promise.resolve(answer))));
   return tally.verdict();
 }
 
 describe("a check's DNSSEC status is the weakest of its answers", () => {
-  it('is null when the check used no DNS answer', () => {
-    expect(verdictOf([])).toBeNull();
+  it('is null when the check used no DNS answer', async () => {
+    expect(await verdictOf([])).toBeNull();
   });
 
-  it('is secure only when every answer had AD', () => {
-    expect(verdictOf([ok('a.example', 'secure'), ok('b.example', 'secure')])).toEqual({
+  it('is secure only when every answer had AD', async () => {
+    expect(await verdictOf([ok('a.example', 'secure'), ok('b.example', 'secure')])).toEqual({
       status: 'secure',
       reason: 'The resolver validated all 2 DNS answers this check used (AD set on each).',
       answers: 2,
@@ -43,8 +43,8 @@ describe("a check's DNSSEC status is the weakest of its answers", () => {
     });
   });
 
-  it('one answer without AD makes it insecure, naming the first such answer', () => {
-    expect(verdictOf([ok('a.example', 'secure'), ok('include.example', 'insecure'), ok('c.example', 'insecure')])).toMatchObject({
+  it('one answer without AD makes it insecure, naming the first such answer', async () => {
+    expect(await verdictOf([ok('a.example', 'secure'), ok('include.example', 'insecure'), ok('c.example', 'insecure')])).toMatchObject({
       status: 'insecure',
       answers: 3,
       validated: 1,
@@ -53,8 +53,8 @@ describe("a check's DNSSEC status is the weakest of its answers", () => {
     });
   });
 
-  it('an answer with no reply to read (a timeout) makes it indeterminate, over insecure', () => {
-    expect(verdictOf([ok('a.example', 'insecure'), timeout])).toMatchObject({
+  it('an answer with no reply to read (a timeout) makes it indeterminate, over insecure', async () => {
+    expect(await verdictOf([ok('a.example', 'insecure'), timeout])).toMatchObject({
       status: 'indeterminate',
       name: 'slow.example',
       type: 'A',
@@ -62,8 +62,8 @@ describe("a check's DNSSEC status is the weakest of its answers", () => {
     });
   });
 
-  it("a bogus answer wins over everything, with the resolver's Extended DNS Error as the reason", () => {
-    expect(verdictOf([ok('a.example', 'secure'), timeout, expired])).toEqual({
+  it("a bogus answer wins over everything, with the resolver's Extended DNS Error as the reason", async () => {
+    expect(await verdictOf([ok('a.example', 'secure'), timeout, expired])).toEqual({
       status: 'bogus',
       reason: 'The resolver failed DNSSEC validation of TXT _dmarc.expired.example: the DNSSEC signature has expired (Extended DNS Error 7: RRSIG expired).',
       answers: 3,
@@ -74,7 +74,26 @@ describe("a check's DNSSEC status is the weakest of its answers", () => {
     });
   });
 
-  it('a question asked twice counts once', () => {
-    expect(verdictOf([ok('a.example', 'secure'), ok('a.example', 'secure')])).toMatchObject({ answers: 1, validated: 1 });
+  it('a question asked twice counts once', async () => {
+    expect(await verdictOf([ok('a.example', 'secure'), ok('a.example', 'secure')])).toMatchObject({ answers: 1, validated: 1 });
+  });
+
+  it('weighs answers in the order asked, not the order they came', async () => {
+    const tally = createDnssecTally();
+    let answerA: (answer: DnsAnswer) => void = () => undefined;
+    const slowA = tally.track('host.example', 'A', new Promise<DnsAnswer>((resolve) => (answerA = resolve)));
+    const fastAaaa = tally.track('host.example', 'AAAA', Promise.resolve({ ...timeout, name: 'host.example', type: 'AAAA' } as DnsAnswer));
+    await fastAaaa;
+    expect(tally.verdict()).toMatchObject({ status: 'indeterminate', type: 'AAAA', answers: 1 });
+    answerA({ ...timeout, name: 'host.example', type: 'A' });
+    await slowA;
+    expect(tally.verdict()).toMatchObject({ status: 'indeterminate', type: 'A', answers: 2 });
+  });
+
+  it('names compare without case or the root dot', async () => {
+    const tally = createDnssecTally();
+    await tally.track('A.Example.', 'TXT', Promise.resolve(ok('a.example', 'secure')));
+    await tally.track('a.example', 'TXT', Promise.resolve(ok('a.example', 'insecure')));
+    expect(tally.verdict()).toMatchObject({ status: 'secure', answers: 1 });
   });
 });

@@ -1,5 +1,6 @@
 import type { DnsAnswer, DnsRecordType, DnssecStatus, ExtendedDnsError } from './dns-types.js';
 import { describeExtendedDnsError } from './extended-dns-errors.js';
+import { bareName } from './answer-from-reply.js';
 
 /**
  * A check's DNSSEC status: the weakest status among the DNS answers the check used (docs/dnssec.md),
@@ -54,26 +55,37 @@ function reasonOf(status: DnssecStatus, decider: DnsAnswer, count: number, total
 }
 
 export interface DnssecTally {
-  /** Notes an answer the check used; a question asked again counts once (its first answer). */
-  note(answer: DnsAnswer): void;
-  /** The check's status so far; null when it used no DNS answer. */
+  /**
+   * Notes a question when the check asks it and its answer when it comes, and hands the answer on.
+   * Answers are weighed in the order the check asked (A before AAAA when both are asked at once),
+   * not the order they arrived, so the same check names the same deciding answer on every run.
+   * A question asked again counts once.
+   */
+  track<T extends DnsRecordType>(name: string, type: T, answer: Promise<DnsAnswer<T>>): Promise<DnsAnswer<T>>;
+  /** The check's status so far over the answers that have come; null when none has. */
   verdict(): CheckDnssec | null;
 }
 
 /** One per check run (resolvers/limits/run-bounded-check.ts), over the answers of its recursive lookups. */
 export function createDnssecTally(): DnssecTally {
-  const seen = new Map<string, DnsAnswer>();
+  // Insertion order is the order asked; a question still in flight holds null.
+  const asked = new Map<string, DnsAnswer | null>();
   return {
-    note(answer) {
-      const key = `${answer.name}|${answer.type}`;
-      if (!seen.has(key)) seen.set(key, answer);
+    async track(name, type, pending) {
+      const key = `${bareName(name)}|${type}`;
+      const first = !asked.has(key);
+      if (first) asked.set(key, null);
+      const answer = await pending;
+      if (first) asked.set(key, answer);
+      return answer;
     },
     verdict() {
-      if (seen.size === 0) return null;
+      const seen = [...asked.values()].filter((answer): answer is DnsAnswer => answer !== null);
+      if (seen.length === 0) return null;
       let decider: DnsAnswer | undefined;
       let count = 0;
       let validated = 0;
-      for (const answer of seen.values()) {
+      for (const answer of seen) {
         const status = statusOf(answer);
         if (status === 'secure') validated += 1;
         if (decider === undefined || RANK[status] > RANK[statusOf(decider)]) {
@@ -86,8 +98,8 @@ export function createDnssecTally(): DnssecTally {
       const secure = status === 'secure';
       return {
         status,
-        reason: reasonOf(status, decider, count, seen.size, validated),
-        answers: seen.size,
+        reason: reasonOf(status, decider, count, seen.length, validated),
+        answers: seen.length,
         validated,
         name: secure ? null : decider.name,
         type: secure ? null : decider.type,
