@@ -86,6 +86,13 @@ export type ChangePasswordInput = {
   newPassword: Scalars['String']['input'];
 };
 
+/** open (our team answers), done or declined. */
+export enum ChangeRequestStatus {
+  Declined = 'declined',
+  Done = 'done',
+  Open = 'open'
+}
+
 /** pass, warn (warnings), fail (errors); error when lookups failed or the request's bounds cut the check short. */
 export enum CheckStatus {
   Error = 'error',
@@ -271,6 +278,15 @@ export enum GradePart {
   Spf = 'spf'
 }
 
+/** Stripe's invoice status: draft, open (owed), paid, uncollectible, void. */
+export enum InvoiceStatus {
+  Draft = 'draft',
+  Open = 'open',
+  Paid = 'paid',
+  Uncollectible = 'uncollectible',
+  Void = 'void'
+}
+
 /** Verified or common mark certificate. */
 export enum MarkType {
   Cmc = 'CMC',
@@ -333,6 +349,17 @@ export type OrderMailboxInput = {
   localPart: Scalars['String']['input'];
 };
 
+/** The order's subscription: active; trialing; past_due (a renewal failed, retried); unpaid (retries ended); incomplete (the first payment did not complete); paused; cancelled. */
+export enum OrderStatus {
+  Active = 'active',
+  Cancelled = 'cancelled',
+  Incomplete = 'incomplete',
+  PastDue = 'past_due',
+  Paused = 'paused',
+  Trialing = 'trialing',
+  Unpaid = 'unpaid'
+}
+
 export type PayInvoicesInput = {
   /** One invoice to pay; leave it out to pay every open invoice. */
   invoiceNumber: InputMaybe<Scalars['String']['input']>;
@@ -354,6 +381,12 @@ export type RaiseRequestInput = {
   /** What to change, at most 2,000 characters. */
   summary: Scalars['String']['input'];
 };
+
+/** pending or paid. */
+export enum ReferralEarningStatus {
+  Paid = 'paid',
+  Pending = 'pending'
+}
 
 /** Where the registration data came from. */
 export enum RegistrationSource {
@@ -492,6 +525,13 @@ export enum UserRole {
   Owner = 'owner'
 }
 
+/** pending (retried with backoff for a day), delivered or failed. */
+export enum WebhookDeliveryStatus {
+  Delivered = 'delivered',
+  Failed = 'failed',
+  Pending = 'pending'
+}
+
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
@@ -527,12 +567,12 @@ export type ApplyDomainSetupMutationVariables = Exact<{
 
 export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
-export type InvoiceFieldsFragment = { number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
+export type InvoiceFieldsFragment = { number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
 
 export type BillingQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, invoices: Array<{ number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }> } };
+export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }> } };
 
 export type CardSetupLinkMutationVariables = Exact<{
   input: CardSetupLinkInput;
@@ -721,7 +761,7 @@ export type CreateWorkspaceMutation = { createWorkspace: { name: string, workspa
 export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: string, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: string, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
+export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: BuildState, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
 
 export type DeleteDnsConnectionMutationVariables = Exact<{
   connectionId: Scalars['Int']['input'];
@@ -787,7 +827,7 @@ export type FileDomainMutation = { fileDomain: { domain: string, workspace_id: n
 export type OrdersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: string, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
+export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
 
 export type PayInvoicesMutationVariables = Exact<{
   input: PayInvoicesInput;
@@ -807,7 +847,7 @@ export type PlaceOrderMutationVariables = Exact<{
 }>;
 
 
-export type PlaceOrderMutation = { placeOrder: { reference: string, sku: string, status: string, quantity: number, domains: number, mailboxes: number, total: number, replayed: boolean, order_id: number, subscription_id: string, charged: { amount: number, currency: string } } };
+export type PlaceOrderMutation = { placeOrder: { reference: string, sku: string, status: OrderStatus, quantity: number, domains: number, mailboxes: number, total: number, replayed: boolean, order_id: number, subscription_id: string, charged: { amount: number, currency: string } } };
 
 export type PreviewOrderQueryVariables = Exact<{
   order: OrderInput;
@@ -821,12 +861,12 @@ export type RaiseRequestMutationVariables = Exact<{
 }>;
 
 
-export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, request: { kind: RequestKind, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> } } };
+export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, request: { kind: RequestKind, summary: string, status: ChangeRequestStatus, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> } } };
 
 export type ReferralsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ReferralsQuery = { referrals: { code: string | null, link: string | null, currency: string, payout_destination: string | null, earned_total: number, pending_total: number, paid_total: number, earnings: Array<{ amount: number, currency: string, status: string, referred_account: string, earned_at: string }> } };
+export type ReferralsQuery = { referrals: { code: string | null, link: string | null, currency: string, payout_destination: string | null, earned_total: number, pending_total: number, paid_total: number, earnings: Array<{ amount: number, currency: string, status: ReferralEarningStatus, referred_account: string, earned_at: string }> } };
 
 export type RenameWorkspaceMutationVariables = Exact<{
   workspaceId: Scalars['Int']['input'];
@@ -846,7 +886,7 @@ export type RequestPlanMutation = { requestPlan: { requested: boolean, detail: s
 export type RequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RequestsQuery = { requests: Array<{ kind: RequestKind, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
+export type RequestsQuery = { requests: Array<{ kind: RequestKind, summary: string, status: ChangeRequestStatus, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
 
 export type ResendWebhookDeliveryMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];
@@ -854,7 +894,7 @@ export type ResendWebhookDeliveryMutationVariables = Exact<{
 }>;
 
 
-export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { status: string, delivery_id: number, event_id: string } };
+export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { status: WebhookDeliveryStatus, delivery_id: number, event_id: string } };
 
 export type SegmentEspQueryVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
@@ -871,7 +911,7 @@ export type SendTestWebhookMutationVariables = Exact<{
 }>;
 
 
-export type SendTestWebhookMutation = { sendTestWebhook: { status: string, delivery_id: number, event_id: string } };
+export type SendTestWebhookMutation = { sendTestWebhook: { status: WebhookDeliveryStatus, delivery_id: number, event_id: string } };
 
 export type SetAlertRecipientsMutationVariables = Exact<{
   input: AlertRecipientsInput;
@@ -926,7 +966,7 @@ export type WebhookDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type WebhookDeliveriesQuery = { webhookDeliveries: Array<{ status: string, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }> };
+export type WebhookDeliveriesQuery = { webhookDeliveries: Array<{ status: WebhookDeliveryStatus, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }> };
 
 export type WebhooksQueryVariables = Exact<{ [key: string]: never; }>;
 
