@@ -214,7 +214,7 @@ function publicOperation(row: OperationRow, method: 'GET' | 'POST', answer: Json
     responses: {
       200: {
         description:
-          "The check's answer: status, summary, findings and the check's own fields (or only the first three when the request's deadline cut it off).",
+          "The check's answer: status, summary, findings, dnssec and the check's own fields (or only the first four when the request's deadline cut it off).",
         headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
         content: { 'application/json': { schema: answer } },
       },
@@ -380,12 +380,31 @@ function checkAnswerSchemas(): Record<string, JsonSchema> {
     CheckAnswer: {
       type: 'object',
       description:
-        'Every check answers status, summary and findings, plus its own snake_case fields (docs/checks.md). A DNS timeout or SERVFAIL gives status "error", never a missing record.',
-      required: ['status', 'summary', 'findings'],
+        'Every check answers status, summary, findings and dnssec, plus its own snake_case fields (docs/checks.md). A DNS timeout or SERVFAIL gives status "error", never a missing record.',
+      required: ['status', 'summary', 'findings', 'dnssec'],
       properties: {
         status: { type: 'string', enum: ['pass', 'warn', 'fail', 'error'] },
         summary: { type: 'string', description: 'One sentence.' },
         findings: { type: 'array', items: { $ref: '#/components/schemas/Finding' } },
+        dnssec: {
+          type: ['object', 'null'],
+          description:
+            'The DNSSEC status of the DNS answers the check used, the weakest of them: secure, insecure, bogus or indeterminate, with the reason (docs/dnssec.md); null when the check asked no DNS question.',
+          required: ['status', 'reason', 'answers', 'validated', 'name', 'type', 'extended_dns_error'],
+          properties: {
+            status: { type: 'string', enum: ['secure', 'insecure', 'bogus', 'indeterminate'] },
+            reason: { type: 'string' },
+            answers: { type: 'integer' },
+            validated: { type: 'integer' },
+            name: { type: ['string', 'null'] },
+            type: { type: ['string', 'null'] },
+            extended_dns_error: {
+              type: ['object', 'null'],
+              required: ['code', 'meaning', 'text'],
+              properties: { code: { type: 'integer' }, meaning: { type: 'string' }, text: { type: ['string', 'null'] } },
+            },
+          },
+        },
       },
       additionalProperties: true,
     },

@@ -212,9 +212,10 @@ export enum DnsblKind {
   Ip = 'ip'
 }
 
-/** DNSSEC validation of an answer (docs/checks.md, "DNSSEC status"). */
+/** DNSSEC validation as the resolver reported it: secure (AD set), insecure (AD clear: unsigned, or a resolver that does not validate), bogus (SERVFAIL with an Extended DNS Error saying validation failed), indeterminate (the reply did not tell, or no reply). docs/dnssec.md. */
 export enum DnssecStatus {
   Bogus = 'bogus',
+  Indeterminate = 'indeterminate',
   Insecure = 'insecure',
   Secure = 'secure'
 }
@@ -594,8 +595,8 @@ export type CheckBimiQueryVariables = Exact<{
 
 
 export type CheckBimiQuery = { checkBimi:
-    | { status: CheckStatus, summary: string, domain: string, selector: string, record: string | null, valid: boolean, declined: boolean, domain_unicode: string | null, record_domain: string | null, logo_url: string | null, authority_url: string | null, dmarc_enforced: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dmarc_detail: { policy: DmarcPolicy | null, pct: number | null, changes: Array<string>, domain_record: string | null, organizational_domain: string, organizational_record: string | null, subdomain_policy: DmarcPolicy | null }, logo: { fetched: boolean, problems: Array<string>, size_bytes: number | null, svg_tiny_ps_valid: boolean | null } | null, certificate: { fetched: boolean, subject: string | null, issuer: string | null, expired: boolean | null, names: Array<string>, problems: Array<string>, valid_from: string | null, valid_to: string | null, covers_domain: boolean | null, mark_type: MarkType | null, logo_embedded: boolean, logo_matches: boolean | null, chain_trusted: boolean | null, trust_anchor: string | null } | null }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, selector: string, record: string | null, valid: boolean, declined: boolean, domain_unicode: string | null, record_domain: string | null, logo_url: string | null, authority_url: string | null, dmarc_enforced: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, dmarc_detail: { policy: DmarcPolicy | null, pct: number | null, changes: Array<string>, domain_record: string | null, organizational_domain: string, organizational_record: string | null, subdomain_policy: DmarcPolicy | null }, logo: { fetched: boolean, problems: Array<string>, size_bytes: number | null, svg_tiny_ps_valid: boolean | null } | null, certificate: { fetched: boolean, subject: string | null, issuer: string | null, expired: boolean | null, names: Array<string>, problems: Array<string>, valid_from: string | null, valid_to: string | null, covers_domain: boolean | null, mark_type: MarkType | null, logo_embedded: boolean, logo_matches: boolean | null, chain_trusted: boolean | null, trust_anchor: string | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckBlacklistQueryVariables = Exact<{
@@ -604,8 +605,8 @@ export type CheckBlacklistQueryVariables = Exact<{
 
 
 export type CheckBlacklistQuery = { checkBlacklist:
-    | { status: CheckStatus, summary: string, input: string, domain: string | null, input_kind: BlacklistInputKind, domain_unicode: string | null, listed_count: number, checked_count: number, unanswered_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, checked: { description: string, domain: string | null, addresses: Array<string>, mail_hosts: Array<string>, domain_lists: number, ip_lists: number }, lists: Array<{ list: string, zone: string, target: string, kind: DnsblKind, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, input: string, domain: string | null, input_kind: BlacklistInputKind, domain_unicode: string | null, listed_count: number, checked_count: number, unanswered_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, checked: { description: string, domain: string | null, addresses: Array<string>, mail_hosts: Array<string>, domain_lists: number, ip_lists: number }, lists: Array<{ list: string, zone: string, target: string, kind: DnsblKind, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckCnameQueryVariables = Exact<{
@@ -615,8 +616,8 @@ export type CheckCnameQueryVariables = Exact<{
 
 
 export type CheckCnameQuery = { checkCname:
-    | { status: CheckStatus, summary: string, host: string, expected: string | null, host_unicode: string | null, matches_expected: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, chain: Array<{ name: string, target: string, ttl: number }>, final: { name: string, addresses: Array<string> } }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, host: string, expected: string | null, host_unicode: string | null, matches_expected: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, chain: Array<{ name: string, target: string, ttl: number }>, final: { name: string, addresses: Array<string> } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDeliverabilityQueryVariables = Exact<{
@@ -625,8 +626,8 @@ export type CheckDeliverabilityQueryVariables = Exact<{
 
 
 export type CheckDeliverabilityQuery = { checkDeliverability:
-    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domain_age: { check: string, status: CheckStatus, summary: string } } }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domain_age: { check: string, status: CheckStatus, summary: string } } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDkimQueryVariables = Exact<{
@@ -636,8 +637,8 @@ export type CheckDkimQueryVariables = Exact<{
 
 
 export type CheckDkimQuery = { checkDkim:
-    | { status: CheckStatus, summary: string, domain: string, selector: string | null, wildcard: boolean | null, domain_unicode: string | null, selectors_checked: Array<string>, domainkey_exists: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, keys: Array<{ selector: string, record: string, valid: boolean, testing: boolean, key_type: DkimKeyType | null, key_bits: number | null, hash_algorithms: Array<string>, service_types: Array<string>, findings: Array<{ severity: Severity, code: string, message: string }> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, selector: string | null, wildcard: boolean | null, domain_unicode: string | null, selectors_checked: Array<string>, domainkey_exists: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, keys: Array<{ selector: string, record: string, valid: boolean, testing: boolean, key_type: DkimKeyType | null, key_bits: number | null, hash_algorithms: Array<string>, service_types: Array<string>, findings: Array<{ severity: Severity, code: string, message: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDmarcQueryVariables = Exact<{
@@ -646,8 +647,8 @@ export type CheckDmarcQueryVariables = Exact<{
 
 
 export type CheckDmarcQuery = { checkDmarc:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, source: string | null, inherited: boolean, policy: DmarcPolicy | null, pct: number | null, adkim: DmarcAlignment | null, aspf: DmarcAlignment | null, rua: Array<string>, ruf: Array<string>, fo: Array<string> | null, ri: number | null, np: DmarcPolicy | null, t: DmarcTesting | null, psd: DmarcPsd | null, domain_unicode: string | null, organizational_domain: string | null, subdomain_policy: DmarcPolicy | null, effective_policy: DmarcPolicy | null, findings: Array<{ severity: Severity, code: string, message: string }>, tags: Array<{ tag: string, value: string, meaning: string }>, report_destinations: Array<{ tag: DmarcReportTag, uri: string, destination: string | null, external: boolean, authorized: boolean | null, problem: DmarcReportProblem | null, authorization_record: string | null }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, source: string | null, inherited: boolean, policy: DmarcPolicy | null, pct: number | null, adkim: DmarcAlignment | null, aspf: DmarcAlignment | null, rua: Array<string>, ruf: Array<string>, fo: Array<string> | null, ri: number | null, np: DmarcPolicy | null, t: DmarcTesting | null, psd: DmarcPsd | null, domain_unicode: string | null, organizational_domain: string | null, subdomain_policy: DmarcPolicy | null, effective_policy: DmarcPolicy | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, tags: Array<{ tag: string, value: string, meaning: string }>, report_destinations: Array<{ tag: DmarcReportTag, uri: string, destination: string | null, external: boolean, authorized: boolean | null, problem: DmarcReportProblem | null, authorization_record: string | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDnsQueryVariables = Exact<{
@@ -657,7 +658,7 @@ export type CheckDnsQueryVariables = Exact<{
 
 
 export type CheckDnsQuery = { checkDns:
-    | { status: CheckStatus, summary: string, domain: string, type: DnsType, outcome: DnsOutcome, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, records: Array<
+    | { status: CheckStatus, summary: string, domain: string, type: DnsType, outcome: DnsOutcome, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, records: Array<
         | { address: string, ttl: number }
         | { flags: number, tag: string, value: string, ttl: number }
         | { preference: number, exchange: string, ttl: number }
@@ -665,7 +666,7 @@ export type CheckDnsQuery = { checkDns:
         | { mname: string, rname: string, serial: number, refresh: number, retry: number, expire: number, minimum: number, ttl: number }
         | { value: string, strings: Array<string>, ttl: number }
       > }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDomainExpiryQueryVariables = Exact<{
@@ -674,8 +675,8 @@ export type CheckDomainExpiryQueryVariables = Exact<{
 
 
 export type CheckDomainExpiryQuery = { checkDomainExpiry:
-    | { status: CheckStatus, summary: string, domain: string, registered: boolean | null, registrar: string | null, created: string | null, expires: string | null, source: RegistrationSource | null, server: string | null, domain_unicode: string | null, registered_domain: string, days_remaining: number | null, age_days: number | null, findings: Array<{ severity: Severity, code: string, message: string }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, registered: boolean | null, registrar: string | null, created: string | null, expires: string | null, source: RegistrationSource | null, server: string | null, domain_unicode: string | null, registered_domain: string, days_remaining: number | null, age_days: number | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDomainSetupMutationVariables = Exact<{
@@ -691,8 +692,8 @@ export type CheckMtaStsQueryVariables = Exact<{
 
 
 export type CheckMtaStsQuery = { checkMtaSts:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, domain_unicode: string | null, record_id: string | null, policy_url: string, policy_error: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, policy: { version: string, mode: MtaStsMode, mx: Array<string>, max_age: number } | null, mx_hosts: Array<{ host: string, matches_policy: boolean | null }>, tls_rpt: { record: string, rua: Array<string>, valid: boolean } | null }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, domain_unicode: string | null, record_id: string | null, policy_url: string, policy_error: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, policy: { version: string, mode: MtaStsMode, mx: Array<string>, max_age: number } | null, mx_hosts: Array<{ host: string, matches_policy: boolean | null }>, tls_rpt: { record: string, rua: Array<string>, valid: boolean } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckNameserversQueryVariables = Exact<{
@@ -701,8 +702,8 @@ export type CheckNameserversQueryVariables = Exact<{
 
 
 export type CheckNameserversQuery = { checkNameservers:
-    | { status: CheckStatus, summary: string, provider_counts: Record<string, number>, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, zone: string | null, outcome: NameserverOutcome, nameservers: Array<string>, provider: string | null, reason: string | null, dnssec: DnssecStatus | null, domain_unicode: string | null, providers: Array<{ id: string, name: string, nameservers: Array<string> }>, delegation: { parent_zone: string, parent_nameservers: Array<string> | null, parent_reason: string | null, child_nameservers: Array<string>, only_at_parent: Array<string>, only_at_child: Array<string>, serials_agree: boolean | null, servers: Array<{ nameserver: string, addresses: Array<string>, status: NameserverStatus, serial: number | null, reason: string | null }> } | null }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, provider_counts: Record<string, number>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, zone: string | null, outcome: NameserverOutcome, nameservers: Array<string>, provider: string | null, reason: string | null, dnssec: DnssecStatus | null, domain_unicode: string | null, providers: Array<{ id: string, name: string, nameservers: Array<string> }>, delegation: { parent_zone: string, parent_nameservers: Array<string> | null, parent_reason: string | null, child_nameservers: Array<string>, only_at_parent: Array<string>, only_at_child: Array<string>, serials_agree: boolean | null, servers: Array<{ nameserver: string, addresses: Array<string>, status: NameserverStatus, serial: number | null, reason: string | null }> } | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckProviderDomainQueryVariables = Exact<{
@@ -711,8 +712,8 @@ export type CheckProviderDomainQueryVariables = Exact<{
 
 
 export type CheckProviderDomainQuery = { checkProviderDomain:
-    | { status: CheckStatus, summary: string, domain: string, provider: TenancyProvider, attached: boolean | null, confidence: Confidence, note: string, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, evidence: Array<{ kind: EvidenceKind, found: boolean | null, detail: string }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, provider: TenancyProvider, attached: boolean | null, confidence: Confidence, note: string, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, evidence: Array<{ kind: EvidenceKind, found: boolean | null, detail: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckSpfQueryVariables = Exact<{
@@ -724,8 +725,8 @@ export type CheckSpfQueryVariables = Exact<{
 
 
 export type CheckSpfQuery = { checkSpf:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckUriblQueryVariables = Exact<{
@@ -734,8 +735,8 @@ export type CheckUriblQueryVariables = Exact<{
 
 
 export type CheckUriblQuery = { checkUribl:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
-    | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
    };
 
 export type CreateDnsConnectionMutationVariables = Exact<{
@@ -903,8 +904,8 @@ export type SegmentEspQueryVariables = Exact<{
 
 
 export type SegmentEspQuery = { segmentEsp:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type SendTestWebhookMutationVariables = Exact<{
@@ -958,8 +959,8 @@ export type VerifyEmailQueryVariables = Exact<{
 
 
 export type VerifyEmailQuery = { verifyEmail:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
-    | { status: CheckStatus, summary: string, catch_all_note: string, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ email: string, valid: boolean | null, reason: EmailReason, detail: string, domain: string | null, disposable: boolean, role: boolean, syntax_valid: boolean, domain_unicode: string | null, implicit_mx: boolean, null_mx: boolean, mx: Array<{ preference: number, exchange: string }>, mx_issues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, catch_all_note: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ email: string, valid: boolean | null, reason: EmailReason, detail: string, domain: string | null, disposable: boolean, role: boolean, syntax_valid: boolean, domain_unicode: string | null, implicit_mx: boolean, null_mx: boolean, mx: Array<{ preference: number, exchange: string }>, mx_issues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
    };
 
 export type WebhookDeliveriesQueryVariables = Exact<{
