@@ -33,7 +33,7 @@ const DOMAIN = 'good.test';
 const RTT_MS = 30;
 const RUNS = 25;
 /** Rounds of RUNS checks per mode, in the order before, after, after, before, ...: drift hits both alike. */
-const ROUNDS = 6;
+const ROUNDS = 8;
 
 /**
  * The longest chain of lookups that wait on each other for good.test:
@@ -143,8 +143,11 @@ export async function benchCost(): Promise<CostFigures> {
       const used = process.cpuUsage(start);
       return { cpuMs: (used.user + used.system) / 1000 / RUNS, runs };
     };
-    await one('before'); // warm-up: JIT, sockets, the RDAP bootstrap file
-    await one('after');
+    // Warm-up: JIT of both paths, sockets, the RDAP bootstrap file (a first round without it ran 2-3x slower).
+    for (let i = 0; i < 10; i += 1) {
+      await one('before');
+      await one('after');
+    }
     const collected: Record<Mode, { cpu: number[]; runs: Awaited<ReturnType<typeof one>>[] }> = { before: { cpu: [], runs: [] }, after: { cpu: [], runs: [] } };
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const mode of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
