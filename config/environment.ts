@@ -157,6 +157,18 @@ export const environmentSchema = z.object({
       return value;
     }),
   TRUSTED_PROXIES: list(),
+  // Inboxes behind the domain (docs/mailboxes.md)
+  FORWARD_PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return null;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `FORWARD_PORT must be a port number from 0 to 65535, not "${raw}".`);
+      return n;
+    }),
+  SANDBOX_SUSPENDED_MAILBOXES: list(),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),
 
   // Domain setup (docs/domain-setup.md)

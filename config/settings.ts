@@ -13,6 +13,8 @@ export interface Settings {
   readonly log: LogSettings;
   /** METRICS_PORT: unset, no metrics listener; 0 picks a free port (tests). */
   readonly metricsPort: number | null;
+  /** FORWARD_PORT: unset, no forwarding listener; 0 picks a free port (tests). It binds HOST. */
+  readonly forwardPort: number | null;
   /** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
   readonly metricsHost: string;
   /** TRUSTED_PROXIES: addresses of the operator's load balancers (checked to be IP addresses). */
@@ -182,6 +184,8 @@ export interface JobsConfig {
   readonly enabled: boolean;
   /** SANDBOX_BUILD_DELAY_MS (3000): how long the sandbox provisioning takes before a build starts. */
   readonly sandboxBuildDelayMs: number;
+  /** SANDBOX_SUSPENDED_MAILBOXES (tests, demos): addresses the sandbox provider reports suspended once it has made them. */
+  readonly sandboxSuspendedMailboxes: readonly string[];
   /** MONITOR_INTERVAL_MS (a day): how often a watched domain is checked. */
   readonly monitorIntervalMs: number;
   /** JOBS_SWEEP_INTERVAL_MS (30 s): how often each instance looks for work the fast path missed. */
@@ -238,6 +242,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     log: { silent: e.LOG_LEVEL === 'silent', requests: e.LOG_REQUESTS },
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    forwardPort: e.FORWARD_PORT,
     trustedProxies,
     selfSignUp: e.SELF_SIGN_UP === 'on',
     keyMode: e.STRIPE_SECRET_KEY === null ? 'test' : 'live',
@@ -280,6 +285,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     jobs: {
       enabled: e.JOBS === 'on',
       sandboxBuildDelayMs: e.SANDBOX_BUILD_DELAY_MS,
+      sandboxSuspendedMailboxes: e.SANDBOX_SUSPENDED_MAILBOXES.map((a) => a.toLowerCase()),
       monitorIntervalMs: e.MONITOR_INTERVAL_MS,
       sweepIntervalMs: e.JOBS_SWEEP_INTERVAL_MS,
       concurrency: e.JOBS_CONCURRENCY,

@@ -44,7 +44,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     db: database.db,
     services,
     config,
-    adapter: createSandboxAdapter(config.sandboxBuildDelayMs),
+    adapter: createSandboxAdapter(config.sandboxBuildDelayMs, config.sandboxSuspendedMailboxes),
     mailer,
     enqueue: (task, payload, opts) => queue.enqueue(task, payload, opts),
     faults: options.faults ?? new Set(),

@@ -79,7 +79,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const jobs = await startJobs(baseServices, database, { config: settings.jobs, faults: options.jobFaults ?? new Set() });
     startedJobs = jobs;
     const mailer = createAlertMailer(settings.jobs.smtpUrl, settings.jobs.alertFrom, settings.jobs.outboxDir);
-    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp };
+    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp, mailboxProvider: jobs.environment.adapter };
     const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);
