@@ -48,6 +48,30 @@ async function sealedPassword(email: string): Promise<string> {
   expect(row.password_sealed).toMatch(/^v1\./);
   return decryptSecret(h.service.services.secretsKey, row.password_sealed!, mailboxSealPurpose(row.id));
 }
+/** RFC 4180, as a spreadsheet reads it: quoted fields may hold commas, quotes ("") and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    } else field += c;
+  }
+  expect(field).toBe('');
+  expect(row).toEqual([]);
+  return rows;
+}
+const asRecords = (rows: string[][]) => rows.slice(1).map((r) => Object.fromEntries(rows[0]!.map((name, i) => [name, r[i]])));
+
 function toolAnswer(result: Awaited<ReturnType<Client['callTool']>>): any {
   const content: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
   return JSON.parse(content && typeof content === 'object' && 'text' in content && typeof content.text === 'string' ? content.text : 'null');
@@ -237,5 +261,132 @@ describe('credentials', () => {
     const all = logged.join('');
     expect(all.length).toBeGreaterThan(0);
     for (const p of passwords) expect(all).not.toContain(p);
+  });
+});
+
+describe('export to the sequencer', () => {
+  let subscriptionId: string;
+  const exportOf = async (query: string, key?: string) => {
+    const response = await h.service.api(`/v1/portal/orders/${subscriptionId}/export${query}`, key ? { key } : {});
+    return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+  };
+  const passwords = async () =>
+    Object.fromEntries(await Promise.all([first, second].flatMap((d) => ['alex', 'sam'].map(async (l) => [`${l}@${d}`, await sealedPassword(`${l}@${d}`)]))));
+
+  beforeAll(async () => {
+    const order = await h.service.services.db
+      .selectFrom('orders')
+      .innerJoin('domains', 'domains.order_id', 'orders.id')
+      .select('orders.subscription_id')
+      .where('domains.domain', '=', first)
+      .executeTakeFirstOrThrow();
+    subscriptionId = order.subscription_id;
+  });
+
+  it('without a sequencer the default is the generic IMAP/SMTP CSV, every active mailbox with its password, parsed back', async () => {
+    const csv = await exportOf('');
+    expect(csv.status).toBe(200);
+    expect(csv.type).toBe('text/csv; charset=utf-8');
+    const rows = parseCsv(csv.text);
+    expect(rows[0]).toEqual([
+      'email',
+      'first_name',
+      'last_name',
+      'username',
+      'password',
+      'imap_host',
+      'imap_port',
+      'imap_security',
+      'smtp_host',
+      'smtp_port',
+      'smtp_security',
+    ]);
+    const known = await passwords();
+    expect(asRecords(rows)).toEqual(
+      Object.entries(known).map(([email, password]) => ({
+        email,
+        first_name: email.startsWith('alex') ? 'Alex' : 'Sam',
+        last_name: email.startsWith('alex') ? 'Morgan' : 'Rivera',
+        username: email,
+        password,
+        imap_host: 'imap.gmail.com',
+        imap_port: '993',
+        imap_security: 'ssl',
+        smtp_host: 'smtp.gmail.com',
+        smtp_port: '587',
+        smtp_security: 'starttls',
+      })),
+    );
+    const events = await h.service.services.db.selectFrom('events').select('data').where('type', '=', 'mailbox.credentials_revealed').execute();
+    const exported = events.map((e) => JSON.parse(e.data)).filter((d) => d.export_format === 'generic');
+    expect(exported).toHaveLength(1);
+    for (const e of events) for (const p of Object.values(known)) expect(e.data).not.toContain(p);
+  });
+
+  it('format=instantly and format=smartlead answer their own columns; the order’s sequencer picks the default', async () => {
+    const known = await passwords();
+    const instantly = asRecords(parseCsv((await exportOf('?format=instantly')).text));
+    expect(instantly).toHaveLength(4);
+    expect(instantly[0]).toEqual({
+      Email: `alex@${first}`,
+      'First Name': 'Alex',
+      'Last Name': 'Morgan',
+      'IMAP Username': `alex@${first}`,
+      'IMAP Password': known[`alex@${first}`],
+      'IMAP Host': 'imap.gmail.com',
+      'IMAP Port': '993',
+      'SMTP Username': `alex@${first}`,
+      'SMTP Password': known[`alex@${first}`],
+      'SMTP Host': 'smtp.gmail.com',
+      'SMTP Port': '587',
+    });
+    const smartleadRows = parseCsv((await exportOf('?format=SmartLead')).text);
+    expect(smartleadRows[0]).toEqual(['from_name', 'from_email', 'user_name', 'password', 'smtp_host', 'smtp_port', 'imap_host', 'imap_port']);
+    expect(asRecords(smartleadRows)[3]).toEqual({
+      from_name: 'Sam Rivera',
+      from_email: `sam@${second}`,
+      user_name: `sam@${second}`,
+      password: known[`sam@${second}`],
+      smtp_host: 'smtp.gmail.com',
+      smtp_port: '587',
+      imap_host: 'imap.gmail.com',
+      imap_port: '993',
+    });
+    const set = await postJson(h.service, `/v1/portal/orders/${subscriptionId}/sequencer`, { sequencer: 'smartlead' }, { method: 'PUT' });
+    expect(set.status).toBe(200);
+    try {
+      expect(parseCsv((await exportOf('')).text)[0]![0]).toBe('from_name');
+      // GraphQL answers the same text.
+      const gql = await graphql(h.service, 'query ($s: String!) { orderExport(subscriptionId: $s) }', { s: subscriptionId });
+      expect(parseCsv(gql.body.data.orderExport)).toEqual(smartleadRows);
+    } finally {
+      await postJson(h.service, `/v1/portal/orders/${subscriptionId}/sequencer`, { sequencer: 'none' }, { method: 'PUT' });
+    }
+    // A sequencer without a template of its own (docs/mailboxes.md) exports the generic columns.
+    expect(parseCsv((await exportOf('')).text)[0]![0]).toBe('email');
+  });
+
+  it('refuses an unknown format (400 with the allowed ones), another account’s order (404), a read key (403), a stopped order (409)', async () => {
+    const unknown = await exportOf('?format=excel');
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.text)).toMatchObject({
+      code: 'unknown_format',
+      allowed: ['generic', 'instantly', 'smartlead'],
+      detail: expect.stringMatching(/format=/),
+    });
+    const other = await h.service.seedAccount();
+    const theirs = await exportOf('', other.key);
+    expect(theirs.status).toBe(404);
+    expect(JSON.parse(theirs.text).code).toBe('order_not_found');
+    const { key: readKey } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
+    expect((await exportOf('', readKey)).status).toBe(403);
+    await h.service.services.db.updateTable('orders').set({ status: 'canceled' }).where('subscription_id', '=', subscriptionId).execute();
+    try {
+      const stopped = await exportOf('?format=generic');
+      expect(stopped.status).toBe(409);
+      expect(JSON.parse(stopped.text)).toMatchObject({ code: 'order_suspended', order_status: 'canceled' });
+    } finally {
+      await h.service.services.db.updateTable('orders').set({ status: 'active' }).where('subscription_id', '=', subscriptionId).execute();
+    }
   });
 });
