@@ -149,6 +149,8 @@ describe('mailboxes of a domain', () => {
   });
 
   it('a domain not on the orders is a 404 naming where to look; a read key may list', async () => {
+    // (FORWARD_PORT unset here: no forwarding listener.)
+    expect(h.service.forwardUrl).toBeNull();
     const missing = await get('/v1/portal/domains/not-mine.com/mailboxes');
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: 'domain_not_found', detail: expect.stringMatching(/dashboard/) });
