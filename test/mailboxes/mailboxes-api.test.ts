@@ -106,7 +106,15 @@ beforeAll(async () => {
     });
   }
   h = await startOrderingService({
-    env: { JOBS: 'on', LOG_LEVEL: 'info', SANDBOX_BUILD_DELAY_MS: '50', JOBS_POLL_INTERVAL_MS: '50', JOBS_SWEEP_INTERVAL_MS: '300' },
+    env: {
+      JOBS: 'on',
+      LOG_LEVEL: 'info',
+      DNS_TIMEOUT_MS: '2000',
+      DNS_TRIES: '2',
+      SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
+      JOBS_SWEEP_INTERVAL_MS: '300',
+    },
   });
   await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
   const placed = await postJson(h.service, '/v1/orders', orderBody([first, second], 2), { headers: { 'idempotency-key': 'mailboxes-0001' } });
