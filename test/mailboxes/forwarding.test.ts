@@ -29,7 +29,6 @@ beforeAll(async () => {
   const withForward = rows.find((r) => r.forward_to !== null)!;
   forwarded = withForward.domain;
   unforwarded = rows.find((r) => r.forward_to === null)!.domain;
-  expect(withForward.forward_to).toMatch(/\./);
 });
 afterAll(async () => {
   await service?.close();
