@@ -169,6 +169,27 @@ export const environmentSchema = z.object({
       return n;
     }),
   SANDBOX_SUSPENDED_MAILBOXES: list(),
+  PROVISIONING: choice('PROVISIONING', ['sandbox', 'google'], 'sandbox'),
+  GOOGLE_SERVICE_ACCOUNT_FILE: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_ADMIN_SUBJECT: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_DKIM_DIR: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_API_BASE: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_TOKEN_URL: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),
 
   // Domain setup (docs/domain-setup.md)

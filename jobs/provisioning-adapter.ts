@@ -13,7 +13,7 @@ const generateKeyPairAsync = promisify(generateKeyPair);
  * states, resolvers/domains/setup/settle-build-state.ts) and the adapter says its mailboxes exist.
  */
 export interface ProvisioningAdapter extends MailboxProvider {
-  readonly kind: 'sandbox';
+  readonly kind: 'sandbox' | 'google';
   /** How long after a placement the build starts (the sandbox waits SANDBOX_BUILD_DELAY_MS). */
   readonly startDelayMs: number;
   /**
@@ -46,6 +46,7 @@ export interface ProvisionedMailbox {
 
 /** A sandbox adapter, with its state open to tests: what it made, and the addresses it reports suspended. */
 export interface SandboxAdapter extends ProvisioningAdapter {
+  readonly kind: 'sandbox';
   /** Addresses the sandbox has made, with their passwords (in memory: gone at a restart). */
   readonly made: Map<string, { password: string }>;
   /** Addresses it reports suspended once made (SANDBOX_SUSPENDED_MAILBOXES seeds it; a test may add or remove). */
@@ -74,7 +75,7 @@ export function createSandboxAdapter(startDelayMs: number, suspended: readonly s
   const made = new Map<string, { password: string }>();
   const suspendedSet = new Set(suspended.map((a) => a.toLowerCase()));
   return {
-    kind: 'sandbox',
+    kind: 'sandbox' as const,
     startDelayMs,
     connection: GOOGLE_CONNECTION,
     made,
