@@ -96,10 +96,6 @@ export async function closeMailboxDisconnections(db: Kysely<Database>, mailboxId
   return rows.map((r) => r.id);
 }
 
-export function findMailboxDisconnections(db: Kysely<Database>, mailboxId: number) {
-  return db.selectFrom('mailbox_disconnections').selectAll().where('mailbox_id', '=', mailboxId).orderBy('id').execute();
-}
-
 /**
  * Built domains of processor-placed orders with the reconnection switch on whose mailboxes were
  * not looked at since `before` (the reconnection monitor's schedule).
