@@ -11,6 +11,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('password_sealed', 'text')
     .addColumn('status_changed_at', 'timestamptz')
     .execute();
+  // Only the statuses the doors document (and the GraphQL enum can serialise), as for the other status columns.
+  await db.schema.alterTable('mailboxes').addCheckConstraint('mailboxes_status_known', sql`status in ('pending', 'active', 'suspended')`).execute();
   // Mailboxes of domains the provider already built are active (the sandbox made them at the build).
   await sql`update mailboxes set status = 'active', status_changed_at = domains.mailboxes_created_at
     from domains where domains.id = mailboxes.domain_id and domains.mailboxes_created_at is not null`.execute(db);
@@ -24,6 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('disconnected_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('reconnected_at', 'timestamptz')
+    .addCheckConstraint('mailbox_disconnections_status_known', sql`status in ('pending', 'suspended')`)
     .execute();
   await db.schema.createIndex('mailbox_disconnections_mailbox_id').on('mailbox_disconnections').column('mailbox_id').execute();
 }

@@ -28,10 +28,10 @@ export interface MailboxCredentials extends MailboxListing {
 }
 
 /**
- * Orders whose subscription is stopped (unpaid after the retries, canceled, expired, paused): their
- * inboxes are not handed out. past_due is still served while the processor retries the card.
+ * Orders whose subscription is stopped (unpaid after the retries, cancelled, paused): their inboxes
+ * are not handed out. past_due is still served while the processor retries the card.
  */
-const SUSPENDED_ORDER_STATUSES = new Set(['unpaid', 'canceled', 'incomplete_expired', 'paused']);
+const SUSPENDED_ORDER_STATUSES = new Set(['unpaid', 'cancelled', 'paused']);
 
 export function refuseSuspendedOrder(status: string, what: string): void {
   if (SUSPENDED_ORDER_STATUSES.has(status))

@@ -397,11 +397,11 @@ describe('export to the sequencer', () => {
     expect(JSON.parse(theirs.text).code).toBe('order_not_found');
     const { key: readKey } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
     expect((await exportOf('', readKey)).status).toBe(403);
-    await h.service.services.db.updateTable('orders').set({ status: 'canceled' }).where('subscription_id', '=', subscriptionId).execute();
+    await h.service.services.db.updateTable('orders').set({ status: 'cancelled' }).where('subscription_id', '=', subscriptionId).execute();
     try {
       const stopped = await exportOf('?format=generic');
       expect(stopped.status).toBe(409);
-      expect(JSON.parse(stopped.text)).toMatchObject({ code: 'order_suspended', order_status: 'canceled' });
+      expect(JSON.parse(stopped.text)).toMatchObject({ code: 'order_suspended', order_status: 'cancelled' });
     } finally {
       await h.service.services.db.updateTable('orders').set({ status: 'active' }).where('subscription_id', '=', subscriptionId).execute();
     }
