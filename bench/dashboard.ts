@@ -69,6 +69,12 @@ export interface DashboardBenchFigures {
   readonly rest_per_floor_throughput: number;
   /** The floor's CPU per request over REST's (serving process only): the throughput ratio on an idle machine, read without the noise of a busy one. */
   readonly floor_per_rest_cpu: number | null;
+  /** /graphql's throughput over the floor's (target >= 0.8) and over REST's (target >= 0.9), same run. */
+  readonly graphql_per_floor_throughput: number;
+  readonly graphql_per_rest_throughput: number;
+  /** The floor's and REST's CPU per request over /graphql's (serving process only). */
+  readonly floor_per_graphql_cpu: number | null;
+  readonly rest_per_graphql_cpu: number | null;
   /** Measured rounds per door; each round runs REST, GraphQL and the floor one after another. */
   readonly rounds: number;
 }
@@ -364,6 +370,16 @@ export async function benchDashboard(
         rest.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request
           ? ratio(floorFigures.serving_cpu_ms_per_request, rest.serving_cpu_ms_per_request)
           : null,
+      graphql_per_floor_throughput: ratio(graphql.requests_per_second, floorFigures.requests_per_second),
+      graphql_per_rest_throughput: ratio(graphql.requests_per_second, rest.requests_per_second),
+      floor_per_graphql_cpu:
+        graphql.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request
+          ? ratio(floorFigures.serving_cpu_ms_per_request, graphql.serving_cpu_ms_per_request)
+          : null,
+      rest_per_graphql_cpu:
+        graphql.serving_cpu_ms_per_request && rest.serving_cpu_ms_per_request
+          ? ratio(rest.serving_cpu_ms_per_request, graphql.serving_cpu_ms_per_request)
+          : null,
       rounds,
     };
   } finally {
@@ -389,6 +405,9 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
   }
   console.log(
     `  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / plain handler throughput ${f.rest_per_floor_throughput} (target >= 0.9); plain / REST CPU per request ${f.floor_per_rest_cpu ?? '-'}`,
+  );
+  console.log(
+    `  /graphql / plain handler throughput ${f.graphql_per_floor_throughput} (target >= 0.8); /graphql / REST throughput ${f.graphql_per_rest_throughput} (target >= 0.9); CPU per request, plain / GraphQL ${f.floor_per_graphql_cpu ?? '-'}, REST / GraphQL ${f.rest_per_graphql_cpu ?? '-'}`,
   );
 }
 
