@@ -16,6 +16,8 @@ import { createServices } from '../server/create-services.js';
 import { createGraphqlServer } from '../server/create-yoga.js';
 import { createApiApp } from '../server/api-app.js';
 import { loadDocument } from '../operations/operation-document.js';
+import { answerTextOf } from '../operations/json-response.js';
+import { handleGraphql } from '../server/graphql-door.js';
 import { repoRoot, spawnServer } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 
@@ -56,6 +58,8 @@ export interface LoadFigures {
 export interface DashboardBenchFigures {
   readonly database: 'pglite' | 'postgres';
   readonly round_trips: readonly RoundTrips[];
+  /** CPU per request in-process, REST and both ways of /graphql (inProcessCpu). */
+  readonly in_process_cpu_ms: InProcessCpu;
   readonly body_bytes: number;
   readonly connections: number;
   readonly duration_s: number;
@@ -207,6 +211,59 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
   return out;
 }
 
+/** CPU per request in-process (ms), the three ways the 500-domain dashboard can be asked for. */
+export interface InProcessCpu {
+  readonly rest: number;
+  /** /graphql as it answers one JSON operation: in-process, as REST runs its operations. */
+  readonly graphql: number;
+  /** /graphql through yoga's HTTP handling, as every request went before (GET and batches still do). */
+  readonly graphql_through_yoga: number;
+}
+
+/**
+ * The account app's CPU per dashboard request with no socket, no other process and no scheduling in
+ * the figure: each way asked 100 times (4 at a time) per round, the ways in turn, the first round a
+ * warm-up. On a shared machine this is the steadier view of what each door costs.
+ */
+async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): Promise<InProcessCpu> {
+  const config = { ...serviceConfigFromEnv({}), apiPort: 0, publicPort: 0 };
+  const services = createServices(database, config, readSettings({ LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9' }), { rateLimits: { read: 1_000_000_000 } });
+  const yoga = createGraphqlServer({ graphiql: false });
+  const app = createApiApp(services, yoga);
+  const { source, operationName } = loadDocument('dashboard');
+  const body = JSON.stringify({ query: source, operationName });
+  const info = { requestId: 'bench-in-process', clientAddress: '127.0.0.1' };
+  const graphqlRequest = () =>
+    new Request('http://127.0.0.1/graphql', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  const ways: Record<keyof InProcessCpu, () => Promise<Response>> = {
+    rest: () => app(new Request('http://127.0.0.1/v1/portal/dashboard', { headers: { authorization: `Bearer ${key}` } }), info),
+    graphql: () => app(graphqlRequest(), info),
+    graphql_through_yoga: () => handleGraphql(yoga, services, graphqlRequest(), info, { inProcess: false }),
+  };
+  const cpu = { rest: 0, graphql: 0, graphql_through_yoga: 0 };
+  const perRound = 100;
+  for (let round = 0; round < rounds; round++) {
+    for (const way of Object.keys(ways) as (keyof InProcessCpu)[]) {
+      let left = perRound;
+      const before = process.cpuUsage();
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (left-- > 0) {
+            const response = await ways[way]();
+            if (response.status !== 200) throw new Error(`${way} answered ${response.status}`);
+            // What the socket would be given: the text as it is, or the body read.
+            if (answerTextOf(response) === undefined) await response.arrayBuffer();
+          }
+        }),
+      );
+      const used = process.cpuUsage(before);
+      if (round > 0) cpu[way] += (used.user + used.system) / 1000;
+    }
+  }
+  const per = (total: number) => Math.round((total / ((rounds - 1) * perRound)) * 1000) / 1000;
+  return { rest: per(cpu.rest), graphql: per(cpu.graphql), graphql_through_yoga: per(cpu.graphql_through_yoga) };
+}
+
 /**
  * The floor (bench/dashboard-floor.ts) in its own process on the bench's database: a plain node:http
  * handler doing the same key lookup, allowance count, SQL and JSON.stringify as the dashboard path.
@@ -292,6 +349,7 @@ export async function benchDashboard(
     const database = await openDatabase(postgres ? { databaseUrl: postgres.databaseUrl } : { dataDir: join(dir, 'data') });
     let bigKey: string;
     let roundTrips: RoundTrips[];
+    let inProcess: InProcessCpu;
     try {
       await migrateToLatest(database.db);
       const smallKey = await seedLargeAccount(database.db, 5, 10, 'small');
@@ -300,6 +358,7 @@ export async function benchDashboard(
         { orders: 5, domains: 50, key: smallKey },
         { orders: 50, domains: 500, key: bigKey },
       ]);
+      inProcess = await inProcessCpu(database, bigKey);
     } finally {
       await database.close();
     }
@@ -357,6 +416,7 @@ export async function benchDashboard(
     return {
       database: postgres ? 'postgres' : 'pglite',
       round_trips: roundTrips,
+      in_process_cpu_ms: inProcess,
       body_bytes: bodyBytes,
       connections,
       duration_s: durationS,
@@ -395,6 +455,10 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
       `  round trips, ${r.orders} orders / ${r.domains} domains: ${r.total} per request (${r.kysely_queries} through Kysely + ${r.raw_queries} rate-limit counter)`,
     );
   }
+  const c = f.in_process_cpu_ms;
+  console.log(
+    `  CPU per request in-process (no sockets): REST ${c.rest} ms, /graphql ${c.graphql} ms, /graphql through yoga's HTTP handling (the path before) ${c.graphql_through_yoga} ms`,
+  );
   console.log(
     `  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`,
   );
