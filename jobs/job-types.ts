@@ -44,6 +44,7 @@ export const TASK_NAMES = [
   'deliver_webhook',
   'send_alert_email',
   'probe_dnsbl_liveness',
+  'check_mailboxes',
 ] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 

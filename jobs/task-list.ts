@@ -7,6 +7,7 @@ import { fanOutEvent } from './fan-out-event.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import { sendAlertEmail } from './send-alert-email.js';
 import { probeDnsblLiveness } from './probe-dnsbl-liveness.js';
+import { checkMailboxes } from './check-mailboxes.js';
 
 /** The one table of task functions, run by graphile-worker on PostgreSQL and in-process on PGlite. */
 export const TASKS: Record<TaskName, TaskFunction> = {
@@ -18,4 +19,5 @@ export const TASKS: Record<TaskName, TaskFunction> = {
   deliver_webhook: deliverWebhook,
   send_alert_email: sendAlertEmail,
   probe_dnsbl_liveness: probeDnsblLiveness,
+  check_mailboxes: checkMailboxes,
 };
