@@ -31,7 +31,13 @@ export interface TlsReport {
   readonly policies: readonly TlsPolicySummary[];
 }
 
-const count = z.union([z.number().int().nonnegative().max(1_000_000_000), z.string().regex(/^\d{1,10}$/).transform(Number)]);
+const count = z.union([
+  z.number().int().nonnegative().max(1_000_000_000),
+  z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number),
+]);
 const text = z.string().trim().min(1).max(500);
 
 const failureSchema = z.object({
@@ -102,7 +108,7 @@ export function parseTlsReport(json: string, limits: ReportLimits = REPORT_LIMIT
     policies.push({
       policyType: p.policy['policy-type'].toLowerCase(),
       policyDomain: p.policy['policy-domain'].toLowerCase().replace(/\.$/, ''),
-      mxHost: Array.isArray(mx) ? (mx.join(', ') || null) : (mx ?? null),
+      mxHost: Array.isArray(mx) ? mx.join(', ') || null : (mx ?? null),
       successfulSessions: p.summary['total-successful-session-count'] ?? 0,
       failedSessions: p.summary['total-failure-session-count'] ?? 0,
       failures,

@@ -117,7 +117,8 @@ async function unzipBounded(name: string, bytes: Buffer, limits: ReportLimits): 
     for await (const entry of zip.eachEntry()) {
       if (entry.fileName.endsWith('/') || entry.fileName.startsWith('__MACOSX/')) continue;
       files++;
-      if (files > limits.maxFiles) throw new ReportRefusal('too_many_files', `The zip holds more than ${limits.maxFiles} files; send at most ${limits.maxFiles} reports at once.`);
+      if (files > limits.maxFiles)
+        throw new ReportRefusal('too_many_files', `The zip holds more than ${limits.maxFiles} files; send at most ${limits.maxFiles} reports at once.`);
       const allowed = Math.min(allowedOutputBytes(entry.compressedSize, limits), limits.maxReportBytes - total);
       // The declared size is checked before a byte is inflated; yauzl stops a stream that lies about it.
       if (entry.uncompressedSize > allowed)

@@ -24,12 +24,23 @@ async function refusal(name: string, bytes: Buffer, limits: ReportLimits = REPOR
 
 describe('DMARC aggregate reports as receivers send them', () => {
   it('Google: a zip named google.com!domain!begin!end.zip with one XML', async () => {
-    const report = await one('google.com!northwind-mail.test!1795392000!1795478399.zip', zip([{ name: 'google.com!northwind-mail.test!1795392000!1795478399.xml', data: reportFixture('google.xml') }]));
+    const report = await one(
+      'google.com!northwind-mail.test!1795392000!1795478399.zip',
+      zip([{ name: 'google.com!northwind-mail.test!1795392000!1795478399.xml', data: reportFixture('google.xml') }]),
+    );
     expect(report).toMatchObject({ schema: '1.0', orgName: 'google.com', reportId: '13893129541857623458', domain: 'northwind-mail.test', skippedRecords: 0 });
     expect(report.begin.toISOString()).toBe(new Date(1795392000 * 1000).toISOString());
     expect(report.policy).toEqual({ p: 'none', sp: 'none', adkim: 'r', aspf: 'r', pct: 100 });
     expect(report.records).toEqual([
-      expect.objectContaining({ sourceIp: '209.85.220.41', count: 120, dmarcPass: true, dkimAligned: true, spfAligned: true, dkimSelector: 'google', disposition: 'none' }),
+      expect.objectContaining({
+        sourceIp: '209.85.220.41',
+        count: 120,
+        dmarcPass: true,
+        dkimAligned: true,
+        spfAligned: true,
+        dkimSelector: 'google',
+        disposition: 'none',
+      }),
       expect.objectContaining({ sourceIp: '203.0.113.77', count: 3, dmarcPass: false, dkimResult: null, spfResult: 'softfail', spfDomain: 'spoofer.example' }),
     ]);
   });
@@ -38,7 +49,14 @@ describe('DMARC aggregate reports as receivers send them', () => {
     const report = await one('enterprise.protection.outlook.com!northwind-mail.test!1795392000!1795478400.xml.gz', gzip(reportFixture('microsoft.xml')));
     expect(report.orgName).toBe('Enterprise Outlook');
     expect(report.records).toEqual([
-      expect.objectContaining({ sourceIp: '2a01:111:f403:c111::3', count: 40, dkimAligned: true, spfAligned: false, dmarcPass: true, envelopeFrom: 'bounce.northwind-mail.test' }),
+      expect.objectContaining({
+        sourceIp: '2a01:111:f403:c111::3',
+        count: 40,
+        dkimAligned: true,
+        spfAligned: false,
+        dmarcPass: true,
+        envelopeFrom: 'bounce.northwind-mail.test',
+      }),
     ]);
   });
 
@@ -52,7 +70,9 @@ describe('DMARC aggregate reports as receivers send them', () => {
 
   it('Fastmail: gzip; an overridden disposition keeps its reason', async () => {
     const report = await one('fastmail.com!northwind-mail.test!1795392000!1795478399.xml.gz', gzip(reportFixture('fastmail.xml')));
-    expect(report.records).toEqual([expect.objectContaining({ dkimAligned: false, spfAligned: true, dmarcPass: true, reasons: ['forwarded'], dkimResult: 'fail' })]);
+    expect(report.records).toEqual([
+      expect.objectContaining({ dkimAligned: false, spfAligned: true, dmarcPass: true, reasons: ['forwarded'], dkimResult: 'fail' }),
+    ]);
   });
 
   it('Mimecast: a .xml.gz inside a zip, upper-case Pass, an empty reason, a mixed-case domain, a record without an address', async () => {
@@ -61,7 +81,15 @@ describe('DMARC aggregate reports as receivers send them', () => {
     expect(report.domain).toBe('northwind-mail.test');
     expect(report.skippedRecords).toBe(1);
     expect(report.records).toEqual([
-      expect.objectContaining({ sourceIp: '209.85.220.41', disposition: 'none', dkimAligned: true, spfAligned: true, dkimResult: 'pass', spfResult: 'pass', reasons: [] }),
+      expect.objectContaining({
+        sourceIp: '209.85.220.41',
+        disposition: 'none',
+        dkimAligned: true,
+        spfAligned: true,
+        dkimResult: 'pass',
+        spfResult: 'pass',
+        reasons: [],
+      }),
     ]);
   });
 
@@ -90,10 +118,14 @@ describe('DMARC aggregate reports as receivers send them', () => {
 
 describe('TLS-RPT reports (RFC 8460)', () => {
   it('Google: gzip, all sessions successful', async () => {
-    const [outcome] = await readReports('google.com!northwind-mail.test!2026-11-24T00:00:00Z.json.gz', gzip(reportFixture('google-tlsrpt.json')), { allowMessage: false });
+    const [outcome] = await readReports('google.com!northwind-mail.test!2026-11-24T00:00:00Z.json.gz', gzip(reportFixture('google-tlsrpt.json')), {
+      allowMessage: false,
+    });
     const report = (outcome as { report: TlsReport }).report;
     expect(report).toMatchObject({ kind: 'tls', orgName: 'Google Inc.', domain: 'northwind-mail.test' });
-    expect(report.policies).toEqual([{ policyType: 'sts', policyDomain: 'northwind-mail.test', mxHost: null, successfulSessions: 310, failedSessions: 0, failures: [] }]);
+    expect(report.policies).toEqual([
+      { policyType: 'sts', policyDomain: 'northwind-mail.test', mxHost: null, successfulSessions: 310, failedSessions: 0, failures: [] },
+    ]);
   });
 
   it('Microsoft: plain JSON with failure details', async () => {
@@ -143,12 +175,21 @@ describe('bad input is refused with a reason, never a crash', () => {
   });
 
   it('invalid UTF-8 is refused', async () => {
-    const bad = Buffer.concat([Buffer.from('<?xml version="1.0"?><feedback><report_metadata><org_name>'), Buffer.from([0xc3, 0x28]), Buffer.from('</org_name></report_metadata></feedback>')]);
+    const bad = Buffer.concat([
+      Buffer.from('<?xml version="1.0"?><feedback><report_metadata><org_name>'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('</org_name></report_metadata></feedback>'),
+    ]);
     expect(await refusal('bad.xml', bad)).toMatchObject({ code: 'invalid_utf8' });
   });
 
   it('ISO-8859-1 declared in the XML is read as such', async () => {
-    const latin = Buffer.from(reportFixture('yahoo.xml').replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="ISO-8859-1"?>').replace('<org_name>Yahoo</org_name>', '<org_name>Yahoo Ã©</org_name>'), 'latin1');
+    const latin = Buffer.from(
+      reportFixture('yahoo.xml')
+        .replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="ISO-8859-1"?>')
+        .replace('<org_name>Yahoo</org_name>', '<org_name>Yahoo Ã©</org_name>'),
+      'latin1',
+    );
     expect((await one('latin.xml', latin)).orgName).toBe('Yahoo Ã©');
   });
 
@@ -168,8 +209,16 @@ describe('bad input is refused with a reason, never a crash', () => {
       readReports('x.json', Buffer.from('{"hello": 1}'), { allowMessage: false }),
       readReports('x.pdf', Buffer.from('%PDF-1.4 ...'), { allowMessage: false }),
       readReports('x.xml', Buffer.alloc(0), { allowMessage: false }),
-      readReports('deep.json', Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`.replace(/^\[/, '{"a":[').replace(/\]$/, ']}')), { allowMessage: false }),
+      readReports('deep.json', Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`.replace(/^\[/, '{"a":[').replace(/\]$/, ']}')), {
+        allowMessage: false,
+      }),
     ]);
-    expect(outcomes.flatMap(reports).map((r) => ('refused' in r ? r.refused : r.kind))).toEqual(['not_a_report', 'not_a_report', 'unknown_format', 'empty', expect.stringMatching(/^(invalid_json|not_a_report)$/)]);
+    expect(outcomes.flatMap(reports).map((r) => ('refused' in r ? r.refused : r.kind))).toEqual([
+      'not_a_report',
+      'not_a_report',
+      'unknown_format',
+      'empty',
+      expect.stringMatching(/^(invalid_json|not_a_report)$/),
+    ]);
   });
 });

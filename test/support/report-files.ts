@@ -96,7 +96,13 @@ export function reportMessage(options: {
     'This is an aggregate report.',
   ];
   for (const a of options.attachments) {
-    lines.push(`--${boundary}`, `Content-Type: ${a.contentType}; name="${a.filename}"`, 'Content-Transfer-Encoding: base64', `Content-Disposition: attachment; filename="${a.filename}"`, '');
+    lines.push(
+      `--${boundary}`,
+      `Content-Type: ${a.contentType}; name="${a.filename}"`,
+      'Content-Transfer-Encoding: base64',
+      `Content-Disposition: attachment; filename="${a.filename}"`,
+      '',
+    );
     lines.push(...(a.data.toString('base64').match(/.{1,76}/g) ?? []));
   }
   lines.push(`--${boundary}--`, '');
