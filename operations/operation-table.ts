@@ -64,6 +64,12 @@ export interface OperationRow {
   readonly textAnswer?: string;
   /** Turns the operation's answer into the REST/MCP answer (the checks drop the keys they leave out). */
   readonly reshape?: (answer: unknown) => unknown;
+  /**
+   * REST also takes the body as raw bytes (any Content-Type but application/json): the bytes reach
+   * the body variable base64-encoded in `contentField`, with `?filename=` in `nameField`. GraphQL and
+   * MCP send the same fields in the JSON input (a file upload does not fit GraphQL's JSON).
+   */
+  readonly rawBody?: { readonly contentField: string; readonly nameField: string };
 }
 
 /** Reads change nothing; repeating them changes nothing. */
@@ -749,6 +755,27 @@ export const dnsConnectionRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+/** DMARC aggregate and TLS-RPT reports (docs/reports.md). */
+export const reportRows = [
+  {
+    name: 'upload_report',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/reports',
+    document: 'upload-report',
+    unwrap: 'uploadReport',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Uploads a DMARC aggregate (XML, .xml.gz, .zip, .eml) or TLS-RPT (.json, .json.gz) report file: the raw bytes as the body (?filename=report.xml.gz), or {"content": "<base64>", "filename": "..."} as JSON; each report in it is stored once.',
+    params: [],
+    bodyVariable: 'input',
+    rawBody: { contentField: 'content', nameField: 'filename' },
+    mcpTool: 'upload_report',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+] as const satisfies readonly OperationRow[];
+
 export const operationTable: readonly OperationRow[] = [
   ...accountReadingRows,
   ...accountChangingRows,
@@ -760,4 +787,5 @@ export const operationTable: readonly OperationRow[] = [
   ...alertRecipientRows,
   ...dnsConnectionRows,
   ...moneyRows,
+  ...reportRows,
 ];

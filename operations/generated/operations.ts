@@ -360,6 +360,27 @@ export enum RegistrationSource {
   Whois = 'whois'
 }
 
+/** stored; duplicate (the same organisation and report id was stored before: counted once); unknown_domain (not a domain of your account: dropped); refused (unreadable or unsafe: see code and detail). */
+export enum ReportFileStatus {
+  Duplicate = 'duplicate',
+  Refused = 'refused',
+  Stored = 'stored',
+  UnknownDomain = 'unknown_domain'
+}
+
+/** dmarc: a DMARC aggregate report (RFC 7489, RFC 9990); tls: a TLS-RPT report (RFC 8460). */
+export enum ReportKind {
+  Dmarc = 'dmarc',
+  Tls = 'tls'
+}
+
+export type ReportUploadInput = {
+  /** The report file in base64: DMARC aggregate XML, .xml.gz, .zip, a whole message (.eml), or TLS-RPT .json / .json.gz. */
+  content: Scalars['String']['input'];
+  /** The file name, for the answer and the log. */
+  filename: InputMaybe<Scalars['String']['input']>;
+};
+
 /** What a change request asks for: forwarding, rename_mailbox, add_mailboxes, remove_mailboxes, remove_domain, dns_change, cancel_order, billing, other. */
 export enum RequestKind {
   /** Add mailboxes to domains already on the order. */
@@ -902,6 +923,13 @@ export type UpdateWebhookMutationVariables = Exact<{
 
 
 export type UpdateWebhookMutation = { updateWebhook: { url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string } };
+
+export type UploadReportMutationVariables = Exact<{
+  input: ReportUploadInput;
+}>;
+
+
+export type UploadReportMutation = { uploadReport: { stored: number, duplicates: number, files: Array<{ file: string, status: ReportFileStatus, kind: ReportKind | null, domain: string | null, id: number | null, messages: number | null, code: string | null, detail: string | null, report_id: string | null, org_name: string | null }> } };
 
 export type VerifyDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];

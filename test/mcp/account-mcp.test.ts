@@ -45,6 +45,7 @@ const SPEC_TOOLS: Record<string, Scope> = {
   get_domain_setup: 'read',
   check_domain_setup: 'read',
   apply_domain_setup: 'write',
+  upload_report: 'write',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>
