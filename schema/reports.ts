@@ -29,7 +29,10 @@ const ReportFileRef = builder.objectRef<IngestedFile>('ReportFile').implement({
     domain: t.exposeString('domain', { nullable: true }),
     id: t.exposeInt('id', { nullable: true, description: 'The stored report (GET /v1/portal/reports); null unless stored now.' }),
     messages: t.exposeInt('messages', { nullable: true, description: 'DMARC: messages reported; TLS-RPT: sessions.' }),
-    code: t.exposeString('code', { nullable: true, description: 'Why it was not stored (duplicate, unknown_domain, decompression_bomb, dtd_refused, invalid_xml, ...).' }),
+    code: t.exposeString('code', {
+      nullable: true,
+      description: 'Why it was not stored (duplicate, unknown_domain, decompression_bomb, dtd_refused, invalid_xml, ...).',
+    }),
     detail: t.exposeString('detail', { nullable: true }),
   }),
 });

@@ -31,11 +31,9 @@ export async function uploadReport(input: { readonly content: string; readonly f
   const first = files[0];
   if (stored + duplicates === 0 && first) {
     const code = first.code ?? 'not_a_report';
-    throw badRequest(
-      code,
-      `${first.detail ?? 'The file holds no report.'}${files.length > 1 ? ` (${files.length} files; none could be stored.)` : ''}`,
-      { files: files.map(fileForRest) },
-    );
+    throw badRequest(code, `${first.detail ?? 'The file holds no report.'}${files.length > 1 ? ` (${files.length} files; none could be stored.)` : ''}`, {
+      files: files.map(fileForRest),
+    });
   }
   return { files, stored, duplicates };
 }

@@ -12,7 +12,12 @@ let domain: string;
 
 beforeAll(async () => {
   service = await startTestService();
-  const row = await service.services.db.selectFrom('domains').select('domain').where('account_id', '=', service.demo.accountId).orderBy('id').executeTakeFirstOrThrow();
+  const row = await service.services.db
+    .selectFrom('domains')
+    .select('domain')
+    .where('account_id', '=', service.demo.accountId)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   domain = row.domain;
 });
 afterAll(async () => {
@@ -20,7 +25,12 @@ afterAll(async () => {
 });
 
 async function upload(body: Buffer | string, contentType: string, query = '', key?: string) {
-  const response = await service.api(`/v1/reports${query}`, { method: 'POST', headers: { 'content-type': contentType }, body, ...(key !== undefined && { key }) });
+  const response = await service.api(`/v1/reports${query}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+    ...(key !== undefined && { key }),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -129,7 +139,9 @@ describe('uploadReport on GraphQL and upload_report on MCP', () => {
 
   it('MCP takes base64 content and refuses a bomb with its reason', async () => {
     const client = new Client({ name: 'reports-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${service.demo.key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${service.demo.key}` } } }),
+    );
     try {
       const text = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as { type: string; text: string }[])[0]!.text;
       const content = gzip(dmarcFixture('google.xml', { domain, reportId: 'mcp-1' })).toString('base64');
