@@ -774,6 +774,38 @@ export const reportRows = [
     mcpTool: 'upload_report',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
+  {
+    name: 'list_reports',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/reports',
+    document: 'reports',
+    unwrap: 'reports',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'Your DMARC aggregate and TLS-RPT reports, newest received first: {"data": [...], "has_more": true|false}; page on with starting_after=<last id>.',
+    params: [
+      { name: 'limit', in: 'query', type: 'integer', required: false, description: 'Reports per page, 1 to 100; default 20.' },
+      { name: 'starting_after', in: 'query', type: 'string', required: false, description: 'The id of the last report of the previous page.' },
+      { name: 'domain', in: 'query', type: 'string', required: false, description: 'Only the reports for this domain.' },
+    ],
+    mcpTool: 'list_reports',
+    annotations: READING,
+  },
+  {
+    name: 'get_domain_sources',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/domains/{domain}/sources',
+    document: 'domain-sources',
+    unwrap: 'domainSources',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'Who sends as one of your domains (from DMARC aggregate reports): each source address with its messages and DMARC pass rate over the period.',
+    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'One of your domains.' }, periodParam],
+    mcpTool: 'get_domain_sources',
+    annotations: READING,
+  },
 ] as const satisfies readonly OperationRow[];
 
 export const operationTable: readonly OperationRow[] = [

@@ -536,7 +536,7 @@ export type AnalyticsQueryVariables = Exact<{
 }>;
 
 
-export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null }> } };
+export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null, reported_messages: number | null, dmarc_pass_rate: number | null, failing_sources: number | null, tls_sessions: number | null, tls_failure_rate: number | null }> } };
 
 export type ApplyDomainSetupMutationVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -783,6 +783,14 @@ export type DomainSetupQueryVariables = Exact<{
 
 export type DomainSetupQuery = { domainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
 
+export type DomainSourcesQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+  period: InputMaybe<AnalyticsPeriod>;
+}>;
+
+
+export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
+
 export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -855,6 +863,15 @@ export type RenameWorkspaceMutationVariables = Exact<{
 
 
 export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
+
+export type ReportsQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+  domain: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ReportsQuery = { reports: { has_more: boolean, data: Array<{ id: number, kind: ReportKind, domain: string, begin: string, end: string, messages: number, passed: number, records: number, org_name: string, report_id: string, pass_rate: number | null, received_via: string, received_at: string }> } };
 
 export type RequestPlanMutationVariables = Exact<{
   input: PlanRequestInput;

@@ -46,6 +46,8 @@ const SPEC_TOOLS: Record<string, Scope> = {
   check_domain_setup: 'read',
   apply_domain_setup: 'write',
   upload_report: 'write',
+  list_reports: 'read',
+  get_domain_sources: 'read',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>
