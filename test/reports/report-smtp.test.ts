@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../observability/metrics.js';
 import { dmarcFixture, gzip, reportFixture, zip } from '../support/report-files.js';
@@ -8,21 +8,42 @@ import { startTestService, type TestService } from '../support/test-service.js';
 /** The report SMTP listener (REPORTS_SMTP_PORT), fed by nodemailer as receivers' MTAs would: real-shaped messages, several reports at once, bad input. */
 let service: TestService;
 let domain: string;
-let transport: nodemailer.Transporter;
+let transport: Transporter;
 
 beforeAll(async () => {
   service = await startTestService({ env: { REPORTS_SMTP_PORT: '0', REPORTS_SMTP_MAX_BYTES: '200000', REPORTS_DOMAIN: 'reports.example.net' } });
-  const row = await service.services.db.selectFrom('domains').select('domain').where('account_id', '=', service.demo.accountId).orderBy('id').executeTakeFirstOrThrow();
+  const row = await service.services.db
+    .selectFrom('domains')
+    .select('domain')
+    .where('account_id', '=', service.demo.accountId)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   domain = row.domain;
-  transport = nodemailer.createTransport({ host: '127.0.0.1', port: service.reportsSmtpPort!, secure: false, ignoreTLS: true, tls: { rejectUnauthorized: false } });
+  transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: service.reportsSmtpPort!,
+    secure: false,
+    ignoreTLS: true,
+    tls: { rejectUnauthorized: false },
+  });
 });
 afterAll(async () => {
   transport?.close();
   await service?.close();
 });
 
-function send(attachments: { filename: string; content: Buffer; contentType: string }[], to = 'dmarc@reports.example.net', from = 'noreply-dmarc-support@google.com') {
-  return transport.sendMail({ from, to, subject: `Report domain: ${domain} Submitter: google.com Report-ID: <x>`, text: 'This is an aggregate report.', attachments });
+function send(
+  attachments: { filename: string; content: Buffer; contentType: string }[],
+  to = 'dmarc@reports.example.net',
+  from = 'noreply-dmarc-support@google.com',
+) {
+  return transport.sendMail({
+    from,
+    to,
+    subject: `Report domain: ${domain} Submitter: google.com Report-ID: <x>`,
+    text: 'This is an aggregate report.',
+    attachments,
+  });
 }
 
 async function stored(reportId: string) {
@@ -81,7 +102,10 @@ describe('reports by SMTP', () => {
   });
 
   it('mail for any other address is refused at RCPT with 550', async () => {
-    const refused = await send([{ filename: 'a.xml', content: Buffer.from(dmarcFixture('yahoo.xml', { domain, reportId: 'smtp-wrong-rcpt' })), contentType: 'text/xml' }], 'postmaster@reports.example.net').then(
+    const refused = await send(
+      [{ filename: 'a.xml', content: Buffer.from(dmarcFixture('yahoo.xml', { domain, reportId: 'smtp-wrong-rcpt' })), contentType: 'text/xml' }],
+      'postmaster@reports.example.net',
+    ).then(
       () => null,
       (error: { responseCode?: number }) => error.responseCode,
     );
@@ -105,9 +129,17 @@ describe('reports by SMTP', () => {
     const unknown = await metric('report_files_total', { via: 'smtp', outcome: 'unknown_domain' });
     await send([
       { filename: 'bomb.xml.gz', content: gzipSync(Buffer.alloc(60 * 1024 * 1024)), contentType: 'application/gzip' },
-      { filename: 'xxe.xml', content: Buffer.from('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "http://169.254.169.254/">]><feedback>&x;</feedback>'), contentType: 'text/xml' },
+      {
+        filename: 'xxe.xml',
+        content: Buffer.from('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "http://169.254.169.254/">]><feedback>&x;</feedback>'),
+        contentType: 'text/xml',
+      },
       { filename: 'bad.xml.gz', content: gzip(Buffer.from([0x3c, 0x66, 0x3e, 0xc0, 0xaf, 0x3c, 0x2f, 0x66, 0x3e])), contentType: 'application/gzip' },
-      { filename: 'other.xml', content: Buffer.from(dmarcFixture('google.xml', { domain: 'nobody-owns-this.test', reportId: 'smtp-unknown' })), contentType: 'text/xml' },
+      {
+        filename: 'other.xml',
+        content: Buffer.from(dmarcFixture('google.xml', { domain: 'nobody-owns-this.test', reportId: 'smtp-unknown' })),
+        contentType: 'text/xml',
+      },
     ]);
     expect([
       (await metric('report_refusals_total', { code: 'decompression_bomb' })) - bombs,
