@@ -95,3 +95,22 @@ export function dayText(value: unknown): string {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   return String(value).slice(0, 10);
 }
+
+/** Which of `sourceIps` appear for the domain in reports other than `exceptReportId`. */
+export async function findSourcesSeenBefore(
+  db: Kysely<Database>,
+  domainId: number,
+  sourceIps: readonly string[],
+  exceptReportId: number,
+): Promise<Set<string>> {
+  if (sourceIps.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('dmarc_report_rows')
+    .select('source_ip')
+    .distinct()
+    .where('domain_id', '=', domainId)
+    .where('source_ip', 'in', [...sourceIps])
+    .where('report_id', '!=', exceptReportId)
+    .execute();
+  return new Set(rows.map((r) => r.source_ip));
+}

@@ -9,6 +9,8 @@ export const EVENT_TYPES = [
   'invoice.past_due',
   'webhook.test',
   'invoice.paid',
+  'dmarc.failures',
+  'tls.failures',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

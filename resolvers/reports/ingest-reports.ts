@@ -9,6 +9,7 @@ import type { DmarcReport } from './parse-dmarc.js';
 import type { TlsReport } from './parse-tls-rpt.js';
 import { readReports, type ParsedReport } from './read-reports.js';
 import type { ReportLimits } from './report-limits.js';
+import { raiseReportAlerts } from './report-alerts.js';
 
 /** What became of one file: stored, already stored (duplicate), dropped (no account owns its domain) or refused (with why). */
 export interface IngestedFile {
@@ -89,6 +90,8 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
     if (reportRowId === null) return null;
     if (report.kind === 'dmarc') await insertDmarcReportRows(trx, dmarcRows(report, reportRowId, owner.domain_id, day));
     else await insertTlsReportPolicies(trx, tlsRows(report, reportRowId, owner.domain_id, day));
+    // The report and the alerts it raises commit together (the sweep fans the events out).
+    await raiseReportAlerts(trx, owner, report, reportRowId, day);
     return reportRowId;
   });
   recordReportFile(options.via, report.kind, id === null ? 'duplicate' : 'stored');
