@@ -40,15 +40,3 @@ export async function deleteReportsEndedBefore(db: Kysely<Database>, before: Dat
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** Reports stored for each of the domains (any age): which domains have any at all. */
-export async function findDomainsWithReports(db: Kysely<Database>, domainIds: readonly number[]): Promise<Set<number>> {
-  if (domainIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('reports')
-    .select('domain_id')
-    .where('domain_id', 'in', [...domainIds])
-    .groupBy('domain_id')
-    .execute();
-  return new Set(rows.map((r) => r.domain_id));
-}
