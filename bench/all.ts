@@ -7,6 +7,7 @@ import { benchSpfCpu } from './spf-cpu.js';
 import { benchDashboard, printDashboardFigures } from './dashboard.js';
 import { benchMemory, printMemoryFigures, MEMORY_GROWTH_BOUND_MB } from './memory.js';
 import { benchPortal, printPortalFigures, PORTAL_FIRST_LOAD_JS_GZIP_KB } from './portal.js';
+import { benchReports } from './reports.js';
 
 /**
  * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
@@ -212,6 +213,17 @@ await step('dashboard', async () => {
     '-',
     null,
   );
+});
+
+await step('reports', async () => {
+  const r = await benchReports();
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+  row('reports', `~900 KB DMARC report (${r.big.records} records, ${Math.round(r.big.bytes / 1024)} KB): ms per report`, r.big.ms_per_report, 'measured', null);
+  row('reports', 'small reports per second', r.small.reports_per_second, 'measured', null);
+  row('reports', 'peak RSS while ingesting (MB)', r.peak_rss_mb, 'measured', null);
+  row('reports', `analytics over a year of reports, 500 domains (${r.year.rows} rows): ms`, r.year.analytics_ms, 'measured', null);
+  row('reports', 'the same over 30 days: ms', r.year.analytics_30d_ms, 'measured', null);
+  row('reports', "one domain's sources over a year: ms", r.year.sources_ms, 'measured', null);
 });
 
 await step('portal', async () => {

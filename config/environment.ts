@@ -222,6 +222,19 @@ export const environmentSchema = z.object({
         return refuse(ctx, `FORWARD_TARGET must be an IPv4 address (the forwarding listener's), not "${raw}".`);
       return value;
     }),
+  // Report ingestion (docs/reports.md)
+  REPORTS_SMTP_PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return null;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `REPORTS_SMTP_PORT must be a port number from 0 to 65535, not "${raw}".`);
+      return n;
+    }),
+  REPORTS_SMTP_MAX_BYTES: wholeNumber('REPORTS_SMTP_MAX_BYTES', 10 * 1024 * 1024, 1024, 'bytes of one message', 50 * 1024 * 1024),
+  REPORTS_RETENTION_DAYS: wholeNumber('REPORTS_RETENTION_DAYS', 180, 1, 'days', 3650),
   SETUP_TLS_RPT: z
     .string()
     .optional()

@@ -39,6 +39,17 @@ export interface Settings {
   readonly jobs: JobsConfig;
   readonly publishing: PublishingConfig;
   readonly faults: FaultSettings;
+  readonly reports: ReportsSettings;
+}
+
+/** Report ingestion (docs/reports.md). */
+export interface ReportsSettings {
+  /** REPORTS_SMTP_PORT: the SMTP listener for DMARC and TLS-RPT reports; null (unset) runs none; 0 picks a free port (tests). */
+  readonly smtpPort: number | null;
+  /** REPORTS_SMTP_MAX_BYTES (10 MiB): the largest message the listener takes. */
+  readonly smtpMaxBytes: number;
+  /** REPORTS_RETENTION_DAYS (180): reports whose period ended longer ago are deleted by the sweep. */
+  readonly retentionDays: number;
 }
 
 /** The settings of publishing records through customers' DNS connections. */
@@ -245,6 +256,8 @@ export interface JobsConfig {
   readonly leaseMs: number;
   /** JOB_TEST_PAUSE (tests only): `point:ms,...`, a job's first attempt waits that long at that fault point. */
   readonly testPauses: ReadonlyMap<string, number>;
+  /** REPORTS_RETENTION_DAYS (180): the sweep deletes DMARC and TLS-RPT reports whose period ended longer ago. */
+  readonly reportsRetentionDays: number;
 }
 
 /** Test-only hooks: never set in production. */
@@ -346,6 +359,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       outboxDir: e.ALERT_OUTBOX_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/outbox`,
       leaseMs: e.JOB_LEASE_MS,
       testPauses: e.JOB_TEST_PAUSE,
+      reportsRetentionDays: e.REPORTS_RETENTION_DAYS,
     },
     publishing: {
       allowPrivateAddresses: e.DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES === '1',
@@ -353,6 +367,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       timeoutMs: e.DNS_PUBLISH_TIMEOUT_MS,
     },
     faults: { serviceFault: e.SERVICE_FAULT, idempotencyClaimMs: e.IDEMPOTENCY_CLAIM_MS },
+    reports: { smtpPort: e.REPORTS_SMTP_PORT, smtpMaxBytes: e.REPORTS_SMTP_MAX_BYTES, retentionDays: e.REPORTS_RETENTION_DAYS },
   };
 }
 

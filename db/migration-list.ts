@@ -17,6 +17,7 @@ import * as dnsConnections from './migrations/2026_11_27_1230_dns_connections.js
 import * as statusValues from './migrations/2026_11_28_0800_status_values.js';
 import * as keyExpiry from './migrations/2026_11_28_0810_key_expiry.js';
 import * as dnsblLiveness from './migrations/2026_11_28_0900_dnsbl_liveness.js';
+import * as reports from './migrations/2026_11_28_1100_reports.js';
 import * as mailboxAccounts from './migrations/2026_11_28_1200_mailbox_accounts.js';
 
 /**
@@ -42,5 +43,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0800_status_values': statusValues,
   '2026_11_28_0810_key_expiry': keyExpiry,
   '2026_11_28_0900_dnsbl_liveness': dnsblLiveness,
+  '2026_11_28_1100_reports': reports,
   '2026_11_28_1200_mailbox_accounts': mailboxAccounts,
 };

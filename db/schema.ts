@@ -449,6 +449,66 @@ export interface DnsConnectionTable {
   deleted_at: Timestamp | null;
 }
 
+/** A received DMARC aggregate (kind dmarc) or TLS-RPT (kind tls) report, stored once per (kind, org_name, report_id). */
+export interface ReportTable {
+  id: Generated<number>;
+  kind: 'dmarc' | 'tls';
+  account_id: number;
+  domain_id: number;
+  domain: string;
+  org_name: string;
+  org_email: string | null;
+  report_id: string;
+  /** DMARC: 1.0 (RFC 7489) or 2.0 (RFC 9990); null for TLS-RPT. */
+  schema_version: string | null;
+  begin_at: ColumnType<Date, Date, Date>;
+  end_at: ColumnType<Date, Date, Date>;
+  /** DMARC: the published policy as JSON text ({p, sp, adkim, aspf, pct}); null for TLS-RPT. */
+  policy: string | null;
+  /** DMARC: messages reported and those that passed DMARC; TLS-RPT: sessions and successful sessions. */
+  messages: ColumnType<string, number, number>;
+  messages_passed: ColumnType<string, number, number>;
+  records: number;
+  skipped_records: number;
+  /** smtp or upload. */
+  received_via: string;
+  received_at: CreatedAt;
+}
+
+export interface DmarcReportRowTable {
+  report_id: number;
+  domain_id: number;
+  day: ColumnType<string, string, string>;
+  source_ip: string;
+  messages: number;
+  disposition: string;
+  dkim_aligned: boolean;
+  spf_aligned: boolean;
+  dmarc_pass: boolean;
+  header_from: string | null;
+  envelope_from: string | null;
+  dkim_result: string | null;
+  dkim_domain: string | null;
+  dkim_selector: string | null;
+  spf_result: string | null;
+  spf_domain: string | null;
+  /** Comma-separated reason types (forwarded, mailing_list, ...), or null. */
+  reasons: string | null;
+}
+
+export interface TlsReportPolicyTable {
+  report_id: number;
+  domain_id: number;
+  day: ColumnType<string, string, string>;
+  policy_type: string;
+  policy_domain: string;
+  mx_host: string | null;
+  successful_sessions: ColumnType<string, number, number>;
+  failed_sessions: ColumnType<string, number, number>;
+  /** JSON array of {result_type, sending_mta_ip, receiving_mx_hostname, failed_sessions}. */
+  failures: string;
+}
+
 export interface WebhookDeliveryTable {
   id: Generated<number>;
   endpoint_id: number;
@@ -549,6 +609,9 @@ export interface Database {
   worker_heartbeats: WorkerHeartbeatTable;
   dns_connections: DnsConnectionTable;
   dnsbl_liveness: DnsblLivenessTable;
+  reports: ReportTable;
+  dmarc_report_rows: DmarcReportRowTable;
+  tls_report_policies: TlsReportPolicyTable;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -575,3 +638,7 @@ export type DnsConnectionRow = Selectable<DnsConnectionTable>;
 export type NewDnsConnection = Insertable<DnsConnectionTable>;
 export type DnsblLivenessRow = Selectable<DnsblLivenessTable>;
 export type NewDnsblLiveness = Insertable<DnsblLivenessTable>;
+export type ReportRow = Selectable<ReportTable>;
+export type NewReport = Insertable<ReportTable>;
+export type NewDmarcReportRow = Insertable<DmarcReportRowTable>;
+export type NewTlsReportPolicy = Insertable<TlsReportPolicyTable>;

@@ -64,6 +64,12 @@ export interface OperationRow {
   readonly textAnswer?: string;
   /** Turns the operation's answer into the REST/MCP answer (the checks drop the keys they leave out). */
   readonly reshape?: (answer: unknown) => unknown;
+  /**
+   * REST also takes the body as raw bytes (any Content-Type but application/json): the bytes reach
+   * the body variable base64-encoded in `contentField`, with `?filename=` in `nameField`. GraphQL and
+   * MCP send the same fields in the JSON input (a file upload does not fit GraphQL's JSON).
+   */
+  readonly rawBody?: { readonly contentField: string; readonly nameField: string };
 }
 
 /** Reads change nothing; repeating them changes nothing. */
@@ -828,6 +834,59 @@ export const mailboxRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+/** DMARC aggregate and TLS-RPT reports (docs/reports.md). */
+export const reportRows = [
+  {
+    name: 'upload_report',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/reports',
+    document: 'upload-report',
+    unwrap: 'uploadReport',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Uploads a DMARC aggregate (XML, .xml.gz, .zip, .eml) or TLS-RPT (.json, .json.gz) report file: the raw bytes as the body (?filename=report.xml.gz), or {"content": "<base64>", "filename": "..."} as JSON; each report in it is stored once.',
+    params: [],
+    bodyVariable: 'input',
+    rawBody: { contentField: 'content', nameField: 'filename' },
+    mcpTool: 'upload_report',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: 'list_reports',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/reports',
+    document: 'reports',
+    unwrap: 'reports',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'Your DMARC aggregate and TLS-RPT reports, newest received first: {"data": [...], "has_more": true|false}; page on with starting_after=<last id>.',
+    params: [
+      { name: 'limit', in: 'query', type: 'integer', required: false, description: 'Reports per page, 1 to 100; default 20.' },
+      { name: 'starting_after', in: 'query', type: 'string', required: false, description: 'The id of the last report of the previous page.' },
+      { name: 'domain', in: 'query', type: 'string', required: false, description: 'Only the reports for this domain.' },
+    ],
+    mcpTool: 'list_reports',
+    annotations: READING,
+  },
+  {
+    name: 'get_domain_sources',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/domains/{domain}/sources',
+    document: 'domain-sources',
+    unwrap: 'domainSources',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'Who sends as one of your domains (from DMARC aggregate reports): each source address with its messages and DMARC pass rate over the period.',
+    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'One of your domains.' }, periodParam],
+    mcpTool: 'get_domain_sources',
+    annotations: READING,
+  },
+] as const satisfies readonly OperationRow[];
+
 export const operationTable: readonly OperationRow[] = [
   ...accountReadingRows,
   ...accountChangingRows,
@@ -840,4 +899,5 @@ export const operationTable: readonly OperationRow[] = [
   ...dnsConnectionRows,
   ...moneyRows,
   ...mailboxRows,
+  ...reportRows,
 ];

@@ -265,11 +265,28 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
       },
     };
   } else if (body) {
+    const json = { 'application/json': { schema: inputSchema(body.type, schemas) } };
     requestBody = {
       required: body.required,
       description: 'A JSON object; field names in snake_case. Unknown fields are refused.',
-      content: { 'application/json': { schema: inputSchema(body.type, schemas) } },
+      content: json,
     };
+    if (row.rawBody) {
+      // The file itself as the body (any type but JSON); its name in ?filename=.
+      const file = { schema: { type: 'string', format: 'binary' } };
+      requestBody = {
+        required: true,
+        description: `The file itself as the body (name it with ?${row.rawBody.nameField}=), or a JSON object with its base64 in "${row.rawBody.contentField}".`,
+        content: {
+          ...json,
+          'application/gzip': file,
+          'application/zip': file,
+          'application/xml': file,
+          'message/rfc822': file,
+          'application/octet-stream': file,
+        },
+      };
+    }
   }
 
   const answer = answerSchemaOf(row, schemas);

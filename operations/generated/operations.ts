@@ -403,6 +403,27 @@ export enum RegistrationSource {
   Whois = 'whois'
 }
 
+/** stored; duplicate (the same organisation and report id was stored before: counted once); unknown_domain (not a domain of your account: dropped); refused (unreadable or unsafe: see code and detail). */
+export enum ReportFileStatus {
+  Duplicate = 'duplicate',
+  Refused = 'refused',
+  Stored = 'stored',
+  UnknownDomain = 'unknown_domain'
+}
+
+/** dmarc: a DMARC aggregate report (RFC 7489, RFC 9990); tls: a TLS-RPT report (RFC 8460). */
+export enum ReportKind {
+  Dmarc = 'dmarc',
+  Tls = 'tls'
+}
+
+export type ReportUploadInput = {
+  /** The report file in base64: DMARC aggregate XML, .xml.gz, .zip, a whole message (.eml), or TLS-RPT .json / .json.gz. */
+  content: Scalars['String']['input'];
+  /** The file name, for the answer and the log. */
+  filename: InputMaybe<Scalars['String']['input']>;
+};
+
 /** What a change request asks for: forwarding, rename_mailbox, add_mailboxes, remove_mailboxes, remove_domain, dns_change, cancel_order, billing, other. */
 export enum RequestKind {
   /** Add mailboxes to domains already on the order. */
@@ -544,7 +565,7 @@ export enum WebhookDeliveryStatus {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, dmarc.failures, tls.failures; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -565,7 +586,7 @@ export type AnalyticsQueryVariables = Exact<{
 }>;
 
 
-export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null }> } };
+export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null, reported_messages: number | null, dmarc_pass_rate: number | null, failing_sources: number | null, tls_sessions: number | null, tls_failure_rate: number | null }> } };
 
 export type ApplyDomainSetupMutationVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -819,6 +840,14 @@ export type DomainSetupQueryVariables = Exact<{
 
 export type DomainSetupQuery = { domainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
 
+export type DomainSourcesQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+  period: InputMaybe<AnalyticsPeriod>;
+}>;
+
+
+export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
+
 export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -899,6 +928,15 @@ export type RenameWorkspaceMutationVariables = Exact<{
 
 
 export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
+
+export type ReportsQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+  domain: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ReportsQuery = { reports: { has_more: boolean, data: Array<{ id: number, kind: ReportKind, domain: string, begin: string, end: string, messages: number, passed: number, records: number, org_name: string, report_id: string, pass_rate: number | null, received_via: string, received_at: string }> } };
 
 export type RequestPlanMutationVariables = Exact<{
   input: PlanRequestInput;
@@ -981,6 +1019,13 @@ export type UpdateWebhookMutationVariables = Exact<{
 
 
 export type UpdateWebhookMutation = { updateWebhook: { url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string } };
+
+export type UploadReportMutationVariables = Exact<{
+  input: ReportUploadInput;
+}>;
+
+
+export type UploadReportMutation = { uploadReport: { stored: number, duplicates: number, files: Array<{ file: string, status: ReportFileStatus, kind: ReportKind | null, domain: string | null, id: number | null, messages: number | null, code: string | null, detail: string | null, report_id: string | null, org_name: string | null }> } };
 
 export type VerifyDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];

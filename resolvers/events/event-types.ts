@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'mailbox.reconnected',
   'mailbox.credentials_revealed',
   'mailbox.password_reset',
+  'dmarc.failures',
+  'tls.failures',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -48,6 +48,9 @@ const SPEC_TOOLS: Record<string, Scope> = {
   list_domain_mailboxes: 'read',
   reveal_mailbox_credentials: 'write',
   reset_mailbox_password: 'write',
+  upload_report: 'write',
+  list_reports: 'read',
+  get_domain_sources: 'read',
 };
 const existing = new Set(operationTable.filter((r) => r.listener === 'api' && r.mcpTool).map((r) => r.mcpTool));
 const toolsNeeding = (scope: Scope) =>
