@@ -52,6 +52,10 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'apply-domain-setup': { domain: 'example.com', connectionId: 1, dryRun: true },
   'domain-sources': { domain: 'example.com' },
   'upload-report': { input: { content: Buffer.from('<feedback/>').toString('base64') } },
+  'domain-mailboxes': { domain: 'example.com' },
+  'reveal-mailbox-credentials': { domain: 'example.com' },
+  'reset-mailbox-password': { email: 'a@example.com' },
+  'order-export': { subscriptionId: 'sub_x' },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {
