@@ -24,8 +24,8 @@ async function listTools(url: string, key?: string) {
 }
 
 describe('MCP tool annotations', () => {
-  it('every row that is a tool says whether it reads, destroys or can be repeated', () => {
-    const tools = operationTable.filter((r) => r.mcpTool);
+  it('every row (each is a tool) says whether it reads, destroys or can be repeated', () => {
+    const tools = operationTable;
     for (const row of tools) expect(typeof row.annotations.readOnlyHint, row.name).toBe('boolean');
     // A GET reads only: it destroys nothing and can be repeated.
     const reading = tools.filter((r) => r.method === 'GET');
