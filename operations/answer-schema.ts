@@ -45,5 +45,8 @@ export function toolOutputOf(row: OperationRow): ToolOutput {
     ? { type: 'string', description: `The answer as ${row.textAnswer} text (the REST answer's body).` }
     : answerSchemaFor(row);
   if (answer.type === 'object') return { schema: answer as JsonSchema & { type: 'object' } };
+  // A union of objects (a check's full answer, or the one its deadline cut short) is always an object.
+  const branches = answer.anyOf as JsonSchema[] | undefined;
+  if (branches?.length && branches.every((b) => b.type === 'object')) return { schema: { type: 'object', ...answer } };
   return { wrap, schema: { type: 'object', properties: { [wrap]: answer }, required: [wrap], additionalProperties: false } };
 }
