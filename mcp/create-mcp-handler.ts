@@ -28,6 +28,8 @@ export interface McpHandlerOptions {
   readonly services: Services;
   /** Account MCP: a key is required before any exchange, and tools are listed by the key's scopes. */
   readonly requireKey: boolean;
+  /** Account MCP: the WWW-Authenticate challenge of a 401 (RFC 9728: where the protected resource metadata is). */
+  readonly challenge?: (sentKey: boolean, requestUrl: URL) => string;
   /** Input fields beyond the row's params and body, such as place_order's idempotency_key. */
   readonly extraInputs?: (row: OperationRow) => { schema?: Record<string, unknown>; extra?: Record<string, Record<string, unknown>> };
 }
@@ -90,7 +92,11 @@ export function createMcpHandler(options: McpHandlerOptions) {
       // length; the client's answers to server requests do not. A body that is not JSON counts once.
       outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(options.requireKey ? 'read' : 'public', messageCount(parsedBody))));
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, info.requestId);
+      if (error instanceof ApiError) {
+        const challenge: Record<string, string> =
+          error.status === 401 && options.challenge ? { 'WWW-Authenticate': options.challenge(ctx.sentKey, info.url ?? new URL(request.url)) } : {};
+        return errorResponse(error, info.requestId, challenge);
+      }
       throw error;
     }
 
