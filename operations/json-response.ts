@@ -59,7 +59,12 @@ class JsonAnswer extends Response {
 
 /** A JSON answer; every one carries the request id so a person can quote it to the operator. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new JsonAnswer(JSON.stringify(body), {
+  return jsonTextResponse(status, JSON.stringify(body), headers);
+}
+
+/** A JSON answer whose text the caller already made (to hash it for an ETag). */
+export function jsonTextResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new JsonAnswer(text, {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });

@@ -139,6 +139,18 @@ export function openApiDocument(rows: readonly OperationRow[], listener: 'api' |
         'X-RateLimit-Remaining': { description: 'Requests left in the current allowance window.', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'Seconds until the window starts afresh.', schema: { type: 'integer', minimum: 0 } },
         'X-Request-Id': { description: 'Quote it to the operator about this request.', schema: { type: 'string' } },
+        ...(api
+          ? {
+              ETag: {
+                description: 'A weak validator of the answer; send it back as If-None-Match to get a 304 without a body while the answer is unchanged.',
+                schema: { type: 'string' },
+              },
+              'Idempotent-Replayed': {
+                description: '"true" when this answer is the order already placed with the same Idempotency-Key (nothing was charged again).',
+                schema: { type: 'string', enum: ['true'] },
+              },
+            }
+          : {}),
       },
     },
   };
@@ -292,9 +304,24 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
     responses: {
       200: {
         description: 'Success.',
-        headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        headers: {
+          ...RATE_LIMIT_HEADER_REFS,
+          'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+          ...(row.method === 'GET' ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
+          ...(row.headerVariables?.some((h) => h.header === 'Idempotency-Key')
+            ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
+            : {}),
+        },
         content: row.textAnswer ? { [row.textAnswer]: { schema: { type: 'string' } } } : { 'application/json': { schema: answer } },
       },
+      ...(row.method === 'GET'
+        ? {
+            304: {
+              description: "Not modified: the request sent this answer's ETag in If-None-Match. No body; the read still counts.",
+              headers: { ...RATE_LIMIT_HEADER_REFS, ETag: { $ref: '#/components/headers/ETag' } },
+            },
+          }
+        : {}),
       ...errorResponses(statuses),
     },
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
