@@ -19,8 +19,9 @@ export function answerSchemaFor(row: OperationRow): JsonSchema {
     const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     if (!operation) throw new Error(`operations/documents/${row.document}.graphql holds no operation.`);
     const data = selectionSchema(graphqlSchema, document, operation);
-    const selected = row.unwrap ? (data.properties as Record<string, JsonSchema>)[row.unwrap] : data;
-    if (!selected) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
+    const properties = data.properties;
+    const selected = row.unwrap ? (isSchema(properties) ? properties[row.unwrap] : undefined) : data;
+    if (!isSchema(selected)) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
     answer = row.reshapeSchema ? row.reshapeSchema(selected) : selected;
     answers.set(row, answer);
   }
@@ -44,9 +45,14 @@ export function toolOutputOf(row: OperationRow): ToolOutput {
   const answer: JsonSchema = row.textAnswer
     ? { type: 'string', description: `The answer as ${row.textAnswer} text (the REST answer's body).` }
     : answerSchemaFor(row);
-  if (answer.type === 'object') return { schema: answer as JsonSchema & { type: 'object' } };
+  if (answer.type === 'object') return { schema: { ...answer, type: 'object' } };
   // A union of objects (a check's full answer, or the one its deadline cut short) is always an object.
-  const branches = answer.anyOf as JsonSchema[] | undefined;
-  if (branches?.length && branches.every((b) => b.type === 'object')) return { schema: { type: 'object', ...answer } };
+  const branches = answer.anyOf;
+  if (Array.isArray(branches) && branches.length > 0 && branches.every((b) => isSchema(b) && b.type === 'object'))
+    return { schema: { type: 'object', ...answer } };
   return { wrap, schema: { type: 'object', properties: { [wrap]: answer }, required: [wrap], additionalProperties: false } };
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -44,7 +44,8 @@ export async function gzipAnswer(payload: string | Buffer, headers: Headers, acc
   let packed = kept.get(key);
   if (!packed) {
     packed = await gzip(body, { level: constants.Z_BEST_COMPRESSION });
-    if (kept.size >= KEEP_AT_MOST) kept.delete(kept.keys().next().value as string);
+    const oldest = kept.keys().next();
+    if (kept.size >= KEEP_AT_MOST && !oldest.done) kept.delete(oldest.value);
     kept.set(key, packed);
   }
   return packed;
