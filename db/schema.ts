@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BuildState, ChangeRequestStatus, InvoiceStatus, OrderStatus, ReferralEarningStatus, WebhookDeliveryStatus } from './status-values.js';
 
 /** Timestamps: Date out of both drivers, Date or ISO string in. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -73,6 +74,10 @@ export interface ApiKeyTable {
   name: string | null;
   /** The person who made the key in the portal; null for the operator's keys. */
   created_by_user_id: number | null;
+  /** After this the key is refused as a revoked one is; null: it does not expire. */
+  expires_at: Timestamp | null;
+  /** The key a roll made to replace this one (which then expires after its grace period). */
+  rolled_to_key_id: number | null;
 }
 
 export interface PlanTable {
@@ -104,7 +109,7 @@ export interface OrderTable {
   plan_id: number;
   reference: string;
   subscription_id: string;
-  status: string;
+  status: OrderStatus;
   quantity: number;
   unit_amount: number;
   currency: string;
@@ -127,7 +132,7 @@ export interface DomainTable {
   order_id: number;
   workspace_id: number | null;
   domain: string;
-  build_state: string;
+  build_state: BuildState;
   forward_to: string | null;
   /** When deliverability monitoring started; null means not yet watched (analytics are null, never 0). */
   watched_since: Timestamp | null;
@@ -177,7 +182,7 @@ export interface ChangeRequestTable {
   kind: string;
   summary: string;
   forward_to: string | null;
-  status: string;
+  status: ChangeRequestStatus;
   created_at: CreatedAt;
 }
 
@@ -194,7 +199,7 @@ export interface InvoiceTable {
   account_id: number;
   order_id: number | null;
   number: string;
-  status: string;
+  status: InvoiceStatus;
   amount_due: number;
   amount_paid: number;
   currency: string;
@@ -232,7 +237,7 @@ export interface ReferralEarningTable {
   referred_account: string;
   amount: number;
   currency: string;
-  status: string;
+  status: ReferralEarningStatus;
   earned_at: Timestamp;
 }
 
@@ -432,7 +437,7 @@ export interface WebhookDeliveryTable {
   endpoint_id: number;
   event_id: string;
   /** pending, delivered or failed (gave up after a day). */
-  status: string;
+  status: WebhookDeliveryStatus;
   attempts: Generated<number>;
   next_attempt_at: Timestamp | null;
   created_at: CreatedAt;
