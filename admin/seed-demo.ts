@@ -238,7 +238,16 @@ export async function seedDemo(
         ] as const;
         await trx
           .insertInto('mailboxes')
-          .values(people.slice(0, d.mailboxes).map(([first, last, local]) => ({ domain_id: domain.id, first_name: first, last_name: last, local_part: local })))
+          .values(
+            people.slice(0, d.mailboxes).map(([first, last, local]) => ({
+              domain_id: domain.id,
+              first_name: first,
+              last_name: last,
+              local_part: local,
+              // A live domain's mailboxes exist at the provider; their passwords are made at the first reveal (docs/mailboxes.md).
+              status: d.state === 'live' ? 'active' : 'pending',
+            })),
+          )
           .execute();
         if (d.watched !== null) {
           const days = Math.min(d.watched, 30);

@@ -155,6 +155,8 @@ export interface DomainTable {
   setup_next_check_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Checks in a row that found the setup not ready: the re-check backoff's step. */
   setup_checks: Generated<number>;
+  /** The reconnection monitor's last look at the domain's mailboxes at the provider. */
+  mailboxes_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** A domain's DKIM key pair; the private key sealed with SECRETS_KEY (resolvers/secrets/encrypt-secret.ts, bound to the domain row). */
@@ -173,6 +175,21 @@ export interface MailboxTable {
   first_name: string;
   last_name: string;
   local_part: string;
+  /** pending (not yet created at the provider), active, suspended (resolvers/mailboxes). */
+  status: ColumnType<string, string | undefined, string>;
+  /** The mailbox's password sealed with SECRETS_KEY (purpose mailbox:<id>); null until the build or a reset makes one. */
+  password_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  status_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A mailbox that stopped being active at the provider, and when it was active again (the reconnection monitor). */
+export interface MailboxDisconnectionTable {
+  id: Generated<number>;
+  mailbox_id: number;
+  /** What the provider reported instead of active: suspended or pending. */
+  status: string;
+  disconnected_at: CreatedAt;
+  reconnected_at: Timestamp | null;
 }
 
 export interface ChangeRequestTable {
@@ -488,6 +505,7 @@ export interface Database {
   orders: OrderTable;
   domains: DomainTable;
   mailboxes: MailboxTable;
+  mailbox_disconnections: MailboxDisconnectionTable;
   domain_dkim_keys: DomainDkimKeyTable;
   change_requests: ChangeRequestTable;
   request_replies: RequestReplyTable;

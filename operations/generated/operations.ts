@@ -289,6 +289,13 @@ export enum InvoiceStatus {
   Void = 'void'
 }
 
+/** pending: not created at the provider yet (the build makes it). active: created and usable. suspended: the provider stopped it. */
+export enum MailboxStatus {
+  Active = 'active',
+  Pending = 'pending',
+  Suspended = 'suspended'
+}
+
 /** Verified or common mark certificate. */
 export enum MarkType {
   Cmc = 'CMC',
@@ -537,7 +544,7 @@ export enum WebhookDeliveryStatus {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -791,6 +798,13 @@ export type DnsConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type DnsConnectionsQuery = { dnsConnections: Array<{ kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, algorithm: TsigAlgorithm | null, connection_id: number, key_name: string | null, created_at: string }> };
 
+export type DomainMailboxesQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type DomainMailboxesQuery = { domainMailboxes: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, first_name: string, last_name: string }> } };
+
 export type DomainSetupZoneQueryVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
@@ -825,6 +839,14 @@ export type FileDomainMutationVariables = Exact<{
 
 
 export type FileDomainMutation = { fileDomain: { domain: string, workspace_id: number | null, workspace_name: string | null } };
+
+export type OrderExportQueryVariables = Exact<{
+  subscriptionId: Scalars['String']['input'];
+  format: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type OrderExportQuery = { orderExport: string };
 
 export type OrdersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -897,6 +919,20 @@ export type ResendWebhookDeliveryMutationVariables = Exact<{
 
 
 export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { status: WebhookDeliveryStatus, delivery_id: number, event_id: string } };
+
+export type ResetMailboxPasswordMutationVariables = Exact<{
+  email: Scalars['String']['input'];
+}>;
+
+
+export type ResetMailboxPasswordMutation = { resetMailboxPassword: { email: string, status: MailboxStatus, username: string, password: string | null, first_name: string, last_name: string, imap_host: string, imap_port: number, smtp_host: string, smtp_port: number } };
+
+export type RevealMailboxCredentialsMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type RevealMailboxCredentialsMutation = { revealMailboxCredentials: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, username: string, password: string | null, first_name: string, last_name: string, imap_host: string, imap_port: number, smtp_host: string, smtp_port: number }> } };
 
 export type SegmentEspQueryVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];

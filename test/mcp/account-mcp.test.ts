@@ -45,6 +45,9 @@ const SPEC_TOOLS: Record<string, Scope> = {
   get_domain_setup: 'read',
   check_domain_setup: 'read',
   apply_domain_setup: 'write',
+  list_domain_mailboxes: 'read',
+  reveal_mailbox_credentials: 'write',
+  reset_mailbox_password: 'write',
 };
 // Every account row is a tool (test/mcp/mcp-parity.test.ts checks each against REST).
 const accountRows = operationTable.filter((r) => r.listener === 'api');
