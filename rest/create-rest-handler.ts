@@ -76,8 +76,9 @@ export function createRestHandler(options: {
       const contentType = row.textAnswer && typeof answer === 'string' ? `${row.textAnswer}; charset=utf-8` : 'application/json; charset=utf-8';
       // An account read carries an ETag; the same If-None-Match gets a 304 without the body. The
       // read still ran and counted (the ETag saves bytes, not the allowance). The public checks are
-      // live and never cached, so they carry none.
-      if (row.method === 'GET' && row.scope !== null && !publicPost) {
+      // live and never cached, and a GET that is not read-only (the credentials export, which
+      // records an event) stays no-store, so they carry none.
+      if (row.method === 'GET' && row.scope !== null && row.annotations.readOnlyHint && !publicPost) {
         const etag = etagOf(text);
         Object.assign(headers, { ETag: etag, 'cache-control': 'private, no-cache' });
         if (notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
