@@ -173,6 +173,17 @@ await step('dashboard', async () => {
   row('dashboard', `REST req/s (GraphQL ${f.graphql.requests_per_second}, floor ${f.floor.requests_per_second})`, f.rest.requests_per_second, '-', null);
   row('dashboard', `REST / plain node:http throughput, same work (${f.database})`, f.rest_per_floor_throughput, '>= 0.9', f.rest_per_floor_throughput >= 0.9);
   row('dashboard', 'plain node:http / REST CPU per request, serving process', f.floor_per_rest_cpu ?? '-', '-', null);
+  row('dashboard', 'GraphQL / plain node:http throughput, same work', f.graphql_per_floor_throughput, '>= 0.8', f.graphql_per_floor_throughput >= 0.8);
+  row('dashboard', 'GraphQL / REST throughput', f.graphql_per_rest_throughput, '>= 0.9', f.graphql_per_rest_throughput >= 0.9);
+  row('dashboard', 'REST / GraphQL CPU per request, serving process', f.rest_per_graphql_cpu ?? '-', '-', null);
+  const c = f.in_process_cpu_ms;
+  row(
+    'dashboard',
+    `in-process CPU/request: REST ${c.rest} ms, /graphql ${c.graphql}, via yoga ${c.graphql_through_yoga}`,
+    round(c.rest / c.graphql),
+    '-',
+    null,
+  );
 });
 
 await step('portal', async () => {

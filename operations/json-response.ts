@@ -57,17 +57,17 @@ class JsonAnswer extends Response {
   }
 }
 
+/** The headers every JSON answer starts from. */
+export const JSON_ANSWER_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
 /** A JSON answer; every one carries the request id so a person can quote it to the operator. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return jsonTextResponse(status, JSON.stringify(body), headers);
+  return new JsonAnswer(JSON.stringify(body), { status, headers: { ...JSON_ANSWER_HEADERS, ...headers } });
 }
 
-/** A JSON answer whose text the caller already made (to hash it for an ETag). */
-export function jsonTextResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new JsonAnswer(text, {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
+/** A JSON answer of text already made (a GraphQL result stringified), with exactly these headers. */
+export function jsonTextResponse(status: number, text: string, headers: Record<string, string>): Response {
+  return new JsonAnswer(text, { status, headers });
 }
 
 /** The text a JSON answer was made with, while its body is still unread; undefined for any other Response. */

@@ -2,7 +2,7 @@ import type { OperationRow } from '../operations/operation-table.js';
 import { createRouteMatcher } from './match-route.js';
 import { readParams } from '../operations/read-params.js';
 import { camelizeKeys } from '../operations/snake-to-camel.js';
-import { errorResponse, jsonTextResponse } from '../operations/json-response.js';
+import { errorResponse, JSON_ANSWER_HEADERS, jsonTextResponse } from '../operations/json-response.js';
 import { etagOf, notModified } from './conditional-read.js';
 import { ApiError, badRequest } from '../resolvers/api-error.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
@@ -85,7 +85,8 @@ export function createRestHandler(options: {
       }
       if (row.textAnswer && typeof answer === 'string')
         return new Response(text, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store', ...headers } });
-      return jsonTextResponse(200, text, headers);
+      // The text made once above, for the ETag and the answer.
+      return jsonTextResponse(200, text, { ...JSON_ANSWER_HEADERS, ...headers });
     } catch (error) {
       if (error instanceof ApiError) {
         const extra = { ...headers };
