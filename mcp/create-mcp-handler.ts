@@ -1,7 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { OperationRow } from '../operations/operation-table.js';
+import { toolNameOf, type OperationRow } from '../operations/operation-table.js';
+import { toolOutputOf } from '../operations/answer-schema.js';
 import { inputSchemaFor } from '../operations/input-schema.js';
 import { bodySchemaFor } from '../operations/body-schema.js';
 import { readParams } from '../operations/read-params.js';
@@ -27,19 +28,24 @@ export interface McpHandlerOptions {
   readonly services: Services;
   /** Account MCP: a key is required before any exchange, and tools are listed by the key's scopes. */
   readonly requireKey: boolean;
+  /** Account MCP: the WWW-Authenticate challenge of a 401 (RFC 9728: where the protected resource metadata is). */
+  readonly challenge?: (sentKey: boolean, requestUrl: URL) => string;
   /** Input fields beyond the row's params and body, such as place_order's idempotency_key. */
   readonly extraInputs?: (row: OperationRow) => { schema?: Record<string, unknown>; extra?: Record<string, Record<string, unknown>> };
 }
 
 /**
  * A stateless Streamable HTTP MCP endpoint built from the operation table: a fresh server and
- * transport per HTTP request, one tool per row with an `mcpTool` name, each running the row's
- * operation in-process, so a tool answers exactly what its REST path answers. The schema's
- * scope-auth refuses a tool the key lacks the scope for, naming the scope.
+ * transport per HTTP request, one tool per row (every row of the listener, named toolNameOf), each
+ * running the row's operation in-process, so a tool answers exactly what its REST path answers and
+ * a row added to the table is a tool with no more code. Each tool declares its answer's JSON Schema
+ * as outputSchema and answers it as structuredContent beside the text (MCP 2025-06-18). The
+ * schema's scope-auth refuses a tool the key lacks the scope for, naming the scope.
  */
 export function createMcpHandler(options: McpHandlerOptions) {
-  const tools = options.rows.filter((r) => r.mcpTool);
-  const byName = new Map(tools.map((r) => [r.mcpTool as string, r]));
+  const tools = options.rows;
+  const byName = new Map(tools.map((r) => [toolNameOf(r), r]));
+  const outputs = new Map(tools.map((row) => [row, toolOutputOf(row)]));
   // A tool's input schema lists its body's fields too (from the GraphQL input type, written in
   // place), so a model sees every field, type and required name; computed once, the table is fixed.
   const inputSchemas = new Map(
@@ -86,7 +92,11 @@ export function createMcpHandler(options: McpHandlerOptions) {
       // length; the client's answers to server requests do not. A body that is not JSON counts once.
       outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(options.requireKey ? 'read' : 'public', messageCount(parsedBody))));
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, info.requestId);
+      if (error instanceof ApiError) {
+        const challenge: Record<string, string> =
+          error.status === 401 && options.challenge ? { 'WWW-Authenticate': options.challenge(ctx.sentKey, info.url ?? new URL(request.url)) } : {};
+        return errorResponse(error, info.requestId, challenge);
+      }
       throw error;
     }
 
@@ -95,9 +105,10 @@ export function createMcpHandler(options: McpHandlerOptions) {
       tools: tools
         .filter((row) => !caller || row.scope === null || caller.scopes.includes(row.scope))
         .map((row) => ({
-          name: row.mcpTool as string,
+          name: toolNameOf(row),
           description: row.summary,
           inputSchema: inputSchemas.get(row) as { type: 'object' },
+          outputSchema: outputs.get(row)?.schema,
           annotations: row.annotations,
         })),
     }));
@@ -113,7 +124,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
         // Who may call it, before its arguments are read, as the REST door asks.
         await refuseWithoutKeyOrScope(row.scope, ctx);
         const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx, 'mcp');
-        return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+        return toolResult(answer, row, outputs.get(row)?.wrap);
       } catch (error) {
         if (error instanceof ApiError) {
           if (error.status === 429 && typeof error.extras.limit === 'number') {
@@ -154,6 +165,16 @@ function messageCount(body: unknown): number {
   const isMessage = (m: unknown) => typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string';
   if (Array.isArray(body)) return Math.max(1, body.filter(isMessage).length);
   return 1;
+}
+
+/**
+ * A tool's answer: the REST answer as text (JSON, or the zone file itself for a text answer) and
+ * the same value as structuredContent, under its wrapping key when it is not an object.
+ */
+function toolResult(answer: unknown, row: OperationRow, wrap: string | undefined): CallToolResult {
+  const text = row.textAnswer && typeof answer === 'string' ? answer : JSON.stringify(answer);
+  const structured = wrap ? { [wrap]: answer } : (answer as Record<string, unknown>);
+  return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
 function toolError(detail: string, error?: ApiError): CallToolResult {

@@ -57,12 +57,12 @@ class JsonAnswer extends Response {
   }
 }
 
+/** The headers every JSON answer starts from. */
+export const JSON_ANSWER_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
 /** A JSON answer; every one carries the request id so a person can quote it to the operator. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new JsonAnswer(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
+  return new JsonAnswer(JSON.stringify(body), { status, headers: { ...JSON_ANSWER_HEADERS, ...headers } });
 }
 
 /** A JSON answer of text already made (a GraphQL result stringified), with exactly these headers. */

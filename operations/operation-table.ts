@@ -34,7 +34,7 @@ export interface ToolAnnotations {
  * the OpenAPI documents; adding an endpoint is adding a row and its operation document.
  */
 export interface OperationRow {
-  /** operationId, and the MCP tool name where the row is a tool. */
+  /** operationId, and the name of the MCP tool every row is on its listener's /mcp. */
   readonly name: string;
   readonly listener: 'api' | 'public';
   readonly method: HttpMethod;
@@ -53,7 +53,10 @@ export interface OperationRow {
   readonly bodyVariable?: string;
   /** Request headers passed to the operation as variables (Idempotency-Key). */
   readonly headerVariables?: readonly { readonly header: string; readonly variable: string }[];
-  /** MCP tool name on the listener's /mcp, when the operation is a tool there. */
+  /**
+   * @deprecated Every row is an MCP tool on its listener's /mcp, named `name` (toolNameOf); this
+   * only renames one, and the parity test (test/mcp/mcp-parity.test.ts) wants it equal to `name`.
+   */
   readonly mcpTool?: string;
   /** What calling it does, for MCP clients (and x-annotations in OpenAPI). */
   readonly annotations: ToolAnnotations;
@@ -70,6 +73,13 @@ export interface OperationRow {
    * MCP send the same fields in the JSON input (a file upload does not fit GraphQL's JSON).
    */
   readonly rawBody?: { readonly contentField: string; readonly nameField: string };
+  /** The answer's JSON Schema as `reshape` changes it (OpenAPI's 200 and the MCP tool's outputSchema). */
+  readonly reshapeSchema?: (schema: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** The MCP tool name of a row: every row is a tool, so REST and MCP offer the same operations. */
+export function toolNameOf(row: OperationRow): string {
+  return row.mcpTool ?? row.name;
 }
 
 /** Reads change nothing; repeating them changes nothing. */
@@ -100,7 +110,6 @@ export const accountReadingRows: readonly OperationRow[] = [
     rateLimit: 'read',
     summary: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.',
     params: [],
-    mcpTool: 'get_dashboard',
     annotations: READING,
   },
   {
@@ -113,7 +122,6 @@ export const accountReadingRows: readonly OperationRow[] = [
     rateLimit: 'read',
     summary: "The caller's orders.",
     params: [],
-    mcpTool: 'list_orders',
     annotations: READING,
   },
   {
@@ -127,7 +135,6 @@ export const accountReadingRows: readonly OperationRow[] = [
     rateLimit: 'read',
     summary: "Invoices, this month's spend, anything past due, the next charge.",
     params: [],
-    mcpTool: 'get_billing',
     annotations: READING,
   },
   {
@@ -141,7 +148,6 @@ export const accountReadingRows: readonly OperationRow[] = [
     rateLimit: 'read',
     summary: "Deliverability of the caller's domains over a period; a domain not yet watched carries null.",
     params: [periodParam],
-    mcpTool: 'get_deliverability',
     annotations: READING,
   },
   {
@@ -192,7 +198,6 @@ export const accountReadingRows: readonly OperationRow[] = [
     rateLimit: 'read',
     summary: 'What can be ordered and at what price: only plans the caller is already on.',
     params: [],
-    mcpTool: 'list_catalogue',
     annotations: READING,
   },
   {
@@ -206,7 +211,6 @@ export const accountReadingRows: readonly OperationRow[] = [
     rateLimit: 'read',
     summary: 'Whether a card is on file, as brand and last four.',
     params: [],
-    mcpTool: 'check_payment_method',
     annotations: READING,
   },
 ];
@@ -341,7 +345,6 @@ export const orderingRows = [
     summary: 'Checks and prices an order; creates nothing. Runs the same checks as placing, so a passing preview is accepted.',
     params: [],
     bodyVariable: 'order',
-    mcpTool: 'preview_order',
     annotations: READING,
   },
   {
@@ -358,7 +361,6 @@ export const orderingRows = [
     params: [],
     bodyVariable: 'order',
     headerVariables: [{ header: 'Idempotency-Key', variable: 'idempotencyKey' }],
-    mcpTool: 'place_order',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   },
   {
@@ -373,7 +375,6 @@ export const orderingRows = [
     summary: 'A link to a payment processor page where a person saves a card: {"success_url": "https://...", "cancel_url": "https://..."}.',
     params: [],
     bodyVariable: 'input',
-    mcpTool: 'create_card_setup_link',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
 ] as const satisfies readonly OperationRow[];
@@ -392,7 +393,6 @@ export const moneyRows = [
     summary: 'Asks our team to put the account on a plan: {"message": "20 Google inboxes a month", "sku": "optional"}. We answer by e-mail.',
     params: [],
     bodyVariable: 'input',
-    mcpTool: 'request_plan',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   {
@@ -407,7 +407,6 @@ export const moneyRows = [
     summary: 'Pays the open invoices now with the card on file; {"invoice_number": "..."} pays one. 402 when the card is declined, 409 when nothing is open.',
     params: [],
     bodyVariable: 'input',
-    mcpTool: 'pay_invoices',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   },
 ] as const satisfies readonly OperationRow[];
@@ -425,7 +424,6 @@ export const domainVerificationRows = [
     rateLimit: 'read',
     summary: 'Your verification token, the TXT record that proves a domain is yours (at _inbox-verification.<domain>), and the domains already verified.',
     params: [],
-    mcpTool: 'get_domain_verification',
     annotations: READING,
   },
   {
@@ -440,7 +438,6 @@ export const domainVerificationRows = [
     summary:
       'Check now: looks the TXT at _inbox-verification.<domain> up and answers verified true or false with a sentence; once verified, a domain stays verified for your account.',
     params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'The domain to verify, e.g. example.com.' }],
-    mcpTool: 'verify_domain',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
 ] as const satisfies readonly OperationRow[];
@@ -467,7 +464,6 @@ export const domainSetupRows = [
     summary:
       'The records a domain on your orders needs (MX, SPF merged into yours, DKIM, DMARC, forwarding, proof of control), each with its status from our checks (verified, missing, wrong with what was found, conflict), and its build state.',
     params: [setupDomainParam],
-    mcpTool: 'get_domain_setup',
     annotations: { ...READING, openWorldHint: true },
   },
   {
@@ -482,7 +478,6 @@ export const domainSetupRows = [
     summary:
       'Check now: looks every record up, records the build state that justifies (a domain waiting for DNS whose records appeared goes live), and answers as GET /v1/domains/{domain}/setup.',
     params: [setupDomainParam],
-    mcpTool: 'check_domain_setup',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
   {
@@ -521,7 +516,6 @@ export const domainSetupRows = [
         description: 'true: answer the changes without making them (try this first); false: make them.',
       },
     ],
-    mcpTool: 'apply_domain_setup',
     // Destructive: a real apply replaces records at the provider (another provider's MX, an old SPF); a dry run changes nothing.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   },
@@ -536,6 +530,17 @@ function eventPageForRest(answer: unknown): unknown {
     return { ...rest, data: JSON.parse(data_json) };
   });
   return { ...answer, data };
+}
+
+/** The schema of that answer: each event's data_json (a string) becomes data (an object). */
+function eventPageSchemaForRest(schema: Record<string, unknown>): Record<string, unknown> {
+  const page = structuredClone(schema) as { properties?: { data?: { items?: { properties?: Record<string, unknown>; required?: string[] } } } };
+  const event = page.properties?.data?.items;
+  if (!event?.properties || !('data_json' in event.properties)) throw new Error('list_events: events.graphql no longer selects data_json.');
+  const { data_json: _text, ...rest } = event.properties;
+  event.properties = { ...rest, data: { type: 'object', description: "The event's payload (its fields depend on the type; docs/webhooks.md)." } };
+  event.required = (event.required ?? []).map((name) => (name === 'data_json' ? 'data' : name));
+  return page as Record<string, unknown>;
 }
 
 const webhookIdParam: ParamSpec = { name: 'webhook_id', in: 'path', type: 'integer', required: true, description: 'A webhook_id from GET /v1/webhooks.' };
@@ -553,7 +558,6 @@ export const webhookRows = [
     rateLimit: 'read',
     summary: 'The webhook endpoints of your account (their secrets are shown only when created).',
     params: [],
-    mcpTool: 'list_webhooks',
     annotations: READING,
   },
   {
@@ -568,7 +572,6 @@ export const webhookRows = [
     summary: 'Registers an endpoint: {"url": "https://...", "events": ["domain.live"]}; the answer carries the signing secret, shown once.',
     params: [],
     bodyVariable: 'input',
-    mcpTool: 'create_webhook',
     annotations: ADDING,
   },
   {
@@ -583,7 +586,6 @@ export const webhookRows = [
     summary: 'Changes an endpoint: any of {"url", "events", "description"}.',
     params: [webhookIdParam],
     bodyVariable: 'input',
-    mcpTool: 'update_webhook',
     annotations: REPLACING,
   },
   {
@@ -597,7 +599,6 @@ export const webhookRows = [
     rateLimit: 'change',
     summary: 'Stops deliveries to an endpoint.',
     params: [webhookIdParam],
-    mcpTool: 'delete_webhook',
     annotations: REPLACING,
   },
   {
@@ -611,7 +612,6 @@ export const webhookRows = [
     rateLimit: 'read',
     summary: 'The newest 100 deliveries to an endpoint, each with its attempts (status code, error, duration).',
     params: [webhookIdParam],
-    mcpTool: 'list_webhook_deliveries',
     annotations: READING,
   },
   {
@@ -625,7 +625,6 @@ export const webhookRows = [
     rateLimit: 'change',
     summary: 'Sends a webhook.test event to this endpoint (whatever it is subscribed to), signed like any other; its deliveries list shows how it went.',
     params: [webhookIdParam],
-    mcpTool: 'send_test_webhook',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   {
@@ -642,7 +641,6 @@ export const webhookRows = [
       webhookIdParam,
       { name: 'delivery_id', in: 'path', type: 'integer', required: true, description: 'A delivery_id from GET /v1/webhooks/{webhook_id}/deliveries.' },
     ],
-    mcpTool: 'resend_webhook_delivery',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   {
@@ -659,10 +657,10 @@ export const webhookRows = [
       { name: 'limit', in: 'query', type: 'integer', required: false, description: 'Events per page, 1 to 100; default 10.' },
       { name: 'starting_after', in: 'query', type: 'string', required: false, description: 'The id of the last event of the previous page.' },
     ],
-    mcpTool: 'list_events',
     annotations: READING,
     // Each event's data is JSON text in GraphQL (no JSON scalar); REST and MCP answer it as an object.
     reshape: (answer) => eventPageForRest(answer),
+    reshapeSchema: eventPageSchemaForRest,
   },
 ] as const satisfies readonly OperationRow[];
 
@@ -679,7 +677,6 @@ export const alertRecipientRows = [
     rateLimit: 'read',
     summary: "The extra addresses alert e-mails go to, besides your account's people (who always receive them).",
     params: [],
-    mcpTool: 'get_alert_recipients',
     annotations: READING,
   },
   {
@@ -694,7 +691,6 @@ export const alertRecipientRows = [
     summary: 'Replaces the extra alert addresses: {"emails": ["ops@example.com"]} (at most 10; [] for none).',
     params: [],
     bodyVariable: 'input',
-    mcpTool: 'set_alert_recipients',
     annotations: REPLACING,
   },
 ] as const satisfies readonly OperationRow[];
@@ -720,7 +716,6 @@ export const dnsConnectionRows = [
     rateLimit: 'read',
     summary: "Your account's DNS connections, without their secrets (which are never shown again).",
     params: [],
-    mcpTool: 'list_dns_connections',
     annotations: READING,
   },
   {
@@ -736,7 +731,6 @@ export const dnsConnectionRows = [
       'Stores a connection to your DNS provider: {"kind": "rfc2136", "server": "ns1.example.net", "port": 53, "key_name": "update-key", "algorithm": "hmac-sha256", "secret": "<base64>"} or {"kind": "cloudflare", "api_token": "..."}; the secret is encrypted and never shown again.',
     params: [],
     bodyVariable: 'input',
-    mcpTool: 'create_dns_connection',
     annotations: ADDING,
   },
   {
@@ -750,7 +744,6 @@ export const dnsConnectionRows = [
     rateLimit: 'change',
     summary: 'Deletes a connection and its stored secret.',
     params: [connectionIdParam],
-    mcpTool: 'delete_dns_connection',
     annotations: REPLACING,
   },
 ] as const satisfies readonly OperationRow[];

@@ -30,7 +30,6 @@ export const publicCheckRows: readonly OperationRow[] = checkDeclarations.map((c
   rateLimit: 'public',
   summary: c.summary,
   params: c.args.map(paramOf),
-  mcpTool: c.name.replace(/-/g, '_'),
   annotations: CHECKING,
   reshape: absentFieldDropper(declaredSchema, resultTypeName(c)),
 }));

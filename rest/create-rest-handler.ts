@@ -2,7 +2,8 @@ import type { OperationRow } from '../operations/operation-table.js';
 import { createRouteMatcher } from './match-route.js';
 import { readParams } from '../operations/read-params.js';
 import { camelizeKeys } from '../operations/snake-to-camel.js';
-import { errorResponse, jsonResponse } from '../operations/json-response.js';
+import { errorResponse, JSON_ANSWER_HEADERS, jsonTextResponse } from '../operations/json-response.js';
+import { etagOf, notModified } from './conditional-read.js';
 import { ApiError, badRequest } from '../resolvers/api-error.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
@@ -70,9 +71,23 @@ export function createRestHandler(options: {
       }
 
       const answer = await options.runOperation(row, variables, ctx, 'rest');
+      // A placement answered from its Idempotency-Key says so in a header too (as Stripe's does).
+      if (row.headerVariables?.some((h) => h.header === 'Idempotency-Key') && isReplayed(answer)) headers['Idempotent-Replayed'] = 'true';
+      const text = row.textAnswer && typeof answer === 'string' ? answer : JSON.stringify(answer);
+      const contentType = row.textAnswer && typeof answer === 'string' ? `${row.textAnswer}; charset=utf-8` : 'application/json; charset=utf-8';
+      // An account read carries an ETag; the same If-None-Match gets a 304 without the body. The
+      // read still ran and counted (the ETag saves bytes, not the allowance). The public checks are
+      // live and never cached, and a GET that is not read-only (the credentials export, which
+      // records an event) stays no-store, so they carry none.
+      if (row.method === 'GET' && row.scope !== null && row.annotations.readOnlyHint && !publicPost) {
+        const etag = etagOf(text);
+        Object.assign(headers, { ETag: etag, 'cache-control': 'private, no-cache' });
+        if (notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+      }
       if (row.textAnswer && typeof answer === 'string')
-        return new Response(answer, { status: 200, headers: { 'content-type': `${row.textAnswer}; charset=utf-8`, 'cache-control': 'no-store', ...headers } });
-      return jsonResponse(200, answer, headers);
+        return new Response(text, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store', ...headers } });
+      // The text made once above, for the ETag and the answer.
+      return jsonTextResponse(200, text, { ...JSON_ANSWER_HEADERS, ...headers });
     } catch (error) {
       if (error instanceof ApiError) {
         const extra = { ...headers };
@@ -108,6 +123,10 @@ async function readRawBody(request: Request, url: URL, raw: { readonly contentFi
   const disposition = /filename="?([^";]+)"?/i.exec(request.headers.get('content-disposition') ?? '')?.[1];
   const name = url.searchParams.get(raw.nameField) ?? disposition;
   return { [raw.contentField]: bytes.toString('base64'), ...(name ? { [raw.nameField]: name } : {}) };
+}
+
+function isReplayed(answer: unknown): boolean {
+  return typeof answer === 'object' && answer !== null && (answer as { replayed?: unknown }).replayed === true;
 }
 
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {

@@ -1,12 +1,12 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { schema as graphqlSchema } from '../schema/index.js';
 import { loadDocument } from '../operations/operation-document.js';
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
-import type { OperationRow, ParamSpec } from '../operations/operation-table.js';
+import { toolNameOf, type OperationRow, type ParamSpec } from '../operations/operation-table.js';
+import { answerSchemaFor } from '../operations/answer-schema.js';
 import { inputSchemaFor, paramSchema } from '../operations/input-schema.js';
 import { bodyInputType } from '../operations/body-schema.js';
 import { CHECKS_API_VERSION } from '../operations/tools-catalogue.js';
-import { inputSchema, selectionSchema, type JsonSchema } from '../operations/graphql-json-schema.js';
+import { inputSchema, type JsonSchema } from '../operations/graphql-json-schema.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
   readonly openapi: string;
@@ -139,6 +139,18 @@ export function openApiDocument(rows: readonly OperationRow[], listener: 'api' |
         'X-RateLimit-Remaining': { description: 'Requests left in the current allowance window.', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'Seconds until the window starts afresh.', schema: { type: 'integer', minimum: 0 } },
         'X-Request-Id': { description: 'Quote it to the operator about this request.', schema: { type: 'string' } },
+        ...(api
+          ? {
+              ETag: {
+                description: 'A weak validator of the answer; send it back as If-None-Match to get a 304 without a body while the answer is unchanged.',
+                schema: { type: 'string' },
+              },
+              'Idempotent-Replayed': {
+                description: '"true" when this answer is the order already placed with the same Idempotency-Key (nothing was charged again).',
+                schema: { type: 'string', enum: ['true'] },
+              },
+            }
+          : {}),
       },
     },
   };
@@ -222,7 +234,8 @@ function publicOperation(row: OperationRow, method: 'GET' | 'POST', answer: Json
     },
     security: [],
     'x-rate-limit': rateLimitText(row),
-    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool, 'x-mcp-annotations': row.annotations } : {}),
+    'x-mcp-tool': toolNameOf(row),
+    'x-mcp-annotations': row.annotations,
     ...(get ? {} : { 'x-same-as': row.name }),
   };
 }
@@ -308,33 +321,38 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
     responses: {
       200: {
         description: 'Success.',
-        headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        headers: {
+          ...RATE_LIMIT_HEADER_REFS,
+          'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+          ...(row.method === 'GET' ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
+          ...(row.headerVariables?.some((h) => h.header === 'Idempotency-Key')
+            ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
+            : {}),
+        },
         content: row.textAnswer ? { [row.textAnswer]: { schema: { type: 'string' } } } : { 'application/json': { schema: answer } },
       },
+      ...(row.method === 'GET'
+        ? {
+            304: {
+              description: "Not modified: the request sent this answer's ETag in If-None-Match. No body; the read still counts.",
+              headers: { ...RATE_LIMIT_HEADER_REFS, ETag: { $ref: '#/components/headers/ETag' } },
+            },
+          }
+        : {}),
       ...errorResponses(statuses),
     },
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
     'x-scope': row.scope,
     'x-rate-limit': rateLimitText(row),
-    ...(row.mcpTool ? { 'x-mcp-tool': row.mcpTool, 'x-mcp-annotations': row.annotations } : {}),
+    'x-mcp-tool': toolNameOf(row),
+    'x-mcp-annotations': row.annotations,
   };
 }
 
-/**
- * The REST answer's schema of a row, registered as <Name>Answer: data[unwrap] when the row unwraps,
- * else the whole data object, from its operation document's selection (aliases give the names).
- */
+/** The REST answer's schema of a row (operations/answer-schema.ts), registered as <Name>Answer. */
 function answerSchemaOf(row: OperationRow, schemas: Record<string, JsonSchema>): JsonSchema {
-  const { source } = loadDocument(row.document);
-  const document = parse(source);
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (!operation) throw new Error(`operations/documents/${row.document}.graphql holds no operation.`);
-  const data = selectionSchema(graphqlSchema, document, operation);
-  const properties = data.properties as Record<string, JsonSchema>;
-  const answer = row.unwrap ? properties[row.unwrap] : data;
-  if (!answer) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
   const answerName = `${pascal(row.name)}Answer`;
-  schemas[answerName] = answer;
+  schemas[answerName] = answerSchemaFor(row);
   return { $ref: `#/components/schemas/${answerName}` };
 }
 

@@ -7,6 +7,7 @@ import { handleGraphql } from './graphql-door.js';
 import { createOperationRunner } from './run-operation.js';
 import { healthResponse } from './health.js';
 import { createMcpHandler } from '../mcp/create-mcp-handler.js';
+import { mcpChallenge, PROTECTED_RESOURCE_PREFIX, protectedResourceRoute } from '../mcp/protected-resource.js';
 import type { FetchHandler } from './serve-http.js';
 import { CLI_PATH, serveCli } from './serve-cli.js';
 import { createDocsRoutes } from './serve-docs.js';
@@ -28,6 +29,7 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
     runOperation,
     services,
     requireKey: true,
+    challenge: (sentKey, url) => mcpChallenge(ownApiUrl(url), sentKey),
     // place_order takes the Idempotency-Key as an argument (same format rule as the header).
     extraInputs: (row) =>
       row.headerVariables?.length
@@ -42,6 +44,8 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
           }
         : {},
   });
+  // API_URL, or (started on port 0, as tests start it) the origin the listener is reached at.
+  const ownApiUrl = (url: URL) => (services.config.apiPort === 0 ? url.origin : services.config.apiUrl);
   const stripeWebhook = createStripeWebhookRoute(services);
   const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
   const auth = createAuthRoutes(services);
@@ -65,6 +69,10 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
     if (portalPage) return portalPage;
     if (path === '/graphql') return handleGraphql(yoga, services, request, info);
     if (path === '/mcp') return mcp(request, info);
+    if (path.startsWith(PROTECTED_RESOURCE_PREFIX)) {
+      const metadata = protectedResourceRoute(request, path, ownApiUrl(url), info.requestId);
+      if (metadata) return metadata;
+    }
     if (path === CLI_PATH) return serveCli(request, info.requestId);
     const reference = docs(request, path);
     if (reference) return reference;

@@ -120,7 +120,7 @@ function operationSection(method: string, path: string, op: OpenApiOperation, sc
       )
       .join('')}</dl>`;
   }
-  html += `<h4>Example</h4><pre><code>${escapeHtml(curlExample(method, path, parameters, body !== undefined, scope, server))}</code></pre>`;
+  html += `<h4>Example</h4><pre tabindex="0"><code>${escapeHtml(curlExample(method, path, parameters, body !== undefined, scope, server))}</code></pre>`;
   return `${html}</section>`;
 }
 
@@ -250,6 +250,7 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 code{background:var(--panel);padding:.05em .3em;border-radius:4px;overflow-wrap:anywhere}
 pre{background:var(--panel);padding:.75rem;border-radius:6px;overflow-x:auto}
 pre code{background:none;padding:0}
+pre:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 .version{font-size:.8rem;font-weight:500;color:var(--muted);border:1px solid var(--line);border-radius:999px;padding:.1rem .5rem;vertical-align:middle}
 .meta,.facts,.lead{color:var(--muted);font-size:.92rem}
 nav ul{list-style:none;padding:0;margin:.5rem 0}

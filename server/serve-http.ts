@@ -6,6 +6,7 @@ import { clientAddressOf } from './client-address.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 import { badTextIn } from './refuse-bad-text.js';
 import { answerTextOf } from '../operations/json-response.js';
+import { compressible, gzipAnswer } from './compress-answer.js';
 import { TOO_DEEP_DETAIL } from '../operations/parse-json-bounded.js';
 
 export interface RequestInfo {
@@ -209,14 +210,33 @@ async function handle(
   });
   outHeaders['x-request-id'] = requestId;
   outHeaders['x-content-type-options'] = NOSNIFF['x-content-type-options'];
-  res.writeHead(response.status, outHeaders);
-  if (method === 'HEAD') return void res.end();
+  if (method === 'HEAD' || response.status === 204 || response.status === 304) {
+    res.writeHead(response.status, outHeaders);
+    return void res.end();
+  }
   // A JSON answer's text goes to the socket as it is (asked first: its body stream is made only if
   // read); other bodies (pages, streams) are read as bytes.
   const text = answerTextOf(response);
-  if (text !== undefined) return void res.end(text);
-  if (!response.body) return void res.end();
-  res.end(Buffer.from(await response.arrayBuffer()));
+  let payload: string | Buffer | undefined = text;
+  if (payload === undefined && response.body) payload = Buffer.from(await response.arrayBuffer());
+  if (payload === undefined) {
+    res.writeHead(response.status, outHeaders);
+    return void res.end();
+  }
+  // Every text answer over 1 KB goes gzip-compressed to a caller that takes it (GraphiQL's page, the
+  // dashboard, /docs); the portal's assets come compressed already.
+  if (compressible(response.headers)) {
+    const vary = outHeaders.vary;
+    outHeaders.vary = vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding';
+    const packed = await gzipAnswer(payload, response.headers, req.headers['accept-encoding']);
+    if (packed) {
+      outHeaders['content-encoding'] = 'gzip';
+      delete outHeaders['content-length'];
+      payload = packed;
+    }
+  }
+  res.writeHead(response.status, outHeaders);
+  res.end(payload);
 }
 
 function tooLarge(res: ServerResponse, maxBodyBytes: number, requestId: string, own: Readonly<Record<string, string>> = {}): void {
