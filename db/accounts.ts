@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export interface AccountLimitsRow {
+  read_per_minute: number | null;
+  change_per_minute: number | null;
+  orders_per_hour: number | null;
+}
+
+/** The account's operator-set allowances, or undefined for an unknown account. */
+export function findAccountLimitsRow(db: Kysely<Database>, accountId: number): Promise<AccountLimitsRow | undefined> {
+  return db.selectFrom('accounts').select(['read_per_minute', 'change_per_minute', 'orders_per_hour']).where('id', '=', accountId).executeTakeFirst();
+}
+
+/** Sets the given allowance columns (the caller leaves out those it keeps). */
+export async function updateAccountLimits(db: Kysely<Database>, accountId: number, set: Partial<AccountLimitsRow>): Promise<void> {
+  await db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
+}
+
+/** Locks the account's row (FOR UPDATE) until the transaction ends: the lock per-account limits are counted under. */
+export async function lockAccount(db: Kysely<Database>, accountId: number): Promise<void> {
+  await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+}
