@@ -21,3 +21,8 @@ export async function updateAccountLimits(db: Kysely<Database>, accountId: numbe
 export async function lockAccount(db: Kysely<Database>, accountId: number): Promise<void> {
   await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
 }
+
+export async function insertAccount(db: Kysely<Database>, name: string): Promise<number> {
+  const row = await db.insertInto('accounts').values({ name }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}

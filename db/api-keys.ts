@@ -41,3 +41,52 @@ export async function touchApiKeyLastUsed(db: Kysely<Database>, keyId: number, n
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', stale)]))
     .execute();
 }
+
+/** The account's keys (revoked too), oldest first, with their maker's address. */
+export function listApiKeysWithMaker(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('api_keys')
+    .leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
+    .select([
+      'api_keys.id',
+      'api_keys.name',
+      'api_keys.prefix',
+      'api_keys.scopes',
+      'api_keys.created_at',
+      'api_keys.last_used_at',
+      'api_keys.revoked_at',
+      'users.email',
+    ])
+    .where('api_keys.account_id', '=', accountId)
+    .orderBy('api_keys.id')
+    .execute();
+}
+
+export function findAccountApiKey(
+  db: Kysely<Database>,
+  accountId: number,
+  keyId: number,
+): Promise<{ id: number; created_by_user_id: number | null } | undefined> {
+  return db.selectFrom('api_keys').select(['id', 'created_by_user_id']).where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** Revokes the open keys the person made on the account; how many. */
+export async function revokeApiKeysMadeBy(db: Kysely<Database>, accountId: number, userId: number, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('created_by_user_id', '=', userId)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The open keys the person made (on any account), with their scopes. */
+export function listOpenApiKeysMadeBy(db: Kysely<Database>, userId: number): Promise<{ id: number; scopes: string }[]> {
+  return db.selectFrom('api_keys').select(['id', 'scopes']).where('created_by_user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+export async function revokeApiKeys(db: Kysely<Database>, keyIds: readonly number[], now: Date): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: now }).where('id', 'in', keyIds).execute();
+}
