@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** The account's domain by name (already normalised), or undefined. */
+export function findAccountDomain(
+  db: Kysely<Database>,
+  accountId: number,
+  domain: string,
+): Promise<{ id: number; domain: string; workspace_id: number | null } | undefined> {
+  return db.selectFrom('domains').select(['id', 'domain', 'workspace_id']).where('domain', '=', domain).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export async function setDomainWorkspace(db: Kysely<Database>, domainId: number, workspaceId: number | null): Promise<void> {
+  await db.updateTable('domains').set({ workspace_id: workspaceId }).where('id', '=', domainId).execute();
+}
+
+/** Files the workspace's domains in no workspace; how many there were. */
+export async function unfileWorkspaceDomains(db: Kysely<Database>, accountId: number, workspaceId: number): Promise<number> {
+  const result = await db
+    .updateTable('domains')
+    .set({ workspace_id: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function findOrderDomainByName(db: Kysely<Database>, orderId: number, domain: string): Promise<{ domain: string } | undefined> {
+  return db.selectFrom('domains').select('domain').where('order_id', '=', orderId).where('domain', '=', domain).executeTakeFirst();
+}
+
+/** Points every domain of the order at `forwardTo`; how many. */
+export async function setOrderDomainsForwardTo(db: Kysely<Database>, accountId: number, orderId: number, forwardTo: string | null): Promise<number> {
+  const result = await db
+    .updateTable('domains')
+    .set({ forward_to: forwardTo })
+    .where('order_id', '=', orderId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The domain's columns a setup is computed from (resolvers/domains/setup). */
+export const SETUP_DOMAIN_COLUMNS = ['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state', 'build_reason'] as const;
+
+/** The account's domain by name (already normalised), with what its setup needs. */
+export function findSetupDomainByName(db: Kysely<Database>, accountId: number, domain: string) {
+  return db
+    .selectFrom('domains')
+    .select([...SETUP_DOMAIN_COLUMNS, 'mailboxes_created_at'])
+    .where('domain', '=', domain)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export function findSetupDomainById(db: Kysely<Database>, domainId: number) {
+  return db
+    .selectFrom('domains')
+    .select([...SETUP_DOMAIN_COLUMNS, 'mailboxes_created_at'])
+    .where('id', '=', domainId)
+    .executeTakeFirst();
+}
+
+export async function markMailboxesCreated(db: Kysely<Database>, domainId: number, now: Date): Promise<void> {
+  await db.updateTable('domains').set({ mailboxes_created_at: now }).where('id', '=', domainId).execute();
+}
+
+/** The domain's setup check count, its row locked (FOR UPDATE) until the transaction ends. */
+export async function lockDomainSetupChecks(db: Kysely<Database>, domainId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('domains').select('setup_checks').where('id', '=', domainId).forUpdate().executeTakeFirst();
+  return row?.setup_checks;
+}
+
+/**
+ * Records a setup check's outcome if the domain is still in `from` and no later check was recorded
+ * (setup_checked_at after `checkedAt`); false when it was not moved.
+ */
+export async function recordDomainSetupCheck(
+  db: Kysely<Database>,
+  domainId: number,
+  from: string,
+  checkedAt: Date,
+  set: {
+    build_state: string;
+    build_reason: string | null;
+    build_problems: string;
+    setup_next_check_at: Date;
+    setup_checks: number;
+    built_at?: Date;
+  },
+): Promise<boolean> {
+  const moved = await db
+    .updateTable('domains')
+    .set({ ...set, setup_checked_at: checkedAt })
+    .where('id', '=', domainId)
+    .where('build_state', '=', from)
+    // A check that began before the last one recorded is stale: its lookups may predate a fix.
+    .where((eb) => eb.or([eb('setup_checked_at', 'is', null), eb('setup_checked_at', '<=', checkedAt)]))
+    .returning('id')
+    .executeTakeFirst();
+  return moved !== undefined;
+}
+
+export async function findDomainBuildState(db: Kysely<Database>, domainId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('domains').select('build_state').where('id', '=', domainId).executeTakeFirst();
+  return row?.build_state;
+}
+
+export async function findDomainNextSetupCheck(db: Kysely<Database>, domainId: number): Promise<Date | null | undefined> {
+  const row = await db.selectFrom('domains').select('setup_next_check_at').where('id', '=', domainId).executeTakeFirst();
+  return row?.setup_next_check_at;
+}
+
+/** Up to 500 domains in these states whose next setup check is due, the longest due first. */
+export async function listDomainsDueSetupCheck(db: Kysely<Database>, states: readonly string[], now: Date): Promise<number[]> {
+  const rows = await db
+    .selectFrom('domains')
+    .select('id')
+    .where('build_state', 'in', [...states])
+    .where('setup_next_check_at', '<=', now)
+    .orderBy('setup_next_check_at')
+    .limit(500)
+    .execute();
+  return rows.map((r) => r.id);
+}
