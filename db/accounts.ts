@@ -26,3 +26,12 @@ export async function insertAccount(db: Kysely<Database>, name: string): Promise
   const row = await db.insertInto('accounts').values({ name }).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
+
+export async function findAccountName(db: Kysely<Database>, accountId: number): Promise<string> {
+  const row = await db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirstOrThrow();
+  return row.name;
+}
+
+export function findAccount(db: Kysely<Database>, accountId: number): Promise<{ id: number; name: string }> {
+  return db.selectFrom('accounts').select(['id', 'name']).where('id', '=', accountId).executeTakeFirstOrThrow();
+}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /** The account's domain by name (already normalised), or undefined. */
@@ -122,4 +122,44 @@ export async function listDomainsDueSetupCheck(db: Kysely<Database>, states: rea
     .limit(500)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** How many of the account's domains are filed in no workspace. */
+export async function countUnfiledDomains(db: Kysely<Database>, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('domains')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('account_id', '=', accountId)
+    .where('workspace_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The account's domains by name, with their workspace's name and kept mailbox counts. */
+export function listDashboardDomains(db: Kysely<Database>, accountId: number) {
+  return (
+    db
+      .selectFrom('domains')
+      .leftJoin('workspaces', 'workspaces.id', 'domains.workspace_id')
+      // mailbox_count is kept on the domain by triggers: no count per domain on every read.
+      .select([
+        'domains.order_id',
+        'domains.domain',
+        'domains.build_state',
+        'domains.forward_to',
+        'domains.workspace_id',
+        'workspaces.name as workspace_name',
+        'domains.mailbox_count',
+        'domains.build_reason',
+        'domains.build_problems',
+      ])
+      .where('domains.account_id', '=', accountId)
+      .orderBy('domains.domain')
+      .execute()
+  );
+}
+
+/** The domains of these orders, by name. */
+export function listOrderDomains(db: Kysely<Database>, orderIds: readonly number[]): Promise<{ order_id: number; domain: string }[]> {
+  return db.selectFrom('domains').select(['order_id', 'domain']).where('order_id', 'in', orderIds).orderBy('domain').execute();
 }

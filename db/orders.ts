@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /** The order's settings by its subscription id, or undefined when it is another account's or unknown. */
@@ -22,4 +22,62 @@ export function setOrderMonitors(db: Kysely<Database>, orderId: number, set: { m
     .where('id', '=', orderId)
     .returning(['subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability'])
     .executeTakeFirstOrThrow();
+}
+
+/** The account's orders, newest first, with their plan and their domain and mailbox counts (one query). */
+export function listOrdersWithCounts(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('orders')
+    .innerJoin('plans', 'plans.id', 'orders.plan_id')
+    .select([
+      'orders.id',
+      'orders.subscription_id',
+      'orders.reference',
+      'orders.status',
+      'orders.quantity',
+      'orders.unit_amount',
+      'orders.currency',
+      'orders.interval',
+      'orders.sequencer',
+      'orders.monitor_reconnection',
+      'orders.monitor_deliverability',
+      'orders.created_at',
+      'plans.sku',
+      'plans.product',
+    ])
+    .select((eb) => [
+      eb.selectFrom('domains').whereRef('domains.order_id', '=', 'orders.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'),
+      eb
+        .selectFrom('mailboxes')
+        .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+        .whereRef('domains.order_id', '=', 'orders.id')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .as('mailbox_count'),
+    ])
+    .where('orders.account_id', '=', accountId)
+    .orderBy('orders.created_at', 'desc')
+    .orderBy('orders.id', 'desc')
+    .execute();
+}
+
+/** The account's orders, newest first, with their plan's sku and product. */
+export function listOrdersWithPlans(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('orders')
+    .innerJoin('plans', 'plans.id', 'orders.plan_id')
+    .select(['orders.id', 'orders.subscription_id', 'orders.reference', 'orders.status', 'orders.created_at', 'plans.sku', 'plans.product'])
+    .where('orders.account_id', '=', accountId)
+    .orderBy('orders.created_at', 'desc')
+    .orderBy('orders.id', 'desc')
+    .execute();
+}
+
+/** The account's active orders' quantity, price and interval (in no set order). */
+export function listActiveOrderPrices(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('orders')
+    .select(['quantity', 'unit_amount', 'currency', 'interval', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .execute();
 }

@@ -65,3 +65,12 @@ export function setUserRole(
 ): Promise<{ id: number; email: string; role: 'owner' | 'member'; created_at: Date }> {
   return db.updateTable('users').set({ role }).where('id', '=', userId).returning(['id', 'email', 'role', 'created_at']).executeTakeFirstOrThrow();
 }
+
+export function findUserEmail(db: Kysely<Database>, userId: number): Promise<{ email: string } | undefined> {
+  return db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+}
+
+/** The account's first `limit` owners' addresses, oldest first. */
+export async function listOwnerEmails(db: Kysely<Database>, accountId: number, limit: number): Promise<{ email: string }[]> {
+  return db.selectFrom('users').select('email').where('account_id', '=', accountId).where('role', '=', 'owner').orderBy('id').limit(limit).execute();
+}

@@ -40,3 +40,17 @@ export async function renameWorkspaceRow(db: Kysely<Database>, accountId: number
 export async function deleteWorkspaceRow(db: Kysely<Database>, accountId: number, workspaceId: number): Promise<void> {
   await db.deleteFrom('workspaces').where('id', '=', workspaceId).where('account_id', '=', accountId).execute();
 }
+
+/** The account's workspaces by name (then id), each with how many domains it holds. */
+export function listWorkspacesWithDomainCounts(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'created_at'])
+    .select((eb) =>
+      eb.selectFrom('domains').whereRef('domains.workspace_id', '=', 'workspaces.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'),
+    )
+    .where('account_id', '=', accountId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
