@@ -20,3 +20,17 @@ export function listDomainAnalytics(db: Kysely<Database>, accountId: number, fro
     .orderBy('domains.domain')
     .execute();
 }
+
+/** The day's figures for the domain, unless that day is recorded already. */
+export async function insertDomainAnalyticsDay(
+  db: Kysely<Database>,
+  domainId: number,
+  day: string,
+  figures: { sent: number; delivered: number; bounced: number; replied: number; inbox_placed: number; spam_placed: number },
+): Promise<void> {
+  await db
+    .insertInto('domain_analytics')
+    .values({ domain_id: domainId, day, ...figures })
+    .onConflict((oc) => oc.columns(['domain_id', 'day']).doNothing())
+    .execute();
+}

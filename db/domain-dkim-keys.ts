@@ -17,3 +17,8 @@ export async function insertDomainDkimKeyOnce(
     .onConflict((oc) => oc.column('domain_id').doNothing())
     .execute();
 }
+
+export async function hasDomainDkimKey(db: Kysely<Database>, domainId: number): Promise<boolean> {
+  const row = await db.selectFrom('domain_dkim_keys').select('domain_id').where('domain_id', '=', domainId).executeTakeFirst();
+  return row !== undefined;
+}

@@ -163,3 +163,104 @@ export function listDashboardDomains(db: Kysely<Database>, accountId: number) {
 export function listOrderDomains(db: Kysely<Database>, orderIds: readonly number[]): Promise<{ order_id: number; domain: string }[]> {
   return db.selectFrom('domains').select(['order_id', 'domain']).where('order_id', 'in', orderIds).orderBy('domain').execute();
 }
+
+/**
+ * Up to 500 domains of processor-placed orders whose build is stuck: queued longer than `queuedForMs`
+ * or building longer than `buildingForMs` (both counted from the domain's creation) at `now` (ms).
+ */
+export function listStuckBuilds(db: Kysely<Database>, now: number, queuedForMs: number, buildingForMs: number): Promise<{ id: number }[]> {
+  return db
+    .selectFrom('domains')
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
+    .select('domains.id')
+    .where('orders.processor_subscription_id', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('domains.build_state', '=', 'queued'), eb('domains.created_at', '<', new Date(now - queuedForMs))]),
+        eb.and([eb('domains.build_state', '=', 'building'), eb('domains.created_at', '<', new Date(now - buildingForMs))]),
+      ]),
+    )
+    .limit(500)
+    .execute();
+}
+
+/**
+ * Up to 5000 live (or needing attention) domains of processor-placed orders with deliverability
+ * monitoring on whose last run is older than `intervalMs`, the longest unwatched first: those of
+ * `orderId` when given, otherwise those not already queued for `slot`.
+ */
+export function listDomainsDueMonitoring(db: Kysely<Database>, now: Date, intervalMs: number, slot: string, orderId?: number): Promise<{ id: number }[]> {
+  let query = db
+    .selectFrom('domains')
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
+    .select('domains.id')
+    .where('orders.monitor_deliverability', '=', true)
+    // Only built domains have mail to watch; seeded or imported orders (no processor subscription) are left alone.
+    .where('domains.build_state', 'in', ['live', 'needs_attention'])
+    .where('orders.processor_subscription_id', 'is not', null)
+    .where((eb) => eb.or([eb('domains.last_monitored_at', 'is', null), eb('domains.last_monitored_at', '<=', new Date(now.getTime() - intervalMs))]));
+  if (orderId !== undefined) query = query.where('orders.id', '=', orderId);
+  else query = query.where((eb) => eb.or([eb('domains.monitor_queued_slot', 'is', null), eb('domains.monitor_queued_slot', '<>', slot)]));
+  return query.orderBy(sql`domains.last_monitored_at nulls first`).limit(5000).execute();
+}
+
+export async function markMonitoringQueued(db: Kysely<Database>, domainIds: readonly number[], slot: string): Promise<void> {
+  await db.updateTable('domains').set({ monitor_queued_slot: slot }).where('id', 'in', domainIds).execute();
+}
+
+/** The domain with its order's deliverability switch. */
+export function findDomainToMonitor(db: Kysely<Database>, domainId: number) {
+  return db
+    .selectFrom('domains')
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
+    .select(['domains.id', 'domains.account_id', 'domains.domain', 'domains.order_id', 'orders.monitor_deliverability'])
+    .where('domains.id', '=', domainId)
+    .executeTakeFirst();
+}
+
+/** Records a monitoring run at `now` (watched_since is set by the first). */
+export async function markDomainMonitored(db: Kysely<Database>, domainId: number, now: Date): Promise<void> {
+  await db.updateTable('domains').set({ watched_since: sql`coalesce(watched_since, now())`, last_monitored_at: now }).where('id', '=', domainId).execute();
+}
+
+export function findDomainToBuild(db: Kysely<Database>, domainId: number) {
+  return db.selectFrom('domains').select(['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state']).where('id', '=', domainId).executeTakeFirst();
+}
+
+/** Moves the domain's build state if it is still `from` (a conditional update: one mover wins); false when it was not. */
+export async function moveBuildState(
+  db: Kysely<Database>,
+  domainId: number,
+  from: string,
+  set: { build_state: string; build_reason?: string | null; build_problems?: string; built_at?: Date; mailboxes_created_at?: Date },
+): Promise<boolean> {
+  const moved = await db.updateTable('domains').set(set).where('id', '=', domainId).where('build_state', '=', from).returning('id').executeTakeFirst();
+  return moved !== undefined;
+}
+
+/** The domain by name, its row locked (FOR UPDATE) until the transaction ends. */
+export function lockDomainByName(db: Kysely<Database>, domain: string) {
+  return db.selectFrom('domains').select(['id', 'account_id', 'order_id', 'domain', 'build_state']).where('domain', '=', domain).forUpdate().executeTakeFirst();
+}
+
+/** Sets the build state whatever it was (the operator's hand). */
+export async function setBuildStateRow(
+  db: Kysely<Database>,
+  domainId: number,
+  set: { build_state: string; build_reason: string | null; built_at?: Date },
+): Promise<void> {
+  await db.updateTable('domains').set(set).where('id', '=', domainId).execute();
+}
+
+export function listDomainsOfOrder(db: Kysely<Database>, orderId: number): Promise<{ id: number; domain: string }[]> {
+  return db.selectFrom('domains').select(['id', 'domain']).where('order_id', '=', orderId).execute();
+}
+
+/** How many domains are in each build state (as key, n). */
+export function countDomainsByBuildState(db: Kysely<Database>): Promise<{ key: string; n: number }[]> {
+  return db
+    .selectFrom('domains')
+    .select(['build_state as key', sql<number>`count(*)`.as('n')])
+    .groupBy('build_state')
+    .execute();
+}

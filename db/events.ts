@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export interface NewEventRow {
@@ -55,4 +55,23 @@ export function findEventForFanOut(
 
 export async function markEventFannedOut(db: Kysely<Database>, eventId: string, now: Date): Promise<void> {
   await db.updateTable('events').set({ fanned_out_at: now }).where('id', '=', eventId).execute();
+}
+
+/** Up to 500 events recorded before `before` and not fanned out yet. */
+export function listEventsWaitingFanOut(db: Kysely<Database>, before: Date): Promise<{ id: string }[]> {
+  return db.selectFrom('events').select('id').where('fanned_out_at', 'is', null).where('created_at', '<', before).limit(500).execute();
+}
+
+/** The account's events not fanned out yet. */
+export function listAccountEventsWaitingFanOut(db: Kysely<Database>, accountId: number): Promise<{ id: string }[]> {
+  return db.selectFrom('events').select('id').where('account_id', '=', accountId).where('fanned_out_at', 'is', null).execute();
+}
+
+export function findEvent(db: Kysely<Database>, eventId: string) {
+  return db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+}
+
+export async function countEventsWaitingFanOut(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('events').select(sql<number>`count(*)`.as('n')).where('fanned_out_at', 'is', null).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

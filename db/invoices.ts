@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export function findInvoiceStatus(db: Kysely<Database>, accountId: number, number: string): Promise<{ status: string } | undefined> {
@@ -35,5 +35,28 @@ export function listInvoicesWithOrders(db: Kysely<Database>, accountId: number) 
     .where('invoices.account_id', '=', accountId)
     .orderBy('invoices.issued_at', 'desc')
     .orderBy('invoices.id', 'desc')
+    .execute();
+}
+
+/** Up to 500 open invoices that fell due in the 30 days before `now` (ms) and have no invoice.past_due event yet. */
+export function listPastDueInvoicesWithoutEvent(db: Kysely<Database>, now: number) {
+  return db
+    .selectFrom('invoices')
+    .leftJoin('events', (join) => join.on('events.id', '=', sql<string>`'evt_invoice_past_due_' || invoices.id`))
+    .select([
+      'invoices.id',
+      'invoices.account_id',
+      'invoices.number',
+      'invoices.order_id',
+      'invoices.amount_due',
+      'invoices.amount_paid',
+      'invoices.currency',
+      'invoices.due_at',
+    ])
+    .where('invoices.status', '=', 'open')
+    .where('invoices.due_at', '<', new Date(now))
+    .where('invoices.due_at', '>', new Date(now - 30 * 86_400_000))
+    .where('events.id', 'is', null)
+    .limit(500)
     .execute();
 }

@@ -81,3 +81,12 @@ export function listActiveOrderPrices(db: Kysely<Database>, accountId: number) {
     .where('status', '=', 'active')
     .execute();
 }
+
+/** What the order.placed event tells of the order (throws for an unknown one). */
+export function findPlacedOrder(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'account_id', 'reference', 'subscription_id', 'quantity', 'first_invoice', 'currency'])
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+}

@@ -162,3 +162,23 @@ export async function finishWebhookAttempt(
 ): Promise<void> {
   await db.updateTable('webhook_attempts').set(outcome).where('delivery_id', '=', deliveryId).where('attempt', '=', attempt).execute();
 }
+
+/** Up to 500 pending deliveries whose next attempt was due before `before`. */
+export function listOverdueWebhookDeliveries(db: Kysely<Database>, before: Date): Promise<{ id: number; attempts: number }[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'attempts'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<', before)
+    .limit(500)
+    .execute();
+}
+
+/** How many deliveries are in each status (as key, n). */
+export function countWebhookDeliveriesByStatus(db: Kysely<Database>): Promise<{ key: string; n: number }[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['status as key', sql<number>`count(*)`.as('n')])
+    .groupBy('status')
+    .execute();
+}
