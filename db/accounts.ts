@@ -35,3 +35,17 @@ export async function findAccountName(db: Kysely<Database>, accountId: number): 
 export function findAccount(db: Kysely<Database>, accountId: number): Promise<{ id: number; name: string }> {
   return db.selectFrom('accounts').select(['id', 'name']).where('id', '=', accountId).executeTakeFirstOrThrow();
 }
+
+/** The account whose processor customer this is. */
+export function findAccountByCustomer(db: Kysely<Database>, customerId: string): Promise<{ id: number } | undefined> {
+  return db.selectFrom('accounts').select('id').where('processor_customer_id', '=', customerId).executeTakeFirst();
+}
+
+/** The account's name and processor customer id (throws for an unknown account). */
+export function findAccountCustomer(db: Kysely<Database>, accountId: number): Promise<{ id: number; name: string; processor_customer_id: string | null }> {
+  return db.selectFrom('accounts').select(['id', 'name', 'processor_customer_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+}
+
+export async function setAccountCustomer(db: Kysely<Database>, accountId: number, customerId: string): Promise<void> {
+  await db.updateTable('accounts').set({ processor_customer_id: customerId }).where('id', '=', accountId).execute();
+}

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, NewDomain } from './schema.js';
 
 /** The account's domain by name (already normalised), or undefined. */
 export function findAccountDomain(
@@ -263,4 +263,29 @@ export function countDomainsByBuildState(db: Kysely<Database>): Promise<{ key: s
     .select(['build_state as key', sql<number>`count(*)`.as('n')])
     .groupBy('build_state')
     .execute();
+}
+
+/** Which of these domain names are on an order already, with the order's account and reference. */
+export function listDomainsOnOrders(db: Kysely<Database>, names: readonly string[]): Promise<{ domain: string; account_id: number; reference: string }[]> {
+  return db
+    .selectFrom('domains')
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
+    .select(['domains.domain', 'domains.account_id', 'orders.reference'])
+    .where('domains.domain', 'in', names)
+    .execute();
+}
+
+/** Which of these domain names are on an order. */
+export function listDomainsNamed(db: Kysely<Database>, names: readonly string[]): Promise<{ domain: string }[]> {
+  return db.selectFrom('domains').select('domain').where('domain', 'in', names).execute();
+}
+
+/** The order's domain names, sorted. */
+export async function listOrderDomainNames(db: Kysely<Database>, orderId: number): Promise<string[]> {
+  const rows = await db.selectFrom('domains').select('domain').where('order_id', '=', orderId).orderBy('domain').execute();
+  return rows.map((d) => d.domain);
+}
+
+export function insertDomains(db: Kysely<Database>, domains: readonly NewDomain[]): Promise<{ id: number; domain: string }[]> {
+  return db.insertInto('domains').values(domains).returning(['id', 'domain']).execute();
 }

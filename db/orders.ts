@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, NewOrder } from './schema.js';
 
 /** The order's settings by its subscription id, or undefined when it is another account's or unknown. */
 export function findAccountOrderSettings(db: Kysely<Database>, accountId: number, subscriptionId: string) {
@@ -89,4 +89,23 @@ export function findPlacedOrder(db: Kysely<Database>, orderId: number) {
     .select(['id', 'account_id', 'reference', 'subscription_id', 'quantity', 'first_invoice', 'currency'])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow();
+}
+
+export function findOrderBySubscription(db: Kysely<Database>, processorSubscriptionId: string): Promise<{ id: number } | undefined> {
+  return db.selectFrom('orders').select('id').where('processor_subscription_id', '=', processorSubscriptionId).executeTakeFirst();
+}
+
+/** Sets the order's status from a processor event unless a newer event set it already; false when it did not. */
+export async function applySubscriptionStatus(db: Kysely<Database>, processorSubscriptionId: string, status: string, eventCreated: number): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status, processor_event_created: eventCreated })
+    .where('processor_subscription_id', '=', processorSubscriptionId)
+    .where((eb) => eb.or([eb('processor_event_created', 'is', null), eb('processor_event_created', '<=', String(eventCreated))]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function insertOrder(db: Kysely<Database>, order: NewOrder): Promise<{ id: number }> {
+  return db.insertInto('orders').values(order).returning('id').executeTakeFirstOrThrow();
 }

@@ -23,3 +23,11 @@ export function listPlanProducts(db: Kysely<Database>, accountId: number): Promi
 export async function insertPlans(db: Kysely<Database>, plans: readonly NewPlan[]): Promise<void> {
   await db.insertInto('plans').values(plans).execute();
 }
+
+export function findPlanBySku(db: Kysely<Database>, accountId: number, sku: string) {
+  return db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+}
+
+export function findPlanSku(db: Kysely<Database>, planId: number): Promise<{ sku: string } | undefined> {
+  return db.selectFrom('plans').select('sku').where('id', '=', planId).executeTakeFirst();
+}
