@@ -1,8 +1,8 @@
-import { findDomainVerificationToken, insertDomainVerificationTokenOnce } from '../../db/domain-verification-tokens.js';
-import { insertVerifiedDomains, listVerifiedDomains } from '../../db/verified-domains.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { findDomainVerificationToken, insertDomainVerificationTokenOnce } from '../../db/domain-verification-tokens.js';
+import { insertVerifiedDomains, listVerifiedDomains } from '../../db/verified-domains.js';
 import type { DnsLookup } from '../checks/dns/dns-types.js';
 import { verificationName, verificationValue } from './verification-record.js';
 
