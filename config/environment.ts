@@ -157,6 +157,39 @@ export const environmentSchema = z.object({
       return value;
     }),
   TRUSTED_PROXIES: list(),
+  // Inboxes behind the domain (docs/mailboxes.md)
+  FORWARD_PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return null;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `FORWARD_PORT must be a port number from 0 to 65535, not "${raw}".`);
+      return n;
+    }),
+  SANDBOX_SUSPENDED_MAILBOXES: list(),
+  PROVISIONING: choice('PROVISIONING', ['sandbox', 'google'], 'sandbox'),
+  GOOGLE_SERVICE_ACCOUNT_FILE: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_ADMIN_SUBJECT: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_DKIM_DIR: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_API_BASE: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_TOKEN_URL: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),
 
   // Domain setup (docs/domain-setup.md)

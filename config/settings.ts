@@ -13,6 +13,8 @@ export interface Settings {
   readonly log: LogSettings;
   /** METRICS_PORT: unset, no metrics listener; 0 picks a free port (tests). */
   readonly metricsPort: number | null;
+  /** FORWARD_PORT: unset, no forwarding listener; 0 picks a free port (tests). It binds HOST. */
+  readonly forwardPort: number | null;
   /** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
   readonly metricsHost: string;
   /** TRUSTED_PROXIES: addresses of the operator's load balancers (checked to be IP addresses). */
@@ -176,12 +178,30 @@ export interface StripeProcessorConfig {
   readonly webhookSecret?: string | null;
 }
 
+/** PROVISIONING=google: Google Workspace through the Directory API (docs/mailboxes.md). */
+export interface GoogleProvisioningConfig {
+  /** GOOGLE_SERVICE_ACCOUNT_FILE: the service account's JSON key (domain-wide delegation granted in the Admin console). */
+  readonly serviceAccountFile: string;
+  /** GOOGLE_ADMIN_SUBJECT: the Workspace admin the service account acts as. */
+  readonly adminSubject: string;
+  /** GOOGLE_DKIM_DIR: where the operator places <domain>.txt, the DKIM TXT value the Admin console made. */
+  readonly dkimDir: string | null;
+  /** GOOGLE_API_BASE (tests): another root for the Directory API than https://admin.googleapis.com/. */
+  readonly apiBase: string | null;
+  /** GOOGLE_TOKEN_URL (tests): another token endpoint than https://oauth2.googleapis.com/token. */
+  readonly tokenUrl: string | null;
+}
+
 /** The jobs' settings. */
 export interface JobsConfig {
   /** JOBS=off starts no workers in this process (the API still enqueues; another instance works). */
   readonly enabled: boolean;
   /** SANDBOX_BUILD_DELAY_MS (3000): how long the sandbox provisioning takes before a build starts. */
   readonly sandboxBuildDelayMs: number;
+  /** PROVISIONING (sandbox): null builds with the sandbox; set, with Google Workspace. */
+  readonly google: GoogleProvisioningConfig | null;
+  /** SANDBOX_SUSPENDED_MAILBOXES (tests, demos): addresses the sandbox provider reports suspended once it has made them. */
+  readonly sandboxSuspendedMailboxes: readonly string[];
   /** MONITOR_INTERVAL_MS (a day): how often a watched domain is checked. */
   readonly monitorIntervalMs: number;
   /** JOBS_SWEEP_INTERVAL_MS (30 s): how often each instance looks for work the fast path missed. */
@@ -224,6 +244,21 @@ export interface FaultSettings {
   readonly idempotencyClaimMs: number;
 }
 
+function googleProvisioning(e: Environment): GoogleProvisioningConfig | null {
+  if (e.PROVISIONING !== 'google') return null;
+  if (e.GOOGLE_SERVICE_ACCOUNT_FILE === null || e.GOOGLE_ADMIN_SUBJECT === null)
+    throw new Error(
+      'PROVISIONING=google needs GOOGLE_SERVICE_ACCOUNT_FILE (the service account JSON key) and GOOGLE_ADMIN_SUBJECT (the Workspace admin it acts as); see docs/mailboxes.md.',
+    );
+  return {
+    serviceAccountFile: e.GOOGLE_SERVICE_ACCOUNT_FILE,
+    adminSubject: e.GOOGLE_ADMIN_SUBJECT,
+    dkimDir: e.GOOGLE_DKIM_DIR,
+    apiBase: e.GOOGLE_API_BASE,
+    tokenUrl: e.GOOGLE_TOKEN_URL,
+  };
+}
+
 /** Reads and checks every setting of `env` at once; throws one Error naming every wrong variable. */
 export function readSettings(env: NodeJS.ProcessEnv): Settings {
   const e = readEnvironment(env);
@@ -238,6 +273,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     log: { silent: e.LOG_LEVEL === 'silent', requests: e.LOG_REQUESTS },
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    forwardPort: e.FORWARD_PORT,
     trustedProxies,
     selfSignUp: e.SELF_SIGN_UP === 'on',
     keyMode: e.STRIPE_SECRET_KEY === null ? 'test' : 'live',
@@ -280,6 +316,8 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     jobs: {
       enabled: e.JOBS === 'on',
       sandboxBuildDelayMs: e.SANDBOX_BUILD_DELAY_MS,
+      sandboxSuspendedMailboxes: e.SANDBOX_SUSPENDED_MAILBOXES.map((a) => a.toLowerCase()),
+      google: googleProvisioning(e),
       monitorIntervalMs: e.MONITOR_INTERVAL_MS,
       sweepIntervalMs: e.JOBS_SWEEP_INTERVAL_MS,
       concurrency: e.JOBS_CONCURRENCY,

@@ -23,6 +23,7 @@ export function findApiKeyByHash(db: Kysely<Database>, keyHash: string) {
       'api_keys.key_hash',
       'api_keys.scopes',
       'api_keys.revoked_at',
+      'api_keys.expires_at',
       'api_keys.last_used_at',
       'accounts.read_per_minute',
       'accounts.change_per_minute',
@@ -55,6 +56,8 @@ export function listApiKeysWithMaker(db: Kysely<Database>, accountId: number) {
       'api_keys.created_at',
       'api_keys.last_used_at',
       'api_keys.revoked_at',
+      'api_keys.expires_at',
+      'api_keys.rolled_to_key_id',
       'users.email',
     ])
     .where('api_keys.account_id', '=', accountId)
@@ -89,4 +92,20 @@ export function listOpenApiKeysMadeBy(db: Kysely<Database>, userId: number): Pro
 
 export async function revokeApiKeys(db: Kysely<Database>, keyIds: readonly number[], now: Date): Promise<void> {
   await db.updateTable('api_keys').set({ revoked_at: now }).where('id', 'in', keyIds).execute();
+}
+
+/** One key of the account, its row locked (FOR UPDATE) until the transaction ends; undefined when it is another account's or unknown. */
+export function lockAccountApiKey(db: Kysely<Database>, accountId: number, keyId: number) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'scopes', 'created_by_user_id', 'revoked_at', 'expires_at', 'rolled_to_key_id'])
+    .where('id', '=', keyId)
+    .where('account_id', '=', accountId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Records that the key was rolled to `newKeyId` and stops at `expiresAt`. */
+export async function markApiKeyRolled(db: Kysely<Database>, keyId: number, newKeyId: number, expiresAt: Date): Promise<void> {
+  await db.updateTable('api_keys').set({ expires_at: expiresAt, rolled_to_key_id: newKeyId }).where('id', '=', keyId).execute();
 }

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { ChangeRequestStatus } from './status-values.js';
 import type { Database } from './schema.js';
 
 export function insertChangeRequest(
   db: Kysely<Database>,
-  request: { account_id: number; order_id: number; kind: string; summary: string; forward_to: string | null; status: string },
+  request: { account_id: number; order_id: number; kind: string; summary: string; forward_to: string | null; status: ChangeRequestStatus },
 ): Promise<{ id: number; created_at: Date }> {
   return db.insertInto('change_requests').values(request).returning(['id', 'created_at']).executeTakeFirstOrThrow();
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { BuildState } from './status-values.js';
 import type { Database, NewDomain } from './schema.js';
 
 /** The account's domain by name (already normalised), or undefined. */
@@ -78,10 +79,10 @@ export async function lockDomainSetupChecks(db: Kysely<Database>, domainId: numb
 export async function recordDomainSetupCheck(
   db: Kysely<Database>,
   domainId: number,
-  from: string,
+  from: BuildState,
   checkedAt: Date,
   set: {
-    build_state: string;
+    build_state: BuildState;
     build_reason: string | null;
     build_problems: string;
     setup_next_check_at: Date;
@@ -112,7 +113,7 @@ export async function findDomainNextSetupCheck(db: Kysely<Database>, domainId: n
 }
 
 /** Up to 500 domains in these states whose next setup check is due, the longest due first. */
-export async function listDomainsDueSetupCheck(db: Kysely<Database>, states: readonly string[], now: Date): Promise<number[]> {
+export async function listDomainsDueSetupCheck(db: Kysely<Database>, states: readonly BuildState[], now: Date): Promise<number[]> {
   const rows = await db
     .selectFrom('domains')
     .select('id')
@@ -231,8 +232,8 @@ export function findDomainToBuild(db: Kysely<Database>, domainId: number) {
 export async function moveBuildState(
   db: Kysely<Database>,
   domainId: number,
-  from: string,
-  set: { build_state: string; build_reason?: string | null; build_problems?: string; built_at?: Date; mailboxes_created_at?: Date },
+  from: BuildState,
+  set: { build_state: BuildState; build_reason?: string | null; build_problems?: string; built_at?: Date; mailboxes_created_at?: Date },
 ): Promise<boolean> {
   const moved = await db.updateTable('domains').set(set).where('id', '=', domainId).where('build_state', '=', from).returning('id').executeTakeFirst();
   return moved !== undefined;
@@ -247,7 +248,7 @@ export function lockDomainByName(db: Kysely<Database>, domain: string) {
 export async function setBuildStateRow(
   db: Kysely<Database>,
   domainId: number,
-  set: { build_state: string; build_reason: string | null; built_at?: Date },
+  set: { build_state: BuildState; build_reason: string | null; built_at?: Date },
 ): Promise<void> {
   await db.updateTable('domains').set(set).where('id', '=', domainId).execute();
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { OrderStatus } from './status-values.js';
 import type { Database, NewOrder } from './schema.js';
 
 /** The order's settings by its subscription id, or undefined when it is another account's or unknown. */
@@ -96,7 +97,12 @@ export function findOrderBySubscription(db: Kysely<Database>, processorSubscript
 }
 
 /** Sets the order's status from a processor event unless a newer event set it already; false when it did not. */
-export async function applySubscriptionStatus(db: Kysely<Database>, processorSubscriptionId: string, status: string, eventCreated: number): Promise<boolean> {
+export async function applySubscriptionStatus(
+  db: Kysely<Database>,
+  processorSubscriptionId: string,
+  status: OrderStatus,
+  eventCreated: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('orders')
     .set({ status, processor_event_created: eventCreated })

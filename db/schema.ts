@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BuildState, ChangeRequestStatus, InvoiceStatus, OrderStatus, ReferralEarningStatus, WebhookDeliveryStatus } from './status-values.js';
 
 /** Timestamps: Date out of both drivers, Date or ISO string in. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -73,6 +74,10 @@ export interface ApiKeyTable {
   name: string | null;
   /** The person who made the key in the portal; null for the operator's keys. */
   created_by_user_id: number | null;
+  /** After this the key is refused as a revoked one is; null: it does not expire. */
+  expires_at: Timestamp | null;
+  /** The key a roll made to replace this one (which then expires after its grace period). */
+  rolled_to_key_id: number | null;
 }
 
 export interface PlanTable {
@@ -104,7 +109,7 @@ export interface OrderTable {
   plan_id: number;
   reference: string;
   subscription_id: string;
-  status: string;
+  status: OrderStatus;
   quantity: number;
   unit_amount: number;
   currency: string;
@@ -127,7 +132,7 @@ export interface DomainTable {
   order_id: number;
   workspace_id: number | null;
   domain: string;
-  build_state: string;
+  build_state: BuildState;
   forward_to: string | null;
   /** When deliverability monitoring started; null means not yet watched (analytics are null, never 0). */
   watched_since: Timestamp | null;
@@ -150,6 +155,8 @@ export interface DomainTable {
   setup_next_check_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Checks in a row that found the setup not ready: the re-check backoff's step. */
   setup_checks: Generated<number>;
+  /** The reconnection monitor's last look at the domain's mailboxes at the provider. */
+  mailboxes_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** A domain's DKIM key pair; the private key sealed with SECRETS_KEY (resolvers/secrets/encrypt-secret.ts, bound to the domain row). */
@@ -168,6 +175,21 @@ export interface MailboxTable {
   first_name: string;
   last_name: string;
   local_part: string;
+  /** pending (not yet created at the provider), active, suspended (resolvers/mailboxes). */
+  status: ColumnType<string, string | undefined, string>;
+  /** The mailbox's password sealed with SECRETS_KEY (purpose mailbox:<id>); null until the build or a reset makes one. */
+  password_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  status_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A mailbox that stopped being active at the provider, and when it was active again (the reconnection monitor). */
+export interface MailboxDisconnectionTable {
+  id: Generated<number>;
+  mailbox_id: number;
+  /** What the provider reported instead of active: suspended or pending. */
+  status: string;
+  disconnected_at: CreatedAt;
+  reconnected_at: Timestamp | null;
 }
 
 export interface ChangeRequestTable {
@@ -177,7 +199,7 @@ export interface ChangeRequestTable {
   kind: string;
   summary: string;
   forward_to: string | null;
-  status: string;
+  status: ChangeRequestStatus;
   created_at: CreatedAt;
 }
 
@@ -194,7 +216,7 @@ export interface InvoiceTable {
   account_id: number;
   order_id: number | null;
   number: string;
-  status: string;
+  status: InvoiceStatus;
   amount_due: number;
   amount_paid: number;
   currency: string;
@@ -232,7 +254,7 @@ export interface ReferralEarningTable {
   referred_account: string;
   amount: number;
   currency: string;
-  status: string;
+  status: ReferralEarningStatus;
   earned_at: Timestamp;
 }
 
@@ -432,7 +454,7 @@ export interface WebhookDeliveryTable {
   endpoint_id: number;
   event_id: string;
   /** pending, delivered or failed (gave up after a day). */
-  status: string;
+  status: WebhookDeliveryStatus;
   attempts: Generated<number>;
   next_attempt_at: Timestamp | null;
   created_at: CreatedAt;
@@ -483,6 +505,7 @@ export interface Database {
   orders: OrderTable;
   domains: DomainTable;
   mailboxes: MailboxTable;
+  mailbox_disconnections: MailboxDisconnectionTable;
   domain_dkim_keys: DomainDkimKeyTable;
   change_requests: ChangeRequestTable;
   request_replies: RequestReplyTable;

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { WebhookDeliveryStatus } from './status-values.js';
 import type { Database } from './schema.js';
 
 export async function insertWebhookDelivery(db: Kysely<Database>, endpointId: number, eventId: string, now: Date): Promise<number> {
@@ -100,7 +101,7 @@ export async function settleWebhookDelivery(
   db: Kysely<Database>,
   deliveryId: number,
   attempt: number,
-  set: { status: string; delivered_at: Date | null; next_attempt_at: Date | null },
+  set: { status: WebhookDeliveryStatus; delivered_at: Date | null; next_attempt_at: Date | null },
 ): Promise<void> {
   await db.updateTable('webhook_deliveries').set(set).where('id', '=', deliveryId).where('attempts', '=', attempt).where('status', '=', 'pending').execute();
 }

@@ -1,5 +1,6 @@
 import { findDomainNextSetupCheck, findSetupDomainById, listDomainsDueSetupCheck, markMailboxesCreated } from '../db/domains.js';
 import { computeDomainSetup } from '../resolvers/domains/setup/compute-domain-setup.js';
+import { activatePendingMailboxes } from '../db/mailboxes.js';
 import { settleBuildState, type SettledSetup } from '../resolvers/domains/setup/settle-build-state.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { jobCheckContext } from './job-check-context.js';
@@ -20,6 +21,7 @@ export async function checkSetupOnce(env: JobEnvironment, domainId: number): Pro
   let mailboxes = domain.mailboxes_created_at !== null;
   if (!mailboxes && (await env.adapter.mailboxesCreated(domain.domain))) {
     await markMailboxesCreated(db, domain.id, new Date());
+    await activatePendingMailboxes(db, domain.id, new Date());
     mailboxes = true;
   }
   const { checks } = jobCheckContext(env.services);

@@ -11,6 +11,7 @@ import type { JobsConfig } from '../config/settings.js';
 import type { JobEnvironment, QueueState } from './job-types.js';
 import type { JobHooks } from '../resolvers/job-hooks.js';
 import { createSandboxAdapter } from './provisioning-adapter.js';
+import { createGoogleAdapter } from './google-workspace-adapter.js';
 import { createAlertMailer } from './alert-mailer.js';
 import { queueDueMonitoring } from './sweep.js';
 import { TASKS } from './task-list.js';
@@ -46,7 +47,9 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     db: database.db,
     services,
     config,
-    adapter: createSandboxAdapter(config.sandboxBuildDelayMs),
+    adapter: config.google
+      ? createGoogleAdapter(config.google, config.sandboxBuildDelayMs)
+      : createSandboxAdapter(config.sandboxBuildDelayMs, config.sandboxSuspendedMailboxes),
     mailer,
     enqueue: (task, payload, opts) => queue.enqueue(task, payload, opts),
     faults: options.faults ?? new Set(),

@@ -6,6 +6,7 @@ import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { monitorSlot } from './monitor-domain.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 import { queueDueSetupChecks } from './check-domain-setup.js';
+import { queueDueMailboxChecks } from './check-mailboxes.js';
 
 /** A domain queued this long after its build should have started is picked up again. */
 const STUCK_AFTER_MS = 60_000;
@@ -20,6 +21,7 @@ const BUILDING_STUCK_AFTER_MS = 10 * 60_000;
 export const sweep: TaskFunction = async (_payload, env) => {
   await queueDueMonitoring(env);
   await queueDueSetupChecks(env);
+  await queueDueMailboxChecks(env);
   const { db, config } = env;
   const now = Date.now();
   // Orders placed through a processor only: seeded or imported orders are not ours to build.

@@ -749,6 +749,85 @@ export const dnsConnectionRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+const mailboxDomainParam: ParamSpec = {
+  name: 'domain',
+  in: 'path',
+  type: 'string',
+  required: true,
+  description: 'A domain on one of your orders, e.g. example.com.',
+};
+
+/** Inboxes behind the domain (docs/mailboxes.md): read to list, write for anything that shows or changes a password. */
+export const mailboxRows = [
+  {
+    name: 'list_domain_mailboxes',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/domains/{domain}/mailboxes',
+    document: 'domain-mailboxes',
+    unwrap: 'domainMailboxes',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'The mailboxes of a domain on your orders, each with its status at the provider (pending, active, suspended); never a password.',
+    params: [mailboxDomainParam],
+    mcpTool: 'list_domain_mailboxes',
+    annotations: READING,
+  },
+  {
+    name: 'reveal_mailbox_credentials',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/portal/domains/{domain}/mailboxes/credentials',
+    document: 'reveal-mailbox-credentials',
+    unwrap: 'revealMailboxCredentials',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      "Shows the domain's mailbox passwords with the IMAP and SMTP servers a sending tool connects to; each reveal is recorded as a mailbox.credentials_revealed event (which never holds a password).",
+    params: [mailboxDomainParam],
+    mcpTool: 'reveal_mailbox_credentials',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    name: 'reset_mailbox_password',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/portal/mailboxes/{email}/password',
+    document: 'reset-mailbox-password',
+    unwrap: 'resetMailboxPassword',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'Gives the mailbox a new generated password at the provider and answers it once with the IMAP and SMTP servers; the old password stops working.',
+    params: [{ name: 'email', in: 'path', type: 'string', required: true, description: 'A mailbox address on one of your domains, e.g. ada@example.com.' }],
+    mcpTool: 'reset_mailbox_password',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'export_order_mailboxes',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/orders/{subscription_id}/export',
+    document: 'order-export',
+    unwrap: 'orderExport',
+    scope: 'write',
+    rateLimit: 'read',
+    summary:
+      "The order's active mailboxes with their passwords as CSV (text/csv) in a sequencer's bulk-import columns: format=generic, instantly or smartlead; the order's sequencer picks the default (generic for the others). Recorded as a mailbox.credentials_revealed event.",
+    params: [
+      subscriptionIdParam,
+      {
+        name: 'format',
+        in: 'query',
+        type: 'string',
+        required: false,
+        description: "generic (IMAP/SMTP), instantly or smartlead; left out: the order's sequencer's format.",
+      },
+    ],
+    textAnswer: 'text/csv',
+    annotations: { ...READING, readOnlyHint: false, idempotentHint: false },
+  },
+] as const satisfies readonly OperationRow[];
+
 export const operationTable: readonly OperationRow[] = [
   ...accountReadingRows,
   ...accountChangingRows,
@@ -760,4 +839,5 @@ export const operationTable: readonly OperationRow[] = [
   ...alertRecipientRows,
   ...dnsConnectionRows,
   ...moneyRows,
+  ...mailboxRows,
 ];

@@ -15,6 +15,7 @@ import { serveAdminSocket } from '../admin/admin-socket.js';
 import { configureLog, log } from '../observability/log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
 import { serveMetrics } from './serve-metrics.js';
+import { serveForwarding } from './serve-forwarding.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
 
@@ -30,6 +31,8 @@ export interface RunningService {
   readonly demoUser: DemoUser | null;
   /** This instance's background work (builds, monitoring, webhooks, alerts). */
   readonly jobs: RunningJobs;
+  /** The forwarding listener's URL when FORWARD_PORT is set, else null. */
+  readonly forwardUrl: string | null;
   /** The metrics listener's URL when METRICS_PORT is set, else null. */
   readonly metricsUrl: string | null;
   /** The two listeners' web-standard handlers, as serve-http.ts calls them (tests call them without a socket). */
@@ -79,8 +82,9 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const jobs = await startJobs(baseServices, database, { config: settings.jobs, faults: options.jobFaults ?? new Set() });
     startedJobs = jobs;
     const mailer = createAlertMailer(settings.jobs.smtpUrl, settings.jobs.alertFrom, settings.jobs.outboxDir);
-    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp };
+    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp, mailboxProvider: jobs.environment.adapter };
     const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
+    const forwarding = settings.forwardPort === null ? null : await serveForwarding(database.db, settings.forwardPort, config.host);
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);
     const handlers = {
@@ -121,6 +125,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       demoUser,
       jobs,
       handlers,
+      forwardUrl: forwarding ? `http://${urlHost}:${forwarding.port}` : null,
       metricsUrl: metrics
         ? `http://${settings.metricsHost.includes(':') ? `[${settings.metricsHost}]` : settings.metricsHost === '0.0.0.0' ? '127.0.0.1' : settings.metricsHost}:${metrics.port}/metrics`
         : null,
@@ -130,6 +135,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             close(publicServer),
             close(apiServer),
             metrics ? close(metrics.server) : undefined,
+            forwarding ? close(forwarding.server) : undefined,
             adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined,
           ]);
           // Handlers whose caller hung up hold no connection, so close() did not wait for them; they

@@ -2,12 +2,13 @@ import { listOrderDomains } from '../../db/domains.js';
 import { listInvoicesWithOrders } from '../../db/invoices.js';
 import { listActiveOrderPrices } from '../../db/orders.js';
 import { listPlanProducts } from '../../db/plans.js';
+import type { InvoiceStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
 export interface BillingInvoice {
   readonly number: string;
-  readonly status: string;
+  readonly status: InvoiceStatus;
   readonly amountDue: number;
   readonly amountPaid: number;
   readonly currency: string;

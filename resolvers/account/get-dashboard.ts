@@ -1,12 +1,13 @@
 import { findAccount } from '../../db/accounts.js';
 import { listDashboardDomains } from '../../db/domains.js';
 import { listOrdersWithPlans } from '../../db/orders.js';
+import type { BuildState, OrderStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
 export interface DashboardDomain {
   readonly domain: string;
-  readonly buildState: string;
+  readonly buildState: BuildState;
   readonly mailboxCount: number;
   readonly forwardTo: string | null;
   readonly workspaceId: number | null;
@@ -23,7 +24,7 @@ export interface DashboardOrder {
   readonly reference: string;
   readonly sku: string;
   readonly product: string;
-  readonly status: string;
+  readonly status: OrderStatus;
   readonly createdAt: Date;
   readonly domains: readonly DashboardDomain[];
 }

@@ -1,4 +1,5 @@
 import { listChangeRequests, listRequestReplies } from '../../db/change-requests.js';
+import type { ChangeRequestStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -14,7 +15,7 @@ export interface ChangeRequestView {
   readonly kind: string;
   readonly summary: string;
   readonly forwardTo: string | null;
-  readonly status: string;
+  readonly status: ChangeRequestStatus;
   readonly createdAt: Date;
   readonly replies: readonly RequestReplyView[];
 }

@@ -4,7 +4,9 @@ import type Stripe from 'stripe';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Services } from '../context.js';
+import { log } from '../../observability/log.js';
 import { mirrorFromStripeEvent } from '../payments/mirror-stripe-event.js';
+import { orderStatusFromProcessor } from '../payments/processor-statuses.js';
 import { recordInvoice } from './record-invoice.js';
 import { syncPaymentMethod } from './sync-payment-method.js';
 import { afterCardSaved } from './after-card-saved.js';
@@ -35,7 +37,14 @@ export async function applyStripeEvent(services: Pick<Services, 'db' | 'payments
   }
   if (record?.kind === 'subscription') {
     const s = record.subscription;
-    const applied = await applySubscriptionStatus(db, s.processor_id, s.status, record.event_created);
+    const status = orderStatusFromProcessor(s.status);
+    // A subscription status this code does not know leaves the order's own unchanged (logged), rather
+    // than show customers a state nobody verified.
+    if (status === null) {
+      log('warn', 'a Stripe subscription status this service does not know was left unapplied', { subscription: s.processor_id, status: s.status });
+      return { received: true, applied: 'ignored' };
+    }
+    const applied = await applySubscriptionStatus(db, s.processor_id, status, record.event_created);
     return { received: true, applied: applied ? 'subscription' : 'ignored' };
   }
   if (CARD_EVENTS.has(event.type)) {

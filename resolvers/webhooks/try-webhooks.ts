@@ -1,6 +1,7 @@
 import { markEventFannedOut } from '../../db/events.js';
 import { findWebhookDelivery, insertWebhookDelivery, reopenWebhookDelivery } from '../../db/webhook-deliveries.js';
 import { findWebhookEndpoint } from '../../db/webhook-endpoints.js';
+import type { WebhookDeliveryStatus } from '../../db/status-values.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -9,7 +10,7 @@ import { recordEvent } from '../events/record-event.js';
 export interface QueuedDelivery {
   readonly deliveryId: number;
   readonly eventId: string;
-  readonly status: string;
+  readonly status: WebhookDeliveryStatus;
 }
 
 async function queue(ctx: Context, deliveryId: number): Promise<void> {

@@ -7,6 +7,7 @@ import {
   markWebhookEndpointDeleted,
   updateWebhookEndpoint,
 } from '../../db/webhook-endpoints.js';
+import type { WebhookDeliveryStatus } from '../../db/status-values.js';
 import { randomBytes } from 'node:crypto';
 import { ApiError, badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
@@ -134,7 +135,7 @@ export interface WebhookDelivery {
   readonly deliveryId: number;
   readonly eventId: string;
   readonly eventType: string;
-  readonly status: string;
+  readonly status: WebhookDeliveryStatus;
   readonly createdAt: Date;
   readonly deliveredAt: Date | null;
   readonly nextAttemptAt: Date | null;
