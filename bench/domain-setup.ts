@@ -1,3 +1,4 @@
+import { SETUP_DOMAIN_COLUMNS } from '../db/domains.js';
 import { randomUUID } from 'node:crypto';
 import { readSettings, serviceConfigFromEnv } from '../config/settings.js';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
@@ -8,7 +9,7 @@ import { createContext, type Services } from '../resolvers/context.js';
 import { makeRsaDkimKey } from '../jobs/provisioning-adapter.js';
 import { jobCheckContext } from '../jobs/job-check-context.js';
 import { storeDkimKey } from '../resolvers/domains/setup/dkim-keys.js';
-import { computeDomainSetup, SETUP_DOMAIN_COLUMNS, type SetupDomainRow } from '../resolvers/domains/setup/compute-domain-setup.js';
+import { computeDomainSetup, type SetupDomainRow } from '../resolvers/domains/setup/compute-domain-setup.js';
 import { recordVerified } from '../resolvers/orders/domain-verification.js';
 import { createDnsConnection } from '../resolvers/domains/publishing/dns-connections.js';
 import { applyDomainSetup } from '../resolvers/domains/publishing/apply-domain-setup.js';

@@ -118,3 +118,10 @@ export async function markMailboxesChecked(db: Kysely<Database>, domainIds: read
   if (domainIds.length === 0) return;
   await db.updateTable('domains').set({ mailboxes_checked_at: now }).where('id', 'in', domainIds).execute();
 }
+
+export async function insertMailboxes(
+  db: Kysely<Database>,
+  mailboxes: readonly { domain_id: number; first_name: string; last_name: string; local_part: string }[],
+): Promise<void> {
+  await db.insertInto('mailboxes').values(mailboxes).execute();
+}

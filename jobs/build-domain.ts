@@ -1,3 +1,5 @@
+import { hasDomainDkimKey } from '../db/domain-dkim-keys.js';
+import { findDomainToBuild, moveBuildState } from '../db/domains.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 import { storeDkimKey } from '../resolvers/domains/setup/dkim-keys.js';
 import { faultPoint, pausePoint, type JobEnvironment, type TaskFunction } from './job-types.js';
@@ -37,14 +39,10 @@ async function mailboxesWithPasswords(env: JobEnvironment, domainId: number, dom
  */
 export const buildDomain: TaskFunction = async (payload: { domainId: number }, env, run) => {
   const { db, adapter } = env;
-  const domain = await db
-    .selectFrom('domains')
-    .select(['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state'])
-    .where('id', '=', payload.domainId)
-    .executeTakeFirst();
+  const domain = await findDomainToBuild(db, payload.domainId);
   if (!domain || (domain.build_state !== 'queued' && domain.build_state !== 'building')) return;
   if (domain.build_state === 'queued') {
-    await db.updateTable('domains').set({ build_state: 'building' }).where('id', '=', domain.id).where('build_state', '=', 'queued').execute();
+    await moveBuildState(db, domain.id, 'queued', { build_state: 'building' });
   }
   faultPoint(env, 'build_after_building');
   await pausePoint(env, run, 'build_after_building');
@@ -52,13 +50,12 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
   const built = await adapter.provision({ domain: domain.domain, forwardTo: domain.forward_to, mailboxes });
   if (!built.ok) {
     const eventId = await db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .updateTable('domains')
-        .set({ build_state: 'needs_attention', build_reason: built.reason, build_problems: JSON.stringify([]), built_at: new Date() })
-        .where('id', '=', domain.id)
-        .where('build_state', '=', 'building')
-        .returning('id')
-        .executeTakeFirst();
+      const moved = await moveBuildState(trx, domain.id, 'building', {
+        build_state: 'needs_attention',
+        build_reason: built.reason,
+        build_problems: JSON.stringify([]),
+        built_at: new Date(),
+      });
       if (!moved) return null;
       return recordEvent(trx, domain.account_id, 'domain.needs_attention', {
         domain: domain.domain,
@@ -72,14 +69,13 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
     return;
   }
   // The key is made once: a retried build keeps the first (the record may already be published).
-  const hasKey = await db.selectFrom('domain_dkim_keys').select('domain_id').where('domain_id', '=', domain.id).executeTakeFirst();
+  const hasKey = await hasDomainDkimKey(db, domain.id);
   if (!hasKey) await storeDkimKey(db, env.services.config.secretsKey, domain.id, await adapter.makeDkimKey(domain.domain));
-  await db
-    .updateTable('domains')
-    .set({ build_state: 'waiting_for_dns', built_at: new Date(), ...(built.mailboxesCreated && { mailboxes_created_at: new Date() }) })
-    .where('id', '=', domain.id)
-    .where('build_state', '=', 'building')
-    .execute();
+  await moveBuildState(db, domain.id, 'building', {
+    build_state: 'waiting_for_dns',
+    built_at: new Date(),
+    ...(built.mailboxesCreated && { mailboxes_created_at: new Date() }),
+  });
   if (built.mailboxesCreated) await activatePendingMailboxes(db, domain.id, new Date());
   // The first check at once: a domain whose records are already published goes live now.
   await checkSetupOnce(env, domain.id);

@@ -1,5 +1,6 @@
+import { findDomainNextSetupCheck, findSetupDomainById, listDomainsDueSetupCheck, markMailboxesCreated } from '../db/domains.js';
+import { computeDomainSetup } from '../resolvers/domains/setup/compute-domain-setup.js';
 import { activatePendingMailboxes } from '../db/mailboxes.js';
-import { computeDomainSetup, SETUP_DOMAIN_COLUMNS } from '../resolvers/domains/setup/compute-domain-setup.js';
 import { settleBuildState, type SettledSetup } from '../resolvers/domains/setup/settle-build-state.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { jobCheckContext } from './job-check-context.js';
@@ -15,15 +16,11 @@ export const CHECKED_STATES = ['waiting_for_dns', 'live', 'needs_attention'] as 
  */
 export async function checkSetupOnce(env: JobEnvironment, domainId: number): Promise<SettledSetup | null> {
   const { db } = env;
-  const domain = await db
-    .selectFrom('domains')
-    .select([...SETUP_DOMAIN_COLUMNS, 'mailboxes_created_at'])
-    .where('id', '=', domainId)
-    .executeTakeFirst();
+  const domain = await findSetupDomainById(db, domainId);
   if (!domain || !(CHECKED_STATES as readonly string[]).includes(domain.build_state)) return null;
   let mailboxes = domain.mailboxes_created_at !== null;
   if (!mailboxes && (await env.adapter.mailboxesCreated(domain.domain))) {
-    await db.updateTable('domains').set({ mailboxes_created_at: new Date() }).where('id', '=', domain.id).execute();
+    await markMailboxesCreated(db, domain.id, new Date());
     await activatePendingMailboxes(db, domain.id, new Date());
     mailboxes = true;
   }
@@ -35,9 +32,8 @@ export async function checkSetupOnce(env: JobEnvironment, domainId: number): Pro
   if (settled.to === 'live' && settled.from !== 'live') await queueDueMonitoring(env, domain.order_id);
   if (settled.to !== 'live') {
     // The next check on the backoff; the sweep picks up any that a dead process did not queue.
-    const row = await db.selectFrom('domains').select('setup_next_check_at').where('id', '=', domain.id).executeTakeFirst();
-    if (row?.setup_next_check_at)
-      await env.enqueue('check_domain_setup', { domainId: domain.id }, { key: `setup:${domain.id}`, runAt: new Date(row.setup_next_check_at) });
+    const nextCheckAt = await findDomainNextSetupCheck(db, domain.id);
+    if (nextCheckAt) await env.enqueue('check_domain_setup', { domainId: domain.id }, { key: `setup:${domain.id}`, runAt: new Date(nextCheckAt) });
   }
   return settled;
 }
@@ -48,14 +44,7 @@ export const checkDomainSetupTask: TaskFunction = async (payload: { domainId: nu
 
 /** Domains whose next setup check is due (the sweep queues them; the job key keeps one per domain). */
 export async function queueDueSetupChecks(env: JobEnvironment): Promise<number> {
-  const due = await env.db
-    .selectFrom('domains')
-    .select('id')
-    .where('build_state', 'in', [...CHECKED_STATES])
-    .where('setup_next_check_at', '<=', new Date())
-    .orderBy('setup_next_check_at')
-    .limit(500)
-    .execute();
-  for (const d of due) await env.enqueue('check_domain_setup', { domainId: d.id }, { key: `setup:${d.id}` });
+  const due = await listDomainsDueSetupCheck(env.db, CHECKED_STATES, new Date());
+  for (const id of due) await env.enqueue('check_domain_setup', { domainId: id }, { key: `setup:${id}` });
   return due.length;
 }

@@ -1,6 +1,17 @@
+import { lockAccount } from '../db/accounts.js';
+import {
+  closeInterruptedWebhookAttempt,
+  countWebhookAttemptsInFlight,
+  failWebhookDelivery,
+  findLastWebhookAttempt,
+  finishWebhookAttempt,
+  insertWebhookAttempt,
+  lockWebhookDeliveryForSending,
+  setWebhookDeliveryAttempts,
+  settleWebhookDelivery,
+} from '../db/webhook-deliveries.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { sql } from 'kysely';
 import type { TaskFunction } from './job-types.js';
 import { eventBody } from '../resolvers/events/record-event.js';
 import { recordWebhookDelivery } from '../observability/metrics.js';
@@ -53,68 +64,29 @@ type Claim =
 export const deliverWebhook: TaskFunction = async (payload: { deliveryId: number }, env) => {
   const { db, config } = env;
   const claim = await db.transaction().execute(async (trx): Promise<Claim> => {
-    const row = await trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .innerJoin('events as ev', 'ev.id', 'd.event_id')
-      .select([
-        'd.id',
-        'd.status',
-        'd.created_at',
-        'e.url',
-        'e.secret',
-        'e.deleted_at',
-        'e.account_id',
-        'ev.id as event_id',
-        'ev.type',
-        'ev.data',
-        'ev.created_at as event_created',
-      ])
-      .where('d.id', '=', payload.deliveryId)
-      .forUpdate('d')
-      .executeTakeFirst();
+    const row = await lockWebhookDeliveryForSending(trx, payload.deliveryId);
     if (!row || row.status !== 'pending') return { kind: 'skip' };
     if (row.deleted_at) {
-      await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('id', '=', row.id).execute();
+      await failWebhookDelivery(trx, row.id);
       return { kind: 'skip' };
     }
     const stale = new Date(Date.now() - staleAfterMs(config.webhookTimeoutMs));
-    const last = await trx
-      .selectFrom('webhook_attempts')
-      .select(['attempt', 'at', 'finished_at'])
-      .where('delivery_id', '=', row.id)
-      .orderBy('attempt', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const last = await findLastWebhookAttempt(trx, row.id);
     if (last && last.finished_at === null) {
       if (new Date(last.at) > stale) return { kind: 'skip' };
-      await trx
-        .updateTable('webhook_attempts')
-        .set({
-          finished_at: new Date(),
-          error: 'attempt_interrupted: the worker sending this attempt stopped; the endpoint may or may not have received it',
-          duration_ms: sql<number>`least(extract(epoch from now() - at) * 1000, 2147483647)::int`,
-        })
-        .where('delivery_id', '=', row.id)
-        .where('attempt', '=', last.attempt)
-        .execute();
+      await closeInterruptedWebhookAttempt(
+        trx,
+        row.id,
+        last.attempt,
+        'attempt_interrupted: the worker sending this attempt stopped; the endpoint may or may not have received it',
+      );
     }
     // The account's row is the lock that makes "at most N in flight" hold across workers and instances.
-    await trx.selectFrom('accounts').select('id').where('id', '=', row.account_id).forUpdate().execute();
-    const inFlight = await trx
-      .selectFrom('webhook_attempts')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('account_id', '=', row.account_id)
-      .where('finished_at', 'is', null)
-      .where('at', '>', stale)
-      .executeTakeFirst();
-    if (Number(inFlight?.n ?? 0) >= config.webhookAccountConcurrency) return { kind: 'defer' };
+    await lockAccount(trx, row.account_id);
+    if ((await countWebhookAttemptsInFlight(trx, row.account_id, stale)) >= config.webhookAccountConcurrency) return { kind: 'defer' };
     const attempt = (last?.attempt ?? 0) + 1;
-    await trx
-      .insertInto('webhook_attempts')
-      .values({ delivery_id: row.id, attempt, account_id: row.account_id, status_code: null, error: null, duration_ms: 0, finished_at: null })
-      .execute();
-    await trx.updateTable('webhook_deliveries').set({ attempts: attempt }).where('id', '=', row.id).execute();
+    await insertWebhookAttempt(trx, row.id, attempt, row.account_id);
+    await setWebhookDeliveryAttempts(trx, row.id, attempt);
     return {
       kind: 'send',
       attempt,
@@ -144,23 +116,17 @@ export const deliverWebhook: TaskFunction = async (payload: { deliveryId: number
   const giveUpAt = new Date(claim.createdAt).getTime() + config.webhookRetryForMs;
   const nextAt = new Date(Date.now() + webhookRetryDelayMs(attempt, config.webhookRetryBaseMs));
   const retry = !delivered && !outcome.refused && nextAt.getTime() <= giveUpAt;
-  await db
-    .updateTable('webhook_attempts')
-    .set({ status_code: outcome.status, error: outcome.error, duration_ms: durationMs, finished_at: new Date() })
-    .where('delivery_id', '=', claim.deliveryId)
-    .where('attempt', '=', attempt)
-    .execute();
-  await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: delivered ? 'delivered' : retry ? 'pending' : 'failed',
-      delivered_at: delivered ? new Date() : null,
-      next_attempt_at: retry ? nextAt : null,
-    })
-    .where('id', '=', claim.deliveryId)
-    .where('attempts', '=', attempt)
-    .where('status', '=', 'pending')
-    .execute();
+  await finishWebhookAttempt(db, claim.deliveryId, attempt, {
+    status_code: outcome.status,
+    error: outcome.error,
+    duration_ms: durationMs,
+    finished_at: new Date(),
+  });
+  await settleWebhookDelivery(db, claim.deliveryId, attempt, {
+    status: delivered ? 'delivered' : retry ? 'pending' : 'failed',
+    delivered_at: delivered ? new Date() : null,
+    next_attempt_at: retry ? nextAt : null,
+  });
   recordWebhookDelivery(delivered ? 'delivered' : outcome.refused ? 'refused' : retry ? 'retry' : 'failed');
   if (retry) await env.enqueue('deliver_webhook', { deliveryId: claim.deliveryId }, { key: `deliver:${claim.deliveryId}:${attempt + 1}`, runAt: nextAt });
 };

@@ -1,4 +1,7 @@
-import { sql } from 'kysely';
+import { insertDomainAnalyticsDay } from '../db/domain-analytics.js';
+import { findDomainToMonitor, markDomainMonitored } from '../db/domains.js';
+import { listAccountEventsWaitingFanOut } from '../db/events.js';
+import { findLastMonitorRun, findMonitorRun, insertMonitorRun } from '../db/monitor-runs.js';
 import { checkDeliverability } from '../resolvers/checks/deliverability/check-deliverability.js';
 import { checkBlacklist } from '../resolvers/checks/blacklist/check-blacklist.js';
 import type { DnsLookup } from '../resolvers/checks/dns/dns-types.js';
@@ -46,14 +49,9 @@ function remembering(dns: DnsLookup): DnsLookup {
  */
 export const monitorDomain: TaskFunction = async (payload: { domainId: number; slot: string }, env) => {
   const { db } = env;
-  const domain = await db
-    .selectFrom('domains')
-    .innerJoin('orders', 'orders.id', 'domains.order_id')
-    .select(['domains.id', 'domains.account_id', 'domains.domain', 'domains.order_id', 'orders.monitor_deliverability'])
-    .where('domains.id', '=', payload.domainId)
-    .executeTakeFirst();
+  const domain = await findDomainToMonitor(db, payload.domainId);
   if (!domain || !domain.monitor_deliverability) return;
-  const done = await db.selectFrom('monitor_runs').select('slot').where('domain_id', '=', domain.id).where('slot', '=', payload.slot).executeTakeFirst();
+  const done = await findMonitorRun(db, domain.id, payload.slot);
   if (done) return fanOutPending(env, domain.account_id);
   // The setup too: a live domain whose records broke needs attention (and is live again once fixed).
   await checkSetupOnce(env, domain.id);
@@ -71,13 +69,7 @@ export const monitorDomain: TaskFunction = async (payload: { domainId: number; s
       .sort(),
     auth: { spf: grade.checks.spf.status, dkim: grade.checks.dkim.status, dmarc: grade.checks.dmarc.status },
   };
-  const last = await db
-    .selectFrom('monitor_runs')
-    .select(['grade', 'listed_on', 'auth'])
-    .where('domain_id', '=', domain.id)
-    .orderBy('ran_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const last = await findLastMonitorRun(db, domain.id);
   const previous: MonitorSnapshot | null = last ? { grade: last.grade, listedOn: JSON.parse(last.listed_on), auth: JSON.parse(last.auth) } : null;
   const changes = detectMonitorChanges(domain.domain, previous, current);
   const now = new Date();
@@ -85,26 +77,17 @@ export const monitorDomain: TaskFunction = async (payload: { domainId: number; s
   const figures = await env.adapter.dailyFigures(domain.domain, day);
 
   const eventIds = await db.transaction().execute(async (trx) => {
-    const run = await trx
-      .insertInto('monitor_runs')
-      .values({
-        domain_id: domain.id,
-        slot: payload.slot,
-        grade: current.grade,
-        listed_on: JSON.stringify(current.listedOn),
-        auth: JSON.stringify(current.auth),
-        dns_questions: checks.dns.questionsAsked,
-      })
-      .onConflict((oc) => oc.columns(['domain_id', 'slot']).doNothing())
-      .returning('slot')
-      .executeTakeFirst();
+    const run = await insertMonitorRun(trx, {
+      domain_id: domain.id,
+      slot: payload.slot,
+      grade: current.grade,
+      listed_on: JSON.stringify(current.listedOn),
+      auth: JSON.stringify(current.auth),
+      dns_questions: checks.dns.questionsAsked,
+    });
     if (!run) return [];
-    await trx
-      .insertInto('domain_analytics')
-      .values({ domain_id: domain.id, day, ...figures })
-      .onConflict((oc) => oc.columns(['domain_id', 'day']).doNothing())
-      .execute();
-    await trx.updateTable('domains').set({ watched_since: sql`coalesce(watched_since, now())`, last_monitored_at: now }).where('id', '=', domain.id).execute();
+    await insertDomainAnalyticsDay(trx, domain.id, day, figures);
+    await markDomainMonitored(trx, domain.id, now);
     const ids: string[] = [];
     for (const change of changes) {
       const type: EventType = change.kind === 'listed' ? 'domain.listed' : change.kind === 'delisted' ? 'domain.delisted' : 'monitor.changed';
@@ -127,6 +110,6 @@ export const monitorDomain: TaskFunction = async (payload: { domainId: number; s
 
 /** A run cut off after it recorded its events: they still go out (fan-out is idempotent). */
 async function fanOutPending(env: Parameters<TaskFunction>[1], accountId: number): Promise<void> {
-  const pending = await env.db.selectFrom('events').select('id').where('account_id', '=', accountId).where('fanned_out_at', 'is', null).execute();
+  const pending = await listAccountEventsWaitingFanOut(env.db, accountId);
   for (const e of pending) await env.enqueue('fan_out_event', { eventId: e.id }, { key: `fan_out:${e.id}` });
 }

@@ -1,3 +1,5 @@
+import { findAlertEmail, insertAlertEmail } from '../db/alert-emails.js';
+import { findEvent } from '../db/events.js';
 import { recordAlertEmail } from '../observability/metrics.js';
 import { eventBody } from '../resolvers/events/record-event.js';
 import type { TaskFunction } from './job-types.js';
@@ -22,14 +24,9 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
 /** One alert e-mail per event and address; the alert_emails row keeps a retry from sending it twice. */
 export const sendAlertEmail: TaskFunction = async (payload: { eventId: string; email: string }, env) => {
   const { db, mailer } = env;
-  const sent = await db
-    .selectFrom('alert_emails')
-    .select('email')
-    .where('event_id', '=', payload.eventId)
-    .where('email', '=', payload.email)
-    .executeTakeFirst();
+  const sent = await findAlertEmail(db, payload.eventId, payload.email);
   if (sent) return;
-  const row = await db.selectFrom('events').selectAll().where('id', '=', payload.eventId).executeTakeFirst();
+  const row = await findEvent(db, payload.eventId);
   if (!row) return;
   const event = eventBody(row);
   const subject = (SUBJECTS[event.type] ?? (() => event.type))(event.data);
@@ -40,10 +37,6 @@ export const sendAlertEmail: TaskFunction = async (payload: { eventId: string; e
     `Event ${event.id} (${event.type}) at ${event.created}.`,
   ].filter((l, i) => l !== '' || i > 1);
   await mailer.send({ to: payload.email, subject, text: lines.join('\n') + '\n', id: `${event.id}.${payload.email}` });
-  await db
-    .insertInto('alert_emails')
-    .values({ event_id: event.id, email: payload.email, transport: mailer.transport })
-    .onConflict((oc) => oc.columns(['event_id', 'email']).doNothing())
-    .execute();
+  await insertAlertEmail(db, event.id, payload.email, mailer.transport);
   recordAlertEmail(mailer.transport);
 };

@@ -1,3 +1,4 @@
+import { lockDomainByName, setBuildStateRow } from '../db/domains.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
@@ -16,18 +17,9 @@ export async function setBuildState(
 ): Promise<{ domain: string; from: string; to: string; event_id: string | null } | { error: string }> {
   const name = domainName.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
-    const domain = await trx
-      .selectFrom('domains')
-      .select(['id', 'account_id', 'order_id', 'domain', 'build_state'])
-      .where('domain', '=', name)
-      .forUpdate()
-      .executeTakeFirst();
+    const domain = await lockDomainByName(trx, name);
     if (!domain) return { error: `No order has the domain ${name}.` };
-    await trx
-      .updateTable('domains')
-      .set({ build_state: state, build_reason: reason, ...(state === 'live' && { built_at: new Date() }) })
-      .where('id', '=', domain.id)
-      .execute();
+    await setBuildStateRow(trx, domain.id, { build_state: state, build_reason: reason, ...(state === 'live' && { built_at: new Date() }) });
     let eventId: string | null = null;
     if (domain.build_state !== state && (state === 'live' || state === 'needs_attention')) {
       eventId = await recordEvent(trx, domain.account_id, state === 'live' ? 'domain.live' : 'domain.needs_attention', {

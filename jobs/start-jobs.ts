@@ -1,3 +1,5 @@
+import { listDomainsOfOrder } from '../db/domains.js';
+import { findPlacedOrder } from '../db/orders.js';
 import type { OpenedDatabase } from '../db/open-database.js';
 import type { Services } from '../resolvers/context.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
@@ -91,12 +93,8 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     allowPrivateEndpoints: config.webhookAllowPrivate,
     orderPlaced: (orderId) =>
       safely('a placement', async () => {
-        const order = await database.db
-          .selectFrom('orders')
-          .select(['id', 'account_id', 'reference', 'subscription_id', 'quantity', 'first_invoice', 'currency'])
-          .where('id', '=', orderId)
-          .executeTakeFirstOrThrow();
-        const domains = await database.db.selectFrom('domains').select(['id', 'domain']).where('order_id', '=', orderId).execute();
+        const order = await findPlacedOrder(database.db, orderId);
+        const domains = await listDomainsOfOrder(database.db, orderId);
         const runAt = new Date(Date.now() + config.sandboxBuildDelayMs);
         for (const d of domains) await environment.enqueue('build_domain', { domainId: d.id }, { key: `build:${d.id}`, runAt });
         const eventId = await recordEvent(

@@ -1,4 +1,7 @@
-import { sql } from 'kysely';
+import { listDomainsDueMonitoring, listStuckBuilds, markMonitoringQueued } from '../db/domains.js';
+import { listEventsWaitingFanOut } from '../db/events.js';
+import { listPastDueInvoicesWithoutEvent } from '../db/invoices.js';
+import { listOverdueWebhookDeliveries } from '../db/webhook-deliveries.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { monitorSlot } from './monitor-domain.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
@@ -23,35 +26,11 @@ export const sweep: TaskFunction = async (_payload, env) => {
   const { db, config } = env;
   const now = Date.now();
   // Orders placed through a processor only: seeded or imported orders are not ours to build.
-  const stuck = await db
-    .selectFrom('domains')
-    .innerJoin('orders', 'orders.id', 'domains.order_id')
-    .select('domains.id')
-    .where('orders.processor_subscription_id', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('domains.build_state', '=', 'queued'), eb('domains.created_at', '<', new Date(now - config.sandboxBuildDelayMs - STUCK_AFTER_MS))]),
-        eb.and([eb('domains.build_state', '=', 'building'), eb('domains.created_at', '<', new Date(now - BUILDING_STUCK_AFTER_MS))]),
-      ]),
-    )
-    .limit(500)
-    .execute();
+  const stuck = await listStuckBuilds(db, now, config.sandboxBuildDelayMs + STUCK_AFTER_MS, BUILDING_STUCK_AFTER_MS);
   for (const d of stuck) await env.enqueue('build_domain', { domainId: d.id }, { key: `build:${d.id}` });
-  const events = await db
-    .selectFrom('events')
-    .select('id')
-    .where('fanned_out_at', 'is', null)
-    .where('created_at', '<', new Date(now - 30_000))
-    .limit(500)
-    .execute();
+  const events = await listEventsWaitingFanOut(db, new Date(now - 30_000));
   for (const e of events) await env.enqueue('fan_out_event', { eventId: e.id }, { key: `fan_out:${e.id}` });
-  const deliveries = await db
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'attempts'])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<', new Date(now - 60_000))
-    .limit(500)
-    .execute();
+  const deliveries = await listOverdueWebhookDeliveries(db, new Date(now - 60_000));
   for (const d of deliveries) await env.enqueue('deliver_webhook', { deliveryId: d.id }, { key: `deliver:${d.id}:${d.attempts + 1}` });
   await recordPastDueInvoices(env);
   // Retention (REPORTS_RETENTION_DAYS): a batch of expired DMARC and TLS-RPT reports per sweep, their rows with them.
@@ -65,25 +44,7 @@ export const sweep: TaskFunction = async (_payload, env) => {
  */
 async function recordPastDueInvoices(env: JobEnvironment): Promise<void> {
   const now = Date.now();
-  const invoices = await env.db
-    .selectFrom('invoices')
-    .leftJoin('events', (join) => join.on('events.id', '=', sql<string>`'evt_invoice_past_due_' || invoices.id`))
-    .select([
-      'invoices.id',
-      'invoices.account_id',
-      'invoices.number',
-      'invoices.order_id',
-      'invoices.amount_due',
-      'invoices.amount_paid',
-      'invoices.currency',
-      'invoices.due_at',
-    ])
-    .where('invoices.status', '=', 'open')
-    .where('invoices.due_at', '<', new Date(now))
-    .where('invoices.due_at', '>', new Date(now - 30 * 86_400_000))
-    .where('events.id', 'is', null)
-    .limit(500)
-    .execute();
+  const invoices = await listPastDueInvoicesWithoutEvent(env.db, now);
   for (const invoice of invoices) {
     const eventId = await recordEvent(
       env.db,
@@ -114,30 +75,13 @@ export async function queueDueMonitoring(env: JobEnvironment, orderId?: number):
   const { db, config } = env;
   const now = new Date();
   const slot = monitorSlot(now, config.monitorIntervalMs);
-  let query = db
-    .selectFrom('domains')
-    .innerJoin('orders', 'orders.id', 'domains.order_id')
-    .select('domains.id')
-    .where('orders.monitor_deliverability', '=', true)
-    // Only built domains have mail to watch; seeded or imported orders (no processor subscription) are left alone.
-    .where('domains.build_state', 'in', ['live', 'needs_attention'])
-    .where('orders.processor_subscription_id', 'is not', null)
-    .where((eb) =>
-      eb.or([eb('domains.last_monitored_at', 'is', null), eb('domains.last_monitored_at', '<=', new Date(now.getTime() - config.monitorIntervalMs))]),
-    );
-  if (orderId !== undefined) query = query.where('orders.id', '=', orderId);
-  else query = query.where((eb) => eb.or([eb('domains.monitor_queued_slot', 'is', null), eb('domains.monitor_queued_slot', '<>', slot)]));
-  const due = await query.orderBy(sql`domains.last_monitored_at nulls first`).limit(5000).execute();
+  const due = await listDomainsDueMonitoring(db, now, config.monitorIntervalMs, slot, orderId);
   for (const d of due) await env.enqueue('monitor_domain', { domainId: d.id, slot }, { key: `monitor:${d.id}:${slot}` });
   if (due.length)
-    await db
-      .updateTable('domains')
-      .set({ monitor_queued_slot: slot })
-      .where(
-        'id',
-        'in',
-        due.map((d) => d.id),
-      )
-      .execute();
+    await markMonitoringQueued(
+      db,
+      due.map((d) => d.id),
+      slot,
+    );
   return due.length;
 }

@@ -1,3 +1,4 @@
+import { insertPlans } from '../../db/plans.js';
 import type { DefaultPlan } from '../../config/settings.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -94,5 +95,5 @@ export async function giveDefaultPlans(db: Db, accountId: number, plans: readonl
       },
     ];
   });
-  if (rows.length > 0) await db.insertInto('plans').values(rows).execute();
+  if (rows.length > 0) await insertPlans(db, rows);
 }

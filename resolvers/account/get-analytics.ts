@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { listDomainAnalytics } from '../../db/domain-analytics.js';
 import { badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -60,22 +60,7 @@ export async function getAnalytics(ctx: Context, rawPeriod: string | null | unde
   const from = new Date(to.getTime() - (ANALYTICS_PERIODS[period] - 1) * 86_400_000);
   const fromDay = from.toISOString().slice(0, 10);
   const toDay = to.toISOString().slice(0, 10);
-  const rows = await ctx.services.db
-    .selectFrom('domains')
-    .leftJoin('domain_analytics as a', (join) => join.onRef('a.domain_id', '=', 'domains.id').on('a.day', '>=', fromDay).on('a.day', '<=', toDay))
-    .select(['domains.id', 'domains.domain', 'domains.watched_since'])
-    .select([
-      sql<number>`coalesce(sum(a.sent), 0)::int`.as('sent'),
-      sql<number>`coalesce(sum(a.delivered), 0)::int`.as('delivered'),
-      sql<number>`coalesce(sum(a.bounced), 0)::int`.as('bounced'),
-      sql<number>`coalesce(sum(a.replied), 0)::int`.as('replied'),
-      sql<number>`coalesce(sum(a.inbox_placed), 0)::int`.as('inbox_placed'),
-      sql<number>`coalesce(sum(a.spam_placed), 0)::int`.as('spam_placed'),
-    ])
-    .where('domains.account_id', '=', accountId)
-    .groupBy(['domains.id', 'domains.domain', 'domains.watched_since'])
-    .orderBy('domains.domain')
-    .execute();
+  const rows = await listDomainAnalytics(ctx.services.db, accountId, fromDay, toDay);
   const ids = rows.map((r) => r.id);
   const dmarc = new Map((await findReportFigures(ctx.services.db, ids, fromDay)).map((f) => [f.domain_id, f]));
   const tls = new Map((await findTlsFigures(ctx.services.db, ids, fromDay)).map((f) => [f.domain_id, f]));

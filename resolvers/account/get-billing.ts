@@ -1,3 +1,7 @@
+import { listOrderDomains } from '../../db/domains.js';
+import { listInvoicesWithOrders } from '../../db/invoices.js';
+import { listActiveOrderPrices } from '../../db/orders.js';
+import { listPlanProducts } from '../../db/plans.js';
 import type { InvoiceStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -54,42 +58,12 @@ export async function getBilling(ctx: Context): Promise<Billing> {
   const db = ctx.services.db;
   const now = ctx.now();
   const [invoices, orders, plans] = await Promise.all([
-    db
-      .selectFrom('invoices')
-      .leftJoin('orders', 'orders.id', 'invoices.order_id')
-      .select([
-        'invoices.number',
-        'invoices.status',
-        'invoices.amount_due',
-        'invoices.amount_paid',
-        'invoices.currency',
-        'invoices.issued_at',
-        'invoices.due_at',
-        'invoices.paid_at',
-        'orders.reference',
-        'orders.id as order_id',
-        'orders.quantity',
-        'orders.unit_amount',
-        'orders.plan_id',
-        'invoices.hosted_invoice_url',
-        'invoices.last_payment_error',
-      ])
-      .where('invoices.account_id', '=', accountId)
-      .orderBy('invoices.issued_at', 'desc')
-      .orderBy('invoices.id', 'desc')
-      .execute(),
-    db
-      .selectFrom('orders')
-      .select(['quantity', 'unit_amount', 'currency', 'interval', 'created_at'])
-      .where('account_id', '=', accountId)
-      .where('status', '=', 'active')
-      .execute(),
-    db.selectFrom('plans').select(['id', 'currency', 'product']).where('account_id', '=', accountId).execute(),
+    listInvoicesWithOrders(db, accountId),
+    listActiveOrderPrices(db, accountId),
+    listPlanProducts(db, accountId),
   ]);
   const orderIds = [...new Set(invoices.flatMap((i) => (i.order_id === null ? [] : [i.order_id])))];
-  const domainRows = orderIds.length
-    ? await db.selectFrom('domains').select(['order_id', 'domain']).where('order_id', 'in', orderIds).orderBy('domain').execute()
-    : [];
+  const domainRows = orderIds.length ? await listOrderDomains(db, orderIds) : [];
   const domainsOf = (orderId: number | null) => domainRows.filter((d) => d.order_id === orderId).map((d) => d.domain);
   const productOf = (planId: number | null) => plans.find((p) => p.id === planId)?.product ?? 'Mailboxes';
   const list: BillingInvoice[] = invoices.map((i) => ({

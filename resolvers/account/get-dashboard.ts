@@ -1,3 +1,6 @@
+import { findAccount } from '../../db/accounts.js';
+import { listDashboardDomains } from '../../db/domains.js';
+import { listOrdersWithPlans } from '../../db/orders.js';
 import type { BuildState, OrderStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -42,35 +45,7 @@ export interface Dashboard {
 export async function getDashboard(ctx: Context): Promise<Dashboard> {
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
-  const [account, orders, domains] = await Promise.all([
-    db.selectFrom('accounts').select(['id', 'name']).where('id', '=', accountId).executeTakeFirstOrThrow(),
-    db
-      .selectFrom('orders')
-      .innerJoin('plans', 'plans.id', 'orders.plan_id')
-      .select(['orders.id', 'orders.subscription_id', 'orders.reference', 'orders.status', 'orders.created_at', 'plans.sku', 'plans.product'])
-      .where('orders.account_id', '=', accountId)
-      .orderBy('orders.created_at', 'desc')
-      .orderBy('orders.id', 'desc')
-      .execute(),
-    db
-      .selectFrom('domains')
-      .leftJoin('workspaces', 'workspaces.id', 'domains.workspace_id')
-      // mailbox_count is kept on the domain by triggers: no count per domain on every read.
-      .select([
-        'domains.order_id',
-        'domains.domain',
-        'domains.build_state',
-        'domains.forward_to',
-        'domains.workspace_id',
-        'workspaces.name as workspace_name',
-        'domains.mailbox_count',
-        'domains.build_reason',
-        'domains.build_problems',
-      ])
-      .where('domains.account_id', '=', accountId)
-      .orderBy('domains.domain')
-      .execute(),
-  ]);
+  const [account, orders, domains] = await Promise.all([findAccount(db, accountId), listOrdersWithPlans(db, accountId), listDashboardDomains(db, accountId)]);
   const byOrder = new Map<number, DashboardDomain[]>();
   for (const d of domains) {
     const list = byOrder.get(d.order_id) ?? [];

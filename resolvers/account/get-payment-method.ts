@@ -1,3 +1,4 @@
+import { findPaymentMethod } from '../../db/payment-methods.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -12,11 +13,7 @@ export interface PaymentMethodView {
 /** Whether a card is on file, as brand and last four; card numbers never pass through the API. */
 export async function getPaymentMethod(ctx: Context): Promise<PaymentMethodView> {
   const accountId = await requireAccountId(ctx);
-  const card = await ctx.services.db
-    .selectFrom('payment_methods')
-    .select(['brand', 'last4', 'exp_month', 'exp_year'])
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const card = await findPaymentMethod(ctx.services.db, accountId);
   return card
     ? { onFile: true, brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year }
     : { onFile: false, brand: null, last4: null, expMonth: null, expYear: null };

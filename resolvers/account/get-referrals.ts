@@ -1,3 +1,4 @@
+import { findReferral, listReferralEarnings } from '../../db/referrals.js';
 import type { ReferralEarningStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -24,16 +25,7 @@ export interface Referrals {
 export async function getReferrals(ctx: Context): Promise<Referrals> {
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
-  const [referral, earnings] = await Promise.all([
-    db.selectFrom('referrals').select(['code', 'payout_destination']).where('account_id', '=', accountId).executeTakeFirst(),
-    db
-      .selectFrom('referral_earnings')
-      .select(['referred_account', 'amount', 'currency', 'status', 'earned_at'])
-      .where('account_id', '=', accountId)
-      .orderBy('earned_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute(),
-  ]);
+  const [referral, earnings] = await Promise.all([findReferral(db, accountId), listReferralEarnings(db, accountId)]);
   const sum = (status?: string) => earnings.filter((e) => !status || e.status === status).reduce((s, e) => s + e.amount, 0);
   return {
     code: referral?.code ?? null,

@@ -1,3 +1,4 @@
+import { listPlans } from '../../db/plans.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -17,13 +18,7 @@ export interface CatalogueEntry {
 /** Only the plans the caller is already on (SPEC 4.2), at the caller's own prices. */
 export async function listCatalogue(ctx: Context): Promise<readonly CatalogueEntry[]> {
   const accountId = await requireAccountId(ctx);
-  const rows = await ctx.services.db
-    .selectFrom('plans')
-    .select(['sku', 'product', 'description', 'unit_amount', 'currency', 'interval', 'mailboxes_per_unit', 'orderable', 'why_not'])
-    .where('account_id', '=', accountId)
-    .orderBy('orderable', 'desc')
-    .orderBy('sku')
-    .execute();
+  const rows = await listPlans(ctx.services.db, accountId);
   return rows.map((p) => ({
     sku: p.sku,
     product: p.product,

@@ -1,5 +1,5 @@
+import { listOrdersWithCounts } from '../../db/orders.js';
 import type { OrderStatus } from '../../db/status-values.js';
-import { sql } from 'kysely';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -27,38 +27,7 @@ export interface OrderSummary {
 /** The caller's orders, newest first, with their domain and mailbox counts (one query). */
 export async function listOrders(ctx: Context): Promise<readonly OrderSummary[]> {
   const accountId = await requireAccountId(ctx);
-  const rows = await ctx.services.db
-    .selectFrom('orders')
-    .innerJoin('plans', 'plans.id', 'orders.plan_id')
-    .select([
-      'orders.id',
-      'orders.subscription_id',
-      'orders.reference',
-      'orders.status',
-      'orders.quantity',
-      'orders.unit_amount',
-      'orders.currency',
-      'orders.interval',
-      'orders.sequencer',
-      'orders.monitor_reconnection',
-      'orders.monitor_deliverability',
-      'orders.created_at',
-      'plans.sku',
-      'plans.product',
-    ])
-    .select((eb) => [
-      eb.selectFrom('domains').whereRef('domains.order_id', '=', 'orders.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'),
-      eb
-        .selectFrom('mailboxes')
-        .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
-        .whereRef('domains.order_id', '=', 'orders.id')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .as('mailbox_count'),
-    ])
-    .where('orders.account_id', '=', accountId)
-    .orderBy('orders.created_at', 'desc')
-    .orderBy('orders.id', 'desc')
-    .execute();
+  const rows = await listOrdersWithCounts(ctx.services.db, accountId);
   return rows.map((o) => ({
     orderId: o.id,
     subscriptionId: o.subscription_id,

@@ -1,3 +1,4 @@
+import { findAnyOpenInvoice, findInvoiceStatus } from '../../db/invoices.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -30,11 +31,11 @@ export async function payInvoices(input: PayInvoicesInput | null | undefined, ct
   const db = ctx.services.db;
   const number = input?.invoiceNumber?.trim() || null;
   if (number !== null) {
-    const invoice = await db.selectFrom('invoices').select('status').where('account_id', '=', accountId).where('number', '=', number).executeTakeFirst();
+    const invoice = await findInvoiceStatus(db, accountId, number);
     if (!invoice) throw new ApiError(404, 'invoice_not_found', `You have no invoice numbered "${number.slice(0, 60)}"; the billing page lists your invoices.`);
     if (invoice.status !== 'open') throw new ApiError(409, 'invoice_not_open', `Invoice ${number} is ${invoice.status}: there is nothing to pay on it.`);
   } else {
-    const open = await db.selectFrom('invoices').select('id').where('account_id', '=', accountId).where('status', '=', 'open').executeTakeFirst();
+    const open = await findAnyOpenInvoice(db, accountId);
     if (!open) throw new ApiError(409, 'nothing_to_pay', 'Nothing is open: every invoice is paid.');
   }
   const customerId = await ensureProcessorCustomer(ctx, accountId);

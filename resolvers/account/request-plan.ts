@@ -1,3 +1,6 @@
+import { findAccountName } from '../../db/accounts.js';
+import { listPlanSkus } from '../../db/plans.js';
+import { findUserEmail, listOwnerEmails } from '../../db/users.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError, badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
@@ -34,19 +37,17 @@ export async function requestPlan(input: PlanRequestInput, ctx: Context): Promis
   await ctx.services.rateLimits.consume('planRequest', `account:${accountId}`);
   const db = ctx.services.db;
   const caller = await ctx.caller();
-  const [account, person, plans] = await Promise.all([
-    db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirstOrThrow(),
-    caller?.userId ? db.selectFrom('users').select('email').where('id', '=', caller.userId).executeTakeFirst() : undefined,
-    db.selectFrom('plans').select(['sku', 'orderable']).where('account_id', '=', accountId).execute(),
+  const [accountName, person, plans] = await Promise.all([
+    findAccountName(db, accountId),
+    caller?.userId ? findUserEmail(db, caller.userId) : undefined,
+    listPlanSkus(db, accountId),
   ]);
   const mailer = ctx.services.mailer;
   if (!mailer) throw new ApiError(503, 'mail_unavailable', 'Asking for a plan is not available on this service right now; try again in a few minutes.');
-  const owners = person
-    ? []
-    : await db.selectFrom('users').select('email').where('account_id', '=', accountId).where('role', '=', 'owner').orderBy('id').limit(3).execute();
+  const owners = person ? [] : await listOwnerEmails(db, accountId, 3);
   const replyTo = person?.email ?? (owners.map((o) => o.email).join(', ') || 'nobody signs in to this account yet');
   const text = [
-    `Account ${accountId} (${account.name}) asks to be put on a plan.`,
+    `Account ${accountId} (${accountName}) asks to be put on a plan.`,
     '',
     `Who asked: ${person ? person.email : `an API key; the owners are ${replyTo}`}`,
     `Plan asked for: ${sku ?? 'not named'}`,
@@ -61,7 +62,7 @@ export async function requestPlan(input: PlanRequestInput, ctx: Context): Promis
   try {
     await mailer.send({
       to: ctx.services.config.operatorEmail,
-      subject: `Plan request from ${account.name} (account ${accountId})`,
+      subject: `Plan request from ${accountName} (account ${accountId})`,
       text,
       id: `plan-${randomUUID()}`,
     });

@@ -1,3 +1,4 @@
+import { listAlertRecipientEmails, replaceAlertRecipients } from '../../db/alert-recipients.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -53,8 +54,7 @@ function checkEmails(input: AlertRecipientsInput): string[] {
 }
 
 async function readEmails(ctx: Context, accountId: number): Promise<string[]> {
-  const rows = await ctx.services.db.selectFrom('alert_recipients').select('email').where('account_id', '=', accountId).orderBy('email').execute();
-  return rows.map((r) => r.email);
+  return listAlertRecipientEmails(ctx.services.db, accountId);
 }
 
 export async function getAlertRecipients(ctx: Context): Promise<AlertRecipients> {
@@ -71,14 +71,7 @@ export async function setAlertRecipients(input: AlertRecipientsInput, ctx: Conte
   const emails = checkEmails(input);
   await ctx.services.db
     .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom('alert_recipients').where('account_id', '=', accountId).execute();
-      if (emails.length > 0)
-        await trx
-          .insertInto('alert_recipients')
-          .values(emails.map((email) => ({ account_id: accountId, email })))
-          .execute();
-    })
+    .execute((trx) => replaceAlertRecipients(trx, accountId, emails))
     .catch((error: unknown) => {
       // Two replacements at once for one account: the later one's insert meets the earlier one's rows.
       if (typeof error === 'object' && error !== null && 'code' in error && error.code === '23505')

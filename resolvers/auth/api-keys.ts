@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { findApiKeyByHash, insertApiKey, revokeApiKeyRow, touchApiKeyLastUsed } from '../../db/api-keys.js';
 import { ApiError } from '../api-error.js';
 import { isScope, type Scope } from './scopes.js';
 import type { AccountLimits } from '../limits/account-limits.js';
@@ -61,25 +62,20 @@ export async function createApiKey(
   options: NewKeyOptions = {},
 ): Promise<{ key: string; keyId: number }> {
   const key = generateKey(options.mode ?? 'test');
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      account_id: accountId,
-      prefix: key.slice(0, KEY_PREFIX.live.length + 6),
-      key_hash: hashKey(key),
-      scopes: scopes.join(','),
-      name: options.name ?? null,
-      created_by_user_id: options.createdByUserId ?? null,
-      expires_at: options.expiresAt ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { key, keyId: row.id };
+  const keyId = await insertApiKey(db, {
+    account_id: accountId,
+    prefix: key.slice(0, KEY_PREFIX.live.length + 6),
+    key_hash: hashKey(key),
+    scopes: scopes.join(','),
+    name: options.name ?? null,
+    created_by_user_id: options.createdByUserId ?? null,
+    expires_at: options.expiresAt ?? null,
+  });
+  return { key, keyId };
 }
 
 export async function revokeApiKey(db: Kysely<Database>, keyId: number): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return revokeApiKeyRow(db, keyId, new Date());
 }
 
 /** Reads the bearer token from an Authorization header value; null when absent or not a bearer. */
@@ -100,23 +96,7 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
   const hash = hashKey(key);
   let row;
   try {
-    row = await db
-      .selectFrom('api_keys')
-      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select([
-        'api_keys.id',
-        'api_keys.account_id',
-        'api_keys.key_hash',
-        'api_keys.scopes',
-        'api_keys.revoked_at',
-        'api_keys.expires_at',
-        'api_keys.last_used_at',
-        'accounts.read_per_minute',
-        'accounts.change_per_minute',
-        'accounts.orders_per_hour',
-      ])
-      .where('api_keys.key_hash', '=', hash)
-      .executeTakeFirst();
+    row = await findApiKeyByHash(db, hash);
   } catch {
     throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
       retry_after: 5,
@@ -130,13 +110,7 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
     // Not awaited: the request does not wait on a bookkeeping write, and a failed one is retried on
     // the key's next use. The condition keeps racing instances to one write per minute.
     const stale = new Date(now - LAST_USED_RESOLUTION_MS);
-    void db
-      .updateTable('api_keys')
-      .set({ last_used_at: new Date(now) })
-      .where('id', '=', row.id)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', stale)]))
-      .execute()
-      .catch(() => undefined);
+    void touchApiKeyLastUsed(db, row.id, new Date(now), stale).catch(() => undefined);
   }
   return {
     kind: 'key',

@@ -1,3 +1,4 @@
+import { setDomainWorkspace } from '../../db/domains.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { findOwnedDomain, findOwnedWorkspace } from './find-owned.js';
@@ -15,6 +16,6 @@ export async function fileDomain(domain: string, input: { readonly workspaceId?:
   const found = await findOwnedDomain(db, accountId, domain);
   const workspaceId = input.workspaceId ?? null;
   const workspace = workspaceId === null ? null : await findOwnedWorkspace(db, accountId, workspaceId);
-  await db.updateTable('domains').set({ workspace_id: workspaceId }).where('id', '=', found.id).execute();
+  await setDomainWorkspace(db, found.id, workspaceId);
   return { domain: found.domain, workspaceId, workspaceName: workspace?.name ?? null };
 }

@@ -1,3 +1,6 @@
+import { findAccountDomain } from '../../db/domains.js';
+import { findAccountOrderSettings } from '../../db/orders.js';
+import { findWorkspace } from '../../db/workspaces.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
@@ -10,23 +13,13 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 
 export async function findOwnedWorkspace(db: Db, accountId: number, workspaceId: number) {
-  const row = await db
-    .selectFrom('workspaces')
-    .select(['id', 'name', 'created_at'])
-    .where('id', '=', workspaceId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findWorkspace(db, accountId, workspaceId);
   if (!row) throw new ApiError(404, 'workspace_not_found', `There is no workspace ${workspaceId} on this account; GET /v1/portal/workspaces lists yours.`);
   return row;
 }
 
 export async function findOwnedOrder(db: Db, accountId: number, subscriptionId: string) {
-  const row = await db
-    .selectFrom('orders')
-    .select(['id', 'subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability', 'status'])
-    .where('subscription_id', '=', subscriptionId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findAccountOrderSettings(db, accountId, subscriptionId);
   if (!row)
     throw new ApiError(
       404,
@@ -38,12 +31,7 @@ export async function findOwnedOrder(db: Db, accountId: number, subscriptionId: 
 
 export async function findOwnedDomain(db: Db, accountId: number, domain: string) {
   const name = domain.trim().toLowerCase().replace(/\.$/, '');
-  const row = await db
-    .selectFrom('domains')
-    .select(['id', 'domain', 'workspace_id'])
-    .where('domain', '=', name)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findAccountDomain(db, accountId, name);
   if (!row) throw new ApiError(404, 'domain_not_found', `There is no domain "${name.slice(0, 253)}" on this account; GET /v1/portal/dashboard lists yours.`);
   return row;
 }

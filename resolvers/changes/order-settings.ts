@@ -1,3 +1,4 @@
+import { setOrderMonitors, setOrderSequencer } from '../../db/orders.js';
 import { ApiError, badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -21,7 +22,7 @@ export async function setSequencer(subscriptionId: string, input: { readonly seq
     throw unknownSequencerError(input.sequencer);
   }
   const sequencer = value === 'none' ? null : value;
-  await db.updateTable('orders').set({ sequencer }).where('id', '=', order.id).execute();
+  await setOrderSequencer(db, order.id, sequencer);
   return {
     subscriptionId: order.subscription_id,
     sequencer,
@@ -53,12 +54,7 @@ export async function setMonitors(
   const set: { monitor_reconnection?: boolean; monitor_deliverability?: boolean } = {};
   if (typeof reconnection === 'boolean') set.monitor_reconnection = reconnection;
   if (typeof deliverability === 'boolean') set.monitor_deliverability = deliverability;
-  const row = await db
-    .updateTable('orders')
-    .set(set)
-    .where('id', '=', order.id)
-    .returning(['subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability'])
-    .executeTakeFirstOrThrow();
+  const row = await setOrderMonitors(db, order.id, set);
   if (typeof deliverability === 'boolean') await ctx.services.jobs?.monitoringSwitched(order.id, deliverability);
   return {
     subscriptionId: row.subscription_id,

@@ -1,3 +1,5 @@
+import { insertChangeRequest, insertRequestReply } from '../../db/change-requests.js';
+import { findOrderDomainByName, setOrderDomainsForwardTo } from '../../db/domains.js';
 import { badRequest, ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -50,7 +52,7 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
 
   const order = await findOwnedOrder(db, accountId, input.subscriptionId);
   if (kind === 'forwarding') {
-    const own = await db.selectFrom('domains').select('domain').where('order_id', '=', order.id).where('domain', '=', forwardTo!).executeTakeFirst();
+    const own = await findOrderDomainByName(db, order.id, forwardTo!);
     if (own)
       throw badRequest(
         'forward_to_loop',
@@ -63,29 +65,15 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
     let status: ChangeRequestStatus = 'open';
     let reply: string;
     if (kind === 'forwarding') {
-      const result = await trx
-        .updateTable('domains')
-        .set({ forward_to: forwardTo })
-        .where('order_id', '=', order.id)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      repointed = Number(result.numUpdatedRows);
+      repointed = await setOrderDomainsForwardTo(trx, accountId, order.id, forwardTo);
       if (repointed === 0) throw new ApiError(409, 'order_has_no_domains', 'This order has no domains to repoint.');
       status = 'done';
       reply = `Done: ${repointed} domain${repointed === 1 ? '' : 's'} of this order now forward${repointed === 1 ? 's' : ''} to ${forwardTo}.`;
     } else {
       reply = 'Received: a person on our team will answer here, usually within one business day.';
     }
-    const row = await trx
-      .insertInto('change_requests')
-      .values({ account_id: accountId, order_id: order.id, kind, summary, forward_to: forwardTo, status })
-      .returning(['id', 'created_at'])
-      .executeTakeFirstOrThrow();
-    const replyRow = await trx
-      .insertInto('request_replies')
-      .values({ request_id: row.id, author: 'service', body: reply })
-      .returning(['author', 'body', 'created_at'])
-      .executeTakeFirstOrThrow();
+    const row = await insertChangeRequest(trx, { account_id: accountId, order_id: order.id, kind, summary, forward_to: forwardTo, status });
+    const replyRow = await insertRequestReply(trx, { request_id: row.id, author: 'service', body: reply });
     return {
       requestId: row.id,
       subscriptionId: order.subscription_id,

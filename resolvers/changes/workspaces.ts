@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { unfileWorkspaceDomains } from '../../db/domains.js';
+import { deleteWorkspaceRow, findWorkspaceByName, findWorkspaceWithDomainCount, insertWorkspace, renameWorkspaceRow } from '../../db/workspaces.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -15,25 +16,12 @@ export interface DeletedWorkspace {
 
 /** Two folders of one account with the same name (ignoring case) would be told apart by nobody. */
 async function refuseDuplicateName(ctx: Context, accountId: number, name: string, exceptId: number | null): Promise<void> {
-  let query = ctx.services.db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where(sql<string>`lower(name)`, '=', name.toLowerCase());
-  if (exceptId !== null) query = query.where('id', '<>', exceptId);
-  const clash = await query.executeTakeFirst();
+  const clash = await findWorkspaceByName(ctx.services.db, accountId, name, exceptId);
   if (clash) throw new ApiError(409, 'workspace_name_taken', `You already have a workspace named "${name}" (workspace_id ${clash.id}); choose another name.`);
 }
 
 async function summary(ctx: Context, workspaceId: number): Promise<WorkspaceSummary> {
-  const row = await ctx.services.db
-    .selectFrom('workspaces')
-    .select(['id', 'name', 'created_at'])
-    .select((eb) =>
-      eb.selectFrom('domains').whereRef('domains.workspace_id', '=', 'workspaces.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'),
-    )
-    .where('id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
+  const row = await findWorkspaceWithDomainCount(ctx.services.db, workspaceId);
   return { workspaceId: row.id, name: row.name, domainCount: Number(row.domain_count ?? 0), createdAt: row.created_at };
 }
 
@@ -41,8 +29,7 @@ export async function createWorkspace(input: { readonly name: string }, ctx: Con
   const accountId = await requireAccountId(ctx);
   const name = checkWorkspaceName(input.name);
   await refuseDuplicateName(ctx, accountId, name, null);
-  const row = await ctx.services.db.insertInto('workspaces').values({ account_id: accountId, name }).returning('id').executeTakeFirstOrThrow();
-  return summary(ctx, row.id);
+  return summary(ctx, await insertWorkspace(ctx.services.db, accountId, name));
 }
 
 export async function renameWorkspace(workspaceId: number, input: { readonly name: string }, ctx: Context): Promise<WorkspaceSummary> {
@@ -50,7 +37,7 @@ export async function renameWorkspace(workspaceId: number, input: { readonly nam
   await findOwnedWorkspace(ctx.services.db, accountId, workspaceId);
   const name = checkWorkspaceName(input.name);
   await refuseDuplicateName(ctx, accountId, name, workspaceId);
-  await ctx.services.db.updateTable('workspaces').set({ name }).where('id', '=', workspaceId).where('account_id', '=', accountId).execute();
+  await renameWorkspaceRow(ctx.services.db, accountId, workspaceId, name);
   return summary(ctx, workspaceId);
 }
 
@@ -59,13 +46,8 @@ export async function deleteWorkspace(workspaceId: number, ctx: Context): Promis
   const accountId = await requireAccountId(ctx);
   return ctx.services.db.transaction().execute(async (trx) => {
     await findOwnedWorkspace(trx, accountId, workspaceId);
-    const unfiled = await trx
-      .updateTable('domains')
-      .set({ workspace_id: null })
-      .where('workspace_id', '=', workspaceId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    await trx.deleteFrom('workspaces').where('id', '=', workspaceId).where('account_id', '=', accountId).execute();
-    return { workspaceId, deleted: true as const, unfiledDomainCount: Number(unfiled.numUpdatedRows) };
+    const unfiledDomainCount = await unfileWorkspaceDomains(trx, accountId, workspaceId);
+    await deleteWorkspaceRow(trx, accountId, workspaceId);
+    return { workspaceId, deleted: true as const, unfiledDomainCount };
   });
 }

@@ -1,3 +1,4 @@
+import { findAccountEvent, listAccountEvents } from '../../db/events.js';
 import { badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -21,25 +22,15 @@ export async function listEvents(args: { limit?: number | null; startingAfter?: 
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw badRequest('invalid_limit', `"limit" is a whole number from 1 to 100, not ${limit}.`);
   const db = ctx.services.db;
   const since = new Date(Date.now() - EVENTS_KEPT_DAYS * 86_400_000);
-  let query = db.selectFrom('events').select(['id', 'type', 'data', 'created_at']).where('account_id', '=', accountId).where('created_at', '>=', since);
+  let after: { id: string; created_at: Date } | undefined;
   if (args.startingAfter) {
-    const after = await db
-      .selectFrom('events')
-      .select(['id', 'created_at'])
-      .where('id', '=', args.startingAfter)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    after = await findAccountEvent(db, accountId, args.startingAfter);
     if (!after)
       throw badRequest(
         'invalid_starting_after',
         `"starting_after" must be an event id from a previous page (evt_...); ${args.startingAfter.slice(0, 60)} is not one of yours.`,
       );
-    query = query.where((eb) => eb.or([eb('created_at', '<', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)])]));
   }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
+  const rows = await listAccountEvents(db, accountId, { since, after, limit: limit + 1 });
   return { data: rows.slice(0, limit).map(eventBody), hasMore: rows.length > limit };
 }

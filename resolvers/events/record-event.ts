@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { insertEvent } from '../../db/events.js';
 import type { EventType } from './event-types.js';
 
 /**
@@ -17,13 +18,7 @@ export async function recordEvent(
   id?: string,
 ): Promise<string | null> {
   const eventId = id ?? `evt_${randomBytes(12).toString('hex')}`;
-  const row = await db
-    .insertInto('events')
-    .values({ id: eventId, account_id: accountId, type, data: JSON.stringify(data) })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id ?? null;
+  return (await insertEvent(db, { id: eventId, account_id: accountId, type, data: JSON.stringify(data) })) ?? null;
 }
 
 /** The event as webhooks deliver it and the API lists it. */

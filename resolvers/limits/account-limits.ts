@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { findAccountLimitsRow, updateAccountLimits, type AccountLimitsRow } from '../../db/accounts.js';
 
 /**
  * An account's own allowances, set by the operator; a null field uses the service-wide default
@@ -18,20 +19,16 @@ export function accountAllowance(limits: AccountLimits, kind: 'read' | 'change' 
 }
 
 export async function findAccountLimits(db: Kysely<Database>, accountId: number): Promise<AccountLimits | null> {
-  const row = await db
-    .selectFrom('accounts')
-    .select(['read_per_minute', 'change_per_minute', 'orders_per_hour'])
-    .where('id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findAccountLimitsRow(db, accountId);
   return row ? { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour } : null;
 }
 
 /** Sets the given fields (a field left undefined keeps its value; null returns it to the default). */
 export async function setAccountLimits(db: Kysely<Database>, accountId: number, change: Partial<AccountLimits>): Promise<void> {
-  const set: Record<string, number | null> = {};
+  const set: Partial<AccountLimitsRow> = {};
   if (change.readPerMinute !== undefined) set.read_per_minute = change.readPerMinute;
   if (change.changePerMinute !== undefined) set.change_per_minute = change.changePerMinute;
   if (change.ordersPerHour !== undefined) set.orders_per_hour = change.ordersPerHour;
   if (Object.keys(set).length === 0) return;
-  await db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
+  await updateAccountLimits(db, accountId, set);
 }

@@ -1,3 +1,4 @@
+import { findAccountByCustomer } from '../../db/accounts.js';
 import type { Services } from '../context.js';
 import { recordInvoicePaid } from './invoice-paid-event.js';
 import { log } from '../../observability/log.js';
@@ -14,7 +15,7 @@ export async function afterCardSaved(
   customerId: string,
 ): Promise<readonly InvoicePaymentOutcome[]> {
   const { db, payments } = services;
-  const account = await db.selectFrom('accounts').select('id').where('processor_customer_id', '=', customerId).executeTakeFirst();
+  const account = await findAccountByCustomer(db, customerId);
   if (!account) return [];
   const card = await payments.getPaymentMethod(customerId);
   await syncPaymentMethod(db, account.id, card);

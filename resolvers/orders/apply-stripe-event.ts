@@ -1,3 +1,5 @@
+import { findAccountByCustomer } from '../../db/accounts.js';
+import { applySubscriptionStatus, findOrderBySubscription } from '../../db/orders.js';
 import type Stripe from 'stripe';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -29,9 +31,7 @@ export async function applyStripeEvent(services: Pick<Services, 'db' | 'payments
   if (record?.kind === 'invoice') {
     const account = await accountFor(db, record.invoice.customer_id);
     if (!account) return { received: true, applied: 'ignored' };
-    const order = record.invoice.subscription_id
-      ? await db.selectFrom('orders').select('id').where('processor_subscription_id', '=', record.invoice.subscription_id).executeTakeFirst()
-      : undefined;
+    const order = record.invoice.subscription_id ? await findOrderBySubscription(db, record.invoice.subscription_id) : undefined;
     await recordInvoice(db, account, order?.id ?? null, record.invoice, record.event_created, now);
     return { received: true, applied: 'invoice' };
   }
@@ -44,13 +44,8 @@ export async function applyStripeEvent(services: Pick<Services, 'db' | 'payments
       log('warn', 'a Stripe subscription status this service does not know was left unapplied', { subscription: s.processor_id, status: s.status });
       return { received: true, applied: 'ignored' };
     }
-    const result = await db
-      .updateTable('orders')
-      .set({ status, processor_event_created: record.event_created })
-      .where('processor_subscription_id', '=', s.processor_id)
-      .where((eb) => eb.or([eb('processor_event_created', 'is', null), eb('processor_event_created', '<=', String(record.event_created))]))
-      .executeTakeFirst();
-    return { received: true, applied: Number(result.numUpdatedRows) > 0 ? 'subscription' : 'ignored' };
+    const applied = await applySubscriptionStatus(db, s.processor_id, status, record.event_created);
+    return { received: true, applied: applied ? 'subscription' : 'ignored' };
   }
   if (CARD_EVENTS.has(event.type)) {
     const object = event.data.object as { customer?: string | { id: string } | null; id?: string; object?: string };
@@ -71,6 +66,6 @@ export async function applyStripeEvent(services: Pick<Services, 'db' | 'payments
 
 async function accountFor(db: Kysely<Database>, customerId: string | null): Promise<number | null> {
   if (!customerId) return null;
-  const row = await db.selectFrom('accounts').select('id').where('processor_customer_id', '=', customerId).executeTakeFirst();
+  const row = await findAccountByCustomer(db, customerId);
   return row?.id ?? null;
 }

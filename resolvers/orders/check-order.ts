@@ -1,3 +1,4 @@
+import { listDomainsOnOrders } from '../../db/domains.js';
 import { getDomain } from 'tldts';
 import { ApiError, badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
@@ -176,12 +177,7 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
 
   const names = checked.filter((d): d is CheckedDomain => d !== null).map((d) => d.domain);
   if (names.length) {
-    const taken = await ctx.services.db
-      .selectFrom('domains')
-      .innerJoin('orders', 'orders.id', 'domains.order_id')
-      .select(['domains.domain', 'domains.account_id', 'orders.reference'])
-      .where('domains.domain', 'in', names)
-      .execute();
+    const taken = await listDomainsOnOrders(ctx.services.db, names);
     for (const row of taken) {
       const i = firstIndexOf.get(row.domain)!;
       // Another account's order is not named: whose domain it is is not ours to tell.

@@ -1,3 +1,5 @@
+import { deleteDomainReservations, deleteExpiredDomainReservations, holdDomainReservations } from '../../db/domain-reservations.js';
+import { listDomainsNamed } from '../../db/domains.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest } from '../api-error.js';
@@ -18,24 +20,13 @@ export async function reserveDomains(db: Kysely<Database>, domains: readonly str
   if (domains.length === 0) return;
   const expiresAt = new Date(now.getTime() + HOLD_MS);
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('domain_reservations').where('domain', 'in', domains).where('expires_at', '<', now).execute();
+    await deleteExpiredDomainReservations(trx, domains, now);
     // Sorted, so two placements holding overlapping domains take their row locks in one order (no deadlock).
-    const held = await trx
-      .insertInto('domain_reservations')
-      .values([...domains].sort().map((domain) => ({ domain, account_id: accountId, idempotency_key: key, expires_at: expiresAt })))
-      .onConflict((oc) =>
-        oc
-          .column('domain')
-          .doUpdateSet({ expires_at: expiresAt })
-          .where('domain_reservations.account_id', '=', accountId)
-          .where('domain_reservations.idempotency_key', '=', key),
-      )
-      .returning('domain')
-      .execute();
+    const held = await holdDomainReservations(trx, domains, accountId, key, expiresAt);
     const mine = new Set(held.map((h) => h.domain));
     // A placement that finished while this one was being checked has its domains on an order now
     // (and its holds gone): read them inside this transaction, after taking the holds.
-    const placed = await trx.selectFrom('domains').select('domain').where('domain', 'in', domains).execute();
+    const placed = await listDomainsNamed(trx, domains);
     const onOrder = new Set(placed.map((p) => p.domain));
     const issues = new Map<number, OrderIssue[]>();
     domains.forEach((domain, i) => {
@@ -71,5 +62,5 @@ export async function reserveDomains(db: Kysely<Database>, domains: readonly str
 
 /** Lets the domains go when the placement charged nothing, or once they are on its recorded order. */
 export async function releaseDomains(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
-  await db.deleteFrom('domain_reservations').where('account_id', '=', accountId).where('idempotency_key', '=', key).execute();
+  await deleteDomainReservations(db, accountId, key);
 }

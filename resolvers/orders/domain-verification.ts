@@ -1,29 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { findDomainVerificationToken, insertDomainVerificationTokenOnce } from '../../db/domain-verification-tokens.js';
+import { insertVerifiedDomains, listVerifiedDomains } from '../../db/verified-domains.js';
 import type { DnsLookup } from '../checks/dns/dns-types.js';
 import { verificationName, verificationValue } from './verification-record.js';
 
 /** The account's token, made (random, 128 bits) the first time it is asked for. */
 export async function verificationToken(db: Kysely<Database>, accountId: number): Promise<string> {
-  const found = await db.selectFrom('domain_verification_tokens').select('token').where('account_id', '=', accountId).executeTakeFirst();
+  const found = await findDomainVerificationToken(db, accountId);
   if (found) return found.token;
   // Two first requests at once: the loser keeps the winner's token.
-  await db
-    .insertInto('domain_verification_tokens')
-    .values({ account_id: accountId, token: randomBytes(16).toString('hex') })
-    .onConflict((oc) => oc.column('account_id').doNothing())
-    .execute();
-  const row = await db.selectFrom('domain_verification_tokens').select('token').where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  await insertDomainVerificationTokenOnce(db, accountId, randomBytes(16).toString('hex'));
+  const row = await findDomainVerificationToken(db, accountId);
+  if (!row) throw new Error(`account ${accountId} has no domain verification token after storing one`);
   return row.token;
 }
 
 /** Which of these domains the account has already proved (all of them when `domains` is left out). */
 export async function verifiedDomains(db: Kysely<Database>, accountId: number, domains?: readonly string[]): Promise<{ domain: string; verified_at: Date }[]> {
   if (domains && domains.length === 0) return [];
-  let query = db.selectFrom('verified_domains').select(['domain', 'verified_at']).where('account_id', '=', accountId);
-  if (domains) query = query.where('domain', 'in', domains);
-  return query.orderBy('domain').execute();
+  return listVerifiedDomains(db, accountId, domains);
 }
 
 export type TxtReading =
@@ -45,11 +42,7 @@ export async function readVerificationTxt(dns: DnsLookup, domain: string, token:
 /** Once seen, a domain stays verified for the account; a second sighting keeps the first date. */
 export async function recordVerified(db: Kysely<Database>, accountId: number, domains: readonly string[], now: Date): Promise<void> {
   if (domains.length === 0) return;
-  await db
-    .insertInto('verified_domains')
-    .values(domains.map((domain) => ({ account_id: accountId, domain, verified_at: now })))
-    .onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing())
-    .execute();
+  await insertVerifiedDomains(db, accountId, domains, now);
 }
 
 /** The sentence a refusal or a failed "check now" carries: what to publish, and what was found instead. */

@@ -1,3 +1,4 @@
+import { findPlanBySku } from '../../db/plans.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import type { Plan } from '../../db/schema.js';
@@ -7,7 +8,7 @@ import type { Plan } from '../../db/schema.js';
  * it that the API cannot order is a 409 whose detail is the plan's why_not.
  */
 export async function findOrderablePlan(ctx: Context, accountId: number, sku: string): Promise<Plan> {
-  const plan = await ctx.services.db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+  const plan = await findPlanBySku(ctx.services.db, accountId, sku);
   if (!plan) throw new ApiError(404, 'sku_not_found', `There is no sku "${sku.slice(0, 80)}" in your catalogue; GET /v1/catalogue lists what you can order.`);
   if (!plan.orderable) {
     throw new ApiError(409, 'sku_not_orderable', `"${plan.sku}" cannot be ordered through the API: ${plan.why_not ?? 'it is ordered in the portal.'}`, {

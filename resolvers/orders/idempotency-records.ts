@@ -1,3 +1,10 @@
+import {
+  deleteIdempotencyClaim,
+  findIdempotencyRecord,
+  insertIdempotencyRecord,
+  setIdempotencyClaimLock,
+  takeOverIdempotencyClaim,
+} from '../../db/idempotency-records.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
@@ -60,12 +67,13 @@ export async function claimIdempotencyKey(
   claimMs = DEFAULT_CLAIM_MS,
 ): Promise<Claim> {
   const lockedUntil = new Date(now.getTime() + claimMs);
-  const inserted = await db
-    .insertInto('idempotency_records')
-    .values({ account_id: accountId, key, request_hash: requestHash, state: 'in_progress', locked_until: lockedUntil })
-    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
+  const inserted = await insertIdempotencyRecord(db, {
+    account_id: accountId,
+    key,
+    request_hash: requestHash,
+    state: 'in_progress',
+    locked_until: lockedUntil,
+  });
   if (inserted) return { kind: 'claimed' };
   return readClaim(db, accountId, key, requestHash, now, claimMs);
 }
@@ -78,27 +86,19 @@ export async function readClaim(
   now: Date,
   claimMs = DEFAULT_CLAIM_MS,
 ): Promise<Claim> {
-  const row = await db.selectFrom('idempotency_records').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+  const row = await findIdempotencyRecord(db, accountId, key);
   if (!row) return claimIdempotencyKey(db, accountId, key, requestHash, now, claimMs);
   if (row.request_hash !== requestHash) throw new IdempotencyKeyReusedError();
   if (row.state === 'done' && row.response !== null) return { kind: 'done', response: row.response };
   if (row.locked_until !== null && new Date(row.locked_until) > now) return { kind: 'busy' };
   // The holder stopped without finishing: one retry takes over (compare-and-set on the lock).
-  const taken = await db
-    .updateTable('idempotency_records')
-    .set({ locked_until: new Date(now.getTime() + claimMs) })
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .where('state', '=', 'in_progress')
-    .where((eb) => (row.locked_until === null ? eb('locked_until', 'is', null) : eb('locked_until', '=', row.locked_until)))
-    .returning('key')
-    .executeTakeFirst();
+  const taken = await takeOverIdempotencyClaim(db, accountId, key, row.locked_until, new Date(now.getTime() + claimMs));
   return taken ? { kind: 'recovering' } : { kind: 'busy' };
 }
 
 /** Frees the key after a refusal that charged nothing, so the same key can be used again. */
 export async function releaseIdempotencyKey(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_records').where('account_id', '=', accountId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+  await deleteIdempotencyClaim(db, accountId, key);
 }
 
 /**
@@ -106,11 +106,5 @@ export async function releaseIdempotencyKey(db: Kysely<Database>, accountId: num
  * written): keep the claim but let the next retry take over at once, to recover via the processor.
  */
 export async function expireIdempotencyClaim(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
-  await db
-    .updateTable('idempotency_records')
-    .set({ locked_until: new Date(0) })
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
-    .where('state', '=', 'in_progress')
-    .execute();
+  await setIdempotencyClaimLock(db, accountId, key, new Date(0));
 }

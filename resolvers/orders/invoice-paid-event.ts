@@ -1,3 +1,5 @@
+import { listOrderDomainNames } from '../../db/domains.js';
+import { findInvoiceForPaidEvent } from '../../db/invoices.js';
 import type { Services } from '../context.js';
 import { recordEvent } from '../events/record-event.js';
 
@@ -9,15 +11,9 @@ import { recordEvent } from '../events/record-event.js';
  */
 export async function recordInvoicePaid(services: Pick<Services, 'db' | 'jobs' | 'config'>, invoiceId: number): Promise<void> {
   const db = services.db;
-  const invoice = await db
-    .selectFrom('invoices')
-    .select(['id', 'account_id', 'number', 'order_id', 'amount_paid', 'currency', 'paid_at', 'hosted_invoice_url'])
-    .where('id', '=', invoiceId)
-    .executeTakeFirst();
+  const invoice = await findInvoiceForPaidEvent(db, invoiceId);
   if (!invoice) return;
-  const domains = invoice.order_id
-    ? (await db.selectFrom('domains').select('domain').where('order_id', '=', invoice.order_id).orderBy('domain').execute()).map((d) => d.domain)
-    : [];
+  const domains = invoice.order_id ? await listOrderDomainNames(db, invoice.order_id) : [];
   const link = invoice.hosted_invoice_url ?? `${services.config.apiUrl}/portal/billing`;
   const amount = `${(invoice.amount_paid / 100).toFixed(2)} ${invoice.currency.toUpperCase()}`;
   const eventId = await recordEvent(

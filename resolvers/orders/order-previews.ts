@@ -1,3 +1,4 @@
+import { findOrderPreview, upsertOrderPreview } from '../../db/order-previews.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import type { Plan } from '../../db/schema.js';
@@ -16,21 +17,12 @@ export async function rememberPreviewPrice(ctx: Context, accountId: number, orde
     mailboxes_per_unit: plan.mailboxes_per_unit,
     previewed_at: at,
   };
-  await ctx.services.db
-    .insertInto('order_previews')
-    .values({ account_id: accountId, order_hash: orderHash, ...price })
-    .onConflict((oc) => oc.columns(['account_id', 'order_hash']).doUpdateSet(price))
-    .execute();
+  await upsertOrderPreview(ctx.services.db, accountId, orderHash, price);
 }
 
 /** Refuses to place an order whose plan price differs from the one its last preview showed. */
 export async function refuseIfPriceChanged(ctx: Context, accountId: number, orderHash: string, plan: Plan): Promise<void> {
-  const seen = await ctx.services.db
-    .selectFrom('order_previews')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('order_hash', '=', orderHash)
-    .executeTakeFirst();
+  const seen = await findOrderPreview(ctx.services.db, accountId, orderHash);
   if (!seen) return;
   const same =
     seen.plan_id === plan.id &&

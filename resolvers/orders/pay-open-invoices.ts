@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { claimInvoicePayment, listOpenInvoicesToPay, markInvoicePaid, releaseInvoicePayment } from '../../db/invoices.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
@@ -33,15 +34,7 @@ export async function payOpenInvoices(
   customerId: string,
   onlyNumber: string | null = null,
 ): Promise<readonly InvoicePaymentOutcome[]> {
-  let query = db
-    .selectFrom('invoices')
-    .select(['id', 'number', 'amount_due', 'amount_paid', 'currency', 'processor_invoice_id'])
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'open')
-    .orderBy('issued_at')
-    .orderBy('id');
-  if (onlyNumber !== null) query = query.where('number', '=', onlyNumber);
-  const open = await query.execute();
+  const open = await listOpenInvoicesToPay(db, accountId, onlyNumber);
   const outcomes: InvoicePaymentOutcome[] = [];
   for (const invoice of open) {
     const amount = invoice.amount_due - invoice.amount_paid;
@@ -50,14 +43,8 @@ export async function payOpenInvoices(
       outcomes.push({ ...base, outcome: 'not_ours', message: `Invoice ${invoice.number} cannot be paid online; write to us and we will settle it.` });
       continue;
     }
-    const claim = await db
-      .updateTable('invoices')
-      .set({ payment_claimed_until: sql<Date>`now() + ${`${CLAIM_MS} milliseconds`}::interval` })
-      .where('id', '=', invoice.id)
-      .where('status', '=', 'open')
-      .where((eb) => eb.or([eb('payment_claimed_until', 'is', null), eb('payment_claimed_until', '<', sql<Date>`now()`)]))
-      .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) === 0) {
+    const claimed = await claimInvoicePayment(db, invoice.id, CLAIM_MS);
+    if (!claimed) {
       outcomes.push({ ...base, outcome: 'in_progress', message: `Invoice ${invoice.number} is being paid right now; look again in a minute.` });
       continue;
     }
@@ -69,18 +56,11 @@ export async function payOpenInvoices(
         currency: invoice.currency,
         idempotencyKey: `pay-invoice-${accountId}-${invoice.id}-${amount}`,
       });
-      await db
-        .updateTable('invoices')
-        .set({
-          status: 'paid',
-          amount_paid: invoice.amount_paid + paid.amountPaid,
-          paid_at: new Date(paid.paidAt),
-          payment_claimed_until: null,
-          last_payment_error: null,
-          ...(paid.hostedInvoiceUrl !== null && { hosted_invoice_url: paid.hostedInvoiceUrl }),
-        })
-        .where('id', '=', invoice.id)
-        .execute();
+      await markInvoicePaid(db, invoice.id, {
+        amount_paid: invoice.amount_paid + paid.amountPaid,
+        paid_at: new Date(paid.paidAt),
+        hosted_invoice_url: paid.hostedInvoiceUrl,
+      });
       outcomes.push({ ...base, outcome: 'paid', message: `Invoice ${invoice.number} is paid.` });
     } catch (error) {
       const outcome = outcomeOf(error);
@@ -90,11 +70,7 @@ export async function payOpenInvoices(
           : outcome === 'no_card'
             ? `No card is on file to pay invoice ${invoice.number}; save one first.`
             : `The payment processor could not be reached for invoice ${invoice.number}; nothing was charged, try again in a minute.`;
-      await db
-        .updateTable('invoices')
-        .set({ payment_claimed_until: null, ...(outcome === 'unavailable' ? {} : { last_payment_error: message }) })
-        .where('id', '=', invoice.id)
-        .execute();
+      await releaseInvoicePayment(db, invoice.id, outcome === 'unavailable' ? undefined : message);
       if (outcome === 'other') throw error;
       outcomes.push({ ...base, outcome, message });
     }

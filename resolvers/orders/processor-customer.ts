@@ -1,3 +1,4 @@
+import { findAccountCustomer, setAccountCustomer } from '../../db/accounts.js';
 import type { Context } from '../context.js';
 
 /**
@@ -6,10 +7,10 @@ import type { Context } from '../context.js';
  */
 export async function ensureProcessorCustomer(ctx: Context, accountId: number): Promise<string> {
   const db = ctx.services.db;
-  const account = await db.selectFrom('accounts').select(['id', 'name', 'processor_customer_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const account = await findAccountCustomer(db, accountId);
   const { customerId } = await ctx.services.payments.ensureCustomer({ id: account.id, name: account.name, customerId: account.processor_customer_id });
   if (customerId !== account.processor_customer_id) {
-    await db.updateTable('accounts').set({ processor_customer_id: customerId }).where('id', '=', accountId).execute();
+    await setAccountCustomer(db, accountId, customerId);
   }
   return customerId;
 }

@@ -1,3 +1,5 @@
+import { findPlanSku } from '../../db/plans.js';
+import { findPromotionCode } from '../../db/promotion-codes.js';
 import { badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
 import type { Plan, PromotionCode } from '../../db/schema.js';
@@ -36,7 +38,7 @@ export async function findPromotion(
   if (raw === undefined || raw === null) return null;
   const code = raw.trim().toUpperCase();
   if (code === '') throw badRequest('promotion_code_empty', '"promotion_code" is empty; leave it out, or send the code.');
-  const row = await ctx.services.db.selectFrom('promotion_codes').selectAll().where('account_id', '=', accountId).where('code', '=', code).executeTakeFirst();
+  const row = await findPromotionCode(ctx.services.db, accountId, code);
   const extras = { promotion_code: code, problems: [] };
   if (!row)
     throw badRequest('promotion_code_unknown', `The promotion code "${code.slice(0, 40)}" is unknown: check its spelling, or order without it.`, extras);
@@ -59,7 +61,7 @@ export async function findPromotion(
     );
   }
   if (row.plan_id !== null && row.plan_id !== plan.id) {
-    const other = await ctx.services.db.selectFrom('plans').select('sku').where('id', '=', row.plan_id).executeTakeFirst();
+    const other = await findPlanSku(ctx.services.db, row.plan_id);
     throw badRequest(
       'promotion_code_wrong_plan',
       `The promotion code "${code}" applies to ${other ? `the plan "${other.sku}"` : 'another plan'} only, not to "${plan.sku}"; order without it or with another code.`,

@@ -1,3 +1,5 @@
+import { addPromotionCodeRedemptions, lockPromotionCode } from '../../db/promotion-codes.js';
+import { deletePromotionRedemption, findPromotionRedemption, insertPromotionRedemption } from '../../db/promotion-redemptions.js';
 import type { Kysely } from 'kysely';
 import type { Database, PromotionCode } from '../../db/schema.js';
 import { badRequest } from '../api-error.js';
@@ -10,19 +12,8 @@ import { badRequest } from '../api-error.js';
  */
 export async function reserveRedemption(db: Kysely<Database>, promotion: PromotionCode, accountId: number, key: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const code = await trx
-      .selectFrom('promotion_codes')
-      .select(['times_redeemed', 'max_redemptions'])
-      .where('id', '=', promotion.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    const held = await trx
-      .selectFrom('promotion_redemptions')
-      .select('idempotency_key')
-      .where('promotion_code_id', '=', promotion.id)
-      .where('account_id', '=', accountId)
-      .where('idempotency_key', '=', key)
-      .executeTakeFirst();
+    const code = await lockPromotionCode(trx, promotion.id);
+    const held = await findPromotionRedemption(trx, promotion.id, accountId, key);
     if (held) return;
     if (code.max_redemptions !== null && code.times_redeemed >= code.max_redemptions) {
       throw badRequest(
@@ -31,42 +22,22 @@ export async function reserveRedemption(db: Kysely<Database>, promotion: Promoti
         { promotion_code: promotion.code, problems: [] },
       );
     }
-    await trx.insertInto('promotion_redemptions').values({ promotion_code_id: promotion.id, account_id: accountId, idempotency_key: key }).execute();
-    await trx
-      .updateTable('promotion_codes')
-      .set((eb) => ({ times_redeemed: eb('times_redeemed', '+', 1) }))
-      .where('id', '=', promotion.id)
-      .execute();
+    await insertPromotionRedemption(trx, promotion.id, accountId, key);
+    await addPromotionCodeRedemptions(trx, promotion.id, 1);
   });
 }
 
 /** Gives a redemption back when its placement charged nothing (declined, refused, processor down). */
 export async function releaseRedemption(db: Kysely<Database>, promotionId: number, accountId: number, key: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const gone = await trx
-      .deleteFrom('promotion_redemptions')
-      .where('promotion_code_id', '=', promotionId)
-      .where('account_id', '=', accountId)
-      .where('idempotency_key', '=', key)
-      .executeTakeFirst();
-    if (Number(gone.numDeletedRows) > 0) {
-      await trx
-        .updateTable('promotion_codes')
-        .set((eb) => ({ times_redeemed: eb('times_redeemed', '-', 1) }))
-        .where('id', '=', promotionId)
-        .execute();
+    const gone = await deletePromotionRedemption(trx, promotionId, accountId, key);
+    if (gone) {
+      await addPromotionCodeRedemptions(trx, promotionId, -1);
     }
   });
 }
 
 /** Whether this placement already holds a redemption of the code (a retry after a crash). */
 export async function holdsRedemption(db: Kysely<Database>, promotionId: number, accountId: number, key: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('promotion_redemptions')
-    .select('idempotency_key')
-    .where('promotion_code_id', '=', promotionId)
-    .where('account_id', '=', accountId)
-    .where('idempotency_key', '=', key)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await findPromotionRedemption(db, promotionId, accountId, key)) !== undefined;
 }

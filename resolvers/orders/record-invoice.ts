@@ -1,3 +1,4 @@
+import { findInvoiceByProcessorId, insertInvoiceOnce, updateInvoice } from '../../db/invoices.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { MirroredInvoice } from '../payments/payment-processor.js';
@@ -34,27 +35,20 @@ export async function recordInvoice(
     processor_subscription_id: invoice.subscription_id,
     ...(invoice.hosted_invoice_url !== undefined && { hosted_invoice_url: invoice.hosted_invoice_url }),
   };
-  const inserted = await db
-    .insertInto('invoices')
-    .values({ account_id: accountId, order_id: orderId, processor_invoice_id: invoice.processor_id, processor_event_created: eventCreated, ...fields })
-    .onConflict((oc) => oc.column('processor_invoice_id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await insertInvoiceOnce(db, {
+    account_id: accountId,
+    order_id: orderId,
+    processor_invoice_id: invoice.processor_id,
+    processor_event_created: eventCreated,
+    ...fields,
+  });
   if (inserted) return;
-  const stored = await db
-    .selectFrom('invoices')
-    .select(['id', 'order_id', 'processor_event_created'])
-    .where('processor_invoice_id', '=', invoice.processor_id)
-    .executeTakeFirstOrThrow();
+  const stored = await findInvoiceByProcessorId(db, invoice.processor_id);
   const storedAt = stored.processor_event_created === null ? null : Number(stored.processor_event_created);
   const newer = eventCreated !== null && (storedAt === null || eventCreated >= storedAt);
   if (newer) {
-    await db
-      .updateTable('invoices')
-      .set({ ...fields, processor_event_created: eventCreated, order_id: stored.order_id ?? orderId })
-      .where('id', '=', stored.id)
-      .execute();
+    await updateInvoice(db, stored.id, { ...fields, processor_event_created: eventCreated, order_id: stored.order_id ?? orderId });
   } else if (orderId !== null && stored.order_id === null) {
-    await db.updateTable('invoices').set({ order_id: orderId }).where('id', '=', stored.id).execute();
+    await updateInvoice(db, stored.id, { order_id: orderId });
   }
 }

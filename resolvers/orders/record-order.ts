@@ -1,3 +1,8 @@
+import { deleteDomainReservations } from '../../db/domain-reservations.js';
+import { insertDomains } from '../../db/domains.js';
+import { completeIdempotencyRecord } from '../../db/idempotency-records.js';
+import { insertMailboxes } from '../../db/mailboxes.js';
+import { insertOrder } from '../../db/orders.js';
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from '../../db/schema.js';
 import type { OrderStatus } from '../../db/status-values.js';
@@ -43,48 +48,37 @@ export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput)
   // recorded as incomplete (not paid for), never active.
   const status = orderStatusFromProcessor(subscription.status) ?? 'incomplete';
   return db.transaction().execute(async (trx) => {
-    const order = await trx
-      .insertInto('orders')
-      .values({
+    const order = await insertOrder(trx, {
+      account_id: accountId,
+      plan_id: plan.id,
+      reference: input.reference,
+      subscription_id: subscription.subscriptionId,
+      status,
+      quantity: priced.quantity,
+      unit_amount: priced.price.unitAmount,
+      currency: priced.price.currency,
+      interval: priced.price.interval,
+      processor_subscription_id: subscription.subscriptionId,
+      first_invoice: priced.price.firstInvoice,
+      promotion_code_id: priced.discount?.promotion.id ?? null,
+    });
+    const domainRows = await insertDomains(
+      trx,
+      checked.domains.map((d) => ({
         account_id: accountId,
-        plan_id: plan.id,
-        reference: input.reference,
-        subscription_id: subscription.subscriptionId,
-        status,
-        quantity: priced.quantity,
-        unit_amount: priced.price.unitAmount,
-        currency: priced.price.currency,
-        interval: priced.price.interval,
-        processor_subscription_id: subscription.subscriptionId,
-        first_invoice: priced.price.firstInvoice,
-        promotion_code_id: priced.discount?.promotion.id ?? null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const domainRows = await trx
-      .insertInto('domains')
-      .values(
-        checked.domains.map((d) => ({
-          account_id: accountId,
-          order_id: order.id,
-          workspace_id: null,
-          domain: d.domain,
-          build_state: 'queued',
-          forward_to: d.forwardTo,
-          watched_since: null,
-        })),
-      )
-      .returning(['id', 'domain'])
-      .execute();
+        order_id: order.id,
+        workspace_id: null,
+        domain: d.domain,
+        build_state: 'queued',
+        forward_to: d.forwardTo,
+        watched_since: null,
+      })),
+    );
     const idOf = new Map(domainRows.map((r) => [r.domain, r.id]));
     const mailboxes = checked.domains.flatMap((d) =>
       d.mailboxes.map((m) => ({ domain_id: idOf.get(d.domain)!, first_name: m.firstName, last_name: m.lastName, local_part: m.localPart })),
     );
-    for (let i = 0; i < mailboxes.length; i += 500)
-      await trx
-        .insertInto('mailboxes')
-        .values(mailboxes.slice(i, i + 500))
-        .execute();
+    for (let i = 0; i < mailboxes.length; i += 500) await insertMailboxes(trx, mailboxes.slice(i, i + 500));
     // The sandbox's invoices have no number of their own; the order's reference makes one a person can quote.
     if (subscription.invoice) {
       await recordInvoice(
@@ -113,13 +107,8 @@ export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput)
       replayed: false,
     };
     // The domains are on the order now (the unique index guards them); their holds are no longer needed.
-    await trx.deleteFrom('domain_reservations').where('account_id', '=', accountId).where('idempotency_key', '=', input.idempotencyKey).execute();
-    await trx
-      .updateTable('idempotency_records')
-      .set({ state: 'done', order_id: order.id, response: JSON.stringify(placed), locked_until: null })
-      .where('account_id', '=', accountId)
-      .where('key', '=', input.idempotencyKey)
-      .execute();
+    await deleteDomainReservations(trx, accountId, input.idempotencyKey);
+    await completeIdempotencyRecord(trx, accountId, input.idempotencyKey, order.id, JSON.stringify(placed));
     return placed;
   });
 }

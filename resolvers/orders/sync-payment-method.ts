@@ -1,3 +1,4 @@
+import { deletePaymentMethod, upsertPaymentMethod } from '../../db/payment-methods.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { PaymentMethodSummary } from '../payments/payment-processor.js';
@@ -8,13 +9,9 @@ import type { PaymentMethodSummary } from '../payments/payment-processor.js';
  */
 export async function syncPaymentMethod(db: Kysely<Database>, accountId: number, card: PaymentMethodSummary | null): Promise<void> {
   if (!card) {
-    await db.deleteFrom('payment_methods').where('account_id', '=', accountId).execute();
+    await deletePaymentMethod(db, accountId);
     return;
   }
   const shown = { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, processor_ref: card.id };
-  await db
-    .insertInto('payment_methods')
-    .values({ account_id: accountId, ...shown })
-    .onConflict((oc) => oc.column('account_id').doUpdateSet(shown))
-    .execute();
+  await upsertPaymentMethod(db, accountId, shown);
 }

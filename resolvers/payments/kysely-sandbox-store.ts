@@ -1,3 +1,15 @@
+import { findAccountByCustomer } from '../../db/accounts.js';
+import { upsertPaymentMethod } from '../../db/payment-methods.js';
+import {
+  findSandboxCard,
+  findSandboxSetupToken,
+  findSandboxSubscription,
+  insertSandboxSetupToken,
+  insertSandboxSubscriptionOnce,
+  setSandboxSubscriptionStatus,
+  upsertSandboxCard,
+  useSandboxSetupToken,
+} from '../../db/sandbox.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SandboxCard, SandboxSetupToken, SandboxStore, SandboxSubscription } from './sandbox-store.js';
@@ -15,69 +27,36 @@ import type { SandboxCardOutcome } from './sandbox-test-cards.js';
 export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
   return {
     async saveSetupToken(token) {
-      await db
-        .insertInto('sandbox_setup_tokens')
-        .values({ ...token })
-        .execute();
+      await insertSandboxSetupToken(db, { ...token });
     },
 
     async findSetupToken(token) {
-      const row = await db.selectFrom('sandbox_setup_tokens').selectAll().where('token', '=', token).executeTakeFirst();
+      const row = await findSandboxSetupToken(db, token);
       return row ? toToken(row) : null;
     },
 
     async redeemSetupToken(token, card, now) {
       return db.transaction().execute(async (trx) => {
-        const used = await trx
-          .updateTable('sandbox_setup_tokens')
-          .set({ used_at: now })
-          .where('token', '=', token)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', now)
-          .returningAll()
-          .executeTakeFirst();
+        const used = await useSandboxSetupToken(trx, token, now);
         if (!used) return null;
         const row = { ...card, customer_id: used.customer_id };
-        await trx
-          .insertInto('sandbox_cards')
-          .values(row)
-          .onConflict((oc) =>
-            oc.column('customer_id').doUpdateSet({
-              payment_method_id: row.payment_method_id,
-              brand: row.brand,
-              last4: row.last4,
-              exp_month: row.exp_month,
-              exp_year: row.exp_year,
-              outcome: row.outcome,
-              saved_at: row.saved_at,
-            }),
-          )
-          .execute();
-        const account = await trx.selectFrom('accounts').select('id').where('processor_customer_id', '=', used.customer_id).executeTakeFirst();
+        await upsertSandboxCard(trx, row);
+        const account = await findAccountByCustomer(trx, used.customer_id);
         if (account) {
           const shown = { brand: row.brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year, processor_ref: row.payment_method_id };
-          await trx
-            .insertInto('payment_methods')
-            .values({ account_id: account.id, ...shown })
-            .onConflict((oc) => oc.column('account_id').doUpdateSet(shown))
-            .execute();
+          await upsertPaymentMethod(trx, account.id, shown);
         }
         return toToken(used);
       });
     },
 
     async getCard(customerId) {
-      const row = await db.selectFrom('sandbox_cards').selectAll().where('customer_id', '=', customerId).executeTakeFirst();
+      const row = await findSandboxCard(db, customerId);
       return row ? toCard(row) : null;
     },
 
     async recordSubscription(subscription) {
-      const inserted = await db
-        .insertInto('sandbox_subscriptions')
-        .values({ ...subscription, metadata: JSON.stringify(subscription.metadata) })
-        .onConflict((oc) => oc.columns(['customer_id', 'idempotency_key']).doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      const inserted = await insertSandboxSubscriptionOnce(db, { ...subscription, metadata: JSON.stringify(subscription.metadata) });
       if (inserted) return { subscription: toSubscription(inserted), inserted: true };
       const earlier = await this.findSubscriptionByIdempotencyKey(subscription.customer_id, subscription.idempotency_key);
       if (!earlier) throw new Error('A sandbox subscription conflicted on its key but cannot be found.');
@@ -85,17 +64,12 @@ export function createKyselySandboxStore(db: Kysely<Database>): SandboxStore {
     },
 
     async findSubscriptionByIdempotencyKey(customerId, idempotencyKey) {
-      const row = await db
-        .selectFrom('sandbox_subscriptions')
-        .selectAll()
-        .where('customer_id', '=', customerId)
-        .where('idempotency_key', '=', idempotencyKey)
-        .executeTakeFirst();
+      const row = await findSandboxSubscription(db, customerId, idempotencyKey);
       return row ? toSubscription(row) : null;
     },
 
     async setSubscriptionStatus(subscriptionId, status) {
-      await db.updateTable('sandbox_subscriptions').set({ status }).where('subscription_id', '=', subscriptionId).execute();
+      await setSandboxSubscriptionStatus(db, subscriptionId, status);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { findSessionWithUser } from '../../db/sessions.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Caller } from '../auth/api-keys.js';
@@ -13,22 +14,7 @@ import { hashToken } from './sessions.js';
 export async function authenticateSession(db: Kysely<Database>, token: string, now = new Date()): Promise<Caller | null> {
   let row;
   try {
-    row = await db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .innerJoin('accounts', 'accounts.id', 'users.account_id')
-      .select([
-        'users.id as user_id',
-        'users.account_id',
-        'users.role',
-        'sessions.expires_at',
-        'sessions.revoked_at',
-        'accounts.read_per_minute',
-        'accounts.change_per_minute',
-        'accounts.orders_per_hour',
-      ])
-      .where('sessions.id', '=', hashToken(token))
-      .executeTakeFirst();
+    row = await findSessionWithUser(db, hashToken(token));
   } catch {
     throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
       retry_after: 5,

@@ -1,3 +1,5 @@
+import { revokeSessionsOfUser } from '../../db/sessions.js';
+import { findUserCredentials, setUserPasswordHash } from '../../db/users.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../api-error.js';
 import { checkPassword, hashPassword } from './passwords.js';
@@ -17,7 +19,7 @@ export async function changePassword(
 ): Promise<{ changed: boolean; otherSessionsEnded: number }> {
   const me = await signedInPerson(ctx);
   const { db, rateLimits } = ctx.services;
-  const user = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', me.userId).executeTakeFirstOrThrow();
+  const user = await findUserCredentials(db, me.userId);
   await rateLimits.consume('signInEmail', `${ctx.clientAddress} ${user.email}`);
   if (!(await checkPassword(user.password_hash, input.currentPassword.slice(0, 200)))) {
     throw new ApiError(
@@ -30,14 +32,8 @@ export async function changePassword(
   if (newPassword === input.currentPassword) throw new ApiError(422, 'same_password', 'The new password is the current one; choose a different one.');
   const passwordHash = await hashPassword(newPassword);
   const ended = await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', me.userId).execute();
-    return trx
-      .updateTable('sessions')
-      .set({ revoked_at: ctx.now() })
-      .where('user_id', '=', me.userId)
-      .where('revoked_at', 'is', null)
-      .where('id', '!=', me.sessionId)
-      .executeTakeFirst();
+    await setUserPasswordHash(trx, me.userId, passwordHash);
+    return revokeSessionsOfUser(trx, me.userId, ctx.now(), me.sessionId);
   });
-  return { changed: true, otherSessionsEnded: Number(ended.numUpdatedRows) };
+  return { changed: true, otherSessionsEnded: ended };
 }

@@ -1,3 +1,5 @@
+import { findLatestInvitation, findOpenInvitation } from '../../db/user-tokens.js';
+import { findUserAccountByEmail, findUserWithAccount } from '../../db/users.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../context.js';
@@ -34,15 +36,7 @@ export async function inviteUser(ctx: Context, rawEmail: string, role: Role): Pr
 export async function resendInvitation(ctx: Context, rawEmail: string): Promise<SentInvitation> {
   const me = await requirePermission(ctx, 'invitePeople');
   const email = normalizeEmail(rawEmail);
-  const pending = await ctx.services.db
-    .selectFrom('user_tokens')
-    .select('role')
-    .where('purpose', '=', 'invitation')
-    .where('account_id', '=', me.accountId)
-    .where('email', '=', email)
-    .where('used_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  const pending = await findLatestInvitation(ctx.services.db, me.accountId, email);
   if (!pending?.role) throw noInvitation(email);
   return sendInvitation(ctx, me.accountId, me.userId, email, pending.role);
 }
@@ -66,13 +60,8 @@ function noInvitation(email: string): ApiError {
 
 async function sendInvitation(ctx: Context, accountId: number, inviterId: number, email: string, role: Role): Promise<SentInvitation> {
   const { db, config, mailer } = ctx.services;
-  const sender = await db
-    .selectFrom('users')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.email', 'accounts.name'])
-    .where('users.id', '=', inviterId)
-    .executeTakeFirstOrThrow();
-  const holder = await db.selectFrom('users').select('account_id').where('email', '=', email).executeTakeFirst();
+  const sender = await findUserWithAccount(db, inviterId);
+  const holder = await findUserAccountByEmail(db, email);
   if (holder?.account_id === accountId)
     throw new ApiError(409, 'already_a_member', `${email} already signs in to your account; change their role in the people list instead.`);
   const { token, expiresAt } = await db.transaction().execute((trx) => issueInvitation(trx, { accountId, email, role, invitedByUserId: inviterId }));
@@ -99,16 +88,7 @@ export interface InvitationPreview {
 /** What the accept page shows before the person chooses a password; null for an unknown, used, cancelled or expired link. */
 export async function previewInvitation(db: Kysely<Database>, token: unknown, now = new Date()): Promise<InvitationPreview | null> {
   if (typeof token !== 'string' || token.length > 200) return null;
-  const row = await db
-    .selectFrom('user_tokens')
-    .innerJoin('accounts', 'accounts.id', 'user_tokens.account_id')
-    .leftJoin('users', 'users.id', 'user_tokens.invited_by_user_id')
-    .select(['accounts.name', 'users.email as inviter', 'user_tokens.email', 'user_tokens.role', 'user_tokens.expires_at'])
-    .where('user_tokens.id', '=', hashToken(token))
-    .where('user_tokens.purpose', '=', 'invitation')
-    .where('user_tokens.used_at', 'is', null)
-    .where('user_tokens.expires_at', '>', now)
-    .executeTakeFirst();
+  const row = await findOpenInvitation(db, hashToken(token), now);
   if (!row?.email || !row.role) return null;
   return { accountName: row.name, invitedBy: row.inviter, email: row.email, role: row.role, expiresAt: row.expires_at };
 }

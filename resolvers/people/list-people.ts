@@ -1,3 +1,5 @@
+import { listOpenInvitations } from '../../db/user-tokens.js';
+import { listUsers } from '../../db/users.js';
 import type { Context } from '../context.js';
 import type { Role } from './users.js';
 import { signedInPerson } from './signed-in-person.js';
@@ -20,27 +22,13 @@ export interface PendingInvitation {
 /** The people of the signed-in person's account (never another account's), oldest first. */
 export async function listPeople(ctx: Context): Promise<PersonListing[]> {
   const { accountId } = await signedInPerson(ctx);
-  const rows = await ctx.services.db
-    .selectFrom('users')
-    .select(['id', 'email', 'role', 'created_at'])
-    .where('account_id', '=', accountId)
-    .orderBy('id')
-    .execute();
+  const rows = await listUsers(ctx.services.db, accountId);
   return rows.map((r) => ({ userId: r.id, email: r.email, role: r.role, createdAt: r.created_at }));
 }
 
 /** Invitations of the account not yet accepted and not expired, newest first. */
 export async function listInvitations(ctx: Context): Promise<PendingInvitation[]> {
   const { accountId } = await signedInPerson(ctx);
-  const rows = await ctx.services.db
-    .selectFrom('user_tokens')
-    .leftJoin('users', 'users.id', 'user_tokens.invited_by_user_id')
-    .select(['user_tokens.email', 'user_tokens.role', 'user_tokens.expires_at', 'users.email as inviter'])
-    .where('user_tokens.purpose', '=', 'invitation')
-    .where('user_tokens.account_id', '=', accountId)
-    .where('user_tokens.used_at', 'is', null)
-    .where('user_tokens.expires_at', '>', ctx.now())
-    .orderBy('user_tokens.created_at', 'desc')
-    .execute();
+  const rows = await listOpenInvitations(ctx.services.db, accountId, ctx.now());
   return rows.flatMap((r) => (r.email !== null && r.role !== null ? [{ email: r.email, role: r.role, expiresAt: r.expires_at, invitedBy: r.inviter }] : []));
 }

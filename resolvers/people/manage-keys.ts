@@ -1,3 +1,5 @@
+import { findAccountApiKey, listApiKeysWithMaker, lockAccountApiKey, markApiKeyRolled } from '../../db/api-keys.js';
+import { findUserWithAccount } from '../../db/users.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../api-error.js';
 import { createApiKey, revokeApiKey } from '../auth/api-keys.js';
@@ -23,24 +25,7 @@ export interface ApiKeyListing {
 
 export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
   const { accountId } = await requirePermission(ctx, 'read');
-  const rows = await ctx.services.db
-    .selectFrom('api_keys')
-    .leftJoin('users', 'users.id', 'api_keys.created_by_user_id')
-    .select([
-      'api_keys.id',
-      'api_keys.name',
-      'api_keys.prefix',
-      'api_keys.scopes',
-      'api_keys.created_at',
-      'api_keys.last_used_at',
-      'api_keys.revoked_at',
-      'api_keys.expires_at',
-      'api_keys.rolled_to_key_id',
-      'users.email',
-    ])
-    .where('api_keys.account_id', '=', accountId)
-    .orderBy('api_keys.id')
-    .execute();
+  const rows = await listApiKeysWithMaker(ctx.services.db, accountId);
   return rows.map((r) => ({
     keyId: r.id,
     name: r.name,
@@ -138,13 +123,7 @@ export async function rollKeyForPerson(ctx: Context, keyId: number, graceHours: 
     );
   }
   return ctx.services.db.transaction().execute(async (trx) => {
-    const old = await trx
-      .selectFrom('api_keys')
-      .select(['id', 'name', 'scopes', 'created_by_user_id', 'revoked_at', 'expires_at', 'rolled_to_key_id'])
-      .where('id', '=', keyId)
-      .where('account_id', '=', accountId)
-      .forUpdate()
-      .executeTakeFirst();
+    const old = await lockAccountApiKey(trx, accountId, keyId);
     if (!old) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
     if (old.created_by_user_id !== userId && !roleMay(role, 'revokeAnyKey')) throw roleRefusal(role, 'revokeAnyKey');
     if (old.rolled_to_key_id !== null) {
@@ -172,7 +151,7 @@ export async function rollKeyForPerson(ctx: Context, keyId: number, graceHours: 
     });
     const graceEnd = new Date(now.getTime() + graceHours * 3_600_000);
     const previousKeyExpiresAt = old.expires_at !== null && old.expires_at < graceEnd ? old.expires_at : graceEnd;
-    await trx.updateTable('api_keys').set({ expires_at: previousKeyExpiresAt, rolled_to_key_id: newKeyId }).where('id', '=', keyId).execute();
+    await markApiKeyRolled(trx, keyId, newKeyId, previousKeyExpiresAt);
     return { keyId: newKeyId, key, scopes, expiresAt: null, previousKeyId: keyId, previousKeyExpiresAt };
   });
 }
@@ -180,12 +159,7 @@ export async function rollKeyForPerson(ctx: Context, keyId: number, graceHours: 
 export async function revokeKeyForPerson(ctx: Context, keyId: number): Promise<{ keyId: number; revoked: boolean }> {
   const { accountId, userId, role } = await requirePermission(ctx, 'revokeOwnKeys');
   // Another account's key is "no such key", never a hint that it exists.
-  const owned = await ctx.services.db
-    .selectFrom('api_keys')
-    .select(['id', 'created_by_user_id'])
-    .where('id', '=', keyId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const owned = await findAccountApiKey(ctx.services.db, accountId, keyId);
   if (!owned) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
   if (owned.created_by_user_id !== userId && !roleMay(role, 'revokeAnyKey')) throw roleRefusal(role, 'revokeAnyKey');
   await revokeApiKey(ctx.services.db, keyId);
@@ -203,11 +177,6 @@ export interface Viewer {
 /** The signed-in person and their account, for the portal's header and its role-dependent pages. */
 export async function findViewer(ctx: Context): Promise<Viewer> {
   const { userId } = await signedInPerson(ctx);
-  const row = await ctx.services.db
-    .selectFrom('users')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id', 'users.email', 'users.role', 'accounts.id as account_id', 'accounts.name'])
-    .where('users.id', '=', userId)
-    .executeTakeFirstOrThrow();
+  const row = await findUserWithAccount(ctx.services.db, userId);
   return { userId: row.id, email: row.email, role: row.role, accountId: row.account_id, accountName: row.name };
 }

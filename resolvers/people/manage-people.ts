@@ -1,3 +1,6 @@
+import { listOpenApiKeysMadeBy, revokeApiKeys, revokeApiKeysMadeBy } from '../../db/api-keys.js';
+import { revokeSessionsOfUser } from '../../db/sessions.js';
+import { deleteUser, lockUsersOfAccount, setUserRole } from '../../db/users.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../context.js';
@@ -18,7 +21,7 @@ interface AccountPerson {
  * sees the first's change and the account never loses its last owner.
  */
 async function lockPeople(trx: Transaction<Database>, accountId: number, userId: number): Promise<{ target: AccountPerson; owners: number }> {
-  const people = await trx.selectFrom('users').select(['id', 'email', 'role']).where('account_id', '=', accountId).orderBy('id').forUpdate().execute();
+  const people = await lockUsersOfAccount(trx, accountId);
   const target = people.find((p) => p.id === userId);
   // Another account's person is "no such person", never a hint that they exist.
   if (!target) throw new ApiError(404, 'person_not_found', `There is no person ${userId} on your account; list them with the people query.`);
@@ -51,22 +54,11 @@ export async function removePerson(ctx: Context, userId: number): Promise<Remove
   return ctx.services.db.transaction().execute(async (trx) => {
     const { target, owners } = await lockPeople(trx, me.accountId, userId);
     if (target.role === 'owner' && owners <= 1) throw lastOwner(target.email, 'removed');
-    const sessions = await trx
-      .updateTable('sessions')
-      .set({ revoked_at: ctx.now() })
-      .where('user_id', '=', target.id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    const keys = await trx
-      .updateTable('api_keys')
-      .set({ revoked_at: ctx.now() })
-      .where('created_by_user_id', '=', target.id)
-      .where('account_id', '=', me.accountId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const sessionsEnded = await revokeSessionsOfUser(trx, target.id, ctx.now());
+    const keysRevoked = await revokeApiKeysMadeBy(trx, me.accountId, target.id, ctx.now());
     await dropPendingInvitations(trx, me.accountId, target.email);
-    await trx.deleteFrom('users').where('id', '=', target.id).execute();
-    return { userId: target.id, email: target.email, removed: true, sessionsEnded: Number(sessions.numUpdatedRows), keysRevoked: Number(keys.numUpdatedRows) };
+    await deleteUser(trx, target.id);
+    return { userId: target.id, email: target.email, removed: true, sessionsEnded, keysRevoked };
   });
 }
 
@@ -77,30 +69,16 @@ export async function changeRole(ctx: Context, userId: number, role: Role): Prom
     const { target, owners } = await lockPeople(trx, me.accountId, userId);
     if (target.role === 'owner' && role !== 'owner' && owners <= 1) throw lastOwner(target.email, 'made a member');
     // Keys the person made that hold scopes the new role lacks are revoked: a key never holds more than its maker's role.
-    const made = await trx
-      .selectFrom('api_keys')
-      .select(['id', 'scopes'])
-      .where('created_by_user_id', '=', target.id)
-      .where('revoked_at', 'is', null)
-      .execute();
+    const made = await listOpenApiKeysMadeBy(trx, target.id);
     const beyond = made.filter((k) => k.scopes.split(',').some((s) => (s === 'read' || s === 'write' || s === 'orders:place') && !roleMay(role, s)));
     if (beyond.length > 0) {
-      await trx
-        .updateTable('api_keys')
-        .set({ revoked_at: ctx.now() })
-        .where(
-          'id',
-          'in',
-          beyond.map((k) => k.id),
-        )
-        .execute();
+      await revokeApiKeys(
+        trx,
+        beyond.map((k) => k.id),
+        ctx.now(),
+      );
     }
-    const row = await trx
-      .updateTable('users')
-      .set({ role })
-      .where('id', '=', target.id)
-      .returning(['id', 'email', 'role', 'created_at'])
-      .executeTakeFirstOrThrow();
+    const row = await setUserRole(trx, target.id, role);
     return { userId: row.id, email: row.email, role: row.role, createdAt: row.created_at };
   });
 }

@@ -1,3 +1,4 @@
+import { insertSession, revokeSessionRow, revokeSessionsOfUser } from '../../db/sessions.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -20,20 +21,17 @@ export function newToken(): string {
 export async function startSession(db: Kysely<Database>, userId: number, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  await db
-    .insertInto('sessions')
-    .values({ id: hashToken(token), user_id: userId, expires_at: expiresAt })
-    .execute();
+  await insertSession(db, { id: hashToken(token), user_id: userId, expires_at: expiresAt });
   return { token, expiresAt };
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: new Date() }).where('id', '=', hashToken(token)).where('revoked_at', 'is', null).execute();
+  await revokeSessionRow(db, hashToken(token), new Date());
 }
 
 /** Every session of a user ends (a password reset). */
 export async function revokeUserSessions(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await revokeSessionsOfUser(db, userId, new Date());
 }
 
 /** Reads the session cookie's token from a Cookie header; null when absent or malformed. */

@@ -1,3 +1,5 @@
+import { lockAccount } from '../../db/accounts.js';
+import { deletePendingInvitations, endPasswordResetTokens, insertUserToken, markUserTokenUsed } from '../../db/user-tokens.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { hashToken, newToken } from './sessions.js';
@@ -9,10 +11,12 @@ export const INVITATION_DAYS = 7;
 
 export async function issuePasswordReset(db: Kysely<Database>, userId: number): Promise<string> {
   const token = newToken();
-  await db
-    .insertInto('user_tokens')
-    .values({ id: hashToken(token), purpose: 'password_reset', user_id: userId, expires_at: new Date(Date.now() + LIFETIME_MS.password_reset) })
-    .execute();
+  await insertUserToken(db, {
+    id: hashToken(token),
+    purpose: 'password_reset',
+    user_id: userId,
+    expires_at: new Date(Date.now() + LIFETIME_MS.password_reset),
+  });
   return token;
 }
 
@@ -26,51 +30,38 @@ export async function issueInvitation(
 ): Promise<{ token: string; expiresAt: Date }> {
   // The account's row is locked so two owners inviting one address at once take turns: the second
   // sees and replaces the first, and the address never holds two working links.
-  await trx.selectFrom('accounts').select('id').where('id', '=', invitation.accountId).forUpdate().execute();
+  await lockAccount(trx, invitation.accountId);
   await dropPendingInvitations(trx, invitation.accountId, invitation.email);
   const token = newToken();
   const expiresAt = new Date(Date.now() + LIFETIME_MS.invitation);
-  await trx
-    .insertInto('user_tokens')
-    .values({
-      id: hashToken(token),
-      purpose: 'invitation',
-      account_id: invitation.accountId,
-      email: invitation.email,
-      role: invitation.role,
-      invited_by_user_id: invitation.invitedByUserId,
-      expires_at: expiresAt,
-    })
-    .execute();
+  await insertUserToken(trx, {
+    id: hashToken(token),
+    purpose: 'invitation',
+    account_id: invitation.accountId,
+    email: invitation.email,
+    role: invitation.role,
+    invited_by_user_id: invitation.invitedByUserId,
+    expires_at: expiresAt,
+  });
   return { token, expiresAt };
 }
 
 /** Every unused invitation of `email` to the account ends (cancelled, replaced, or the person removed); how many. */
 export async function dropPendingInvitations(db: Kysely<Database> | Transaction<Database>, accountId: number, email: string): Promise<number> {
-  const result = await db
-    .deleteFrom('user_tokens')
-    .where('purpose', '=', 'invitation')
-    .where('account_id', '=', accountId)
-    .where('email', '=', email)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deletePendingInvitations(db, accountId, email);
 }
 
 /** A sign-up waiting for its address to be confirmed: the account's name and the password's hash wait with it. */
 export async function issueSignUp(db: Kysely<Database>, signUp: { email: string; accountName: string; passwordHash: string }): Promise<string> {
   const token = newToken();
-  await db
-    .insertInto('user_tokens')
-    .values({
-      id: hashToken(token),
-      purpose: 'sign_up',
-      email: signUp.email,
-      account_name: signUp.accountName,
-      password_hash: signUp.passwordHash,
-      expires_at: new Date(Date.now() + LIFETIME_MS.sign_up),
-    })
-    .execute();
+  await insertUserToken(db, {
+    id: hashToken(token),
+    purpose: 'sign_up',
+    email: signUp.email,
+    account_name: signUp.accountName,
+    password_hash: signUp.passwordHash,
+    expires_at: new Date(Date.now() + LIFETIME_MS.sign_up),
+  });
   return token;
 }
 
@@ -93,15 +84,7 @@ export async function useToken(
   token: unknown,
 ): Promise<UsedToken | null> {
   if (typeof token !== 'string' || token.length > 200) return null;
-  const row = await db
-    .updateTable('user_tokens')
-    .set({ used_at: new Date() })
-    .where('id', '=', hashToken(token))
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', new Date())
-    .returning(['user_id', 'account_id', 'email', 'role', 'account_name', 'password_hash'])
-    .executeTakeFirst();
+  const row = await markUserTokenUsed(db, hashToken(token), purpose, new Date());
   return row
     ? { userId: row.user_id, accountId: row.account_id, email: row.email, role: row.role, accountName: row.account_name, passwordHash: row.password_hash }
     : null;
@@ -109,11 +92,5 @@ export async function useToken(
 
 /** Every other outstanding reset link of the person ends: one used link is the only one that counted. */
 export async function endResetLinks(db: Kysely<Database> | Transaction<Database>, userId: number): Promise<void> {
-  await db
-    .updateTable('user_tokens')
-    .set({ used_at: new Date() })
-    .where('purpose', '=', 'password_reset')
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
+  await endPasswordResetTokens(db, userId, new Date());
 }

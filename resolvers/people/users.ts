@@ -1,3 +1,5 @@
+import { insertAccount } from '../../db/accounts.js';
+import { findUserIdByEmail, insertUser } from '../../db/users.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
@@ -28,16 +30,11 @@ export function requirePassword(value: unknown): string {
 
 /** Adds a person to an account; a taken e-mail is a 409 (it belongs to one account only). */
 export async function createUser(db: Kysely<Database>, accountId: number, email: string, password: string, role: Role): Promise<number> {
-  const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  const taken = await findUserIdByEmail(db, email);
   if (taken) throw emailTaken(email);
   const passwordHash = await hashPassword(password);
   try {
-    const row = await db
-      .insertInto('users')
-      .values({ account_id: accountId, email, password_hash: passwordHash, role })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return await insertUser(db, { account_id: accountId, email, password_hash: passwordHash, role });
   } catch {
     // Two sign-ups racing for one address: the unique index decides.
     throw emailTaken(email);
@@ -56,17 +53,13 @@ export async function signUp(
   passwordHash: string,
   defaultPlans: readonly DefaultPlan[] = [],
 ): Promise<{ accountId: number; userId: number }> {
-  const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  const taken = await findUserIdByEmail(db, email);
   if (taken) throw emailTaken(email);
   return db.transaction().execute(async (trx) => {
-    const account = await trx.insertInto('accounts').values({ name: accountName }).returning('id').executeTakeFirstOrThrow();
+    const accountId = await insertAccount(trx, accountName);
     // A new customer can order at once: the operator's default plans (DEFAULT_PLAN_SKUS).
-    await giveDefaultPlans(trx, account.id, defaultPlans);
-    const user = await trx
-      .insertInto('users')
-      .values({ account_id: account.id, email, password_hash: passwordHash, role: 'owner' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { accountId: account.id, userId: user.id };
+    await giveDefaultPlans(trx, accountId, defaultPlans);
+    const userId = await insertUser(trx, { account_id: accountId, email, password_hash: passwordHash, role: 'owner' });
+    return { accountId, userId };
   });
 }

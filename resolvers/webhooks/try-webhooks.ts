@@ -1,3 +1,6 @@
+import { markEventFannedOut } from '../../db/events.js';
+import { findWebhookDelivery, insertWebhookDelivery, reopenWebhookDelivery } from '../../db/webhook-deliveries.js';
+import { findWebhookEndpoint } from '../../db/webhook-endpoints.js';
 import type { WebhookDeliveryStatus } from '../../db/status-values.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
@@ -17,13 +20,7 @@ async function queue(ctx: Context, deliveryId: number): Promise<void> {
 }
 
 async function ownedEndpointId(ctx: Context, accountId: number, webhookId: number): Promise<number> {
-  const row = await ctx.services.db
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('id', '=', webhookId)
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await findWebhookEndpoint(ctx.services.db, accountId, webhookId);
   if (!row) throw new ApiError(404, 'webhook_not_found', `You have no webhook endpoint ${webhookId}; GET /v1/webhooks lists yours.`);
   return row.id;
 }
@@ -38,15 +35,11 @@ export async function sendTestWebhook(webhookId: number, ctx: Context): Promise<
   const endpointId = await ownedEndpointId(ctx, accountId, webhookId);
   const db = ctx.services.db;
   const eventId = (await recordEvent(db, accountId, 'webhook.test', { webhook_id: endpointId, message: 'A test event sent from your account: reply 2xx.' }))!;
-  const delivery = await db
-    .insertInto('webhook_deliveries')
-    .values({ endpoint_id: endpointId, event_id: eventId, status: 'pending', next_attempt_at: new Date() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const deliveryId = await insertWebhookDelivery(db, endpointId, eventId, new Date());
   // A test event goes to this endpoint alone: it is never fanned out.
-  await db.updateTable('events').set({ fanned_out_at: new Date() }).where('id', '=', eventId).execute();
-  await queue(ctx, delivery.id);
-  return { deliveryId: delivery.id, eventId, status: 'pending' };
+  await markEventFannedOut(db, eventId, new Date());
+  await queue(ctx, deliveryId);
+  return { deliveryId, eventId, status: 'pending' };
 }
 
 /**
@@ -59,21 +52,10 @@ export async function resendWebhookDelivery(webhookId: number, deliveryId: numbe
   const accountId = await requireAccountId(ctx);
   const endpointId = await ownedEndpointId(ctx, accountId, webhookId);
   const db = ctx.services.db;
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'event_id', 'status'])
-    .where('id', '=', deliveryId)
-    .where('endpoint_id', '=', endpointId)
-    .executeTakeFirst();
+  const row = await findWebhookDelivery(db, endpointId, deliveryId);
   if (!row)
     throw new ApiError(404, 'delivery_not_found', `Endpoint ${webhookId} has no delivery ${deliveryId}; GET /v1/webhooks/${webhookId}/deliveries lists them.`);
-  const reopened = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: new Date() })
-    .where('id', '=', row.id)
-    .where('status', '!=', 'pending')
-    .returning('id')
-    .executeTakeFirst();
+  const reopened = await reopenWebhookDelivery(db, row.id, new Date());
   if (!reopened) throw new ApiError(409, 'delivery_pending', `Delivery ${deliveryId} is already being tried; wait for its attempt to finish, then resend it.`);
   await queue(ctx, row.id);
   return { deliveryId: row.id, eventId: row.event_id, status: 'pending' };

@@ -1,3 +1,12 @@
+import { listRecentWebhookDeliveries, listWebhookAttempts } from '../../db/webhook-deliveries.js';
+import {
+  countWebhookEndpoints,
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  listWebhookEndpoints,
+  markWebhookEndpointDeleted,
+  updateWebhookEndpoint,
+} from '../../db/webhook-endpoints.js';
 import type { WebhookDeliveryStatus } from '../../db/status-values.js';
 import { randomBytes } from 'node:crypto';
 import { ApiError, badRequest } from '../api-error.js';
@@ -63,26 +72,14 @@ function shape(row: { id: number; url: string; events: string; description: stri
 }
 
 async function ownedEndpoint(ctx: Context, accountId: number, webhookId: number) {
-  const row = await ctx.services.db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'events', 'description', 'created_at'])
-    .where('id', '=', webhookId)
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await findWebhookEndpoint(ctx.services.db, accountId, webhookId);
   if (!row) throw new ApiError(404, 'webhook_not_found', `You have no webhook endpoint ${webhookId}; GET /v1/webhooks lists yours.`);
   return row;
 }
 
 export async function listWebhooks(ctx: Context): Promise<WebhookEndpoint[]> {
   const accountId = await requireAccountId(ctx);
-  const rows = await ctx.services.db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'events', 'description', 'created_at'])
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  const rows = await listWebhookEndpoints(ctx.services.db, accountId);
   return rows.map((r) => shape(r));
 }
 
@@ -93,25 +90,14 @@ export async function createWebhook(input: WebhookInput, ctx: Context): Promise<
   const events = checkEvents(input.events);
   const description = checkDescription(input.description);
   const db = ctx.services.db;
-  const count = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw tooMany();
+  if ((await countWebhookEndpoints(db, accountId)) >= MAX_ENDPOINTS) throw tooMany();
   const secret = `whsec_${randomBytes(24).toString('hex')}`;
   // The count above answers the usual case with a sentence; parallel creates are held by the
   // database (a trigger that locks the account's row and counts: migration 2026_11_27_0900).
-  const row = await db
-    .insertInto('webhook_endpoints')
-    .values({ account_id: accountId, url, secret, events, description })
-    .returning(['id', 'url', 'events', 'description', 'created_at'])
-    .executeTakeFirstOrThrow()
-    .catch((error: Error) => {
-      if (String(error.message).includes('webhook_endpoint_cap')) throw tooMany();
-      throw error;
-    });
+  const row = await insertWebhookEndpoint(db, { account_id: accountId, url, secret, events, description }).catch((error: Error) => {
+    if (String(error.message).includes('webhook_endpoint_cap')) throw tooMany();
+    throw error;
+  });
   return shape(row, secret);
 }
 
@@ -126,12 +112,7 @@ export async function updateWebhook(webhookId: number, input: WebhookInput, ctx:
   if (input.url !== undefined) set.url = await checkUrl(input.url, ctx);
   if (input.events !== undefined) set.events = checkEvents(input.events);
   if (input.description !== undefined) set.description = checkDescription(input.description);
-  const row = await ctx.services.db
-    .updateTable('webhook_endpoints')
-    .set(set)
-    .where('id', '=', webhookId)
-    .returning(['id', 'url', 'events', 'description', 'created_at'])
-    .executeTakeFirstOrThrow();
+  const row = await updateWebhookEndpoint(ctx.services.db, webhookId, set);
   return shape(row);
 }
 
@@ -139,7 +120,7 @@ export async function updateWebhook(webhookId: number, input: WebhookInput, ctx:
 export async function deleteWebhook(webhookId: number, ctx: Context): Promise<{ webhookId: number; deleted: true }> {
   const accountId = await requireAccountId(ctx);
   await ownedEndpoint(ctx, accountId, webhookId);
-  await ctx.services.db.updateTable('webhook_endpoints').set({ deleted_at: new Date() }).where('id', '=', webhookId).execute();
+  await markWebhookEndpointDeleted(ctx.services.db, webhookId, new Date());
   return { webhookId, deleted: true };
 }
 
@@ -166,27 +147,14 @@ export async function listWebhookDeliveries(webhookId: number, ctx: Context): Pr
   const accountId = await requireAccountId(ctx);
   await ownedEndpoint(ctx, accountId, webhookId);
   const db = ctx.services.db;
-  const rows = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.event_id', 'e.type', 'd.status', 'd.created_at', 'd.delivered_at', 'd.next_attempt_at'])
-    .where('d.endpoint_id', '=', webhookId)
-    .orderBy('d.id', 'desc')
-    .limit(100)
-    .execute();
+  const rows = await listRecentWebhookDeliveries(db, webhookId);
   const attempts =
     rows.length === 0
       ? []
-      : await db
-          .selectFrom('webhook_attempts')
-          .selectAll()
-          .where(
-            'delivery_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .orderBy('attempt')
-          .execute();
+      : await listWebhookAttempts(
+          db,
+          rows.map((r) => r.id),
+        );
   return rows.map((r) => ({
     deliveryId: r.id,
     eventId: r.event_id,

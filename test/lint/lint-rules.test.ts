@@ -85,6 +85,17 @@ describe('npm run lint keeps the house rules', () => {
     expect(found.find((d) => d.filename === 'db/planted-seed.ts')?.help).toContain('db/ may import only from its own floor and below');
   });
 
+  it('oxlint refuses a query written outside db/ (SQL lives in db/<table>.ts); the same query in db/ passes', () => {
+    const query = "import type { Kysely } from 'kysely';\nexport function f(db: Kysely<any>) {\n  return db.selectFrom('orders').selectAll().execute();\n}\n";
+    write('webhooks-planted/inline-sql.ts', query);
+    write('db/planted-orders.ts', query);
+    const result = run('oxlint', ['--format', 'json', 'webhooks-planted', 'db/planted-orders.ts']);
+    expect(result.status).toBe(1);
+    const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string; help?: string }[] }).diagnostics;
+    expect(found.map((d) => `${d.filename} ${d.code}`)).toEqual(['webhooks-planted/inline-sql.ts eslint(no-restricted-properties)']);
+    expect(found[0]?.help).toContain('db/<table>.ts');
+  });
+
   it('a skipped test must say why on its line', () => {
     write('skips/silent.test.ts', "import { it } from 'vitest';\nit.skip('x', () => {});\n"); // reason: a scratch file the skipped-test rule must catch
     const silent = run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/lint-skipped-tests.ts'), 'skips']);

@@ -29,8 +29,6 @@ export interface SetupDomainRow {
   readonly build_reason: string | null;
 }
 
-export const SETUP_DOMAIN_COLUMNS = ['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state', 'build_reason'] as const;
-
 function judge(record: WantedRecord, env: SetupEnvironment): Promise<WantedRecordWithStatus> {
   const dns = env.checks.dns;
   switch (record.purpose) {

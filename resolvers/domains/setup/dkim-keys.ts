@@ -1,3 +1,4 @@
+import { findDomainDkimKey, insertDomainDkimKeyOnce } from '../../../db/domain-dkim-keys.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { encryptSecret } from '../../secrets/encrypt-secret.js';
@@ -12,7 +13,7 @@ export interface DkimKeyPair {
 
 /** The domain's key, public half only (the private half stays sealed in the table). */
 export async function findDkimKey(db: Kysely<Database>, domainId: number): Promise<{ selector: string; public_key: string } | undefined> {
-  return db.selectFrom('domain_dkim_keys').select(['selector', 'public_key']).where('domain_id', '=', domainId).executeTakeFirst();
+  return findDomainDkimKey(db, domainId);
 }
 
 /**
@@ -20,16 +21,12 @@ export async function findDkimKey(db: Kysely<Database>, domainId: number): Promi
  * one, so the record a customer already published stays right.
  */
 export async function storeDkimKey(db: Kysely<Database>, secretsKey: Buffer, domainId: number, pair: DkimKeyPair): Promise<void> {
-  await db
-    .insertInto('domain_dkim_keys')
-    .values({
-      domain_id: domainId,
-      selector: pair.selector,
-      public_key: pair.publicKey,
-      private_key_sealed: encryptSecret(secretsKey, pair.privateKeyPem, dkimSealPurpose(domainId)),
-    })
-    .onConflict((oc) => oc.column('domain_id').doNothing())
-    .execute();
+  await insertDomainDkimKeyOnce(db, {
+    domain_id: domainId,
+    selector: pair.selector,
+    public_key: pair.publicKey,
+    private_key_sealed: encryptSecret(secretsKey, pair.privateKeyPem, dkimSealPurpose(domainId)),
+  });
 }
 
 /** What a DKIM private key's seal is bound to: it opens for its own domain row only. */

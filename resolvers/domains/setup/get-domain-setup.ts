@@ -1,8 +1,9 @@
+import { findSetupDomainByName } from '../../../db/domains.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccountId } from '../../auth/require-account.js';
 import { normalizeDomain } from '../../checks/normalize-domain.js';
-import { computeDomainSetup, SETUP_DOMAIN_COLUMNS, setupReason, type SetupEnvironment } from './compute-domain-setup.js';
+import { computeDomainSetup, setupReason, type SetupEnvironment } from './compute-domain-setup.js';
 import { settleBuildState } from './settle-build-state.js';
 import { zoneSnippet } from './zone-snippet.js';
 import type { DomainSetup } from './setup-record.js';
@@ -15,12 +16,7 @@ export function setupEnvironment(ctx: Context): SetupEnvironment {
 export async function findSetupDomain(ctx: Context, raw: string) {
   const accountId = await requireAccountId(ctx);
   const { domain } = normalizeDomain(raw);
-  const row = await ctx.services.db
-    .selectFrom('domains')
-    .select([...SETUP_DOMAIN_COLUMNS, 'mailboxes_created_at'])
-    .where('domain', '=', domain)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findSetupDomainByName(ctx.services.db, accountId, domain);
   if (!row)
     throw new ApiError(
       404,

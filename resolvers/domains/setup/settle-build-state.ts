@@ -1,3 +1,4 @@
+import { findDomainBuildState, lockDomainSetupChecks, recordDomainSetupCheck } from '../../../db/domains.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { recordEvent } from '../../events/record-event.js';
@@ -63,29 +64,19 @@ export async function settleBuildState(
           ? 'Every record is verified; waiting for the mail provider to report the mailboxes created.'
           : (setup.reason ?? null);
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('domains').select('setup_checks').where('id', '=', domain.id).forUpdate().executeTakeFirst();
-    const checks = to === 'live' ? 0 : (row?.setup_checks ?? 0) + 1;
+    const setupChecks = await lockDomainSetupChecks(trx, domain.id);
+    const checks = to === 'live' ? 0 : (setupChecks ?? 0) + 1;
     const next = new Date(now.getTime() + (to === 'live' ? settings.liveMs : recheckDelayMs(checks - 1, settings)));
-    const moved = await trx
-      .updateTable('domains')
-      .set({
-        build_state: to,
-        build_reason: reason,
-        build_problems: JSON.stringify(problems),
-        setup_checked_at: now,
-        setup_next_check_at: next,
-        setup_checks: checks,
-        ...(to === 'live' && from !== 'live' && { built_at: now }),
-      })
-      .where('id', '=', domain.id)
-      .where('build_state', '=', from)
-      // A check that began before the last one recorded is stale: its lookups may predate a fix.
-      .where((eb) => eb.or([eb('setup_checked_at', 'is', null), eb('setup_checked_at', '<=', now)]))
-      .returning('id')
-      .executeTakeFirst();
+    const moved = await recordDomainSetupCheck(trx, domain.id, from, now, {
+      build_state: to,
+      build_reason: reason,
+      build_problems: JSON.stringify(problems),
+      setup_next_check_at: next,
+      setup_checks: checks,
+      ...(to === 'live' && from !== 'live' && { built_at: now }),
+    });
     if (!moved) {
-      const current = await trx.selectFrom('domains').select('build_state').where('id', '=', domain.id).executeTakeFirst();
-      const state = current?.build_state ?? from;
+      const state = (await findDomainBuildState(trx, domain.id)) ?? from;
       return { from, to: isBuildState(state) ? state : from, eventId: null };
     }
     if (from === to) return { from, to, eventId: null };

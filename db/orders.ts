@@ -1,0 +1,117 @@
+import { sql, type Kysely } from 'kysely';
+import type { OrderStatus } from './status-values.js';
+import type { Database, NewOrder } from './schema.js';
+
+/** The order's settings by its subscription id, or undefined when it is another account's or unknown. */
+export function findAccountOrderSettings(db: Kysely<Database>, accountId: number, subscriptionId: string) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability', 'status'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function setOrderSequencer(db: Kysely<Database>, orderId: number, sequencer: string | null): Promise<void> {
+  await db.updateTable('orders').set({ sequencer }).where('id', '=', orderId).execute();
+}
+
+export function setOrderMonitors(db: Kysely<Database>, orderId: number, set: { monitor_reconnection?: boolean; monitor_deliverability?: boolean }) {
+  return db
+    .updateTable('orders')
+    .set(set)
+    .where('id', '=', orderId)
+    .returning(['subscription_id', 'sequencer', 'monitor_reconnection', 'monitor_deliverability'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The account's orders, newest first, with their plan and their domain and mailbox counts (one query). */
+export function listOrdersWithCounts(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('orders')
+    .innerJoin('plans', 'plans.id', 'orders.plan_id')
+    .select([
+      'orders.id',
+      'orders.subscription_id',
+      'orders.reference',
+      'orders.status',
+      'orders.quantity',
+      'orders.unit_amount',
+      'orders.currency',
+      'orders.interval',
+      'orders.sequencer',
+      'orders.monitor_reconnection',
+      'orders.monitor_deliverability',
+      'orders.created_at',
+      'plans.sku',
+      'plans.product',
+    ])
+    .select((eb) => [
+      eb.selectFrom('domains').whereRef('domains.order_id', '=', 'orders.id').select(sql<number>`count(*)::int`.as('n')).as('domain_count'),
+      eb
+        .selectFrom('mailboxes')
+        .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+        .whereRef('domains.order_id', '=', 'orders.id')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .as('mailbox_count'),
+    ])
+    .where('orders.account_id', '=', accountId)
+    .orderBy('orders.created_at', 'desc')
+    .orderBy('orders.id', 'desc')
+    .execute();
+}
+
+/** The account's orders, newest first, with their plan's sku and product. */
+export function listOrdersWithPlans(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('orders')
+    .innerJoin('plans', 'plans.id', 'orders.plan_id')
+    .select(['orders.id', 'orders.subscription_id', 'orders.reference', 'orders.status', 'orders.created_at', 'plans.sku', 'plans.product'])
+    .where('orders.account_id', '=', accountId)
+    .orderBy('orders.created_at', 'desc')
+    .orderBy('orders.id', 'desc')
+    .execute();
+}
+
+/** The account's active orders' quantity, price and interval (in no set order). */
+export function listActiveOrderPrices(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('orders')
+    .select(['quantity', 'unit_amount', 'currency', 'interval', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+/** What the order.placed event tells of the order (throws for an unknown one). */
+export function findPlacedOrder(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'account_id', 'reference', 'subscription_id', 'quantity', 'first_invoice', 'currency'])
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+}
+
+export function findOrderBySubscription(db: Kysely<Database>, processorSubscriptionId: string): Promise<{ id: number } | undefined> {
+  return db.selectFrom('orders').select('id').where('processor_subscription_id', '=', processorSubscriptionId).executeTakeFirst();
+}
+
+/** Sets the order's status from a processor event unless a newer event set it already; false when it did not. */
+export async function applySubscriptionStatus(
+  db: Kysely<Database>,
+  processorSubscriptionId: string,
+  status: OrderStatus,
+  eventCreated: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status, processor_event_created: eventCreated })
+    .where('processor_subscription_id', '=', processorSubscriptionId)
+    .where((eb) => eb.or([eb('processor_event_created', 'is', null), eb('processor_event_created', '<=', String(eventCreated))]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function insertOrder(db: Kysely<Database>, order: NewOrder): Promise<{ id: number }> {
+  return db.insertInto('orders').values(order).returning('id').executeTakeFirstOrThrow();
+}

@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { Database, NewPlan } from './schema.js';
+
+/** The account's plans, the orderable ones first, each group by sku. */
+export function listPlans(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('plans')
+    .select(['sku', 'product', 'description', 'unit_amount', 'currency', 'interval', 'mailboxes_per_unit', 'orderable', 'why_not'])
+    .where('account_id', '=', accountId)
+    .orderBy('orderable', 'desc')
+    .orderBy('sku')
+    .execute();
+}
+
+export function listPlanSkus(db: Kysely<Database>, accountId: number): Promise<{ sku: string; orderable: boolean }[]> {
+  return db.selectFrom('plans').select(['sku', 'orderable']).where('account_id', '=', accountId).execute();
+}
+
+export function listPlanProducts(db: Kysely<Database>, accountId: number): Promise<{ id: number; currency: string; product: string }[]> {
+  return db.selectFrom('plans').select(['id', 'currency', 'product']).where('account_id', '=', accountId).execute();
+}
+
+export async function insertPlans(db: Kysely<Database>, plans: readonly NewPlan[]): Promise<void> {
+  await db.insertInto('plans').values(plans).execute();
+}
+
+export function findPlanBySku(db: Kysely<Database>, accountId: number, sku: string) {
+  return db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+}
+
+export function findPlanSku(db: Kysely<Database>, planId: number): Promise<{ sku: string } | undefined> {
+  return db.selectFrom('plans').select('sku').where('id', '=', planId).executeTakeFirst();
+}
