@@ -5,6 +5,7 @@ import { createApiKey, type KeyMode } from '../resolvers/auth/api-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 import { STANDARD_PLANS } from '../resolvers/account/default-plans.js';
 import { DEMO_VERIFICATION_TOKEN } from '../resolvers/orders/verification-record.js';
+import type { BuildState, OrderStatus } from '../db/status-values.js';
 
 export interface DemoAccount {
   readonly accountId: number;
@@ -167,7 +168,11 @@ export async function seedDemo(
 
     const workspace = await trx.insertInto('workspaces').values({ account_id: id, name: 'Client: Acme outbound' }).returning('id').executeTakeFirstOrThrow();
 
-    const orderSpecs = [
+    const orderSpecs: readonly {
+      readonly daysAgo: number;
+      readonly status: OrderStatus;
+      readonly domains: readonly { name: string; state: BuildState; mailboxes: number; workspace: boolean; watched: number | null; forward: string | null }[];
+    }[] = [
       {
         daysAgo: 75,
         status: 'active',
@@ -233,7 +238,16 @@ export async function seedDemo(
         ] as const;
         await trx
           .insertInto('mailboxes')
-          .values(people.slice(0, d.mailboxes).map(([first, last, local]) => ({ domain_id: domain.id, first_name: first, last_name: last, local_part: local })))
+          .values(
+            people.slice(0, d.mailboxes).map(([first, last, local]) => ({
+              domain_id: domain.id,
+              first_name: first,
+              last_name: last,
+              local_part: local,
+              // A live domain's mailboxes exist at the provider; their passwords are made at the first reveal (docs/mailboxes.md).
+              status: d.state === 'live' ? 'active' : 'pending',
+            })),
+          )
           .execute();
         if (d.watched !== null) {
           const days = Math.min(d.watched, 30);

@@ -7,6 +7,7 @@ import { benchSpfCpu } from './spf-cpu.js';
 import { benchDashboard, printDashboardFigures } from './dashboard.js';
 import { benchMemory, printMemoryFigures, MEMORY_GROWTH_BOUND_MB } from './memory.js';
 import { benchPortal, printPortalFigures, PORTAL_FIRST_LOAD_JS_GZIP_KB } from './portal.js';
+import { benchReports } from './reports.js';
 
 /**
  * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
@@ -80,6 +81,34 @@ if (existsSync(checksPath)) {
 } else {
   row('checks', 'skipped', 'bench/checks.ts is not there yet', '-', null);
 }
+
+await step('cost', async () => {
+  const { benchCost } = await import('./cost.js');
+  const f = await benchCost();
+  const [b, a] = [f.before, f.after];
+  row(
+    'cost',
+    `check-deliverability of ${f.domain}: DNS questions (before: every request asks the test points, ${b.questions})`,
+    a.questions,
+    '<= 110',
+    a.questions <= 110,
+  );
+  row(
+    'cost',
+    `check-deliverability wall / (${f.chain_depth} x ${f.rtt_ms} ms), DNS_CONCURRENCY=${f.concurrency} (before ${b.wall_per_ideal})`,
+    a.wall_per_ideal,
+    '<= 1.2',
+    a.wall_per_ideal <= 1.2,
+  );
+  row(
+    'cost',
+    `CPU per check-deliverability, after / before (${a.cpu_ms_per_check} / ${b.cpu_ms_per_check} ms, ${f.runs} checks each)`,
+    f.cpu_after_per_before,
+    '<= 0.6',
+    f.cpu_after_per_before <= 0.6,
+  );
+  console.log(JSON.stringify(f, null, 1));
+});
 
 await step('bulk', async () => {
   const f = await benchBulk();
@@ -173,6 +202,28 @@ await step('dashboard', async () => {
   row('dashboard', `REST req/s (GraphQL ${f.graphql.requests_per_second}, floor ${f.floor.requests_per_second})`, f.rest.requests_per_second, '-', null);
   row('dashboard', `REST / plain node:http throughput, same work (${f.database})`, f.rest_per_floor_throughput, '>= 0.9', f.rest_per_floor_throughput >= 0.9);
   row('dashboard', 'plain node:http / REST CPU per request, serving process', f.floor_per_rest_cpu ?? '-', '-', null);
+  row('dashboard', 'GraphQL / plain node:http throughput, same work', f.graphql_per_floor_throughput, '>= 0.8', f.graphql_per_floor_throughput >= 0.8);
+  row('dashboard', 'GraphQL / REST throughput', f.graphql_per_rest_throughput, '>= 0.9', f.graphql_per_rest_throughput >= 0.9);
+  row('dashboard', 'REST / GraphQL CPU per request, serving process', f.rest_per_graphql_cpu ?? '-', '-', null);
+  const c = f.in_process_cpu_ms;
+  row(
+    'dashboard',
+    `in-process CPU/request: REST ${c.rest} ms, /graphql ${c.graphql}, via yoga ${c.graphql_through_yoga}`,
+    round(c.rest / c.graphql),
+    '-',
+    null,
+  );
+});
+
+await step('reports', async () => {
+  const r = await benchReports();
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+  row('reports', `~900 KB DMARC report (${r.big.records} records, ${Math.round(r.big.bytes / 1024)} KB): ms per report`, r.big.ms_per_report, 'measured', null);
+  row('reports', 'small reports per second', r.small.reports_per_second, 'measured', null);
+  row('reports', 'peak RSS while ingesting (MB)', r.peak_rss_mb, 'measured', null);
+  row('reports', `analytics over a year of reports, 500 domains (${r.year.rows} rows): ms`, r.year.analytics_ms, 'measured', null);
+  row('reports', 'the same over 30 days: ms', r.year.analytics_30d_ms, 'measured', null);
+  row('reports', "one domain's sources over a year: ms", r.year.sources_ms, 'measured', null);
 });
 
 await step('portal', async () => {

@@ -16,6 +16,8 @@ import { createServices } from '../server/create-services.js';
 import { createGraphqlServer } from '../server/create-yoga.js';
 import { createApiApp } from '../server/api-app.js';
 import { loadDocument } from '../operations/operation-document.js';
+import { answerTextOf } from '../operations/json-response.js';
+import { handleGraphql } from '../server/graphql-door.js';
 import { repoRoot, spawnServer } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 
@@ -56,6 +58,8 @@ export interface LoadFigures {
 export interface DashboardBenchFigures {
   readonly database: 'pglite' | 'postgres';
   readonly round_trips: readonly RoundTrips[];
+  /** CPU per request in-process, REST and both ways of /graphql (inProcessCpu). */
+  readonly in_process_cpu_ms: InProcessCpu;
   readonly body_bytes: number;
   readonly connections: number;
   readonly duration_s: number;
@@ -69,6 +73,12 @@ export interface DashboardBenchFigures {
   readonly rest_per_floor_throughput: number;
   /** The floor's CPU per request over REST's (serving process only): the throughput ratio on an idle machine, read without the noise of a busy one. */
   readonly floor_per_rest_cpu: number | null;
+  /** /graphql's throughput over the floor's (target >= 0.8) and over REST's (target >= 0.9), same run. */
+  readonly graphql_per_floor_throughput: number;
+  readonly graphql_per_rest_throughput: number;
+  /** The floor's and REST's CPU per request over /graphql's (serving process only). */
+  readonly floor_per_graphql_cpu: number | null;
+  readonly rest_per_graphql_cpu: number | null;
   /** Measured rounds per door; each round runs REST, GraphQL and the floor one after another. */
   readonly rounds: number;
 }
@@ -201,6 +211,59 @@ async function countRoundTrips(database: OpenedDatabase, accounts: readonly { or
   return out;
 }
 
+/** CPU per request in-process (ms), the three ways the 500-domain dashboard can be asked for. */
+export interface InProcessCpu {
+  readonly rest: number;
+  /** /graphql as it answers one JSON operation: in-process, as REST runs its operations. */
+  readonly graphql: number;
+  /** /graphql through yoga's HTTP handling, as every request went before (GET and batches still do). */
+  readonly graphql_through_yoga: number;
+}
+
+/**
+ * The account app's CPU per dashboard request with no socket, no other process and no scheduling in
+ * the figure: each way asked 100 times (4 at a time) per round, the ways in turn, the first round a
+ * warm-up. On a shared machine this is the steadier view of what each door costs.
+ */
+async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): Promise<InProcessCpu> {
+  const config = { ...serviceConfigFromEnv({}), apiPort: 0, publicPort: 0 };
+  const services = createServices(database, config, readSettings({ LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9' }), { rateLimits: { read: 1_000_000_000 } });
+  const yoga = createGraphqlServer({ graphiql: false });
+  const app = createApiApp(services, yoga);
+  const { source, operationName } = loadDocument('dashboard');
+  const body = JSON.stringify({ query: source, operationName });
+  const info = { requestId: 'bench-in-process', clientAddress: '127.0.0.1' };
+  const graphqlRequest = () =>
+    new Request('http://127.0.0.1/graphql', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  const ways: Record<keyof InProcessCpu, () => Promise<Response>> = {
+    rest: () => app(new Request('http://127.0.0.1/v1/portal/dashboard', { headers: { authorization: `Bearer ${key}` } }), info),
+    graphql: () => app(graphqlRequest(), info),
+    graphql_through_yoga: () => handleGraphql(yoga, services, graphqlRequest(), info, { inProcess: false }),
+  };
+  const cpu = { rest: 0, graphql: 0, graphql_through_yoga: 0 };
+  const perRound = 100;
+  for (let round = 0; round < rounds; round++) {
+    for (const way of Object.keys(ways) as (keyof InProcessCpu)[]) {
+      let left = perRound;
+      const before = process.cpuUsage();
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (left-- > 0) {
+            const response = await ways[way]();
+            if (response.status !== 200) throw new Error(`${way} answered ${response.status}`);
+            // What the socket would be given: the text as it is, or the body read.
+            if (answerTextOf(response) === undefined) await response.arrayBuffer();
+          }
+        }),
+      );
+      const used = process.cpuUsage(before);
+      if (round > 0) cpu[way] += (used.user + used.system) / 1000;
+    }
+  }
+  const per = (total: number) => Math.round((total / ((rounds - 1) * perRound)) * 1000) / 1000;
+  return { rest: per(cpu.rest), graphql: per(cpu.graphql), graphql_through_yoga: per(cpu.graphql_through_yoga) };
+}
+
 /**
  * The floor (bench/dashboard-floor.ts) in its own process on the bench's database: a plain node:http
  * handler doing the same key lookup, allowance count, SQL and JSON.stringify as the dashboard path.
@@ -286,6 +349,7 @@ export async function benchDashboard(
     const database = await openDatabase(postgres ? { databaseUrl: postgres.databaseUrl } : { dataDir: join(dir, 'data') });
     let bigKey: string;
     let roundTrips: RoundTrips[];
+    let inProcess: InProcessCpu;
     try {
       await migrateToLatest(database.db);
       const smallKey = await seedLargeAccount(database.db, 5, 10, 'small');
@@ -294,6 +358,7 @@ export async function benchDashboard(
         { orders: 5, domains: 50, key: smallKey },
         { orders: 50, domains: 500, key: bigKey },
       ]);
+      inProcess = await inProcessCpu(database, bigKey);
     } finally {
       await database.close();
     }
@@ -351,6 +416,7 @@ export async function benchDashboard(
     return {
       database: postgres ? 'postgres' : 'pglite',
       round_trips: roundTrips,
+      in_process_cpu_ms: inProcess,
       body_bytes: bodyBytes,
       connections,
       duration_s: durationS,
@@ -363,6 +429,16 @@ export async function benchDashboard(
       floor_per_rest_cpu:
         rest.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request
           ? ratio(floorFigures.serving_cpu_ms_per_request, rest.serving_cpu_ms_per_request)
+          : null,
+      graphql_per_floor_throughput: ratio(graphql.requests_per_second, floorFigures.requests_per_second),
+      graphql_per_rest_throughput: ratio(graphql.requests_per_second, rest.requests_per_second),
+      floor_per_graphql_cpu:
+        graphql.serving_cpu_ms_per_request && floorFigures.serving_cpu_ms_per_request
+          ? ratio(floorFigures.serving_cpu_ms_per_request, graphql.serving_cpu_ms_per_request)
+          : null,
+      rest_per_graphql_cpu:
+        graphql.serving_cpu_ms_per_request && rest.serving_cpu_ms_per_request
+          ? ratio(rest.serving_cpu_ms_per_request, graphql.serving_cpu_ms_per_request)
           : null,
       rounds,
     };
@@ -379,6 +455,10 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
       `  round trips, ${r.orders} orders / ${r.domains} domains: ${r.total} per request (${r.kysely_queries} through Kysely + ${r.raw_queries} rate-limit counter)`,
     );
   }
+  const c = f.in_process_cpu_ms;
+  console.log(
+    `  CPU per request in-process (no sockets): REST ${c.rest} ms, /graphql ${c.graphql} ms, /graphql through yoga's HTTP handling (the path before) ${c.graphql_through_yoga} ms`,
+  );
   console.log(
     `  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`,
   );
@@ -389,6 +469,9 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
   }
   console.log(
     `  REST / GraphQL latency: mean ${f.rest_per_graphql_mean}, p99 ${f.rest_per_graphql_p99} (target <= 1.15); REST / plain handler throughput ${f.rest_per_floor_throughput} (target >= 0.9); plain / REST CPU per request ${f.floor_per_rest_cpu ?? '-'}`,
+  );
+  console.log(
+    `  /graphql / plain handler throughput ${f.graphql_per_floor_throughput} (target >= 0.8); /graphql / REST throughput ${f.graphql_per_rest_throughput} (target >= 0.9); CPU per request, plain / GraphQL ${f.floor_per_graphql_cpu ?? '-'}, REST / GraphQL ${f.rest_per_graphql_cpu ?? '-'}`,
   );
 }
 

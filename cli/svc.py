@@ -12,6 +12,7 @@ Every command prints the JSON answer on stdout and exits 0. A refusal prints the
 """
 
 import argparse
+import base64
 import datetime
 import hashlib
 import hmac
@@ -145,6 +146,26 @@ def cmd_get_simple(path):
 
 def cmd_deliverability(client, args):
     return client.request("GET", "/v1/portal/analytics?" + urllib.parse.urlencode({"period": args.period}))
+
+
+def cmd_reports(client, args):
+    query = {"limit": args.limit}
+    if args.starting_after:
+        query["starting_after"] = args.starting_after
+    if args.domain:
+        query["domain"] = args.domain
+    return client.request("GET", "/v1/portal/reports?" + urllib.parse.urlencode(query))
+
+
+def cmd_sources(client, args):
+    return client.request("GET", "/v1/portal/domains/%s/sources?%s" % (
+        urllib.parse.quote(args.domain, safe=""), urllib.parse.urlencode({"period": args.period})))
+
+
+def cmd_upload_report(client, args):
+    with open(args.file, "rb") as handle:
+        content = base64.b64encode(handle.read()).decode("ascii")
+    return client.request("POST", "/v1/reports", {"content": content, "filename": os.path.basename(args.file)})
 
 
 def cmd_preview(client, args):
@@ -522,6 +543,20 @@ def build_parser():
               "Deliverability of each domain over a period (GET /v1/portal/analytics). A domain not yet watched "
               "carries null figures, not 0.", cmd_deliverability)
     sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
+    sub = add("reports", "DMARC and TLS-RPT reports received",
+              "The account's DMARC aggregate and TLS-RPT reports, newest first (GET /v1/portal/reports).", cmd_reports)
+    sub.add_argument("--limit", type=int, default=20, metavar="N", help="reports per page, 1 to 100 (default 20)")
+    sub.add_argument("--starting-after", metavar="ID", help="the id of the last report of the previous page")
+    sub.add_argument("--domain", metavar="DOMAIN", help="only this domain's reports")
+    sub = add("sources", "who sends as a domain",
+              "Each address sending as the domain, with messages and DMARC pass rate, from DMARC reports "
+              "(GET /v1/portal/domains/{domain}/sources).", cmd_sources)
+    sub.add_argument("domain")
+    sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
+    sub = add("upload-report", "upload a DMARC or TLS-RPT report file",
+              "Uploads a report file (.xml, .xml.gz, .zip, .eml, .json, .json.gz) forwarded from a mailbox "
+              "(POST /v1/reports); each report in it is stored once.", cmd_upload_report)
+    sub.add_argument("file")
     add("requests", "change requests and the replies",
         "Change requests and the service's replies (GET /v1/portal/requests).", cmd_get_simple("/v1/portal/requests"))
     add("workspaces", "folders and their domain counts",

@@ -157,6 +157,39 @@ export const environmentSchema = z.object({
       return value;
     }),
   TRUSTED_PROXIES: list(),
+  // Inboxes behind the domain (docs/mailboxes.md)
+  FORWARD_PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return null;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `FORWARD_PORT must be a port number from 0 to 65535, not "${raw}".`);
+      return n;
+    }),
+  SANDBOX_SUSPENDED_MAILBOXES: list(),
+  PROVISIONING: choice('PROVISIONING', ['sandbox', 'google'], 'sandbox'),
+  GOOGLE_SERVICE_ACCOUNT_FILE: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_ADMIN_SUBJECT: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_DKIM_DIR: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_API_BASE: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
+  GOOGLE_TOKEN_URL: z
+    .string()
+    .optional()
+    .transform((raw) => given(raw) ?? null),
   SELF_SIGN_UP: choice('SELF_SIGN_UP', ['on', 'off'], 'on'),
 
   // Domain setup (docs/domain-setup.md)
@@ -189,6 +222,19 @@ export const environmentSchema = z.object({
         return refuse(ctx, `FORWARD_TARGET must be an IPv4 address (the forwarding listener's), not "${raw}".`);
       return value;
     }),
+  // Report ingestion (docs/reports.md)
+  REPORTS_SMTP_PORT: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = given(raw);
+      if (value === undefined) return null;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `REPORTS_SMTP_PORT must be a port number from 0 to 65535, not "${raw}".`);
+      return n;
+    }),
+  REPORTS_SMTP_MAX_BYTES: wholeNumber('REPORTS_SMTP_MAX_BYTES', 10 * 1024 * 1024, 1024, 'bytes of one message', 50 * 1024 * 1024),
+  REPORTS_RETENTION_DAYS: wholeNumber('REPORTS_RETENTION_DAYS', 180, 1, 'days', 3650),
   SETUP_TLS_RPT: z
     .string()
     .optional()
@@ -256,6 +302,9 @@ export const environmentSchema = z.object({
       if (!/^[a-z0-9]{1,63}$/i.test(key)) return refuse(ctx, 'SPAMHAUS_DQS_KEY must be the letters and digits of a Spamhaus DQS key.');
       return key.toLowerCase();
     }),
+  // How often the blocklists' RFC 5782 test points are probed in the background (jobs/probe-dnsbl-liveness.ts);
+  // a probe older than twice this is stale, and a request then asks the test points itself.
+  DNSBL_LIVENESS_INTERVAL_MS: wholeNumber('DNSBL_LIVENESS_INTERVAL_MS', 300_000, 1000, 'milliseconds'),
   RDAP_BOOTSTRAP_URL: url('RDAP_BOOTSTRAP_URL', ['http', 'https'], 'an http(s) URL'),
   WHOIS_SERVER: z
     .string()

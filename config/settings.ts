@@ -13,6 +13,8 @@ export interface Settings {
   readonly log: LogSettings;
   /** METRICS_PORT: unset, no metrics listener; 0 picks a free port (tests). */
   readonly metricsPort: number | null;
+  /** FORWARD_PORT: unset, no forwarding listener; 0 picks a free port (tests). It binds HOST. */
+  readonly forwardPort: number | null;
   /** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
   readonly metricsHost: string;
   /** TRUSTED_PROXIES: addresses of the operator's load balancers (checked to be IP addresses). */
@@ -24,6 +26,7 @@ export interface Settings {
   readonly dns: DnsSettings;
   readonly https: HttpsSettings;
   readonly blacklist: BlacklistConfig;
+  readonly dnsblLiveness: DnsblLivenessSettings;
   readonly registration: RegistrationConfig;
   /** BIMI_EXTRA_ROOTS_FILE: a PEM file of extra Mark Verifying Authority roots (loaded at start by the services). */
   readonly extraMarkRootsFile: string | null;
@@ -36,6 +39,17 @@ export interface Settings {
   readonly jobs: JobsConfig;
   readonly publishing: PublishingConfig;
   readonly faults: FaultSettings;
+  readonly reports: ReportsSettings;
+}
+
+/** Report ingestion (docs/reports.md). */
+export interface ReportsSettings {
+  /** REPORTS_SMTP_PORT: the SMTP listener for DMARC and TLS-RPT reports; null (unset) runs none; 0 picks a free port (tests). */
+  readonly smtpPort: number | null;
+  /** REPORTS_SMTP_MAX_BYTES (10 MiB): the largest message the listener takes. */
+  readonly smtpMaxBytes: number;
+  /** REPORTS_RETENTION_DAYS (180): reports whose period ended longer ago are deleted by the sweep. */
+  readonly retentionDays: number;
 }
 
 /** The settings of publishing records through customers' DNS connections. */
@@ -132,6 +146,16 @@ export interface BlacklistConfig {
   readonly spamhausDqsKey: string | null;
 }
 
+/** The background probe of the blocklists' RFC 5782 test points (jobs/probe-dnsbl-liveness.ts). */
+export interface DnsblLivenessSettings {
+  /**
+   * DNSBL_LIVENESS_INTERVAL_MS (5 minutes): how often the lists' test points are probed. A probe
+   * stays fresh for twice this (one late run does not send every request back to asking); a stale or
+   * missing one and each request asks the test points itself, as it did before the probe.
+   */
+  readonly intervalMs: number;
+}
+
 export const DEFAULT_RDAP_BOOTSTRAP_URL = 'https://data.iana.org/rdap/dns.json';
 
 /** Operator settings for the registration lookups. */
@@ -176,12 +200,30 @@ export interface StripeProcessorConfig {
   readonly webhookSecret?: string | null;
 }
 
+/** PROVISIONING=google: Google Workspace through the Directory API (docs/mailboxes.md). */
+export interface GoogleProvisioningConfig {
+  /** GOOGLE_SERVICE_ACCOUNT_FILE: the service account's JSON key (domain-wide delegation granted in the Admin console). */
+  readonly serviceAccountFile: string;
+  /** GOOGLE_ADMIN_SUBJECT: the Workspace admin the service account acts as. */
+  readonly adminSubject: string;
+  /** GOOGLE_DKIM_DIR: where the operator places <domain>.txt, the DKIM TXT value the Admin console made. */
+  readonly dkimDir: string | null;
+  /** GOOGLE_API_BASE (tests): another root for the Directory API than https://admin.googleapis.com/. */
+  readonly apiBase: string | null;
+  /** GOOGLE_TOKEN_URL (tests): another token endpoint than https://oauth2.googleapis.com/token. */
+  readonly tokenUrl: string | null;
+}
+
 /** The jobs' settings. */
 export interface JobsConfig {
   /** JOBS=off starts no workers in this process (the API still enqueues; another instance works). */
   readonly enabled: boolean;
   /** SANDBOX_BUILD_DELAY_MS (3000): how long the sandbox provisioning takes before a build starts. */
   readonly sandboxBuildDelayMs: number;
+  /** PROVISIONING (sandbox): null builds with the sandbox; set, with Google Workspace. */
+  readonly google: GoogleProvisioningConfig | null;
+  /** SANDBOX_SUSPENDED_MAILBOXES (tests, demos): addresses the sandbox provider reports suspended once it has made them. */
+  readonly sandboxSuspendedMailboxes: readonly string[];
   /** MONITOR_INTERVAL_MS (a day): how often a watched domain is checked. */
   readonly monitorIntervalMs: number;
   /** JOBS_SWEEP_INTERVAL_MS (30 s): how often each instance looks for work the fast path missed. */
@@ -214,6 +256,8 @@ export interface JobsConfig {
   readonly leaseMs: number;
   /** JOB_TEST_PAUSE (tests only): `point:ms,...`, a job's first attempt waits that long at that fault point. */
   readonly testPauses: ReadonlyMap<string, number>;
+  /** REPORTS_RETENTION_DAYS (180): the sweep deletes DMARC and TLS-RPT reports whose period ended longer ago. */
+  readonly reportsRetentionDays: number;
 }
 
 /** Test-only hooks: never set in production. */
@@ -222,6 +266,21 @@ export interface FaultSettings {
   readonly serviceFault: 'exit_after_charge' | null;
   /** IDEMPOTENCY_CLAIM_MS (120 s): how long a placement holds its Idempotency-Key before another may take over. */
   readonly idempotencyClaimMs: number;
+}
+
+function googleProvisioning(e: Environment): GoogleProvisioningConfig | null {
+  if (e.PROVISIONING !== 'google') return null;
+  if (e.GOOGLE_SERVICE_ACCOUNT_FILE === null || e.GOOGLE_ADMIN_SUBJECT === null)
+    throw new Error(
+      'PROVISIONING=google needs GOOGLE_SERVICE_ACCOUNT_FILE (the service account JSON key) and GOOGLE_ADMIN_SUBJECT (the Workspace admin it acts as); see docs/mailboxes.md.',
+    );
+  return {
+    serviceAccountFile: e.GOOGLE_SERVICE_ACCOUNT_FILE,
+    adminSubject: e.GOOGLE_ADMIN_SUBJECT,
+    dkimDir: e.GOOGLE_DKIM_DIR,
+    apiBase: e.GOOGLE_API_BASE,
+    tokenUrl: e.GOOGLE_TOKEN_URL,
+  };
 }
 
 /** Reads and checks every setting of `env` at once; throws one Error naming every wrong variable. */
@@ -238,6 +297,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     log: { silent: e.LOG_LEVEL === 'silent', requests: e.LOG_REQUESTS },
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    forwardPort: e.FORWARD_PORT,
     trustedProxies,
     selfSignUp: e.SELF_SIGN_UP === 'on',
     keyMode: e.STRIPE_SECRET_KEY === null ? 'test' : 'live',
@@ -251,6 +311,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     },
     https: { allowPrivate: e.CHECKS_ALLOW_PRIVATE_ADDRESSES, httpsPort: e.CHECKS_HTTPS_PORT },
     blacklist: { spamhausDqsKey: e.SPAMHAUS_DQS_KEY },
+    dnsblLiveness: { intervalMs: e.DNSBL_LIVENESS_INTERVAL_MS },
     registration: {
       rdapBootstrapUrl: e.RDAP_BOOTSTRAP_URL ?? DEFAULT_RDAP_BOOTSTRAP_URL,
       whoisServer: e.WHOIS_SERVER,
@@ -280,6 +341,8 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     jobs: {
       enabled: e.JOBS === 'on',
       sandboxBuildDelayMs: e.SANDBOX_BUILD_DELAY_MS,
+      sandboxSuspendedMailboxes: e.SANDBOX_SUSPENDED_MAILBOXES.map((a) => a.toLowerCase()),
+      google: googleProvisioning(e),
       monitorIntervalMs: e.MONITOR_INTERVAL_MS,
       sweepIntervalMs: e.JOBS_SWEEP_INTERVAL_MS,
       concurrency: e.JOBS_CONCURRENCY,
@@ -296,6 +359,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       outboxDir: e.ALERT_OUTBOX_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/outbox`,
       leaseMs: e.JOB_LEASE_MS,
       testPauses: e.JOB_TEST_PAUSE,
+      reportsRetentionDays: e.REPORTS_RETENTION_DAYS,
     },
     publishing: {
       allowPrivateAddresses: e.DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES === '1',
@@ -303,6 +367,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       timeoutMs: e.DNS_PUBLISH_TIMEOUT_MS,
     },
     faults: { serviceFault: e.SERVICE_FAULT, idempotencyClaimMs: e.IDEMPOTENCY_CLAIM_MS },
+    reports: { smtpPort: e.REPORTS_SMTP_PORT, smtpMaxBytes: e.REPORTS_SMTP_MAX_BYTES, retentionDays: e.REPORTS_RETENTION_DAYS },
   };
 }
 

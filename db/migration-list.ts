@@ -14,6 +14,11 @@ import * as invitationsAndSignUps from './migrations/2026_11_27_1000_invitations
 import * as invoicePayments from './migrations/2026_11_27_1100_invoice_payments.js';
 import * as domainSetup from './migrations/2026_11_27_1200_domain_setup.js';
 import * as dnsConnections from './migrations/2026_11_27_1230_dns_connections.js';
+import * as statusValues from './migrations/2026_11_28_0800_status_values.js';
+import * as keyExpiry from './migrations/2026_11_28_0810_key_expiry.js';
+import * as dnsblLiveness from './migrations/2026_11_28_0900_dnsbl_liveness.js';
+import * as reports from './migrations/2026_11_28_1100_reports.js';
+import * as mailboxAccounts from './migrations/2026_11_28_1200_mailbox_accounts.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -35,4 +40,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1100_invoice_payments': invoicePayments,
   '2026_11_27_1200_domain_setup': domainSetup,
   '2026_11_27_1230_dns_connections': dnsConnections,
+  '2026_11_28_0800_status_values': statusValues,
+  '2026_11_28_0810_key_expiry': keyExpiry,
+  '2026_11_28_0900_dnsbl_liveness': dnsblLiveness,
+  '2026_11_28_1100_reports': reports,
+  '2026_11_28_1200_mailbox_accounts': mailboxAccounts,
 };

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BuildState, ChangeRequestStatus, InvoiceStatus, OrderStatus, ReferralEarningStatus, WebhookDeliveryStatus } from './status-values.js';
 
 /** Timestamps: Date out of both drivers, Date or ISO string in. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -73,6 +74,10 @@ export interface ApiKeyTable {
   name: string | null;
   /** The person who made the key in the portal; null for the operator's keys. */
   created_by_user_id: number | null;
+  /** After this the key is refused as a revoked one is; null: it does not expire. */
+  expires_at: Timestamp | null;
+  /** The key a roll made to replace this one (which then expires after its grace period). */
+  rolled_to_key_id: number | null;
 }
 
 export interface PlanTable {
@@ -104,7 +109,7 @@ export interface OrderTable {
   plan_id: number;
   reference: string;
   subscription_id: string;
-  status: string;
+  status: OrderStatus;
   quantity: number;
   unit_amount: number;
   currency: string;
@@ -127,7 +132,7 @@ export interface DomainTable {
   order_id: number;
   workspace_id: number | null;
   domain: string;
-  build_state: string;
+  build_state: BuildState;
   forward_to: string | null;
   /** When deliverability monitoring started; null means not yet watched (analytics are null, never 0). */
   watched_since: Timestamp | null;
@@ -150,6 +155,8 @@ export interface DomainTable {
   setup_next_check_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Checks in a row that found the setup not ready: the re-check backoff's step. */
   setup_checks: Generated<number>;
+  /** The reconnection monitor's last look at the domain's mailboxes at the provider. */
+  mailboxes_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** A domain's DKIM key pair; the private key sealed with SECRETS_KEY (resolvers/secrets/encrypt-secret.ts, bound to the domain row). */
@@ -168,6 +175,21 @@ export interface MailboxTable {
   first_name: string;
   last_name: string;
   local_part: string;
+  /** pending (not yet created at the provider), active, suspended (resolvers/mailboxes). */
+  status: ColumnType<string, string | undefined, string>;
+  /** The mailbox's password sealed with SECRETS_KEY (purpose mailbox:<id>); null until the build or a reset makes one. */
+  password_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  status_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A mailbox that stopped being active at the provider, and when it was active again (the reconnection monitor). */
+export interface MailboxDisconnectionTable {
+  id: Generated<number>;
+  mailbox_id: number;
+  /** What the provider reported instead of active: suspended or pending. */
+  status: string;
+  disconnected_at: CreatedAt;
+  reconnected_at: Timestamp | null;
 }
 
 export interface ChangeRequestTable {
@@ -177,7 +199,7 @@ export interface ChangeRequestTable {
   kind: string;
   summary: string;
   forward_to: string | null;
-  status: string;
+  status: ChangeRequestStatus;
   created_at: CreatedAt;
 }
 
@@ -194,7 +216,7 @@ export interface InvoiceTable {
   account_id: number;
   order_id: number | null;
   number: string;
-  status: string;
+  status: InvoiceStatus;
   amount_due: number;
   amount_paid: number;
   currency: string;
@@ -232,7 +254,7 @@ export interface ReferralEarningTable {
   referred_account: string;
   amount: number;
   currency: string;
-  status: string;
+  status: ReferralEarningStatus;
   earned_at: Timestamp;
 }
 
@@ -427,12 +449,72 @@ export interface DnsConnectionTable {
   deleted_at: Timestamp | null;
 }
 
+/** A received DMARC aggregate (kind dmarc) or TLS-RPT (kind tls) report, stored once per (kind, org_name, report_id). */
+export interface ReportTable {
+  id: Generated<number>;
+  kind: 'dmarc' | 'tls';
+  account_id: number;
+  domain_id: number;
+  domain: string;
+  org_name: string;
+  org_email: string | null;
+  report_id: string;
+  /** DMARC: 1.0 (RFC 7489) or 2.0 (RFC 9990); null for TLS-RPT. */
+  schema_version: string | null;
+  begin_at: ColumnType<Date, Date, Date>;
+  end_at: ColumnType<Date, Date, Date>;
+  /** DMARC: the published policy as JSON text ({p, sp, adkim, aspf, pct}); null for TLS-RPT. */
+  policy: string | null;
+  /** DMARC: messages reported and those that passed DMARC; TLS-RPT: sessions and successful sessions. */
+  messages: ColumnType<string, number, number>;
+  messages_passed: ColumnType<string, number, number>;
+  records: number;
+  skipped_records: number;
+  /** smtp or upload. */
+  received_via: string;
+  received_at: CreatedAt;
+}
+
+export interface DmarcReportRowTable {
+  report_id: number;
+  domain_id: number;
+  day: ColumnType<string, string, string>;
+  source_ip: string;
+  messages: number;
+  disposition: string;
+  dkim_aligned: boolean;
+  spf_aligned: boolean;
+  dmarc_pass: boolean;
+  header_from: string | null;
+  envelope_from: string | null;
+  dkim_result: string | null;
+  dkim_domain: string | null;
+  dkim_selector: string | null;
+  spf_result: string | null;
+  spf_domain: string | null;
+  /** Comma-separated reason types (forwarded, mailing_list, ...), or null. */
+  reasons: string | null;
+}
+
+export interface TlsReportPolicyTable {
+  report_id: number;
+  domain_id: number;
+  day: ColumnType<string, string, string>;
+  policy_type: string;
+  policy_domain: string;
+  mx_host: string | null;
+  successful_sessions: ColumnType<string, number, number>;
+  failed_sessions: ColumnType<string, number, number>;
+  /** JSON array of {result_type, sending_mta_ip, receiving_mx_hostname, failed_sessions}. */
+  failures: string;
+}
+
 export interface WebhookDeliveryTable {
   id: Generated<number>;
   endpoint_id: number;
   event_id: string;
   /** pending, delivered or failed (gave up after a day). */
-  status: string;
+  status: WebhookDeliveryStatus;
   attempts: Generated<number>;
   next_attempt_at: Timestamp | null;
   created_at: CreatedAt;
@@ -465,6 +547,19 @@ export interface WorkerHeartbeatTable {
   last_seen: Generated<Timestamp>;
 }
 
+/** The last background probe of one blocklist's RFC 5782 test points (jobs/probe-dnsbl-liveness.ts). */
+export interface DnsblLivenessTable {
+  list_id: string;
+  /** The zone as shown (a DQS zone without its key). */
+  zone: string;
+  /** The first 16 hex digits of the SHA-256 of the zone asked, key included: a row of another zone is not this one's. */
+  zone_digest: string;
+  /** true: it passed its test points; false: it failed them; null: a test point gave no usable answer. */
+  alive: boolean | null;
+  reason: string | null;
+  probed_at: Timestamp;
+}
+
 export interface AlertEmailTable {
   event_id: string;
   email: string;
@@ -483,6 +578,7 @@ export interface Database {
   orders: OrderTable;
   domains: DomainTable;
   mailboxes: MailboxTable;
+  mailbox_disconnections: MailboxDisconnectionTable;
   domain_dkim_keys: DomainDkimKeyTable;
   change_requests: ChangeRequestTable;
   request_replies: RequestReplyTable;
@@ -512,6 +608,10 @@ export interface Database {
   verified_domains: VerifiedDomainTable;
   worker_heartbeats: WorkerHeartbeatTable;
   dns_connections: DnsConnectionTable;
+  dnsbl_liveness: DnsblLivenessTable;
+  reports: ReportTable;
+  dmarc_report_rows: DmarcReportRowTable;
+  tls_report_policies: TlsReportPolicyTable;
 }
 
 export type Account = Selectable<AccountTable>;
@@ -536,3 +636,9 @@ export type PromotionCode = Selectable<PromotionCodeTable>;
 export type NewPromotionCode = Insertable<PromotionCodeTable>;
 export type DnsConnectionRow = Selectable<DnsConnectionTable>;
 export type NewDnsConnection = Insertable<DnsConnectionTable>;
+export type DnsblLivenessRow = Selectable<DnsblLivenessTable>;
+export type NewDnsblLiveness = Insertable<DnsblLivenessTable>;
+export type ReportRow = Selectable<ReportTable>;
+export type NewReport = Insertable<ReportTable>;
+export type NewDmarcReportRow = Insertable<DmarcReportRowTable>;
+export type NewTlsReportPolicy = Insertable<TlsReportPolicyTable>;

@@ -1,7 +1,31 @@
 import { recordEvent } from '../resolvers/events/record-event.js';
 import { storeDkimKey } from '../resolvers/domains/setup/dkim-keys.js';
-import { faultPoint, pausePoint, type TaskFunction } from './job-types.js';
+import { faultPoint, pausePoint, type JobEnvironment, type TaskFunction } from './job-types.js';
 import { checkSetupOnce } from './check-domain-setup.js';
+import { activatePendingMailboxes, findMailboxSecretsOfDomain, setMailboxPassword } from '../db/mailboxes.js';
+import { decryptSecret, encryptSecret } from '../resolvers/secrets/encrypt-secret.js';
+import { generateMailboxPassword, mailboxSealPurpose } from '../resolvers/mailboxes/mailbox-provider.js';
+import type { ProvisionedMailbox } from './provisioning-adapter.js';
+
+/**
+ * The domain's mailboxes with their passwords: one is generated and sealed for each mailbox that has
+ * none before the provider is asked, so a retried build sends the provider the same passwords.
+ */
+async function mailboxesWithPasswords(env: JobEnvironment, domainId: number, domain: string): Promise<ProvisionedMailbox[]> {
+  const key = env.services.config.secretsKey;
+  const rows = await findMailboxSecretsOfDomain(env.db, domainId);
+  const out: ProvisionedMailbox[] = [];
+  for (const m of rows) {
+    let password: string;
+    if (m.password_sealed) password = decryptSecret(key, m.password_sealed, mailboxSealPurpose(m.id));
+    else {
+      password = generateMailboxPassword();
+      await setMailboxPassword(env.db, m.id, encryptSecret(key, password, mailboxSealPurpose(m.id)));
+    }
+    out.push({ email: `${m.local_part}@${domain}`, firstName: m.first_name, lastName: m.last_name, password });
+  }
+  return out;
+}
 
 /**
  * queued → building → waiting_for_dns, then live once our checks verify every required record and
@@ -24,7 +48,8 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
   }
   faultPoint(env, 'build_after_building');
   await pausePoint(env, run, 'build_after_building');
-  const built = await adapter.provision({ domain: domain.domain, forwardTo: domain.forward_to });
+  const mailboxes = await mailboxesWithPasswords(env, domain.id, domain.domain);
+  const built = await adapter.provision({ domain: domain.domain, forwardTo: domain.forward_to, mailboxes });
   if (!built.ok) {
     const eventId = await db.transaction().execute(async (trx) => {
       const moved = await trx
@@ -55,6 +80,7 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
     .where('id', '=', domain.id)
     .where('build_state', '=', 'building')
     .execute();
+  if (built.mailboxesCreated) await activatePendingMailboxes(db, domain.id, new Date());
   // The first check at once: a domain whose records are already published goes live now.
   await checkSetupOnce(env, domain.id);
 };

@@ -1,3 +1,4 @@
+import { activatePendingMailboxes } from '../db/mailboxes.js';
 import { computeDomainSetup, SETUP_DOMAIN_COLUMNS } from '../resolvers/domains/setup/compute-domain-setup.js';
 import { settleBuildState, type SettledSetup } from '../resolvers/domains/setup/settle-build-state.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
@@ -23,6 +24,7 @@ export async function checkSetupOnce(env: JobEnvironment, domainId: number): Pro
   let mailboxes = domain.mailboxes_created_at !== null;
   if (!mailboxes && (await env.adapter.mailboxesCreated(domain.domain))) {
     await db.updateTable('domains').set({ mailboxes_created_at: new Date() }).where('id', '=', domain.id).execute();
+    await activatePendingMailboxes(db, domain.id, new Date());
     mailboxes = true;
   }
   const { checks } = jobCheckContext(env.services);

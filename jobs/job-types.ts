@@ -35,7 +35,17 @@ export interface JobRun {
 
 export type TaskFunction = (payload: any, env: JobEnvironment, run: JobRun) => Promise<void>;
 
-export const TASK_NAMES = ['sweep', 'build_domain', 'check_domain_setup', 'monitor_domain', 'fan_out_event', 'deliver_webhook', 'send_alert_email'] as const;
+export const TASK_NAMES = [
+  'sweep',
+  'build_domain',
+  'check_domain_setup',
+  'monitor_domain',
+  'fan_out_event',
+  'deliver_webhook',
+  'send_alert_email',
+  'probe_dnsbl_liveness',
+  'check_mailboxes',
+] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 
 /**

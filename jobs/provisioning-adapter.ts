@@ -2,6 +2,7 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { DkimKeyPair } from '../resolvers/domains/setup/dkim-keys.js';
 import { GOOGLE_DKIM_SELECTOR } from '../resolvers/domains/setup/google-workspace.js';
+import type { MailConnection, MailboxProvider, MailboxStatus } from '../resolvers/mailboxes/mailbox-provider.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -11,8 +12,8 @@ const generateKeyPairAsync = promisify(generateKeyPair);
  * DNS is never skipped: a domain goes live only when our checks verify its records (the build's
  * states, resolvers/domains/setup/settle-build-state.ts) and the adapter says its mailboxes exist.
  */
-export interface ProvisioningAdapter {
-  readonly kind: 'sandbox';
+export interface ProvisioningAdapter extends MailboxProvider {
+  readonly kind: 'sandbox' | 'google';
   /** How long after a placement the build starts (the sandbox waits SANDBOX_BUILD_DELAY_MS). */
   readonly startDelayMs: number;
   /**
@@ -22,6 +23,8 @@ export interface ProvisioningAdapter {
   provision(domain: {
     readonly domain: string;
     readonly forwardTo: string | null;
+    /** The domain's mailboxes with the passwords the build generated (sealed in our database first, so a retry sends the same). */
+    readonly mailboxes: readonly ProvisionedMailbox[];
   }): Promise<{ ok: true; mailboxesCreated: boolean } | { ok: false; reason: string }>;
   /** Asked again while a built domain waits: have the mailboxes been created since? */
   mailboxesCreated(domain: string): Promise<boolean>;
@@ -34,6 +37,25 @@ export interface ProvisioningAdapter {
   ): Promise<{ sent: number; delivered: number; bounced: number; replied: number; inbox_placed: number; spam_placed: number }>;
 }
 
+export interface ProvisionedMailbox {
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly password: string;
+}
+
+/** A sandbox adapter, with its state open to tests: what it made, and the addresses it reports suspended. */
+export interface SandboxAdapter extends ProvisioningAdapter {
+  readonly kind: 'sandbox';
+  /** Addresses the sandbox has made, with their passwords (in memory: gone at a restart). */
+  readonly made: Map<string, { password: string }>;
+  /** Addresses it reports suspended once made (SANDBOX_SUSPENDED_MAILBOXES seeds it; a test may add or remove). */
+  readonly suspended: Set<string>;
+}
+
+/** IMAP and SMTP of Google Workspace, which the sandbox stands in for. */
+export const GOOGLE_CONNECTION: MailConnection = { imapHost: 'imap.gmail.com', imapPort: 993, smtpHost: 'smtp.gmail.com', smtpPort: 587 };
+
 /** A real 2048-bit RSA pair: the public key as the base64 DER a DKIM record's p= holds, the private key as PKCS#8 PEM. */
 export async function makeRsaDkimKey(selector: string): Promise<DkimKeyPair> {
   const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
@@ -44,13 +66,38 @@ export async function makeRsaDkimKey(selector: string): Promise<DkimKeyPair> {
   return { selector, publicKey: Buffer.from(publicKey).toString('base64'), privateKeyPem: String(privateKey) };
 }
 
-export function createSandboxAdapter(startDelayMs: number): ProvisioningAdapter {
+/**
+ * The sandbox provider: it "creates" the mailboxes as it builds (remembering them in memory) and
+ * reports them active, except the addresses in `suspended`. It cannot know mailboxes made before
+ * this process started (it answers nothing for them, so their recorded status stands).
+ */
+export function createSandboxAdapter(startDelayMs: number, suspended: readonly string[] = []): SandboxAdapter {
+  const made = new Map<string, { password: string }>();
+  const suspendedSet = new Set(suspended.map((a) => a.toLowerCase()));
   return {
-    kind: 'sandbox',
+    kind: 'sandbox' as const,
     startDelayMs,
-    // The sandbox "creates" the mailboxes as it builds; the DNS is the customer's to publish.
-    provision: async () => ({ ok: true, mailboxesCreated: true }),
+    connection: GOOGLE_CONNECTION,
+    made,
+    suspended: suspendedSet,
+    // The DNS is the customer's to publish; the mailboxes exist as soon as the build asks.
+    provision: async ({ mailboxes }) => {
+      for (const m of mailboxes) made.set(m.email.toLowerCase(), { password: m.password });
+      return { ok: true, mailboxesCreated: true };
+    },
     mailboxesCreated: async () => true,
+    setPassword: async (email, password) => {
+      made.set(email.toLowerCase(), { password });
+      return { ok: true };
+    },
+    mailboxStatuses: async (_domain, emails) => {
+      const statuses = new Map<string, MailboxStatus>();
+      for (const email of emails) {
+        const key = email.toLowerCase();
+        if (made.has(key)) statuses.set(email, suspendedSet.has(key) ? 'suspended' : 'active');
+      }
+      return statuses;
+    },
     makeDkimKey: () => makeRsaDkimKey(GOOGLE_DKIM_SELECTOR),
     dailyFigures: async () => ({ sent: 0, delivered: 0, bounced: 0, replied: 0, inbox_placed: 0, spam_placed: 0 }),
   };

@@ -11,6 +11,12 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
   'monitor.changed': (d) => `Deliverability of ${String(d.domain)} changed`,
   'invoice.past_due': (d) => `Invoice ${String(d.number ?? '')} is past due`,
   'invoice.paid': (d) => `Receipt: invoice ${String(d.number ?? '')} is paid`,
+  'mailbox.disconnected': (d) => `${String(d.email)} is disconnected (${String(d.status)})`,
+  'mailbox.reconnected': (d) => `${String(d.email)} is connected again`,
+  'mailbox.credentials_revealed': (d) => `Mailbox passwords of ${String(d.domain)} were shown`,
+  'mailbox.password_reset': (d) => `The password of ${String(d.email)} was reset`,
+  'dmarc.failures': (d) => `Mail as ${String(d.domain)} is failing DMARC`,
+  'tls.failures': (d) => `TLS failures delivering to ${String(d.domain)}`,
 };
 
 /** One alert e-mail per event and address; the alert_emails row keeps a retry from sending it twice. */

@@ -9,6 +9,7 @@ import type { JobsConfig } from '../config/settings.js';
 import type { JobEnvironment, QueueState } from './job-types.js';
 import type { JobHooks } from '../resolvers/job-hooks.js';
 import { createSandboxAdapter } from './provisioning-adapter.js';
+import { createGoogleAdapter } from './google-workspace-adapter.js';
 import { createAlertMailer } from './alert-mailer.js';
 import { queueDueMonitoring } from './sweep.js';
 import { TASKS } from './task-list.js';
@@ -44,12 +45,15 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     db: database.db,
     services,
     config,
-    adapter: createSandboxAdapter(config.sandboxBuildDelayMs),
+    adapter: config.google
+      ? createGoogleAdapter(config.google, config.sandboxBuildDelayMs)
+      : createSandboxAdapter(config.sandboxBuildDelayMs, config.sandboxSuspendedMailboxes),
     mailer,
     enqueue: (task, payload, opts) => queue.enqueue(task, payload, opts),
     faults: options.faults ?? new Set(),
   };
   let timer: NodeJS.Timeout | null = null;
+  let livenessTimer: NodeJS.Timeout | null = null;
   if (config.enabled) {
     const { deliver_webhook, ...rest } = TASKS;
     await queue.startWorkers(
@@ -64,6 +68,15 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     void queueSweep();
     timer = setInterval(() => void queueSweep(), config.sweepIntervalMs);
     timer.unref();
+    // The blocklists' test points, probed in the background and shared (jobs/probe-dnsbl-liveness.ts):
+    // once at start, so requests soon stop asking them, then every DNSBL_LIVENESS_INTERVAL_MS.
+    const queueLivenessProbe = () =>
+      environment
+        .enqueue('probe_dnsbl_liveness', {}, { key: 'probe_dnsbl_liveness' })
+        .catch((error: Error) => log('warn', 'could not queue the blocklist liveness probe', { reason: error.message }));
+    void queueLivenessProbe();
+    livenessTimer = setInterval(() => void queueLivenessProbe(), services.dnsblLiveness.intervalMs);
+    livenessTimer.unref();
   }
   watchQueueDepth(() => queue.state());
   const safely = (what: string, work: () => Promise<unknown>) =>
@@ -126,6 +139,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     state: () => queue.state(),
     async stop() {
       if (timer) clearInterval(timer);
+      if (livenessTimer) clearInterval(livenessTimer);
       watchQueueDepth(null);
       await queue.stop();
       mailer.close();

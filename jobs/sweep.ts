@@ -3,6 +3,8 @@ import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { monitorSlot } from './monitor-domain.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 import { queueDueSetupChecks } from './check-domain-setup.js';
+import { queueDueMailboxChecks } from './check-mailboxes.js';
+import { deleteReportsEndedBefore } from '../db/reports.js';
 
 /** A domain queued this long after its build should have started is picked up again. */
 const STUCK_AFTER_MS = 60_000;
@@ -17,6 +19,7 @@ const BUILDING_STUCK_AFTER_MS = 10 * 60_000;
 export const sweep: TaskFunction = async (_payload, env) => {
   await queueDueMonitoring(env);
   await queueDueSetupChecks(env);
+  await queueDueMailboxChecks(env);
   const { db, config } = env;
   const now = Date.now();
   // Orders placed through a processor only: seeded or imported orders are not ours to build.
@@ -51,6 +54,8 @@ export const sweep: TaskFunction = async (_payload, env) => {
     .execute();
   for (const d of deliveries) await env.enqueue('deliver_webhook', { deliveryId: d.id }, { key: `deliver:${d.id}:${d.attempts + 1}` });
   await recordPastDueInvoices(env);
+  // Retention (REPORTS_RETENTION_DAYS): a batch of expired DMARC and TLS-RPT reports per sweep, their rows with them.
+  await deleteReportsEndedBefore(db, new Date(now - config.reportsRetentionDays * 86_400_000));
 };
 
 /**

@@ -6,6 +6,8 @@ import { checkDomainSetupTask } from './check-domain-setup.js';
 import { fanOutEvent } from './fan-out-event.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import { sendAlertEmail } from './send-alert-email.js';
+import { probeDnsblLiveness } from './probe-dnsbl-liveness.js';
+import { checkMailboxes } from './check-mailboxes.js';
 
 /** The one table of task functions, run by graphile-worker on PostgreSQL and in-process on PGlite. */
 export const TASKS: Record<TaskName, TaskFunction> = {
@@ -16,4 +18,6 @@ export const TASKS: Record<TaskName, TaskFunction> = {
   fan_out_event: fanOutEvent,
   deliver_webhook: deliverWebhook,
   send_alert_email: sendAlertEmail,
+  probe_dnsbl_liveness: probeDnsblLiveness,
+  check_mailboxes: checkMailboxes,
 };

@@ -65,6 +65,18 @@ const alertEmails = new Counter({
   labelNames: ['transport'],
   registers: [registry],
 });
+const reportFiles = new Counter({
+  name: 'report_files_total',
+  help: 'DMARC aggregate and TLS-RPT report files received, by door (smtp, upload), kind (dmarc, tls, unknown) and outcome (stored, duplicate, unknown_domain, refused).',
+  labelNames: ['via', 'kind', 'outcome'],
+  registers: [registry],
+});
+const reportRefusals = new Counter({
+  name: 'report_refusals_total',
+  help: 'Report files refused unread or unparsed, by reason (decompression_bomb, dtd_refused, invalid_xml, invalid_utf8, too_large, ...).',
+  labelNames: ['code'],
+  registers: [registry],
+});
 const queueDepth = new Gauge({ name: 'job_queue_depth', help: 'Jobs in the queue at scrape time, by state.', labelNames: ['state'], registers: [registry] });
 
 let readQueue: (() => Promise<{ waiting: number; running: number; retrying: number; failed: number }>) | null = null;
@@ -129,6 +141,12 @@ export function recordAlertEmail(transport: string): void {
 }
 
 /** The jobs register how to read the queue; the gauge is filled at each scrape. */
+/** One report file's fate; a refusal also counts its reason. A report for a domain no account owns is `unknown_domain` (dropped). */
+export function recordReportFile(via: string, kind: string, outcome: 'stored' | 'duplicate' | 'unknown_domain' | 'refused', code?: string): void {
+  reportFiles.inc({ via, kind, outcome });
+  if (code) reportRefusals.inc({ code });
+}
+
 export function watchQueueDepth(read: typeof readQueue): void {
   readQueue = read;
 }

@@ -65,6 +65,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
+/** A JSON answer of text already made (a GraphQL result stringified), with exactly these headers. */
+export function jsonTextResponse(status: number, text: string, headers: Record<string, string>): Response {
+  return new JsonAnswer(text, { status, headers });
+}
+
 /** The text a JSON answer was made with, while its body is still unread; undefined for any other Response. */
 export function answerTextOf(response: Response): string | undefined {
   return response instanceof JsonAnswer ? response.unreadText() : undefined;

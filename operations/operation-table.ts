@@ -64,6 +64,12 @@ export interface OperationRow {
   readonly textAnswer?: string;
   /** Turns the operation's answer into the REST/MCP answer (the checks drop the keys they leave out). */
   readonly reshape?: (answer: unknown) => unknown;
+  /**
+   * REST also takes the body as raw bytes (any Content-Type but application/json): the bytes reach
+   * the body variable base64-encoded in `contentField`, with `?filename=` in `nameField`. GraphQL and
+   * MCP send the same fields in the JSON input (a file upload does not fit GraphQL's JSON).
+   */
+  readonly rawBody?: { readonly contentField: string; readonly nameField: string };
 }
 
 /** Reads change nothing; repeating them changes nothing. */
@@ -749,6 +755,138 @@ export const dnsConnectionRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+const mailboxDomainParam: ParamSpec = {
+  name: 'domain',
+  in: 'path',
+  type: 'string',
+  required: true,
+  description: 'A domain on one of your orders, e.g. example.com.',
+};
+
+/** Inboxes behind the domain (docs/mailboxes.md): read to list, write for anything that shows or changes a password. */
+export const mailboxRows = [
+  {
+    name: 'list_domain_mailboxes',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/domains/{domain}/mailboxes',
+    document: 'domain-mailboxes',
+    unwrap: 'domainMailboxes',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'The mailboxes of a domain on your orders, each with its status at the provider (pending, active, suspended); never a password.',
+    params: [mailboxDomainParam],
+    mcpTool: 'list_domain_mailboxes',
+    annotations: READING,
+  },
+  {
+    name: 'reveal_mailbox_credentials',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/portal/domains/{domain}/mailboxes/credentials',
+    document: 'reveal-mailbox-credentials',
+    unwrap: 'revealMailboxCredentials',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      "Shows the domain's mailbox passwords with the IMAP and SMTP servers a sending tool connects to; each reveal is recorded as a mailbox.credentials_revealed event (which never holds a password).",
+    params: [mailboxDomainParam],
+    mcpTool: 'reveal_mailbox_credentials',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    name: 'reset_mailbox_password',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/portal/mailboxes/{email}/password',
+    document: 'reset-mailbox-password',
+    unwrap: 'resetMailboxPassword',
+    scope: 'write',
+    rateLimit: 'change',
+    summary: 'Gives the mailbox a new generated password at the provider and answers it once with the IMAP and SMTP servers; the old password stops working.',
+    params: [{ name: 'email', in: 'path', type: 'string', required: true, description: 'A mailbox address on one of your domains, e.g. ada@example.com.' }],
+    mcpTool: 'reset_mailbox_password',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'export_order_mailboxes',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/orders/{subscription_id}/export',
+    document: 'order-export',
+    unwrap: 'orderExport',
+    scope: 'write',
+    rateLimit: 'read',
+    summary:
+      "The order's active mailboxes with their passwords as CSV (text/csv) in a sequencer's bulk-import columns: format=generic, instantly or smartlead; the order's sequencer picks the default (generic for the others). Recorded as a mailbox.credentials_revealed event.",
+    params: [
+      subscriptionIdParam,
+      {
+        name: 'format',
+        in: 'query',
+        type: 'string',
+        required: false,
+        description: "generic (IMAP/SMTP), instantly or smartlead; left out: the order's sequencer's format.",
+      },
+    ],
+    textAnswer: 'text/csv',
+    annotations: { ...READING, readOnlyHint: false, idempotentHint: false },
+  },
+] as const satisfies readonly OperationRow[];
+
+/** DMARC aggregate and TLS-RPT reports (docs/reports.md). */
+export const reportRows = [
+  {
+    name: 'upload_report',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/reports',
+    document: 'upload-report',
+    unwrap: 'uploadReport',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Uploads a DMARC aggregate (XML, .xml.gz, .zip, .eml) or TLS-RPT (.json, .json.gz) report file: the raw bytes as the body (?filename=report.xml.gz), or {"content": "<base64>", "filename": "..."} as JSON; each report in it is stored once.',
+    params: [],
+    bodyVariable: 'input',
+    rawBody: { contentField: 'content', nameField: 'filename' },
+    mcpTool: 'upload_report',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: 'list_reports',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/reports',
+    document: 'reports',
+    unwrap: 'reports',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'Your DMARC aggregate and TLS-RPT reports, newest received first: {"data": [...], "has_more": true|false}; page on with starting_after=<last id>.',
+    params: [
+      { name: 'limit', in: 'query', type: 'integer', required: false, description: 'Reports per page, 1 to 100; default 20.' },
+      { name: 'starting_after', in: 'query', type: 'string', required: false, description: 'The id of the last report of the previous page.' },
+      { name: 'domain', in: 'query', type: 'string', required: false, description: 'Only the reports for this domain.' },
+    ],
+    mcpTool: 'list_reports',
+    annotations: READING,
+  },
+  {
+    name: 'get_domain_sources',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/domains/{domain}/sources',
+    document: 'domain-sources',
+    unwrap: 'domainSources',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: 'Who sends as one of your domains (from DMARC aggregate reports): each source address with its messages and DMARC pass rate over the period.',
+    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'One of your domains.' }, periodParam],
+    mcpTool: 'get_domain_sources',
+    annotations: READING,
+  },
+] as const satisfies readonly OperationRow[];
+
 export const operationTable: readonly OperationRow[] = [
   ...accountReadingRows,
   ...accountChangingRows,
@@ -760,4 +898,6 @@ export const operationTable: readonly OperationRow[] = [
   ...alertRecipientRows,
   ...dnsConnectionRows,
   ...moneyRows,
+  ...mailboxRows,
+  ...reportRows,
 ];

@@ -12,6 +12,8 @@ import { authenticateSession } from './people/authenticate-session.js';
 import type { JobHooks } from './job-hooks.js';
 import type { LogIds } from '../observability/log-ids.js';
 import type { AlertMailer } from './alerts/alert-mailer.js';
+import type { DnsblLivenessBoard } from './checks/blacklist/dnsbl-liveness-board.js';
+import type { MailboxProvider } from './mailboxes/mailbox-provider.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -24,6 +26,8 @@ export interface Services {
    * stopping on its signal: nothing is shared between requests.
    */
   readonly createCheckContext: (scope: DnsRequestScope) => FullCheckContext;
+  /** The blocklists' liveness from the background probe, shared by every request (and, through the database, every instance). */
+  readonly dnsblLiveness: DnsblLivenessBoard;
   /** The bounds on one request's checks (CHECKS_DNS_BUDGET, CHECKS_DEADLINE_MS, CHECKS_MAX_ANSWER_BYTES). */
   readonly checkLimits: CheckLimits;
   /** Stripe when STRIPE_SECRET_KEY is set, else the embedded sandbox processor. */
@@ -36,6 +40,8 @@ export interface Services {
   readonly sandboxStore: SandboxStore;
   /** The background work behind placements and switches (jobs/start-jobs.ts); absent in bare test setups. */
   readonly jobs?: JobHooks;
+  /** The provisioning adapter as the resolvers see it (passwords, mailbox status); absent in bare test setups. */
+  readonly mailboxProvider?: MailboxProvider;
   /** Password resets and invitations go out through this (SMTP_URL, else the outbox folder). */
   readonly mailer?: AlertMailer;
   /** SELF_SIGN_UP=off: POST /auth/sign-up refuses, people join by invitation or create-user only. */

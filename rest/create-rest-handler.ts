@@ -60,7 +60,8 @@ export function createRestHandler(options: {
       // Who may call it, before its input is read (a caller without a key learns no input rule).
       await refuseWithoutKeyOrScope(row.scope, ctx);
       const bodyFields = row.params.some((p) => p.in === 'body');
-      const body = row.bodyVariable || publicPost || bodyFields ? await readJsonBody(request) : undefined;
+      const raw = row.rawBody && !isJsonBody(request) ? row.rawBody : undefined;
+      const body = raw ? await readRawBody(request, url, raw) : row.bodyVariable || publicPost || bodyFields ? await readJsonBody(request) : undefined;
       const variables = readParams(row, pathParams, url.searchParams, publicPost || bodyFields ? body : undefined);
       if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(body);
       for (const { header, variable } of row.headerVariables ?? []) {
@@ -93,6 +94,20 @@ async function countRequest(row: OperationRow, ctx: Context) {
   const principal = await principalOf(ctx);
   if (row.scope !== null && principal.kind !== 'key') return lookAtAllowance(ctx.services.rateLimits, principal);
   return spendAllowance(ctx.services.rateLimits, principal, spendFor(row.method === 'GET' ? 'read' : row.rateLimit));
+}
+
+function isJsonBody(request: Request): boolean {
+  // Only application/json itself: a TLS-RPT file is application/tlsrpt+json, sent as it is.
+  return /^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '');
+}
+
+/** A file sent as the body itself: its bytes in base64 under `contentField`, its name from ?filename= or Content-Disposition. */
+async function readRawBody(request: Request, url: URL, raw: { readonly contentField: string; readonly nameField: string }): Promise<Record<string, unknown>> {
+  const bytes = Buffer.from(await request.arrayBuffer());
+  if (bytes.length === 0) throw badRequest('missing_body', 'Send the file as the request body (or JSON with its base64 in "content").');
+  const disposition = /filename="?([^";]+)"?/i.exec(request.headers.get('content-disposition') ?? '')?.[1];
+  const name = url.searchParams.get(raw.nameField) ?? disposition;
+  return { [raw.contentField]: bytes.toString('base64'), ...(name ? { [raw.nameField]: name } : {}) };
 }
 
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {

@@ -29,7 +29,7 @@ export interface OpenApiOperation {
 /** What each error status means on this API (SPEC 7), in the words the reference page shows. */
 export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'Refused: `detail` says what to change (a missing or malformed parameter, an unknown or price-like body field, order problems listed by domain in `problems`).',
-  401: 'The key is missing, not recognised, or revoked.',
+  401: 'The key is missing, not recognised, revoked or expired.',
   402: 'The payment processor did not take the payment (declined card, or a code it would not redeem). Nothing charged.',
   403: 'The key lacks the scope this call needs; `required_scope` names it.',
   404: 'No such record, or no such sku on the account.',
@@ -214,7 +214,7 @@ function publicOperation(row: OperationRow, method: 'GET' | 'POST', answer: Json
     responses: {
       200: {
         description:
-          "The check's answer: status, summary, findings and the check's own fields (or only the first three when the request's deadline cut it off).",
+          "The check's answer: status, summary, findings, dnssec and the check's own fields (or only the first four when the request's deadline cut it off).",
         headers: { ...RATE_LIMIT_HEADER_REFS, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
         content: { 'application/json': { schema: answer } },
       },
@@ -265,11 +265,28 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
       },
     };
   } else if (body) {
+    const json = { 'application/json': { schema: inputSchema(body.type, schemas) } };
     requestBody = {
       required: body.required,
       description: 'A JSON object; field names in snake_case. Unknown fields are refused.',
-      content: { 'application/json': { schema: inputSchema(body.type, schemas) } },
+      content: json,
     };
+    if (row.rawBody) {
+      // The file itself as the body (any type but JSON); its name in ?filename=.
+      const file = { schema: { type: 'string', format: 'binary' } };
+      requestBody = {
+        required: true,
+        description: `The file itself as the body (name it with ?${row.rawBody.nameField}=), or a JSON object with its base64 in "${row.rawBody.contentField}".`,
+        content: {
+          ...json,
+          'application/gzip': file,
+          'application/zip': file,
+          'application/xml': file,
+          'message/rfc822': file,
+          'application/octet-stream': file,
+        },
+      };
+    }
   }
 
   const answer = answerSchemaOf(row, schemas);
@@ -380,12 +397,31 @@ function checkAnswerSchemas(): Record<string, JsonSchema> {
     CheckAnswer: {
       type: 'object',
       description:
-        'Every check answers status, summary and findings, plus its own snake_case fields (docs/checks.md). A DNS timeout or SERVFAIL gives status "error", never a missing record.',
-      required: ['status', 'summary', 'findings'],
+        'Every check answers status, summary, findings and dnssec, plus its own snake_case fields (docs/checks.md). A DNS timeout or SERVFAIL gives status "error", never a missing record.',
+      required: ['status', 'summary', 'findings', 'dnssec'],
       properties: {
         status: { type: 'string', enum: ['pass', 'warn', 'fail', 'error'] },
         summary: { type: 'string', description: 'One sentence.' },
         findings: { type: 'array', items: { $ref: '#/components/schemas/Finding' } },
+        dnssec: {
+          type: ['object', 'null'],
+          description:
+            'The DNSSEC status of the DNS answers the check used, the weakest of them: secure, insecure, bogus or indeterminate, with the reason (docs/dnssec.md); null when the check asked no DNS question.',
+          required: ['status', 'reason', 'answers', 'validated', 'name', 'type', 'extended_dns_error'],
+          properties: {
+            status: { type: 'string', enum: ['secure', 'insecure', 'bogus', 'indeterminate'] },
+            reason: { type: 'string' },
+            answers: { type: 'integer' },
+            validated: { type: 'integer' },
+            name: { type: ['string', 'null'] },
+            type: { type: ['string', 'null'] },
+            extended_dns_error: {
+              type: ['object', 'null'],
+              required: ['code', 'meaning', 'text'],
+              properties: { code: { type: 'integer' }, meaning: { type: 'string' }, text: { type: ['string', 'null'] } },
+            },
+          },
+        },
       },
       additionalProperties: true,
     },

@@ -8,7 +8,7 @@ import type { DoorEnum } from './door-enum-extension.js';
  */
 const periodName = (period: string) => `P${period.toUpperCase()}`;
 
-const AnalyticsPeriodEnum = builder.enumType('AnalyticsPeriod', {
+export const AnalyticsPeriodEnum = builder.enumType('AnalyticsPeriod', {
   description: `Length of a period ending today: ${Object.keys(ANALYTICS_PERIODS).map(periodName).join(', ')} (on REST and MCP ${Object.keys(ANALYTICS_PERIODS).join(', ')}).`,
   values: Object.fromEntries(
     Object.entries(ANALYTICS_PERIODS).map(([period, days]) => [
@@ -31,6 +31,14 @@ const DomainDeliverabilityRef = builder.objectRef<DomainDeliverability>('DomainD
     replyRate: t.exposeFloat('replyRate', { nullable: true }),
     inboxRate: t.exposeFloat('inboxRate', { nullable: true }),
     spamRate: t.exposeFloat('spamRate', { nullable: true }),
+    reportedMessages: t.exposeInt('reportedMessages', {
+      nullable: true,
+      description: "Messages receivers' DMARC aggregate reports counted in the period; null (never 0) without a report.",
+    }),
+    dmarcPassRate: t.exposeFloat('dmarcPassRate', { nullable: true, description: 'Percentage of reported messages that passed DMARC; null without a report.' }),
+    failingSources: t.exposeInt('failingSources', { nullable: true, description: 'Source addresses with messages failing DMARC; null without a report.' }),
+    tlsSessions: t.exposeInt('tlsSessions', { nullable: true, description: 'TLS sessions TLS-RPT reports counted; null without a TLS report.' }),
+    tlsFailureRate: t.exposeFloat('tlsFailureRate', { nullable: true, description: 'Percentage of those sessions that failed; null without a TLS report.' }),
   }),
 });
 

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { InvoiceStatusEnum } from './status-enums.js';
 import { getBilling, type Billing, type BillingInvoice, type InvoiceLine } from '../resolvers/account/get-billing.js';
 import { payInvoices, type PaidInvoices } from '../resolvers/account/pay-invoices.js';
 import type { InvoicePaymentOutcome } from '../resolvers/orders/pay-open-invoices.js';
@@ -15,7 +16,7 @@ const InvoiceLineRef = builder.objectRef<InvoiceLine>('InvoiceLine').implement({
 const InvoiceRef = builder.objectRef<BillingInvoice>('Invoice').implement({
   fields: (t) => ({
     number: t.exposeString('number'),
-    status: t.exposeString('status', { description: 'paid, open, void or uncollectible.' }),
+    status: t.field({ type: InvoiceStatusEnum, resolve: (i) => i.status }),
     amountDue: t.exposeInt('amountDue'),
     amountPaid: t.exposeInt('amountPaid'),
     currency: t.exposeString('currency'),

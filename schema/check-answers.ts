@@ -1,5 +1,7 @@
 import { answerEnum, answerInterface, answerObject, answerScalar, answerUnion, type AnswerFields } from './answer-type-dsl.js';
 import type { CheckResultBase, Finding } from '../resolvers/checks/check-result.js';
+import type { CheckDnssec } from '../resolvers/checks/dns/dnssec-tally.js';
+import type { ExtendedDnsError } from '../resolvers/checks/dns/dns-types.js';
 import type { checkSpf } from '../resolvers/checks/spf/check-spf.js';
 import type { SpfExpansionStop, SpfTermNode } from '../resolvers/checks/spf/spf-tree-types.js';
 import type { checkDkim } from '../resolvers/checks/dkim/check-dkim.js';
@@ -61,6 +63,30 @@ answerObject<Finding>('Finding', "One observation, with a stable code (docs/chec
   code: ['String', 'Stable, snake_case, documented in docs/checks.md.'],
   message: ['String', 'A sentence a person can act on.'],
 });
+answerEnum(
+  'DnssecStatus',
+  ['secure', 'insecure', 'bogus', 'indeterminate'],
+  'DNSSEC validation as the resolver reported it: secure (AD set), insecure (AD clear: unsigned, or a resolver that does not validate), ' +
+    'bogus (SERVFAIL with an Extended DNS Error saying validation failed), indeterminate (the reply did not tell, or no reply). docs/dnssec.md.',
+);
+answerObject<ExtendedDnsError>('ExtendedDnsError', "An Extended DNS Error (RFC 8914) from the resolver's reply, as the first reply gave it.", {
+  code: ['Int', 'The INFO-CODE: 7 Signature Expired, 9 DNSKEY Missing, 6 DNSSEC Bogus, ...'],
+  meaning: ['String', 'The code in plain words.'],
+  text: ['String?', "The resolver's EXTRA-TEXT, printable and at most 200 characters; null when it sent none."],
+});
+answerObject<CheckDnssec>(
+  'CheckDnssec',
+  'The DNSSEC status of the DNS answers a check used: the weakest of them (bogus, then indeterminate, then insecure, then secure), with the reason (docs/dnssec.md).',
+  {
+    status: 'DnssecStatus',
+    reason: ['String', "A sentence: the resolver's reason, or what the answers showed."],
+    answers: ['Int', 'Distinct questions (name and type) the check asked the resolver.'],
+    validated: ['Int', 'Of those, the answers the resolver validated (AD set).'],
+    name: ['String?', 'The name whose answer decided the status; null when secure.'],
+    type: ['String?', 'Its record type; null when secure.'],
+    extended_dns_error: ['ExtendedDnsError?', "That answer's Extended DNS Error; null when it carried none."],
+  },
+);
 const checkAnswer = answerInterface<CheckResultBase>(
   'CheckAnswer',
   'What every check answers: select these with `... on CheckAnswer { status summary findings { code } }` on any check field.',
@@ -68,6 +94,7 @@ const checkAnswer = answerInterface<CheckResultBase>(
     status: 'CheckStatus',
     summary: ['String', 'One sentence.'],
     findings: '[Finding]',
+    dnssec: ['CheckDnssec?', 'The DNSSEC status of the DNS answers the check used (docs/dnssec.md); null when it asked no DNS question.'],
   },
 );
 /** A check's own answer: the common fields come from CheckAnswer. */
@@ -75,11 +102,10 @@ function check<T extends CheckResultBase>(name: string, description: string, fie
   answerObject<T>(name, description, fields, [checkAnswer]);
 }
 answerEnum('DmarcPolicy', ['none', 'quarantine', 'reject'], 'A DMARC policy (p=, sp=, np=).');
-answerEnum('DnssecStatus', ['secure', 'insecure', 'bogus'], 'DNSSEC validation of an answer (docs/checks.md, "DNSSEC status").');
 answerEnum('DnsType', CHECK_DNS_TYPES, 'The record types check-dns reads (REST takes them in any case).');
 answerEnum('SpfResult', ['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'], 'An RFC 7208 check_host() result.');
 
-/** The answer when the request's deadline passed before the check returned anything: only the common fields. */
+/** The answer when the request's deadline passed before the check returned anything: only the common fields (dnssec of the lookups made so far). */
 check<CheckResultBase>(
   'UnfinishedCheck',
   "A check the request's deadline (CHECKS_DEADLINE_MS) cut off before it answered: status error, the reason as summary and first finding (code deadline_passed).",

@@ -5,8 +5,8 @@ import { checkDeclarations, resultTypeName, type CheckArg, type CheckDeclaration
 import type { Context } from '../resolvers/context.js';
 import { runBoundedCheck } from '../resolvers/limits/run-bounded-check.js';
 
-/** Every answer carries status, summary and findings; a check's own answer carries more. */
-const COMMON_KEYS = 3;
+/** Every answer carries status, summary, findings and dnssec; a check's own answer carries more. */
+const COMMON_KEYS: ReadonlySet<string> = new Set(['status', 'summary', 'findings', 'dnssec']);
 
 /**
  * One public field per check declaration, open to every caller (no authScopes). Every field runs
@@ -19,7 +19,7 @@ function checkField(declaration: CheckDeclaration): void {
     `${declaration.name}'s answer (${declaration.answer}), or UnfinishedCheck when the request's deadline cut it off before it answered.`,
     [declaration.answer, 'UnfinishedCheck'],
     // A cut-off answer holds only the common fields; every check's own answer holds more.
-    (value) => (Object.keys(value).length > COMMON_KEYS ? declaration.answer : 'UnfinishedCheck'),
+    (value) => (Object.keys(value).some((key) => !COMMON_KEYS.has(key)) ? declaration.answer : 'UnfinishedCheck'),
   );
   builder.queryField(declaration.field, (t) =>
     t.field({

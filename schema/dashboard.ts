@@ -1,4 +1,6 @@
 import { builder } from './builder.js';
+import { BuildStateEnum } from './domain-setup.js';
+import { OrderStatusEnum } from './status-enums.js';
 import { getDashboard, type Dashboard, type DashboardDomain, type DashboardOrder } from '../resolvers/account/get-dashboard.js';
 
 const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][number]>('BuildProblem').implement({
@@ -11,7 +13,7 @@ const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][numbe
 const DashboardDomainRef = builder.objectRef<DashboardDomain>('DashboardDomain').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    buildState: t.exposeString('buildState', { description: 'queued, building, live, needs_attention, suspended or cancelled (docs/api.md).' }),
+    buildState: t.field({ type: BuildStateEnum, resolve: (d) => d.buildState }),
     mailboxCount: t.exposeInt('mailboxCount'),
     forwardTo: t.exposeString('forwardTo', { nullable: true }),
     workspaceId: t.exposeInt('workspaceId', { nullable: true }),
@@ -32,7 +34,7 @@ const DashboardOrderRef = builder.objectRef<DashboardOrder>('DashboardOrder').im
     reference: t.exposeString('reference'),
     sku: t.exposeString('sku'),
     product: t.exposeString('product'),
-    status: t.exposeString('status'),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     domains: t.field({ type: [DashboardDomainRef], resolve: (o) => o.domains }),
   }),

@@ -26,6 +26,8 @@ import './domain-verification.js';
 import './domain-setup.js';
 import './dns-connections.js';
 import './apply-domain-setup.js';
+import './mailboxes.js';
+import './reports.js';
 
 /** Fields in the order they are declared: the operation documents are printed from it (scripts/print-schema.ts). */
 export const declaredSchema = builder.toSchema({ sortSchema: false });

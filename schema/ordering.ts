@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { OrderStatusEnum } from './status-enums.js';
 import { ORDER_LIMITS } from '../resolvers/orders/order-input.js';
 import { previewOrder, type OrderPreview } from '../resolvers/orders/preview-order.js';
 import { placeOrder } from '../resolvers/orders/place-order.js';
@@ -120,7 +121,7 @@ const PlacedOrderRef = builder.objectRef<PlacedOrder>('PlacedOrder').implement({
     reference: t.exposeString('reference'),
     subscriptionId: t.exposeString('subscriptionId'),
     sku: t.exposeString('sku'),
-    status: t.exposeString('status'),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
     quantity: t.exposeInt('quantity'),
     domains: t.exposeInt('domains'),
     mailboxes: t.exposeInt('mailboxes'),

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { OrderStatusEnum } from './status-enums.js';
 import { SequencerEnum } from './order-settings.js';
 import { listOrders, type OrderSummary } from '../resolvers/account/list-orders.js';
 
@@ -9,7 +10,7 @@ export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').i
     reference: t.exposeString('reference'),
     sku: t.exposeString('sku'),
     product: t.exposeString('product'),
-    status: t.exposeString('status'),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
     quantity: t.exposeInt('quantity'),
     unitAmount: t.exposeInt('unitAmount', { description: 'Minor units (cents).' }),
     currency: t.exposeString('currency'),

@@ -1,5 +1,16 @@
 import { builder } from './builder.js';
-import { createKeyForPerson, findViewer, listApiKeys, revokeKeyForPerson, type ApiKeyListing, type Viewer } from '../resolvers/people/manage-keys.js';
+import {
+  createKeyForPerson,
+  findViewer,
+  listApiKeys,
+  MAX_ROLL_GRACE_HOURS,
+  revokeKeyForPerson,
+  rollKeyForPerson,
+  type ApiKeyListing,
+  type NewKey,
+  type RolledKey,
+  type Viewer,
+} from '../resolvers/people/manage-keys.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
 import { listInvitations, listPeople, type PendingInvitation, type PersonListing } from '../resolvers/people/list-people.js';
 import { changePassword } from '../resolvers/people/change-password.js';
@@ -19,14 +30,36 @@ const ApiKeyRef = builder.objectRef<ApiKeyListing>('ApiKey').implement({
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Kept to the minute.' }),
     createdBy: t.exposeString('createdBy', { nullable: true, description: "The e-mail of the person who made it; null for the operator's keys." }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key stops working (chosen when it was made, or set by a roll); null: never.',
+    }),
+    rolledToKeyId: t.exposeInt('rolledToKeyId', { nullable: true, description: 'The key a roll made to replace this one.' }),
   }),
 });
 
-const NewApiKeyRef = builder.objectRef<{ keyId: number; key: string; scopes: string[] }>('NewApiKey').implement({
+const NewApiKeyRef = builder.objectRef<NewKey>('NewApiKey').implement({
   fields: (t) => ({
     keyId: t.exposeInt('keyId'),
     key: t.exposeString('key', { description: 'The whole key, shown this once.' }),
     scopes: t.exposeStringList('scopes'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'null: the key does not expire.' }),
+  }),
+});
+
+const RolledApiKeyRef = builder.objectRef<RolledKey>('RolledApiKey').implement({
+  description: 'The new key a roll made (shown this once), and when the key it replaces stops working.',
+  fields: (t) => ({
+    keyId: t.exposeInt('keyId'),
+    key: t.exposeString('key', { description: 'The whole new key, shown this once.' }),
+    scopes: t.exposeStringList('scopes'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'The new key does not expire: null.' }),
+    previousKeyId: t.exposeInt('previousKeyId'),
+    previousKeyExpiresAt: t.expose('previousKeyExpiresAt', {
+      type: 'DateTime',
+      description: 'The old key works until then (the grace period), then is refused as an expired key.',
+    }),
   }),
 });
 
@@ -89,6 +122,11 @@ const ApiKeyInput = builder.inputType('ApiKeyInput', {
   fields: (t) => ({
     name: t.string({ required: true, description: 'Where the key is used, 1 to 100 characters.' }),
     scopes: t.stringList({ required: true, description: `One or more of ${SCOPES.join(', ')}.` }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      required: false,
+      description: 'When the key stops working: after now, at most 3 years ahead. Leave it out for a key that does not expire.',
+    }),
   }),
 });
 
@@ -138,6 +176,19 @@ builder.mutationField('revokeApiKey', (t) =>
     authScopes: { session: true },
     args: { keyId: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => revokeKeyForPerson(ctx, args.keyId),
+  }),
+);
+
+builder.mutationField('rollApiKey', (t) =>
+  t.field({
+    type: RolledApiKeyRef,
+    description: `Makes a new key with the same name and scopes (its secret shown this once) and keeps the old one working for graceHours (0 to ${MAX_ROLL_GRACE_HOURS}, default 24), then refuses it. Who may revoke a key may roll it. Signed-in people only.`,
+    authScopes: { session: true },
+    args: {
+      keyId: t.arg.int({ required: true }),
+      graceHours: t.arg.int({ required: false, defaultValue: 24, description: `0 (the old key stops now) to ${MAX_ROLL_GRACE_HOURS}.` }),
+    },
+    resolve: (_root, args, ctx) => rollKeyForPerson(ctx, args.keyId, args.graceHours ?? 24),
   }),
 );
 

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { ReferralEarningStatusEnum } from './status-enums.js';
 import { getReferrals, type ReferralEarningView, type Referrals } from '../resolvers/account/get-referrals.js';
 
 const EarningRef = builder.objectRef<ReferralEarningView>('ReferralEarning').implement({
@@ -6,7 +7,7 @@ const EarningRef = builder.objectRef<ReferralEarningView>('ReferralEarning').imp
     referredAccount: t.exposeString('referredAccount'),
     amount: t.exposeInt('amount'),
     currency: t.exposeString('currency'),
-    status: t.exposeString('status', { description: 'pending or paid.' }),
+    status: t.field({ type: ReferralEarningStatusEnum, resolve: (r) => r.status }),
     earnedAt: t.expose('earnedAt', { type: 'DateTime' }),
   }),
 });

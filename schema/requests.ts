@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { ChangeRequestStatusEnum } from './status-enums.js';
 import { listRequests, type ChangeRequestView, type RequestReplyView } from '../resolvers/account/list-requests.js';
 import { REQUEST_KINDS, unknownRequestKindError } from '../resolvers/changes/request-kinds.js';
 import { sameSpellings, type DoorEnum } from './door-enum-extension.js';
@@ -25,7 +26,7 @@ export const ChangeRequestRef = builder.objectRef<ChangeRequestView>('ChangeRequ
     kind: t.field({ type: RequestKindEnum, resolve: (r) => r.kind }),
     summary: t.exposeString('summary'),
     forwardTo: t.exposeString('forwardTo', { nullable: true }),
-    status: t.exposeString('status', { description: 'open, done or declined.' }),
+    status: t.field({ type: ChangeRequestStatusEnum, resolve: (r) => r.status }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     replies: t.field({ type: [ReplyRef], resolve: (r) => r.replies }),
   }),

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { WebhookDeliveryStatusEnum } from './status-enums.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -40,7 +41,7 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery')
     deliveryId: t.exposeInt('deliveryId'),
     eventId: t.exposeString('eventId', { description: 'Also in the Webhook-Id header: drop a delivery whose event you already handled.' }),
     eventType: t.exposeString('eventType'),
-    status: t.exposeString('status', { description: 'pending (retried with backoff for a day), delivered or failed.' }),
+    status: t.field({ type: WebhookDeliveryStatusEnum, resolve: (d) => d.status }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
@@ -113,7 +114,11 @@ const QueuedDeliveryRef = builder.objectRef<QueuedDelivery>('QueuedDelivery').im
   fields: (t) => ({
     deliveryId: t.exposeInt('deliveryId'),
     eventId: t.exposeString('eventId'),
-    status: t.exposeString('status', { description: 'pending: the attempt is queued; GET /v1/webhooks/{id}/deliveries shows how it went.' }),
+    status: t.field({
+      type: WebhookDeliveryStatusEnum,
+      description: 'pending: the attempt is queued; GET /v1/webhooks/{id}/deliveries shows how it went.',
+      resolve: (d) => d.status,
+    }),
   }),
 });
 

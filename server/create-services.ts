@@ -8,6 +8,9 @@ import { createHttpsFetcher } from '../resolvers/checks/http/create-https-fetche
 import { loadMarkRoots } from '../resolvers/checks/bimi/mark-roots.js';
 import { createServicePayments } from './create-payments.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
+import { createDnsblLivenessBoard } from '../resolvers/checks/blacklist/dnsbl-liveness-board.js';
+import { findDnsblLiveness } from '../db/dnsbl-liveness.js';
+import { getRdapJson } from './rdap-client.js';
 
 export interface ServiceOverrides {
   /** Tests lower the allowances to reach them quickly. */
@@ -27,6 +30,7 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
   const markRoots = loadMarkRoots(settings.extraMarkRootsFile);
   const googleTenancy = overrides.googleTenancy ?? createGoogleTenancyProbe();
   const payments = createServicePayments(database.db, config, settings.stripe);
+  const dnsblLiveness = createDnsblLivenessBoard({ read: () => findDnsblLiveness(database.db) }, settings.dnsblLiveness);
   return {
     payments: payments.processor,
     sandboxStore: payments.sandboxStore,
@@ -39,9 +43,20 @@ export function createServices(database: OpenedDatabase, config: ServiceConfig, 
     faults: settings.faults,
     secretsKey: config.secretsKey,
     publishing: settings.publishing,
+    dnsblLiveness,
     createCheckContext: (scope) => {
       const dns = createDnsLookup(dnsConfig, scope);
-      return { dns, https: createHttpsFetcher(dns, httpsConfig), now: () => new Date(), blacklist, registration, googleTenancy, markRoots };
+      return {
+        dns,
+        https: createHttpsFetcher(dns, httpsConfig),
+        now: () => new Date(),
+        blacklist,
+        dnsblLiveness,
+        registration,
+        rdapGet: getRdapJson,
+        googleTenancy,
+        markRoots,
+      };
     },
   };
 }

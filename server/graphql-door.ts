@@ -1,16 +1,20 @@
 import type { Services } from '../resolvers/context.js';
 import { createContext } from '../resolvers/context.js';
+import type { GraphQLParams } from 'graphql-yoga';
+import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
 import { ApiError } from '../resolvers/api-error.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';
 import { operationTable } from '../operations/operation-table.js';
-import { errorResponse } from '../operations/json-response.js';
+import { errorResponse, jsonTextResponse } from '../operations/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
 import { sessionTokenOf } from '../resolvers/people/sessions.js';
 import { jsonTooDeep, tooDeepError } from '../operations/parse-json-bounded.js';
 import { accountCorsHeaders, CSRF_HEADER, isPortalOrigin } from './account-cors.js';
+import { logUnexpectedInAnswer } from './mask-error.js';
+import type { Context } from '../resolvers/context.js';
 
 /**
  * The allowance class of a root field that is not what its operation type says: previewOrder is a
@@ -25,23 +29,36 @@ const FIELD_CLASS: ReadonlyMap<string, RateLimitClass> = new Map(
  * and MCP. Each operation counts against the caller's allowances (graphql-spend.ts): a valid key's
  * reading and changing allowances, else the client address's public allowance. GraphiQL's page (a
  * GET without a query) spends nothing, and is GraphiQL with its assets inline from @graphql-yoga/render-graphiql (no CDN).
+ *
+ * The common request, one operation POSTed as JSON and answered as JSON, runs in-process as REST's
+ * operations do (answerInProcess): its body is read and parsed once, yoga's own params handling
+ * runs the operation (the same envelop pipeline: caches, armor, our rules, masking, graphql-jit),
+ * and the answer's status comes from the execution result. Everything else (GET, GraphiQL, batches,
+ * other content types, odd parameters, streamed answers) goes through yoga's HTTP handling, as
+ * before; the two answer alike (test/server/graphql-in-process.test.ts compares them).
  */
-export async function handleGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
+export async function handleGraphql(
+  yoga: Yoga,
+  services: Services,
+  request: Request,
+  info: RequestInfo,
+  options: { readonly inProcess?: boolean } = {},
+): Promise<Response> {
   const cors = accountCorsHeaders(request, services.config.apiUrl);
-  const response = await answerGraphql(yoga, services, request, info);
+  const response = await answerGraphql(yoga, services, request, info, options.inProcess !== false);
   // Ours replace yoga's own CORS, which reflects any origin with credentials.
   for (const name of [...response.headers.keys()]) if (name.startsWith('access-control-')) response.headers.delete(name);
   for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
   return response;
 }
 
-async function answerGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo): Promise<Response> {
+async function answerGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo, inProcess: boolean): Promise<Response> {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { 'content-length': '0' } });
   const authorization = request.headers.get('authorization');
   // Only without a key does the cookie count; then the request must show it was made by script on a
   // page allowed to set headers (a cross-site form cannot), as yoga's CSRF prevention asks.
   const sessionToken = authorization === null ? sessionTokenOf(request.headers.get('cookie')) : null;
-  const url = new URL(request.url);
+  const url = info.url ?? new URL(request.url);
   const origin = request.headers.get('origin');
   if (sessionToken && origin !== null && !isPortalOrigin(origin, request, services.config.apiUrl)) {
     // A browser sends the cookie from a sibling subdomain too (same site): only the portal's pages sign in by it.
@@ -55,8 +72,11 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
     );
   }
   const runsOperation = request.method === 'POST' || url.searchParams.has('query');
+  // The body, read once: the bytes go on to yoga when it answers, the text to everything else.
+  const bytes = request.method === 'POST' ? await request.arrayBuffer() : null;
+  const text = bytes ? UTF8.decode(bytes) : null;
   // Variables nested thousands deep would overflow input coercion's recursion: refused in our words first.
-  if (request.method === 'POST' && jsonTooDeep(await request.clone().text())) return errorResponse(tooDeepError(), info.requestId);
+  if (text !== null && jsonTooDeep(text)) return errorResponse(tooDeepError(), info.requestId);
   if (sessionToken && runsOperation && !request.headers.has(CSRF_HEADER)) {
     return errorResponse(
       new ApiError(
@@ -75,27 +95,147 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
     clientAddress: info.clientAddress,
     signal: info.signal ?? request.signal,
   });
+  // One operation as JSON, answered as JSON: run in-process. Null sends the request through yoga.
+  const single = inProcess && text !== null ? singleJsonOperation(request, text) : null;
   let outcome: RateLimitOutcome | null;
   try {
     const principal = await principalOf(appContext);
     outcome = runsOperation
-      ? await spendAllowance(services.rateLimits, principal, graphqlSpend(await paramsOf(request, url), FIELD_CLASS))
+      ? await spendAllowance(services.rateLimits, principal, graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS))
       : await lookAtAllowance(services.rateLimits, principal);
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error, info.requestId);
     throw error;
   }
-  // Yoga sees the connection's signal on its Request, as before serve-http stopped putting it there.
-  const forYoga = info.signal ? new Request(request, { signal: info.signal }) : request;
-  const response = await requestErrorsAre400(await yoga.fetch(forYoga, { appContext }));
+  const response = single ? await answerInProcess(yoga, request, single, appContext) : await answerThroughYoga(yoga, request, bytes, info, appContext);
   for (const [name, value] of Object.entries(rateLimitHeaders(outcome))) response.headers.set(name, value);
   return response;
 }
 
-/** The operations a request asks for, read without consuming the body yoga reads next. */
-async function paramsOf(request: Request, url: URL): Promise<GraphqlParams[]> {
-  if (request.method !== 'POST') return [{ query: url.searchParams.get('query'), operationName: url.searchParams.get('operationName') }];
-  const text = await request.clone().text();
+const UTF8 = new TextDecoder();
+
+/** The request through yoga's HTTP handling, its body (read by the door) given back as it came. */
+async function answerThroughYoga(yoga: Yoga, request: Request, bytes: ArrayBuffer | null, info: RequestInfo, appContext: Context): Promise<Response> {
+  // Yoga sees the connection's signal on its Request, as before serve-http stopped putting it there.
+  const signal = info.signal ?? request.signal;
+  const forYoga =
+    bytes === null
+      ? info.signal
+        ? new Request(request, { signal: info.signal })
+        : request
+      : new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal });
+  return requestErrorsAre400(await yoga.fetch(forYoga, { appContext }));
+}
+
+/** One GraphQL operation of a JSON body, and the media type its answer is sent as. */
+interface SingleOperation {
+  readonly params: GraphQLParams;
+  readonly mediaType: string;
+}
+
+/** The parameters a GraphQL request may carry (yoga refuses any other that is not null). */
+const PARAM_NAMES: ReadonlySet<string> = new Set(['query', 'variables', 'operationName', 'extensions']);
+/** Yoga's own body limit (serve-http's is lower): a request declaring more is yoga's to refuse. */
+const YOGA_BODY_LIMIT = 25_000_000;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The request's one operation when yoga would read it as such and answer it as plain JSON: a POST of
+ * application/json (or application/graphql+json) whose body is one object of well-formed parameters,
+ * from a caller accepting application/json or application/graphql-response+json. Null for anything
+ * else (a batch, another content type, a parameter yoga refuses, a stream asked for), which yoga
+ * answers in its own words.
+ */
+function singleJsonOperation(request: Request, text: string): SingleOperation | null {
+  const type = (request.headers.get('content-type') ?? '').split(',')[0] ?? '';
+  if (!isContentType(type, 'application/json') && !isContentType(type, 'application/graphql+json')) return null;
+  const length = request.headers.get('content-length');
+  if (length !== null && (!/^\d+$/.test(length) || Number(length) > YOGA_BODY_LIMIT)) return null;
+  const mediaType = regularMediaType(request.headers.get('accept'));
+  if (mediaType === null) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(body)) return null;
+  for (const [name, value] of Object.entries(body)) if (value !== null && value !== undefined && !PARAM_NAMES.has(name)) return null;
+  const { query, variables, operationName, extensions } = body;
+  if (typeof query !== 'string') return null;
+  if (variables !== null && variables !== undefined && !isRecord(variables)) return null;
+  if (extensions !== null && extensions !== undefined && !isRecord(extensions)) return null;
+  if (operationName !== null && operationName !== undefined && typeof operationName !== 'string') return null;
+  const params: GraphQLParams = { query };
+  if (isRecord(variables)) params.variables = variables;
+  if (typeof operationName === 'string') params.operationName = operationName;
+  if (isRecord(extensions)) params.extensions = extensions;
+  return { params, mediaType };
+}
+
+/** Yoga's test of a request's content type (case as sent; parameters after a semicolon allowed). */
+function isContentType(sent: string, expected: string): boolean {
+  return sent === expected || sent.startsWith(`${expected};`);
+}
+
+/** The two media types yoga answers a single result as, in the order it offers them. */
+const REGULAR_MEDIA_TYPES = ['application/graphql-response+json', 'application/json'] as const;
+
+/**
+ * The media type yoga answers a single result as for this Accept header, or null when it would
+ * stream it (text/event-stream, multipart/mixed) or refuse it (406). Yoga reads the header's types
+ * last to first and keeps the last match, its regular types after the streaming ones; only UTF-8 counts.
+ */
+function regularMediaType(accept: string | null): string | null {
+  const asked = (accept === null || accept === '' ? '*/*' : accept).replace(/\s/g, '').toLowerCase().split(',').reverse();
+  let chosen: string | null = null;
+  for (const one of asked) {
+    const [type = '', ...parameters] = one.split(';');
+    const charset = parameters.find((p) => p.includes('charset=')) ?? 'charset=utf-8';
+    if (charset !== 'charset=utf-8') continue;
+    const [pre, suf] = type.split('/');
+    for (const offered of REGULAR_MEDIA_TYPES) {
+      const [offeredPre, offeredSuf] = offered.split('/');
+      if ((pre === '*' || pre === offeredPre) && (suf === '*' || suf === offeredSuf)) chosen = offered;
+    }
+  }
+  return chosen;
+}
+
+/**
+ * One operation run in-process, as REST runs its operations: yoga's params handling executes it
+ * (its parameter checks, the envelop pipeline, error masking), and the answer is written from the
+ * execution result, with no Request parsing, Response re-reading or second JSON parse. A result
+ * without errors is its JSON text (graphql-jit's stringify is JSON.stringify: create-yoga.ts sets
+ * no custom serializer); one with errors goes through yoga's own result writer, so its status,
+ * headers and errors read exactly as yoga writes them, and is 400 when nothing ran.
+ */
+async function answerInProcess(yoga: Yoga, request: Request, single: SingleOperation, appContext: Context): Promise<Response> {
+  const result = await yoga.getResultForParams({ params: single.params, request }, { appContext });
+  // No subscriptions, @defer or @stream in the schema: a stream is a bug, never an answer.
+  if (!result || isAsyncIterable(result)) throw new Error('/graphql: one operation gave no single result.');
+  logUnexpectedInAnswer(result, appContext.logIds);
+  const contentType = `${single.mediaType}; charset=utf-8`;
+  if (!result.errors?.length && !result.extensions?.http) {
+    const text = JSON.stringify(result);
+    return jsonTextResponse(200, text, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) });
+  }
+  const written = processRegularResult(result, yoga.fetchAPI, single.mediaType);
+  const text = await written.text();
+  // Refused before execution (syntax, validation, armor's limits): errors and no data. GraphQL over
+  // HTTP answers that 200 for application/json; we answer 400, so any client sees the refusal.
+  const status = written.status === 200 && result.data === undefined && result.errors?.length ? 400 : written.status;
+  const headers: Record<string, string> = {};
+  written.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return jsonTextResponse(status, text, headers);
+}
+
+/** The operations a request asks for (a batch holds several), from the body the door read. */
+function paramsOf(request: Request, url: URL, text: string | null): GraphqlParams[] {
+  if (text === null) return [{ query: url.searchParams.get('query'), operationName: url.searchParams.get('operationName') }];
   if ((request.headers.get('content-type') ?? '').includes('application/graphql')) return [{ query: text }];
   try {
     const body = JSON.parse(text) as unknown;
@@ -109,7 +249,8 @@ async function paramsOf(request: Request, url: URL): Promise<GraphqlParams[]> {
 /**
  * A request refused before execution (syntax, validation, armor's limits) has errors and no `data`.
  * GraphQL over HTTP answers those 400 for application/graphql-response+json but 200 for plain JSON;
- * we answer 400 for both, so any client sees the refusal.
+ * we answer 400 for both, so any client sees the refusal. (Yoga's path: batches, GET and the rest;
+ * answerInProcess decides the same from the result.)
  */
 async function requestErrorsAre400(response: Response): Promise<Response> {
   if (response.status !== 200 || !response.headers.get('content-type')?.includes('json')) return response;

@@ -21,16 +21,39 @@ export function graphqlSpend(params: readonly GraphqlParams[], fieldClass: Reado
   return params.map((one) => operationSpend(one, fieldClass)).reduce(addSpend, NOTHING);
 }
 
+/**
+ * Spends already worked out, by field classes, then by operation name and document text: the
+ * portal and our frontends send the same few documents, so each is parsed here once, not per
+ * request. Bounded: emptied when full, and long documents are never kept.
+ */
+const remembered = new WeakMap<ReadonlyMap<string, RateLimitClass>, Map<string, Spend>>();
+const REMEMBERED_MAX = 500;
+const REMEMBERED_TEXT_MAX = 20_000;
+
 function operationSpend(params: GraphqlParams, fieldClass: ReadonlyMap<string, RateLimitClass>): Spend {
   if (typeof params.query !== 'string') return spendFor('read');
+  if (params.query.length > REMEMBERED_TEXT_MAX) return parsedSpend(params.query, params.operationName, fieldClass);
+  let known = remembered.get(fieldClass);
+  if (!known) remembered.set(fieldClass, (known = new Map()));
+  const key = `${typeof params.operationName === 'string' ? params.operationName : ''}\u0000${params.query}`;
+  let spend = known.get(key);
+  if (spend === undefined) {
+    spend = parsedSpend(params.query, params.operationName, fieldClass);
+    if (known.size >= REMEMBERED_MAX) known.clear();
+    known.set(key, spend);
+  }
+  return spend;
+}
+
+function parsedSpend(query: string, operationName: unknown, fieldClass: ReadonlyMap<string, RateLimitClass>): Spend {
   let document: DocumentNode;
   try {
-    document = parse(params.query, { noLocation: true, maxTokens: 5000 });
+    document = parse(query, { noLocation: true, maxTokens: 5000 });
   } catch {
     return spendFor('read');
   }
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const name = typeof params.operationName === 'string' ? params.operationName : null;
+  const name = typeof operationName === 'string' ? operationName : null;
   const operation = name ? operations.find((o) => o.name?.value === name) : operations.length === 1 ? operations[0] : undefined;
   if (!operation) return spendFor('read');
   const fields = rootFields(operation.selectionSet, document, new Set());

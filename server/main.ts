@@ -9,6 +9,8 @@ try {
   const config = serviceConfigFromEnv(process.env);
   const service = await startService(config, { seedWhenEmpty: true });
   process.stdout.write(`Public checks API: ${service.publicUrl}\nAccount API:       ${service.apiUrl}\n`);
+  if (service.reportsSmtpPort !== null)
+    process.stdout.write(`Reports SMTP:      ${config.host}:${service.reportsSmtpPort} (dmarc@ and tls-reports@${config.reportsDomain})\n`);
   process.stdout.write(`Database:          ${service.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}\n`);
   if (service.demoKey) {
     process.stdout.write(

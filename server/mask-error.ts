@@ -77,11 +77,19 @@ export const logUnexpectedErrors: Plugin<YogaContextWithIds, YogaServerContextWi
     };
   },
   onResultProcess({ result, serverContext }) {
-    for (const one of Array.isArray(result) ? result : [result]) {
-      if (one && typeof one === 'object' && 'errors' in one) logUnexpected(one.errors, serverContext.appContext?.logIds);
-    }
+    logUnexpectedInAnswer(result, serverContext.appContext?.logIds);
   },
 };
+
+/**
+ * The bugs behind an answer about to be sent (one result or a batch), as onResultProcess above reads
+ * them: graphql-door.ts calls it for the operations it answers without yoga's result processing.
+ */
+export function logUnexpectedInAnswer(result: unknown, logIds: LogIds | undefined): void {
+  for (const one of Array.isArray(result) ? result : [result]) {
+    if (one && typeof one === 'object' && 'errors' in one && Array.isArray(one.errors)) logUnexpected(one.errors, logIds);
+  }
+}
 
 /** The part of the GraphQL context this file reads: the request's ids for its log lines (resolvers/context.ts). */
 interface YogaContextWithIds {

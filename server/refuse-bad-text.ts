@@ -25,7 +25,8 @@ export function badTextIn(rawUrl: string, body: Buffer | undefined, contentType:
   }
   if (!body || body.length === 0) return null;
   const type = (contentType ?? '').toLowerCase();
-  if (type.includes('multipart/') || type.includes('octet-stream')) return null;
+  // Binary uploads (report files: gzip, zip, a message) are bytes, not text.
+  if (type.includes('multipart/') || type.includes('octet-stream') || /gzip|zip|message\/rfc822/.test(type)) return null;
   if (type.includes('application/x-www-form-urlencoded')) {
     const form = textOfBytes(percentDecode(body));
     if (form === null) return 'The form body holds bytes that are not valid UTF-8; send it encoded as UTF-8.';

@@ -15,6 +15,8 @@ import { serveAdminSocket } from '../admin/admin-socket.js';
 import { configureLog, log } from '../observability/log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
 import { serveMetrics } from './serve-metrics.js';
+import { serveForwarding } from './serve-forwarding.js';
+import { serveReportSmtp } from './serve-report-smtp.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
 
@@ -30,8 +32,12 @@ export interface RunningService {
   readonly demoUser: DemoUser | null;
   /** This instance's background work (builds, monitoring, webhooks, alerts). */
   readonly jobs: RunningJobs;
+  /** The forwarding listener's URL when FORWARD_PORT is set, else null. */
+  readonly forwardUrl: string | null;
   /** The metrics listener's URL when METRICS_PORT is set, else null. */
   readonly metricsUrl: string | null;
+  /** The report SMTP listener's port when REPORTS_SMTP_PORT is set, else null (docs/reports.md). */
+  readonly reportsSmtpPort: number | null;
   /** The two listeners' web-standard handlers, as serve-http.ts calls them (tests call them without a socket). */
   readonly handlers: { readonly public: FetchHandler; readonly api: FetchHandler };
   /** Stops taking connections, lets in-flight requests finish, then closes the database. */
@@ -79,8 +85,19 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const jobs = await startJobs(baseServices, database, { config: settings.jobs, faults: options.jobFaults ?? new Set() });
     startedJobs = jobs;
     const mailer = createAlertMailer(settings.jobs.smtpUrl, settings.jobs.alertFrom, settings.jobs.outboxDir);
-    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp };
+    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp, mailboxProvider: jobs.environment.adapter };
     const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
+    const forwarding = settings.forwardPort === null ? null : await serveForwarding(database.db, settings.forwardPort, config.host);
+    const reportsSmtp =
+      settings.reports.smtpPort === null
+        ? null
+        : await serveReportSmtp({
+            port: settings.reports.smtpPort,
+            host: config.host,
+            reportsDomain: config.reportsDomain,
+            maxBytes: settings.reports.smtpMaxBytes,
+            db: database.db,
+          });
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);
     const handlers = {
@@ -121,15 +138,19 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       demoUser,
       jobs,
       handlers,
+      forwardUrl: forwarding ? `http://${urlHost}:${forwarding.port}` : null,
       metricsUrl: metrics
         ? `http://${settings.metricsHost.includes(':') ? `[${settings.metricsHost}]` : settings.metricsHost === '0.0.0.0' ? '127.0.0.1' : settings.metricsHost}:${metrics.port}/metrics`
         : null,
+      reportsSmtpPort: reportsSmtp?.port ?? null,
       stop: () =>
         (stopping ??= (async () => {
           await Promise.all([
             close(publicServer),
             close(apiServer),
             metrics ? close(metrics.server) : undefined,
+            forwarding ? close(forwarding.server) : undefined,
+            reportsSmtp?.close(),
             adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined,
           ]);
           // Handlers whose caller hung up hold no connection, so close() did not wait for them; they

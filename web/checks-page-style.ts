@@ -67,6 +67,8 @@ code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberatio
 .nowrap{white-space:nowrap}
 .input-error{color:var(--fail);font-weight:600}
 .input-error:empty{display:none}
+.input-note{color:var(--muted)}
+.input-note:empty{display:none}
 .hint button{font:inherit;color:var(--accent);background:none;border:0;padding:0;cursor:pointer;text-decoration:underline}
 .spinner{width:16px;height:16px;border:2.5px solid currentColor;border-right-color:transparent;border-radius:50%;animation:spin .7s linear infinite;display:none}
 [aria-busy=true] .spinner,.btn[disabled] .spinner{display:inline-block}
@@ -78,7 +80,9 @@ main{max-width:960px;margin:0 auto;padding:16px 20px 48px}
 .notice{padding:16px 18px;border-radius:12px;border:1px solid var(--fail-line);background:var(--fail-bg);color:var(--text);margin-top:20px}
 .notice strong{color:var(--fail)}
 .notice .error-detail{margin:4px 0 0}
-.notice .meta{color:var(--muted);font-size:.85rem;margin-top:6px}
+details.tech{color:var(--muted);font-size:.85rem;margin:8px 2px 0}
+details.tech>summary{cursor:pointer;color:var(--accent);font-weight:600;width:max-content}
+details.tech ul{margin:6px 0 0;padding-left:18px;overflow-wrap:anywhere}
 .notice.soft{border-color:var(--border);background:var(--surface-2)}
 
 .summary{padding:22px;display:grid;grid-template-columns:auto 1fr;gap:18px 22px;align-items:center;margin-top:12px}

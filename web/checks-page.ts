@@ -44,8 +44,9 @@ const HTML = `<!doctype html>
       <input id="domain" name="domain" type="text" inputmode="url" autocomplete="off" autocapitalize="none" autocorrect="off" spellcheck="false" placeholder="example.com" aria-describedby="domain-hint" maxlength="300">
     </div>
     <button id="submit" class="btn" type="submit"><span class="spinner" aria-hidden="true"></span><span class="label">Check domain</span></button>
-    <p class="hint" id="domain-hint">Just the domain, such as <code>example.com</code>, not an email address or a link. <span class="nowrap">Try <button type="button" data-example="gmail.com">gmail.com</button>.</span></p>
+    <p class="hint" id="domain-hint">A domain such as <code>example.com</code>; from an email address or a link, its domain is checked. <span class="nowrap">Try <button type="button" data-example="gmail.com">gmail.com</button>.</span></p>
     <p class="hint input-error" id="domain-error" role="alert"></p>
+    <p class="hint input-note" id="domain-note" role="status"></p>
   </form>
 </section>
 <main>

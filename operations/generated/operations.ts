@@ -40,6 +40,8 @@ export enum AnalyticsPeriod {
 }
 
 export type ApiKeyInput = {
+  /** When the key stops working: after now, at most 3 years ahead. Leave it out for a key that does not expire. */
+  expiresAt: InputMaybe<Scalars['DateTime']['input']>;
   /** Where the key is used, 1 to 100 characters. */
   name: Scalars['String']['input'];
   /** One or more of read, write, orders:place. */
@@ -85,6 +87,13 @@ export type ChangePasswordInput = {
   /** At least 10 characters. */
   newPassword: Scalars['String']['input'];
 };
+
+/** open (our team answers), done or declined. */
+export enum ChangeRequestStatus {
+  Declined = 'declined',
+  Done = 'done',
+  Open = 'open'
+}
 
 /** pass, warn (warnings), fail (errors); error when lookups failed or the request's bounds cut the check short. */
 export enum CheckStatus {
@@ -203,9 +212,10 @@ export enum DnsblKind {
   Ip = 'ip'
 }
 
-/** DNSSEC validation of an answer (docs/checks.md, "DNSSEC status"). */
+/** DNSSEC validation as the resolver reported it: secure (AD set), insecure (AD clear: unsigned, or a resolver that does not validate), bogus (SERVFAIL with an Extended DNS Error saying validation failed), indeterminate (the reply did not tell, or no reply). docs/dnssec.md. */
 export enum DnssecStatus {
   Bogus = 'bogus',
+  Indeterminate = 'indeterminate',
   Insecure = 'insecure',
   Secure = 'secure'
 }
@@ -270,6 +280,22 @@ export enum GradePart {
   Spf = 'spf'
 }
 
+/** Stripe's invoice status: draft, open (owed), paid, uncollectible, void. */
+export enum InvoiceStatus {
+  Draft = 'draft',
+  Open = 'open',
+  Paid = 'paid',
+  Uncollectible = 'uncollectible',
+  Void = 'void'
+}
+
+/** pending: not created at the provider yet (the build makes it). active: created and usable. suspended: the provider stopped it. */
+export enum MailboxStatus {
+  Active = 'active',
+  Pending = 'pending',
+  Suspended = 'suspended'
+}
+
 /** Verified or common mark certificate. */
 export enum MarkType {
   Cmc = 'CMC',
@@ -332,6 +358,17 @@ export type OrderMailboxInput = {
   localPart: Scalars['String']['input'];
 };
 
+/** The order's subscription: active; trialing; past_due (a renewal failed, retried); unpaid (retries ended); incomplete (the first payment did not complete); paused; cancelled. */
+export enum OrderStatus {
+  Active = 'active',
+  Cancelled = 'cancelled',
+  Incomplete = 'incomplete',
+  PastDue = 'past_due',
+  Paused = 'paused',
+  Trialing = 'trialing',
+  Unpaid = 'unpaid'
+}
+
 export type PayInvoicesInput = {
   /** One invoice to pay; leave it out to pay every open invoice. */
   invoiceNumber: InputMaybe<Scalars['String']['input']>;
@@ -354,11 +391,38 @@ export type RaiseRequestInput = {
   summary: Scalars['String']['input'];
 };
 
+/** pending or paid. */
+export enum ReferralEarningStatus {
+  Paid = 'paid',
+  Pending = 'pending'
+}
+
 /** Where the registration data came from. */
 export enum RegistrationSource {
   Rdap = 'rdap',
   Whois = 'whois'
 }
+
+/** stored; duplicate (the same organisation and report id was stored before: counted once); unknown_domain (not a domain of your account: dropped); refused (unreadable or unsafe: see code and detail). */
+export enum ReportFileStatus {
+  Duplicate = 'duplicate',
+  Refused = 'refused',
+  Stored = 'stored',
+  UnknownDomain = 'unknown_domain'
+}
+
+/** dmarc: a DMARC aggregate report (RFC 7489, RFC 9990); tls: a TLS-RPT report (RFC 8460). */
+export enum ReportKind {
+  Dmarc = 'dmarc',
+  Tls = 'tls'
+}
+
+export type ReportUploadInput = {
+  /** The report file in base64: DMARC aggregate XML, .xml.gz, .zip, a whole message (.eml), or TLS-RPT .json / .json.gz. */
+  content: Scalars['String']['input'];
+  /** The file name, for the answer and the log. */
+  filename: InputMaybe<Scalars['String']['input']>;
+};
 
 /** What a change request asks for: forwarding, rename_mailbox, add_mailboxes, remove_mailboxes, remove_domain, dns_change, cancel_order, billing, other. */
 export enum RequestKind {
@@ -491,10 +555,17 @@ export enum UserRole {
   Owner = 'owner'
 }
 
+/** pending (retried with backoff for a day), delivered or failed. */
+export enum WebhookDeliveryStatus {
+  Delivered = 'delivered',
+  Failed = 'failed',
+  Pending = 'pending'
+}
+
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, dmarc.failures, tls.failures; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -515,7 +586,7 @@ export type AnalyticsQueryVariables = Exact<{
 }>;
 
 
-export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null }> } };
+export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null, reported_messages: number | null, dmarc_pass_rate: number | null, failing_sources: number | null, tls_sessions: number | null, tls_failure_rate: number | null }> } };
 
 export type ApplyDomainSetupMutationVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -526,12 +597,12 @@ export type ApplyDomainSetupMutationVariables = Exact<{
 
 export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
-export type InvoiceFieldsFragment = { number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
+export type InvoiceFieldsFragment = { number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
 
 export type BillingQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, invoices: Array<{ number: string, status: string, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }> } };
+export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }> } };
 
 export type CardSetupLinkMutationVariables = Exact<{
   input: CardSetupLinkInput;
@@ -552,8 +623,8 @@ export type CheckBimiQueryVariables = Exact<{
 
 
 export type CheckBimiQuery = { checkBimi:
-    | { status: CheckStatus, summary: string, domain: string, selector: string, record: string | null, valid: boolean, declined: boolean, domain_unicode: string | null, record_domain: string | null, logo_url: string | null, authority_url: string | null, dmarc_enforced: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dmarc_detail: { policy: DmarcPolicy | null, pct: number | null, changes: Array<string>, domain_record: string | null, organizational_domain: string, organizational_record: string | null, subdomain_policy: DmarcPolicy | null }, logo: { fetched: boolean, problems: Array<string>, size_bytes: number | null, svg_tiny_ps_valid: boolean | null } | null, certificate: { fetched: boolean, subject: string | null, issuer: string | null, expired: boolean | null, names: Array<string>, problems: Array<string>, valid_from: string | null, valid_to: string | null, covers_domain: boolean | null, mark_type: MarkType | null, logo_embedded: boolean, logo_matches: boolean | null, chain_trusted: boolean | null, trust_anchor: string | null } | null }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, selector: string, record: string | null, valid: boolean, declined: boolean, domain_unicode: string | null, record_domain: string | null, logo_url: string | null, authority_url: string | null, dmarc_enforced: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, dmarc_detail: { policy: DmarcPolicy | null, pct: number | null, changes: Array<string>, domain_record: string | null, organizational_domain: string, organizational_record: string | null, subdomain_policy: DmarcPolicy | null }, logo: { fetched: boolean, problems: Array<string>, size_bytes: number | null, svg_tiny_ps_valid: boolean | null } | null, certificate: { fetched: boolean, subject: string | null, issuer: string | null, expired: boolean | null, names: Array<string>, problems: Array<string>, valid_from: string | null, valid_to: string | null, covers_domain: boolean | null, mark_type: MarkType | null, logo_embedded: boolean, logo_matches: boolean | null, chain_trusted: boolean | null, trust_anchor: string | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckBlacklistQueryVariables = Exact<{
@@ -562,8 +633,8 @@ export type CheckBlacklistQueryVariables = Exact<{
 
 
 export type CheckBlacklistQuery = { checkBlacklist:
-    | { status: CheckStatus, summary: string, input: string, domain: string | null, input_kind: BlacklistInputKind, domain_unicode: string | null, listed_count: number, checked_count: number, unanswered_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, checked: { description: string, domain: string | null, addresses: Array<string>, mail_hosts: Array<string>, domain_lists: number, ip_lists: number }, lists: Array<{ list: string, zone: string, target: string, kind: DnsblKind, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, input: string, domain: string | null, input_kind: BlacklistInputKind, domain_unicode: string | null, listed_count: number, checked_count: number, unanswered_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, checked: { description: string, domain: string | null, addresses: Array<string>, mail_hosts: Array<string>, domain_lists: number, ip_lists: number }, lists: Array<{ list: string, zone: string, target: string, kind: DnsblKind, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckCnameQueryVariables = Exact<{
@@ -573,8 +644,8 @@ export type CheckCnameQueryVariables = Exact<{
 
 
 export type CheckCnameQuery = { checkCname:
-    | { status: CheckStatus, summary: string, host: string, expected: string | null, host_unicode: string | null, matches_expected: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, chain: Array<{ name: string, target: string, ttl: number }>, final: { name: string, addresses: Array<string> } }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, host: string, expected: string | null, host_unicode: string | null, matches_expected: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, chain: Array<{ name: string, target: string, ttl: number }>, final: { name: string, addresses: Array<string> } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDeliverabilityQueryVariables = Exact<{
@@ -583,8 +654,8 @@ export type CheckDeliverabilityQueryVariables = Exact<{
 
 
 export type CheckDeliverabilityQuery = { checkDeliverability:
-    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domain_age: { check: string, status: CheckStatus, summary: string } } }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domain_age: { check: string, status: CheckStatus, summary: string } } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDkimQueryVariables = Exact<{
@@ -594,8 +665,8 @@ export type CheckDkimQueryVariables = Exact<{
 
 
 export type CheckDkimQuery = { checkDkim:
-    | { status: CheckStatus, summary: string, domain: string, selector: string | null, wildcard: boolean | null, domain_unicode: string | null, selectors_checked: Array<string>, domainkey_exists: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, keys: Array<{ selector: string, record: string, valid: boolean, testing: boolean, key_type: DkimKeyType | null, key_bits: number | null, hash_algorithms: Array<string>, service_types: Array<string>, findings: Array<{ severity: Severity, code: string, message: string }> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, selector: string | null, wildcard: boolean | null, domain_unicode: string | null, selectors_checked: Array<string>, domainkey_exists: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, keys: Array<{ selector: string, record: string, valid: boolean, testing: boolean, key_type: DkimKeyType | null, key_bits: number | null, hash_algorithms: Array<string>, service_types: Array<string>, findings: Array<{ severity: Severity, code: string, message: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDmarcQueryVariables = Exact<{
@@ -604,8 +675,8 @@ export type CheckDmarcQueryVariables = Exact<{
 
 
 export type CheckDmarcQuery = { checkDmarc:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, source: string | null, inherited: boolean, policy: DmarcPolicy | null, pct: number | null, adkim: DmarcAlignment | null, aspf: DmarcAlignment | null, rua: Array<string>, ruf: Array<string>, fo: Array<string> | null, ri: number | null, np: DmarcPolicy | null, t: DmarcTesting | null, psd: DmarcPsd | null, domain_unicode: string | null, organizational_domain: string | null, subdomain_policy: DmarcPolicy | null, effective_policy: DmarcPolicy | null, findings: Array<{ severity: Severity, code: string, message: string }>, tags: Array<{ tag: string, value: string, meaning: string }>, report_destinations: Array<{ tag: DmarcReportTag, uri: string, destination: string | null, external: boolean, authorized: boolean | null, problem: DmarcReportProblem | null, authorization_record: string | null }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, source: string | null, inherited: boolean, policy: DmarcPolicy | null, pct: number | null, adkim: DmarcAlignment | null, aspf: DmarcAlignment | null, rua: Array<string>, ruf: Array<string>, fo: Array<string> | null, ri: number | null, np: DmarcPolicy | null, t: DmarcTesting | null, psd: DmarcPsd | null, domain_unicode: string | null, organizational_domain: string | null, subdomain_policy: DmarcPolicy | null, effective_policy: DmarcPolicy | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, tags: Array<{ tag: string, value: string, meaning: string }>, report_destinations: Array<{ tag: DmarcReportTag, uri: string, destination: string | null, external: boolean, authorized: boolean | null, problem: DmarcReportProblem | null, authorization_record: string | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDnsQueryVariables = Exact<{
@@ -615,7 +686,7 @@ export type CheckDnsQueryVariables = Exact<{
 
 
 export type CheckDnsQuery = { checkDns:
-    | { status: CheckStatus, summary: string, domain: string, type: DnsType, outcome: DnsOutcome, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, records: Array<
+    | { status: CheckStatus, summary: string, domain: string, type: DnsType, outcome: DnsOutcome, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, records: Array<
         | { address: string, ttl: number }
         | { flags: number, tag: string, value: string, ttl: number }
         | { preference: number, exchange: string, ttl: number }
@@ -623,7 +694,7 @@ export type CheckDnsQuery = { checkDns:
         | { mname: string, rname: string, serial: number, refresh: number, retry: number, expire: number, minimum: number, ttl: number }
         | { value: string, strings: Array<string>, ttl: number }
       > }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDomainExpiryQueryVariables = Exact<{
@@ -632,8 +703,8 @@ export type CheckDomainExpiryQueryVariables = Exact<{
 
 
 export type CheckDomainExpiryQuery = { checkDomainExpiry:
-    | { status: CheckStatus, summary: string, domain: string, registered: boolean | null, registrar: string | null, created: string | null, expires: string | null, source: RegistrationSource | null, server: string | null, domain_unicode: string | null, registered_domain: string, days_remaining: number | null, age_days: number | null, findings: Array<{ severity: Severity, code: string, message: string }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, registered: boolean | null, registrar: string | null, created: string | null, expires: string | null, source: RegistrationSource | null, server: string | null, domain_unicode: string | null, registered_domain: string, days_remaining: number | null, age_days: number | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDomainSetupMutationVariables = Exact<{
@@ -649,8 +720,8 @@ export type CheckMtaStsQueryVariables = Exact<{
 
 
 export type CheckMtaStsQuery = { checkMtaSts:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, domain_unicode: string | null, record_id: string | null, policy_url: string, policy_error: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, policy: { version: string, mode: MtaStsMode, mx: Array<string>, max_age: number } | null, mx_hosts: Array<{ host: string, matches_policy: boolean | null }>, tls_rpt: { record: string, rua: Array<string>, valid: boolean } | null }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, domain_unicode: string | null, record_id: string | null, policy_url: string, policy_error: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, policy: { version: string, mode: MtaStsMode, mx: Array<string>, max_age: number } | null, mx_hosts: Array<{ host: string, matches_policy: boolean | null }>, tls_rpt: { record: string, rua: Array<string>, valid: boolean } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckNameserversQueryVariables = Exact<{
@@ -659,8 +730,8 @@ export type CheckNameserversQueryVariables = Exact<{
 
 
 export type CheckNameserversQuery = { checkNameservers:
-    | { status: CheckStatus, summary: string, provider_counts: Record<string, number>, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, zone: string | null, outcome: NameserverOutcome, nameservers: Array<string>, provider: string | null, reason: string | null, dnssec: DnssecStatus | null, domain_unicode: string | null, providers: Array<{ id: string, name: string, nameservers: Array<string> }>, delegation: { parent_zone: string, parent_nameservers: Array<string> | null, parent_reason: string | null, child_nameservers: Array<string>, only_at_parent: Array<string>, only_at_child: Array<string>, serials_agree: boolean | null, servers: Array<{ nameserver: string, addresses: Array<string>, status: NameserverStatus, serial: number | null, reason: string | null }> } | null }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, provider_counts: Record<string, number>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, zone: string | null, outcome: NameserverOutcome, nameservers: Array<string>, provider: string | null, reason: string | null, dnssec: DnssecStatus | null, domain_unicode: string | null, providers: Array<{ id: string, name: string, nameservers: Array<string> }>, delegation: { parent_zone: string, parent_nameservers: Array<string> | null, parent_reason: string | null, child_nameservers: Array<string>, only_at_parent: Array<string>, only_at_child: Array<string>, serials_agree: boolean | null, servers: Array<{ nameserver: string, addresses: Array<string>, status: NameserverStatus, serial: number | null, reason: string | null }> } | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckProviderDomainQueryVariables = Exact<{
@@ -669,8 +740,8 @@ export type CheckProviderDomainQueryVariables = Exact<{
 
 
 export type CheckProviderDomainQuery = { checkProviderDomain:
-    | { status: CheckStatus, summary: string, domain: string, provider: TenancyProvider, attached: boolean | null, confidence: Confidence, note: string, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, evidence: Array<{ kind: EvidenceKind, found: boolean | null, detail: string }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, provider: TenancyProvider, attached: boolean | null, confidence: Confidence, note: string, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, evidence: Array<{ kind: EvidenceKind, found: boolean | null, detail: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckSpfQueryVariables = Exact<{
@@ -682,8 +753,8 @@ export type CheckSpfQueryVariables = Exact<{
 
 
 export type CheckSpfQuery = { checkSpf:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckUriblQueryVariables = Exact<{
@@ -692,8 +763,8 @@ export type CheckUriblQueryVariables = Exact<{
 
 
 export type CheckUriblQuery = { checkUribl:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
-    | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
    };
 
 export type CreateDnsConnectionMutationVariables = Exact<{
@@ -720,7 +791,7 @@ export type CreateWorkspaceMutation = { createWorkspace: { name: string, workspa
 export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: string, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: string, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
+export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: BuildState, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
 
 export type DeleteDnsConnectionMutationVariables = Exact<{
   connectionId: Scalars['Int']['input'];
@@ -748,6 +819,13 @@ export type DnsConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type DnsConnectionsQuery = { dnsConnections: Array<{ kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, algorithm: TsigAlgorithm | null, connection_id: number, key_name: string | null, created_at: string }> };
 
+export type DomainMailboxesQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type DomainMailboxesQuery = { domainMailboxes: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, first_name: string, last_name: string }> } };
+
 export type DomainSetupZoneQueryVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
@@ -761,6 +839,14 @@ export type DomainSetupQueryVariables = Exact<{
 
 
 export type DomainSetupQuery = { domainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
+
+export type DomainSourcesQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+  period: InputMaybe<AnalyticsPeriod>;
+}>;
+
+
+export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
 
 export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -783,10 +869,18 @@ export type FileDomainMutationVariables = Exact<{
 
 export type FileDomainMutation = { fileDomain: { domain: string, workspace_id: number | null, workspace_name: string | null } };
 
+export type OrderExportQueryVariables = Exact<{
+  subscriptionId: Scalars['String']['input'];
+  format: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type OrderExportQuery = { orderExport: string };
+
 export type OrdersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: string, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
+export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
 
 export type PayInvoicesMutationVariables = Exact<{
   input: PayInvoicesInput;
@@ -806,7 +900,7 @@ export type PlaceOrderMutationVariables = Exact<{
 }>;
 
 
-export type PlaceOrderMutation = { placeOrder: { reference: string, sku: string, status: string, quantity: number, domains: number, mailboxes: number, total: number, replayed: boolean, order_id: number, subscription_id: string, charged: { amount: number, currency: string } } };
+export type PlaceOrderMutation = { placeOrder: { reference: string, sku: string, status: OrderStatus, quantity: number, domains: number, mailboxes: number, total: number, replayed: boolean, order_id: number, subscription_id: string, charged: { amount: number, currency: string } } };
 
 export type PreviewOrderQueryVariables = Exact<{
   order: OrderInput;
@@ -820,12 +914,12 @@ export type RaiseRequestMutationVariables = Exact<{
 }>;
 
 
-export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, request: { kind: RequestKind, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> } } };
+export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, request: { kind: RequestKind, summary: string, status: ChangeRequestStatus, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> } } };
 
 export type ReferralsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ReferralsQuery = { referrals: { code: string | null, link: string | null, currency: string, payout_destination: string | null, earned_total: number, pending_total: number, paid_total: number, earnings: Array<{ amount: number, currency: string, status: string, referred_account: string, earned_at: string }> } };
+export type ReferralsQuery = { referrals: { code: string | null, link: string | null, currency: string, payout_destination: string | null, earned_total: number, pending_total: number, paid_total: number, earnings: Array<{ amount: number, currency: string, status: ReferralEarningStatus, referred_account: string, earned_at: string }> } };
 
 export type RenameWorkspaceMutationVariables = Exact<{
   workspaceId: Scalars['Int']['input'];
@@ -834,6 +928,15 @@ export type RenameWorkspaceMutationVariables = Exact<{
 
 
 export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
+
+export type ReportsQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+  domain: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ReportsQuery = { reports: { has_more: boolean, data: Array<{ id: number, kind: ReportKind, domain: string, begin: string, end: string, messages: number, passed: number, records: number, org_name: string, report_id: string, pass_rate: number | null, received_via: string, received_at: string }> } };
 
 export type RequestPlanMutationVariables = Exact<{
   input: PlanRequestInput;
@@ -845,7 +948,7 @@ export type RequestPlanMutation = { requestPlan: { requested: boolean, detail: s
 export type RequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RequestsQuery = { requests: Array<{ kind: RequestKind, summary: string, status: string, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
+export type RequestsQuery = { requests: Array<{ kind: RequestKind, summary: string, status: ChangeRequestStatus, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
 
 export type ResendWebhookDeliveryMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];
@@ -853,7 +956,21 @@ export type ResendWebhookDeliveryMutationVariables = Exact<{
 }>;
 
 
-export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { status: string, delivery_id: number, event_id: string } };
+export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { status: WebhookDeliveryStatus, delivery_id: number, event_id: string } };
+
+export type ResetMailboxPasswordMutationVariables = Exact<{
+  email: Scalars['String']['input'];
+}>;
+
+
+export type ResetMailboxPasswordMutation = { resetMailboxPassword: { email: string, status: MailboxStatus, username: string, password: string | null, first_name: string, last_name: string, imap_host: string, imap_port: number, smtp_host: string, smtp_port: number } };
+
+export type RevealMailboxCredentialsMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type RevealMailboxCredentialsMutation = { revealMailboxCredentials: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, username: string, password: string | null, first_name: string, last_name: string, imap_host: string, imap_port: number, smtp_host: string, smtp_port: number }> } };
 
 export type SegmentEspQueryVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
@@ -861,8 +978,8 @@ export type SegmentEspQueryVariables = Exact<{
 
 
 export type SegmentEspQuery = { segmentEsp:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type SendTestWebhookMutationVariables = Exact<{
@@ -870,7 +987,7 @@ export type SendTestWebhookMutationVariables = Exact<{
 }>;
 
 
-export type SendTestWebhookMutation = { sendTestWebhook: { status: string, delivery_id: number, event_id: string } };
+export type SendTestWebhookMutation = { sendTestWebhook: { status: WebhookDeliveryStatus, delivery_id: number, event_id: string } };
 
 export type SetAlertRecipientsMutationVariables = Exact<{
   input: AlertRecipientsInput;
@@ -903,6 +1020,13 @@ export type UpdateWebhookMutationVariables = Exact<{
 
 export type UpdateWebhookMutation = { updateWebhook: { url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string } };
 
+export type UploadReportMutationVariables = Exact<{
+  input: ReportUploadInput;
+}>;
+
+
+export type UploadReportMutation = { uploadReport: { stored: number, duplicates: number, files: Array<{ file: string, status: ReportFileStatus, kind: ReportKind | null, domain: string | null, id: number | null, messages: number | null, code: string | null, detail: string | null, report_id: string | null, org_name: string | null }> } };
+
 export type VerifyDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
@@ -916,8 +1040,8 @@ export type VerifyEmailQueryVariables = Exact<{
 
 
 export type VerifyEmailQuery = { verifyEmail:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }> }
-    | { status: CheckStatus, summary: string, catch_all_note: string, findings: Array<{ severity: Severity, code: string, message: string }>, results: Array<{ email: string, valid: boolean | null, reason: EmailReason, detail: string, domain: string | null, disposable: boolean, role: boolean, syntax_valid: boolean, domain_unicode: string | null, implicit_mx: boolean, null_mx: boolean, mx: Array<{ preference: number, exchange: string }>, mx_issues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, catch_all_note: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ email: string, valid: boolean | null, reason: EmailReason, detail: string, domain: string | null, disposable: boolean, role: boolean, syntax_valid: boolean, domain_unicode: string | null, implicit_mx: boolean, null_mx: boolean, mx: Array<{ preference: number, exchange: string }>, mx_issues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
    };
 
 export type WebhookDeliveriesQueryVariables = Exact<{
@@ -925,7 +1049,7 @@ export type WebhookDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type WebhookDeliveriesQuery = { webhookDeliveries: Array<{ status: string, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }> };
+export type WebhookDeliveriesQuery = { webhookDeliveries: Array<{ status: WebhookDeliveryStatus, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }> };
 
 export type WebhooksQueryVariables = Exact<{ [key: string]: never; }>;
 

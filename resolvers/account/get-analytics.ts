@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
+import { findReportFigures } from '../../db/dmarc-report-rows.js';
+import { findTlsFigures } from '../../db/tls-report-policies.js';
 
 /** Accepted `period` values and their length in days (SPEC shows only 7d; the rest are our decision). */
 export const ANALYTICS_PERIODS = { '1d': 1, '7d': 7, '14d': 14, '30d': 30, '90d': 90 } as const;
@@ -20,6 +22,17 @@ export interface DomainDeliverability {
   readonly replyRate: number | null;
   readonly inboxRate: number | null;
   readonly spamRate: number | null;
+  /**
+   * From receivers' DMARC aggregate reports over the period (docs/reports.md), beside our own checks:
+   * messages reported, the percentage passing DMARC, source addresses with failing messages. Each is
+   * null, never 0, when no report covers the domain in the period.
+   */
+  readonly reportedMessages: number | null;
+  readonly dmarcPassRate: number | null;
+  readonly failingSources: number | null;
+  /** From TLS-RPT reports: sessions reported and the percentage that failed; null without a TLS report in the period. */
+  readonly tlsSessions: number | null;
+  readonly tlsFailureRate: number | null;
 }
 
 export interface Analytics {
@@ -50,7 +63,7 @@ export async function getAnalytics(ctx: Context, rawPeriod: string | null | unde
   const rows = await ctx.services.db
     .selectFrom('domains')
     .leftJoin('domain_analytics as a', (join) => join.onRef('a.domain_id', '=', 'domains.id').on('a.day', '>=', fromDay).on('a.day', '<=', toDay))
-    .select(['domains.domain', 'domains.watched_since'])
+    .select(['domains.id', 'domains.domain', 'domains.watched_since'])
     .select([
       sql<number>`coalesce(sum(a.sent), 0)::int`.as('sent'),
       sql<number>`coalesce(sum(a.delivered), 0)::int`.as('delivered'),
@@ -63,6 +76,21 @@ export async function getAnalytics(ctx: Context, rawPeriod: string | null | unde
     .groupBy(['domains.id', 'domains.domain', 'domains.watched_since'])
     .orderBy('domains.domain')
     .execute();
+  const ids = rows.map((r) => r.id);
+  const dmarc = new Map((await findReportFigures(ctx.services.db, ids, fromDay)).map((f) => [f.domain_id, f]));
+  const tls = new Map((await findTlsFigures(ctx.services.db, ids, fromDay)).map((f) => [f.domain_id, f]));
+  const reportFigures = (id: number) => {
+    const d = dmarc.get(id);
+    const t = tls.get(id);
+    const sessions = t ? t.successful + t.failed : null;
+    return {
+      reportedMessages: d ? d.messages : null,
+      dmarcPassRate: d ? pct(d.passed, d.messages) : null,
+      failingSources: d ? d.failing_sources : null,
+      tlsSessions: sessions,
+      tlsFailureRate: t && sessions ? pct(t.failed, sessions) : null,
+    };
+  };
   return {
     period,
     from: fromDay,
@@ -70,6 +98,7 @@ export async function getAnalytics(ctx: Context, rawPeriod: string | null | unde
     domains: rows.map((r) => {
       if (r.watched_since === null) {
         return {
+          ...reportFigures(r.id),
           domain: r.domain,
           watched: false,
           sent: null,
@@ -84,6 +113,7 @@ export async function getAnalytics(ctx: Context, rawPeriod: string | null | unde
       }
       const placed = Number(r.inbox_placed) + Number(r.spam_placed);
       return {
+        ...reportFigures(r.id),
         domain: r.domain,
         watched: true,
         sent: Number(r.sent),

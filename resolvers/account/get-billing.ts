@@ -1,9 +1,10 @@
+import type { InvoiceStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
 export interface BillingInvoice {
   readonly number: string;
-  readonly status: string;
+  readonly status: InvoiceStatus;
   readonly amountDue: number;
   readonly amountPaid: number;
   readonly currency: string;

@@ -1,9 +1,10 @@
+import type { BuildState, OrderStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
 export interface DashboardDomain {
   readonly domain: string;
-  readonly buildState: string;
+  readonly buildState: BuildState;
   readonly mailboxCount: number;
   readonly forwardTo: string | null;
   readonly workspaceId: number | null;
@@ -20,7 +21,7 @@ export interface DashboardOrder {
   readonly reference: string;
   readonly sku: string;
   readonly product: string;
-  readonly status: string;
+  readonly status: OrderStatus;
   readonly createdAt: Date;
   readonly domains: readonly DashboardDomain[];
 }

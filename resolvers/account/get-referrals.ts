@@ -1,3 +1,4 @@
+import type { ReferralEarningStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -5,7 +6,7 @@ export interface ReferralEarningView {
   readonly referredAccount: string;
   readonly amount: number;
   readonly currency: string;
-  readonly status: string;
+  readonly status: ReferralEarningStatus;
   readonly earnedAt: Date;
 }
 

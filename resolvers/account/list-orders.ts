@@ -1,3 +1,4 @@
+import type { OrderStatus } from '../../db/status-values.js';
 import { sql } from 'kysely';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -8,7 +9,7 @@ export interface OrderSummary {
   readonly reference: string;
   readonly sku: string;
   readonly product: string;
-  readonly status: string;
+  readonly status: OrderStatus;
   readonly quantity: number;
   readonly unitAmount: number;
   readonly currency: string;

@@ -1,3 +1,4 @@
+import type { ChangeRequestStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -13,7 +14,7 @@ export interface ChangeRequestView {
   readonly kind: string;
   readonly summary: string;
   readonly forwardTo: string | null;
-  readonly status: string;
+  readonly status: ChangeRequestStatus;
   readonly createdAt: Date;
   readonly replies: readonly RequestReplyView[];
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
 import { isScope, type Scope } from './scopes.js';
@@ -50,10 +50,12 @@ export interface NewKeyOptions {
   readonly name?: string | null;
   readonly createdByUserId?: number | null;
   readonly mode?: KeyMode;
+  /** When the key stops working; absent or null: never. */
+  readonly expiresAt?: Date | null;
 }
 
 export async function createApiKey(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   accountId: number,
   scopes: readonly Scope[],
   options: NewKeyOptions = {},
@@ -68,6 +70,7 @@ export async function createApiKey(
       scopes: scopes.join(','),
       name: options.name ?? null,
       created_by_user_id: options.createdByUserId ?? null,
+      expires_at: options.expiresAt ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -87,8 +90,8 @@ export function bearerToken(header: string | null | undefined): string | null {
 }
 
 /**
- * Finds the caller for a key, or null for an unknown or revoked key (the same answer for both, so a
- * revoked key reveals nothing). The lookup is by SHA-256 hash, so the database never compares secrets;
+ * Finds the caller for a key, or null for an unknown, revoked or expired key (the same answer for all
+ * three, so a refused key reveals nothing). The lookup is by SHA-256 hash, so the database never compares secrets;
  * the stored hash is compared once more in constant time. Read on every request: revocation takes
  * effect on the next one, on every instance. A database that cannot be reached is a 503.
  */
@@ -106,6 +109,7 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
         'api_keys.key_hash',
         'api_keys.scopes',
         'api_keys.revoked_at',
+        'api_keys.expires_at',
         'api_keys.last_used_at',
         'accounts.read_per_minute',
         'accounts.change_per_minute',
@@ -121,6 +125,7 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
   if (!row || row.revoked_at !== null) return null;
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   const now = Date.now();
+  if (row.expires_at !== null && new Date(row.expires_at).getTime() <= now) return null;
   if (row.last_used_at === null || now - new Date(row.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
     // Not awaited: the request does not wait on a bookkeeping write, and a failed one is retried on
     // the key's next use. The condition keeps racing instances to one write per minute.

@@ -1,13 +1,13 @@
 import { ApiError } from '../api-error.js';
 import type { Scope } from './scopes.js';
 
-/** The one 401 of every door: the same words for a missing, unknown or revoked key (never which). */
+/** The one 401 of every door: the same words for an unknown, revoked or expired key (never which). */
 export function unauthenticatedError(sentKey: boolean): ApiError {
   return new ApiError(
     401,
     'unauthenticated',
     sentKey
-      ? 'The API key is not recognised or has been revoked; send a valid key as "Authorization: Bearer <key>".'
+      ? 'The API key is not recognised, was revoked or has expired; send a valid key as "Authorization: Bearer <key>" (the portal\'s settings list your keys and make new ones).'
       : 'This call needs an API key: send "Authorization: Bearer <key>" with a key from the portal\'s settings.',
   );
 }

@@ -5,6 +5,7 @@ import { normalizeDomain } from '../checks/normalize-domain.js';
 import type { ChangeRequestView } from '../account/list-requests.js';
 import { findOwnedOrder } from './find-owned.js';
 import { isRequestKind, unknownRequestKindError } from './request-kinds.js';
+import type { ChangeRequestStatus } from '../../db/status-values.js';
 
 export interface RaiseRequestInput {
   readonly subscriptionId: string;
@@ -59,7 +60,7 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
 
   return db.transaction().execute(async (trx) => {
     let repointed = 0;
-    let status = 'open';
+    let status: ChangeRequestStatus = 'open';
     let reply: string;
     if (kind === 'forwarding') {
       const result = await trx

@@ -1,3 +1,5 @@
+import type { CheckDnssec } from './dns/dnssec-tally.js';
+
 /** The common shape of every public check's answer (issue 3: "Every check's answer"). */
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'error';
 export type Severity = 'error' | 'warning' | 'info';
@@ -14,6 +16,12 @@ export interface CheckResultBase {
   readonly status: CheckStatus;
   readonly summary: string;
   readonly findings: readonly Finding[];
+  /**
+   * The DNSSEC status of the DNS answers the check used (null when it asked none). Set on every
+   * door's answer by resolvers/limits/run-bounded-check.ts, which sees the check's lookups; a check
+   * itself leaves it out.
+   */
+  readonly dnssec?: CheckDnssec | null;
 }
 
 /** pass when nothing is wrong, warn on warnings, fail on errors; `error` is reserved for failed lookups. */

@@ -9,6 +9,12 @@ export const EVENT_TYPES = [
   'invoice.past_due',
   'webhook.test',
   'invoice.paid',
+  'mailbox.disconnected',
+  'mailbox.reconnected',
+  'mailbox.credentials_revealed',
+  'mailbox.password_reset',
+  'dmarc.failures',
+  'tls.failures',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { FullCheckContext } from '../checks/full-check-context.js';
 import type { DnsLookup } from '../checks/dns/dns-types.js';
 import { parseBulkInput } from '../checks/bulk-input.js';
+import { createDnssecTally } from '../checks/dns/dnssec-tally.js';
 import { BULK_CHECKS } from './check-costs.js';
 import { recordCheckOutcome } from '../../observability/metrics.js';
 
@@ -48,6 +49,7 @@ export async function runBoundedCheck<Input>(
   if (bulk) scope.claimItems(field, countItems((input as Record<string, unknown>)[bulk.param], bulk.param, bulk.limit));
 
   const base = ctx.checks();
+  const dnssec = createDnssecTally();
   let sawBudget = false;
   let sawCancelled = false;
   const watch = (failure: string | null): void => {
@@ -59,7 +61,7 @@ export async function runBoundedCheck<Input>(
   const askServer = base.dns.askServer?.bind(base.dns);
   const dns: DnsLookup = {
     async lookup(name, type) {
-      const answer = await base.dns.lookup(name, type);
+      const answer = await dnssec.track(name, type, base.dns.lookup(name, type));
       watch(answer.ok ? null : answer.failure);
       return answer;
     },
@@ -79,7 +81,9 @@ export async function runBoundedCheck<Input>(
 
   const limits = scope.limits;
   const deadlineSentence = `This request ran past its ${limits.deadlineMs} ms deadline (CHECKS_DEADLINE_MS) before this check finished, so lookups were abandoned and the answer is incomplete; ask for fewer checks or items per request.`;
-  let answer = await untilAborted(run(input, { ...base, dns }), scope.signal);
+  // The HTTPS fetcher resolves through this check's view too, so a fetched host's addresses count in its DNSSEC status.
+  const https = base.https.withLookup?.(dns) ?? base.https;
+  let answer = await untilAborted(run(input, { ...base, dns, https }), scope.signal);
   if (answer === ABANDONED) {
     answer = { status: 'error', summary: deadlineSentence, findings: [{ severity: 'error', code: 'deadline_passed', message: deadlineSentence }] };
   } else if (isCheckAnswer(answer)) {
@@ -94,7 +98,12 @@ export async function runBoundedCheck<Input>(
     }
   }
 
-  if (isCheckAnswer(answer)) recordCheckOutcome(field, answer.status);
+  if (isCheckAnswer(answer)) {
+    // Every door's answer says how far DNSSEC vouches for the answers the check used (docs/dnssec.md).
+    const withDnssec = { ...answer, dnssec: dnssec.verdict() };
+    answer = withDnssec;
+    recordCheckOutcome(field, withDnssec.status);
+  }
   const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
   if (!scope.claimAnswerBytes(bytes)) {
     throw badRequest(

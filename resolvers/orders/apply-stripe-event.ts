@@ -2,7 +2,9 @@ import type Stripe from 'stripe';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Services } from '../context.js';
+import { log } from '../../observability/log.js';
 import { mirrorFromStripeEvent } from '../payments/mirror-stripe-event.js';
+import { orderStatusFromProcessor } from '../payments/processor-statuses.js';
 import { recordInvoice } from './record-invoice.js';
 import { syncPaymentMethod } from './sync-payment-method.js';
 import { afterCardSaved } from './after-card-saved.js';
@@ -35,9 +37,16 @@ export async function applyStripeEvent(services: Pick<Services, 'db' | 'payments
   }
   if (record?.kind === 'subscription') {
     const s = record.subscription;
+    const status = orderStatusFromProcessor(s.status);
+    // A subscription status this code does not know leaves the order's own unchanged (logged), rather
+    // than show customers a state nobody verified.
+    if (status === null) {
+      log('warn', 'a Stripe subscription status this service does not know was left unapplied', { subscription: s.processor_id, status: s.status });
+      return { received: true, applied: 'ignored' };
+    }
     const result = await db
       .updateTable('orders')
-      .set({ status: s.status, processor_event_created: record.event_created })
+      .set({ status, processor_event_created: record.event_created })
       .where('processor_subscription_id', '=', s.processor_id)
       .where((eb) => eb.or([eb('processor_event_created', 'is', null), eb('processor_event_created', '<=', String(record.event_created))]))
       .executeTakeFirst();

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, Plan } from '../../db/schema.js';
+import type { OrderStatus } from '../../db/status-values.js';
 import type { SubscriptionResult } from '../payments/payment-processor.js';
+import { orderStatusFromProcessor } from '../payments/processor-statuses.js';
 import type { CheckedOrder } from './check-order.js';
 import type { PricedOrder } from './price-order.js';
 import { recordInvoice } from './record-invoice.js';
@@ -10,7 +12,7 @@ export interface PlacedOrder {
   readonly reference: string;
   readonly subscriptionId: string;
   readonly sku: string;
-  readonly status: string;
+  readonly status: OrderStatus;
   readonly quantity: number;
   readonly domains: number;
   readonly mailboxes: number;
@@ -37,6 +39,9 @@ export interface RecordOrderInput {
  */
 export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput): Promise<PlacedOrder> {
   const { accountId, plan, checked, priced, subscription, now } = input;
+  // A new subscription's status is active, trialing or incomplete; one this code does not know is
+  // recorded as incomplete (not paid for), never active.
+  const status = orderStatusFromProcessor(subscription.status) ?? 'incomplete';
   return db.transaction().execute(async (trx) => {
     const order = await trx
       .insertInto('orders')
@@ -45,7 +50,7 @@ export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput)
         plan_id: plan.id,
         reference: input.reference,
         subscription_id: subscription.subscriptionId,
-        status: subscription.status,
+        status,
         quantity: priced.quantity,
         unit_amount: priced.price.unitAmount,
         currency: priced.price.currency,
@@ -96,7 +101,7 @@ export async function recordOrder(db: Kysely<Database>, input: RecordOrderInput)
       reference: input.reference,
       subscriptionId: subscription.subscriptionId,
       sku: plan.sku,
-      status: subscription.status,
+      status,
       quantity: priced.quantity,
       domains: checked.domains.length,
       mailboxes: checked.mailboxCount,

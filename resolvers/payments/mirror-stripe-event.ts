@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { IDEMPOTENCY_METADATA_KEY, type MirroredInvoice } from './payment-processor.js';
+import { invoiceStatusFromProcessor } from './processor-statuses.js';
 
 /**
  * Turns a verified Stripe event into a plain record for the billing tables, so /v1/portal/billing shows
@@ -60,7 +61,7 @@ export function mirrorFromStripeEvent(event: Stripe.Event): MirrorRecord | null 
 
 export function mirrorInvoice(invoice: Stripe.Invoice): MirroredInvoice {
   const subscription = invoice.parent?.subscription_details?.subscription ?? null;
-  const status = invoice.status ?? 'draft';
+  const status = invoiceStatusFromProcessor(invoice.status ?? 'draft');
   return {
     processor_id: invoice.id,
     customer_id: idOf(invoice.customer),

@@ -1,3 +1,5 @@
+import type { InvoiceStatus } from '../../db/status-values.js';
+
 /**
  * What the order flow needs from a payment processor, whichever one is configured (Stripe when
  * STRIPE_SECRET_KEY is set, the embedded sandbox otherwise). Amounts are integer minor units.
@@ -130,7 +132,7 @@ export interface MirroredInvoice {
   readonly amount_paid: number;
   readonly currency: string;
   /** Stripe's invoice status: draft, open, paid, uncollectible, void. */
-  readonly status: string;
+  readonly status: InvoiceStatus;
   /** ISO 8601, or null. */
   readonly created: string | null;
   readonly due_date: string | null;

@@ -15,6 +15,10 @@ export interface ApiKeyListing {
   readonly lastUsedAt: Date | null;
   readonly createdBy: string | null;
   readonly revokedAt: Date | null;
+  /** When the key stops (chosen when made, or set by a roll); null: never. */
+  readonly expiresAt: Date | null;
+  /** The key a roll made to replace this one. */
+  readonly rolledToKeyId: number | null;
 }
 
 export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
@@ -30,6 +34,8 @@ export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
       'api_keys.created_at',
       'api_keys.last_used_at',
       'api_keys.revoked_at',
+      'api_keys.expires_at',
+      'api_keys.rolled_to_key_id',
       'users.email',
     ])
     .where('api_keys.account_id', '=', accountId)
@@ -44,13 +50,16 @@ export async function listApiKeys(ctx: Context): Promise<ApiKeyListing[]> {
     lastUsedAt: r.last_used_at,
     createdBy: r.email,
     revokedAt: r.revoked_at,
+    expiresAt: r.expires_at,
+    rolledToKeyId: r.rolled_to_key_id,
   }));
 }
 
 export async function createKeyForPerson(
   ctx: Context,
-  input: { name: string; scopes: readonly string[] },
-): Promise<{ keyId: number; key: string; scopes: Scope[] }> {
+  input: { name: string; scopes: readonly string[]; expiresAt?: Date | null | undefined },
+  now: Date = new Date(),
+): Promise<NewKey> {
   const { accountId, userId, role } = await requirePermission(ctx, 'createKeys');
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw new ApiError(422, 'invalid_name', 'Give the key a name of 1 to 100 characters, saying where it is used.');
@@ -74,12 +83,98 @@ export async function createKeyForPerson(
       { role, scopes_allowed: scopesOfRole(role) },
     );
   }
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null) checkExpiry(expiresAt, now);
   const { key, keyId } = await createApiKey(ctx.services.db, accountId, valid, {
     name,
     createdByUserId: userId,
     mode: ctx.services.keyMode ?? 'test',
+    expiresAt,
   });
-  return { keyId, key, scopes: valid };
+  return { keyId, key, scopes: valid, expiresAt };
+}
+
+export interface NewKey {
+  readonly keyId: number;
+  readonly key: string;
+  readonly scopes: Scope[];
+  readonly expiresAt: Date | null;
+}
+
+/** The longest a key may be given to live, and a roll's longest grace period (docs/people.md, "Keys"). */
+const MAX_KEY_LIFETIME_DAYS = 3 * 365;
+export const MAX_ROLL_GRACE_HOURS = 7 * 24;
+
+function checkExpiry(expiresAt: Date, now: Date): void {
+  const latest = new Date(now.getTime() + MAX_KEY_LIFETIME_DAYS * 86_400_000);
+  if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime() || expiresAt > latest) {
+    throw new ApiError(
+      422,
+      'invalid_expiry',
+      `Give expiresAt as a time after now and before ${latest.toISOString().slice(0, 10)} (at most ${MAX_KEY_LIFETIME_DAYS / 365} years), or leave it out for a key that does not expire.`,
+    );
+  }
+}
+
+export interface RolledKey extends NewKey {
+  readonly previousKeyId: number;
+  /** When the rolled key stops: now plus the grace period (or its own earlier expiry). */
+  readonly previousKeyExpiresAt: Date;
+}
+
+/**
+ * Rolls a key: a new secret with the same name and scopes, and the old key kept working for the grace
+ * period the person picks (0 to 168 hours) so the places that use it can be changed, then refused as
+ * an expired key. Who may roll a key is who may revoke it. The old row is locked, so two rolls of one
+ * key make one new key and the second is told which.
+ */
+export async function rollKeyForPerson(ctx: Context, keyId: number, graceHours: number, now: Date = new Date()): Promise<RolledKey> {
+  const { accountId, userId, role } = await requirePermission(ctx, 'revokeOwnKeys');
+  if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROLL_GRACE_HOURS) {
+    throw new ApiError(
+      422,
+      'invalid_grace_period',
+      `Give graceHours as a whole number of hours from 0 (the old key stops now) to ${MAX_ROLL_GRACE_HOURS} (a week).`,
+    );
+  }
+  return ctx.services.db.transaction().execute(async (trx) => {
+    const old = await trx
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'scopes', 'created_by_user_id', 'revoked_at', 'expires_at', 'rolled_to_key_id'])
+      .where('id', '=', keyId)
+      .where('account_id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!old) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
+    if (old.created_by_user_id !== userId && !roleMay(role, 'revokeAnyKey')) throw roleRefusal(role, 'revokeAnyKey');
+    if (old.rolled_to_key_id !== null) {
+      throw new ApiError(409, 'key_already_rolled', `Key ${keyId} was already rolled to key ${old.rolled_to_key_id}; roll that key instead.`, {
+        rolled_to_key_id: old.rolled_to_key_id,
+      });
+    }
+    if (old.revoked_at !== null || (old.expires_at !== null && old.expires_at.getTime() <= now.getTime())) {
+      throw new ApiError(409, 'key_not_active', `Key ${keyId} is revoked or expired, so there is nothing to roll; make a new key with createApiKey.`);
+    }
+    const scopes = old.scopes.split(',').filter(isScope);
+    const beyond = scopes.filter((s) => !roleMay(role, s));
+    if (beyond.length > 0) {
+      throw new ApiError(
+        403,
+        'scope_beyond_role',
+        `Key ${keyId} holds ${beyond.join(', ')}, which a ${role} cannot give a key; ask an owner of your account to roll it.`,
+        { role, scopes_allowed: scopesOfRole(role) },
+      );
+    }
+    const { key, keyId: newKeyId } = await createApiKey(trx, accountId, scopes, {
+      name: old.name,
+      createdByUserId: userId,
+      mode: ctx.services.keyMode ?? 'test',
+    });
+    const graceEnd = new Date(now.getTime() + graceHours * 3_600_000);
+    const previousKeyExpiresAt = old.expires_at !== null && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+    await trx.updateTable('api_keys').set({ expires_at: previousKeyExpiresAt, rolled_to_key_id: newKeyId }).where('id', '=', keyId).execute();
+    return { keyId: newKeyId, key, scopes, expiresAt: null, previousKeyId: keyId, previousKeyExpiresAt };
+  });
 }
 
 export async function revokeKeyForPerson(ctx: Context, keyId: number): Promise<{ keyId: number; revoked: boolean }> {

@@ -1,3 +1,4 @@
+import type { WebhookDeliveryStatus } from '../../db/status-values.js';
 import { ApiError } from '../api-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
@@ -6,7 +7,7 @@ import { recordEvent } from '../events/record-event.js';
 export interface QueuedDelivery {
   readonly deliveryId: number;
   readonly eventId: string;
-  readonly status: string;
+  readonly status: WebhookDeliveryStatus;
 }
 
 async function queue(ctx: Context, deliveryId: number): Promise<void> {

@@ -1,3 +1,4 @@
+import type { WebhookDeliveryStatus } from '../../db/status-values.js';
 import { randomBytes } from 'node:crypto';
 import { ApiError, badRequest } from '../api-error.js';
 import type { Context } from '../context.js';
@@ -153,7 +154,7 @@ export interface WebhookDelivery {
   readonly deliveryId: number;
   readonly eventId: string;
   readonly eventType: string;
-  readonly status: string;
+  readonly status: WebhookDeliveryStatus;
   readonly createdAt: Date;
   readonly deliveredAt: Date | null;
   readonly nextAttemptAt: Date | null;

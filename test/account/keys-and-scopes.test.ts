@@ -50,6 +50,8 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'request-plan': { input: { message: 'Matrix test' } },
   'pay-invoices': { input: {} },
   'apply-domain-setup': { domain: 'example.com', connectionId: 1, dryRun: true },
+  'domain-sources': { domain: 'example.com' },
+  'upload-report': { input: { content: Buffer.from('<feedback/>').toString('base64') } },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {

@@ -24,6 +24,10 @@ beforeAll(async () => {
       'expired.example.test': { code: 7, text: 'RRSIG for example.test expired' },
       'blocked.example.test': { code: 15 },
       'gone.example.test': { code: 6, rcode: 'SERVFAIL' },
+      // A validating resolver's first answer names the reason; its cache answers later tries generically.
+      'stale-sig.example.test': { code: 7, text: 'RRSIG expired 2026-11-01', cached: 6 },
+      'unsure.example.test': { code: 5, cached: 6 },
+      'unreachable.example.test': { code: 22, text: 'no reachable authority', cached: 13 },
     },
   });
 });
@@ -59,7 +63,7 @@ describe('EDNS(0) on every question', () => {
     const before = dns.questions.length;
     await createDnsLookup(config()).lookup('plain.example.test', 'A');
     expect(dns.questions.slice(before)).toEqual([
-      expect.objectContaining({ transport: 'udp', edns: true, payload: 1232, dnssecOk: true, recursionDesired: true }),
+      expect.objectContaining({ transport: 'udp', edns: true, payload: 1232, dnssecOk: true, authenticatedData: true, recursionDesired: true }),
     ]);
   });
 
@@ -116,8 +120,68 @@ describe('DNSSEC status and Extended DNS Errors', () => {
 
   it('an Extended DNS Error outside DNSSEC is worded but not bogus', async () => {
     const answer = await createDnsLookup(config()).lookup('blocked.example.test', 'A');
-    expect(answer).toMatchObject({ ok: false, failure: 'servfail', dnssec: 'insecure', ede: { code: 15, text: null } });
+    expect(answer).toMatchObject({ ok: false, failure: 'servfail', dnssec: 'indeterminate', ede: { code: 15, text: null } });
     expect(!answer.ok && answer.detail).toContain('the resolver blocks this name (Extended DNS Error 15)');
+  });
+
+  it("a SERVFAIL with a bogus code is asked once with DNS_TRIES=2, and keeps the first reply's code 7", async () => {
+    const before = dns.questions.length;
+    const answer = await createDnsLookup(config({ tries: 2 })).lookup('stale-sig.example.test', 'A');
+    expect(answer).toMatchObject({ failure: 'servfail', dnssec: 'bogus', ede: { code: 7, text: 'RRSIG expired 2026-11-01' } });
+    expect(dns.questions.slice(before).map((q) => q.name)).toEqual(['stale-sig.example.test']);
+    // What a retry would have got: the cache's generic code 6, without the reason.
+    expect(await createDnsLookup(config()).lookup('stale-sig.example.test', 'A')).toMatchObject({ dnssec: 'bogus', ede: { code: 6, text: null } });
+  });
+
+  it('EDE 5 (DNSSEC Indeterminate) is indeterminate, not bogus, and not asked again', async () => {
+    const before = dns.questions.length;
+    const answer = await createDnsLookup(config({ tries: 2 })).lookup('unsure.example.test', 'TXT');
+    expect(answer).toMatchObject({ failure: 'servfail', dnssec: 'indeterminate', ede: { code: 5 } });
+    expect(dns.questions.slice(before)).toHaveLength(1);
+  });
+
+  it("a SERVFAIL outside DNSSEC is retried, and the first reply's Extended DNS Error is kept over the cached one", async () => {
+    const before = dns.questions.length;
+    const answer = await createDnsLookup(config({ tries: 2 })).lookup('unreachable.example.test', 'A');
+    expect(answer).toMatchObject({ failure: 'servfail', dnssec: 'indeterminate', ede: { code: 22, text: 'no reachable authority' } });
+    expect(dns.questions.slice(before)).toHaveLength(2);
+  });
+
+  it('asks with AD in the header, so a resolver reached without EDNS (no DO bit) still says secure', async () => {
+    const old = await startTestDnsServer({ records: [{ name: 'signed.old.test', type: 'A', data: '192.0.2.7' }], noEdns: true, secure: ['old.test'] });
+    try {
+      const answer = await createDnsLookup(config({ servers: [old.server] })).lookup('signed.old.test', 'A');
+      expect(answer).toMatchObject({ ok: true, dnssec: 'secure' });
+      expect(old.questions.map((q) => [q.edns, q.dnssecOk, q.authenticatedData])).toEqual([
+        [true, true, true],
+        [false, false, true],
+      ]);
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('NXDOMAIN with AD is secure (an authenticated denial); a timeout carries no status', async () => {
+    const signedZone = await startTestDnsServer({
+      records: [
+        {
+          name: 'zone.signed.test',
+          type: 'SOA',
+          data: { mname: 'ns.signed.test', rname: 'h.signed.test', serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1 },
+        },
+      ],
+      secure: ['signed.test'],
+      behaviours: { 'silent.signed.test': 'timeout' },
+    });
+    try {
+      const lookup = createDnsLookup(config({ servers: [signedZone.server] }));
+      expect(await lookup.lookup('nothing.zone.signed.test', 'A')).toMatchObject({ failure: 'nxdomain', dnssec: 'secure' });
+      const silent = await lookup.lookup('silent.signed.test', 'A');
+      expect(silent).toMatchObject({ failure: 'timeout' });
+      expect(silent.dnssec).toBeUndefined();
+    } finally {
+      await signedZone.close();
+    }
   });
 
   it('has words for every registered code 0-24 and a fallback beyond', () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { operationTable } from '../../operations/operation-table.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { dmarcFixture, gzip } from '../support/report-files.js';
 
 const SVC = fileURLToPath(new URL('../../cli/svc.py', import.meta.url));
 const READ_LIMIT = 60;
@@ -77,6 +78,8 @@ describe('reading commands print the REST answer as JSON and exit 0', () => {
     [['workspaces'], '/v1/portal/workspaces'],
     [['get', '/v1/portal/referrals'], '/v1/portal/referrals'],
     [['get', 'v1/portal/analytics?period=14d'], '/v1/portal/analytics?period=14d'],
+    [['reports'], '/v1/portal/reports?limit=20'],
+    [['reports', '--limit', '5'], '/v1/portal/reports?limit=5'],
   ];
   for (const [args, path] of commands) {
     it(`svc ${args.join(' ')} equals GET ${path}`, async () => {
@@ -276,6 +279,26 @@ describe('a spent allowance', () => {
   });
 });
 
+describe('report commands', () => {
+  it('upload-report FILE stores a gzip report; sources DOMAIN equals GET /v1/portal/domains/{domain}/sources', async () => {
+    const row = await service.services.db
+      .selectFrom('domains')
+      .select('domain')
+      .where('account_id', '=', service.demo.accountId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const path = join(dir, 'google.xml.gz');
+    writeFileSync(path, gzip(dmarcFixture('google.xml', { domain: row.domain, begin: new Date(Date.now() - 86_400_000), reportId: 'cli-1' })));
+    const uploaded = await svc(['upload-report', path]);
+    expect([uploaded.code, uploaded.stderr]).toEqual([0, '']);
+    expect(JSON.parse(uploaded.stdout)).toMatchObject({ stored: 1, files: [{ file: 'google.xml', status: 'stored', report_id: 'cli-1' }] });
+    const sources = await svc(['sources', row.domain, '--period', '7d']);
+    expect(sources.code).toBe(0);
+    expect(JSON.parse(sources.stdout)).toEqual((await rest(`/v1/portal/domains/${row.domain}/sources?period=7d`)).body);
+    expect(JSON.parse(sources.stdout).sources).toHaveLength(2);
+  });
+});
+
 describe('help', () => {
   const commands = [
     'catalogue',
@@ -287,6 +310,9 @@ describe('help', () => {
     'orders',
     'billing',
     'deliverability',
+    'reports',
+    'sources',
+    'upload-report',
     'requests',
     'workspaces',
     'get',
@@ -341,6 +367,7 @@ describe('GET {api_url}/v1/cli', () => {
     const imports = [...readFileSync(SVC, 'utf8').matchAll(/^(?:import|from) ([\w.]+)/gm)].map((m) => m[1]!.split('.')[0]);
     const stdlib = new Set([
       'argparse',
+      'base64',
       'datetime',
       'hashlib',
       'hmac',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,29 @@ describe('npm run lint keeps the house rules', () => {
     expect(refused.stderr).toContain('admin/narrowing.ts: 1 unsafe type assertions, 0 allowed (at 2:10)');
 
     write('scripts/unsafe-assertions-baseline.json', '{ "admin/narrowing.ts": 1 }\n');
+    expect(run(process.execPath, ['--import', 'tsx', script]).status).toBe(0);
+  });
+  it('a breaking GraphQL change fails against the released schema unless it is listed with a reason', () => {
+    for (const file of ['schema/released/account.graphql', 'schema/released/public.graphql', 'schema.public.graphql']) {
+      mkdirSync(dirname(join(folder, file)), { recursive: true });
+      copyFileSync(join(repoRoot, file), join(folder, file));
+    }
+    write('schema/released/accepted-changes.json', JSON.stringify({ accepted: [] }));
+    const released = readFileSync(join(repoRoot, 'schema/released/account.graphql'), 'utf8');
+    const script = join(repoRoot, 'scripts/lint-schema-changes.ts');
+
+    write('schema.graphql', released);
+    expect(run(process.execPath, ['--import', 'tsx', script]).status).toBe(0);
+
+    // Planted: the dashboard's order count removed.
+    expect(released).toContain('  orderCount: Int!\n');
+    write('schema.graphql', released.replace('  orderCount: Int!\n', ''));
+    const refused = run(process.execPath, ['--import', 'tsx', script]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("Field 'orderCount' was removed from object type 'Dashboard' (path Dashboard.orderCount)");
+    expect(refused.stderr).toContain('accepted-changes.json');
+
+    write('schema/released/accepted-changes.json', JSON.stringify({ accepted: [{ path: 'Dashboard.orderCount', reason: 'planted' }] }));
     expect(run(process.execPath, ['--import', 'tsx', script]).status).toBe(0);
   });
 });

@@ -1,6 +1,9 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
+import { graphql } from '../support/test-service.js';
 import { FREE_DOMAINS, orderBody, postJson, startOrderingService, type OrderingHarness } from './support/ordering-fixture.js';
 
 const WEBHOOK_SECRET = 'whsec_ordering_test_0123456789';
@@ -133,6 +136,46 @@ describe('placing through the Stripe SDK against the local fake', () => {
     expect((await webhook('customer.subscription.updated', subscription)).status).toBe(200);
     const orders = await (await h.service.api('/v1/portal/orders')).json();
     expect(orders.orders.find((o: any) => o.subscription_id === placed.subscription_id).status).toBe('past_due');
+  });
+
+  it("Stripe's canceled is the order's cancelled on every door, an enum on GraphQL; a status we do not know changes nothing", async () => {
+    const subscription = fake.subscriptions().find((s) => s.id === placed.subscription_id);
+    const statusOf = async () =>
+      (await (await h.service.api('/v1/portal/orders')).json()).orders.find((o: any) => o.subscription_id === placed.subscription_id).status;
+    expect((await webhook('customer.subscription.updated', { ...subscription, status: 'active' })).status).toBe(200);
+    // A status Stripe might add one day: not applied (the order keeps active), never shown.
+    expect((await webhook('customer.subscription.updated', { ...subscription, status: 'frozen_for_review' })).status).toBe(200);
+    expect(await statusOf()).toBe('active');
+
+    expect((await webhook('customer.subscription.deleted', { ...subscription, status: 'canceled', canceled_at: Math.floor(Date.now() / 1000) })).status).toBe(
+      200,
+    );
+    expect(await statusOf()).toBe('cancelled');
+    const viaGraphql = await graphql(h.service, '{ orders { subscriptionId status } }');
+    expect(viaGraphql.body.errors).toBeUndefined();
+    expect(viaGraphql.body.data.orders.find((o: any) => o.subscriptionId === placed.subscription_id).status).toBe('cancelled');
+    const typed = await graphql(h.service, '{ __type(name: "OrderStatus") { enumValues { name } } }');
+    expect(typed.body.data.__type.enumValues.map((v: { name: string }) => v.name).sort()).toEqual([
+      'active',
+      'cancelled',
+      'incomplete',
+      'past_due',
+      'paused',
+      'trialing',
+      'unpaid',
+    ]);
+
+    const client = new Client({ name: 'order-status-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${h.service.demo.key}` } } }),
+    );
+    try {
+      const listed = await client.callTool({ name: 'list_orders', arguments: {} });
+      const text = (listed.content as { type: string; text: string }[])[0]?.text ?? '';
+      expect(JSON.parse(text).orders.find((o: any) => o.subscription_id === placed.subscription_id).status).toBe('cancelled');
+    } finally {
+      await client.close();
+    }
   });
 
   it('a webhook with a bad signature is a 400 and changes nothing', async () => {

@@ -116,8 +116,10 @@ describe('REST answers equal what the check functions return', () => {
     it(`${name} ${JSON.stringify(args)}`, async () => {
       const declaration = checkDeclarations.find((d) => d.name === name)!;
       const direct = await declaration.run(args, dnsOnlyCheckContext(dns) as FullCheckContext);
-      const rest = await (await service.pub(`/.platform/functions/${name}?${new URLSearchParams(args)}`)).json();
+      const { dnssec, ...rest } = await (await service.pub(`/.platform/functions/${name}?${new URLSearchParams(args)}`)).json();
       expect(rest).toEqual(JSON.parse(JSON.stringify(direct)));
+      // The one field a door adds to what the check returns (the fixture zone is not signed).
+      expect(dnssec).toMatchObject({ status: 'insecure', validated: 0, extended_dns_error: null });
     });
   }
 });

@@ -22,6 +22,11 @@ export interface TestExtendedError {
   readonly text?: string;
   /** SERVFAIL unless said otherwise. */
   readonly rcode?: 'SERVFAIL' | 'NOERROR' | 'NXDOMAIN' | 'REFUSED';
+  /**
+   * The code of every later answer to the same question, without text: what a resolver answers from
+   * its cache after the first validation failure (unbound and bind9: 6 DNSSEC Bogus, or 13 Cached Error).
+   */
+  readonly cached?: number;
 }
 
 export interface TestDnsServerOptions {
@@ -47,9 +52,12 @@ export interface TestDnsServerOptions {
   referralTo?: string[];
   /** Zone cuts inside the served data: a question at or below one gets a referral with the cut's NS and glue, AA clear (a parent server). */
   delegations?: string[];
-  /** Names (and every name below them) a validating resolver answers with AD when the query set DO. */
+  /** Names (and every name below them) a validating resolver answers with AD when the query set DO or AD (RFC 6840 5.7). */
   secure?: string[];
-  /** By lower-case name: answer with this Extended DNS Error (EDNS queries only carry it). */
+  /**
+   * By lower-case name: answer with this Extended DNS Error (EDNS queries only carry it). A key
+   * "*.zone" applies to every name below zone (a zone whose signatures expired fails them all).
+   */
   extendedErrors?: Record<string, TestExtendedError>;
   /** A server from before EDNS: FORMERR, without an OPT, to any query that carries one. */
   noEdns?: boolean;
@@ -75,6 +83,8 @@ export interface ReceivedQuestion {
   edns: boolean;
   payload: number | null;
   dnssecOk: boolean;
+  /** AD in the query's header: the client asks whether the answer was validated (RFC 6840 5.7). */
+  authenticatedData: boolean;
   recursionDesired: boolean;
   /** The query's id and the client's source port: what a spoofer would need to guess. */
   id: number;
@@ -165,6 +175,19 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
   const questions: ReceivedQuestion[] = [];
 
   /** A key "*.zone" applies to every name below zone (a DNSSEC-bogus or lame zone fails them all). */
+  /** Questions already answered with an Extended DNS Error, for `cached`. */
+  const edeAnswered = new Set<string>();
+  const extendedErrorFor = (name: string, type: string): TestExtendedError | undefined => {
+    let found = extendedErrors.get(name);
+    const labels = name.split('.');
+    for (let i = 1; i < labels.length && !found; i += 1) found = extendedErrors.get(`*.${labels.slice(i).join('.')}`);
+    if (!found) return undefined;
+    const key = `${name}/${type}`;
+    if (found.cached !== undefined && edeAnswered.has(key)) return { code: found.cached, ...(found.rcode ? { rcode: found.rcode } : {}) };
+    edeAnswered.add(key);
+    return found;
+  };
+
   const subtreeBehaviour = (name: string): TestDnsBehaviour | undefined => {
     const labels = name.split('.');
     for (let i = 1; i < labels.length; i += 1) {
@@ -198,6 +221,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     const q = query.questions?.[0];
     const opt = (query.additionals ?? []).find((a) => a.type === 'OPT') as { udpPayloadSize?: number; flags?: number } | undefined;
     const dnssecOk = ((opt?.flags ?? 0) & dnsPacket.DNSSEC_OK) !== 0;
+    const authenticatedData = ((query.flags ?? 0) & dnsPacket.AUTHENTIC_DATA) !== 0;
     const limit = opt ? Math.min(Math.max(UDP_LIMIT, opt.udpPayloadSize ?? UDP_LIMIT), serverPayload) : UDP_LIMIT;
     const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
     const ra = options.recursionAvailable === false ? 0 : dnsPacket.RECURSION_AVAILABLE;
@@ -226,6 +250,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       edns: opt !== undefined,
       payload: opt?.udpPayloadSize ?? null,
       dnssecOk,
+      authenticatedData,
       recursionDesired: rd !== 0,
       id: query.id ?? 0,
       sourcePort,
@@ -243,7 +268,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
       return { reply: dnsPacket.encode({ ...header, flags: ra | rd | RCODE.REFUSED, additionals: ednsOut() }), garbage: false, limit };
     if (behaviour === 'nxdomain')
       return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE.NXDOMAIN, additionals: ednsOut() }), garbage: false, limit };
-    const ede = extendedErrors.get(name);
+    const ede = extendedErrorFor(name, q.type);
     if (ede)
       return { reply: dnsPacket.encode({ ...header, flags: aa | ra | rd | RCODE[ede.rcode ?? 'SERVFAIL'], additionals: ednsOut(ede) }), garbage: false, limit };
 
@@ -286,7 +311,7 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     // NXDOMAIN with the CNAME in the answer section, as real servers answer it.
     const rcode = !exists && !answers.some((a) => a.type === q.type) ? RCODE.NXDOMAIN : RCODE.NOERROR;
     // RFC 6840 5.7: a validating resolver sets AD only for a client that asked (DO or AD).
-    const ad = secure.some((z) => within(name, z)) && dnssecOk ? dnsPacket.AUTHENTIC_DATA : 0;
+    const ad = secure.some((z) => within(name, z)) && (dnssecOk || authenticatedData) ? dnsPacket.AUTHENTIC_DATA : 0;
     const authorities = answers.length === 0 ? soaFor(owner) : [];
     const packet: Packet = { ...header, flags: aa | ra | rd | ad | rcode, answers, authorities, additionals: ednsOut() };
     return { reply: dnsPacket.encode(packet), garbage: false, limit };

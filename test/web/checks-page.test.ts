@@ -121,6 +121,11 @@ describe('the checks page in Chromium', () => {
         expect(json).toMatchObject({ status: 'pass', domain: 'good.test', policy: 'reject' });
         await page.locator('#check-dmarc').screenshot({ path: `${SCREENSHOTS}/checks-page-detail.png` });
 
+        // The request id is under "Details" below the results, not in the timing line.
+        expect(await page.locator('.timing').textContent()).toMatch(/^Checked live in \d+\.\d s\.$/);
+        expect(await page.locator('#results > details.tech').textContent()).toMatch(/Request id: [0-9a-f-]{36}/);
+        expect(await page.locator('#results').innerText()).not.toMatch(/request id/i);
+
         expect(consoleErrors).toEqual([]);
         expect(offsite).toEqual([]);
       } finally {
@@ -197,24 +202,95 @@ describe('the checks page in Chromium', () => {
     },
   );
 
-  it.skipIf(!runBrowserTests)(`shows the API's 400 detail for an email address and for a URL${runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`}`, async () => {
-    const { context, page } = await openPage({ width: 390, height: 844 });
-    try {
-      await checkDomain(page, 'alex@good.test');
-      const alert = page.locator('#error');
-      await alert.waitFor();
-      expect(await alert.locator('.error-detail').textContent()).toMatch(/not an email address: pass the part after the @ \(good\.test\)/);
-      expect(await alert.locator('.meta').textContent()).toMatch(/^HTTP 400 · invalid_domain/);
-      expect(await page.getByLabel('Domain', { exact: true }).getAttribute('aria-invalid')).toBe('true');
-      await page.screenshot({ path: `${SCREENSHOTS}/checks-page-bad-input.png` });
+  it.skipIf(!runBrowserTests)(
+    `checks the domain of an email address or a link, as the hint says, and says so${runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+    async () => {
+      const { context, page } = await openPage({ width: 390, height: 844 });
+      try {
+        const sent: string[] = [];
+        page.on('request', (r) => {
+          if (r.url().endsWith('/graphql')) sent.push(JSON.parse(r.postData() ?? '{}').variables?.domain);
+        });
+        expect(await page.locator('#domain-hint').textContent()).toMatch(/email address or a link, its domain is checked/);
+        await checkDomain(page, 'ada@good.test');
+        await page.locator('#check-spf').waitFor();
+        expect(sent).toEqual(['good.test']);
+        expect(await page.locator('#result-title').textContent()).toBe('good.test');
+        expect(await page.locator('#check-spf .pill').textContent()).toBe('Pass');
+        expect(await page.getByLabel('Domain', { exact: true }).inputValue()).toBe('good.test');
+        expect(await page.locator('#domain-note').textContent()).toBe('Checking good.test, the domain of the address ada@good.test.');
+        expect(new URL(page.url()).searchParams.get('domain')).toBe('good.test');
+        expect(await page.locator('#error').count()).toBe(0);
+        await page.screenshot({ path: `${SCREENSHOTS}/checks-page-email.png` });
 
-      await checkDomain(page, 'https://good.test/');
-      await page.locator('#error .error-detail', { hasText: 'not a URL' }).waitFor();
-      expect(await page.locator('.check').count()).toBe(0);
-    } finally {
-      await context.close();
-    }
-  });
+        await checkDomain(page, 'https://bad.test/pricing?x=1');
+        await page.locator('#result-title', { hasText: 'bad.test' }).waitFor();
+        expect(sent).toEqual(['good.test', 'bad.test']);
+        expect(await page.locator('#domain-note').textContent()).toBe('Checking bad.test, the domain of the link you typed.');
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it.skipIf(!runBrowserTests)(
+    `words a refusal for a person: no HTTP status or code in view, the request id only under "Details"${runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+    async () => {
+      const { context, page } = await openPage({ width: 390, height: 844 });
+      try {
+        const ids: string[] = [];
+        page.on('response', (r) => {
+          if (r.url().endsWith('/graphql')) ids.push(r.headers()['x-request-id'] ?? '');
+        });
+        await checkDomain(page, 'not a domain');
+        const alert = page.locator('#error');
+        await alert.waitFor();
+        expect(await alert.locator('strong').textContent()).toBe('That is not a domain we can check');
+        expect(await alert.locator('.error-detail').textContent()).toBe(
+          '“not a domain” is not a domain name. Type just the domain, such as example.com: letters, digits and hyphens separated by dots.',
+        );
+        expect(await page.getByLabel('Domain', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+        // Nothing technical in view: no status, no code, no id until "Details" is opened.
+        const visible = await alert.innerText();
+        expect(visible).not.toMatch(/HTTP|400|invalid_domain|request id/i);
+        expect(ids).toHaveLength(1);
+        const details = alert.locator('details.tech');
+        expect(await details.locator('li').first().isVisible()).toBe(false);
+        await details.locator('summary').click();
+        expect(await details.innerText()).toContain(`Request id: ${ids[0]}`);
+        expect(await details.innerText()).toMatch(/The API said: .*not a valid domain name.*\(invalid_domain\)/);
+        await page.screenshot({ path: `${SCREENSHOTS}/checks-page-bad-input.png` });
+
+        await checkDomain(page, '192.0.2.1');
+        await page.locator('#error .error-detail', { hasText: 'is an IP address' }).waitFor();
+        expect(await page.locator('.check').count()).toBe(0);
+
+        // Too many checks: the wait in words, from Retry-After.
+        await page.route('**/graphql', (route) =>
+          route.fulfill({
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '42', 'x-request-id': 'req-429' },
+            body: JSON.stringify({ errors: [{ message: 'Too many requests.', extensions: { code: 'rate_limited', status: 429 } }] }),
+          }),
+        );
+        await checkDomain(page, 'good.test');
+        await page.locator('#error strong', { hasText: 'Too many checks for now' }).waitFor();
+        expect(await page.locator('#error .error-detail').textContent()).toBe('You have run many checks in a short time. Try again in 42 seconds.');
+        expect(await page.locator('#error').innerText()).not.toMatch(/429|req-429|rate_limited/);
+        expect(await page.locator('#error details.tech').textContent()).toContain('Request id: req-429');
+
+        // The API out of reach: a sentence, the browser's words under "Details".
+        await page.unroute('**/graphql');
+        await page.route('**/graphql', (route) => route.abort('connectionrefused'));
+        await checkDomain(page, 'good.test');
+        await page.locator('#error strong', { hasText: 'Could not reach the checks' }).waitFor();
+        expect(await page.locator('#error .error-detail').textContent()).toBe('Check your connection and try again.');
+        expect(await page.locator('#error').innerText()).not.toMatch(/graphql|Failed to fetch/);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   it.skipIf(!runBrowserTests)(
     `asks for a domain without calling the API when the box is empty, and runs ?domain= on load${runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`}`,

@@ -115,11 +115,31 @@ describe('API keys in the portal', () => {
         await page.getByRole('row', { name: /CI pipeline.*Revoked/ }).waitFor();
         const after = await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${key}` } });
         expect(after.status).toBe(401);
+
+        // Rolling a key that leaked: a new secret shown once, the old one stopped at once.
+        await page.getByLabel('Key name').fill('Deploy');
+        await page.getByLabel('Expires').selectOption('90');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        await page.getByLabel('New API key').waitFor();
+        const leaked = await page.getByLabel('New API key').inputValue();
+        await page.getByRole('button', { name: 'I have copied it; hide the key' }).click();
+        expect(await page.getByRole('row', { name: /Deploy/ }).textContent()).toContain('Active until');
+        await page.getByLabel('After rolling Deploy, the old key works').selectOption('0');
+        await page.getByRole('button', { name: 'Roll key Deploy' }).click();
+        await page.getByRole('status').filter({ hasText: 'is rolled' }).waitFor();
+        const replacement = await page.getByLabel('New API key').inputValue();
+        expect(replacement).toMatch(/^sk_test_/);
+        expect(replacement).not.toBe(leaked);
+        const use = async (k: string) => (await fetch(`${service.apiUrl}/v1/portal/dashboard`, { headers: { authorization: `Bearer ${k}` } })).status;
+        expect([await use(leaked), await use(replacement)]).toEqual([401, 200]);
+        await page.getByRole('row', { name: /Deploy.*Expired/ }).waitFor();
         expect(portal.offsite).toEqual([]);
       } finally {
         await portal.close();
       }
     },
+    // Sign-up, two keys, a revoke and a roll in one browser session.
+    90_000,
   );
 });
 

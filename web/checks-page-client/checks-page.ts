@@ -78,8 +78,18 @@ interface GraphQLBody {
 interface PostAnswer {
   readonly status: number;
   readonly requestId: string | null;
+  /** Seconds to wait, from a refusal's Retry-After header. */
+  readonly retryAfter: number | null;
   readonly body: GraphQLBody | null;
   readonly text: string;
+}
+
+/** What the person typed, and the domain the page checks for it (the domain of an address or a link). */
+interface Typed {
+  readonly domain: string;
+  /** 'email' or 'link' when the domain was taken out of what was typed; null when it was typed as is. */
+  readonly from: 'email' | 'link' | null;
+  readonly typed: string;
 }
 
 type Child = Node | string | null | undefined | false;
@@ -206,6 +216,7 @@ const buttonLabel = button.querySelector('.label') ?? button;
 const results = byId('results', HTMLElement);
 const live = byId('live', HTMLElement);
 const inputError = byId('domain-error', HTMLElement);
+const inputNote = byId('domain-note', HTMLElement);
 
 let gradeField: boolean | null = null; // null: not known yet; true/false once the server has answered
 let current: AbortController | null = null;
@@ -390,7 +401,14 @@ function post(domain: string, withGrade: boolean, signal: AbortSignal | undefine
       } catch {
         body = null;
       }
-      return { status: response.status, requestId: response.headers.get('x-request-id'), body: body, text: text };
+      const wait = Number(response.headers.get('retry-after'));
+      return {
+        status: response.status,
+        requestId: response.headers.get('x-request-id'),
+        retryAfter: Number.isFinite(wait) && wait > 0 ? wait : null,
+        body: body,
+        text: text,
+      };
     });
   });
 }
@@ -448,35 +466,71 @@ function showLoading(domain: string): void {
     el('div', { className: 'checks', 'aria-hidden': 'true' }, checks),
   );
 }
-function errorNotice(title: string, detail: string, meta: string | null): HTMLElement {
+function errorNotice(title: string, message: string, technical: readonly (string | null)[]): HTMLElement {
   return el('div', { className: 'notice', role: 'alert', id: 'error' }, [
     el('strong', { text: title }),
-    el('p', { className: 'error-detail', text: detail }),
-    meta ? el('p', { className: 'meta', text: meta }) : null,
+    el('p', { className: 'error-detail', text: message }),
+    technicalDetails(technical),
   ]);
 }
-function showRefusal(domain: string, answer: PostAnswer): void {
+/**
+ * What only an operator needs (the request id, the API's own words), folded under "Details": the
+ * person reads a sentence, and can still quote the id when asking for help.
+ */
+function technicalDetails(lines: readonly (string | null)[]): HTMLElement | null {
+  const shown = lines.filter(function (line): line is string {
+    return typeof line === 'string' && line !== '';
+  });
+  if (shown.length === 0) return null;
+  return el('details', { className: 'tech' }, [
+    el('summary', { text: 'Details' }),
+    el(
+      'ul',
+      null,
+      shown.map(function (line) {
+        return el('li', { text: line });
+      }),
+    ),
+  ]);
+}
+const requestIdLine = (id: string | null): string | null => (id ? 'Request id: ' + id + ' (quote it if you ask us about this check)' : null);
+/** A refusal of the whole request, in words for a person; the API's own words and the request id under "Details". */
+function showRefusal(typed: Typed, answer: PostAnswer): void {
   const errors = answer.body?.errors ?? [];
-  const seen: Record<string, boolean> = {};
-  const details: string[] = [];
+  const said: string[] = [];
   let status = answer.status;
   let code: string | null = null;
   errors.forEach(function (e) {
     const ext = e.extensions ?? {};
-    const detail = ext.detail || e.message || 'The API refused the request.';
+    const detail = ext.detail || e.message;
     if (typeof ext.status === 'number') status = ext.status;
     if (!code && ext.code) code = ext.code;
-    if (!seen[detail]) {
-      seen[detail] = true;
-      details.push(detail);
-    }
+    if (detail && said.indexOf(detail) < 0) said.push(detail);
   });
-  if (details.length === 0) details.push(answer.text ? answer.text.slice(0, 400) : 'The API gave an empty answer.');
-  const title = status === 400 ? 'That is not a domain we can check' : status === 429 ? 'Too many checks for now' : 'The checks could not run';
-  const meta = ['HTTP ' + status, code, answer.requestId ? 'request id ' + answer.requestId : null].filter(Boolean).join(' · ');
-  results.replaceChildren(errorNotice(title, details.join(' '), meta));
-  live.textContent = title + ': ' + (details[0] ?? '');
-  if (status === 400) {
+  let title: string;
+  let message: string;
+  if (status === 400 || status === 422) {
+    title = 'That is not a domain we can check';
+    message = /IP address/.test(said.join(' '))
+      ? '“' + typed.typed + '” is an IP address. Type the domain your mail is sent from, such as example.com.'
+      : '“' + typed.typed + '” is not a domain name. Type just the domain, such as example.com: letters, digits and hyphens separated by dots.';
+  } else if (status === 429) {
+    title = 'Too many checks for now';
+    const wait = answer.retryAfter;
+    message =
+      'You have run many checks in a short time. ' +
+      (wait ? 'Try again in ' + (wait < 90 ? wait + ' seconds' : Math.ceil(wait / 60) + ' minutes') + '.' : 'Wait a minute and try again.');
+  } else {
+    title = 'The checks could not run';
+    message =
+      status >= 500 || status === 0
+        ? 'Something went wrong on our side. Try again in a minute; if it keeps happening, tell us the request id under Details.'
+        : 'The checks could not run for ' + typed.domain + '. Try again in a minute.';
+  }
+  const apiSaid = said.length ? 'The API said: ' + said.join(' ') + (code ? ' (' + code + ')' : '') : null;
+  results.replaceChildren(errorNotice(title, message, [apiSaid, requestIdLine(answer.requestId)]));
+  live.textContent = title + ': ' + message;
+  if (status === 400 || status === 422) {
     input.setAttribute('aria-invalid', 'true');
     input.setAttribute('aria-describedby', 'domain-hint error');
   }
@@ -714,9 +768,9 @@ function showResults(domain: string, answer: PostAnswer, ms: number): void {
       }),
     ),
   );
-  nodes.push(
-    el('p', { className: 'timing', text: 'Checked live in ' + (ms / 1000).toFixed(1) + ' s' + (answer.requestId ? ' · request id ' + answer.requestId : '') }),
-  );
+  nodes.push(el('p', { className: 'timing', text: 'Checked live in ' + (ms / 1000).toFixed(1) + ' s.' }));
+  const idDetails = technicalDetails([requestIdLine(answer.requestId)]);
+  if (idDetails) nodes.push(idDetails);
   results.replaceChildren(...nodes);
   live.textContent = grade && grade.grade ? 'Results for ' + domain + ': grade ' + grade.grade + '.' : 'Results for ' + domain + ' are ready.';
   const title = document.getElementById('result-title');
@@ -724,16 +778,54 @@ function showResults(domain: string, answer: PostAnswer, ms: number): void {
 }
 
 /* ---------- the form ---------- */
-function run(domain: string, push: boolean): void {
+/**
+ * The domain to check for what was typed: an email address is checked by the part after its @, a
+ * link by its host name, as the hint says; anything else goes to the API as typed (which refuses
+ * what is not a domain, in words shown by showRefusal).
+ */
+function domainOf(raw: string): Typed {
+  const typed = raw.trim();
+  const text = typed.replace(/^mailto:/i, '');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.indexOf('/') >= 0) {
+    try {
+      // Without a scheme, read as a link on this page's scheme ("//host/path").
+      const host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : '//' + text, location.href).hostname.replace(/\.$/, '');
+      if (host && host.indexOf('.') > 0) return { domain: host, from: 'link', typed: typed };
+    } catch {
+      /* not a link after all: the API says what it is */
+    }
+    return { domain: typed, from: null, typed: typed };
+  }
+  const at = text.lastIndexOf('@');
+  if (at >= 0) {
+    const after = text.slice(at + 1).trim();
+    if (after) return { domain: after, from: 'email', typed: typed };
+  }
+  return { domain: typed, from: null, typed: typed };
+}
+
+function run(raw: string, push: boolean): void {
   inputError.textContent = '';
+  inputNote.textContent = '';
   input.removeAttribute('aria-invalid');
   input.setAttribute('aria-describedby', 'domain-hint');
+  const typed = domainOf(raw);
+  const domain = typed.domain;
   if (!domain) {
     inputError.textContent = 'Type a domain name, such as example.com.';
     input.setAttribute('aria-invalid', 'true');
     input.setAttribute('aria-describedby', 'domain-hint domain-error');
     input.focus();
     return;
+  }
+  if (typed.from) {
+    // The box shows what is checked, and the note says where it came from.
+    input.value = domain;
+    inputNote.textContent =
+      typed.from === 'email'
+        ? 'Checking ' + domain + ', the domain of the address ' + typed.typed + '.'
+        : 'Checking ' + domain + ', the domain of the link you typed.';
+    input.setAttribute('aria-describedby', 'domain-hint domain-note');
   }
   if (current) current.abort();
   const controller = typeof AbortController === 'function' ? new AbortController() : null;
@@ -752,20 +844,16 @@ function run(domain: string, push: boolean): void {
       function (answer) {
         if (current !== controller) return;
         if (answer.body && answer.body.data) showResults(domain, answer, Date.now() - started);
-        else showRefusal(domain, answer);
+        else showRefusal(typed, answer);
       },
       function (error: unknown) {
         if (current !== controller || (error instanceof Error && error.name === 'AbortError')) return;
         results.replaceChildren(
-          errorNotice(
-            'Could not reach the checks API',
-            'The request to /graphql failed (' +
-              (error instanceof Error && error.message ? error.message : 'network error') +
-              '). Check your connection and try again.',
-            null,
-          ),
+          errorNotice('Could not reach the checks', 'Check your connection and try again.', [
+            'The request to /graphql failed: ' + (error instanceof Error && error.message ? error.message : 'network error') + '.',
+          ]),
         );
-        live.textContent = 'Could not reach the checks API.';
+        live.textContent = 'Could not reach the checks. Check your connection and try again.';
       },
     )
     .then(function () {

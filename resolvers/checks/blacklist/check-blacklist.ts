@@ -8,8 +8,8 @@ import { organizationalDomain } from '../organizational-domain.js';
 import { resolveMailRoute } from '../verify-email/resolve-mail-route.js';
 import type { BlacklistConfig } from '../../../config/settings.js';
 import { DOMAIN_LISTS, IP_LISTS } from './dnsbl-lists.js';
-import { dnsblLiveness, queryDnsbl } from './query-dnsbl.js';
-import type { DnsblListResult } from './query-dnsbl.js';
+import { listLiveness, queryDnsbl } from './query-dnsbl.js';
+import type { DnsblContext, DnsblListResult } from './query-dnsbl.js';
 
 export interface BlacklistInput {
   /** A domain name or an IPv4 address. */
@@ -45,15 +45,16 @@ export interface BlacklistAnswer extends CheckResultBase {
 const MAX_MAIL_HOSTS = 5;
 const MAX_ADDRESSES = 10;
 
-export interface BlacklistContext extends CheckContext {
+export interface BlacklistContext extends CheckContext, DnsblContext {
   readonly blacklist: BlacklistConfig;
 }
 
 async function mailServerAddresses(ctx: BlacklistContext, domain: string): Promise<{ hosts: string[]; addresses: string[]; note: Finding | null }> {
   const route = await resolveMailRoute(ctx.dns, domain);
-  // The IP lists' test points, asked beside the hosts' addresses: answered by the time the addresses
-  // are, so they add no round trip, and they do not crowd the first round trip (the DKIM scan's).
-  if (route.kind === 'mx' || route.kind === 'implicit_mx') for (const list of IP_LISTS) void dnsblLiveness(ctx.dns, list, ctx.blacklist);
+  // The IP lists' test points (when the shared probe is not fresh), asked beside the hosts' addresses:
+  // answered by the time the addresses are, so they add no round trip, and they do not crowd the
+  // first round trip (the DKIM scan's).
+  if (route.kind === 'mx' || route.kind === 'implicit_mx') for (const list of IP_LISTS) void listLiveness(ctx, list);
   if (route.kind === 'implicit_mx') {
     return { hosts: [domain], addresses: route.addresses.filter((a) => isIPv4(a)).slice(0, MAX_ADDRESSES), note: null };
   }
@@ -117,7 +118,7 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
   let checked: BlacklistChecked;
   let pending: Promise<DnsblListResult>[];
   if (parsed.kind === 'ipv4') {
-    pending = IP_LISTS.map((list) => queryDnsbl(ctx.dns, list, parsed.address, ctx.blacklist));
+    pending = IP_LISTS.map((list) => queryDnsbl(ctx, list, parsed.address));
     checked = {
       description: `The IPv4 address ${parsed.address} on ${IP_LISTS.length} IP blocklists.`,
       domain: null,
@@ -129,10 +130,10 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
   } else {
     // URI lists list registered domains (URIBL and SURBL only answer for them).
     const registered = organizationalDomain(parsed.domain) ?? parsed.domain;
-    const domainQueries = DOMAIN_LISTS.map((list) => queryDnsbl(ctx.dns, list, registered, ctx.blacklist));
+    const domainQueries = DOMAIN_LISTS.map((list) => queryDnsbl(ctx, list, registered));
     const mail = await mailServerAddresses(ctx, parsed.domain);
     if (mail.note) findings.push(mail.note);
-    pending = [...domainQueries, ...mail.addresses.flatMap((address) => IP_LISTS.map((list) => queryDnsbl(ctx.dns, list, address, ctx.blacklist)))];
+    pending = [...domainQueries, ...mail.addresses.flatMap((address) => IP_LISTS.map((list) => queryDnsbl(ctx, list, address)))];
     checked = {
       description:
         `The registered domain ${registered} on ${DOMAIN_LISTS.length} domain blocklists, and the IPv4 addresses of its mail servers ` +
@@ -160,7 +161,7 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
     findings.push({
       severity: 'warning',
       code: 'lists_failed_test_point',
-      message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a list must list 127.0.0.2 or "test" and not 127.0.0.1 or "invalid"), so their answers were not counted: ${dead[0]!.reason}`,
+      message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a list must list 127.0.0.2 or "test" and not 127.0.0.1 or "invalid"), so they were not counted: ${dead[0]!.reason}`,
     });
   }
   const unanswered = lists.filter((l) => l.listed === null);

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { DnsLookup } from '../dns/dns-types.js';
 import type { BlacklistConfig } from '../../../config/settings.js';
 import type { DnsblList } from './dnsbl-lists.js';
+import type { DnsblLivenessBoard } from './dnsbl-liveness-board.js';
 import { readDnsblAnswer } from './read-dnsbl-answer.js';
 import type { DnsblCode } from './read-dnsbl-answer.js';
 
@@ -18,12 +20,21 @@ export interface DnsblListResult {
   readonly removal_url: string;
   readonly reason: string | null;
   /**
-   * Whether the list passed its RFC 5782 test points in this request (IP lists: 127.0.0.2 listed and
-   * 127.0.0.1 not; domain lists: "test" listed and "invalid" not). false: it failed them, so it is
-   * `listed: null` (a zone that no longer exists would otherwise read as "not listed"); null: a
-   * test-point lookup failed, so its answer is not trusted either.
+   * Whether the list passed its RFC 5782 test points (IP lists: 127.0.0.2 listed and 127.0.0.1 not;
+   * domain lists: "test" listed and "invalid" not), in the background probe shared by every request
+   * when it is fresh, else in this request. false: it failed them, so it is `listed: null` (a zone
+   * that no longer exists would otherwise read as "not listed"); null: a test-point lookup failed,
+   * so its answer is not trusted either.
    */
   readonly alive: boolean | null;
+}
+
+/** What asking a list needs: the request's DNS, the operator's settings and the shared probe, if any. */
+export interface DnsblContext {
+  readonly dns: DnsLookup;
+  readonly blacklist: BlacklistConfig;
+  /** The background probe's findings (absent: every request asks the test points itself). */
+  readonly dnsblLiveness?: DnsblLivenessBoard;
 }
 
 /** The zone to ask and the zone to show: Spamhaus moves to DQS when a key is configured. */
@@ -33,6 +44,18 @@ export function zoneFor(list: DnsblList, config: BlacklistConfig): { query: stri
     return { query: `${config.spamhausDqsKey}.${shown}`, shown: `${shown} (DQS)` };
   }
   return { query: list.zone, shown: list.zone };
+}
+
+const digests = new Map<string, string>();
+
+/** Names the zone asked, DQS key included, without storing the key: the first 16 hex digits of its SHA-256. */
+export function zoneDigest(queryZone: string): string {
+  let digest = digests.get(queryZone);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(queryZone).digest('hex').slice(0, 16);
+    digests.set(queryZone, digest);
+  }
+  return digest;
 }
 
 /** RFC 5782 section 2.1: an IPv4 address is asked with its octets reversed. */
@@ -83,13 +106,55 @@ export async function dnsblLiveness(dns: DnsLookup, list: DnsblList, config: Bla
   return { alive: true, reason: null };
 }
 
-export async function queryDnsbl(dns: DnsLookup, list: DnsblList, target: string, config: BlacklistConfig): Promise<DnsblListResult> {
+/** Per request (its DNS lookup), each list's liveness once, however many targets ask for it. */
+const sharedPerRequest = new WeakMap<DnsLookup, Map<string, Promise<DnsblLiveness | null>>>();
+
+/**
+ * The background probe's word on the list when it is fresh and conclusive, with the time it was
+ * found; null when the request must ask the test points itself (no probe, a stale one, or one whose
+ * test points gave no usable answer).
+ */
+export function sharedLiveness(ctx: DnsblContext, list: DnsblList): Promise<DnsblLiveness | null> {
+  const board = ctx.dnsblLiveness;
+  if (!board) return Promise.resolve(null);
+  let lists = sharedPerRequest.get(ctx.dns);
+  if (!lists) {
+    lists = new Map();
+    sharedPerRequest.set(ctx.dns, lists);
+  }
+  let found = lists.get(list.id);
+  if (!found) {
+    found = board.find(list.id, zoneDigest(zoneFor(list, ctx.blacklist).query)).then((probe) =>
+      probe === null
+        ? null
+        : {
+            alive: probe.alive,
+            reason: probe.alive
+              ? null
+              : `${probe.reason ?? `${list.name} failed its RFC 5782 test points.`} (background probe of ${probe.probed_at.toISOString()})`,
+          },
+    );
+    lists.set(list.id, found);
+  }
+  return found;
+}
+
+/** The list's liveness: the shared probe's when fresh, else its test points asked in this request. */
+export async function listLiveness(ctx: DnsblContext, list: DnsblList): Promise<DnsblLiveness> {
+  return (await sharedLiveness(ctx, list)) ?? dnsblLiveness(ctx.dns, list, ctx.blacklist);
+}
+
+export async function queryDnsbl(ctx: DnsblContext, list: DnsblList, target: string): Promise<DnsblListResult> {
+  const config = ctx.blacklist;
   const zone = zoneFor(list, config);
   const name = `${list.kind === 'ip' ? reverseIpv4(target) : target}.${zone.query}`;
-  // The test points go out in the same round trip as the target's question.
-  const [answer, liveness] = await Promise.all([dns.lookup(name, 'A'), dnsblLiveness(dns, list, config)]);
-  const verdict = readDnsblAnswer(list, answer);
-  const usable = verdict.listed === null || liveness.alive === true;
+  const shared = await sharedLiveness(ctx, list);
+  // A list the fresh probe found dead is not asked: its answer would not be counted.
+  const answer = shared?.alive === false ? null : ctx.dns.lookup(name, 'A');
+  // Without a fresh probe the test points go out in the same round trip as the target's question.
+  const liveness = shared ?? (await dnsblLiveness(ctx.dns, list, config));
+  const verdict = answer === null ? null : readDnsblAnswer(list, await answer);
+  const usable = verdict !== null && (verdict.listed === null || liveness.alive === true);
   const reason = usable ? verdict.reason : liveness.reason;
   return {
     list: list.name,

@@ -9,13 +9,53 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /**
- * Decodes the p= value (whitespace already removed, not empty) as a key of type k=.
+ * Keys seen lately, by type and p= text: parsing a key (createPublicKey) was a few percent of a grade's
+ * CPU, and the same keys (a provider's, a busy domain's) come back request after request. The record
+ * is still looked up live each time; only the decoding of text already seen is kept. Bounded: the
+ * least recently used entry goes first, and a p= value longer than any real key is not kept.
+ */
+const KEPT_KEYS = 1000;
+const LONGEST_KEPT = 2048;
+const decodedKeys = new Map<string, DecodedPublicKey>();
+
+/** The decoded-key cache's size, and a way to empty it (the bench measures without it). */
+export const decodedKeyCache = {
+  get size(): number {
+    return decodedKeys.size;
+  },
+  clear(): void {
+    decodedKeys.clear();
+  },
+};
+
+/** Decodes the p= value (whitespace already removed, not empty) as a key of type k=, once per text seen lately. */
+export function decodeDkimPublicKey(keyType: DkimKeyType, base64: string): DecodedPublicKey {
+  if (base64.length > LONGEST_KEPT) return decodeKey(keyType, base64);
+  const cacheKey = `${keyType}:${base64}`;
+  const known = decodedKeys.get(cacheKey);
+  if (known) {
+    // Map keeps insertion order: moving the entry to the end makes the first the least recently used.
+    decodedKeys.delete(cacheKey);
+    decodedKeys.set(cacheKey, known);
+    return known;
+  }
+  const decoded = decodeKey(keyType, base64);
+  decodedKeys.set(cacheKey, decoded);
+  if (decodedKeys.size > KEPT_KEYS) {
+    const oldest = decodedKeys.keys().next();
+    if (!oldest.done) decodedKeys.delete(oldest.value);
+  }
+  return decoded;
+}
+
+/**
+ * Decodes the p= value as a key of type k=.
  *
  * RSA (RFC 6376 section 3.6.1): the DER public key; in practice every signer publishes a
  * SubjectPublicKeyInfo, and a bare PKCS#1 RSAPublicKey is also accepted, as the major verifiers do.
  * Ed25519 (RFC 8463 section 4.2): the raw 32-byte public key, NOT wrapped in SubjectPublicKeyInfo.
  */
-export function decodeDkimPublicKey(keyType: DkimKeyType, base64: string): DecodedPublicKey {
+function decodeKey(keyType: DkimKeyType, base64: string): DecodedPublicKey {
   if (!BASE64.test(base64)) {
     return { ok: false, message: 'The p= value is not valid base64; publish the public key exactly as your provider gave it.' };
   }

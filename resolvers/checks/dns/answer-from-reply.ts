@@ -1,6 +1,6 @@
 import type { Answer, DecodedPacket } from 'dns-packet';
 import type { DnsAnswer, DnsRecord, DnsRecordData, DnsRecordType, DnssecStatus, ExtendedDnsError } from './dns-types.js';
-import { describeExtendedDnsError, isDnssecFailure, readExtendedDnsError } from './extended-dns-errors.js';
+import { describeExtendedDnsError, isBogusCode, readExtendedDnsError } from './extended-dns-errors.js';
 
 /** A CNAME chain longer than this inside one answer is treated as a loop. */
 const MAX_CNAME_HOPS = 16;
@@ -52,10 +52,7 @@ export function answerFromReply<T extends DnsRecordType>(
 ): DnsAnswer<T> {
   const rcode = (packet as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR';
   const ede = readExtendedDnsError(packet);
-  const extra: { dnssec: DnssecStatus; ede?: ExtendedDnsError } = {
-    dnssec: rcode === 'SERVFAIL' && ede && isDnssecFailure(ede) ? 'bogus' : packet.flag_ad ? 'secure' : 'insecure',
-    ...(ede ? { ede } : {}),
-  };
+  const extra: { dnssec: DnssecStatus; ede?: ExtendedDnsError } = { dnssec: dnssecOfReply(rcode, packet, ede, reading), ...(ede ? { ede } : {}) };
   const because = ede ? `: ${describeExtendedDnsError(ede)}` : '';
   if (reading.recursionDesired && rcode !== 'REFUSED') {
     // RA clear on a reply to a recursive question, or a referral where an answer belongs: the
@@ -109,6 +106,18 @@ export function answerFromReply<T extends DnsRecordType>(
   const alias = owner === bareName(name) ? {} : { canonical: owner };
   if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record`, ...alias, ...extra };
   return { ok: true, name, type, records, ...alias, ...extra };
+}
+
+/**
+ * The DNSSEC status of one reply (dns-types.ts, DnssecStatus). Only a recursive reply from a
+ * resolver that recurses can say anything: AD from an authoritative server asked directly, or from a
+ * server that does not recurse, is not a validation.
+ */
+function dnssecOfReply(rcode: string, packet: DecodedPacket, ede: ExtendedDnsError | null, reading: ReplyReading): DnssecStatus {
+  if (rcode === 'SERVFAIL') return ede && isBogusCode(ede) ? 'bogus' : 'indeterminate';
+  if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') return 'indeterminate';
+  if (!reading.recursionDesired || !packet.flag_ra || (rcode === 'NOERROR' && referralNameservers(packet).length > 0)) return 'indeterminate';
+  return packet.flag_ad ? 'secure' : 'insecure';
 }
 
 /** The last owner of the CNAME chain that starts at `name` in an answer section (`name` itself when there is none). */

@@ -6,6 +6,7 @@ import type { DnsSettings } from '../../../config/settings.js';
 import type { DnsServerAddress } from '../../../config/dns-server-address.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { sendDnsQuery } from './send-dns-query.js';
+import { isDnssecFailure } from './extended-dns-errors.js';
 import { answerFromReply, bareName, referralGlue, referralNameservers } from './answer-from-reply.js';
 import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpSocketPool } from './udp-socket-pool.js';
@@ -109,7 +110,8 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
       if (last.ok || !RETRYABLE.has(last.failure)) return last;
       // A validating resolver's SERVFAIL for bogus data says the same on every try, and its retry
       // comes from its cache with the generic Extended DNS Error 6: keep the first, specific one.
-      if (last.failure === 'servfail' && last.dnssec === 'bogus') return last;
+      // The same holds for its other DNSSEC verdicts (5 Indeterminate, 1-2 unsupported algorithms).
+      if (last.failure === 'servfail' && last.ede && isDnssecFailure(last.ede)) return last;
       if (last.failure === 'not_recursive') notRecursive.add(index);
       first ??= last;
     }

@@ -54,11 +54,16 @@ export interface DnsRecord<T extends DnsRecordType = DnsRecordType> {
 export type DnsFailureKind = 'nxdomain' | 'nodata' | 'servfail' | 'refused' | 'timeout' | 'malformed' | 'budget' | 'cancelled' | 'not_recursive';
 
 /**
- * What the resolver said about DNSSEC (RFC 4035 3.2.3, RFC 6840 5.8): `secure` when it set AD (it
- * validated the answer), `bogus` when it failed validation (SERVFAIL with a DNSSEC Extended DNS
- * Error), `insecure` otherwise: unsigned, or a resolver that does not validate.
+ * What the resolver said about DNSSEC for one answer (RFC 4035 3.2.3, RFC 6840 5.7-5.8), asked with
+ * DO in the OPT record and AD in the header: `secure` when it set AD on a NOERROR or NXDOMAIN reply
+ * (it validated the answer or the proof of non-existence); `insecure` when such a reply came without
+ * AD (an unsigned zone, or a resolver that does not validate); `bogus` when it failed validation
+ * (SERVFAIL with an Extended DNS Error saying so: 6-12); `indeterminate` when the reply does not tell
+ * (any other SERVFAIL, including EDE 5 "DNSSEC Indeterminate", REFUSED, other rcodes, a server that
+ * does not recurse). An answer without `dnssec` got no reply to read (timeout, unusable reply,
+ * budget, cancelled): its status is unknown too (docs/dnssec.md).
  */
-export type DnssecStatus = 'secure' | 'insecure' | 'bogus';
+export type DnssecStatus = 'secure' | 'insecure' | 'bogus' | 'indeterminate';
 
 /** An Extended DNS Error (RFC 8914) from the reply's OPT record. */
 export interface ExtendedDnsError {

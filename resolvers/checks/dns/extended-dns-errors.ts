@@ -36,8 +36,20 @@ const MEANINGS: readonly string[] = [
   "the zone's data is invalid", // 24
 ];
 
-/** Codes about DNSSEC validation failing: a SERVFAIL carrying one is a bogus answer. */
+/**
+ * Codes that are a DNSSEC validation verdict (1, 2, 5-12): a SERVFAIL carrying one says the same on
+ * every try, so it is not asked again.
+ */
 const DNSSEC_FAILURE_CODES: ReadonlySet<number> = new Set([1, 2, 5, 6, 7, 8, 9, 10, 11, 12]);
+
+/**
+ * Of those, the codes that say the data failed validation (RFC 4035 4.3 "Bogus"): 6 DNSSEC Bogus,
+ * 7 Signature Expired, 8 Signature Not Yet Valid, 9 DNSKEY Missing, 10 RRSIGs Missing, 11 No Zone
+ * Key Bit Set, 12 NSEC Missing. 5 is "Indeterminate" by its own name; 1 and 2 (an algorithm or
+ * digest the resolver does not support) make the zone insecure to it (RFC 4035 5.2), so a SERVFAIL
+ * beside them failed for another reason: both are indeterminate, not bogus.
+ */
+const BOGUS_CODES: ReadonlySet<number> = new Set([6, 7, 8, 9, 10, 11, 12]);
 
 export function edeMeaning(code: number): string {
   return MEANINGS[code] ?? `the resolver reported Extended DNS Error ${code}`;
@@ -45,6 +57,10 @@ export function edeMeaning(code: number): string {
 
 export function isDnssecFailure(ede: ExtendedDnsError): boolean {
   return DNSSEC_FAILURE_CODES.has(ede.code);
+}
+
+export function isBogusCode(ede: ExtendedDnsError): boolean {
+  return BOGUS_CODES.has(ede.code);
 }
 
 /**

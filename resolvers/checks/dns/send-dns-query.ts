@@ -28,8 +28,8 @@ export interface DnsQueryOptions {
 /**
  * Asks one question of one server: over UDP first, and again over TCP when the reply comes back
  * truncated (RFC 1035 4.2.1, RFC 7766: a TC reply means "ask over TCP"). Every query carries EDNS(0)
- * with DO set (RFC 3225), so a validating resolver tells us about DNSSEC (AD) and may add Extended
- * DNS Errors. Each query carries a fresh random id, and a reply counts only when its id and question
+ * with DO set (RFC 3225) and recursive queries set AD (RFC 6840 5.7), so a validating resolver
+ * tells us about DNSSEC (AD) and may add Extended DNS Errors. Each query carries a fresh random id, and a reply counts only when its id and question
  * match ours (RFC 5452). An aborted signal abandons the question at once, on either transport.
  */
 export async function sendDnsQuery(server: DnsServerAddress, name: string, type: DnsRecordType, options: DnsQueryOptions): Promise<DnsTryResult> {
@@ -56,7 +56,9 @@ export function encodeQuery(id: number, name: string, type: DnsRecordType, recur
   return dnsPacket.encode({
     type: 'query',
     id,
-    flags: recursionDesired ? dnsPacket.RECURSION_DESIRED : 0,
+    // AD in a query asks a validating resolver to say whether it validated the answer (RFC 6840 5.7),
+    // which also holds when the OPT record (with DO) had to be left out for an old server.
+    flags: recursionDesired ? dnsPacket.RECURSION_DESIRED | dnsPacket.AUTHENTIC_DATA : 0,
     questions: [{ type, class: 'IN', name }],
     additionals: edns ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_UDP_PAYLOAD, flags: dnsPacket.DNSSEC_OK, options: [] } as never] : [],
   });

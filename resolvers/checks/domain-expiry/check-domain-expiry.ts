@@ -4,7 +4,7 @@ import type { CheckResultBase, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { rdapBootstrap } from './rdap-bootstrap.js';
-import { lookupRdap } from './rdap-lookup.js';
+import { lookupRdap, type RdapGet } from './rdap-lookup.js';
 import type { RegistrationConfig } from '../../../config/settings.js';
 import type { RegistrationLookup } from './registration-record.js';
 import { lookupWhois } from './lookup-whois.js';
@@ -15,6 +15,8 @@ export interface DomainExpiryInput {
 
 export interface ExpiryContext extends CheckContext {
   readonly registration: RegistrationConfig;
+  /** The RDAP GET to use (the service's: server/rdap-client.ts); fetch when absent. */
+  readonly rdapGet?: RdapGet;
 }
 
 export interface DomainExpiryAnswer extends CheckResultBase {
@@ -64,7 +66,7 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
     };
   }
   if (bases && bases.length > 0) {
-    result = await lookupRdap(registered, bases, config.timeoutMs);
+    result = await lookupRdap(registered, bases, config.timeoutMs, ctx.rdapGet);
   } else if (bases) {
     source = 'whois';
     result = await lookupWhois(registered, tld, config, ctx.dns);

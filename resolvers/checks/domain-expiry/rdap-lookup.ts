@@ -38,24 +38,42 @@ export function parseRdapDomain(body: unknown, server: string): RegistrationLook
   return { kind: 'found', registrar: registrarName(object.entities), created: dateOf('registration'), expires: dateOf('expiration'), server };
 }
 
+/** What one RDAP GET came to: the final status, and the JSON body of a 200 (null otherwise). */
+export interface RdapResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/**
+ * One RDAP GET: Accept application/rdap+json, redirects followed, within timeoutMs. A timeout
+ * rejects with an error named TimeoutError or AbortError. The service hands in a cheaper client
+ * (server/rdap-client.ts); without one, fetch.
+ */
+export type RdapGet = (url: string, timeoutMs: number) => Promise<RdapResponse>;
+
+export const fetchRdapJson: RdapGet = async (url, timeoutMs) => {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json, application/json' } });
+  return { status: response.status, body: response.status === 200 ? await response.json() : null };
+};
+
 /**
  * GET {base}domain/{name} (RFC 9082 section 3.1.3) on each of the TLD's RDAP services in turn.
  * 404 is "not registered" (RFC 9082 / 7480 section 5.3); anything else that is not a 200 with JSON
  * is a failure, tried on the next service.
  */
-export async function lookupRdap(domain: string, bases: readonly string[], timeoutMs: number): Promise<RegistrationLookup> {
+export async function lookupRdap(domain: string, bases: readonly string[], timeoutMs: number, get: RdapGet = fetchRdapJson): Promise<RegistrationLookup> {
   let last: RegistrationLookup = { kind: 'failed', reason: 'no RDAP service', server: null };
   for (const base of bases) {
     const url = `${base.endsWith('/') ? base : `${base}/`}domain/${encodeURIComponent(domain)}`;
     const server = new URL(url).host;
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/rdap+json, application/json' } });
+      const response = await get(url, timeoutMs);
       if (response.status === 404) return { kind: 'not_found', server };
-      if (!response.ok) {
+      if (response.status !== 200) {
         last = { kind: 'failed', reason: `RDAP server ${server} answered HTTP ${response.status}`, server };
         continue;
       }
-      return parseRdapDomain(await response.json(), server);
+      return parseRdapDomain(response.body, server);
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       last = {

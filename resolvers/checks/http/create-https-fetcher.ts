@@ -33,6 +33,7 @@ export interface HttpsFetcherConfig {
 export function createHttpsFetcher(dns: DnsLookup, config: HttpsFetcherConfig): HttpsFetcher {
   const ca = config.ca === undefined ? undefined : [...rootCertificates, config.ca.toString()];
   return {
+    withLookup: (other) => createHttpsFetcher(other, config),
     async get(url, { maxBytes, timeoutMs }) {
       let parsed: URL;
       try {

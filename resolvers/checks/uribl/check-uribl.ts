@@ -43,7 +43,7 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
     items.map(async (item): Promise<UriblDomainResult> => {
       if (!item.ok) return { domain: item.input, domain_unicode: null, queried: null, listed: null, lists: [], reason: item.reason };
       const queried = organizationalDomain(item.domain) ?? item.domain;
-      const lists = await Promise.all(DOMAIN_LISTS.map((list) => queryDnsbl(ctx.dns, list, queried, ctx.blacklist)));
+      const lists = await Promise.all(DOMAIN_LISTS.map((list) => queryDnsbl(ctx, list, queried)));
       const listed = lists.some((l) => l.listed === true) ? true : lists.some((l) => l.listed === false) ? false : null;
       return {
         domain: item.domain,
@@ -81,7 +81,7 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
     findings.push({
       severity: 'warning',
       code: 'lists_failed_test_point',
-      message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a domain list must list "test" and not "invalid"), so their answers were not counted: ${dead[0]!.reason}`,
+      message: `${dead.map((l) => l.list).join(', ')} failed the RFC 5782 test points (a domain list must list "test" and not "invalid"), so they were not counted: ${dead[0]!.reason}`,
     });
   }
   const listedCount = results.filter((r) => r.listed === true).length;

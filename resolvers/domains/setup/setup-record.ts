@@ -1,3 +1,5 @@
+import { BUILD_STATES, type BuildState } from '../../../db/status-values.js';
+
 /**
  * The vocabulary of a domain's setup: what a record is for, its DNS type, what our checks found, and
  * the build states. Each list is the one source for the GraphQL enums, OpenAPI and MCP.
@@ -17,8 +19,8 @@ export type SetupRecordType = (typeof RECORD_TYPES)[number];
 export const RECORD_STATUSES = ['verified', 'missing', 'wrong', 'conflict', 'unknown'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
-export const BUILD_STATES = ['queued', 'building', 'waiting_for_dns', 'live', 'needs_attention'] as const;
-export type BuildState = (typeof BUILD_STATES)[number];
+// The build states live beside the domains table's column type (db/status-values.ts).
+export { BUILD_STATES, type BuildState };
 
 export function isBuildState(value: string): value is BuildState {
   return (BUILD_STATES as readonly string[]).includes(value);

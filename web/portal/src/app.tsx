@@ -10,6 +10,7 @@ import { ConfirmSignUpPage } from './pages/confirm-sign-up';
 import { Page } from './ui/page';
 import { SignedInLinkPage } from './pages/signed-in-link';
 import { DomainSetupPage } from './pages/domain-setup';
+import { MailboxesPage } from './pages/mailboxes';
 
 /** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
 export function App() {
@@ -23,6 +24,7 @@ export function App() {
                 <Route key={route.path} path={route.path} component={route.component} />
               ))}
               <Route path="/domains/:domain/setup" component={DomainSetupPage} />
+              <Route path="/domains/:domain/mailboxes" component={MailboxesPage} />
               <Route path="/reset-password">
                 <SignedInLinkPage what="a password reset" />
               </Route>

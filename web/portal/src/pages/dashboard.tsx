@@ -9,6 +9,7 @@ import { Chip } from '../ui/chip';
 import { Field, SelectField } from '../ui/field';
 import { formatDate } from '../ui/format';
 import { setupPath } from './domain-setup';
+import { mailboxesPath } from './mailboxes';
 
 const DashboardDocument = graphql(`
   query Dashboard {
@@ -129,7 +130,11 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
                         </ul>
                       ) : null}
                     </td>
-                    <td data-label="Mailboxes">{d.mailboxCount}</td>
+                    <td data-label="Mailboxes">
+                      <Link href={mailboxesPath(d.domain)} aria-label={`${d.mailboxCount} mailboxes of ${d.domain}`}>
+                        {d.mailboxCount}
+                      </Link>
+                    </td>
                     <td data-label="Folder">{d.workspaceName ?? <span className="hint">Unfiled</span>}</td>
                   </tr>
                 ))}

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useMutation, useQuery } from 'urql';
+import { useClient, useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { OrdersQuery } from '../gql/graphql';
 import { errorSentence } from '../api';
@@ -10,6 +10,19 @@ import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { Chip } from '../ui/chip';
 import { SelectField } from '../ui/field';
 import { formatDate, formatMoney } from '../ui/format';
+
+const OrderExportDocument = graphql(`
+  query OrderExport($subscriptionId: String!, $format: String) {
+    orderExport(subscriptionId: $subscriptionId, format: $format)
+  }
+`);
+
+/** The export formats (docs/mailboxes.md); the order's sequencer picks which one is marked as its own. */
+const EXPORT_FORMATS = [
+  { value: 'generic', label: 'IMAP/SMTP (any tool)' },
+  { value: 'instantly', label: 'Instantly' },
+  { value: 'smartlead', label: 'Smartlead' },
+] as const;
 
 const OrdersDocument = graphql(`
   query Orders {
@@ -169,6 +182,7 @@ function OrderCard(props: { order: Order; outcome: Outcome | null; onOutcome: (o
           ))}
         </div>
       </fieldset>
+      <ExportButtons subscriptionId={order.subscriptionId} reference={order.reference} sequencer={current} />
       {props.outcome ? props.outcome.ok ? <Notice tone="ok">{props.outcome.text}</Notice> : <ErrorBanner message={props.outcome.text} /> : null}
     </section>
   );
@@ -201,6 +215,63 @@ function Switch(props: { label: string; hint: string; checked: boolean; onChange
           {props.hint}
         </small>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The order's active mailboxes with their passwords as a CSV file in a sequencer's import columns.
+ * Each export is recorded as a credentials reveal (the account's people are told).
+ */
+function ExportButtons(props: { subscriptionId: string; reference: string; sequencer: string }) {
+  const client = useClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const headingId = useId();
+  const download = async (format: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await client.query(OrderExportDocument, { subscriptionId: props.subscriptionId, format }, { requestPolicy: 'network-only' }).toPromise();
+      const csv = answer.data?.orderExport;
+      if (csv === undefined) {
+        setError(errorSentence(answer.error) ?? 'The export could not be made; try again.');
+        return;
+      }
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `${props.reference}-mailboxes-${format}.csv`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="export" role="group" aria-labelledby={headingId}>
+      <h3 id={headingId}>Export mailboxes with their passwords (CSV)</h3>
+      <div className="toolbar">
+        {EXPORT_FORMATS.map((f) => (
+          <button
+            key={f.value}
+            type="button"
+            className={f.value === props.sequencer ? 'primary' : undefined}
+            disabled={busy}
+            onClick={() => void download(f.value)}
+          >
+            {f.label}
+            {f.value === props.sequencer ? <span className="sr-only"> (your sequencer)</span> : null}
+          </button>
+        ))}
+      </div>
+      {error ? (
+        <p role="alert" className="banner banner-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -12,15 +12,37 @@ import { ConfirmButtons } from '../ui/confirm-buttons';
 /** Settings: the account's API keys (made, shown once, revoked), as the signed-in person's role allows. */
 const ApiKeysDocument = graphql(`
   query ApiKeys {
-    apiKeys { keyId name prefix scopes createdAt lastUsedAt createdBy revokedAt }
+    apiKeys { keyId name prefix scopes createdAt lastUsedAt createdBy revokedAt expiresAt rolledToKeyId }
   }
 `);
 
 const CreateApiKeyDocument = graphql(`
   mutation CreateApiKey($input: ApiKeyInput!) {
-    createApiKey(input: $input) { keyId key scopes }
+    createApiKey(input: $input) { keyId key scopes expiresAt }
   }
 `);
+
+const RollApiKeyDocument = graphql(`
+  mutation RollApiKey($keyId: Int!, $graceHours: Int) {
+    rollApiKey(keyId: $keyId, graceHours: $graceHours) { keyId key previousKeyId previousKeyExpiresAt }
+  }
+`);
+
+/** How long a new key lives (docs/people.md, "Keys"): never, or a number of days. */
+const LIFETIMES = [
+  { value: '', label: 'Never' },
+  { value: '30', label: 'In 30 days' },
+  { value: '90', label: 'In 90 days' },
+  { value: '365', label: 'In a year' },
+] as const;
+
+/** How long a rolled key keeps working beside its replacement. */
+const GRACE_PERIODS = [
+  { hours: 0, label: 'stop it now' },
+  { hours: 1, label: 'for an hour' },
+  { hours: 24, label: 'for a day' },
+  { hours: 168, label: 'for a week' },
+] as const;
 
 const RevokeApiKeyDocument = graphql(`
   mutation RevokeApiKey($keyId: Int!) {
@@ -60,6 +82,7 @@ function CreateKeyForm(props: { onCreated: () => void }) {
   const [created, createKey] = useMutation(CreateApiKeyDocument);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['read']);
+  const [lifetime, setLifetime] = useState('');
   const [shown, setShown] = useState<{ key: string; name: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
@@ -69,7 +92,8 @@ function CreateKeyForm(props: { onCreated: () => void }) {
       setProblem('Tick at least one scope: a key without scopes could do nothing.');
       return;
     }
-    const answer = await createKey({ input: { name, scopes } });
+    const expiresAt = lifetime === '' ? null : new Date(Date.now() + Number(lifetime) * 86_400_000).toISOString();
+    const answer = await createKey({ input: { name, scopes, expiresAt } });
     if (answer.data) {
       setShown({ key: answer.data.createApiKey.key, name: name.trim() });
       setName('');
@@ -110,6 +134,16 @@ function CreateKeyForm(props: { onCreated: () => void }) {
             </label>
           ))}
         </fieldset>
+        <label className="field">
+          <span>Expires</span>
+          <select value={lifetime} onChange={(e) => setLifetime(e.target.value)}>
+            {LIFETIMES.map((l) => (
+              <option key={l.value} value={l.value}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="submit" className="primary" disabled={created.fetching}>
           {created.fetching ? 'Creating…' : 'Create key'}
         </button>
@@ -165,8 +199,24 @@ function NewKeyBox(props: { keyValue: string; name: string; onDone: () => void }
 function KeyTable(props: { keys: readonly ApiKey[]; onRevoked: () => void }) {
   const [confirming, setConfirming] = useState<number | null>(null);
   const [revoking, revoke] = useMutation(RevokeApiKeyDocument);
+  const [rolling, roll] = useMutation(RollApiKeyDocument);
+  const [grace, setGrace] = useState<Record<number, number>>({});
+  const [rolled, setRolled] = useState<{ key: string; name: string } | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   if (props.keys.length === 0) return <p>No keys yet; create one above.</p>;
+  const doRoll = async (key: ApiKey) => {
+    setMessage(null);
+    const answer = await roll({ keyId: key.keyId, graceHours: grace[key.keyId] ?? 24 });
+    if (answer.data) {
+      const until = answer.data.rollApiKey.previousKeyExpiresAt;
+      setRolled({ key: answer.data.rollApiKey.key, name: key.name ?? key.prefix });
+      setMessage({ ok: true, text: `Key “${key.name ?? key.prefix}” is rolled: the old key works until ${formatDateTime(until)}, then is refused.` });
+      props.onRevoked();
+    } else {
+      setMessage({ ok: false, text: errorSentence(answer.error) ?? 'The key was not rolled.' });
+    }
+  };
+  const expired = (key: ApiKey) => key.expiresAt !== null && key.expiresAt !== undefined && Date.parse(String(key.expiresAt)) <= Date.now();
   const doRevoke = async (key: ApiKey) => {
     const answer = await revoke({ keyId: key.keyId });
     setConfirming(null);
@@ -179,6 +229,7 @@ function KeyTable(props: { keys: readonly ApiKey[]; onRevoked: () => void }) {
   };
   return (
     <>
+      {rolled ? <NewKeyBox keyValue={rolled.key} name={rolled.name} onDone={() => setRolled(null)} /> : null}
       {message ? message.ok ? <Notice tone="ok">{message.text}</Notice> : <ErrorBanner message={message.text} /> : null}
       <div className="table-wrap">
         <table className="stack-table">
@@ -196,7 +247,7 @@ function KeyTable(props: { keys: readonly ApiKey[]; onRevoked: () => void }) {
           </thead>
           <tbody>
             {props.keys.map((key) => (
-              <tr key={key.keyId} className={key.revokedAt ? 'revoked' : undefined}>
+              <tr key={key.keyId} className={key.revokedAt || expired(key) ? 'revoked' : undefined}>
                 <td data-label="Name">{key.name ?? <span className="hint">Unnamed</span>}</td>
                 <td data-label="Key">
                   <code className="prefix">{key.prefix}…</code>
@@ -208,6 +259,8 @@ function KeyTable(props: { keys: readonly ApiKey[]; onRevoked: () => void }) {
                 <td data-label="Status">
                   {key.revokedAt ? (
                     <>Revoked {formatDate(key.revokedAt)}</>
+                  ) : expired(key) ? (
+                    <>Expired {formatDateTime(key.expiresAt)}</>
                   ) : confirming === key.keyId ? (
                     <div className="confirm" role="group" aria-label={`Confirm revoking ${key.name ?? key.prefix}`}>
                       <span>Revoke it? Programs using it stop working.</span>
@@ -220,7 +273,37 @@ function KeyTable(props: { keys: readonly ApiKey[]; onRevoked: () => void }) {
                     </div>
                   ) : (
                     <>
-                      Active{' '}
+                      {key.rolledToKeyId ? (
+                        <>Rolled; works until {formatDateTime(key.expiresAt)} </>
+                      ) : key.expiresAt ? (
+                        <>Active until {formatDateTime(key.expiresAt)} </>
+                      ) : (
+                        <>Active </>
+                      )}
+                      {key.rolledToKeyId ? null : (
+                        <span className="roll">
+                          <select
+                            aria-label={`After rolling ${key.name ?? key.prefix}, the old key works`}
+                            value={grace[key.keyId] ?? 24}
+                            onChange={(e) => setGrace((now) => ({ ...now, [key.keyId]: Number(e.target.value) }))}
+                          >
+                            {GRACE_PERIODS.map((g) => (
+                              <option key={g.hours} value={g.hours}>
+                                {g.label}
+                              </option>
+                            ))}
+                          </select>{' '}
+                          <button
+                            type="button"
+                            className="small"
+                            disabled={rolling.fetching}
+                            aria-label={`Roll key ${key.name ?? key.prefix}`}
+                            onClick={() => void doRoll(key)}
+                          >
+                            Roll
+                          </button>{' '}
+                        </span>
+                      )}
                       <button
                         type="button"
                         className="danger small"

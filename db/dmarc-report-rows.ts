@@ -1,0 +1,116 @@
+import type { Kysely } from 'kysely';
+import type { Database, NewDmarcReportRow } from './schema.js';
+
+const CHUNK = 500;
+
+export async function insertDmarcReportRows(db: Kysely<Database>, rows: readonly NewDmarcReportRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await db
+      .insertInto('dmarc_report_rows')
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
+}
+
+export interface SourceFigures {
+  readonly source_ip: string;
+  readonly messages: number;
+  readonly passed: number;
+  readonly dkim_aligned: number;
+  readonly spf_aligned: number;
+  readonly quarantined: number;
+  readonly rejected: number;
+  readonly reporters: number;
+  readonly first_day: string;
+  readonly last_day: string;
+}
+
+/** The domain's sources from `sinceDay` on ('YYYY-MM-DD'), by messages, most first. */
+export async function findDomainSources(db: Kysely<Database>, domainId: number, sinceDay: string, limit = 200): Promise<SourceFigures[]> {
+  const rows = await db
+    .selectFrom('dmarc_report_rows as r')
+    .innerJoin('reports', 'reports.id', 'r.report_id')
+    .select((eb) => [
+      'r.source_ip',
+      eb.fn.sum<string>('r.messages').as('messages'),
+      eb.fn.sum<string>(eb.case().when('r.dmarc_pass', '=', true).then(eb.ref('r.messages')).else(0).end()).as('passed'),
+      eb.fn.sum<string>(eb.case().when('r.dkim_aligned', '=', true).then(eb.ref('r.messages')).else(0).end()).as('dkim_aligned'),
+      eb.fn.sum<string>(eb.case().when('r.spf_aligned', '=', true).then(eb.ref('r.messages')).else(0).end()).as('spf_aligned'),
+      eb.fn.sum<string>(eb.case().when('r.disposition', '=', 'quarantine').then(eb.ref('r.messages')).else(0).end()).as('quarantined'),
+      eb.fn.sum<string>(eb.case().when('r.disposition', '=', 'reject').then(eb.ref('r.messages')).else(0).end()).as('rejected'),
+      eb.fn.count<string>('reports.org_name').distinct().as('reporters'),
+      eb.fn.min<string>('r.day').as('first_day'),
+      eb.fn.max<string>('r.day').as('last_day'),
+    ])
+    .where('r.domain_id', '=', domainId)
+    .where('r.day', '>=', sinceDay)
+    .groupBy('r.source_ip')
+    .orderBy('messages', 'desc')
+    .orderBy('r.source_ip')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    source_ip: r.source_ip,
+    messages: Number(r.messages),
+    passed: Number(r.passed),
+    dkim_aligned: Number(r.dkim_aligned),
+    spf_aligned: Number(r.spf_aligned),
+    quarantined: Number(r.quarantined),
+    rejected: Number(r.rejected),
+    reporters: Number(r.reporters),
+    first_day: dayText(r.first_day),
+    last_day: dayText(r.last_day),
+  }));
+}
+
+export interface DomainReportFigures {
+  readonly domain_id: number;
+  readonly messages: number;
+  readonly passed: number;
+  readonly failing_sources: number;
+}
+
+/** Messages, DMARC passes and sources with failures per domain from `sinceDay` on; a domain without rows is absent. */
+export async function findReportFigures(db: Kysely<Database>, domainIds: readonly number[], sinceDay: string): Promise<DomainReportFigures[]> {
+  if (domainIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('dmarc_report_rows as r')
+    .select((eb) => [
+      'r.domain_id',
+      eb.fn.sum<string>('r.messages').as('messages'),
+      eb.fn.sum<string>(eb.case().when('r.dmarc_pass', '=', true).then(eb.ref('r.messages')).else(0).end()).as('passed'),
+      eb.fn
+        .count<string>(eb.case().when('r.dmarc_pass', '=', false).then(eb.ref('r.source_ip')).end())
+        .distinct()
+        .as('failing_sources'),
+    ])
+    .where('r.domain_id', 'in', [...domainIds])
+    .where('r.day', '>=', sinceDay)
+    .groupBy('r.domain_id')
+    .execute();
+  return rows.map((r) => ({ domain_id: r.domain_id, messages: Number(r.messages), passed: Number(r.passed), failing_sources: Number(r.failing_sources) }));
+}
+
+/** A DATE column reads as a Date (pg) or a string (PGlite); either way 'YYYY-MM-DD'. */
+export function dayText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return String(value).slice(0, 10);
+}
+
+/** Which of `sourceIps` appear for the domain in reports other than `exceptReportId`. */
+export async function findSourcesSeenBefore(
+  db: Kysely<Database>,
+  domainId: number,
+  sourceIps: readonly string[],
+  exceptReportId: number,
+): Promise<Set<string>> {
+  if (sourceIps.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('dmarc_report_rows')
+    .select('source_ip')
+    .distinct()
+    .where('domain_id', '=', domainId)
+    .where('source_ip', 'in', [...sourceIps])
+    .where('report_id', '!=', exceptReportId)
+    .execute();
+  return new Set(rows.map((r) => r.source_ip));
+}

@@ -1,0 +1,163 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { findReportDomainOwner, insertReport } from '../../db/reports.js';
+import { insertDmarcReportRows } from '../../db/dmarc-report-rows.js';
+import { insertTlsReportPolicies } from '../../db/tls-report-policies.js';
+import { recordReportFile } from '../../observability/metrics.js';
+import { log } from '../../observability/log.js';
+import type { DmarcReport } from './parse-dmarc.js';
+import type { TlsReport } from './parse-tls-rpt.js';
+import { readReports, type ParsedReport } from './read-reports.js';
+import type { ReportLimits } from './report-limits.js';
+import { raiseReportAlerts } from './report-alerts.js';
+
+/** What became of one file: stored, already stored (duplicate), dropped (no account owns its domain) or refused (with why). */
+export interface IngestedFile {
+  readonly file: string;
+  readonly status: 'stored' | 'duplicate' | 'unknown_domain' | 'refused';
+  readonly kind: 'dmarc' | 'tls' | null;
+  readonly reportId: string | null;
+  readonly orgName: string | null;
+  readonly domain: string | null;
+  /** The stored report's id (stored only). */
+  readonly id: number | null;
+  /** Messages (DMARC) or sessions (TLS-RPT) in the report. */
+  readonly messages: number | null;
+  readonly code: string | null;
+  readonly detail: string | null;
+}
+
+export interface IngestOptions {
+  readonly via: 'smtp' | 'upload';
+  /** An upload names the account: a report for a domain of another account (or none) is refused rather than stored. */
+  readonly accountId?: number;
+  readonly allowMessage: boolean;
+  readonly limits?: ReportLimits;
+  readonly now?: Date;
+}
+
+/** Reads every report in `bytes` and stores each once; never throws for bad input (each file's outcome says why). */
+export async function ingestReports(db: Kysely<Database>, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
+  const outcomes = await readReports(name, bytes, { allowMessage: options.allowMessage, ...(options.limits ? { limits: options.limits } : {}) });
+  const files: IngestedFile[] = [];
+  for (const outcome of outcomes) {
+    if ('refusal' in outcome) {
+      recordReportFile(options.via, 'unknown', 'refused', outcome.refusal.code);
+      log('warn', 'report_refused', { via: options.via, file: outcome.name.slice(0, 200), code: outcome.refusal.code, detail: outcome.refusal.detail });
+      files.push(blank(outcome.name, 'refused', null, outcome.refusal.code, outcome.refusal.detail));
+      continue;
+    }
+    files.push(await storeReport(db, outcome.name, outcome.report, options));
+  }
+  return files;
+}
+
+async function storeReport(db: Kysely<Database>, file: string, report: ParsedReport, options: IngestOptions): Promise<IngestedFile> {
+  const owner = await findReportDomainOwner(db, report.domain);
+  const messages = report.kind === 'dmarc' ? sum(report.records.map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions + p.failedSessions));
+  const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages };
+  if (!owner || (options.accountId !== undefined && owner.account_id !== options.accountId)) {
+    recordReportFile(options.via, report.kind, 'unknown_domain');
+    log('info', 'report_dropped', { via: options.via, kind: report.kind, domain: report.domain, org: report.orgName, report_id: report.reportId });
+    const detail =
+      options.accountId === undefined
+        ? `No account has the domain ${report.domain}; the report was dropped.`
+        : `The report is for ${report.domain}, which is not a domain of your account; upload reports for your own domains only.`;
+    return { ...base, status: 'unknown_domain', id: null, code: 'unknown_domain', detail };
+  }
+  const passed =
+    report.kind === 'dmarc' ? sum(report.records.filter((r) => r.dmarcPass).map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions));
+  const day = dayOf(report.begin, report.end);
+  const id = await db.transaction().execute(async (trx) => {
+    const reportRowId = await insertReport(trx, {
+      kind: report.kind,
+      account_id: owner.account_id,
+      domain_id: owner.domain_id,
+      domain: report.domain,
+      org_name: report.orgName,
+      org_email: report.kind === 'dmarc' ? report.orgEmail : null,
+      report_id: report.reportId,
+      schema_version: report.kind === 'dmarc' ? report.schema : null,
+      begin_at: report.begin,
+      end_at: report.end,
+      policy: report.kind === 'dmarc' ? JSON.stringify(report.policy) : null,
+      messages,
+      messages_passed: passed,
+      records: report.kind === 'dmarc' ? report.records.length : report.policies.length,
+      skipped_records: report.kind === 'dmarc' ? report.skippedRecords : 0,
+      received_via: options.via,
+    });
+    if (reportRowId === null) return null;
+    if (report.kind === 'dmarc') await insertDmarcReportRows(trx, dmarcRows(report, reportRowId, owner.domain_id, day));
+    else await insertTlsReportPolicies(trx, tlsRows(report, reportRowId, owner.domain_id, day));
+    // The report and the alerts it raises commit together (the sweep fans the events out).
+    await raiseReportAlerts(trx, owner, report, reportRowId, day);
+    return reportRowId;
+  });
+  recordReportFile(options.via, report.kind, id === null ? 'duplicate' : 'stored');
+  if (id === null)
+    return {
+      ...base,
+      status: 'duplicate',
+      id: null,
+      code: 'duplicate',
+      detail: `This report (${report.orgName}, ${report.reportId}) was already stored; it was not counted twice.`,
+    };
+  return { ...base, status: 'stored', id, code: null, detail: null };
+}
+
+function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, day: string) {
+  return report.records.map((r) => ({
+    report_id: reportRowId,
+    domain_id: domainId,
+    day,
+    source_ip: r.sourceIp,
+    messages: r.count,
+    disposition: r.disposition,
+    dkim_aligned: r.dkimAligned,
+    spf_aligned: r.spfAligned,
+    dmarc_pass: r.dmarcPass,
+    header_from: r.headerFrom,
+    envelope_from: r.envelopeFrom,
+    dkim_result: r.dkimResult,
+    dkim_domain: r.dkimDomain,
+    dkim_selector: r.dkimSelector,
+    spf_result: r.spfResult,
+    spf_domain: r.spfDomain,
+    reasons: r.reasons.length > 0 ? r.reasons.join(',') : null,
+  }));
+}
+
+function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: string) {
+  return report.policies.map((p) => ({
+    report_id: reportRowId,
+    domain_id: domainId,
+    day,
+    policy_type: p.policyType,
+    policy_domain: p.policyDomain,
+    mx_host: p.mxHost,
+    successful_sessions: p.successfulSessions,
+    failed_sessions: p.failedSessions,
+    failures: JSON.stringify(
+      p.failures.map((f) => ({
+        result_type: f.resultType,
+        sending_mta_ip: f.sendingMtaIp,
+        receiving_mx_hostname: f.receivingMxHostname,
+        failed_sessions: f.failedSessions,
+      })),
+    ),
+  }));
+}
+
+/** The report's day: the UTC day of its period's middle (receivers' days start at midnight UTC, or nearly). */
+function dayOf(begin: Date, end: Date): string {
+  return new Date((begin.getTime() + end.getTime()) / 2).toISOString().slice(0, 10);
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function blank(file: string, status: IngestedFile['status'], kind: IngestedFile['kind'], code: string, detail: string): IngestedFile {
+  return { file, status, kind, reportId: null, orgName: null, domain: null, id: null, messages: null, code, detail };
+}

@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { findSourcesSeenBefore } from '../../db/dmarc-report-rows.js';
+import { recordEvent } from '../events/record-event.js';
+import type { DmarcReport } from './parse-dmarc.js';
+import type { TlsReport } from './parse-tls-rpt.js';
+
+/** Below this DMARC pass rate (percent) a report raises dmarc.failures ... */
+export const DMARC_ALERT_PASS_RATE = 90;
+/** ... when it counts at least this many messages (a handful of forwarded messages is not news). */
+export const DMARC_ALERT_MIN_MESSAGES = 10;
+
+/**
+ * The alerts one stored report may raise (docs/reports.md, "Alerts"): dmarc.failures when the
+ * report's DMARC pass rate is under DMARC_ALERT_PASS_RATE, or when an address never reported before
+ * for the domain sends failing mail as it; tls.failures when a TLS-RPT report counts failed
+ * sessions. At most one of each per domain and report day (the event id is made from them); the
+ * sweep fans events out to webhooks and alert e-mails. Returns the ids of events recorded.
+ */
+export async function raiseReportAlerts(
+  db: Kysely<Database>,
+  owner: { readonly account_id: number; readonly domain_id: number },
+  report: DmarcReport | TlsReport,
+  reportRowId: number,
+  day: string,
+): Promise<string[]> {
+  if (report.kind === 'tls') {
+    const failed = report.policies.reduce((s, p) => s + p.failedSessions, 0);
+    if (failed === 0) return [];
+    const successful = report.policies.reduce((s, p) => s + p.successfulSessions, 0);
+    const types = [...new Set(report.policies.flatMap((p) => p.failures.map((f) => f.resultType)))];
+    const id = await recordEvent(
+      db,
+      owner.account_id,
+      'tls.failures',
+      {
+        domain: report.domain,
+        day,
+        reporter: report.orgName,
+        failed_sessions: failed,
+        successful_sessions: successful,
+        result_types: types,
+        message: `${report.orgName} reports ${failed} of ${failed + successful} TLS sessions to ${report.domain} failed on ${day}${types.length ? ` (${types.join(', ')})` : ''}. Check the MTA-STS policy and the MX certificates.`,
+      },
+      `evt_tls_failures_${owner.domain_id}_${day}`,
+    );
+    return id ? [id] : [];
+  }
+  const messages = report.records.reduce((s, r) => s + r.count, 0);
+  const passed = report.records.filter((r) => r.dmarcPass).reduce((s, r) => s + r.count, 0);
+  const passRate = messages > 0 ? Math.round((passed / messages) * 1000) / 10 : 100;
+  const failing = new Map<string, number>();
+  for (const r of report.records) if (!r.dmarcPass) failing.set(r.sourceIp, (failing.get(r.sourceIp) ?? 0) + r.count);
+  const seen = await findSourcesSeenBefore(db, owner.domain_id, [...failing.keys()], reportRowId);
+  const newFailing = [...failing.entries()].filter(([ip]) => !seen.has(ip));
+  const lowRate = messages >= DMARC_ALERT_MIN_MESSAGES && passRate < DMARC_ALERT_PASS_RATE;
+  if (!lowRate && newFailing.length === 0) return [];
+  const why = lowRate
+    ? `only ${passRate}% of ${messages} messages passed DMARC (under ${DMARC_ALERT_PASS_RATE}%)`
+    : `${newFailing.length} address${newFailing.length === 1 ? '' : 'es'} never seen before sent mail as it that failed DMARC (${newFailing
+        .slice(0, 5)
+        .map(([ip]) => ip)
+        .join(', ')})`;
+  const id = await recordEvent(
+    db,
+    owner.account_id,
+    'dmarc.failures',
+    {
+      domain: report.domain,
+      day,
+      reporter: report.orgName,
+      messages,
+      pass_rate: passRate,
+      threshold: DMARC_ALERT_PASS_RATE,
+      failing_sources: [...failing.entries()].slice(0, 20).map(([source_ip, count]) => ({ source_ip, messages: count })),
+      new_failing_sources: newFailing.slice(0, 20).map(([source_ip, count]) => ({ source_ip, messages: count })),
+      message: `${report.orgName} reports that for ${report.domain} on ${day} ${why}. GET /v1/portal/domains/${report.domain}/sources shows who sends as the domain.`,
+    },
+    `evt_dmarc_failures_${owner.domain_id}_${day}`,
+  );
+  return id ? [id] : [];
+}

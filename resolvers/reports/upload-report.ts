@@ -1,0 +1,43 @@
+import { badRequest } from '../api-error.js';
+import { requireAccountId } from '../auth/require-account.js';
+import type { Context } from '../context.js';
+import { ingestReports, type IngestedFile } from './ingest-reports.js';
+
+export interface ReportUpload {
+  readonly files: readonly IngestedFile[];
+  readonly stored: number;
+  readonly duplicates: number;
+}
+
+/** The statuses one uploaded file may end in. */
+export const REPORT_FILE_STATUSES = ['stored', 'duplicate', 'unknown_domain', 'refused'] as const;
+
+/**
+ * A report file a customer forwards (POST /v1/reports): the file's bytes as base64 (REST also takes
+ * the raw bytes as the body). Every report inside is read and stored once for the caller's own
+ * domains. An upload of which nothing could be taken is refused (400) with the first file's reason;
+ * one with a report stored or already stored answers each file's fate.
+ */
+export async function uploadReport(input: { readonly content: string; readonly filename?: string | null }, ctx: Context): Promise<ReportUpload> {
+  const accountId = await requireAccountId(ctx);
+  const text = input.content.replace(/\s+/g, '');
+  if (text === '') throw badRequest('missing_content', 'Send the report file: its bytes as the request body, or base64 in "content".');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) throw badRequest('invalid_base64', '"content" must be the file in base64 (A-Z, a-z, 0-9, +, /, =).');
+  const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
+  const filename = (input.filename ?? 'upload').slice(0, 200);
+  const files = await ingestReports(ctx.services.db, filename, bytes, { via: 'upload', accountId, allowMessage: true });
+  const stored = files.filter((f) => f.status === 'stored').length;
+  const duplicates = files.filter((f) => f.status === 'duplicate').length;
+  const first = files[0];
+  if (stored + duplicates === 0 && first) {
+    const code = first.code ?? 'not_a_report';
+    throw badRequest(code, `${first.detail ?? 'The file holds no report.'}${files.length > 1 ? ` (${files.length} files; none could be stored.)` : ''}`, {
+      files: files.map(fileForRest),
+    });
+  }
+  return { files, stored, duplicates };
+}
+
+function fileForRest(f: IngestedFile) {
+  return { file: f.file, status: f.status, kind: f.kind, report_id: f.reportId, org_name: f.orgName, domain: f.domain, code: f.code, detail: f.detail };
+}

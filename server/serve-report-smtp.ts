@@ -1,0 +1,94 @@
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ingestReports } from '../resolvers/reports/ingest-reports.js';
+import { log } from '../observability/log.js';
+
+export interface ReportSmtpOptions {
+  readonly port: number;
+  readonly host: string;
+  /** REPORTS_DOMAIN: mail is taken for dmarc@ and tls-reports@ this domain only. */
+  readonly reportsDomain: string;
+  /** REPORTS_SMTP_MAX_BYTES: advertised with SIZE and enforced while the message streams in. */
+  readonly maxBytes: number;
+  readonly db: Kysely<Database>;
+}
+
+/** The local parts receivers send reports to: the DMARC record's rua and the TLS-RPT record's rua (docs/reports.md). */
+export const REPORT_MAILBOXES = ['dmarc', 'tls-reports'] as const;
+
+class SmtpRefusal extends Error {
+  constructor(
+    readonly responseCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The SMTP listener for DMARC aggregate and TLS-RPT reports (REPORTS_SMTP_PORT), on smtp-server: no
+ * AUTH, recipients limited to the report addresses, the size enforced as the message arrives. A
+ * message is parsed (mailparser) and each report in it stored; it is accepted (250) once read, even
+ * when a report in it is refused (the reason goes to the log and metrics: senders do not read bounces).
+ */
+export async function serveReportSmtp(options: ReportSmtpOptions): Promise<{ readonly port: number; close(): Promise<void> }> {
+  const addresses = new Set(REPORT_MAILBOXES.map((local) => `${local}@${options.reportsDomain}`.toLowerCase()));
+  const server = new SMTPServer({
+    name: options.reportsDomain,
+    banner: 'DMARC and TLS-RPT reports only',
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    // STARTTLS needs a certificate, which is not configurable yet (docs/reports.md, "Not built").
+    hideSTARTTLS: true,
+    size: options.maxBytes,
+    maxClients: 50,
+    socketTimeout: 60_000,
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (error?: Error | null) => void) {
+      if (addresses.has(address.address.toLowerCase())) return callback();
+      return callback(new SmtpRefusal(550, `No such mailbox: this server takes reports for ${[...addresses].join(' and ')} only`));
+    },
+    onData(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession, callback: (error?: Error | null) => void) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        // Past the limit the rest is read and thrown away; smtp-server marks sizeExceeded.
+        if (size <= options.maxBytes) chunks.push(chunk);
+      });
+      stream.once('error', (error: Error) => callback(new SmtpRefusal(451, `The message could not be read (${error.message}); try again later`)));
+      stream.once('end', () => {
+        if (stream.sizeExceeded || size > options.maxBytes) {
+          log('warn', 'report_message_too_large', { bytes: size, max: options.maxBytes, remote: session.remoteAddress });
+          return callback(new SmtpRefusal(552, `Message exceeds the ${options.maxBytes} byte limit`));
+        }
+        ingestReports(options.db, `smtp:${session.id}`, Buffer.concat(chunks), { via: 'smtp', allowMessage: true }).then(
+          (files) => {
+            log('info', 'report_message', {
+              remote: session.remoteAddress,
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+              files: files.map((f) => ({ status: f.status, kind: f.kind, org: f.orgName, domain: f.domain, code: f.code })),
+            });
+            callback();
+          },
+          (error: unknown) => {
+            log('error', 'report_message_failed', { reason: error instanceof Error ? error.message : String(error) });
+            callback(new SmtpRefusal(451, 'The report could not be stored; try again later'));
+          },
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  server.on('error', (error: Error) => log('warn', 'report_smtp_error', { reason: error.message }));
+  const address = server.server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : options.port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

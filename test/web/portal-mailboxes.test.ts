@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
+
+/**
+ * The mailboxes of a domain in Chromium: reached from the dashboard's mailbox count, each with its
+ * status; "Show credentials" asks first, then shows the passwords (recorded as an event); the orders
+ * page's export buttons download the CSV. axe-clean at 1280×900 and 390×844.
+ */
+const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
+let service: TestService;
+let browser: Browser | undefined;
+let domain: string;
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function expectAxeClean(page: Page): Promise<void> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
+  const violations =
+    (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] })
+    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
+  expect(violations, `axe-core on ${page.url()}:\n${violations.join('\n')}`).toEqual([]);
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  // The demo account's first live domain: its mailboxes are active at the (sandbox) provider.
+  const row = await service.services.db
+    .selectFrom('domains')
+    .select('domain')
+    .where('account_id', '=', service.demo.accountId)
+    .where('build_state', '=', 'live')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  domain = row.domain;
+  if (runBrowserTests) browser = await launchChromium();
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+describe('the mailboxes page', () => {
+  it.skipIf(!runBrowserTests)(`lists the mailboxes with their status; credentials only after a confirmation; axe-clean${skipNote}`, async () => {
+    const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
+    try {
+      const { page } = portal;
+      await page.getByRole('link', { name: new RegExp(`mailboxes of ${domain.replaceAll('.', '\\.')}$`) }).click();
+      await page.getByRole('heading', { level: 1, name: `Mailboxes of ${domain}` }).waitFor();
+      await pageSettled(page);
+      const rows = page.locator('section[aria-labelledby="mailboxes-heading"] tbody tr');
+      expect(await rows.count()).toBe(3);
+      expect(await rows.first().innerText()).toMatch(new RegExp(`alex@${domain.replaceAll('.', '\\.')}\\s+Alex Morgan\\s+active`));
+      await expectAxeClean(page);
+
+      await page.getByRole('button', { name: 'Show credentials' }).click();
+      expect(await page.getByText(`Show the passwords of every mailbox on ${domain}? This is recorded.`).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      expect(await service.services.db.selectFrom('events').select('id').where('type', '=', 'mailbox.credentials_revealed').execute()).toEqual([]);
+
+      await page.getByRole('button', { name: 'Show credentials' }).click();
+      await page.getByRole('button', { name: 'Yes, show them' }).click();
+      await page.getByRole('button', { name: 'Hide credentials' }).waitFor();
+      const passwords = await page.locator('td[data-label="Password"] code').allInnerTexts();
+      expect(passwords).toHaveLength(3);
+      for (const p of passwords) expect(p).toMatch(/^[A-Za-z0-9]{20}$/);
+      expect(await page.locator('td[data-label="IMAP"]').first().innerText()).toBe('imap.gmail.com:993');
+      const events = await service.services.db.selectFrom('events').select('data').where('type', '=', 'mailbox.credentials_revealed').execute();
+      expect(events.map((e) => JSON.parse(e.data))).toEqual([expect.objectContaining({ domain, door: 'graphql' })]);
+      for (const p of passwords) expect(events[0]!.data).not.toContain(p);
+      await expectAxeClean(page);
+      await screenshot(page, 'mailboxes-credentials-desktop');
+      await page.getByRole('button', { name: 'Hide credentials' }).click();
+      expect(await page.locator('td[data-label="Password"]').count()).toBe(0);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  it.skipIf(!runBrowserTests)(`is axe-clean on a phone; the orders page downloads the export as CSV${skipNote}`, async () => {
+    const portal = await signedInPortal(browser!, service, { viewport: PHONE });
+    try {
+      const { page } = portal;
+      await page.goto(`${service.apiUrl}/portal/domains/${domain}/mailboxes`);
+      await page.getByRole('heading', { level: 1, name: `Mailboxes of ${domain}` }).waitFor();
+      await pageSettled(page);
+      await expectAxeClean(page);
+      await screenshot(page, 'mailboxes-phone');
+
+      await page.goto(`${service.apiUrl}/portal/orders`);
+      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+      await pageSettled(page);
+      await expectAxeClean(page);
+      // The order holding the domain: two live domains (3 + 2 active mailboxes), its sequencer Instantly.
+      const { order_id } = await service.services.db.selectFrom('domains').select('order_id').where('domain', '=', domain).executeTakeFirstOrThrow();
+      const group = page.locator(`section[aria-labelledby="order-${order_id}"]`).getByRole('group', { name: 'Export mailboxes with their passwords (CSV)' });
+      expect(await group.getByRole('button', { name: 'Instantly (your sequencer)' }).count()).toBe(1);
+      const [download] = await Promise.all([page.waitForEvent('download'), group.getByRole('button', { name: /^Instantly/ }).click()]);
+      expect(download.suggestedFilename()).toMatch(/-mailboxes-instantly\.csv$/);
+      const text = readFileSync((await download.path())!, 'utf8');
+      expect(text.split('\r\n')[0]).toBe(
+        'Email,First Name,Last Name,IMAP Username,IMAP Password,IMAP Host,IMAP Port,SMTP Username,SMTP Password,SMTP Host,SMTP Port',
+      );
+      const lines = text.split('\r\n');
+      expect(lines).toHaveLength(7);
+      expect(lines[1]).toMatch(new RegExp(`^alex@${domain.replaceAll('.', '\\.')},Alex,Morgan,alex@`));
+    } finally {
+      await portal.close();
+    }
+  });
+});
