@@ -254,7 +254,10 @@ describe('idempotency', () => {
 
   it('charges once for ten simultaneous calls with one key', async () => {
     const customerId = await customerWithCard();
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => processor.createSubscription(order(customerId))));
+    // The race is the subject, not the 400 ms timeout: on a loaded machine ten calls at once can take
+    // longer than that, and a call cut by it would fail as "processor unreachable" instead of racing.
+    const patient = new StripeProcessor({ ...config, timeoutMs: 10_000 });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => patient.createSubscription(order(customerId))));
     const ids = new Set(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.subscriptionId] : [])));
     expect(ids.size).toBe(1);
     const refusals = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));

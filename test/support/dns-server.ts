@@ -98,6 +98,11 @@ export interface TestDnsServer {
   port: number;
   /** Every question received, in order (UDP and TCP). */
   questions: ReceivedQuestion[];
+  /**
+   * The most questions this server held at once, received and not yet answered (with `delayMs`): a
+   * lower bound of what the client had in flight, whatever the machine's load did to the timing.
+   */
+  readonly mostUnanswered: number;
   setRecords(records: ZoneRecord[]): void;
   close(): Promise<void>;
 }
@@ -365,9 +370,17 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     }
   }
 
+  let unanswered = 0;
+  let mostUnanswered = 0;
   const later = (fn: () => void): void => {
-    if (delayMs > 0) setTimeout(fn, delayMs);
-    else fn();
+    unanswered += 1;
+    mostUnanswered = Math.max(mostUnanswered, unanswered);
+    const send = (): void => {
+      unanswered -= 1;
+      fn();
+    };
+    if (delayMs > 0) setTimeout(send, delayMs);
+    else send();
   };
 
   const createUdp = (): UdpSocket => {
@@ -442,6 +455,9 @@ export async function startTestDnsServer(options: TestDnsServerOptions): Promise
     address,
     port,
     questions,
+    get mostUnanswered() {
+      return mostUnanswered;
+    },
     setRecords(next: ZoneRecord[]) {
       records = next;
     },

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -22,6 +22,20 @@ declare module 'vitest' {
  * The dump holds nothing but the schema: each test file still gets its own database, as before.
  */
 export default async function pgliteTemplate(project: TestProject): Promise<() => void> {
+  // vitest runs a globalSetup once per project (vitest.config.ts has two): they share one dump.
+  const shared = globalThis as { svcPgliteTemplate?: { made: Promise<string>; users: number } };
+  shared.svcPgliteTemplate ??= { made: makeTemplate(), users: 0 };
+  const template = shared.svcPgliteTemplate;
+  template.users += 1;
+  const path = await template.made;
+  project.provide('pgliteTemplate', path);
+  return () => {
+    template.users -= 1;
+    if (template.users === 0) rmSync(dirname(path), { recursive: true, force: true });
+  };
+}
+
+async function makeTemplate(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-template-'));
   const path = join(dir, 'migrated.tar');
   const client = new PGlite();
@@ -33,6 +47,5 @@ export default async function pgliteTemplate(project: TestProject): Promise<() =
   } finally {
     await db.destroy();
   }
-  project.provide('pgliteTemplate', path);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return path;
 }
