@@ -101,7 +101,27 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
           lease = keepWorkerLease(pool, created.id, options.leaseMs);
           leases.push(lease);
         });
-        runners.push(await run({ pgPool: workerPool, taskList, concurrency: lane.concurrency, noHandleSignals: true, pollInterval: 1000, logger, events }));
+        const runner = await run({
+          pgPool: workerPool,
+          taskList,
+          concurrency: lane.concurrency,
+          noHandleSignals: true,
+          pollInterval: 1000,
+          logger,
+          events,
+          // A job that ends while the database is away must not end the process: unbatched,
+          // graphile-worker records the outcome with retries only for a few error codes (not a refused
+          // connection) and leaves the rejection unhandled, which stops Node. Batched (delay 0: no
+          // waiting), it retries any error with backoff for several minutes, and past that shuts only
+          // this pool down (its jobs are released once its lease lapses: docs/operations.md).
+          preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+        });
+        runner.promise.catch((error: unknown) => {
+          log('error', 'a job worker pool stopped after the database stayed unreachable; restart the process to take jobs here again', {
+            reason: (error as Error).message,
+          });
+        });
+        runners.push(runner);
       }
     },
     async state() {

@@ -77,7 +77,11 @@ describe('reports by SMTP', () => {
         { filename: 'yahoo.xml.gz', content: gzip(dmarcFixture('yahoo.xml', { domain, reportId: 'smtp-yahoo' })), contentType: 'application/x-gzip' },
         {
           filename: 'google.com!tls.json.gz',
-          content: gzip(reportFixture('google-tlsrpt.json').replaceAll('northwind-mail.test', domain).replace('"report-id":"', '"report-id":"smtp-')),
+          content: gzip(
+            reportFixture('google-tlsrpt.json')
+              .replaceAll('northwind-mail.test', domain)
+              .replace(/"report-id": *"/, '"report-id": "smtp-'),
+          ),
           contentType: 'application/tlsrpt+gzip',
         },
       ],
