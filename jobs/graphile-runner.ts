@@ -118,7 +118,7 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
         });
         runner.promise.catch((error: unknown) => {
           log('error', 'a job worker pool stopped after the database stayed unreachable; restart the process to take jobs here again', {
-            reason: (error as Error).message,
+            reason: error instanceof Error ? error.message : String(error),
           });
         });
         runners.push(runner);
