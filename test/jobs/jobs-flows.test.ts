@@ -44,6 +44,10 @@ beforeAll(async () => {
       JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',
       MONITOR_INTERVAL_MS: '4000',
+      // The service starts on the ordering zone, which has no blocklist test points, so the liveness
+      // probe at start finds the lists dead; probing every second sees them alive once the jobs zone
+      // (with the test points) is served, as a list that comes back would be seen.
+      DNSBL_LIVENESS_INTERVAL_MS: '1000',
       WEBHOOK_RETRY_BASE_MS: '200',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
       ALERT_OUTBOX_DIR: `/tmp/outbox-${process.pid}`,
