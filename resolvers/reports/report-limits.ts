@@ -11,6 +11,11 @@ export const REPORT_LIMITS = {
   maxRatio: 100,
   /** ... once past this floor (a small, very regular report compresses far better than 100:1). */
   ratioFloorBytes: 1024 * 1024,
+  /**
+   * Decompressed bytes of everything in one upload or message together: a message's attachments, a
+   * zip's entries and a gzip inside either each stay under the caps above, and all of them under this.
+   */
+  maxUnpackedTotalBytes: 40 * 1024 * 1024,
   /** Files in one zip and attachments in one message. */
   maxFiles: 20,
   /** `<record>` rows in one DMARC report; TLS-RPT policies in one report. */

@@ -18,6 +18,14 @@ export interface RefusedFile {
 
 export type UnpackOutcome = UnpackedFile | RefusedFile;
 
+/**
+ * The decompressed bytes one upload or message may still produce, shared by every layer inside it,
+ * so that twenty attachments of twenty zip entries of a gzip each cannot multiply the per-file caps.
+ */
+interface UnpackBudget {
+  remaining: number;
+}
+
 export function isRefused(outcome: UnpackOutcome): outcome is RefusedFile {
   return 'refusal' in outcome;
 }
@@ -51,6 +59,7 @@ export async function unpackReport(
   name: string,
   bytes: Buffer,
   options: { readonly allowMessage: boolean; readonly limits?: ReportLimits },
+  budget: UnpackBudget = { remaining: (options.limits ?? REPORT_LIMITS).maxUnpackedTotalBytes },
 ): Promise<UnpackOutcome[]> {
   const limits = options.limits ?? REPORT_LIMITS;
   try {
@@ -60,11 +69,11 @@ export async function unpackReport(
     const kind = sniffKind(bytes, options.allowMessage);
     switch (kind) {
       case 'gzip':
-        return [await unpackInner(stripSuffix(name, '.gz'), gunzipBounded(bytes, limits), limits)];
+        return [await unpackInner(stripSuffix(name, '.gz'), gunzipBounded(bytes, limits, budget), limits, budget)];
       case 'zip':
-        return await unzipBounded(name, bytes, limits);
+        return await unzipBounded(name, bytes, limits, budget);
       case 'message':
-        return await unpackMessage(name, bytes, limits);
+        return await unpackMessage(name, bytes, limits, budget);
       case 'xml':
       case 'json':
         return [{ name, bytes }];
@@ -80,30 +89,51 @@ export async function unpackReport(
   }
 }
 
-/** One file inside a zip or a message may be gzip once more (`report.xml.gz` inside a zip), never another archive. */
-async function unpackInner(name: string, bytes: Buffer, limits: ReportLimits): Promise<UnpackedFile> {
+/** Gzip layers read around one report: `report.xml.gz` in a `.gz` wrapper is the most receivers send. */
+const MAX_GZIP_LAYERS = 2;
+
+/**
+ * One file inside a zip or a message may be gzip once more (`report.xml.gz` inside a zip), never
+ * another archive, and gzip inside gzip at most MAX_GZIP_LAYERS deep: each layer may expand its input
+ * again, so the depth is bounded rather than left to the input's size.
+ */
+async function unpackInner(name: string, bytes: Buffer, limits: ReportLimits, budget: UnpackBudget, layers = 1): Promise<UnpackedFile> {
   const kind = sniffKind(bytes, false);
-  if (kind === 'gzip') return unpackInner(stripSuffix(name, '.gz'), gunzipBounded(bytes, limits), limits);
+  if (kind === 'gzip') {
+    if (layers >= MAX_GZIP_LAYERS)
+      throw new ReportRefusal('bad_archive', `${name} is gzip inside gzip more than ${MAX_GZIP_LAYERS} deep; send the report as the receiver sent it.`);
+    return unpackInner(stripSuffix(name, '.gz'), gunzipBounded(bytes, limits, budget), limits, budget, layers + 1);
+  }
   if (kind === 'xml' || kind === 'json') return { name, bytes };
   if (kind === 'zip') throw new ReportRefusal('bad_archive', 'An archive inside an archive is not read; send the report files themselves.');
   throw new ReportRefusal('unknown_format', `${name} is neither XML nor JSON once unpacked; send the report as the receiver sent it.`);
 }
 
-function gunzipBounded(bytes: Buffer, limits: ReportLimits): Buffer {
-  const allowed = allowedOutputBytes(bytes.length, limits);
+function gunzipBounded(bytes: Buffer, limits: ReportLimits, budget: UnpackBudget): Buffer {
+  const allowed = Math.min(allowedOutputBytes(bytes.length, limits), budget.remaining);
+  if (allowed <= 0) throw overBudget(limits);
   try {
-    return gunzipSync(bytes, { maxOutputLength: allowed });
+    const inflated = gunzipSync(bytes, { maxOutputLength: allowed });
+    budget.remaining -= inflated.length;
+    return inflated;
   } catch (error) {
     if (isNodeError(error) && error.code === 'ERR_BUFFER_TOO_LARGE')
       throw new ReportRefusal(
         'decompression_bomb',
-        `The gzip data unpacks to more than ${allowed} bytes (at most ${limits.maxRatio} times its ${bytes.length} bytes, and never past ${limits.maxReportBytes}); it was refused unread.`,
+        `The gzip data unpacks to more than ${allowed} bytes (at most ${limits.maxRatio} times its ${bytes.length} bytes, never past ${limits.maxReportBytes}, and ${limits.maxUnpackedTotalBytes} for everything in one upload or message); it was refused unread.`,
       );
     throw new ReportRefusal('bad_archive', `The gzip data is damaged (${errorMessage(error)}); send the file as received.`);
   }
 }
 
-async function unzipBounded(name: string, bytes: Buffer, limits: ReportLimits): Promise<UnpackOutcome[]> {
+function overBudget(limits: ReportLimits): ReportRefusal {
+  return new ReportRefusal(
+    'decompression_bomb',
+    `Everything in one upload or message may unpack to at most ${limits.maxUnpackedTotalBytes} bytes; this file comes past that, so it was refused unread. Send fewer reports at once.`,
+  );
+}
+
+async function unzipBounded(name: string, bytes: Buffer, limits: ReportLimits, budget: UnpackBudget): Promise<UnpackOutcome[]> {
   let zip: ZipFile;
   try {
     zip = await fromBufferPromise(bytes, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
@@ -119,7 +149,7 @@ async function unzipBounded(name: string, bytes: Buffer, limits: ReportLimits): 
       files++;
       if (files > limits.maxFiles)
         throw new ReportRefusal('too_many_files', `The zip holds more than ${limits.maxFiles} files; send at most ${limits.maxFiles} reports at once.`);
-      const allowed = Math.min(allowedOutputBytes(entry.compressedSize, limits), limits.maxReportBytes - total);
+      const allowed = Math.min(allowedOutputBytes(entry.compressedSize, limits), limits.maxReportBytes - total, budget.remaining);
       // The declared size is checked before a byte is inflated; yauzl stops a stream that lies about it.
       if (entry.uncompressedSize > allowed)
         throw new ReportRefusal(
@@ -128,8 +158,9 @@ async function unzipBounded(name: string, bytes: Buffer, limits: ReportLimits): 
         );
       const inflated = await readEntry(zip, entry);
       total += inflated.length;
+      budget.remaining -= inflated.length;
       try {
-        outcomes.push(await unpackInner(entry.fileName, inflated, limits));
+        outcomes.push(await unpackInner(entry.fileName, inflated, limits, budget));
       } catch (error) {
         if (!(error instanceof ReportRefusal)) throw error;
         outcomes.push({ name: entry.fileName, refusal: error });
@@ -154,7 +185,7 @@ async function readEntry(zip: ZipFile, entry: Entry): Promise<Buffer> {
 }
 
 /** Each attachment of a message (several reports in one message are each read); a message with none may carry the XML in its body. */
-async function unpackMessage(name: string, bytes: Buffer, limits: ReportLimits): Promise<UnpackOutcome[]> {
+async function unpackMessage(name: string, bytes: Buffer, limits: ReportLimits, budget: UnpackBudget): Promise<UnpackOutcome[]> {
   let mail: Awaited<ReturnType<typeof simpleParser>>;
   try {
     mail = await simpleParser(bytes, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: 1024 * 1024 });
@@ -167,7 +198,7 @@ async function unpackMessage(name: string, bytes: Buffer, limits: ReportLimits):
   const outcomes: UnpackOutcome[] = [];
   for (const [index, part] of parts.entries()) {
     const partName = part.filename ?? `${name}#${index + 1}`;
-    outcomes.push(...(await unpackReport(partName, part.content, { allowMessage: false, limits })));
+    outcomes.push(...(await unpackReport(partName, part.content, { allowMessage: false, limits }, budget)));
   }
   if (outcomes.length === 0 && mail.text && /^\s*(<\?xml|<feedback)/.test(mail.text)) outcomes.push({ name, bytes: Buffer.from(mail.text, 'utf8') });
   if (outcomes.length === 0) throw new ReportRefusal('not_a_report', 'The message carries no report attachment (XML, gzip, zip or JSON).');

@@ -149,6 +149,27 @@ describe('bad input is refused with a reason, never a crash', () => {
     expect(await refusal('bomb.xml.gz', bomb)).toMatchObject({ code: 'decompression_bomb', detail: expect.stringMatching(/refused unread/) });
   });
 
+  it('gzip inside gzip inside gzip is refused: each layer could expand again', async () => {
+    const xml = reportFixture('google.xml');
+    expect(reports(await readReports('twice.xml.gz.gz', gzipSync(gzipSync(xml)), { allowMessage: true }))[0]).toMatchObject({ kind: 'dmarc' });
+    expect(await refusal('thrice.xml.gz.gz.gz', gzipSync(gzipSync(gzipSync(xml))))).toMatchObject({
+      code: 'bad_archive',
+      detail: expect.stringMatching(/gzip inside gzip more than 2 deep/),
+    });
+  });
+
+  it('one message cannot multiply the per-file caps: its attachments share one unpacking budget', async () => {
+    // Four attachments of ~1 MiB each once unpacked, under a 3 MiB budget for the whole message.
+    const limits: ReportLimits = { ...REPORT_LIMITS, maxUnpackedTotalBytes: 3 * 1024 * 1024 };
+    const padded = gzipSync(Buffer.concat([Buffer.from(reportFixture('google.xml')), Buffer.alloc(1024 * 1024 - 4096, 0x20)]));
+    const message = reportMessage({
+      attachments: [1, 2, 3, 4].map((n) => ({ filename: `r${n}.xml.gz`, contentType: 'application/gzip', data: padded })),
+    });
+    const outcomes = reports(await readReports('four.eml', message, { allowMessage: true, limits }));
+    expect(outcomes.map((o) => ('refused' in o ? o.refused : o.kind))).toEqual(['dmarc', 'dmarc', 'dmarc', 'decompression_bomb']);
+    expect(outcomes[3]).toMatchObject({ detail: expect.stringMatching(/everything in one upload or message/) });
+  });
+
   it('a zip whose entry declares 1 GB is refused before inflating', async () => {
     const bomb = zip([{ name: 'bomb.xml', data: '<feedback/>', declaredSize: 1024 * 1024 * 1024 }]);
     expect(await refusal('bomb.zip', bomb)).toMatchObject({ code: 'decompression_bomb' });
