@@ -10,6 +10,7 @@ import type { TlsReport } from './parse-tls-rpt.js';
 import { readReports, type ParsedReport } from './read-reports.js';
 import type { ReportLimits } from './report-limits.js';
 import { raiseReportAlerts } from './report-alerts.js';
+import { createConcurrencyLimit } from '../checks/dns/concurrency-limit.js';
 
 /** What became of one file: stored, already stored (duplicate), dropped (no account owns its domain) or refused (with why). */
 export interface IngestedFile {
@@ -36,8 +37,20 @@ export interface IngestOptions {
   readonly now?: Date;
 }
 
+/**
+ * Reports unpacked and parsed at once in this process, whichever door they came by (SMTP's 50
+ * connections, uploads): each may hold its input and up to REPORT_LIMITS.maxUnpackedTotalBytes
+ * unpacked, so the rest wait their turn rather than multiply that in memory.
+ */
+const INGESTING_AT_ONCE = 2;
+const ingestSlots = createConcurrencyLimit(INGESTING_AT_ONCE);
+
 /** Reads every report in `bytes` and stores each once; never throws for bad input (each file's outcome says why). */
 export async function ingestReports(db: Kysely<Database>, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
+  return ingestSlots.run(() => ingestNow(db, name, bytes, options));
+}
+
+async function ingestNow(db: Kysely<Database>, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
   const outcomes = await readReports(name, bytes, { allowMessage: options.allowMessage, ...(options.limits ? { limits: options.limits } : {}) });
   const files: IngestedFile[] = [];
   for (const outcome of outcomes) {
