@@ -811,7 +811,7 @@ export const mailboxRows = [
     scope: 'write',
     rateLimit: 'read',
     summary:
-      "The order's active mailboxes with their passwords as CSV (text/csv) in a sequencer's bulk-import columns: format=generic, instantly or smartlead; the order's sequencer picks the default (generic for the others). Recorded as a mailbox.credentials_revealed event.",
+      "The order's active mailboxes with their passwords as CSV (text/csv) in a sequencer's bulk-import columns: format=generic (IMAP/SMTP) or a sequencer (instantly, smartlead, saleshandy, plusvibe, reply, woodpecker, quickmail, emelia have columns of their own; lemlist, apollo, outreach, salesloft, hubspot, mailshake take the generic ones); the order's sequencer picks the default. Recorded as a mailbox.credentials_revealed event.",
     params: [
       subscriptionIdParam,
       {
@@ -819,7 +819,8 @@ export const mailboxRows = [
         in: 'query',
         type: 'string',
         required: false,
-        description: "generic (IMAP/SMTP), instantly or smartlead; left out: the order's sequencer's format.",
+        description:
+          "generic (IMAP/SMTP) or one of the order sequencers (instantly, smartlead, lemlist, apollo, reply, woodpecker, saleshandy, outreach, salesloft, hubspot, mailshake, quickmail, emelia, plusvibe); left out: the order's sequencer's format.",
       },
     ],
     textAnswer: 'text/csv',

@@ -6,6 +6,7 @@ import { recordEvent } from '../events/record-event.js';
 import { findMailboxSecretsOfOrder } from '../../db/mailboxes.js';
 import { passwordOf, provider, refuseSuspendedOrder, statusOf } from './domain-mailboxes.js';
 import type { MailConnection } from './mailbox-provider.js';
+import type { Sequencer } from '../changes/sequencers.js';
 
 /** One exported mailbox: what every format's columns are made from. */
 interface ExportRow {
@@ -21,71 +22,175 @@ interface ExportFormat {
   readonly row: (m: ExportRow) => readonly (string | number)[];
 }
 
+type Cell = (m: ExportRow) => string | number;
+
+/** A format from its columns in order, each with the value it takes from a mailbox (name and value side by side, so they cannot drift apart). */
+function layout(cells: readonly (readonly [string, Cell])[]): ExportFormat {
+  return { columns: cells.map(([name]) => name), row: (m) => cells.map(([, value]) => value(m)) };
+}
+
 /**
- * The CSV formats (docs/mailboxes.md lists the columns and where each came from). Instantly and
- * Smartlead take a bulk import of SMTP/IMAP accounts in these columns; for every other sequencer an
- * order can name we have no template of its own, and the generic IMAP/SMTP format is its default
- * (their import dialogs map columns by hand).
+ * The daily sending cap and warm-up written where a template has columns for them: 30 a day with
+ * warm-up on is the usual start for a new Google Workspace inbox (docs/mailboxes.md); the customer
+ * changes them in the sequencer after the import.
+ */
+export const EXPORT_DAILY_LIMIT = 30;
+
+const email: Cell = (m) => m.email;
+const firstName: Cell = (m) => m.firstName;
+const lastName: Cell = (m) => m.lastName;
+const fullName: Cell = (m) => `${m.firstName} ${m.lastName}`;
+const password: Cell = (m) => m.password;
+const imapHost: Cell = (m) => m.connection.imapHost;
+const imapPort: Cell = (m) => m.connection.imapPort;
+const smtpHost: Cell = (m) => m.connection.smtpHost;
+const smtpPort: Cell = (m) => m.connection.smtpPort;
+/** Implicit TLS on 465 and 993; STARTTLS on the submission port (587) and anything else. */
+const securityOf = (port: number): 'ssl' | 'starttls' => (port === 465 || port === 993 ? 'ssl' : 'starttls');
+const dailyLimit: Cell = () => EXPORT_DAILY_LIMIT;
+
+const generic = layout([
+  ['email', email],
+  ['first_name', firstName],
+  ['last_name', lastName],
+  ['username', email],
+  ['password', password],
+  ['imap_host', imapHost],
+  ['imap_port', imapPort],
+  ['imap_security', (m) => securityOf(m.connection.imapPort)],
+  ['smtp_host', smtpHost],
+  ['smtp_port', smtpPort],
+  ['smtp_security', (m) => securityOf(m.connection.smtpPort)],
+]);
+
+/**
+ * The CSV formats, one per sequencer an order can name (resolvers/changes/sequencers.ts) plus
+ * `generic`. docs/mailboxes.md lists the columns and where each came from: Instantly, Smartlead,
+ * Saleshandy, PlusVibe, Reply.io, Woodpecker, QuickMail and Emelia take a bulk import of IMAP/SMTP
+ * accounts from a CSV, and their formats follow those templates as we know them (not checked against
+ * the products: no internet here). lemlist, Apollo.io, Mailshake, Outreach, Salesloft and HubSpot
+ * take no CSV of mailboxes (OAuth, or one custom SMTP account at a time), so their formats are the
+ * generic IMAP/SMTP columns, which a person copies from.
  */
 export const EXPORT_FORMATS = {
-  generic: {
-    columns: ['email', 'first_name', 'last_name', 'username', 'password', 'imap_host', 'imap_port', 'imap_security', 'smtp_host', 'smtp_port', 'smtp_security'],
-    row: (m) => [
-      m.email,
-      m.firstName,
-      m.lastName,
-      m.email,
-      m.password,
-      m.connection.imapHost,
-      m.connection.imapPort,
-      'ssl',
-      m.connection.smtpHost,
-      m.connection.smtpPort,
-      'starttls',
-    ],
-  },
-  instantly: {
-    columns: [
-      'Email',
-      'First Name',
-      'Last Name',
-      'IMAP Username',
-      'IMAP Password',
-      'IMAP Host',
-      'IMAP Port',
-      'SMTP Username',
-      'SMTP Password',
-      'SMTP Host',
-      'SMTP Port',
-    ],
-    row: (m) => [
-      m.email,
-      m.firstName,
-      m.lastName,
-      m.email,
-      m.password,
-      m.connection.imapHost,
-      m.connection.imapPort,
-      m.email,
-      m.password,
-      m.connection.smtpHost,
-      m.connection.smtpPort,
-    ],
-  },
-  smartlead: {
-    columns: ['from_name', 'from_email', 'user_name', 'password', 'smtp_host', 'smtp_port', 'imap_host', 'imap_port'],
-    row: (m) => [
-      `${m.firstName} ${m.lastName}`,
-      m.email,
-      m.email,
-      m.password,
-      m.connection.smtpHost,
-      m.connection.smtpPort,
-      m.connection.imapHost,
-      m.connection.imapPort,
-    ],
-  },
-} as const satisfies Record<string, ExportFormat>;
+  generic,
+  instantly: layout([
+    ['Email', email],
+    ['First Name', firstName],
+    ['Last Name', lastName],
+    ['IMAP Username', email],
+    ['IMAP Password', password],
+    ['IMAP Host', imapHost],
+    ['IMAP Port', imapPort],
+    ['SMTP Username', email],
+    ['SMTP Password', password],
+    ['SMTP Host', smtpHost],
+    ['SMTP Port', smtpPort],
+  ]),
+  smartlead: layout([
+    ['from_name', fullName],
+    ['from_email', email],
+    ['user_name', email],
+    ['password', password],
+    ['smtp_host', smtpHost],
+    ['smtp_port', smtpPort],
+    ['imap_host', imapHost],
+    ['imap_port', imapPort],
+  ]),
+  lemlist: generic,
+  apollo: generic,
+  reply: layout([
+    ['Email', email],
+    ['Sender Name', fullName],
+    ['SMTP Host', smtpHost],
+    ['SMTP Port', smtpPort],
+    ['SMTP Login', email],
+    ['SMTP Password', password],
+    ['SMTP SSL', (m) => String(securityOf(m.connection.smtpPort) === 'ssl')],
+    ['IMAP Host', imapHost],
+    ['IMAP Port', imapPort],
+    ['IMAP Login', email],
+    ['IMAP Password', password],
+    ['IMAP SSL', (m) => String(securityOf(m.connection.imapPort) === 'ssl')],
+    ['Daily Limit', dailyLimit],
+  ]),
+  woodpecker: layout([
+    ['email', email],
+    ['from_name', fullName],
+    ['smtp_server', smtpHost],
+    ['smtp_port', smtpPort],
+    ['smtp_login', email],
+    ['smtp_password', password],
+    ['imap_server', imapHost],
+    ['imap_port', imapPort],
+    ['imap_login', email],
+    ['imap_password', password],
+    ['daily_limit', dailyLimit],
+  ]),
+  saleshandy: layout([
+    ['First Name', firstName],
+    ['Last Name', lastName],
+    ['Email', email],
+    ['SMTP Username', email],
+    ['SMTP Password', password],
+    ['SMTP Host', smtpHost],
+    ['SMTP Port', smtpPort],
+    ['SMTP Encryption', (m) => (securityOf(m.connection.smtpPort) === 'ssl' ? 'SSL' : 'TLS')],
+    ['IMAP Username', email],
+    ['IMAP Password', password],
+    ['IMAP Host', imapHost],
+    ['IMAP Port', imapPort],
+    ['IMAP Encryption', (m) => (securityOf(m.connection.imapPort) === 'ssl' ? 'SSL' : 'TLS')],
+    ['Daily Sending Limit', dailyLimit],
+  ]),
+  outreach: generic,
+  salesloft: generic,
+  hubspot: generic,
+  mailshake: generic,
+  quickmail: layout([
+    ['Email', email],
+    ['First Name', firstName],
+    ['Last Name', lastName],
+    ['SMTP Host', smtpHost],
+    ['SMTP Port', smtpPort],
+    ['SMTP Username', email],
+    ['SMTP Password', password],
+    ['IMAP Host', imapHost],
+    ['IMAP Port', imapPort],
+    ['IMAP Username', email],
+    ['IMAP Password', password],
+  ]),
+  emelia: layout([
+    ['email', email],
+    ['firstName', firstName],
+    ['lastName', lastName],
+    ['smtpHost', smtpHost],
+    ['smtpPort', smtpPort],
+    ['smtpLogin', email],
+    ['smtpPassword', password],
+    ['imapHost', imapHost],
+    ['imapPort', imapPort],
+    ['imapLogin', email],
+    ['imapPassword', password],
+    ['dailyLimit', dailyLimit],
+    ['warmup', () => 'true'],
+  ]),
+  plusvibe: layout([
+    ['Email', email],
+    ['First Name', firstName],
+    ['Last Name', lastName],
+    ['IMAP Username', email],
+    ['IMAP Password', password],
+    ['IMAP Host', imapHost],
+    ['IMAP Port', imapPort],
+    ['SMTP Username', email],
+    ['SMTP Password', password],
+    ['SMTP Host', smtpHost],
+    ['SMTP Port', smtpPort],
+    ['Daily Limit', dailyLimit],
+    ['Warmup Enabled', () => 'TRUE'],
+  ]),
+} as const satisfies Record<'generic' | Exclude<Sequencer, 'other' | 'none'>, ExportFormat>;
 
 export type ExportFormatName = keyof typeof EXPORT_FORMATS;
 

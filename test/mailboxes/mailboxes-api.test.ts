@@ -17,6 +17,7 @@ import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
 import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-provider.js';
 import type { SandboxAdapter } from '../../jobs/provisioning-adapter.js';
+import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 
 /**
  * Mailboxes behind an ordered domain through every door, with the jobs on: the sandbox build makes
@@ -78,6 +79,143 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 const asRecords = (rows: string[][]) => rows.slice(1).map((r) => Object.fromEntries(rows[0]!.map((name, i) => [name, r[i]])));
+
+/**
+ * Each export format's columns and what each holds, written out here on their own (docs/mailboxes.md
+ * lists the same), so a changed column in the code fails this test rather than passing with it.
+ */
+interface Exported {
+  readonly email: string;
+  readonly first: string;
+  readonly last: string;
+  readonly password: string;
+}
+type Spec = readonly (readonly [string, (m: Exported) => string])[];
+const e = (m: Exported) => m.email;
+const pw = (m: Exported) => m.password;
+const first_ = (m: Exported) => m.first;
+const last_ = (m: Exported) => m.last;
+const full = (m: Exported) => `${m.first} ${m.last}`;
+const is = (value: string) => () => value;
+const GENERIC: Spec = [
+  ['email', e],
+  ['first_name', first_],
+  ['last_name', last_],
+  ['username', e],
+  ['password', pw],
+  ['imap_host', is('imap.gmail.com')],
+  ['imap_port', is('993')],
+  ['imap_security', is('ssl')],
+  ['smtp_host', is('smtp.gmail.com')],
+  ['smtp_port', is('587')],
+  ['smtp_security', is('starttls')],
+];
+const INSTANTLY_LIKE: Spec = [
+  ['Email', e],
+  ['First Name', first_],
+  ['Last Name', last_],
+  ['IMAP Username', e],
+  ['IMAP Password', pw],
+  ['IMAP Host', is('imap.gmail.com')],
+  ['IMAP Port', is('993')],
+  ['SMTP Username', e],
+  ['SMTP Password', pw],
+  ['SMTP Host', is('smtp.gmail.com')],
+  ['SMTP Port', is('587')],
+];
+const FORMAT_SPECS: Record<string, Spec> = {
+  generic: GENERIC,
+  instantly: INSTANTLY_LIKE,
+  smartlead: [
+    ['from_name', full],
+    ['from_email', e],
+    ['user_name', e],
+    ['password', pw],
+    ['smtp_host', is('smtp.gmail.com')],
+    ['smtp_port', is('587')],
+    ['imap_host', is('imap.gmail.com')],
+    ['imap_port', is('993')],
+  ],
+  lemlist: GENERIC,
+  apollo: GENERIC,
+  reply: [
+    ['Email', e],
+    ['Sender Name', full],
+    ['SMTP Host', is('smtp.gmail.com')],
+    ['SMTP Port', is('587')],
+    ['SMTP Login', e],
+    ['SMTP Password', pw],
+    ['SMTP SSL', is('false')],
+    ['IMAP Host', is('imap.gmail.com')],
+    ['IMAP Port', is('993')],
+    ['IMAP Login', e],
+    ['IMAP Password', pw],
+    ['IMAP SSL', is('true')],
+    ['Daily Limit', is('30')],
+  ],
+  woodpecker: [
+    ['email', e],
+    ['from_name', full],
+    ['smtp_server', is('smtp.gmail.com')],
+    ['smtp_port', is('587')],
+    ['smtp_login', e],
+    ['smtp_password', pw],
+    ['imap_server', is('imap.gmail.com')],
+    ['imap_port', is('993')],
+    ['imap_login', e],
+    ['imap_password', pw],
+    ['daily_limit', is('30')],
+  ],
+  saleshandy: [
+    ['First Name', first_],
+    ['Last Name', last_],
+    ['Email', e],
+    ['SMTP Username', e],
+    ['SMTP Password', pw],
+    ['SMTP Host', is('smtp.gmail.com')],
+    ['SMTP Port', is('587')],
+    ['SMTP Encryption', is('TLS')],
+    ['IMAP Username', e],
+    ['IMAP Password', pw],
+    ['IMAP Host', is('imap.gmail.com')],
+    ['IMAP Port', is('993')],
+    ['IMAP Encryption', is('SSL')],
+    ['Daily Sending Limit', is('30')],
+  ],
+  outreach: GENERIC,
+  salesloft: GENERIC,
+  hubspot: GENERIC,
+  mailshake: GENERIC,
+  quickmail: [
+    ['Email', e],
+    ['First Name', first_],
+    ['Last Name', last_],
+    ['SMTP Host', is('smtp.gmail.com')],
+    ['SMTP Port', is('587')],
+    ['SMTP Username', e],
+    ['SMTP Password', pw],
+    ['IMAP Host', is('imap.gmail.com')],
+    ['IMAP Port', is('993')],
+    ['IMAP Username', e],
+    ['IMAP Password', pw],
+  ],
+  emelia: [
+    ['email', e],
+    ['firstName', first_],
+    ['lastName', last_],
+    ['smtpHost', is('smtp.gmail.com')],
+    ['smtpPort', is('587')],
+    ['smtpLogin', e],
+    ['smtpPassword', pw],
+    ['imapHost', is('imap.gmail.com')],
+    ['imapPort', is('993')],
+    ['imapLogin', e],
+    ['imapPassword', pw],
+    ['dailyLimit', is('30')],
+    ['warmup', is('true')],
+  ],
+  plusvibe: [...INSTANTLY_LIKE, ['Daily Limit', is('30')], ['Warmup Enabled', is('TRUE')]],
+};
 
 function toolAnswer(result: Awaited<ReturnType<Client['callTool']>>): any {
   const content: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
@@ -198,7 +336,7 @@ describe('credentials', () => {
       last_name: 'Morgan',
       status: 'active',
       username: `alex@${first}`,
-      password,
+      password: String(password),
       imap_host: 'imap.gmail.com',
       imap_port: 993,
       smtp_host: 'smtp.gmail.com',
@@ -383,12 +521,55 @@ describe('export to the sequencer', () => {
     expect(parseCsv((await exportOf('')).text)[0]![0]).toBe('email');
   });
 
+  it('every sequencer an order can name is a format: each CSV parses back with every active mailbox and field, the same on REST and MCP', async () => {
+    const known = await passwords();
+    const mailboxes = Object.entries(known).map(
+      ([email, password]): Exported => ({
+        email,
+        first: email.startsWith('alex') ? 'Alex' : 'Sam',
+        last: email.startsWith('alex') ? 'Morgan' : 'Rivera',
+        password: String(password),
+      }),
+    );
+    // The formats are the sequencers (less other and none) and generic.
+    expect(Object.keys(FORMAT_SPECS).sort()).toEqual(['generic', ...Object.keys(SEQUENCERS).filter((s) => s !== 'other' && s !== 'none')].sort());
+    for (const [format, spec] of Object.entries(FORMAT_SPECS)) {
+      const rest = await exportOf(`?format=${format}`);
+      expect(rest.status, format).toBe(200);
+      const rows = parseCsv(rest.text);
+      expect(rows[0], format).toEqual(spec.map(([column]) => column));
+      expect(asRecords(rows), format).toEqual(mailboxes.map((m) => Object.fromEntries(spec.map(([column, value]) => [column, value(m)]))));
+      const tool = await mcp.callTool({ name: 'export_order_mailboxes', arguments: { subscription_id: subscriptionId, format } });
+      expect(tool.isError, format).toBeFalsy();
+      const content = (tool.content as { type: string; text: string }[])[0]!;
+      expect(parseCsv(content.text), format).toEqual(rows);
+    }
+    // Each export was recorded with its format, and no event holds a password.
+    const events = await h.service.services.db.selectFrom('events').select('data').where('type', '=', 'mailbox.credentials_revealed').execute();
+    const formats = events.map((e) => JSON.parse(e.data).export_format).filter(Boolean);
+    for (const format of Object.keys(FORMAT_SPECS)) expect(formats.filter((f: string) => f === format).length, format).toBeGreaterThanOrEqual(2);
+    for (const e of events) for (const p of Object.values(known)) expect(e.data).not.toContain(p);
+  });
+
+  it('the order’s sequencer picks its own format when none is asked for, for every sequencer; other and none take the generic one', async () => {
+    try {
+      for (const sequencer of Object.keys(SEQUENCERS)) {
+        const set = await postJson(h.service, `/v1/portal/orders/${subscriptionId}/sequencer`, { sequencer }, { method: 'PUT' });
+        expect(set.status, sequencer).toBe(200);
+        const expected = FORMAT_SPECS[sequencer] ?? FORMAT_SPECS.generic!;
+        expect(parseCsv((await exportOf('')).text)[0], sequencer).toEqual(expected.map(([column]) => column));
+      }
+    } finally {
+      await postJson(h.service, `/v1/portal/orders/${subscriptionId}/sequencer`, { sequencer: 'none' }, { method: 'PUT' });
+    }
+  });
+
   it('refuses an unknown format (400 with the allowed ones), another account’s order (404), a read key (403), a stopped order (409)', async () => {
     const unknown = await exportOf('?format=excel');
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.text)).toMatchObject({
       code: 'unknown_format',
-      allowed: ['generic', 'instantly', 'smartlead'],
+      allowed: ['generic', ...Object.keys(FORMAT_SPECS).filter((f) => f !== 'generic')],
       detail: expect.stringMatching(/format=/),
     });
     const other = await h.service.seedAccount();

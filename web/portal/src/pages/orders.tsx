@@ -17,12 +17,22 @@ const OrderExportDocument = graphql(`
   }
 `);
 
-/** The export formats (docs/mailboxes.md); the order's sequencer picks which one is marked as its own. */
-const EXPORT_FORMATS = [
+/**
+ * The export formats always offered (docs/mailboxes.md); every sequencer an order can name is a
+ * format too, so the order's own sequencer gets a button of its own (marked) when it is not one of these.
+ */
+const EXPORT_FORMATS: readonly { value: string; label: string }[] = [
   { value: 'generic', label: 'IMAP/SMTP (any tool)' },
   { value: 'instantly', label: 'Instantly' },
   { value: 'smartlead', label: 'Smartlead' },
-] as const;
+];
+
+/** The buttons of one order: the usual three, and its sequencer's format if that is another (not other or none). */
+function exportFormatsFor(sequencer: string): readonly { value: string; label: string }[] {
+  if (EXPORT_FORMATS.some((f) => f.value === sequencer) || sequencer === 'other' || sequencer === 'none') return EXPORT_FORMATS;
+  const own = SEQUENCER_CHOICES.find((c) => c.value === sequencer);
+  return own ? [...EXPORT_FORMATS, { value: own.value, label: own.label }] : EXPORT_FORMATS;
+}
 
 const OrdersDocument = graphql(`
   query Orders {
@@ -254,7 +264,7 @@ function ExportButtons(props: { subscriptionId: string; reference: string; seque
     <div className="export" role="group" aria-labelledby={headingId}>
       <h3 id={headingId}>Export mailboxes with their passwords (CSV)</h3>
       <div className="toolbar">
-        {EXPORT_FORMATS.map((f) => (
+        {exportFormatsFor(props.sequencer).map((f) => (
           <button
             key={f.value}
             type="button"
