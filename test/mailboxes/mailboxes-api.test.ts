@@ -336,7 +336,7 @@ describe('credentials', () => {
       last_name: 'Morgan',
       status: 'active',
       username: `alex@${first}`,
-      password: String(password),
+      password,
       imap_host: 'imap.gmail.com',
       imap_port: 993,
       smtp_host: 'smtp.gmail.com',
