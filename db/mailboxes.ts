@@ -125,3 +125,41 @@ export async function insertMailboxes(
 ): Promise<void> {
   await db.insertInto('mailboxes').values(mailboxes).execute();
 }
+
+/** An order's active mailboxes with their domains, by domain then mailbox: what its cancellation suspends. */
+export function findActiveMailboxesOfOrder(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('mailboxes')
+    .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+    .select([...MAILBOX_COLUMNS, 'domains.domain'])
+    .where('domains.order_id', '=', orderId)
+    .where('mailboxes.status', '=', 'active')
+    .orderBy('domains.domain')
+    .orderBy('mailboxes.id')
+    .execute();
+}
+
+/**
+ * Cancelled orders placed through a processor that still have active mailboxes (the sweep's net
+ * under the cancellation hook: a hook that failed, or JOBS=off on the instance that took the webhook).
+ */
+export function findCancelledOrdersWithActiveMailboxes(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom('orders')
+    .select(['orders.id'])
+    .where('orders.status', '=', 'cancelled')
+    .where('orders.processor_subscription_id', 'is not', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('mailboxes')
+          .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+          .select('mailboxes.id')
+          .whereRef('domains.order_id', '=', 'orders.id')
+          .where('mailboxes.status', '=', 'active'),
+      ),
+    )
+    .orderBy('orders.id')
+    .limit(limit)
+    .execute();
+}

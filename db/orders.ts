@@ -92,6 +92,11 @@ export function findPlacedOrder(db: Kysely<Database>, orderId: number) {
     .executeTakeFirstOrThrow();
 }
 
+/** An order's status and who owns it (the cancellation's suspension reads it); undefined when there is none. */
+export function findOrderStatus(db: Kysely<Database>, orderId: number) {
+  return db.selectFrom('orders').select(['id', 'account_id', 'subscription_id', 'status']).where('id', '=', orderId).executeTakeFirst();
+}
+
 export function findOrderBySubscription(db: Kysely<Database>, processorSubscriptionId: string): Promise<{ id: number } | undefined> {
   return db.selectFrom('orders').select('id').where('processor_subscription_id', '=', processorSubscriptionId).executeTakeFirst();
 }

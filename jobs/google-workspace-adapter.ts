@@ -13,8 +13,7 @@ const DIRECTORY_USER_SCOPE = 'https://www.googleapis.com/auth/admin.directory.us
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 
 export interface GoogleAdapter extends ProvisioningAdapter {
-  /** users.update {suspended: true}. Not called by any flow yet (order cancellation does not suspend); tested through the fake. */
-  suspend(email: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  readonly kind: 'google';
 }
 
 const ServiceAccountKey = z.object({ client_email: z.string(), private_key: z.string() });

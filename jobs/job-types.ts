@@ -45,6 +45,7 @@ export const TASK_NAMES = [
   'send_alert_email',
   'probe_dnsbl_liveness',
   'check_mailboxes',
+  'suspend_mailboxes',
 ] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 

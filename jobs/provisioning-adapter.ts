@@ -26,6 +26,8 @@ export interface ProvisioningAdapter extends MailboxProvider {
     /** The domain's mailboxes with the passwords the build generated (sealed in our database first, so a retry sends the same). */
     readonly mailboxes: readonly ProvisionedMailbox[];
   }): Promise<{ ok: true; mailboxesCreated: boolean } | { ok: false; reason: string }>;
+  /** Suspends a mailbox at the provider (its order was cancelled); a refusal is a sentence the operator can act on. */
+  suspend(email: string): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Asked again while a built domain waits: have the mailboxes been created since? */
   mailboxesCreated(domain: string): Promise<boolean>;
   /** The domain's DKIM key pair: 2048-bit RSA, the size Google Workspace generates. */
@@ -86,6 +88,11 @@ export function createSandboxAdapter(startDelayMs: number, suspended: readonly s
       return { ok: true, mailboxesCreated: true };
     },
     mailboxesCreated: async () => true,
+    // Reported suspended from now on (mailboxStatuses), as the provider would.
+    suspend: async (email) => {
+      suspendedSet.add(email.toLowerCase());
+      return { ok: true };
+    },
     setPassword: async (email, password) => {
       made.set(email.toLowerCase(), { password });
       return { ok: true };

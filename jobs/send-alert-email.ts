@@ -17,6 +17,7 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
   'mailbox.reconnected': (d) => `${String(d.email)} is connected again`,
   'mailbox.credentials_revealed': (d) => `Mailbox passwords of ${String(d.domain)} were shown`,
   'mailbox.password_reset': (d) => `The password of ${String(d.email)} was reset`,
+  'mailbox.suspended': (d) => `Mailboxes on ${String(d.domain)} are suspended`,
   'dmarc.failures': (d) => `Mail as ${String(d.domain)} is failing DMARC`,
   'tls.failures': (d) => `TLS failures delivering to ${String(d.domain)}`,
 };

@@ -125,6 +125,10 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
         await environment.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });
       }),
     deliveryQueued: (deliveryId) => environment.enqueue('deliver_webhook', { deliveryId }, { key: `deliver:${deliveryId}:asked:${Date.now()}` }),
+    orderCancelled: (orderId) =>
+      safely('a cancellation', async () => {
+        await environment.enqueue('suspend_mailboxes', { orderId }, { key: `suspend_mailboxes:${orderId}` });
+      }),
     monitoringSwitched: (orderId, on) =>
       safely('the monitoring switch', async () => {
         if (on) await queueDueMonitoring(environment, orderId);

@@ -7,6 +7,7 @@ import { monitorSlot } from './monitor-domain.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 import { queueDueSetupChecks } from './check-domain-setup.js';
 import { queueDueMailboxChecks } from './check-mailboxes.js';
+import { queueDueSuspensions } from './suspend-mailboxes.js';
 import { deleteReportsEndedBefore } from '../db/reports.js';
 
 /** A domain queued this long after its build should have started is picked up again. */
@@ -23,6 +24,7 @@ export const sweep: TaskFunction = async (_payload, env) => {
   await queueDueMonitoring(env);
   await queueDueSetupChecks(env);
   await queueDueMailboxChecks(env);
+  await queueDueSuspensions(env);
   const { db, config } = env;
   const now = Date.now();
   // Orders placed through a processor only: seeded or imported orders are not ours to build.

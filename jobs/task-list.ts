@@ -8,6 +8,7 @@ import { deliverWebhook } from './deliver-webhook.js';
 import { sendAlertEmail } from './send-alert-email.js';
 import { probeDnsblLiveness } from './probe-dnsbl-liveness.js';
 import { checkMailboxes } from './check-mailboxes.js';
+import { suspendMailboxes } from './suspend-mailboxes.js';
 
 /** The one table of task functions, run by graphile-worker on PostgreSQL and in-process on PGlite. */
 export const TASKS: Record<TaskName, TaskFunction> = {
@@ -20,4 +21,5 @@ export const TASKS: Record<TaskName, TaskFunction> = {
   send_alert_email: sendAlertEmail,
   probe_dnsbl_liveness: probeDnsblLiveness,
   check_mailboxes: checkMailboxes,
+  suspend_mailboxes: suspendMailboxes,
 };

@@ -2,6 +2,8 @@
 export interface JobHooks {
   /** After a placement is recorded: the order.placed event and the domains' builds. */
   orderPlaced(orderId: number): Promise<void>;
+  /** After an order's subscription became cancelled (a processor webhook): its mailboxes are suspended at the provider. */
+  orderCancelled(orderId: number): Promise<void>;
   /** After the deliverability switch is set: on queues the first run now (off needs nothing: runs check the switch). */
   monitoringSwitched(orderId: number, on: boolean): Promise<void>;
   /** A delivery made or reopened by a person (a test event, a resend): its next attempt is queued now. */

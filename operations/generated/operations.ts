@@ -565,7 +565,7 @@ export enum WebhookDeliveryStatus {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, dmarc.failures, tls.failures; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, mailbox.suspended, dmarc.failures, tls.failures; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;

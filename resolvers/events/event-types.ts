@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'mailbox.reconnected',
   'mailbox.credentials_revealed',
   'mailbox.password_reset',
+  'mailbox.suspended',
   'dmarc.failures',
   'tls.failures',
 ] as const;

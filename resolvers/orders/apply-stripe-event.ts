@@ -45,6 +45,11 @@ export async function applyStripeEvent(services: Pick<Services, 'db' | 'payments
       return { received: true, applied: 'ignored' };
     }
     const applied = await applySubscriptionStatus(db, s.processor_id, status, record.event_created);
+    // A cancelled order's mailboxes are suspended at the provider (jobs/suspend-mailboxes.ts).
+    if (applied && status === 'cancelled') {
+      const order = await findOrderBySubscription(db, s.processor_id);
+      if (order) await services.jobs?.orderCancelled(order.id);
+    }
     return { received: true, applied: applied ? 'subscription' : 'ignored' };
   }
   if (CARD_EVENTS.has(event.type)) {
