@@ -5,11 +5,14 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
+import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
+import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-provider.js';
 
 /**
  * The mailboxes of a domain in Chromium: reached from the dashboard's mailbox count, each with its
  * status; "Show credentials" asks first, then shows the passwords (recorded as an event); the orders
- * page's export buttons download the CSV. axe-clean at 1280×900 and 390×844.
+ * page's export buttons download the CSV; "Reset password" asks first, then shows the new password
+ * once. axe-clean at 1280×900 and 390×844.
  */
 const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 let service: TestService;
@@ -112,4 +115,66 @@ describe('the mailboxes page', () => {
       await portal.close();
     }
   });
+
+  it.skipIf(!runBrowserTests)(
+    `resets one mailbox's password after a confirmation and shows the new one once; axe-clean on desktop and phone${skipNote}`,
+    async () => {
+      const email = `sam@${domain}`;
+      const sealed = async () => {
+        const row = await service.services.db
+          .selectFrom('mailboxes')
+          .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+          .select(['mailboxes.id', 'mailboxes.password_sealed'])
+          .where('domains.domain', '=', domain)
+          .where('mailboxes.local_part', '=', 'sam')
+          .executeTakeFirstOrThrow();
+        return row.password_sealed === null ? null : decryptSecret(service.services.secretsKey, row.password_sealed, mailboxSealPurpose(row.id));
+      };
+      const resets = () => service.services.db.selectFrom('events').select('data').where('type', '=', 'mailbox.password_reset').execute();
+      for (const viewport of [DESKTOP, PHONE]) {
+        const portal = await signedInPortal(browser!, service, { viewport });
+        try {
+          const { page } = portal;
+          await page.goto(`${service.apiUrl}/portal/domains/${domain}/mailboxes`);
+          await page.getByRole('heading', { level: 1, name: `Mailboxes of ${domain}` }).waitFor();
+          await pageSettled(page);
+          const before = await sealed();
+          const eventsBefore = (await resets()).length;
+
+          // Asked first; Cancel changes nothing.
+          await page.getByRole('button', { name: `Reset the password of ${email}` }).click();
+          expect(await page.getByText(`Give ${email} a new password? The old one stops working at once.`).isVisible()).toBe(true);
+          await expectAxeClean(page);
+          await page.getByRole('button', { name: 'Cancel' }).click();
+          expect(await page.getByRole('button', { name: 'Yes, reset it' }).count()).toBe(0);
+          expect(await sealed()).toBe(before);
+          expect(await resets()).toHaveLength(eventsBefore);
+
+          // Confirmed: the new password is shown once, and it is the one now sealed for the mailbox.
+          await page.getByRole('button', { name: `Reset the password of ${email}` }).click();
+          await page.getByRole('button', { name: 'Yes, reset it' }).click();
+          const shown = page.locator('.new-password code');
+          await shown.waitFor();
+          const password = await shown.innerText();
+          expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+          expect(password).not.toBe(before);
+          expect(await sealed()).toBe(password);
+          expect(await page.getByText(`New password of ${email}:`).isVisible()).toBe(true);
+          const events = await resets();
+          expect(events).toHaveLength(eventsBefore + 1);
+          expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ email, domain });
+          for (const e of events) expect(e.data).not.toContain(password);
+          await expectAxeClean(page);
+          await screenshot(page, `mailboxes-reset-${viewport === DESKTOP ? 'desktop' : 'phone'}`);
+
+          // Dismissed, it is gone from the page: nothing shows it again.
+          await page.getByRole('button', { name: 'Done, hide it' }).click();
+          expect(await page.locator('.new-password').count()).toBe(0);
+          expect(await page.content()).not.toContain(password);
+        } finally {
+          await portal.close();
+        }
+      }
+    },
+  );
 });

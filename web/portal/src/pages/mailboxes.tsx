@@ -28,6 +28,12 @@ const RevealMailboxCredentialsDocument = graphql(`
   }
 `);
 
+const ResetMailboxPasswordDocument = graphql(`
+  mutation ResetMailboxPassword($email: String!) {
+    resetMailboxPassword(email: $email) { email password }
+  }
+`);
+
 type Credentials = RevealMailboxCredentialsMutation['revealMailboxCredentials']['mailboxes'];
 
 /** The mailboxes page of one domain (under /portal). */
@@ -42,7 +48,8 @@ const STATUS_WORDS: Record<string, string> = {
 /**
  * A domain's mailboxes with their status at the provider; "Show credentials" asks first (each reveal
  * is recorded and the account's people are told), then shows every password with the IMAP and SMTP
- * servers until the person hides them or leaves the page.
+ * servers until the person hides them or leaves the page. Each active mailbox has "Reset password",
+ * which asks first (the old password stops working) and then shows the new one once.
  */
 export function MailboxesPage() {
   const params = useParams<{ domain: string }>();
@@ -52,6 +59,26 @@ export function MailboxesPage() {
   const [confirming, setConfirming] = useState(false);
   const [shown, setShown] = useState<Credentials | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [resetting, resetPassword] = useMutation(ResetMailboxPasswordDocument);
+  /** The mailbox whose reset is being confirmed. */
+  const [confirmingReset, setConfirmingReset] = useState<string | null>(null);
+  /** The new password, shown once until dismissed. */
+  const [newPassword, setNewPassword] = useState<{ email: string; password: string } | null>(null);
+  const [resetError, setResetError] = useState<string | null>(null);
+
+  const reset = async (email: string) => {
+    const answer = await resetPassword({ email });
+    setConfirmingReset(null);
+    const made = answer.data?.resetMailboxPassword;
+    if (answer.error || !made?.password) {
+      setResetError(errorSentence(answer.error) ?? `The password of ${email} was not reset.`);
+      return;
+    }
+    setResetError(null);
+    setNewPassword({ email: made.email, password: made.password });
+    // Credentials on show would be stale: the old password no longer works.
+    setShown((mailboxes) => mailboxes?.map((m) => (m.email === made.email ? { ...m, password: made.password } : m)) ?? null);
+  };
 
   const showCredentials = async () => {
     const answer = await reveal({ domain });
@@ -78,6 +105,19 @@ export function MailboxesPage() {
           <>
             <section className="card card-titled" aria-labelledby="mailboxes-heading">
               <h2 id="mailboxes-heading">Mailboxes</h2>
+              {resetError ? <ErrorBanner message={resetError} /> : null}
+              {newPassword ? (
+                <div className="new-password" role="status">
+                  <p className="banner banner-ok">
+                    New password of {newPassword.email}: <code>{newPassword.password}</code>
+                    <br />
+                    It is shown this once: copy it into your sending tool now. The old password no longer works.
+                  </p>
+                  <button type="button" onClick={() => setNewPassword(null)}>
+                    Done, hide it
+                  </button>
+                </div>
+              ) : null}
               <div className="table-wrap">
                 <table className="stack-on-phone">
                   <caption className="sr-only">The mailboxes of {data.domain} and their status at the mail provider</caption>
@@ -86,6 +126,7 @@ export function MailboxesPage() {
                       <th scope="col">Address</th>
                       <th scope="col">Name</th>
                       <th scope="col">Status</th>
+                      <th scope="col">Password reset</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -97,6 +138,34 @@ export function MailboxesPage() {
                         </td>
                         <td data-label="Status">
                           <Chip value={m.status} label={STATUS_WORDS[m.status]} />
+                        </td>
+                        <td data-label="Password reset">
+                          {m.status !== 'active' ? (
+                            <span className="hint">{m.status === 'pending' ? 'made when it is created' : 'not while suspended'}</span>
+                          ) : confirmingReset === m.email ? (
+                            <span className="reset-confirm">
+                              <span>Give {m.email} a new password? The old one stops working at once.</span>{' '}
+                              <ConfirmButtons
+                                confirmLabel="Yes, reset it"
+                                busy={resetting.fetching}
+                                onConfirm={() => void reset(m.email)}
+                                onCancel={() => setConfirmingReset(null)}
+                              />
+                            </span>
+                          ) : (
+                            <button
+                              type="button"
+                              className="small"
+                              aria-label={`Reset the password of ${m.email}`}
+                              disabled={resetting.fetching}
+                              onClick={() => {
+                                setNewPassword(null);
+                                setConfirmingReset(m.email);
+                              }}
+                            >
+                              Reset password
+                            </button>
+                          )}
                         </td>
                       </tr>
                     ))}
