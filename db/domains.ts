@@ -233,7 +233,14 @@ export async function moveBuildState(
   db: Kysely<Database>,
   domainId: number,
   from: BuildState,
-  set: { build_state: BuildState; build_reason?: string | null; build_problems?: string; built_at?: Date; mailboxes_created_at?: Date },
+  set: {
+    build_state: BuildState;
+    build_reason?: string | null;
+    build_problems?: string;
+    built_at?: Date;
+    mailboxes_created_at?: Date;
+    setup_next_check_at?: Date | null;
+  },
 ): Promise<boolean> {
   const moved = await db.updateTable('domains').set(set).where('id', '=', domainId).where('build_state', '=', from).returning('id').executeTakeFirst();
   return moved !== undefined;

@@ -55,6 +55,8 @@ export const buildDomain: TaskFunction = async (payload: { domainId: number }, e
         build_reason: built.reason,
         build_problems: JSON.stringify([]),
         built_at: new Date(),
+        // No setup checks until it is built again: they cannot help (settle-build-state.ts, awaitsRebuild).
+        setup_next_check_at: null,
       });
       if (!moved) return null;
       return recordEvent(trx, domain.account_id, 'domain.needs_attention', {

@@ -1,7 +1,7 @@
 import { findDomainNextSetupCheck, findSetupDomainById, listDomainsDueSetupCheck, markMailboxesCreated } from '../db/domains.js';
 import { computeDomainSetup } from '../resolvers/domains/setup/compute-domain-setup.js';
 import { activatePendingMailboxes } from '../db/mailboxes.js';
-import { settleBuildState, type SettledSetup } from '../resolvers/domains/setup/settle-build-state.js';
+import { awaitsRebuild, settleBuildState, type SettledSetup } from '../resolvers/domains/setup/settle-build-state.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 import { jobCheckContext } from './job-check-context.js';
 import { queueDueMonitoring } from './sweep.js';
@@ -18,6 +18,9 @@ export async function checkSetupOnce(env: JobEnvironment, domainId: number): Pro
   const { db } = env;
   const domain = await findSetupDomainById(db, domainId);
   if (!domain || !(CHECKED_STATES as readonly string[]).includes(domain.build_state)) return null;
+  // A build the provider refused is not checked (settle-build-state.ts, awaitsRebuild): asking the
+  // adapter now would take its word for mailboxes it never made.
+  if (awaitsRebuild(domain.build_state, domain.mailboxes_created_at !== null)) return null;
   let mailboxes = domain.mailboxes_created_at !== null;
   if (!mailboxes && (await env.adapter.mailboxesCreated(domain.domain))) {
     await markMailboxesCreated(db, domain.id, new Date());

@@ -1,3 +1,4 @@
+import { awaitsRebuild } from './settle-build-state.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { CheckContext } from '../../checks/check-context.js';
@@ -27,6 +28,8 @@ export interface SetupDomainRow {
   readonly forward_to: string | null;
   readonly build_state: string;
   readonly build_reason: string | null;
+  /** When the provider made the mailboxes (null: not yet); left out, read as made. */
+  readonly mailboxes_created_at?: Date | string | null;
 }
 
 function judge(record: WantedRecord, env: SetupEnvironment): Promise<WantedRecordWithStatus> {
@@ -85,9 +88,11 @@ export async function computeDomainSetup(env: SetupEnvironment, domain: SetupDom
     reason:
       buildState === 'live'
         ? null
-        : !ready
-          ? setupReason(records, key !== undefined)
-          : (domain.build_reason ?? 'Every record is verified; waiting for the mail provider to report the mailboxes created.'),
+        : awaitsRebuild(buildState, domain.mailboxes_created_at !== null) && domain.build_reason
+          ? domain.build_reason
+          : !ready
+            ? setupReason(records, key !== undefined)
+            : (domain.build_reason ?? 'Every record is verified; waiting for the mail provider to report the mailboxes created.'),
     checkedAt: env.now().toISOString(),
     records,
   };

@@ -23,11 +23,21 @@ export function recheckDelayMs(checks: number, settings: RecheckSettings): numbe
  * broken setup.
  */
 export function nextBuildState(current: BuildState, setup: Pick<DomainSetup, 'ready' | 'records'>, mailboxesCreated: boolean): BuildState {
-  if (current === 'queued' || current === 'building') return current;
+  if (current === 'queued' || current === 'building' || awaitsRebuild(current, mailboxesCreated)) return current;
   const unknown = setup.records.some((r) => r.required && r.status === 'unknown');
   if (setup.ready && mailboxesCreated) return 'live';
   if (current === 'live') return unknown ? 'live' : 'needs_attention';
   return current;
+}
+
+/**
+ * A domain whose build ended in needs_attention before the provider made its mailboxes (the
+ * provider refused, Google's DKIM value was missing, or the operator stopped it): only building it
+ * again helps (`admin set-build-state --state queued`), so setup checks neither move it nor replace
+ * the build's reason with the DNS's. (A needs_attention reached from live always has its mailboxes.)
+ */
+export function awaitsRebuild(state: string, mailboxesCreated: boolean): boolean {
+  return state === 'needs_attention' && !mailboxesCreated;
 }
 
 export interface SettledSetup {
@@ -52,7 +62,7 @@ export async function settleBuildState(
 ): Promise<SettledSetup> {
   const from = setup.buildState;
   const to = nextBuildState(from, setup, mailboxesCreated);
-  if (from === 'queued' || from === 'building') return { from, to, eventId: null };
+  if (from === 'queued' || from === 'building' || awaitsRebuild(from, mailboxesCreated)) return { from, to, eventId: null };
   const failing = setup.records.filter((r) => r.required && r.status !== 'verified');
   const problems = failing.map((r) => ({ code: `setup_${r.purpose}_${r.status}`, message: r.detail }));
   const reason =
