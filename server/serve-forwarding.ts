@@ -1,4 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { Server as NetServer } from 'node:net';
+import { createSecureContext } from 'node:tls';
+import type { ForwardTlsConfig } from '../config/settings.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { findDomainForward } from '../db/domain-forwarding.js';
@@ -11,14 +16,9 @@ function hostName(header: string | undefined): string | null {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(name) && name.length <= 253 ? name : null;
 }
 
-/**
- * The forwarding listener (FORWARD_PORT): each ordered domain's apex A record points at
- * FORWARD_TARGET, where this answers. A request whose Host is an ordered domain with a forward_to
- * is answered 301 to https://<forward_to> with the same path and query; any other Host is a 404
- * with a sentence. Plain HTTP only: a certificate for every customer domain is not built (docs/mailboxes.md).
- */
-export async function serveForwarding(db: Kysely<Database>, port: number, host: string): Promise<{ server: Server; port: number }> {
-  const server = createServer((req, res) => {
+/** Answers one forwarding request: the same on HTTP and HTTPS. */
+function forwardingHandler(db: Kysely<Database>) {
+  return function answerForwarding(req: IncomingMessage, res: ServerResponse): void {
     const name = hostName(req.headers.host);
     const notHere = (detail: string) =>
       res.writeHead(404, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ code: 'not_found', detail }));
@@ -37,11 +37,72 @@ export async function serveForwarding(db: Kysely<Database>, port: number, host: 
           .end(JSON.stringify({ code: 'unavailable', detail: 'The forwarding table could not be read; try again shortly.' }));
       },
     );
-  });
+  };
+}
+
+async function listen<S extends NetServer>(server: S, port: number, host: string): Promise<{ server: S; port: number }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address();
   return { server, port: typeof address === 'object' && address ? address.port : port };
+}
+
+/**
+ * The forwarding listener (FORWARD_PORT): each ordered domain's apex A record points at
+ * FORWARD_TARGET, where this answers. A request whose Host is an ordered domain with a forward_to
+ * is answered 301 to https://<forward_to> with the same path and query; any other Host is a 404
+ * with a sentence. HTTPS is served beside it by serveForwardingTls when a certificate is configured.
+ */
+export function serveForwarding(db: Kysely<Database>, port: number, host: string): Promise<{ server: HttpServer; port: number }> {
+  return listen(createServer(forwardingHandler(db)), port, host);
+}
+
+/** Reads one of the FORWARD_TLS_ files, or stops the start with a sentence naming the variable. */
+function readPem(path: string, variable: string, what: string, block: RegExp): Buffer {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(path);
+  } catch (error) {
+    throw new Error(`${variable} (${path}) cannot be read: ${messageOf(error)}.`);
+  }
+  if (!block.test(pem.toString('latin1'))) throw new Error(`${variable} (${path}) holds no PEM ${what}; give the ${what} in PEM ("-----BEGIN ...").`);
+  return pem;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The forwarding listener's certificate and key, read and checked to belong together. */
+export interface ForwardingCertificate {
+  readonly port: number;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+/**
+ * Reads FORWARD_TLS_CERT_FILE and FORWARD_TLS_KEY_FILE at start, before anything opens: an unreadable
+ * file, one without PEM, or a key that is not the certificate's stops the start with a sentence
+ * naming the variable. Read once; a renewed certificate needs a restart.
+ */
+export function loadForwardingCertificate(tls: ForwardTlsConfig): ForwardingCertificate {
+  const cert = readPem(tls.certFile, 'FORWARD_TLS_CERT_FILE', 'certificate', /-----BEGIN CERTIFICATE-----/);
+  const key = readPem(tls.keyFile, 'FORWARD_TLS_KEY_FILE', 'private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+  try {
+    createSecureContext({ cert, key });
+  } catch (error) {
+    throw new Error(
+      `FORWARD_TLS_CERT_FILE (${tls.certFile}) and FORWARD_TLS_KEY_FILE (${tls.keyFile}) are not a certificate and its key (${messageOf(error)}); check that the key is the certificate's.`,
+    );
+  }
+  return { port: tls.port, cert, key };
+}
+
+/**
+ * The forwarding listener over HTTPS (FORWARD_TLS_PORT): the same answers as on HTTP, with one
+ * certificate (and its chain) for every domain it serves, so it names the customers' domains (SANs)
+ * or is a wildcard; a Host it does not name fails the visitor's certificate check, not ours.
+ */
+export function serveForwardingTls(db: Kysely<Database>, certificate: ForwardingCertificate, host: string): Promise<{ server: HttpsServer; port: number }> {
+  return listen(createHttpsServer({ cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' }, forwardingHandler(db)), certificate.port, host);
 }

@@ -15,7 +15,7 @@ import { serveAdminSocket } from '../admin/admin-socket.js';
 import { configureLog, log } from '../observability/log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
 import { serveMetrics } from './serve-metrics.js';
-import { serveForwarding } from './serve-forwarding.js';
+import { loadForwardingCertificate, serveForwarding, serveForwardingTls } from './serve-forwarding.js';
 import { serveReportSmtp } from './serve-report-smtp.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
@@ -34,6 +34,8 @@ export interface RunningService {
   readonly jobs: RunningJobs;
   /** The forwarding listener's URL when FORWARD_PORT is set, else null. */
   readonly forwardUrl: string | null;
+  /** The forwarding listener's HTTPS URL when FORWARD_TLS_PORT (with its certificate) is set, else null. */
+  readonly forwardTlsUrl: string | null;
   /** The metrics listener's URL when METRICS_PORT is set, else null. */
   readonly metricsUrl: string | null;
   /** The report SMTP listener's port when REPORTS_SMTP_PORT is set, else null (docs/reports.md). */
@@ -65,6 +67,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // no waiting, and nothing below reads the environment again.
   const settings = readSettings(options.env ?? process.env);
   checkDefaultPlans(config.defaultPlans);
+  const forwardCertificate = settings.forwardTls === null ? null : loadForwardingCertificate(settings.forwardTls);
   configureLog(settings.log);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, template: options.pgliteTemplate });
   let startedJobs: RunningJobs | undefined;
@@ -88,6 +91,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp, mailboxProvider: jobs.environment.adapter };
     const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
     const forwarding = settings.forwardPort === null ? null : await serveForwarding(database.db, settings.forwardPort, config.host);
+    const forwardingTls = forwardCertificate === null ? null : await serveForwardingTls(database.db, forwardCertificate, config.host);
     const reportsSmtp =
       settings.reports.smtpPort === null
         ? null
@@ -139,6 +143,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       jobs,
       handlers,
       forwardUrl: forwarding ? `http://${urlHost}:${forwarding.port}` : null,
+      forwardTlsUrl: forwardingTls ? `https://${urlHost}:${forwardingTls.port}` : null,
       metricsUrl: metrics
         ? `http://${settings.metricsHost.includes(':') ? `[${settings.metricsHost}]` : settings.metricsHost === '0.0.0.0' ? '127.0.0.1' : settings.metricsHost}:${metrics.port}/metrics`
         : null,
@@ -150,6 +155,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             close(apiServer),
             metrics ? close(metrics.server) : undefined,
             forwarding ? close(forwarding.server) : undefined,
+            forwardingTls ? close(forwardingTls.server) : undefined,
             reportsSmtp?.close(),
             adminSocket ? new Promise<void>((done) => adminSocket.close(() => done())) : undefined,
           ]);
@@ -181,7 +187,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /** close() waits for in-flight requests; idle keep-alive sockets are closed so it does not wait on them. */
-function close(server: Server): Promise<void> {
+function close(server: Pick<Server, 'close' | 'closeIdleConnections'>): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
