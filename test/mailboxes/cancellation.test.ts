@@ -45,6 +45,9 @@ beforeAll(async () => {
       STRIPE_API_BASE: fake.url,
       STRIPE_WEBHOOK_SECRET: SECRET,
       JOBS: 'on',
+      // The placement's preview looks the domains up; on a loaded machine the fixture's 400 ms, one try, can time out.
+      DNS_TIMEOUT_MS: '2000',
+      DNS_TRIES: '2',
       SANDBOX_BUILD_DELAY_MS: '50',
       JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',

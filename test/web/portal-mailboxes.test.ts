@@ -111,6 +111,27 @@ describe('the mailboxes page', () => {
       const lines = text.split('\r\n');
       expect(lines).toHaveLength(7);
       expect(lines[1]).toMatch(new RegExp(`^alex@${domain.replaceAll('.', '\\.')},Alex,Morgan,alex@`));
+
+      // An order whose sequencer has a format of its own beyond the three gets a button for it, marked as its own.
+      const { subscription_id } = await service.services.db.selectFrom('orders').select('subscription_id').where('id', '=', order_id).executeTakeFirstOrThrow();
+      const set = await service.api(`/v1/portal/orders/${subscription_id}/sequencer`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sequencer: 'saleshandy' }),
+      });
+      expect(set.status).toBe(200);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+      await pageSettled(page);
+      expect(await group.getByRole('button').count()).toBe(4);
+      for (const name of ['IMAP/SMTP (any tool)', 'Instantly', 'Smartlead', 'Saleshandy (your sequencer)'])
+        expect(await group.getByRole('button', { name, exact: true }).count(), name).toBe(1);
+      const [own] = await Promise.all([page.waitForEvent('download'), group.getByRole('button', { name: /^Saleshandy/ }).click()]);
+      expect(own.suggestedFilename()).toMatch(/-mailboxes-saleshandy\.csv$/);
+      expect(readFileSync((await own.path())!, 'utf8').split('\r\n')[0]).toBe(
+        'First Name,Last Name,Email,SMTP Username,SMTP Password,SMTP Host,SMTP Port,SMTP Encryption,IMAP Username,IMAP Password,IMAP Host,IMAP Port,IMAP Encryption,Daily Sending Limit',
+      );
+      await expectAxeClean(page);
     } finally {
       await portal.close();
     }
