@@ -878,6 +878,21 @@ export const reportRows = [
     mcpTool: 'get_domain_sources',
     annotations: READING,
   },
+  {
+    name: 'get_report_days',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/reports/daily',
+    document: 'report-days',
+    unwrap: 'reportDays',
+    scope: 'read',
+    rateLimit: 'read',
+    summary:
+      'Messages reported and DMARC pass rate per domain and day over the period (DMARC aggregate reports): every domain of yours, each with only the days a report covers (none: no report yet).',
+    params: [periodParam],
+    mcpTool: 'get_report_days',
+    annotations: READING,
+  },
 ] as const satisfies readonly OperationRow[];
 
 export const operationTable: readonly OperationRow[] = [

@@ -846,7 +846,7 @@ export type DomainSourcesQueryVariables = Exact<{
 }>;
 
 
-export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
+export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ ptr: string | null, messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
 
 export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -928,6 +928,13 @@ export type RenameWorkspaceMutationVariables = Exact<{
 
 
 export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
+
+export type ReportDaysQueryVariables = Exact<{
+  period: InputMaybe<AnalyticsPeriod>;
+}>;
+
+
+export type ReportDaysQuery = { reportDays: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, days: Array<{ day: string, messages: number, passed: number, pass_rate: number | null }> }> } };
 
 export type ReportsQueryVariables = Exact<{
   limit: InputMaybe<Scalars['Int']['input']>;

@@ -8,20 +8,25 @@ import { operationTable } from '../../operations/operation-table.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { dmarcFixture, gzip } from '../support/report-files.js';
+import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 
 const SVC = fileURLToPath(new URL('../../cli/svc.py', import.meta.url));
 const READ_LIMIT = 60;
 
 let service: TestService;
+let dns: TestDnsServer;
 let dir: string;
 beforeAll(async () => {
+  // The sources read names its addresses by PTR: a local DNS server (with no PTR records) answers, not the machine's resolver.
+  dns = await startTestDnsServer({ records: [] });
   // A small reading allowance so the 429 test can spend a key's allowance quickly; the other tests
   // stay well under it with the demo key.
-  service = await startTestService({ rateLimits: { read: READ_LIMIT } });
+  service = await startTestService({ rateLimits: { read: READ_LIMIT }, env: { DNS_SERVERS: dns.server } });
   dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
 });
 afterAll(async () => {
   await service?.close();
+  await dns?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

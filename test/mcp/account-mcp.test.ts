@@ -51,6 +51,7 @@ const SPEC_TOOLS: Record<string, Scope> = {
   upload_report: 'write',
   list_reports: 'read',
   get_domain_sources: 'read',
+  get_report_days: 'read',
 };
 // Every account row is a tool (test/mcp/mcp-parity.test.ts checks each against REST).
 const accountRows = operationTable.filter((r) => r.listener === 'api');
