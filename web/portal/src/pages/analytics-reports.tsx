@@ -48,7 +48,7 @@ export function ReportsSection(props: { period: AnalyticsPeriod; periodLabel: st
   const [result] = useQuery({ query: ReportDaysDocument, variables: { period: props.period } });
   const [chosen, setChosen] = useState<string | null>(null);
   return (
-    <section className="card" aria-labelledby="reports-title">
+    <section className="card reports-card" aria-labelledby="reports-title">
       <h2 id="reports-title">DMARC reports</h2>
       <QueryState {...result}>
         {(data) => {
