@@ -96,6 +96,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             host: config.host,
             reportsDomain: config.reportsDomain,
             maxBytes: settings.reports.smtpMaxBytes,
+            tls: settings.reports.smtpTls,
             db: database.db,
           });
     const yoga = createGraphqlServer({ graphiql: !config.production });
