@@ -693,6 +693,34 @@ export const alertRecipientRows = [
     bodyVariable: 'input',
     annotations: REPLACING,
   },
+  {
+    name: 'get_alert_settings',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/alerts/settings',
+    document: 'alert-settings',
+    unwrap: 'alertSettings',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: "Your account's report alert thresholds: the DMARC pass rate under which a report raises dmarc.failures, and whether it is yours or the default.",
+    params: [],
+    annotations: READING,
+  },
+  {
+    name: 'set_alert_settings',
+    listener: 'api',
+    method: 'PUT',
+    path: '/v1/alerts/settings',
+    document: 'set-alert-settings',
+    unwrap: 'setAlertSettings',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Sets the DMARC pass rate under which a report raises dmarc.failures: {"dmarc_pass_rate_threshold": 95} (percent, above 0 and at most 100; null for the default).',
+    params: [],
+    bodyVariable: 'input',
+    annotations: REPLACING,
+  },
 ] as const satisfies readonly OperationRow[];
 
 const connectionIdParam: ParamSpec = {

@@ -25,6 +25,17 @@ export type AlertRecipientsInput = {
   emails: Array<Scalars['String']['input']>;
 };
 
+/** account: your account set it; default: the service-wide default applies. */
+export enum AlertSettingSource {
+  Account = 'account',
+  Default = 'default'
+}
+
+export type AlertSettingsInput = {
+  /** Percent, above 0 and at most 100 (one decimal kept); null or left out: back to the default. */
+  dmarcPassRateThreshold: InputMaybe<Scalars['Float']['input']>;
+};
+
 /** Length of a period ending today: P1D, P7D, P14D, P30D, P90D (on REST and MCP 1d, 7d, 14d, 30d, 90d). */
 export enum AnalyticsPeriod {
   /** 1 day (1d on REST and MCP). */
@@ -581,6 +592,11 @@ export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type AlertRecipientsQuery = { alertRecipients: { emails: Array<string>, max_emails: number } };
 
+export type AlertSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AlertSettingsQuery = { alertSettings: { dmarc_pass_rate_threshold: number, dmarc_pass_rate_threshold_source: AlertSettingSource, dmarc_pass_rate_threshold_default: number, dmarc_min_messages: number } };
+
 export type AnalyticsQueryVariables = Exact<{
   period: InputMaybe<AnalyticsPeriod>;
 }>;
@@ -1002,6 +1018,13 @@ export type SetAlertRecipientsMutationVariables = Exact<{
 
 
 export type SetAlertRecipientsMutation = { setAlertRecipients: { emails: Array<string>, max_emails: number } };
+
+export type SetAlertSettingsMutationVariables = Exact<{
+  input: AlertSettingsInput;
+}>;
+
+
+export type SetAlertSettingsMutation = { setAlertSettings: { dmarc_pass_rate_threshold: number, dmarc_pass_rate_threshold_source: AlertSettingSource, dmarc_pass_rate_threshold_default: number, dmarc_min_messages: number } };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];

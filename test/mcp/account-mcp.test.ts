@@ -37,6 +37,8 @@ const SPEC_TOOLS: Record<string, Scope> = {
   list_events: 'write',
   get_alert_recipients: 'read',
   set_alert_recipients: 'write',
+  get_alert_settings: 'read',
+  set_alert_settings: 'write',
   list_dns_connections: 'read',
   create_dns_connection: 'write',
   delete_dns_connection: 'write',
