@@ -2,6 +2,7 @@ import type { Scope } from '../resolvers/auth/scopes.js';
 import type { RateLimitClass } from '../resolvers/limits/rate-limits.js';
 import { publicCheckRows } from './public-check-rows.js';
 import { ANALYTICS_PERIODS } from '../resolvers/account/get-analytics.js';
+import { REPORT_UPLOAD_BODY_BYTES, REPORT_UPLOAD_TOO_LARGE } from '../resolvers/reports/upload-report.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -73,6 +74,11 @@ export interface OperationRow {
    * MCP send the same fields in the JSON input (a file upload does not fit GraphQL's JSON).
    */
   readonly rawBody?: { readonly contentField: string; readonly nameField: string };
+  /**
+   * A larger body than the listener's 1 MiB for this REST path only (server/serve-http.ts reads it
+   * before the body arrives, so it stays a bound): the report upload takes a whole report file.
+   */
+  readonly maxBodyBytes?: { readonly bytes: number; readonly detail: string };
   /** The answer's JSON Schema as `reshape` changes it (OpenAPI's 200 and the MCP tool's outputSchema). */
   readonly reshapeSchema?: (schema: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -871,6 +877,7 @@ export const reportRows = [
     params: [],
     bodyVariable: 'input',
     rawBody: { contentField: 'content', nameField: 'filename' },
+    maxBodyBytes: { bytes: REPORT_UPLOAD_BODY_BYTES, detail: REPORT_UPLOAD_TOO_LARGE },
     mcpTool: 'upload_report',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
