@@ -145,4 +145,33 @@ describe('the analytics page draws DMARC reports', () => {
       await portal.close();
     }
   });
+
+  it.skipIf(!runBrowserTests)(`Settings sets the account's DMARC alert threshold, and "Use the default" gives it back${skipNote}`, async () => {
+    const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
+    try {
+      const { page } = portal;
+      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('heading', { level: 2, name: 'DMARC alerts' }).waitFor();
+      await pageSettled(page);
+      const field = page.getByLabel('Alert when the pass rate is under (%)');
+      expect(await field.inputValue()).toBe('90');
+      await field.fill('95');
+      await page.getByRole('button', { name: 'Save threshold' }).click();
+      await page.getByRole('status').filter({ hasText: "DMARC alerts now go out when a report's pass rate is under 95%." }).waitFor();
+      expect(await (await service.api('/v1/alerts/settings')).json()).toMatchObject({
+        dmarc_pass_rate_threshold: 95,
+        dmarc_pass_rate_threshold_source: 'account',
+      });
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Use the default' }).click();
+      await page.getByRole('status').filter({ hasText: 'under 90% (the default).' }).waitFor();
+      expect(await (await service.api('/v1/alerts/settings')).json()).toMatchObject({
+        dmarc_pass_rate_threshold: 90,
+        dmarc_pass_rate_threshold_source: 'default',
+      });
+      expect(portal.offsite).toEqual([]);
+    } finally {
+      await portal.close();
+    }
+  });
 });
