@@ -178,8 +178,8 @@ export const environmentSchema = z.object({
       if (!Number.isInteger(n) || n < 0 || n > 65535) return refuse(ctx, `FORWARD_TLS_PORT must be a port number from 0 to 65535, not "${raw}".`);
       return n;
     }),
-  FORWARD_TLS_CERT_FILE: text(null),
-  FORWARD_TLS_KEY_FILE: text(null),
+  FORWARD_TLS_CERT: text(null),
+  FORWARD_TLS_KEY: text(null),
   SANDBOX_SUSPENDED_MAILBOXES: list(),
   PROVISIONING: choice('PROVISIONING', ['sandbox', 'google'], 'sandbox'),
   GOOGLE_SERVICE_ACCOUNT_FILE: z

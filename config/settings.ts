@@ -15,7 +15,7 @@ export interface Settings {
   readonly metricsPort: number | null;
   /** FORWARD_PORT: unset, no forwarding listener; 0 picks a free port (tests). It binds HOST. */
   readonly forwardPort: number | null;
-  /** FORWARD_TLS_PORT with FORWARD_TLS_CERT_FILE and FORWARD_TLS_KEY_FILE: the forwarding listener over HTTPS too; null when unset. */
+  /** FORWARD_TLS_PORT with FORWARD_TLS_CERT and FORWARD_TLS_KEY: the forwarding listener over HTTPS too; null when unset. */
   readonly forwardTls: ForwardTlsConfig | null;
   /** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
   readonly metricsHost: string;
@@ -208,21 +208,21 @@ export interface StripeProcessorConfig {
 export interface ForwardTlsConfig {
   /** FORWARD_TLS_PORT: 0 picks a free port (tests). It binds HOST. */
   readonly port: number;
-  /** FORWARD_TLS_CERT_FILE: the certificate (chain) in PEM, naming the domains it serves (SANs or a wildcard). */
+  /** FORWARD_TLS_CERT: the certificate (chain) in PEM, naming the domains it serves (SANs or a wildcard). */
   readonly certFile: string;
-  /** FORWARD_TLS_KEY_FILE: its private key in PEM. */
+  /** FORWARD_TLS_KEY: its private key in PEM. */
   readonly keyFile: string;
 }
 
 /** The three FORWARD_TLS_ variables go together: all three, or none. */
 function forwardTlsOf(e: Environment): ForwardTlsConfig | null {
-  const given = [e.FORWARD_TLS_PORT, e.FORWARD_TLS_CERT_FILE, e.FORWARD_TLS_KEY_FILE].filter((v) => v !== null).length;
+  const given = [e.FORWARD_TLS_PORT, e.FORWARD_TLS_CERT, e.FORWARD_TLS_KEY].filter((v) => v !== null).length;
   if (given === 0) return null;
-  if (e.FORWARD_TLS_PORT === null || e.FORWARD_TLS_CERT_FILE === null || e.FORWARD_TLS_KEY_FILE === null)
+  if (e.FORWARD_TLS_PORT === null || e.FORWARD_TLS_CERT === null || e.FORWARD_TLS_KEY === null)
     throw new Error(
-      'HTTPS forwarding needs all three of FORWARD_TLS_PORT, FORWARD_TLS_CERT_FILE (the certificate, PEM) and FORWARD_TLS_KEY_FILE (its key, PEM); set the missing ones or clear all three (docs/mailboxes.md).',
+      'HTTPS forwarding needs all three of FORWARD_TLS_PORT, FORWARD_TLS_CERT (the certificate, PEM) and FORWARD_TLS_KEY (its key, PEM); set the missing ones or clear all three (docs/mailboxes.md).',
     );
-  return { port: e.FORWARD_TLS_PORT, certFile: e.FORWARD_TLS_CERT_FILE, keyFile: e.FORWARD_TLS_KEY_FILE };
+  return { port: e.FORWARD_TLS_PORT, certFile: e.FORWARD_TLS_CERT, keyFile: e.FORWARD_TLS_KEY };
 }
 
 /** PROVISIONING=google: Google Workspace through the Directory API (docs/mailboxes.md). */

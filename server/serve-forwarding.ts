@@ -81,18 +81,18 @@ export interface ForwardingCertificate {
 }
 
 /**
- * Reads FORWARD_TLS_CERT_FILE and FORWARD_TLS_KEY_FILE at start, before anything opens: an unreadable
+ * Reads FORWARD_TLS_CERT and FORWARD_TLS_KEY at start, before anything opens: an unreadable
  * file, one without PEM, or a key that is not the certificate's stops the start with a sentence
  * naming the variable. Read once; a renewed certificate needs a restart.
  */
 export function loadForwardingCertificate(tls: ForwardTlsConfig): ForwardingCertificate {
-  const cert = readPem(tls.certFile, 'FORWARD_TLS_CERT_FILE', 'certificate', /-----BEGIN CERTIFICATE-----/);
-  const key = readPem(tls.keyFile, 'FORWARD_TLS_KEY_FILE', 'private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+  const cert = readPem(tls.certFile, 'FORWARD_TLS_CERT', 'certificate', /-----BEGIN CERTIFICATE-----/);
+  const key = readPem(tls.keyFile, 'FORWARD_TLS_KEY', 'private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
   try {
     createSecureContext({ cert, key });
   } catch (error) {
     throw new Error(
-      `FORWARD_TLS_CERT_FILE (${tls.certFile}) and FORWARD_TLS_KEY_FILE (${tls.keyFile}) are not a certificate and its key (${messageOf(error)}); check that the key is the certificate's.`,
+      `FORWARD_TLS_CERT (${tls.certFile}) and FORWARD_TLS_KEY (${tls.keyFile}) are not a certificate and its key (${messageOf(error)}); check that the key is the certificate's.`,
     );
   }
   return { port: tls.port, cert, key };

@@ -9,8 +9,8 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { readSettings } from '../../config/settings.js';
 
 /**
- * The forwarding listener over HTTPS (FORWARD_TLS_PORT with FORWARD_TLS_CERT_FILE and
- * FORWARD_TLS_KEY_FILE), with a self-signed certificate made here by openssl for the demo account's
+ * The forwarding listener over HTTPS (FORWARD_TLS_PORT with FORWARD_TLS_CERT and
+ * FORWARD_TLS_KEY), with a self-signed certificate made here by openssl for the demo account's
  * domains: the client trusts only that certificate and checks the name, so a 301 proves the listener
  * served it for the domain asked. HTTP keeps answering beside it; bad settings stop the start.
  */
@@ -68,7 +68,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'forward-tls-'));
   const files = selfSigned('forward', [NAMED, `www.${NAMED}`]);
   certPem = readFileSync(files.cert, 'utf8');
-  service = await startTestService({ env: { FORWARD_PORT: '0', FORWARD_TLS_PORT: '0', FORWARD_TLS_CERT_FILE: files.cert, FORWARD_TLS_KEY_FILE: files.key } });
+  service = await startTestService({ env: { FORWARD_PORT: '0', FORWARD_TLS_PORT: '0', FORWARD_TLS_CERT: files.cert, FORWARD_TLS_KEY: files.key } });
   const withForward = await service.services.db
     .selectFrom('domains')
     .select(['id', 'forward_to'])
@@ -112,10 +112,10 @@ describe('forwarding over HTTPS', () => {
 
   it('the three settings go together; an unreadable file, a file without PEM and a key not the certificate’s stop the start, naming the variable', async () => {
     const base = { DNS_SERVERS: '127.0.0.1' };
-    expect(() => readSettings({ ...base, FORWARD_TLS_PORT: '8443' })).toThrow(/FORWARD_TLS_PORT, FORWARD_TLS_CERT_FILE .* and FORWARD_TLS_KEY_FILE/);
-    expect(() => readSettings({ ...base, FORWARD_TLS_CERT_FILE: '/c.pem', FORWARD_TLS_KEY_FILE: '/k.pem' })).toThrow(/all three/);
+    expect(() => readSettings({ ...base, FORWARD_TLS_PORT: '8443' })).toThrow(/FORWARD_TLS_PORT, FORWARD_TLS_CERT .* and FORWARD_TLS_KEY/);
+    expect(() => readSettings({ ...base, FORWARD_TLS_CERT: '/c.pem', FORWARD_TLS_KEY: '/k.pem' })).toThrow(/all three/);
     expect(() => readSettings({ ...base, FORWARD_TLS_PORT: 'https' })).toThrow(/FORWARD_TLS_PORT must be a port number/);
-    expect(readSettings({ ...base, FORWARD_TLS_PORT: '8443', FORWARD_TLS_CERT_FILE: '/c.pem', FORWARD_TLS_KEY_FILE: '/k.pem' }).forwardTls).toEqual({
+    expect(readSettings({ ...base, FORWARD_TLS_PORT: '8443', FORWARD_TLS_CERT: '/c.pem', FORWARD_TLS_KEY: '/k.pem' }).forwardTls).toEqual({
       port: 8443,
       certFile: '/c.pem',
       keyFile: '/k.pem',
@@ -123,9 +123,9 @@ describe('forwarding over HTTPS', () => {
     const other = selfSigned('other', ['other.example']);
     const notPem = join(dir, 'not.pem');
     writeFileSync(notPem, 'hello');
-    const start = (cert: string, key: string) => startTestService({ env: { FORWARD_TLS_PORT: '0', FORWARD_TLS_CERT_FILE: cert, FORWARD_TLS_KEY_FILE: key } });
-    await expect(start(join(dir, 'missing.crt'), other.key)).rejects.toThrow(/FORWARD_TLS_CERT_FILE \(.*missing\.crt\) cannot be read/);
-    await expect(start(notPem, other.key)).rejects.toThrow(/FORWARD_TLS_CERT_FILE .* holds no PEM certificate/);
+    const start = (cert: string, key: string) => startTestService({ env: { FORWARD_TLS_PORT: '0', FORWARD_TLS_CERT: cert, FORWARD_TLS_KEY: key } });
+    await expect(start(join(dir, 'missing.crt'), other.key)).rejects.toThrow(/FORWARD_TLS_CERT \(.*missing\.crt\) cannot be read/);
+    await expect(start(notPem, other.key)).rejects.toThrow(/FORWARD_TLS_CERT .* holds no PEM certificate/);
     await expect(start(other.cert, join(dir, 'forward.key'))).rejects.toThrow(/are not a certificate and its key/);
   });
 });
