@@ -22,6 +22,7 @@ import './card-setup.js';
 import './webhooks.js';
 import './alert-recipients.js';
 import './people.js';
+import './connected-assistants.js';
 import './domain-verification.js';
 import './domain-setup.js';
 import './dns-connections.js';
