@@ -109,13 +109,7 @@ export async function touchOAuthGrantLastUsed(db: Kysely<Database>, grantId: str
 
 /** One of a person's grants, or undefined when it is not theirs (or gone). */
 export function findOAuthGrantOfUser(db: Kysely<Database>, userId: number, grantId: string) {
-  return db
-    .selectFrom('oauth_records')
-    .select(['id'])
-    .where('model', '=', 'Grant')
-    .where('id', '=', grantId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('oauth_records').select(['id']).where('model', '=', 'Grant').where('id', '=', grantId).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** A person's grants (the assistants they connected), newest first, each with its client's record. */

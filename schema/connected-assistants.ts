@@ -35,7 +35,8 @@ builder.queryField('connectedAssistants', (t) =>
 builder.mutationField('revokeConnectedAssistant', (t) =>
   t.field({
     type: RevokedAssistantRef,
-    description: 'Disconnects one of your assistants: its access and refresh tokens stop working at once (its next call on /mcp is a 401). Signed-in people only.',
+    description:
+      'Disconnects one of your assistants: its access and refresh tokens stop working at once (its next call on /mcp is a 401). Signed-in people only.',
     authScopes: { session: true },
     args: { connectionId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => revokeConnectedAssistant(ctx, args.connectionId),

@@ -105,8 +105,9 @@ export async function createOAuthProvider(services: Services, issuer: string, tr
         if (key === 'redirect_uris') {
           for (const uri of Array.isArray(value) ? value : []) {
             if (typeof uri !== 'string' || !allowedRedirect(uri)) {
-              throw new errors.InvalidRedirectUri(
-                `The redirect URI ${String(uri)} is refused: use an https:// URL, or http:// on 127.0.0.1, [::1] or localhost (a loopback redirect for an assistant on this machine).`,
+              // A description starting "redirect_uris" makes it RFC 7591's invalid_redirect_uri.
+              throw new errors.InvalidClientMetadata(
+                `redirect_uris: ${String(uri)} is refused: use an https:// URL, or http:// on 127.0.0.1, [::1] or localhost (a loopback redirect for an assistant on this machine).`,
               );
             }
           }
@@ -157,7 +158,8 @@ export function describeOAuthError(error: string, description: string | undefine
   const said = description ? `${description.replace(/\.?$/, '.')} ` : '';
   const advice: Record<string, string> = {
     invalid_client: 'Register the client again (POST /oauth/register) and use the client_id it answers.',
-    invalid_grant: 'Start the sign-in again: the code or refresh token is used, expired or revoked, or the PKCE code_verifier does not match the code_challenge.',
+    invalid_grant:
+      'Start the sign-in again: the code or refresh token is used, expired or revoked, or the PKCE code_verifier does not match the code_challenge.',
     invalid_redirect_uri: 'Use a redirect URI the client registered, exactly as registered.',
     invalid_request: 'Check the parameters against the authorization server metadata (/.well-known/oauth-authorization-server).',
     invalid_scope: `Ask for the scopes ${SCOPES.join(', ')} only.`,

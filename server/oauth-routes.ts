@@ -42,8 +42,7 @@ export interface OAuthRoutes {
 export function createOAuthRoutes(services: Services, trustProxy: boolean): OAuthRoutes {
   const providers = new Map<string, Promise<Provider>>();
   const issuerFor = (apiUrl: string) => apiUrl.replace(/\/+$/, '');
-  const issuerOf = (req: IncomingMessage) =>
-    services.config.apiPort === 0 ? `http://${hostOf(req)}` : issuerFor(services.config.apiUrl);
+  const issuerOf = (req: IncomingMessage) => (services.config.apiPort === 0 ? `http://${hostOf(req)}` : issuerFor(services.config.apiUrl));
   const providerFor = (issuer: string) => {
     let made = providers.get(issuer);
     if (!made) {
@@ -70,7 +69,13 @@ export function createOAuthRoutes(services: Services, trustProxy: boolean): OAut
     try {
       details = await provider.interactionDetails(req, res);
     } catch {
-      return sendPage(res, 400, errorPage('This sign-in request is unknown or has expired (it lasts an hour, in the browser that started it); start connecting from the assistant again.'));
+      return sendPage(
+        res,
+        400,
+        errorPage(
+          'This sign-in request is unknown or has expired (it lasts an hour, in the browser that started it); start connecting from the assistant again.',
+        ),
+      );
     }
     if (details.uid !== uid) return sendPage(res, 400, errorPage('This sign-in page belongs to another request; start connecting from the assistant again.'));
     if (req.method !== 'GET' && req.method !== 'POST') {
@@ -89,7 +94,9 @@ export function createOAuthRoutes(services: Services, trustProxy: boolean): OAut
     const clientId = String(details.params.client_id);
     const client = await provider.Client.find(clientId);
     if (!client) return sendPage(res, 400, errorPage('The assistant that asked is no longer registered; start connecting from the assistant again.'));
-    const requested = String(details.params.scope ?? '').split(' ').filter(Boolean);
+    const requested = String(details.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
     const asked = requested.filter(isScope);
     const ofRole = scopesOfRole(caller.role);
     const person = await findUserWithAccount(services.db, caller.userId);

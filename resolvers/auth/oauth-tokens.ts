@@ -47,7 +47,10 @@ export async function authenticateAccessToken(db: Kysely<Database>, token: strin
     role: row.role,
     sessionId: null,
     subject: `grant:${row.grant_id}`,
-    scopes: granted.split(' ').filter(isScope).filter((scope) => ofRole.includes(scope)),
+    scopes: granted
+      .split(' ')
+      .filter(isScope)
+      .filter((scope) => ofRole.includes(scope)),
     limits: { readPerMinute: row.read_per_minute, changePerMinute: row.change_per_minute, ordersPerHour: row.orders_per_hour },
   };
 }

@@ -37,7 +37,13 @@ class TestAssistant implements OAuthClientProvider {
   readonly redirectUrl = REDIRECT;
   constructor(readonly name = 'Test assistant') {}
   get clientMetadata(): OAuthClientMetadata {
-    return { redirect_uris: [REDIRECT], client_name: this.name, grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      redirect_uris: [REDIRECT],
+      client_name: this.name,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -109,10 +115,17 @@ async function allow(browser: Browser, consentUrl: string, scopes: string[]) {
   return code!;
 }
 
-/** The whole sign-in for a person, as the SDK drives it: returns the assistant holding its tokens. */
-async function connect(cookie: string, scopes: string[], assistant = new TestAssistant()) {
+/** The SDK's first attempt: 401, discovery, registration, then the authorization URL it would open. */
+async function startSignIn(assistant = new TestAssistant()) {
   const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: assistant });
   await expect(new Client({ name: 'oauth-test', version: '1' }).connect(transport)).rejects.toThrow(UnauthorizedError);
+  expect(assistant.authorizationUrl).toBeDefined();
+  return { assistant, transport };
+}
+
+/** The whole sign-in for a person, as the SDK drives it: returns the assistant holding its tokens. */
+async function connect(cookie: string, scopes: string[], assistant = new TestAssistant()) {
+  const { transport } = await startSignIn(assistant);
   const browser = new Browser(cookie);
   const consent = await openConsent(browser, assistant.authorizationUrl!);
   expect(consent.status).toBe(200);
@@ -230,7 +243,11 @@ describe('an assistant signs in with the SDK and uses the account', () => {
     expect(mine.lastUsedAt).not.toBeNull();
 
     // A key cannot see or revoke connections.
-    const byKey = await service.api('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: CONNECTED }) });
+    const byKey = await service.api('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: CONNECTED }),
+    });
     expect((await byKey.json()).errors[0].extensions).toMatchObject({ status: 403 });
 
     const revoked = await sessionGraphql(service, owner.cookie, REVOKE, { id: mine.connectionId });
@@ -262,6 +279,134 @@ describe('an assistant signs in with the SDK and uses the account', () => {
     expect(mcp.status).toBe(401);
     const refresh = await postToken({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token!, client_id: assistant.client!.client_id });
     expect((await refresh.json()).error).toBe('invalid_grant');
+  });
+});
+
+describe('refusals, each saying what to change', () => {
+  it('a code exchanged with the wrong PKCE verifier is refused with invalid_grant', async () => {
+    const { assistant } = await startSignIn();
+    const browser = new Browser(owner.cookie);
+    const consent = await openConsent(browser, assistant.authorizationUrl!);
+    const code = await allow(browser, consent.consentUrl, ['read']);
+    const wrong = await postToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: assistant.client!.client_id,
+      code_verifier: 'x'.repeat(43),
+    });
+    expect(wrong.status).toBe(400);
+    const body = await wrong.json();
+    expect(body.error).toBe('invalid_grant');
+    expect(body.detail).toMatch(/PKCE code_verifier does not match/);
+    // Without a verifier at all: PKCE is required.
+    const none = await postToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: assistant.client!.client_id });
+    expect(none.status).toBe(400);
+    expect((await none.json()).detail).toMatch(/code_verifier/);
+  });
+
+  it('an unknown client is refused at the authorization endpoint (a page) and the token endpoint (JSON)', async () => {
+    const { assistant } = await startSignIn();
+    const url = new URL(assistant.authorizationUrl!);
+    url.searchParams.set('client_id', 'no-such-client');
+    const page = await new Browser(owner.cookie).fetch(url.href);
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toMatch(/Register the client again/);
+    const token = await postToken({
+      grant_type: 'authorization_code',
+      code: 'whatever',
+      redirect_uri: REDIRECT,
+      client_id: 'no-such-client',
+      code_verifier: 'x'.repeat(43),
+    });
+    expect(token.status).toBe(401);
+    const body = await token.json();
+    expect(body.error).toBe('invalid_client');
+    expect(body.detail).toMatch(/Register the client again/);
+  });
+
+  it('a redirect URI the client did not register is refused on a page, never redirected to', async () => {
+    const { assistant } = await startSignIn();
+    const url = new URL(assistant.authorizationUrl!);
+    url.searchParams.set('redirect_uri', 'http://127.0.0.1:9/elsewhere');
+    const page = await new Browser(owner.cookie).fetch(url.href);
+    expect(page.status).toBe(400);
+    expect(page.headers.get('location')).toBeNull();
+    expect(await page.text()).toMatch(/Use a redirect URI the client registered/);
+  });
+
+  it('registration takes public clients with https or loopback redirect URIs only', async () => {
+    const register = (metadata: Record<string, unknown>) =>
+      fetch(`${service.apiUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+    const remoteHttp = await register({ redirect_uris: ['http://assistant.example/callback'], client_name: 'x' });
+    expect(remoteHttp.status).toBe(400);
+    const refused = await remoteHttp.json();
+    expect(refused.error).toBe('invalid_redirect_uri');
+    expect(refused.detail).toMatch(/use an https:\/\/ URL, or http:\/\/ on 127\.0\.0\.1/);
+    const confidential = await register({ redirect_uris: ['https://assistant.example/callback'], token_endpoint_auth_method: 'client_secret_basic' });
+    expect(confidential.status).toBe(400);
+    expect((await confidential.json()).detail).toMatch(/Only public clients may register/);
+    const ok = await register({ redirect_uris: ['https://assistant.example/callback', 'http://localhost:6274/oauth/callback'], client_name: 'Inspector' });
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toMatchObject({ token_endpoint_auth_method: 'none', client_name: 'Inspector' });
+  });
+
+  it('a member cannot give orders:place: shown but not tickable, refused with 403 if sent; read and write are given', async () => {
+    const member = await createUserInAccount(service, owner.accountId, 'member');
+    const { cookie } = await signIn(service, member.email, member.password);
+    const { assistant, transport } = await startSignIn();
+    const browser = new Browser(cookie);
+    const consent = await openConsent(browser, assistant.authorizationUrl!);
+    expect(consent.status).toBe(200);
+    expect(consent.html).toMatch(/value="orders:place" disabled/);
+    expect(consent.html).toMatch(/As a member of this account you cannot give this/);
+    const form = new URLSearchParams([
+      ['scope', 'read'],
+      ['scope', 'orders:place'],
+      ['decision', 'allow'],
+    ]);
+    const refused = await browser.fetch(consent.consentUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/As a member you cannot place orders or save a card|cannot place orders or save a card/);
+    const code = await allow(browser, consent.consentUrl, ['read', 'write']);
+    await transport.finishAuth(code);
+    expect(assistant.saved?.scope?.split(' ').sort()).toEqual(['read', 'write']);
+  });
+
+  it('a person not signed in is sent to the portal sign-in and back; declining sends access_denied to the assistant', async () => {
+    const { assistant } = await startSignIn();
+    const anonymous = new Browser('');
+    const started = await anonymous.fetch(assistant.authorizationUrl!.href);
+    const consentUrl = started.headers.get('location')!;
+    const page = await anonymous.fetch(consentUrl);
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(`/portal/sign-in?return_to=${encodeURIComponent(consentUrl)}`);
+    // Signed in (the same browser), the page shows; Deny goes back to the assistant with access_denied.
+    const [name, value] = owner.cookie.split('=');
+    anonymous.jar.set(name!, value!);
+    expect((await anonymous.fetch(consentUrl)).status).toBe(200);
+    const denied = await anonymous.fetch(consentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=deny',
+    });
+    let location = denied.headers.get('location')!;
+    while (!location.startsWith(REDIRECT)) location = (await anonymous.fetch(location)).headers.get('location')!;
+    expect(new URL(location).searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('a consent answered from another site is refused', async () => {
+    const { assistant } = await startSignIn();
+    const browser = new Browser(owner.cookie);
+    const consent = await openConsent(browser, assistant.authorizationUrl!);
+    const forged = await browser.fetch(consent.consentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: 'scope=read&decision=allow',
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toMatch(/came from another site/);
   });
 });
 
