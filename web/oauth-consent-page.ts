@@ -91,7 +91,8 @@ function page(title: string, body: string): string {
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1a1a1a; }
   main { max-width: 36rem; margin: 2rem auto; padding: 0 1rem; }
-  .card { background: #fff; border: 1px solid #d0d4da; border-radius: 8px; padding: 1.5rem; }
+  @media (max-width: 480px) { main { margin: 1rem auto; padding: 0 0.5rem; } .card { padding: 1rem; } }
+  .card { background: #fff; border: 1px solid #d0d4da; border-radius: 8px; padding: 1.5rem; overflow-wrap: anywhere; }
   h1 { font-size: 1.4rem; margin-top: 0; }
   fieldset { border: 1px solid #d0d4da; border-radius: 6px; }
   ul { list-style: none; padding: 0; margin: 0; }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { TestAssistant as SupportAssistant } from '../support/mcp-oauth-assistant.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { createUserInAccount } from '../support/portal-people.js';
 import { sessionGraphql, signIn, signUpNew } from '../auth/auth-support.js';
@@ -28,43 +29,10 @@ afterAll(async () => {
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const mcpUrl = () => new URL(`${service.apiUrl}/mcp`);
 
-/** The assistant's side: what the SDK asks an OAuthClientProvider to keep. */
-class TestAssistant implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  readonly redirectUrl = REDIRECT;
-  constructor(readonly name = 'Test assistant') {}
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      redirect_uris: [REDIRECT],
-      client_name: this.name,
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
+/** The assistant of these tests, redirecting to a loopback address nothing listens on (the test reads the code from the redirect). */
+class TestAssistant extends SupportAssistant {
+  constructor(name = 'Test assistant') {
+    super(REDIRECT, name);
   }
 }
 
