@@ -178,6 +178,15 @@ describe('an assistant signs in with the SDK and uses the account', () => {
     expect(second.access_token).not.toBe(first.access_token);
     const client = await connectedClient(assistant);
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('set_alert_recipients');
+    // A tool beyond the granted scopes, called anyway: refused, saying how to get the scope.
+    const refused = await client.callTool({ name: 'set_alert_recipients', arguments: { emails: ['no@example.com'] } });
+    expect(refused.isError).toBe(true);
+    const [text] = refused.content as { text: string }[];
+    expect(JSON.parse(text!.text)).toMatchObject({
+      code: 'missing_scope',
+      status: 403,
+      detail: expect.stringMatching(/^This access token lacks the "write" scope.*tick "write" on the consent page/),
+    });
     await client.close();
 
     const reused = await postToken({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: assistant.client!.client_id });
@@ -228,6 +237,24 @@ describe('an assistant signs in with the SDK and uses the account', () => {
     expect(again.body.errors?.[0].message).toMatch(/connectedAssistants/);
     const gone = await sessionGraphql(service, owner.cookie, CONNECTED);
     expect(gone.body.data.connectedAssistants.map((a: { connectionId: string }) => a.connectionId)).not.toContain(mine.connectionId);
+  });
+
+  it('a person made a member: their assistant loses orders:place at once (never more than the role holds now)', async () => {
+    const person = await createUserInAccount(service, owner.accountId, 'owner');
+    const { cookie } = await signIn(service, person.email, person.password);
+    const assistant = await connect(cookie, ['read', 'orders:place']);
+    const before = await connectedClient(assistant);
+    expect((await before.listTools()).tools.map((t) => t.name)).toContain('place_order');
+    await before.close();
+    const changed = await sessionGraphql(service, owner.cookie, 'mutation($id: Int!) { changeRole(userId: $id, role: member) { role } }', {
+      id: person.userId,
+    });
+    expect(changed.body.data.changeRole.role).toBe('member');
+    const after = await connectedClient(assistant);
+    const names = (await after.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('place_order');
+    expect(names).toContain('get_dashboard');
+    await after.close();
   });
 
   it("a removed person's assistant stops working", async () => {
