@@ -6,6 +6,7 @@ import { loadOAuthSecrets } from '../resolvers/oauth/oauth-keys.js';
 import { findUserWithAccount } from '../db/users.js';
 import { mcpResource } from '../mcp/protected-resource.js';
 import { errorPage } from '../web/oauth-consent-page.js';
+import { log } from '../observability/log.js';
 
 /** Where the authorization server's endpoints sit on the account listener (all under /oauth/). */
 export const OAUTH_ROUTES = {
@@ -136,6 +137,10 @@ export async function createOAuthProvider(services: Services, issuer: string, tr
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = trustProxy;
+  // Its own 500s (the database away mid-request, a bug) go to our log; the caller gets server_error with a detail.
+  provider.on('server_error', (_ctx: unknown, error: unknown) => {
+    log('error', 'oauth server error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  });
   // Every JSON refusal carries `detail` (our own rule) beside RFC 6749's error and error_description.
   provider.use(async (ctx, next) => {
     await next();
