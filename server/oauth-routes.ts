@@ -2,12 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Services } from '../resolvers/context.js';
 import type { NodeHandler } from './serve-http.js';
-import { createOAuthProvider, INTERACTION_PREFIX } from './oauth-provider.js';
+import { createOAuthProvider, INTERACTION_PREFIX, OAUTH_ROUTES } from './oauth-provider.js';
 import { authenticateSession } from '../resolvers/people/authenticate-session.js';
 import { sessionTokenOf } from '../resolvers/people/sessions.js';
 import { roleRefusal, scopesOfRole } from '../resolvers/people/permissions.js';
 import { isScope, SCOPES, type Scope } from '../resolvers/auth/scopes.js';
 import { findUserWithAccount } from '../db/users.js';
+import { ApiError } from '../resolvers/api-error.js';
+import { clientAddressOf } from './client-address.js';
 import { mcpResource } from '../mcp/protected-resource.js';
 import { CONSENT_PAGE_HEADERS, consentPage, errorPage, type ConsentScopeView } from '../web/oauth-consent-page.js';
 
@@ -39,7 +41,8 @@ export interface OAuthRoutes {
  * role; one not signed in is sent to the portal's sign-in and back. The provider is made on first use,
  * for the issuer the listener is reached at (API_URL; a listener on port 0, as in tests, its own address).
  */
-export function createOAuthRoutes(services: Services, trustProxy: boolean): OAuthRoutes {
+export function createOAuthRoutes(services: Services, trustedProxies: ReadonlySet<string>): OAuthRoutes {
+  const trustProxy = trustedProxies.size > 0;
   const providers = new Map<string, Promise<Provider>>();
   const issuerFor = (apiUrl: string) => apiUrl.replace(/\/+$/, '');
   const issuerOf = (req: IncomingMessage) => (services.config.apiPort === 0 ? `http://${hostOf(req)}` : issuerFor(services.config.apiUrl));
@@ -57,6 +60,25 @@ export function createOAuthRoutes(services: Services, trustProxy: boolean): OAut
   const byProvider: NodeHandler = async (req, res) => {
     const provider = await providerFor(issuerOf(req));
     const path = pathOf(req);
+    if (path === OAUTH_ROUTES.registration && req.method === 'POST') {
+      // Registration is open to anyone: each client address may register a few clients an hour.
+      const address = clientAddressOf(req.socket.remoteAddress ?? '', headerOf(req, 'x-forwarded-for'), trustedProxies);
+      try {
+        await services.rateLimits.consume('oauthRegistration', address);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const retryAfter = typeof error.extras.retry_after === 'number' ? error.extras.retry_after : 60;
+        res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retryAfter) });
+        res.end(
+          JSON.stringify({
+            error: 'temporarily_unavailable',
+            error_description: 'Too many client registrations from this address.',
+            detail: `Too many client registrations from this address; register once and keep the client_id (retry in ${retryAfter} s).`,
+          }),
+        );
+        return;
+      }
+    }
     if (path === AUTHORIZATION_SERVER_METADATA_PATH) req.url = OPENID_DISCOVERY_PATH + (req.url ?? '').slice(path.length);
     await provider.callback()(req, res);
   };
@@ -185,6 +207,11 @@ export function createOAuthRoutes(services: Services, trustProxy: boolean): OAut
     const token = sessionTokenOf(req.headers.cookie ?? null);
     return token ? authenticateSession(services.db, token) : null;
   }
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function pathOf(req: IncomingMessage): string {

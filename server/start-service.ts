@@ -113,7 +113,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       ownAnswerHeaders: PUBLIC_CORS,
     });
     // The MCP sign-in's authorization server (oidc-provider, a Koa app) answers its own paths on Node's request.
-    const oauth = createOAuthRoutes(services, trustedProxies.size > 0);
+    const oauth = createOAuthRoutes(services, trustedProxies);
     const apiServer = serveHttp(handlers.api, {
       maxBodyBytes: config.maxBodyBytes,
       name: 'api',

@@ -405,6 +405,29 @@ describe('refusals, each saying what to change', () => {
   });
 });
 
+describe('open registration has a per-address allowance', () => {
+  // Last in the file: it spends what is left of this address's hourly allowance (30 registrations).
+  it('past 30 registrations an hour from one address, 429 with Retry-After and a detail', async () => {
+    const register = () =>
+      fetch(`${service.apiUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'many' }),
+      });
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let i = 0; i <= 30 && !refused; i++) {
+      const response = await register();
+      statuses.push(response.status);
+      if (response.status === 429) refused = response;
+    }
+    expect(statuses.filter((s) => s !== 201 && s !== 429)).toEqual([]);
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused!.json()).detail).toMatch(/Too many client registrations from this address; register once and keep the client_id/);
+  });
+});
+
 /** An assistant that already holds tokens (no flow: it only uses them). */
 class TestAssistantWith extends TestAssistant {
   constructor(tokens: OAuthTokens, client: OAuthClientInformationMixed) {
