@@ -44,6 +44,7 @@ export interface OAuthRoutes {
 export function createOAuthRoutes(services: Services, trustedProxies: ReadonlySet<string>): OAuthRoutes {
   const trustProxy = trustedProxies.size > 0;
   const providers = new Map<string, Promise<Provider>>();
+  const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
   const issuerFor = (apiUrl: string) => apiUrl.replace(/\/+$/, '');
   const issuerOf = (req: IncomingMessage) => (services.config.apiPort === 0 ? `http://${hostOf(req)}` : issuerFor(services.config.apiUrl));
   const providerFor = (issuer: string) => {
@@ -80,7 +81,9 @@ export function createOAuthRoutes(services: Services, trustedProxies: ReadonlySe
       }
     }
     if (path === AUTHORIZATION_SERVER_METADATA_PATH) req.url = OPENID_DISCOVERY_PATH + (req.url ?? '').slice(path.length);
-    await provider.callback()(req, res);
+    let handler = handlers.get(provider);
+    if (!handler) handlers.set(provider, (handler = provider.callback()));
+    await handler(req, res);
   };
 
   const interaction: NodeHandler = async (req, res) => {
