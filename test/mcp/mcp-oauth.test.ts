@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { TestAssistant as SupportAssistant } from '../support/mcp-oauth-assistant.js';
+import { CookieBrowser, TestAssistant as SupportAssistant } from '../support/mcp-oauth-assistant.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { createUserInAccount } from '../support/portal-people.js';
 import { sessionGraphql, signIn, signUpNew } from '../auth/auth-support.js';
@@ -36,23 +36,10 @@ class TestAssistant extends SupportAssistant {
   }
 }
 
-/** A browser's cookies for the account listener: the session plus whatever the authorization server sets. */
-class Browser {
-  readonly jar = new Map<string, string>();
+/** A browser on the account listener: the session cookie plus whatever the authorization server sets. */
+class Browser extends CookieBrowser {
   constructor(sessionCookie: string) {
-    const [name, value] = sessionCookie.split('=');
-    if (name && value !== undefined) this.jar.set(name, value);
-  }
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    headers.set('cookie', [...this.jar].map(([n, v]) => `${n}=${v}`).join('; '));
-    const response = await fetch(new URL(url, service.apiUrl), { ...init, headers, redirect: 'manual' });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const at = pair?.indexOf('=') ?? -1;
-      if (pair && at > 0) this.jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return response;
+    super(service.apiUrl, sessionCookie);
   }
 }
 
