@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Services } from '../resolvers/context.js';
 import type { NodeHandler } from './serve-http.js';
-import { createOAuthProvider, INTERACTION_PREFIX, OAUTH_ROUTES } from './oauth-provider.js';
+import { INTERACTION_PREFIX, OAUTH_ROUTES } from './oauth-paths.js';
 import { authenticateSession } from '../resolvers/people/authenticate-session.js';
 import { sessionTokenOf } from '../resolvers/people/sessions.js';
 import { roleRefusal, scopesOfRole } from '../resolvers/people/permissions.js';
@@ -50,7 +50,8 @@ export function createOAuthRoutes(services: Services, trustedProxies: ReadonlySe
   const providerFor = (issuer: string) => {
     let made = providers.get(issuer);
     if (!made) {
-      made = createOAuthProvider(services, issuer, trustProxy);
+      // oidc-provider (with Koa and jose) loads on the first sign-in request, not at every start.
+      made = import('./oauth-provider.js').then(({ createOAuthProvider }) => createOAuthProvider(services, issuer, trustProxy));
       // A failed start (the database away) is tried again on the next request.
       made.catch(() => providers.delete(issuer));
       providers.set(issuer, made);
