@@ -8,7 +8,7 @@ import { findAccountLimits, setAccountLimits, type AccountLimits } from '../reso
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 import { readQueueState } from '../jobs/read-queue-state.js';
 import { setBuildState } from '../jobs/set-build-state.js';
-import { BUILD_STATES, type BuildState } from '../resolvers/domains/setup/setup-record.js';
+import { BUILD_STATES, isBuildState } from '../resolvers/domains/setup/setup-record.js';
 import { createUser, isRole, normalizeEmail } from '../resolvers/people/users.js';
 import { generatePassword } from '../resolvers/people/passwords.js';
 import { ApiError } from '../resolvers/api-error.js';
@@ -220,10 +220,10 @@ export const adminCommands: Record<string, AdminCommand> = {
       const domain = values.domain?.trim();
       if (!domain) return fail('--domain is required: a domain of an order.');
       const state = values.state?.trim() ?? '';
-      if (!(BUILD_STATES as readonly string[]).includes(state)) return fail(`--state must be one of ${BUILD_STATES.join(', ')}.`);
+      if (!isBuildState(state)) return fail(`--state must be one of ${BUILD_STATES.join(', ')}.`);
       const reason = values.reason?.trim() || null;
       if (state === 'needs_attention' && !reason) return fail('--reason is required with needs_attention: a sentence telling the customer what to do.');
-      const outcome = await setBuildState(db, domain, state as BuildState, reason);
+      const outcome = await setBuildState(db, domain, state, reason);
       return 'error' in outcome ? fail(outcome.error) : outcome;
     },
   },
