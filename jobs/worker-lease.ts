@@ -46,7 +46,7 @@ export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number
       }
     } catch (error) {
       // The database away: the next beat tries again (and others may take this worker for dead; tasks are idempotent).
-      log('warn', 'could not write the worker heartbeat', { reason: (error as Error).message });
+      log('warn', 'could not write the worker heartbeat', { reason: error instanceof Error ? error.message : String(error) });
     }
   };
   beating = beat();
