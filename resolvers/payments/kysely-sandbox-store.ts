@@ -14,6 +14,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SandboxCard, SandboxSetupToken, SandboxStore, SandboxSubscription } from './sandbox-store.js';
 import { isSandboxCardOutcome } from './sandbox-test-cards.js';
+import { z } from 'zod';
+
+/** A sandbox subscription's metadata as this store writes it: names to strings, as Stripe's. */
+const Metadata = z.record(z.string(), z.string());
 
 /**
  * The sandbox processor's state in the service's database, so a saved card and a charge survive a
@@ -93,5 +97,5 @@ function toCard(row: Omit<SandboxCard, 'outcome'> & { outcome: string }): Sandbo
 }
 
 function toSubscription(row: Omit<SandboxSubscription, 'metadata'> & { metadata: string }): SandboxSubscription {
-  return { ...row, metadata: JSON.parse(row.metadata) as Record<string, string>, created_at: new Date(row.created_at) };
+  return { ...row, metadata: Metadata.parse(JSON.parse(row.metadata)), created_at: new Date(row.created_at) };
 }
