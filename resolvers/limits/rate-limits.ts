@@ -76,7 +76,9 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   // timer did), by a timer close() stops; a failed delete is retried at the next tick.
   const expiryTimer =
     store.kind === 'database'
-      ? setInterval(() => deleteExpiredRateLimits(store.raw, Date.now() - EXPIRED_KEPT_MS).catch(() => {}), EXPIRY_SWEEP_MS).unref()
+      ? setInterval(() => {
+          void deleteExpiredRateLimits(store.raw, Date.now() - EXPIRED_KEPT_MS).catch(() => {});
+        }, EXPIRY_SWEEP_MS).unref()
       : null;
   // PGlite reports a SELECT's rowCount as 0 (its affectedRows), and rate-limiter-flexible's get()
   // reads rowCount 0 as "no counter": count the rows a SELECT returns.
