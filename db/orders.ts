@@ -92,8 +92,13 @@ export function findPlacedOrder(db: Kysely<Database>, orderId: number) {
     .executeTakeFirstOrThrow();
 }
 
+/** The order's status (throws for an unknown order). */
+export function findOrderStatus(db: Kysely<Database>, orderId: number): Promise<{ status: OrderStatus }> {
+  return db.selectFrom('orders').select(['status']).where('id', '=', orderId).executeTakeFirstOrThrow();
+}
+
 /** An order's status and who owns it (the cancellation's suspension reads it); undefined when there is none. */
-export function findOrderStatus(db: Kysely<Database>, orderId: number) {
+export function findOrderToSuspend(db: Kysely<Database>, orderId: number) {
   return db.selectFrom('orders').select(['id', 'account_id', 'subscription_id', 'status']).where('id', '=', orderId).executeTakeFirst();
 }
 

@@ -1,5 +1,5 @@
 import { findActiveMailboxesOfOrder, findCancelledOrdersWithActiveMailboxes, moveMailboxStatus } from '../db/mailboxes.js';
-import { findOrderStatus } from '../db/orders.js';
+import { findOrderToSuspend } from '../db/orders.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 
@@ -15,7 +15,7 @@ import type { JobEnvironment, TaskFunction } from './job-types.js';
  */
 export const suspendMailboxes: TaskFunction = async (payload: { orderId: number }, env) => {
   const { db, adapter } = env;
-  const order = await findOrderStatus(db, payload.orderId);
+  const order = await findOrderToSuspend(db, payload.orderId);
   if (!order || order.status !== 'cancelled') return;
   const byDomain = new Map<string, { id: number; email: string }[]>();
   const refused: string[] = [];
