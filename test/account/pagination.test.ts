@@ -402,3 +402,14 @@ describe("the dashboard's pages", () => {
     expect(answer.body.data.billing.invoices.length).toBe((await cases[1]!.expected(mine.accountId)).length);
   });
 });
+
+describe('MCP arguments', () => {
+  it('starting_after may be sent as a number where the cursor is an id (the Inspector CLI sends 2, not "2")', async () => {
+    const expected = await cases[0]!.expected(mine.accountId);
+    const asNumber = await callTool('list_orders', { limit: 2, starting_after: Number(expected[0]) });
+    const asText = await callTool('list_orders', { limit: 2, starting_after: expected[0] });
+    expect(asNumber.isError).toBe(false);
+    expect(asNumber.body).toEqual(asText.body);
+    expect(cases[0]!.ids(asNumber.body)).toEqual(expected.slice(1, 3));
+  });
+});
