@@ -413,3 +413,28 @@ describe('MCP arguments', () => {
     expect(cases[0]!.ids(asNumber.body)).toEqual(expected.slice(1, 3));
   });
 });
+
+describe('OpenAPI', () => {
+  it('lists limit and starting_after on every paged path, and has_more in its answer', async () => {
+    const document = await (await service.api('/openapi.json')).json();
+    const paths = [
+      '/v1/portal/orders',
+      '/v1/portal/billing',
+      '/v1/portal/dashboard',
+      '/v1/webhooks/{webhook_id}/deliveries',
+      '/v1/events',
+      '/v1/portal/reports',
+    ];
+    const shown = paths.map((path) => {
+      const get = document.paths[path].get;
+      const ref: string = get.responses['200'].content['application/json'].schema.$ref;
+      const answer = document.components.schemas[ref.replace('#/components/schemas/', '')];
+      return {
+        path,
+        params: get.parameters.map((p: { name: string }) => p.name).filter((n: string) => n === 'limit' || n === 'starting_after'),
+        hasMore: [answer.properties.has_more.type, answer.required.includes('has_more')],
+      };
+    });
+    expect(shown).toEqual(paths.map((path) => ({ path, params: ['limit', 'starting_after'], hasMore: ['boolean', true] })));
+  });
+});
