@@ -11,12 +11,12 @@ import { Chip } from '../ui/chip';
 import { formatDate, formatMoney } from '../ui/format';
 
 const BillingDocument = graphql(`
-  query Billing($after: String) {
+  query Billing($first: Int!, $after: String) {
     billing {
       currency monthToDateSpend pastDueAmount
       nextCharge { amount currency date }
       pastDueInvoices { number dueAt amountDue amountPaid currency }
-      invoicesConnection(first: 25, after: $after) {
+      invoicesConnection(first: $first, after: $after) {
         nodes {
           number status amountDue amountPaid amountRemaining currency issuedAt dueAt paidAt orderReference pastDue
           lines { description quantity unitAmount amount } domains hostedInvoiceUrl lastPaymentError
@@ -46,7 +46,7 @@ type Invoice = Billing['invoicesConnection']['nodes'][number];
 
 /** Invoices, what is past due and what to do about it, the next charge, and the card on file. */
 export function BillingPage() {
-  const paged = usePagedQuery({ query: BillingDocument, variables: {}, pageInfo: (d) => d.billing.invoicesConnection.pageInfo });
+  const paged = usePagedQuery({ query: BillingDocument, variables: { first: 25 }, pageInfo: (d) => d.billing.invoicesConnection.pageInfo });
   const result = paged.first;
   // The processor's card page sends the person back here with ?card=saved or ?card=cancelled.
   const returned = new URLSearchParams(useSearch()).get('card');

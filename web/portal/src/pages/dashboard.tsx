@@ -12,10 +12,10 @@ import { mailboxesPath } from './mailboxes';
 import { ShowMore, usePagedQuery } from '../ui/paged-query';
 
 const DashboardDocument = graphql(`
-  query Dashboard($after: String) {
+  query Dashboard($first: Int!, $after: String) {
     dashboard {
       domainCount mailboxCount orderCount
-      domainsConnection(first: 100, after: $after) {
+      domainsConnection(first: $first, after: $after) {
         orders {
           orderId reference product status createdAt
           domains { domain buildState buildReason mailboxCount workspaceName buildProblems { code message } }
@@ -46,7 +46,7 @@ const STATES = ['queued', 'building', 'waiting_for_dns', 'live', 'needs_attentio
  * reads the next page), searchable by name among those shown.
  */
 export function DashboardPage() {
-  const paged = usePagedQuery({ query: DashboardDocument, variables: {}, pageInfo: (d) => d.dashboard.domainsConnection.pageInfo });
+  const paged = usePagedQuery({ query: DashboardDocument, variables: { first: 100 }, pageInfo: (d) => d.dashboard.domainsConnection.pageInfo });
   const result = paged.first;
   const [search, setSearch] = useState('');
   const [state, setState] = useState('');

@@ -26,8 +26,8 @@ const EXPORT_FORMATS = [
 ] as const;
 
 const OrdersDocument = graphql(`
-  query Orders($after: String) {
-    ordersConnection(first: 50, after: $after) {
+  query Orders($first: Int!, $after: String) {
+    ordersConnection(first: $first, after: $after) {
       nodes {
         orderId subscriptionId reference product status domainCount mailboxCount
         renewalTotal currency interval createdAt
@@ -67,7 +67,7 @@ const MONITORS: readonly { key: Monitor; label: string; hint: string }[] = [
 
 /** The account's orders, newest first, 50 at a time ("Show more"), each with its sending tool and monitor switches. */
 export function OrdersPage() {
-  const paged = usePagedQuery({ query: OrdersDocument, variables: {}, pageInfo: (d) => d.ordersConnection.pageInfo });
+  const paged = usePagedQuery({ query: OrdersDocument, variables: { first: 50 }, pageInfo: (d) => d.ordersConnection.pageInfo });
   const { first: result, reexecute } = paged;
   const orders = paged.pages.flatMap((p) => p.ordersConnection.nodes);
   const [outcome, setOutcome] = useState<Outcome | null>(null);

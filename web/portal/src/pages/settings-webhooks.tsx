@@ -30,8 +30,8 @@ const DeleteWebhookDocument = graphql(`
 `);
 
 const WebhookDeliveriesDocument = graphql(`
-  query WebhookDeliveries($webhookId: Int!, $after: String) {
-    webhookDeliveriesConnection(webhookId: $webhookId, first: 20, after: $after) {
+  query WebhookDeliveries($webhookId: Int!, $first: Int!, $after: String) {
+    webhookDeliveriesConnection(webhookId: $webhookId, first: $first, after: $after) {
       nodes {
         deliveryId eventId eventType status createdAt deliveredAt nextAttemptAt
         attempts { attempt at statusCode durationMs error }
@@ -179,7 +179,7 @@ function EndpointItem(props: { endpoint: Endpoint; onChanged: () => void }) {
 function Deliveries(props: { webhookId: number }) {
   const paged = usePagedQuery({
     query: WebhookDeliveriesDocument,
-    variables: { webhookId: props.webhookId },
+    variables: { webhookId: props.webhookId, first: 20 },
     pageInfo: (d) => d.webhookDeliveriesConnection.pageInfo,
     requestPolicy: 'network-only',
   });

@@ -12,7 +12,9 @@ export interface PageInfoFields {
  * A list read through a GraphQL connection (docs/api.md, "Pagination"): the first page through
  * useQuery (so refreshing works as for any query), the next ones on demand with `after` set to the
  * previous page's endCursor. Pages loaded after an older first page are dropped when it is asked
- * for again (a refresh starts from the top).
+ * for again (a refresh starts from the top). The page size goes in as a variable ($first), not a
+ * literal: graphql-armor's cost limit counts a literal argument into the query's cost, and the
+ * dashboard's nested selection with first: 100 written in went over 5,000.
  */
 export function usePagedQuery<Data, Variables extends AnyVariables & { after?: string | null }>(args: {
   readonly query: DocumentInput<Data, Variables>;
