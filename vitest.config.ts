@@ -9,8 +9,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // build-portal: the pages under test; pglite-template: one migrated PGlite dumped once per run, which
-    // each in-memory test database loads instead of running initdb and the migrations again.
-    globalSetup: ['test/support/build-portal.ts', 'test/support/pglite-template.ts'],
+    // each in-memory test database loads instead of running initdb and the migrations again;
+    // postgres-template: with DATABASE_URL, one migrated database each test database is copied from.
+    globalSetup: ['test/support/build-portal.ts', 'test/support/pglite-template.ts', 'test/support/postgres-template.ts'],
     // CPU_TIMINGS=<file>: one JSON line per test file with its CPU and wall time (README "Tests and CI").
     setupFiles: ['test/support/cpu-timing.ts'],
     // Two files at a time even on two cores (vitest's default is one fewer than the cores): much of a

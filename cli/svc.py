@@ -174,6 +174,17 @@ def cmd_sources(client, args):
         urllib.parse.quote(args.domain, safe=""), urllib.parse.urlencode({"period": args.period})))
 
 
+def cmd_report_days(client, args):
+    return client.request("GET", "/v1/portal/reports/daily?" + urllib.parse.urlencode({"period": args.period}))
+
+
+def cmd_alert_settings(client, args):
+    if args.dmarc_threshold is None:
+        return client.request("GET", "/v1/alerts/settings")
+    value = None if args.dmarc_threshold == "default" else float(args.dmarc_threshold)
+    return client.request("PUT", "/v1/alerts/settings", {"dmarc_pass_rate_threshold": value})
+
+
 def cmd_upload_report(client, args):
     with open(args.file, "rb") as handle:
         content = base64.b64encode(handle.read()).decode("ascii")
@@ -573,6 +584,15 @@ def build_parser():
               "(GET /v1/portal/domains/{domain}/sources).", cmd_sources)
     sub.add_argument("domain")
     sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
+    sub = add("report-days", "reported messages and DMARC pass rate per day",
+              "Every domain with the days a DMARC report covers: messages, passed, pass rate "
+              "(GET /v1/portal/reports/daily). A domain without reports has no days.", cmd_report_days)
+    sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
+    sub = add("alert-settings", "read or set the report alert threshold",
+              "The DMARC pass rate under which a report raises dmarc.failures (GET /v1/alerts/settings); "
+              "with --dmarc-threshold, sets it (PUT /v1/alerts/settings).", cmd_alert_settings)
+    sub.add_argument("--dmarc-threshold", metavar="PERCENT",
+                     help="a percentage above 0 and at most 100, or 'default' for the service's default")
     sub = add("upload-report", "upload a DMARC or TLS-RPT report file",
               "Uploads a report file (.xml, .xml.gz, .zip, .eml, .json, .json.gz) forwarded from a mailbox "
               "(POST /v1/reports); each report in it is stored once.", cmd_upload_report)

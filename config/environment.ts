@@ -235,6 +235,9 @@ export const environmentSchema = z.object({
     }),
   REPORTS_SMTP_MAX_BYTES: wholeNumber('REPORTS_SMTP_MAX_BYTES', 10 * 1024 * 1024, 1024, 'bytes of one message', 50 * 1024 * 1024),
   REPORTS_RETENTION_DAYS: wholeNumber('REPORTS_RETENTION_DAYS', 180, 1, 'days', 3650),
+  // PEM files of the report listener's certificate (with its chain) and private key: set both to offer STARTTLS.
+  REPORTS_SMTP_TLS_CERT: text(null),
+  REPORTS_SMTP_TLS_KEY: text(null),
   SETUP_TLS_RPT: z
     .string()
     .optional()
@@ -391,6 +394,10 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentS
 export function readEnvironment(env: NodeJS.ProcessEnv): Environment {
   const known = Object.fromEntries(ENVIRONMENT_VARIABLES.map((name) => [name, env[name]]));
   const parsed = environmentSchema.safeParse(known);
-  if (parsed.success) return parsed.data;
-  throw new Error(parsed.error.issues.map((issue) => issue.message).join(' '));
+  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join(' '));
+  if ((parsed.data.REPORTS_SMTP_TLS_CERT === null) !== (parsed.data.REPORTS_SMTP_TLS_KEY === null))
+    throw new Error(
+      `REPORTS_SMTP_TLS_CERT and REPORTS_SMTP_TLS_KEY go together: set both (the certificate's and the private key's PEM files) to offer STARTTLS, or neither; only ${parsed.data.REPORTS_SMTP_TLS_CERT === null ? 'REPORTS_SMTP_TLS_KEY' : 'REPORTS_SMTP_TLS_CERT'} is set.`,
+    );
+  return parsed.data;
 }

@@ -50,6 +50,8 @@ export interface ReportsSettings {
   readonly smtpMaxBytes: number;
   /** REPORTS_RETENTION_DAYS (180): reports whose period ended longer ago are deleted by the sweep. */
   readonly retentionDays: number;
+  /** REPORTS_SMTP_TLS_CERT and REPORTS_SMTP_TLS_KEY: PEM files; with both, the listener offers STARTTLS; null: plain text only. */
+  readonly smtpTls: { readonly certFile: string; readonly keyFile: string } | null;
 }
 
 /** The settings of publishing records through customers' DNS connections. */
@@ -367,7 +369,13 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       timeoutMs: e.DNS_PUBLISH_TIMEOUT_MS,
     },
     faults: { serviceFault: e.SERVICE_FAULT, idempotencyClaimMs: e.IDEMPOTENCY_CLAIM_MS },
-    reports: { smtpPort: e.REPORTS_SMTP_PORT, smtpMaxBytes: e.REPORTS_SMTP_MAX_BYTES, retentionDays: e.REPORTS_RETENTION_DAYS },
+    reports: {
+      smtpPort: e.REPORTS_SMTP_PORT,
+      smtpMaxBytes: e.REPORTS_SMTP_MAX_BYTES,
+      retentionDays: e.REPORTS_RETENTION_DAYS,
+      smtpTls:
+        e.REPORTS_SMTP_TLS_CERT !== null && e.REPORTS_SMTP_TLS_KEY !== null ? { certFile: e.REPORTS_SMTP_TLS_CERT, keyFile: e.REPORTS_SMTP_TLS_KEY } : null,
+    },
   };
 }
 

@@ -49,3 +49,14 @@ export function findAccountCustomer(db: Kysely<Database>, accountId: number): Pr
 export async function setAccountCustomer(db: Kysely<Database>, accountId: number, customerId: string): Promise<void> {
   await db.updateTable('accounts').set({ processor_customer_id: customerId }).where('id', '=', accountId).execute();
 }
+
+/** The account's own DMARC pass-rate threshold for dmarc.failures (percent); null: the default. */
+export async function findAccountDmarcAlertPassRate(db: Kysely<Database>, accountId: number): Promise<number | null> {
+  const row = await db.selectFrom('accounts').select('dmarc_alert_pass_rate').where('id', '=', accountId).executeTakeFirst();
+  return row?.dmarc_alert_pass_rate ?? null;
+}
+
+/** Sets (or, with null, clears back to the default) the account's DMARC pass-rate threshold. */
+export async function setAccountDmarcAlertPassRate(db: Kysely<Database>, accountId: number, passRate: number | null): Promise<void> {
+  await db.updateTable('accounts').set({ dmarc_alert_pass_rate: passRate }).where('id', '=', accountId).execute();
+}

@@ -114,3 +114,30 @@ export async function findSourcesSeenBefore(
     .execute();
   return new Set(rows.map((r) => r.source_ip));
 }
+
+export interface DailyReportFigures {
+  readonly domain_id: number;
+  readonly day: string;
+  readonly messages: number;
+  readonly passed: number;
+}
+
+/** Messages and DMARC passes per domain and report day from `sinceDay` on, oldest day first; a day without rows is absent (not 0). */
+export async function findDailyReportFigures(db: Kysely<Database>, domainIds: readonly number[], sinceDay: string): Promise<DailyReportFigures[]> {
+  if (domainIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('dmarc_report_rows as r')
+    .select((eb) => [
+      'r.domain_id',
+      'r.day',
+      eb.fn.sum<string>('r.messages').as('messages'),
+      eb.fn.sum<string>(eb.case().when('r.dmarc_pass', '=', true).then(eb.ref('r.messages')).else(0).end()).as('passed'),
+    ])
+    .where('r.domain_id', 'in', [...domainIds])
+    .where('r.day', '>=', sinceDay)
+    .groupBy(['r.domain_id', 'r.day'])
+    .orderBy('r.domain_id')
+    .orderBy('r.day')
+    .execute();
+  return rows.map((r) => ({ domain_id: r.domain_id, day: dayText(r.day), messages: Number(r.messages), passed: Number(r.passed) }));
+}

@@ -345,3 +345,8 @@ export async function listOrderDomainNames(db: Kysely<Database>, orderId: number
 export function insertDomains(db: Kysely<Database>, domains: readonly NewDomain[]): Promise<{ id: number; domain: string }[]> {
   return db.insertInto('domains').values(domains).returning(['id', 'domain']).execute();
 }
+
+/** The account's domains (id and name), by name. */
+export function listAccountDomains(db: Kysely<Database>, accountId: number): Promise<{ id: number; domain: string }[]> {
+  return db.selectFrom('domains').select(['id', 'domain']).where('account_id', '=', accountId).orderBy('domain').execute();
+}

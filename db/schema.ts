@@ -14,6 +14,8 @@ export interface AccountTable {
   read_per_minute: number | null;
   change_per_minute: number | null;
   orders_per_hour: number | null;
+  /** The account's DMARC pass-rate threshold (percent) for dmarc.failures; null means the default. */
+  dmarc_alert_pass_rate: number | null;
 }
 
 /** A person who signs in to the portal (docs/people.md). */
@@ -567,8 +569,16 @@ export interface AlertEmailTable {
   transport: string;
 }
 
+/** A report source address's PTR name as last resolved (docs/reports.md); null when it has none. */
+export interface SourcePtrNameTable {
+  source_ip: string;
+  ptr: string | null;
+  resolved_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountTable;
+  source_ptr_names: SourcePtrNameTable;
   api_keys: ApiKeyTable;
   users: UserTable;
   sessions: SessionTable;

@@ -11,7 +11,6 @@ import type { JobsConfig } from '../config/settings.js';
 import type { JobEnvironment, QueueState } from './job-types.js';
 import type { JobHooks } from '../resolvers/job-hooks.js';
 import { createSandboxAdapter } from './provisioning-adapter.js';
-import { createGoogleAdapter } from './google-workspace-adapter.js';
 import { createAlertMailer } from './alert-mailer.js';
 import { queueDueMonitoring } from './sweep.js';
 import { TASKS } from './task-list.js';
@@ -47,8 +46,9 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     db: database.db,
     services,
     config,
+    // Google's client is loaded only when PROVISIONING=google chose it.
     adapter: config.google
-      ? createGoogleAdapter(config.google, config.sandboxBuildDelayMs)
+      ? (await import('./google-workspace-adapter.js')).createGoogleAdapter(config.google, config.sandboxBuildDelayMs)
       : createSandboxAdapter(config.sandboxBuildDelayMs, config.sandboxSuspendedMailboxes),
     mailer,
     enqueue: (task, payload, opts) => queue.enqueue(task, payload, opts),

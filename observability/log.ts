@@ -25,7 +25,16 @@ export function flushLog(): void {
   process.stdout.write(text);
 }
 
-process.on('exit', flushLog);
+// One listener per process, calling this module's flushLog: when the module is evaluated again in
+// the same process (the test runner does so for each test file), the newest evaluation's lines are
+// flushed and no listener is added per evaluation.
+const FLUSH_AT_EXIT = Symbol.for('svc.log.flushAtExit');
+if (typeof Reflect.get(process, FLUSH_AT_EXIT) !== 'function')
+  process.on('exit', () => {
+    const flush: unknown = Reflect.get(process, FLUSH_AT_EXIT);
+    if (typeof flush === 'function') flush();
+  });
+Reflect.set(process, FLUSH_AT_EXIT, flushLog);
 
 let silent = false;
 

@@ -4,6 +4,7 @@ import { publicCheckRows } from './public-check-rows.js';
 import { ANALYTICS_PERIODS } from '../resolvers/account/get-analytics.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../resolvers/pagination.js';
 import { pageForRest, pageSchemaForRest } from './page-answer.js';
+import { REPORT_UPLOAD_BODY_BYTES, REPORT_UPLOAD_TOO_LARGE } from '../resolvers/reports/upload-report.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -75,6 +76,11 @@ export interface OperationRow {
    * MCP send the same fields in the JSON input (a file upload does not fit GraphQL's JSON).
    */
   readonly rawBody?: { readonly contentField: string; readonly nameField: string };
+  /**
+   * A larger body than the listener's 1 MiB for this REST path only (server/serve-http.ts reads it
+   * before the body arrives, so it stays a bound): the report upload takes a whole report file.
+   */
+  readonly maxBodyBytes?: { readonly bytes: number; readonly detail: string };
   /** The answer's JSON Schema as `reshape` changes it (OpenAPI's 200 and the MCP tool's outputSchema). */
   readonly reshapeSchema?: (schema: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -718,6 +724,34 @@ export const alertRecipientRows = [
     bodyVariable: 'input',
     annotations: REPLACING,
   },
+  {
+    name: 'get_alert_settings',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/alerts/settings',
+    document: 'alert-settings',
+    unwrap: 'alertSettings',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: "Your account's report alert thresholds: the DMARC pass rate under which a report raises dmarc.failures, and whether it is yours or the default.",
+    params: [],
+    annotations: READING,
+  },
+  {
+    name: 'set_alert_settings',
+    listener: 'api',
+    method: 'PUT',
+    path: '/v1/alerts/settings',
+    document: 'set-alert-settings',
+    unwrap: 'setAlertSettings',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Sets the DMARC pass rate under which a report raises dmarc.failures: {"dmarc_pass_rate_threshold": 95} (percent, above 0 and at most 100; null for the default).',
+    params: [],
+    bodyVariable: 'input',
+    annotations: REPLACING,
+  },
 ] as const satisfies readonly OperationRow[];
 
 const connectionIdParam: ParamSpec = {
@@ -868,6 +902,7 @@ export const reportRows = [
     params: [],
     bodyVariable: 'input',
     rawBody: { contentField: 'content', nameField: 'filename' },
+    maxBodyBytes: { bytes: REPORT_UPLOAD_BODY_BYTES, detail: REPORT_UPLOAD_TOO_LARGE },
     mcpTool: 'upload_report',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
@@ -901,6 +936,21 @@ export const reportRows = [
     summary: 'Who sends as one of your domains (from DMARC aggregate reports): each source address with its messages and DMARC pass rate over the period.',
     params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'One of your domains.' }, periodParam],
     mcpTool: 'get_domain_sources',
+    annotations: READING,
+  },
+  {
+    name: 'get_report_days',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/reports/daily',
+    document: 'report-days',
+    unwrap: 'reportDays',
+    scope: 'read',
+    rateLimit: 'read',
+    summary:
+      'Messages reported and DMARC pass rate per domain and day over the period (DMARC aggregate reports): every domain of yours, each with only the days a report covers (none: no report yet).',
+    params: [periodParam],
+    mcpTool: 'get_report_days',
     annotations: READING,
   },
 ] as const satisfies readonly OperationRow[];

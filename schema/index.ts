@@ -21,6 +21,7 @@ import './ordering.js';
 import './card-setup.js';
 import './webhooks.js';
 import './alert-recipients.js';
+import './alert-settings.js';
 import './people.js';
 import './domain-verification.js';
 import './domain-setup.js';

@@ -5,6 +5,7 @@ import { REPORT_FILE_STATUSES, uploadReport, type ReportUpload } from '../resolv
 import { listReports, listReportsPage, type ReportPage, type ReportSummary } from '../resolvers/reports/list-reports.js';
 import { connectionOf } from './connection.js';
 import { getDomainSources, type DomainSource, type DomainSources } from '../resolvers/reports/domain-sources.js';
+import { getReportDays, type DomainReportDays, type ReportDay, type ReportDays } from '../resolvers/reports/report-days.js';
 import { AnalyticsPeriodEnum } from './analytics.js';
 
 const REPORT_KINDS = ['dmarc', 'tls'] as const;
@@ -122,6 +123,10 @@ const DomainSourceRef = builder.objectRef<DomainSource>('DomainSource').implemen
   description: 'One address sending as the domain, from DMARC aggregate reports.',
   fields: (t) => ({
     sourceIp: t.exposeString('sourceIp'),
+    ptr: t.exposeString('ptr', {
+      nullable: true,
+      description: 'The PTR name of the address (lower case, no trailing dot); null when it has none or our resolver did not answer in time.',
+    }),
     messages: t.exposeInt('messages'),
     passed: t.exposeInt('passed', { description: 'Messages that passed DMARC (aligned DKIM or SPF).' }),
     passRate: t.exposeFloat('passRate', { description: 'passed of messages, in percent.' }),
@@ -159,5 +164,45 @@ builder.queryField('domainSources', (t) =>
       period: t.arg({ type: AnalyticsPeriodEnum, required: false, description: 'Default P7D (7d on REST and MCP).' }),
     },
     resolve: (_root, args, ctx) => getDomainSources(args.domain, args.period, ctx),
+  }),
+);
+
+const ReportDayRef = builder.objectRef<ReportDay>('ReportDay').implement({
+  description: "One day's DMARC aggregate reports for a domain, summed over every reporter.",
+  fields: (t) => ({
+    day: t.exposeString('day', { description: "YYYY-MM-DD: the UTC day of the reports' periods." }),
+    messages: t.exposeInt('messages', { description: 'Messages reported.' }),
+    passed: t.exposeInt('passed', { description: 'Messages passing DMARC.' }),
+    passRate: t.exposeFloat('passRate', { nullable: true, description: 'passed of messages, in percent; null when the reports count no message.' }),
+  }),
+});
+
+const DomainReportDaysRef = builder.objectRef<DomainReportDays>('DomainReportDays').implement({
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    days: t.field({
+      type: [ReportDayRef],
+      description: 'Only the days a DMARC report covers, oldest first: a day without a report is absent (never 0). Empty: no report yet in the period.',
+      resolve: (d) => [...d.days],
+    }),
+  }),
+});
+
+const ReportDaysRef = builder.objectRef<ReportDays>('ReportDays').implement({
+  fields: (t) => ({
+    period: t.field({ type: AnalyticsPeriodEnum, description: 'The period asked for, ending today.', resolve: (s) => s.period }),
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    domains: t.field({ type: [DomainReportDaysRef], description: 'Every domain of the account, by name.', resolve: (s) => [...s.domains] }),
+  }),
+});
+
+builder.queryField('reportDays', (t) =>
+  t.field({
+    type: ReportDaysRef,
+    description: 'Volume and DMARC pass rate per domain and day over a period, from DMARC aggregate reports: what the portal charts.',
+    authScopes: { read: true },
+    args: { period: t.arg({ type: AnalyticsPeriodEnum, required: false, description: 'Default P7D (7d on REST and MCP).' }) },
+    resolve: (_root, args, ctx) => getReportDays(args.period, ctx),
   }),
 );

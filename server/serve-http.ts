@@ -45,6 +45,11 @@ const CONNECTION_CLOSED = new DOMException('The connection closed.', 'AbortError
  */
 export interface ServeHttpOptions {
   readonly maxBodyBytes: number;
+  /**
+   * A larger cap for a few REST paths, by "METHOD /path" (the operation table's maxBodyBytes: the
+   * report upload), with the sentence its 413 says. Every other request keeps maxBodyBytes.
+   */
+  readonly bodyLimitsByRoute?: ReadonlyMap<string, { readonly bytes: number; readonly detail: string }>;
   readonly name: string;
   readonly trustedProxies?: ReadonlySet<string>;
   /** LOG_REQUESTS (settings.log.requests): one log line per request; on when absent. */
@@ -156,8 +161,9 @@ async function handle(
   logIds: LogIds,
   trusted: ReadonlySet<string>,
 ): Promise<void> {
-  const { maxBodyBytes } = options;
   const method = req.method ?? 'GET';
+  const routeLimit = options.bodyLimitsByRoute?.size ? options.bodyLimitsByRoute.get(`${method} ${(req.url ?? '/').split('?')[0]}`) : undefined;
+  const maxBodyBytes = routeLimit?.bytes ?? options.maxBodyBytes;
   // The request's signal: aborted when the connection closes before the answer is written whole. A
   // caller who hangs up thus stops the request's DNS questions and fetches (the checks' request scope
   // follows it). After a finished answer nothing is left to stop, so the signal is left alone: an
@@ -170,12 +176,12 @@ async function handle(
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId, options.ownAnswerHeaders);
+    if (declared > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId, options.ownAnswerHeaders, routeLimit?.detail);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId, options.ownAnswerHeaders);
+      if (size > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId, options.ownAnswerHeaders, routeLimit?.detail);
       chunks.push(chunk as Buffer);
     }
     body = Buffer.concat(chunks);
@@ -239,13 +245,15 @@ async function handle(
   res.end(payload);
 }
 
-function tooLarge(res: ServerResponse, maxBodyBytes: number, requestId: string, own: Readonly<Record<string, string>> = {}): void {
+function tooLarge(res: ServerResponse, maxBodyBytes: number, requestId: string, own: Readonly<Record<string, string>> = {}, routeDetail?: string): void {
   // The connection closes after the answer, so what is left of the body is never read.
   sendJson(
     res,
     413,
     {
-      detail: `The body is larger than ${maxBodyBytes} bytes; send a smaller request (split large orders or lists).`,
+      detail: routeDetail
+        ? `The body is larger than ${maxBodyBytes} bytes. ${routeDetail}`
+        : `The body is larger than ${maxBodyBytes} bytes; send a smaller request (split large orders or lists).`,
       code: 'body_too_large',
       request_id: requestId,
     },

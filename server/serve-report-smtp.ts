@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
@@ -12,7 +13,23 @@ export interface ReportSmtpOptions {
   readonly reportsDomain: string;
   /** REPORTS_SMTP_MAX_BYTES: advertised with SIZE and enforced while the message streams in. */
   readonly maxBytes: number;
+  /** REPORTS_SMTP_TLS_CERT / REPORTS_SMTP_TLS_KEY: PEM files read once at start; with them the listener offers STARTTLS. */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string } | null;
   readonly db: Kysely<Database>;
+}
+
+/** Reads a PEM file named by a setting, or stops the start with a sentence naming the setting. */
+function readPem(path: string, variable: string, kind: RegExp): Buffer {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(path);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+    throw new Error(`${variable} "${path}" cannot be read (${code}); point it at a PEM file or unset both REPORTS_SMTP_TLS_CERT and REPORTS_SMTP_TLS_KEY.`);
+  }
+  if (!kind.test(pem.toString('latin1')))
+    throw new Error(`${variable} "${path}" holds no PEM ${variable.endsWith('CERT') ? 'certificate' : 'private key'}; point it at the right file.`);
+  return pem;
 }
 
 /** The local parts receivers send reports to: the DMARC record's rua and the TLS-RPT record's rua (docs/reports.md). */
@@ -29,19 +46,29 @@ class SmtpRefusal extends Error {
 
 /**
  * The SMTP listener for DMARC aggregate and TLS-RPT reports (REPORTS_SMTP_PORT), on smtp-server: no
- * AUTH, recipients limited to the report addresses, the size enforced as the message arrives. A
+ * AUTH, STARTTLS when a certificate is configured, recipients limited to the report addresses, the size enforced as the message arrives. A
  * message is parsed (mailparser) and each report in it stored; it is accepted (250) once read, even
  * when a report in it is refused (the reason goes to the log and metrics: senders do not read bounces).
  */
 export async function serveReportSmtp(options: ReportSmtpOptions): Promise<{ readonly port: number; close(): Promise<void> }> {
   const addresses = new Set(REPORT_MAILBOXES.map((local) => `${local}@${options.reportsDomain}`.toLowerCase()));
+  const tls = options.tls
+    ? {
+        cert: readPem(options.tls.certFile, 'REPORTS_SMTP_TLS_CERT', /-----BEGIN CERTIFICATE-----/),
+        key: readPem(options.tls.keyFile, 'REPORTS_SMTP_TLS_KEY', /-----BEGIN [A-Z ]*PRIVATE KEY-----/),
+      }
+    : null;
   const server = new SMTPServer({
     name: options.reportsDomain,
     banner: 'DMARC and TLS-RPT reports only',
     authOptional: true,
-    disabledCommands: ['AUTH'],
-    // STARTTLS needs a certificate, which is not configurable yet (docs/reports.md, "Not built").
-    hideSTARTTLS: true,
+    // Without a certificate STARTTLS is refused outright, not only left out of EHLO: smtp-server would
+    // otherwise answer it with the self-signed key it bundles, which is no one's certificate.
+    disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    // STARTTLS is offered only with a certificate (REPORTS_SMTP_TLS_CERT and _KEY): receivers that
+    // find it use it (Google and Microsoft do), and one that does not may still send in clear text,
+    // as SMTP between servers allows (RFC 3207).
+    ...(tls ? { secure: false, key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2' as const } : { hideSTARTTLS: true }),
     size: options.maxBytes,
     maxClients: 50,
     socketTimeout: 60_000,

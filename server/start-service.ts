@@ -17,6 +17,8 @@ import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
 import { serveMetrics } from './serve-metrics.js';
 import { serveForwarding } from './serve-forwarding.js';
 import { serveReportSmtp } from './serve-report-smtp.js';
+import { bodyLimitsByRoute } from './body-limits-by-route.js';
+import { operationTable } from '../operations/operation-table.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
 
@@ -96,6 +98,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             host: config.host,
             reportsDomain: config.reportsDomain,
             maxBytes: settings.reports.smtpMaxBytes,
+            tls: settings.reports.smtpTls,
             db: database.db,
           });
     const yoga = createGraphqlServer({ graphiql: !config.production });
@@ -111,7 +114,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       logRequests: settings.log.requests,
       ownAnswerHeaders: PUBLIC_CORS,
     });
-    const apiServer = serveHttp(handlers.api, { maxBodyBytes: config.maxBodyBytes, name: 'api', trustedProxies, logRequests: settings.log.requests });
+    const apiServer = serveHttp(handlers.api, {
+      maxBodyBytes: config.maxBodyBytes,
+      bodyLimitsByRoute: bodyLimitsByRoute(operationTable),
+      name: 'api',
+      trustedProxies,
+      logRequests: settings.log.requests,
+    });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);
     // Embedded PGlite serves this process only: operator commands reach it over a local socket.

@@ -25,6 +25,17 @@ export type AlertRecipientsInput = {
   emails: Array<Scalars['String']['input']>;
 };
 
+/** account: your account set it; default: the service-wide default applies. */
+export enum AlertSettingSource {
+  Account = 'account',
+  Default = 'default'
+}
+
+export type AlertSettingsInput = {
+  /** Percent, above 0 and at most 100 (one decimal kept); null or left out: back to the default. */
+  dmarcPassRateThreshold: InputMaybe<Scalars['Float']['input']>;
+};
+
 /** Length of a period ending today: P1D, P7D, P14D, P30D, P90D (on REST and MCP 1d, 7d, 14d, 30d, 90d). */
 export enum AnalyticsPeriod {
   /** 1 day (1d on REST and MCP). */
@@ -581,6 +592,11 @@ export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type AlertRecipientsQuery = { alertRecipients: { emails: Array<string>, max_emails: number } };
 
+export type AlertSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AlertSettingsQuery = { alertSettings: { dmarc_pass_rate_threshold: number, dmarc_pass_rate_threshold_source: AlertSettingSource, dmarc_pass_rate_threshold_default: number, dmarc_min_messages: number } };
+
 export type AnalyticsQueryVariables = Exact<{
   period: InputMaybe<AnalyticsPeriod>;
 }>;
@@ -852,7 +868,7 @@ export type DomainSourcesQueryVariables = Exact<{
 }>;
 
 
-export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
+export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ ptr: string | null, messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
 
 export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -938,6 +954,13 @@ export type RenameWorkspaceMutationVariables = Exact<{
 
 export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
 
+export type ReportDaysQueryVariables = Exact<{
+  period: InputMaybe<AnalyticsPeriod>;
+}>;
+
+
+export type ReportDaysQuery = { reportDays: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, days: Array<{ day: string, messages: number, passed: number, pass_rate: number | null }> }> } };
+
 export type ReportsQueryVariables = Exact<{
   limit: InputMaybe<Scalars['Int']['input']>;
   startingAfter: InputMaybe<Scalars['String']['input']>;
@@ -1004,6 +1027,13 @@ export type SetAlertRecipientsMutationVariables = Exact<{
 
 
 export type SetAlertRecipientsMutation = { setAlertRecipients: { emails: Array<string>, max_emails: number } };
+
+export type SetAlertSettingsMutationVariables = Exact<{
+  input: AlertSettingsInput;
+}>;
+
+
+export type SetAlertSettingsMutation = { setAlertSettings: { dmarc_pass_rate_threshold: number, dmarc_pass_rate_threshold_source: AlertSettingSource, dmarc_pass_rate_threshold_default: number, dmarc_min_messages: number } };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];

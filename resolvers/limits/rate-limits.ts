@@ -1,6 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import type { RawQuery } from '../../db/open-database.js';
+import { deleteExpiredRateLimits } from '../../db/rate-limits.js';
 import { recordRateLimitRefusal } from '../../observability/metrics.js';
 import { ApiError } from '../api-error.js';
 
@@ -53,9 +54,13 @@ export interface RateLimits {
   peek(kind: RateLimitClass, subject: string, allowance?: number): Promise<RateLimitOutcome>;
   /** Resolves once the store answers (Redis connected); rejects with a sentence after 5 s. */
   ready(): Promise<void>;
-  /** Closes the store's connection when it owns one (Redis). */
+  /** Stops the expired-counter sweep and closes the store's connection when it owns one (Redis). */
   close(): Promise<void>;
 }
+
+/** How often expired counters are deleted from the database, and how long past its window one is kept. */
+const EXPIRY_SWEEP_MS = 5 * 60_000;
+const EXPIRED_KEPT_MS = 60 * 60_000;
 
 /** Where the counters live. */
 export type RateLimitStore =
@@ -69,6 +74,12 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   // One limiter per class and allowance: the counter key is the same for every allowance, so an
   // operator raising an account's limit keeps the count already made this window.
   const limiters = new Map<string, RateLimiterAbstract>();
+  // Counters whose window ended over an hour ago are deleted every five minutes (as the library's own
+  // timer did), by a timer close() stops; a failed delete is retried at the next tick.
+  const expiryTimer =
+    store.kind === 'database'
+      ? setInterval(() => deleteExpiredRateLimits(store.raw, Date.now() - EXPIRED_KEPT_MS).catch(() => {}), EXPIRY_SWEEP_MS).unref()
+      : null;
   // PGlite reports a SELECT's rowCount as 0 (its affectedRows), and rate-limiter-flexible's get()
   // reads rowCount 0 as "no counter": count the rows a SELECT returns.
   const raw =
@@ -93,7 +104,9 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
               storeType: 'client',
               tableName: 'rate_limits',
               tableCreated: true,
-              clearExpiredByTimeout: true,
+              // Its own timer re-arms itself with no way to stop it, so a stopped service kept it (and
+              // through it the database) for up to five minutes; expired counters are cleared below.
+              clearExpiredByTimeout: false,
             })
           : // Refuse at once (503) rather than queue while Redis is down: a request must not hang on its count.
             new RateLimiterRedis({ ...options, keyPrefix: `${store.keyPrefix}:${kind}`, storeClient: store.client, rejectIfRedisNotReady: true });
@@ -154,6 +167,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
       });
     },
     async close() {
+      if (expiryTimer) clearInterval(expiryTimer);
       if (store.kind === 'redis') await store.client.quit().catch(() => store.client.disconnect());
     },
   };

@@ -3,9 +3,12 @@ import { requireAccountId } from '../auth/require-account.js';
 import { findOwnedDomain } from '../changes/find-owned.js';
 import { ANALYTICS_PERIODS, parsePeriod, type AnalyticsPeriod } from '../account/get-analytics.js';
 import { findDomainSources } from '../../db/dmarc-report-rows.js';
+import { nameSources } from './source-ptr-names.js';
 
 export interface DomainSource {
   readonly sourceIp: string;
+  /** The address's PTR name as our resolver answers it; null when it has none or did not answer in time (docs/reports.md). */
+  readonly ptr: string | null;
   readonly messages: number;
   readonly passed: number;
   /** Percentage of messages passing DMARC, one decimal. */
@@ -37,6 +40,12 @@ export async function getDomainSources(domain: string, rawPeriod: string | null 
   const from = new Date(to.getTime() - (ANALYTICS_PERIODS[period] - 1) * 86_400_000);
   const fromDay = from.toISOString().slice(0, 10);
   const rows = await findDomainSources(ctx.services.db, owned.id, fromDay);
+  const names = await nameSources(
+    ctx.services.db,
+    ctx.checks().dns,
+    rows.map((r) => r.source_ip),
+    to,
+  );
   return {
     domain: owned.domain,
     period,
@@ -44,6 +53,7 @@ export async function getDomainSources(domain: string, rawPeriod: string | null 
     to: to.toISOString().slice(0, 10),
     sources: rows.map((r) => ({
       sourceIp: r.source_ip,
+      ptr: names.get(r.source_ip) ?? null,
       messages: r.messages,
       passed: r.passed,
       passRate: r.messages > 0 ? Math.round((r.passed / r.messages) * 1000) / 10 : 0,

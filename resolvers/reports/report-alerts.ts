@@ -1,18 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { findSourcesSeenBefore } from '../../db/dmarc-report-rows.js';
+import { findAccountDmarcAlertPassRate } from '../../db/accounts.js';
 import { recordEvent } from '../events/record-event.js';
 import type { DmarcReport } from './parse-dmarc.js';
 import type { TlsReport } from './parse-tls-rpt.js';
 
-/** Below this DMARC pass rate (percent) a report raises dmarc.failures ... */
+/** Below this DMARC pass rate (percent) a report raises dmarc.failures, unless the account set its own (accounts.dmarc_alert_pass_rate, PUT /v1/alerts/settings) ... */
 export const DMARC_ALERT_PASS_RATE = 90;
 /** ... when it counts at least this many messages (a handful of forwarded messages is not news). */
 export const DMARC_ALERT_MIN_MESSAGES = 10;
 
 /**
  * The alerts one stored report may raise (docs/reports.md, "Alerts"): dmarc.failures when the
- * report's DMARC pass rate is under DMARC_ALERT_PASS_RATE, or when an address never reported before
+ * report's DMARC pass rate is under the account's threshold (DMARC_ALERT_PASS_RATE by default), or when an address never reported before
  * for the domain sends failing mail as it; tls.failures when a TLS-RPT report counts failed
  * sessions. At most one of each per domain and report day (the event id is made from them); the
  * sweep fans events out to webhooks and alert e-mails. Returns the ids of events recorded.
@@ -53,10 +54,11 @@ export async function raiseReportAlerts(
   for (const r of report.records) if (!r.dmarcPass) failing.set(r.sourceIp, (failing.get(r.sourceIp) ?? 0) + r.count);
   const seen = await findSourcesSeenBefore(db, owner.domain_id, [...failing.keys()], reportRowId);
   const newFailing = [...failing.entries()].filter(([ip]) => !seen.has(ip));
-  const lowRate = messages >= DMARC_ALERT_MIN_MESSAGES && passRate < DMARC_ALERT_PASS_RATE;
+  const threshold = (await findAccountDmarcAlertPassRate(db, owner.account_id)) ?? DMARC_ALERT_PASS_RATE;
+  const lowRate = messages >= DMARC_ALERT_MIN_MESSAGES && passRate < threshold;
   if (!lowRate && newFailing.length === 0) return [];
   const why = lowRate
-    ? `only ${passRate}% of ${messages} messages passed DMARC (under ${DMARC_ALERT_PASS_RATE}%)`
+    ? `only ${passRate}% of ${messages} messages passed DMARC (under ${threshold}%)`
     : `${newFailing.length} address${newFailing.length === 1 ? '' : 'es'} never seen before sent mail as it that failed DMARC (${newFailing
         .slice(0, 5)
         .map(([ip]) => ip)
@@ -71,7 +73,7 @@ export async function raiseReportAlerts(
       reporter: report.orgName,
       messages,
       pass_rate: passRate,
-      threshold: DMARC_ALERT_PASS_RATE,
+      threshold,
       failing_sources: [...failing.entries()].slice(0, 20).map(([source_ip, count]) => ({ source_ip, messages: count })),
       new_failing_sources: newFailing.slice(0, 20).map(([source_ip, count]) => ({ source_ip, messages: count })),
       message: `${report.orgName} reports that for ${report.domain} on ${day} ${why}. GET /v1/portal/domains/${report.domain}/sources shows who sends as the domain.`,

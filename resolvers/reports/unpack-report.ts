@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { fromBufferPromise, type Entry, type ZipFile } from 'yauzl';
-import { simpleParser } from 'mailparser';
+import type { simpleParser } from 'mailparser';
 import { allowedOutputBytes, REPORT_LIMITS, type ReportLimits } from './report-limits.js';
 import { ReportRefusal } from './report-refusal.js';
 
@@ -188,7 +188,9 @@ async function readEntry(zip: ZipFile, entry: Entry): Promise<Buffer> {
 async function unpackMessage(name: string, bytes: Buffer, limits: ReportLimits, budget: UnpackBudget): Promise<UnpackOutcome[]> {
   let mail: Awaited<ReturnType<typeof simpleParser>>;
   try {
-    mail = await simpleParser(bytes, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: 1024 * 1024 });
+    // mailparser is loaded with the first message, not at every start.
+    const { simpleParser: parseMail } = await import('mailparser');
+    mail = await parseMail(bytes, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: 1024 * 1024 });
   } catch (error) {
     throw new ReportRefusal('bad_archive', `The message could not be read (${errorMessage(error)}); send the report attachment itself.`);
   }

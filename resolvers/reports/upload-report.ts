@@ -1,7 +1,16 @@
-import { badRequest } from '../api-error.js';
+import { ApiError, badRequest } from '../api-error.js';
 import { requireAccountId } from '../auth/require-account.js';
 import type { Context } from '../context.js';
 import { ingestReports, type IngestedFile } from './ingest-reports.js';
+import { REPORT_LIMITS } from './report-limits.js';
+
+/**
+ * The largest body POST /v1/reports takes, past the listener's 1 MiB: a file of
+ * REPORT_LIMITS.maxInputBytes in base64 (4/3 of it) inside a JSON object, with room for the name.
+ * A raw body between the file cap and this is refused here, after reading, with the same 413.
+ */
+export const REPORT_UPLOAD_BODY_BYTES = Math.ceil(REPORT_LIMITS.maxInputBytes / 3) * 4 + 64 * 1024;
+export const REPORT_UPLOAD_TOO_LARGE = `A report file is taken up to ${REPORT_LIMITS.maxInputBytes} bytes (10 MiB) as the body, or its base64 in "content" (up to ${REPORT_UPLOAD_BODY_BYTES} bytes of JSON); send it compressed (.gz or .zip, as receivers do), or split the upload.`;
 
 export interface ReportUpload {
   readonly files: readonly IngestedFile[];
@@ -24,6 +33,7 @@ export async function uploadReport(input: { readonly content: string; readonly f
   if (text === '') throw badRequest('missing_content', 'Send the report file: its bytes as the request body, or base64 in "content".');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) throw badRequest('invalid_base64', '"content" must be the file in base64 (A-Z, a-z, 0-9, +, /, =).');
   const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
+  if (bytes.length > REPORT_LIMITS.maxInputBytes) throw new ApiError(413, 'report_too_large', `The file is ${bytes.length} bytes. ${REPORT_UPLOAD_TOO_LARGE}`);
   const filename = (input.filename ?? 'upload').slice(0, 200);
   const files = await ingestReports(ctx.services.db, filename, bytes, { via: 'upload', accountId, allowMessage: true });
   const stored = files.filter((f) => f.status === 'stored').length;

@@ -40,6 +40,7 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'webhook-deliveries': { webhookId: 1 },
   'verify-domain': { domain: 'example.com' },
   'set-alert-recipients': { input: { emails: ['ops@example.com'] } },
+  'set-alert-settings': { input: { dmarcPassRateThreshold: 95 } },
   'domain-setup': { domain: 'example.com' },
   'check-domain-setup': { domain: 'example.com' },
   'domain-setup-zone': { domain: 'example.com' },

@@ -8,20 +8,25 @@ import { operationTable } from '../../operations/operation-table.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { dmarcFixture, gzip } from '../support/report-files.js';
+import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 
 const SVC = fileURLToPath(new URL('../../cli/svc.py', import.meta.url));
 const READ_LIMIT = 60;
 
 let service: TestService;
+let dns: TestDnsServer;
 let dir: string;
 beforeAll(async () => {
+  // The sources read names its addresses by PTR: a local DNS server (with no PTR records) answers, not the machine's resolver.
+  dns = await startTestDnsServer({ records: [] });
   // A small reading allowance so the 429 test can spend a key's allowance quickly; the other tests
   // stay well under it with the demo key.
-  service = await startTestService({ rateLimits: { read: READ_LIMIT } });
+  service = await startTestService({ rateLimits: { read: READ_LIMIT }, env: { DNS_SERVERS: dns.server } });
   dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
 });
 afterAll(async () => {
   await service?.close();
+  await dns?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -83,6 +88,9 @@ describe('reading commands print the REST answer as JSON and exit 0', () => {
     [['get', 'v1/portal/analytics?period=14d'], '/v1/portal/analytics?period=14d'],
     [['reports'], '/v1/portal/reports?limit=20'],
     [['reports', '--limit', '5'], '/v1/portal/reports?limit=5'],
+    [['report-days'], '/v1/portal/reports/daily?period=7d'],
+    [['report-days', '--period', '30d'], '/v1/portal/reports/daily?period=30d'],
+    [['alert-settings'], '/v1/alerts/settings'],
   ];
   for (const [args, path] of commands) {
     it(`svc ${args.join(' ')} equals GET ${path}`, async () => {
@@ -312,6 +320,18 @@ describe('report commands', () => {
     expect(JSON.parse(sources.stdout)).toEqual((await rest(`/v1/portal/domains/${row.domain}/sources?period=7d`)).body);
     expect(JSON.parse(sources.stdout).sources).toHaveLength(2);
   });
+
+  it('alert-settings --dmarc-threshold sets the threshold, and default gives it back', async () => {
+    const set = await svc(['alert-settings', '--dmarc-threshold', '97.5']);
+    expect([set.code, set.stderr]).toEqual([0, '']);
+    expect(JSON.parse(set.stdout)).toMatchObject({ dmarc_pass_rate_threshold: 97.5, dmarc_pass_rate_threshold_source: 'account' });
+    expect((await rest('/v1/alerts/settings')).body.dmarc_pass_rate_threshold).toBe(97.5);
+    const back = await svc(['alert-settings', '--dmarc-threshold', 'default']);
+    expect(JSON.parse(back.stdout)).toMatchObject({ dmarc_pass_rate_threshold: 90, dmarc_pass_rate_threshold_source: 'default' });
+    const refused = await svc(['alert-settings', '--dmarc-threshold', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/above 0 and at most 100/);
+  });
 });
 
 describe('help', () => {
@@ -327,6 +347,8 @@ describe('help', () => {
     'deliverability',
     'reports',
     'sources',
+    'report-days',
+    'alert-settings',
     'upload-report',
     'requests',
     'workspaces',

@@ -32,7 +32,7 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
   const domain = FREE_DOMAINS[30]!;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
     // Nothing published before the order (MX at Google would read as another tenant without the
     // in-process probe): the setup's records are published once the build has made the DKIM key.
     dns = await startTestDnsServer({ records: jobsZone([]) });

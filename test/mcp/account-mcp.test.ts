@@ -37,6 +37,8 @@ const SPEC_TOOLS: Record<string, Scope> = {
   list_events: 'write',
   get_alert_recipients: 'read',
   set_alert_recipients: 'write',
+  get_alert_settings: 'read',
+  set_alert_settings: 'write',
   list_dns_connections: 'read',
   create_dns_connection: 'write',
   delete_dns_connection: 'write',
@@ -51,6 +53,7 @@ const SPEC_TOOLS: Record<string, Scope> = {
   upload_report: 'write',
   list_reports: 'read',
   get_domain_sources: 'read',
+  get_report_days: 'read',
 };
 // Every account row is a tool (test/mcp/mcp-parity.test.ts checks each against REST).
 const accountRows = operationTable.filter((r) => r.listener === 'api');

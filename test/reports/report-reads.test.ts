@@ -3,9 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { dmarcFixture, gzip, reportFixture } from '../support/report-files.js';
 import { graphql, startTestService, type TestService } from '../support/test-service.js';
+import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 
-/** Reports read back through the three doors: the list (cursor pages), a domain's sources, and analytics' report figures (null without reports). */
+/** Reports read back through the three doors: the list (cursor pages), a domain's sources (with PTR names), per-day figures, and analytics' report figures (null without reports). */
 let service: TestService;
+let dns: TestDnsServer;
 let domain: string;
 let quiet: string;
 const yesterday = new Date(Date.now() - 86_400_000);
@@ -23,7 +25,16 @@ async function get(path: string) {
 }
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The sources' PTR names come from our resolver: Google's address has one, Outlook's IPv6 one too,
+  // 203.0.113.77 has none (NXDOMAIN), and Yahoo's never answers (a timeout: unnamed, and asked again next read).
+  dns = await startTestDnsServer({
+    records: [
+      { name: '41.220.85.209.in-addr.arpa', type: 'PTR', data: 'mail-sor-f41.google.com' },
+      { name: '3.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1.1.c.3.0.4.f.1.1.1.0.1.0.a.2.ip6.arpa', type: 'PTR', data: 'Mail-DB5.Outbound.Protection.Outlook.COM.' },
+    ],
+    behaviours: { '69.220.85.209.in-addr.arpa': 'timeout' },
+  });
+  service = await startTestService({ env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '300', DNS_TRIES: '1' } });
   const rows = await service.services.db.selectFrom('domains').select('domain').where('account_id', '=', service.demo.accountId).orderBy('id').execute();
   domain = rows[0]!.domain;
   quiet = rows[1]!.domain;
@@ -39,6 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service?.close();
+  await dns?.close();
 });
 
 describe('GET /v1/portal/reports', () => {
@@ -88,6 +100,29 @@ describe('GET /v1/portal/domains/{domain}/sources', () => {
     expect(answer.body.sources[1]).toMatchObject({ dkim_aligned: 40, spf_aligned: 0, reporters: 1, first_day: yesterday.toISOString().slice(0, 10) });
   });
 
+  it('names each source by its PTR (null when it has none or did not answer), keeps the answers and asks only the unanswered again', async () => {
+    const ptrQuestions = () => dns.questions.filter((q) => q.type === 'PTR').map((q) => q.name);
+    const before = ptrQuestions().length;
+    const first = await get(`/v1/portal/domains/${domain}/sources?period=7d`);
+    expect(first.body.sources.map((s: { source_ip: string; ptr: string | null }) => [s.source_ip, s.ptr])).toEqual([
+      ['209.85.220.41', 'mail-sor-f41.google.com'],
+      ['2a01:111:f403:c111::3', 'mail-db5.outbound.protection.outlook.com'],
+      ['209.85.220.69', null],
+      ['203.0.113.77', null],
+    ]);
+    const stored = await service.services.db.selectFrom('source_ptr_names').select(['source_ip', 'ptr']).orderBy('source_ip').execute();
+    expect(stored).toEqual([
+      { source_ip: '203.0.113.77', ptr: null },
+      { source_ip: '209.85.220.41', ptr: 'mail-sor-f41.google.com' },
+      { source_ip: '2a01:111:f403:c111::3', ptr: 'mail-db5.outbound.protection.outlook.com' },
+    ]);
+    // Another read asks only the address whose lookup timed out.
+    const asked = ptrQuestions().length;
+    await get(`/v1/portal/domains/${domain}/sources?period=7d`);
+    expect(ptrQuestions().slice(asked)).toEqual(['69.220.85.209.in-addr.arpa']);
+    expect(asked).toBeGreaterThan(before);
+  });
+
   it('a domain that is not yours is a 404; a quiet domain has no sources', async () => {
     expect((await get('/v1/portal/domains/not-mine.example/sources')).status).toBe(404);
     expect((await get(`/v1/portal/domains/${quiet}/sources`)).body.sources).toEqual([]);
@@ -110,16 +145,35 @@ describe('analytics gains report figures', () => {
   });
 });
 
+describe('GET /v1/portal/reports/daily', () => {
+  it('answers every domain with only the days a DMARC report covers: messages, passed and pass rate; a domain without reports has no days', async () => {
+    const answer = await get('/v1/portal/reports/daily?period=7d');
+    expect(answer.status).toBe(200);
+    expect(answer.body.period).toBe('7d');
+    const byName = new Map(answer.body.domains.map((d: { domain: string; days: unknown[] }) => [d.domain, d.days]));
+    expect(byName.get(domain)).toEqual([{ day: yesterday.toISOString().slice(0, 10), messages: 188, passed: 185, pass_rate: 98.4 }]);
+    expect(byName.get(quiet)).toEqual([]);
+    const owned = await service.services.db.selectFrom('domains').select('domain').where('account_id', '=', service.demo.accountId).orderBy('domain').execute();
+    expect(answer.body.domains.map((d: { domain: string }) => d.domain)).toEqual(owned.map((d) => d.domain));
+    expect((await get('/v1/portal/reports/daily?period=2w')).body.code).toBe('invalid_period');
+  });
+});
+
 describe('GraphQL and MCP read the same', () => {
   it('GraphQL: reports, domainSources, analytics', async () => {
     const answer = await graphql(
       service,
-      `query($d: String!) { reports(limit: 1) { data { orgName kind } hasMore } domainSources(domain: $d, period: P7D) { sources { sourceIp passRate } } analytics { domains { domain reportedMessages } } }`,
+      `query($d: String!) { reports(limit: 1) { data { orgName kind } hasMore } domainSources(domain: $d, period: P7D) { sources { sourceIp passRate } } analytics { domains { domain reportedMessages } } reportDays(period: P7D) { domains { domain days { day messages passRate } } } }`,
       { d: domain },
     );
     expect(answer.body.data.reports).toEqual({ data: [{ orgName: 'Microsoft Corporation', kind: 'tls' }], hasMore: true });
     expect(answer.body.data.domainSources.sources[3]).toEqual({ sourceIp: '203.0.113.77', passRate: 0 });
     expect(answer.body.data.analytics.domains).toContainEqual({ domain: quiet, reportedMessages: null });
+    expect(answer.body.data.reportDays.domains).toContainEqual({
+      domain,
+      days: [{ day: yesterday.toISOString().slice(0, 10), messages: 188, passRate: 98.4 }],
+    });
+    expect(answer.body.data.reportDays.domains).toContainEqual({ domain: quiet, days: [] });
   });
 
   it('MCP: list_reports and get_domain_sources', async () => {
@@ -132,7 +186,10 @@ describe('GraphQL and MCP read the same', () => {
       const list = JSON.parse(text(await client.callTool({ name: 'list_reports', arguments: { limit: 2 } })));
       expect([list.data.length, list.has_more]).toEqual([2, true]);
       const sources = JSON.parse(text(await client.callTool({ name: 'get_domain_sources', arguments: { domain, period: '7d' } })));
-      expect(sources.sources[0]).toMatchObject({ source_ip: '209.85.220.41', messages: 120 });
+      expect(sources.sources[0]).toMatchObject({ source_ip: '209.85.220.41', ptr: 'mail-sor-f41.google.com', messages: 120 });
+      const days = JSON.parse(text(await client.callTool({ name: 'get_report_days', arguments: { period: '7d' } })));
+      expect(days.domains).toContainEqual({ domain, days: [{ day: yesterday.toISOString().slice(0, 10), messages: 188, passed: 185, pass_rate: 98.4 }] });
+      expect(days.domains).toContainEqual({ domain: quiet, days: [] });
     } finally {
       await client.close();
     }

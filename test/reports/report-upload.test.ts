@@ -24,6 +24,20 @@ afterAll(async () => {
   await service?.close();
 });
 
+/** Google's report with its records repeated from distinct addresses until the XML passes `bytes` (a report as large as a busy domain's, and as compressible). */
+function bigReport(reportId: string, bytes: number): string {
+  const xml = dmarcFixture('google.xml', { domain, begin: new Date(Date.now() - 86_400_000), reportId });
+  const record = /<record>[\s\S]*?<\/record>/.exec(xml)![0];
+  const copies: string[] = [];
+  let size = xml.length;
+  for (let i = 0; size < bytes; i++) {
+    const copy = record.replace(/<source_ip>[^<]*<\/source_ip>/, `<source_ip>10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}</source_ip>`);
+    copies.push(copy);
+    size += copy.length + 3;
+  }
+  return xml.replace('</feedback>', `  ${copies.join('\n  ')}\n</feedback>`);
+}
+
 async function upload(body: Buffer | string, contentType: string, query = '', key?: string) {
   const response = await service.api(`/v1/reports${query}`, {
     method: 'POST',
@@ -113,9 +127,42 @@ describe('POST /v1/reports on REST', () => {
     expect(answers.map((a) => [a.status, a.body.code, typeof a.body.detail])).toEqual(cases.map(([, , code]) => [400, code, 'string']));
   });
 
-  it('an oversize body is refused (413); invalid UTF-8 sent as XML text is refused at the door', async () => {
-    const big = await upload(Buffer.alloc(1024 * 1024 + 10, 0x20), 'application/octet-stream');
-    expect(big.status).toBe(413);
+  it("a 3 MB report is taken past the listener's 1 MiB, raw or as base64 JSON; other paths keep the 1 MiB cap", { timeout: 120_000 }, async () => {
+    const xml = bigReport('big-1', 3 * 1024 * 1024);
+    expect(xml.length).toBeGreaterThan(3 * 1024 * 1024);
+    const raw = await upload(xml, 'application/xml', '?filename=big.xml');
+    expect(raw.status).toBe(200);
+    expect(raw.body).toMatchObject({ stored: 1, files: [{ status: 'stored', kind: 'dmarc', domain }] });
+    const records = Number(
+      (await service.services.db.selectFrom('reports').select('records').where('report_id', '=', 'big-1').executeTakeFirstOrThrow()).records,
+    );
+    expect(records).toBe(xml.split('<record>').length - 1);
+    const json = await upload(JSON.stringify({ content: Buffer.from(xml).toString('base64'), filename: 'big.xml' }), 'application/json');
+    expect(json.status).toBe(200);
+    expect(json.body).toMatchObject({ stored: 0, duplicates: 1 });
+    const elsewhere = await service.api('/v1/webhooks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://93.184.215.14/hooks', events: ['dmarc.failures'], pad: ' '.repeat(1024 * 1024) }),
+    });
+    expect(elsewhere.status).toBe(413);
+  });
+
+  it('an oversize report is refused with 413 saying the cap; invalid UTF-8 sent as XML text is refused at the door', async () => {
+    // Past the file cap (10 MiB) but under the body cap: read, then refused.
+    const over = await upload(Buffer.alloc(11 * 1024 * 1024, 0x20), 'application/octet-stream');
+    expect(over.status).toBe(413);
+    expect(over.body).toMatchObject({
+      code: 'report_too_large',
+      detail: expect.stringMatching(/^The file is 11534336 bytes\. A report file is taken up to 10485760 bytes \(10 MiB\)/),
+    });
+    // Past the body cap: refused before it is read whole.
+    const huge = await upload(Buffer.alloc(15 * 1024 * 1024, 0x20), 'application/octet-stream');
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({
+      code: 'body_too_large',
+      detail: expect.stringMatching(/^The body is larger than 14046552 bytes\. A report file is taken up to 10485760 bytes/),
+    });
     const bad = await upload(Buffer.from([0x3c, 0x61, 0xff, 0x3e]), 'application/xml');
     expect([bad.status, bad.body.code]).toEqual([400, 'invalid_text']);
   });

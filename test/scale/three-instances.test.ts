@@ -20,7 +20,7 @@ describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, ()
   const env = () => ({ DATABASE_URL: database.databaseUrl!, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '500', DNS_TRIES: '1' });
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
     dns = await startTestDnsServer({ records: [] });
     // All three start at once on an empty database: migrations run once under the migrator's advisory lock.
     servers = await Promise.all([0, 1, 2].map(() => spawnServer({ env: env() })));

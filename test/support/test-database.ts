@@ -5,8 +5,9 @@ import { inject } from 'vitest';
 
 /**
  * Where a test's service keeps its data. Without DATABASE_URL: in-memory PGlite, loaded from the
- * migrated template test/support/pglite-template.ts dumps once per run. With it: a new, empty
- * PostgreSQL database made for this test file and dropped afterwards, so suites never share rows.
+ * migrated template test/support/pglite-template.ts dumps once per run. With it: a new PostgreSQL
+ * database copied from the run's migrated template (postgres-template.ts) for this test file and
+ * dropped afterwards, so suites never share rows.
  */
 export interface TestDatabase {
   readonly databaseUrl: string | undefined;
@@ -25,13 +26,16 @@ function pgliteTemplate(): Blob {
   return template;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `empty`: PostgreSQL only, a database with no migrations applied, for tests whose subject is migrating. */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) return { databaseUrl: undefined, dataDir: 'memory', template: pgliteTemplate(), drop: async () => {} };
   const name = `svc_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A copy of the run's migrated template (postgres-template.ts), so the service finds every migration applied.
+  const template = options.empty ? null : inject('postgresTemplate');
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -15,7 +15,6 @@ import type { DnsConnectionRow } from '../../../db/schema.js';
 import type { DnsPublisher } from './dns-publisher.js';
 import { vetDnsServer } from './dns-server-address.js';
 import { createRfc2136Publisher } from './rfc2136-publisher.js';
-import { createCloudflarePublisher } from './cloudflare-publisher.js';
 import type { TsigAlgorithm } from './tsig.js';
 
 export const DNS_CONNECTION_KINDS = ['rfc2136', 'cloudflare'] as const;
@@ -128,6 +127,9 @@ export async function openDnsPublisher(ctx: Context, connectionId: number): Prom
     const s = Rfc2136Stored.parse(JSON.parse(row.settings));
     return { connection, publisher: createRfc2136Publisher(s, Buffer.from(secret, 'base64'), { allowPrivateAddresses, timeoutMs }) };
   }
+  // Cloudflare's SDK is the heaviest package we load (about half a second of CPU): loaded when a
+  // Cloudflare connection is first used, not at every start.
+  const { createCloudflarePublisher } = await import('./cloudflare-publisher.js');
   return { connection, publisher: createCloudflarePublisher(secret, { apiBase: cloudflareApiBase, timeoutMs }) };
 }
 

@@ -7,6 +7,7 @@ import { Page } from '../ui/page';
 import { QueryState } from '../ui/status';
 import { SelectField } from '../ui/field';
 import { formatDate } from '../ui/format';
+import { ReportsSection } from './analytics-reports';
 
 const AnalyticsDocument = graphql(`
   query Analytics($period: AnalyticsPeriod) {
@@ -48,7 +49,7 @@ function figure(row: Row, metric: Metric): string {
   return metric.rate ? `${value.toFixed(1)}%` : count.format(value);
 }
 
-/** Deliverability per domain over a period: a bar chart of one figure, then every figure in a table. */
+/** Deliverability per domain over a period: a bar chart of one figure, then every figure in a table; then what receivers' DMARC reports say (analytics-reports.tsx). */
 export function AnalyticsPage() {
   const [period, setPeriod] = useState<Period>('P7D');
   const [metricKey, setMetricKey] = useState<MetricKey>('sent');
@@ -114,6 +115,7 @@ export function AnalyticsPage() {
           );
         }}
       </QueryState>
+      <ReportsSection period={period} periodLabel={periodLabel} />
     </Page>
   );
 }
