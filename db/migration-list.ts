@@ -19,6 +19,7 @@ import * as keyExpiry from './migrations/2026_11_28_0810_key_expiry.js';
 import * as dnsblLiveness from './migrations/2026_11_28_0900_dnsbl_liveness.js';
 import * as reports from './migrations/2026_11_28_1100_reports.js';
 import * as mailboxAccounts from './migrations/2026_11_28_1200_mailbox_accounts.js';
+import * as oauth from './migrations/2026_11_29_0100_oauth.js';
 import * as reportPtrAndAlertThreshold from './migrations/2026_11_29_0400_report_ptr_and_alert_threshold.js';
 
 /**
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0900_dnsbl_liveness': dnsblLiveness,
   '2026_11_28_1100_reports': reports,
   '2026_11_28_1200_mailbox_accounts': mailboxAccounts,
+  '2026_11_29_0100_oauth': oauth,
   '2026_11_29_0400_report_ptr_and_alert_threshold': reportPtrAndAlertThreshold,
 };

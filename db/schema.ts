@@ -576,6 +576,36 @@ export interface SourcePtrNameTable {
   resolved_at: Timestamp;
 }
 
+/** One record of the authorization server (oidc-provider): a client, grant, session, interaction, code or token (db/oauth-records.ts). */
+export interface OAuthRecordTable {
+  /** oidc-provider's model name: Client, Grant, Session, Interaction, AuthorizationCode, AccessToken, RefreshToken, ... */
+  model: string;
+  /** The record's id; for codes and tokens the SHA-256 (hex) of the token, which is never stored. */
+  id: string;
+  /** The record as JSON text (for codes and tokens without the token itself). */
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  /** The client a grant, code or token belongs to. */
+  client_id: string | null;
+  /** The person a grant, code, token or session is for; their removal deletes the row. */
+  user_id: number | null;
+  expires_at: Timestamp | null;
+  consumed_at: Timestamp | null;
+  /** A grant's last use on /mcp, kept to the minute. */
+  last_used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+/** The authorization server's own keys, made once and shared by every instance (sealed with SECRETS_KEY). */
+export interface OAuthKeyTable {
+  /** `jwks` (token signing keys) or `cookies` (cookie signing keys). */
+  kind: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   accounts: AccountTable;
   source_ptr_names: SourcePtrNameTable;
@@ -622,6 +652,8 @@ export interface Database {
   reports: ReportTable;
   dmarc_report_rows: DmarcReportRowTable;
   tls_report_policies: TlsReportPolicyTable;
+  oauth_records: OAuthRecordTable;
+  oauth_keys: OAuthKeyTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -8,6 +8,7 @@ import { recordEvent } from '../resolvers/events/record-event.js';
 import { queueDueSetupChecks } from './check-domain-setup.js';
 import { queueDueMailboxChecks } from './check-mailboxes.js';
 import { deleteReportsEndedBefore } from '../db/reports.js';
+import { deleteExpiredOAuthRecords } from '../db/oauth-records.js';
 
 /** A domain queued this long after its build should have started is picked up again. */
 const STUCK_AFTER_MS = 60_000;
@@ -35,6 +36,8 @@ export const sweep: TaskFunction = async (_payload, env) => {
   await recordPastDueInvoices(env);
   // Retention (REPORTS_RETENTION_DAYS): a batch of expired DMARC and TLS-RPT reports per sweep, their rows with them.
   await deleteReportsEndedBefore(db, new Date(now - config.reportsRetentionDays * 86_400_000));
+  // The MCP sign-in's expired codes, tokens, interactions and sessions (their finds already ignore them).
+  await deleteExpiredOAuthRecords(db, new Date(now));
 };
 
 /**

@@ -16,14 +16,16 @@ export function protectedResourceMetadataUrl(apiUrl: string): string {
 }
 
 /**
- * The OAuth 2.0 Protected Resource Metadata (RFC 9728) of the account MCP endpoint. It names no
- * `authorization_servers`: this service runs no authorization server yet (docs/mcp.md, "Sign-in"),
- * so the only bearer tokens it takes are API keys made in the portal, in the Authorization header.
+ * The OAuth 2.0 Protected Resource Metadata (RFC 9728) of the account MCP endpoint. Its authorization
+ * server is the account listener itself (server/oauth-provider.ts; RFC 8414 metadata at
+ * {api_url}/.well-known/oauth-authorization-server): an assistant signs in there, or sends an API key
+ * made in the portal, both in the Authorization header (docs/mcp.md, "Sign-in").
  */
 export function protectedResourceMetadata(apiUrl: string): Record<string, unknown> {
   const base = apiUrl.replace(/\/+$/, '');
   return {
     resource: mcpResource(apiUrl),
+    authorization_servers: [base],
     resource_name: 'Deliverability account MCP',
     bearer_methods_supported: ['header'],
     scopes_supported: [...SCOPES],
@@ -37,7 +39,7 @@ export function protectedResourceMetadata(apiUrl: string): Record<string, unknow
  */
 export function mcpChallenge(apiUrl: string, sentKey: boolean): string {
   const parts = [`resource_metadata="${protectedResourceMetadataUrl(apiUrl)}"`];
-  if (sentKey) parts.push('error="invalid_token"', 'error_description="The API key is not recognised or has been revoked."');
+  if (sentKey) parts.push('error="invalid_token"', 'error_description="The API key or access token is not recognised, has expired or has been revoked."');
   return `Bearer ${parts.join(', ')}`;
 }
 

@@ -2,13 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { FullCheckContext } from './checks/full-check-context.js';
 import type { RateLimits } from './limits/rate-limits.js';
-import { authenticateKey, bearerToken, type Caller } from './auth/api-keys.js';
+import { authenticateKey, bearerToken, KEY_PREFIX, type Caller } from './auth/api-keys.js';
 import type { CheckLimits, FaultSettings, PublishingConfig, ServiceConfig } from '../config/settings.js';
 import type { PaymentProcessor } from './payments/payment-processor.js';
 import type { SandboxStore } from './payments/sandbox-store.js';
 import type { DnsRequestScope } from './checks/dns/create-dns-lookup.js';
 import { createRequestScope, type RequestScope } from './limits/request-scope.js';
 import { authenticateSession } from './people/authenticate-session.js';
+import { authenticateAccessToken } from './auth/oauth-tokens.js';
 import type { JobHooks } from './job-hooks.js';
 import type { LogIds } from '../observability/log-ids.js';
 import type { AlertMailer } from './alerts/alert-mailer.js';
@@ -109,16 +110,24 @@ export function createContext(services: Services, facts: RequestFacts): Context 
     now: () => new Date(),
     sentKey: facts.authorization !== null,
     door: facts.door ?? 'graphql',
-    caller: () => (caller ??= findCaller(services, token, facts.sessionToken ?? null).then((found) => (known = found))),
+    caller: () => (caller ??= findCaller(services, token, facts.sessionToken ?? null, facts.door === 'mcp').then((found) => (known = found))),
     knownCaller: () => known,
     checks: () => (checks ??= services.createCheckContext({ budget: requestScope().budget, signal: requestScope().signal })),
     scope: requestScope,
   };
 }
 
-/** A bearer key wins over a cookie: a request that sends a key is a key's request. */
-function findCaller(services: Services, token: string | null, sessionToken: string | null): Promise<Caller | null> {
+/**
+ * A bearer key wins over a cookie: a request that sends a key is a key's request. On /mcp a bearer
+ * that is not an API key (sk_...) is an OAuth access token, issued for that endpoint only.
+ */
+function findCaller(services: Services, token: string | null, sessionToken: string | null, takesAccessTokens: boolean): Promise<Caller | null> {
+  if (token && takesAccessTokens && !isApiKeyShaped(token)) return authenticateAccessToken(services.db, token);
   if (token) return authenticateKey(services.db, token);
   if (sessionToken) return authenticateSession(services.db, sessionToken);
   return Promise.resolve(null);
+}
+
+function isApiKeyShaped(token: string): boolean {
+  return token.startsWith(KEY_PREFIX.live) || token.startsWith(KEY_PREFIX.test);
 }

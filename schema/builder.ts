@@ -47,7 +47,7 @@ function unauthorized(context: Context, failure: AuthFailure): Error {
   // A signed-in person holds their role's scopes: the refusal names the role, not a key.
   if (caller.kind === 'session' && caller.role !== null && (wire === 'read' || wire === 'write' || wire === 'orders:place'))
     return roleRefusal(caller.role, wire);
-  return missingScopeError(wire);
+  return missingScopeError(wire, caller.kind === 'token' ? 'token' : 'key');
 }
 
 function findScopeFailure(failure: AuthFailure): AuthFailure | undefined {

@@ -23,6 +23,7 @@ import './webhooks.js';
 import './alert-recipients.js';
 import './alert-settings.js';
 import './people.js';
+import './connected-assistants.js';
 import './domain-verification.js';
 import './domain-setup.js';
 import './dns-connections.js';

@@ -56,7 +56,15 @@ export interface ServeHttpOptions {
   readonly logRequests?: boolean;
   /** Headers on the answers this layer writes itself (the public listener's CORS). */
   readonly ownAnswerHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Paths answered by a Node handler of their own, given the request unread (the OAuth
+   * authorization server, oidc-provider, is a Koa app: server/oauth-routes.ts). null: the fetch handler.
+   */
+  readonly nodeRoute?: (req: IncomingMessage) => NodeHandler | null;
 }
+
+/** A handler on Node's own request and response, for the paths `nodeRoute` names. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Each listener's handlers still running, answered or not (settleInFlight). */
 const inFlightOf = new WeakMap<Server, Set<Promise<void>>>();
@@ -86,7 +94,12 @@ export function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Ser
     const requestId = clientRequestId ?? ownId;
     const logIds: LogIds = clientRequestId ? { request_id: ownId, client_request_id: clientRequestId } : { request_id: ownId };
     const started = performance.now();
-    const running = handle(req, res, handler, options, requestId, logIds, trusted)
+    const direct = options.nodeRoute?.(req) ?? null;
+    if (direct) {
+      res.setHeader('x-request-id', requestId);
+      res.setHeader('x-content-type-options', 'nosniff');
+    }
+    const running = (direct ? direct(req, res) : handle(req, res, handler, options, requestId, logIds, trusted))
       .catch((error: unknown) => {
         if (!res.headersSent && isDatabaseUnreachable(error)) {
           // Outside GraphQL (card page, webhooks): the same 503 as mask-error.ts gives inside it.

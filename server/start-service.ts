@@ -8,6 +8,7 @@ import type { Services } from '../resolvers/context.js';
 import { createServices, type ServiceOverrides } from './create-services.js';
 import { createGraphqlServer, type Yoga } from './create-yoga.js';
 import { createApiApp } from './api-app.js';
+import { createOAuthRoutes } from './oauth-routes.js';
 import { createPublicApp, PUBLIC_CORS } from './public-app.js';
 import { serveHttp, settleInFlight, type FetchHandler } from './serve-http.js';
 import { trustedProxySet } from './client-address.js';
@@ -114,12 +115,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
       logRequests: settings.log.requests,
       ownAnswerHeaders: PUBLIC_CORS,
     });
+    // The MCP sign-in's authorization server (oidc-provider, a Koa app) answers its own paths on Node's request.
+    const oauth = createOAuthRoutes(services, trustedProxies);
     const apiServer = serveHttp(handlers.api, {
       maxBodyBytes: config.maxBodyBytes,
       bodyLimitsByRoute: bodyLimitsByRoute(operationTable),
       name: 'api',
       trustedProxies,
       logRequests: settings.log.requests,
+      nodeRoute: oauth.route,
     });
     const publicPort = await listen(publicServer, config.publicPort, config.host);
     const apiPort = await listen(apiServer, config.apiPort, config.host);

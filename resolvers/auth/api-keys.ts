@@ -14,20 +14,22 @@ export const KEY_PREFIX = { live: 'sk_live_', test: 'sk_test_' } as const;
 export type KeyMode = keyof typeof KEY_PREFIX;
 
 /**
- * Who is calling: an API key, or a person signed in to the portal (a session). A session is a
- * person and holds every scope; only a session may manage keys and users (SPEC 5.4).
+ * Who is calling: an API key, a person signed in to the portal (a session), or an assistant holding
+ * an OAuth access token a person granted it (a token, on /mcp only). A session is a person and holds
+ * its role's scopes; only a session may manage keys and users (SPEC 5.4). A token holds the scopes
+ * its person chose, within their role.
  */
 export interface Caller {
-  readonly kind: 'key' | 'session';
+  readonly kind: 'key' | 'session' | 'token';
   readonly accountId: number;
   /** The key's id; null for a session. */
   readonly keyId: number | null;
-  /** The signed-in person; null for a key. */
+  /** The signed-in person (or the person who granted a token); null for a key. */
   readonly userId: number | null;
   readonly role: 'owner' | 'member' | null;
   /** The session's id (the SHA-256 of its cookie's token), so a password change can keep it; null for a key. */
   readonly sessionId: string | null;
-  /** What the allowances are counted against: `key:<id>` or `user:<id>`. */
+  /** What the allowances are counted against: `key:<id>`, `user:<id>` or `grant:<id>` (one connected assistant). */
   readonly subject: string;
   readonly scopes: readonly Scope[];
   /** The account's operator-set allowances (null fields: the defaults). */

@@ -12,12 +12,14 @@ export function unauthenticatedError(sentKey: boolean): ApiError {
   );
 }
 
-/** The one 403 of every door, naming the scope the call needs. */
-export function missingScopeError(scope: Scope | string): ApiError {
+/** The one 403 of every door, naming the scope the call needs (and, for an assistant's access token, how to get it). */
+export function missingScopeError(scope: Scope | string, holder: 'key' | 'token' = 'key'): ApiError {
   return new ApiError(
     403,
     'missing_scope',
-    `This API key lacks the "${scope}" scope this call needs; create a key with "${scope}" in the portal's settings and use it instead.`,
+    holder === 'token'
+      ? `This access token lacks the "${scope}" scope this call needs; connect the assistant again and tick "${scope}" on the consent page (within your role).`
+      : `This API key lacks the "${scope}" scope this call needs; create a key with "${scope}" in the portal's settings and use it instead.`,
     { required_scope: scope },
   );
 }

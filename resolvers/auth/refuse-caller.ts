@@ -14,5 +14,5 @@ export async function refuseWithoutKeyOrScope(scope: Scope | null, ctx: Context)
   if (scope === null) return;
   const caller = await ctx.caller();
   if (!caller) throw unauthenticatedError(ctx.sentKey);
-  if (!caller.scopes.includes(scope)) throw missingScopeError(scope);
+  if (!caller.scopes.includes(scope)) throw missingScopeError(scope, caller.kind === 'token' ? 'token' : 'key');
 }

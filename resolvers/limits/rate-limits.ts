@@ -28,6 +28,8 @@ export const RATE_LIMIT_CLASSES = {
   signInSlow: { points: 10, duration: 900, per: 'e-mail address' },
   /** Sign-in, sign-up and reset requests per client address: slows trying many addresses. */
   signInAddress: { points: 30, duration: 900, per: 'client address' },
+  /** The MCP sign-in's open client registrations (POST /oauth/register) per client address: enough for any assistant, too few to fill the table. */
+  oauthRegistration: { points: 30, duration: 3600, per: 'client address' },
   /** "Ask for a plan" e-mails to the operator, per account: enough to follow up, too few to flood the inbox. */
   planRequest: { points: 5, duration: 86_400, per: 'account' },
 } as const;
@@ -78,7 +80,9 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   // timer did), by a timer close() stops; a failed delete is retried at the next tick.
   const expiryTimer =
     store.kind === 'database'
-      ? setInterval(() => deleteExpiredRateLimits(store.raw, Date.now() - EXPIRED_KEPT_MS).catch(() => {}), EXPIRY_SWEEP_MS).unref()
+      ? setInterval(() => {
+          deleteExpiredRateLimits(store.raw, Date.now() - EXPIRED_KEPT_MS).catch(() => {});
+        }, EXPIRY_SWEEP_MS).unref()
       : null;
   // PGlite reports a SELECT's rowCount as 0 (its affectedRows), and rate-limiter-flexible's get()
   // reads rowCount 0 as "no counter": count the rows a SELECT returns.

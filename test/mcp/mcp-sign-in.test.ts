@@ -5,9 +5,10 @@ import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } 
 import { startTestService, type TestService } from '../support/test-service.js';
 
 /**
- * Sign-in for assistants, as far as it is built (docs/mcp.md, "Sign-in"): the account MCP endpoint
- * answers 401 with a Bearer challenge naming its OAuth 2.0 Protected Resource Metadata (RFC 9728),
- * and serves that metadata. No authorization server is built, so the metadata names none.
+ * Sign-in for assistants (docs/mcp.md, "Sign-in"): the account MCP endpoint answers 401 with a Bearer
+ * challenge naming its OAuth 2.0 Protected Resource Metadata (RFC 9728), and serves that metadata,
+ * which names the account listener as its authorization server. The whole OAuth flow is
+ * test/mcp/mcp-oauth.test.ts.
  */
 let service: TestService;
 beforeAll(async () => {
@@ -69,16 +70,16 @@ describe('the 401 of the account MCP endpoint', () => {
 });
 
 describe('the OAuth 2.0 Protected Resource Metadata (RFC 9728)', () => {
-  it('the SDK discovers it from the MCP URL: resource, header bearer tokens, the scopes, no authorization server', async () => {
+  it('the SDK discovers it from the MCP URL: resource, its authorization server, header bearer tokens, the scopes', async () => {
     const metadata = await discoverOAuthProtectedResourceMetadata(`${service.apiUrl}/mcp`);
     expect(metadata).toEqual({
       resource: `${service.apiUrl}/mcp`,
+      authorization_servers: [service.apiUrl],
       resource_name: 'Deliverability account MCP',
       bearer_methods_supported: ['header'],
       scopes_supported: ['read', 'write', 'orders:place'],
       resource_documentation: `${service.apiUrl}/docs`,
     });
-    expect(metadata).not.toHaveProperty('authorization_servers');
   });
 
   it('is served at the path-aware URL and at the root well-known URL, from any origin, without a key', async () => {
@@ -104,8 +105,9 @@ describe('the OAuth 2.0 Protected Resource Metadata (RFC 9728)', () => {
     expect((await fetch(`${service.apiUrl}/.well-known/oauth-protected-resource/graphql`)).status).toBe(404);
   });
 
-  it("the SDK's OAuth client, given no key, reads the challenge and the metadata, then finds no authorization server and gives up", async () => {
+  it("the SDK's OAuth client, given no key, reads the challenge and both metadata documents, registers and asks for the person's consent", async () => {
     const asked: string[] = [];
+    let authorizationUrl: URL | undefined;
     const client = new Client({ name: 'oauth-test', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(`${service.apiUrl}/mcp`), {
       fetch: (input, init) => {
@@ -119,7 +121,9 @@ describe('the OAuth 2.0 Protected Resource Metadata (RFC 9728)', () => {
         saveClientInformation: () => undefined,
         tokens: () => undefined,
         saveTokens: () => undefined,
-        redirectToAuthorization: () => undefined,
+        redirectToAuthorization: (url) => {
+          authorizationUrl = url;
+        },
         saveCodeVerifier: () => undefined,
         codeVerifier: () => '',
       },
@@ -127,8 +131,12 @@ describe('the OAuth 2.0 Protected Resource Metadata (RFC 9728)', () => {
     await expect(client.connect(transport)).rejects.toThrow();
     expect(asked[0]).toBe('POST /mcp');
     expect(asked).toContain('GET /.well-known/oauth-protected-resource/mcp');
-    // With no authorization_servers the SDK looks for one at the resource's origin, where there is none.
-    expect(asked.some((a) => a.startsWith('GET /.well-known/oauth-authorization-server'))).toBe(true);
+    expect(asked).toContain('GET /.well-known/oauth-authorization-server');
+    expect(asked).toContain('POST /oauth/register');
     expect(asked.filter((a) => a === 'POST /mcp')).toHaveLength(1);
+    expect(authorizationUrl?.origin).toBe(service.apiUrl);
+    expect(authorizationUrl?.pathname).toBe('/oauth/authorize');
+    expect(authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorizationUrl?.searchParams.get('resource')).toBe(`${service.apiUrl}/mcp`);
   });
 });
