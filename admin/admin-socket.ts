@@ -3,7 +3,14 @@ import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { z } from 'zod';
 import { runAdminCommand, type AdminOutcome, type AdminSettings } from './run-admin-command.js';
+
+/** What the service answers over the socket: an AdminOutcome. */
+const AdminAnswer = z.union([
+  z.object({ ok: z.literal(true), result: z.record(z.string(), z.unknown()) }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
 
 /**
  * Embedded PGlite serves one process, so while `npm start` holds a data folder an operator command
@@ -54,14 +61,16 @@ export async function serveAdminSocket(db: Kysely<Database>, dataDir: string, se
 }
 
 async function answer(db: Kysely<Database>, line: string, settings: AdminSettings): Promise<AdminOutcome> {
-  let args: unknown;
+  let request: unknown;
   try {
-    args = (JSON.parse(line) as { args?: unknown }).args;
+    request = JSON.parse(line);
   } catch {
     return { ok: false, error: 'The admin request is not JSON.' };
   }
-  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return { ok: false, error: 'The admin request must be {"args": [strings]}.' };
-  return runAdminCommand(db, args as string[], settings);
+  const args = typeof request === 'object' && request !== null && 'args' in request ? request.args : undefined;
+  if (!Array.isArray(args) || !args.every((a): a is string => typeof a === 'string'))
+    return { ok: false, error: 'The admin request must be {"args": [strings]}.' };
+  return runAdminCommand(db, args, settings);
 }
 
 /** Sends one command to the service holding `dataDir`; null when no service answers there. */
@@ -87,7 +96,8 @@ export function sendAdminCommand(dataDir: string, args: readonly string[], timeo
     socket.on('end', () => {
       clearTimeout(timer);
       try {
-        done(JSON.parse(received) as AdminOutcome);
+        const outcome = AdminAnswer.safeParse(JSON.parse(received));
+        done(outcome.success ? outcome.data : { ok: false, error: 'The running service sent an answer that is not an admin outcome.' });
       } catch {
         done({ ok: false, error: 'The running service sent an answer that is not JSON.' });
       }

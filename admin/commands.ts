@@ -8,11 +8,14 @@ import { findAccountLimits, setAccountLimits, type AccountLimits } from '../reso
 import { RATE_LIMIT_CLASSES } from '../resolvers/limits/rate-limits.js';
 import { readQueueState } from '../jobs/read-queue-state.js';
 import { setBuildState } from '../jobs/set-build-state.js';
-import { BUILD_STATES, type BuildState } from '../resolvers/domains/setup/setup-record.js';
+import { BUILD_STATES, isBuildState } from '../resolvers/domains/setup/setup-record.js';
 import { createUser, isRole, normalizeEmail } from '../resolvers/people/users.js';
 import { generatePassword } from '../resolvers/people/passwords.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { giveDefaultPlans, STANDARD_PLANS } from '../resolvers/account/default-plans.js';
+import { hasAccount, insertAccount } from '../db/accounts.js';
+import { findApiKey, listApiKeys } from '../db/api-keys.js';
+import { findPlanBySku, setPlanPrice, setPlanUnitAmount } from '../db/plans.js';
 
 type Fail = (message: string) => never;
 type Values = Record<string, string | undefined>;
@@ -60,9 +63,9 @@ export const adminCommands: Record<string, AdminCommand> = {
       const name = values.name?.trim();
       if (!name) return fail('--name is required.');
       const id = await db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto('accounts').values({ name }).returning('id').executeTakeFirstOrThrow();
-        await giveDefaultPlans(trx, row.id, plans);
-        return row.id;
+        const accountId = await insertAccount(trx, name);
+        await giveDefaultPlans(trx, accountId, plans);
+        return accountId;
       });
       return { account_id: id, plans: plans.map((p) => p.sku) };
     },
@@ -79,8 +82,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       if (scopes.length === 0) return fail(`--scopes is required: a comma-separated list of ${SCOPES.join(', ')}.`);
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length) return fail(`Unknown scope ${unknown.join(', ')}; use ${SCOPES.join(', ')}.`);
-      const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-      if (!account) return fail(`There is no account ${accountId}.`);
+      if (!(await hasAccount(db, accountId))) return fail(`There is no account ${accountId}.`);
       const unique = [...new Set(scopes)].filter(isScope);
       const { key, keyId } = await createApiKey(db, accountId, unique, { mode: keyMode });
       return { key, key_id: keyId, scopes: unique };
@@ -93,8 +95,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       const accountId = wholeNumber(values.account, 'account', fail);
       const role = values.role ?? 'member';
       if (!isRole(role)) return fail('--role must be owner or member.');
-      const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-      if (!account) return fail(`There is no account ${accountId}.`);
+      if (!(await hasAccount(db, accountId))) return fail(`There is no account ${accountId}.`);
       // A generated password, shown this once: the person signs in with it and can reset it later.
       const password = generatePassword();
       try {
@@ -111,7 +112,7 @@ export const adminCommands: Record<string, AdminCommand> = {
     options: { 'key-id': { type: 'string' } },
     async run(db, values, fail) {
       const keyId = wholeNumber(values['key-id'], 'key-id', fail);
-      const key = await db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+      const key = await findApiKey(db, keyId);
       if (!key) return fail(`There is no key ${keyId}.`);
       await revokeApiKey(db, keyId);
       return { revoked: true };
@@ -126,13 +127,11 @@ export const adminCommands: Record<string, AdminCommand> = {
       const plan = STANDARD_PLANS.find((p) => p.sku === sku);
       if (!plan) return fail(`--sku must be one of ${STANDARD_PLANS.map((p) => p.sku).join(', ')}.`);
       const unitAmount = values['unit-amount'] === undefined ? plan.unitAmount : wholeNumber(values['unit-amount'], 'unit-amount', fail);
-      const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-      if (!account) return fail(`There is no account ${accountId}.`);
-      const taken = await db.selectFrom('plans').select('id').where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+      if (!(await hasAccount(db, accountId))) return fail(`There is no account ${accountId}.`);
+      const taken = await findPlanBySku(db, accountId, sku);
       if (taken) return fail(`Account ${accountId} is already on "${sku}"; change its price with set-plan-price.`);
       await giveDefaultPlans(db, accountId, [{ sku, processorPriceId: values['processor-price-id']?.trim() || null }]);
-      if (unitAmount !== plan.unitAmount)
-        await db.updateTable('plans').set({ unit_amount: unitAmount }).where('account_id', '=', accountId).where('sku', '=', sku).execute();
+      if (unitAmount !== plan.unitAmount) await setPlanUnitAmount(db, accountId, sku, unitAmount);
       return { account_id: accountId, sku, unit_amount: unitAmount, orderable: plan.orderable };
     },
   },
@@ -144,20 +143,11 @@ export const adminCommands: Record<string, AdminCommand> = {
       const sku = values.sku?.trim();
       if (!sku) return fail("--sku is required: a sku of the account's catalogue.");
       const unitAmount = wholeNumber(values['unit-amount'], 'unit-amount', fail);
-      const plan = await db
-        .selectFrom('plans')
-        .select(['id', 'unit_amount', 'currency', 'processor_price_id'])
-        .where('account_id', '=', accountId)
-        .where('sku', '=', sku)
-        .executeTakeFirst();
+      const plan = await findPlanBySku(db, accountId, sku);
       if (!plan) return fail(`Account ${accountId} has no plan with sku "${sku}".`);
       // With Stripe the charge follows the Stripe Price: a new amount needs a new Price id alongside.
       const priceRef = values['processor-price-id']?.trim() || plan.processor_price_id;
-      await db
-        .updateTable('plans')
-        .set({ unit_amount: unitAmount, processor_price_id: priceRef, price_updated_at: new Date() })
-        .where('id', '=', plan.id)
-        .execute();
+      await setPlanPrice(db, plan.id, unitAmount, priceRef, new Date());
       return {
         account_id: accountId,
         sku,
@@ -203,12 +193,7 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(db, values, fail) {
       const accountId = wholeNumber(values.account, 'account', fail);
       await requireLimits(db, accountId, fail);
-      const keys = await db
-        .selectFrom('api_keys')
-        .select(['id', 'prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at'])
-        .where('account_id', '=', accountId)
-        .orderBy('id')
-        .execute();
+      const keys = await listApiKeys(db, accountId);
       const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
       return {
         account_id: accountId,
@@ -235,10 +220,10 @@ export const adminCommands: Record<string, AdminCommand> = {
       const domain = values.domain?.trim();
       if (!domain) return fail('--domain is required: a domain of an order.');
       const state = values.state?.trim() ?? '';
-      if (!(BUILD_STATES as readonly string[]).includes(state)) return fail(`--state must be one of ${BUILD_STATES.join(', ')}.`);
+      if (!isBuildState(state)) return fail(`--state must be one of ${BUILD_STATES.join(', ')}.`);
       const reason = values.reason?.trim() || null;
       if (state === 'needs_attention' && !reason) return fail('--reason is required with needs_attention: a sentence telling the customer what to do.');
-      const outcome = await setBuildState(db, domain, state as BuildState, reason);
+      const outcome = await setBuildState(db, domain, state, reason);
       return 'error' in outcome ? fail(outcome.error) : outcome;
     },
   },

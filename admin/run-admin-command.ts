@@ -25,7 +25,7 @@ export function checkAdminArgs(args: readonly string[]): { readonly error: strin
   try {
     parseArgs({ args: rest, options: spec.options, strict: true });
   } catch (error) {
-    return { error: `${(error as Error).message}. Usage: ${spec.usage}` };
+    return { error: `${error instanceof Error ? error.message : String(error)}. Usage: ${spec.usage}` };
   }
   return null;
 }
@@ -51,6 +51,6 @@ export async function runAdminCommand(db: Kysely<Database>, args: readonly strin
   try {
     return { ok: true, result: await spec.run(db, values, fail, settings) };
   } catch (error) {
-    return { ok: false, error: (error as Error).message };
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -6,6 +6,18 @@ import { SCOPES } from '../resolvers/auth/scopes.js';
 import { STANDARD_PLANS } from '../resolvers/account/default-plans.js';
 import { DEMO_VERIFICATION_TOKEN } from '../resolvers/orders/verification-record.js';
 import type { BuildState, OrderStatus } from '../db/status-values.js';
+import { insertAccount } from '../db/accounts.js';
+import { insertPlans } from '../db/plans.js';
+import { insertPromotionCodes } from '../db/promotion-codes.js';
+import { findDomainVerificationTokenHolder, insertDomainVerificationTokenOnce } from '../db/domain-verification-tokens.js';
+import { insertWorkspace } from '../db/workspaces.js';
+import { insertOrder } from '../db/orders.js';
+import { insertDomains } from '../db/domains.js';
+import { insertMailboxes } from '../db/mailboxes.js';
+import { insertDomainAnalytics } from '../db/domain-analytics.js';
+import { insertInvoices } from '../db/invoices.js';
+import { insertChangeRequest, insertRequestReply } from '../db/change-requests.js';
+import { insertReferral, insertReferralEarnings } from '../db/referrals.js';
 
 export interface DemoAccount {
   readonly accountId: number;
@@ -38,135 +50,128 @@ export async function seedDemo(
   const tag = randomBytes(3).toString('hex');
   const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
   const accountId = await db.transaction().execute(async (trx) => {
-    const account = await trx.insertInto('accounts').values({ name: 'Demo Agency' }).returning('id').executeTakeFirstOrThrow();
-    const id = account.id;
+    const id = await insertAccount(trx, 'Demo Agency');
 
     // The operator's standard plans (the demo shows one orderable and two that say what to do instead).
-    const [orderable, warmed] = await trx
-      .insertInto('plans')
-      .values(
-        STANDARD_PLANS.map((plan) => ({
-          account_id: id,
-          sku: plan.sku,
-          product: plan.product,
-          description: plan.description,
-          unit_amount: plan.unitAmount,
-          currency: plan.currency,
-          interval: plan.interval,
-          mailboxes_per_unit: plan.mailboxesPerUnit,
-          orderable: plan.orderable,
-          why_not: plan.whyNot,
-          processor_price_id: plan.orderable ? 'price_demo_google_unwarmed' : null,
-        })),
-      )
-      .returning('id')
-      .execute();
+    const [orderable, warmed] = await insertPlans(
+      trx,
+      STANDARD_PLANS.map((plan) => ({
+        account_id: id,
+        sku: plan.sku,
+        product: plan.product,
+        description: plan.description,
+        unit_amount: plan.unitAmount,
+        currency: plan.currency,
+        interval: plan.interval,
+        mailboxes_per_unit: plan.mailboxesPerUnit,
+        orderable: plan.orderable,
+        why_not: plan.whyNot,
+        processor_price_id: plan.orderable ? 'price_demo_google_unwarmed' : null,
+      })),
+    );
     const planId = orderable!.id;
 
     // One promotion code of each kind, so every rule of issue 5 can be tried on the demo account.
-    await trx
-      .insertInto('promotion_codes')
-      .values([
-        {
-          account_id: id,
-          code: 'WELCOME20',
-          plan_id: null,
-          percent_off: 20,
-          amount_off: null,
-          currency: null,
-          duration: 'once',
-          duration_in_months: null,
-          expires_at: null,
-          max_redemptions: null,
-          processor_ref: null,
-        },
-        {
-          account_id: id,
-          code: 'SPRING3',
-          plan_id: null,
-          percent_off: 25,
-          amount_off: null,
-          currency: null,
-          duration: 'repeating',
-          duration_in_months: 3,
-          expires_at: null,
-          max_redemptions: null,
-          processor_ref: null,
-        },
-        {
-          account_id: id,
-          code: 'LOYAL10',
-          plan_id: null,
-          percent_off: 10,
-          amount_off: null,
-          currency: null,
-          duration: 'forever',
-          duration_in_months: null,
-          expires_at: null,
-          max_redemptions: null,
-          processor_ref: null,
-        },
-        {
-          account_id: id,
-          code: 'FIRSTFREE',
-          plan_id: planId,
-          percent_off: 100,
-          amount_off: null,
-          currency: null,
-          duration: 'once',
-          duration_in_months: null,
-          expires_at: null,
-          max_redemptions: null,
-          processor_ref: null,
-        },
-        {
-          account_id: id,
-          code: 'SUMMER24',
-          plan_id: null,
-          percent_off: 15,
-          amount_off: null,
-          currency: null,
-          duration: 'once',
-          duration_in_months: null,
-          expires_at: at(30),
-          max_redemptions: null,
-          processor_ref: null,
-        },
-        {
-          account_id: id,
-          code: 'LAUNCH50',
-          plan_id: null,
-          percent_off: null,
-          amount_off: 500,
-          currency: 'usd',
-          duration: 'once',
-          duration_in_months: null,
-          expires_at: null,
-          max_redemptions: 1,
-          times_redeemed: 1,
-          processor_ref: null,
-        },
-        {
-          account_id: id,
-          code: 'WARMUP15',
-          plan_id: warmed!.id,
-          percent_off: 15,
-          amount_off: null,
-          currency: null,
-          duration: 'once',
-          duration_in_months: null,
-          expires_at: null,
-          max_redemptions: null,
-          processor_ref: null,
-        },
-      ])
-      .execute();
+    await insertPromotionCodes(trx, [
+      {
+        account_id: id,
+        code: 'WELCOME20',
+        plan_id: null,
+        percent_off: 20,
+        amount_off: null,
+        currency: null,
+        duration: 'once',
+        duration_in_months: null,
+        expires_at: null,
+        max_redemptions: null,
+        processor_ref: null,
+      },
+      {
+        account_id: id,
+        code: 'SPRING3',
+        plan_id: null,
+        percent_off: 25,
+        amount_off: null,
+        currency: null,
+        duration: 'repeating',
+        duration_in_months: 3,
+        expires_at: null,
+        max_redemptions: null,
+        processor_ref: null,
+      },
+      {
+        account_id: id,
+        code: 'LOYAL10',
+        plan_id: null,
+        percent_off: 10,
+        amount_off: null,
+        currency: null,
+        duration: 'forever',
+        duration_in_months: null,
+        expires_at: null,
+        max_redemptions: null,
+        processor_ref: null,
+      },
+      {
+        account_id: id,
+        code: 'FIRSTFREE',
+        plan_id: planId,
+        percent_off: 100,
+        amount_off: null,
+        currency: null,
+        duration: 'once',
+        duration_in_months: null,
+        expires_at: null,
+        max_redemptions: null,
+        processor_ref: null,
+      },
+      {
+        account_id: id,
+        code: 'SUMMER24',
+        plan_id: null,
+        percent_off: 15,
+        amount_off: null,
+        currency: null,
+        duration: 'once',
+        duration_in_months: null,
+        expires_at: at(30),
+        max_redemptions: null,
+        processor_ref: null,
+      },
+      {
+        account_id: id,
+        code: 'LAUNCH50',
+        plan_id: null,
+        percent_off: null,
+        amount_off: 500,
+        currency: 'usd',
+        duration: 'once',
+        duration_in_months: null,
+        expires_at: null,
+        max_redemptions: 1,
+        times_redeemed: 1,
+        processor_ref: null,
+      },
+      {
+        account_id: id,
+        code: 'WARMUP15',
+        plan_id: warmed!.id,
+        percent_off: 15,
+        amount_off: null,
+        currency: null,
+        duration: 'once',
+        duration_in_months: null,
+        expires_at: null,
+        max_redemptions: null,
+        processor_ref: null,
+      },
+    ]);
 
-    const fixedTaken = await trx.selectFrom('domain_verification_tokens').select('account_id').where('token', '=', DEMO_VERIFICATION_TOKEN).executeTakeFirst();
+    const fixedTaken = await findDomainVerificationTokenHolder(trx, DEMO_VERIFICATION_TOKEN);
     const token = fixedTaken && options.sharedDemoToken !== true ? randomBytes(16).toString('hex') : DEMO_VERIFICATION_TOKEN;
-    await trx.insertInto('domain_verification_tokens').values({ account_id: id, token }).execute();
+    await insertDomainVerificationTokenOnce(trx, id, token);
 
-    const workspace = await trx.insertInto('workspaces').values({ account_id: id, name: 'Client: Acme outbound' }).returning('id').executeTakeFirstOrThrow();
+    const workspaceId = await insertWorkspace(trx, id, 'Client: Acme outbound');
 
     const orderSpecs: readonly {
       readonly daysAgo: number;
@@ -198,189 +203,161 @@ export async function seedDemo(
     const orderIds: number[] = [];
     for (const [index, spec] of orderSpecs.entries()) {
       const quantity = spec.domains.reduce((s, d) => s + d.mailboxes, 0);
-      const order = await trx
-        .insertInto('orders')
-        .values({
-          account_id: id,
-          plan_id: planId,
-          reference: `ORD-DEMO-${tag.toUpperCase()}-${index + 1}`,
-          subscription_id: `sub_demo_${tag}_${index + 1}`,
-          status: spec.status,
-          quantity,
-          unit_amount: 350,
-          currency: 'usd',
-          interval: 'month',
-          sequencer: index === 0 ? 'instantly' : null,
-          created_at: at(spec.daysAgo),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const order = await insertOrder(trx, {
+        account_id: id,
+        plan_id: planId,
+        reference: `ORD-DEMO-${tag.toUpperCase()}-${index + 1}`,
+        subscription_id: `sub_demo_${tag}_${index + 1}`,
+        status: spec.status,
+        quantity,
+        unit_amount: 350,
+        currency: 'usd',
+        interval: 'month',
+        sequencer: index === 0 ? 'instantly' : null,
+        created_at: at(spec.daysAgo),
+      });
       orderIds.push(order.id);
       for (const d of spec.domains) {
-        const domain = await trx
-          .insertInto('domains')
-          .values({
+        const [domain] = await insertDomains(trx, [
+          {
             account_id: id,
             order_id: order.id,
-            workspace_id: d.workspace ? workspace.id : null,
+            workspace_id: d.workspace ? workspaceId : null,
             domain: d.name,
             build_state: d.state,
             forward_to: d.forward,
             watched_since: d.watched === null ? null : at(d.watched),
             created_at: at(spec.daysAgo),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+          },
+        ]);
+        const domainId = domain!.id;
         const people = [
           ['Alex', 'Morgan', 'alex'],
           ['Sam', 'Rivera', 'sam'],
           ['Jordan', 'Lee', 'jordan'],
         ] as const;
-        await trx
-          .insertInto('mailboxes')
-          .values(
-            people.slice(0, d.mailboxes).map(([first, last, local]) => ({
-              domain_id: domain.id,
-              first_name: first,
-              last_name: last,
-              local_part: local,
-              // A live domain's mailboxes exist at the provider; their passwords are made at the first reveal (docs/mailboxes.md).
-              status: d.state === 'live' ? 'active' : 'pending',
-            })),
-          )
-          .execute();
+        await insertMailboxes(
+          trx,
+          people.slice(0, d.mailboxes).map(([first, last, local]) => ({
+            domain_id: domainId,
+            first_name: first,
+            last_name: last,
+            local_part: local,
+            // A live domain's mailboxes exist at the provider; their passwords are made at the first reveal (docs/mailboxes.md).
+            status: d.state === 'live' ? 'active' : 'pending',
+          })),
+        );
         if (d.watched !== null) {
           const days = Math.min(d.watched, 30);
-          await trx
-            .insertInto('domain_analytics')
-            .values(
-              Array.from({ length: days }, (_, i) => {
-                const sent = 40 + ((i * 7 + d.mailboxes * 3) % 25);
-                const bounced = i % 9 === 0 ? 2 : 0;
-                return {
-                  domain_id: domain.id,
-                  day: at(i).toISOString().slice(0, 10),
-                  sent,
-                  delivered: sent - bounced,
-                  bounced,
-                  replied: (i * 3 + d.mailboxes) % 4,
-                  inbox_placed: 9 + (i % 2),
-                  spam_placed: i % 5 === 0 ? 1 : 0,
-                };
-              }),
-            )
-            .execute();
+          await insertDomainAnalytics(
+            trx,
+            Array.from({ length: days }, (_, i) => {
+              const sent = 40 + ((i * 7 + d.mailboxes * 3) % 25);
+              const bounced = i % 9 === 0 ? 2 : 0;
+              return {
+                domain_id: domainId,
+                day: at(i).toISOString().slice(0, 10),
+                sent,
+                delivered: sent - bounced,
+                bounced,
+                replied: (i * 3 + d.mailboxes) % 4,
+                inbox_placed: 9 + (i % 2),
+                spam_placed: i % 5 === 0 ? 1 : 0,
+              };
+            }),
+          );
         }
       }
     }
 
-    await trx
-      .insertInto('invoices')
-      .values([
-        {
-          account_id: id,
-          order_id: orderIds[0]!,
-          number: `INV-${tag.toUpperCase()}-0001`,
-          status: 'paid',
-          amount_due: 1750,
-          amount_paid: 1750,
-          currency: 'usd',
-          issued_at: at(75),
-          due_at: at(75),
-          paid_at: at(75),
-        },
-        {
-          account_id: id,
-          order_id: orderIds[0]!,
-          number: `INV-${tag.toUpperCase()}-0002`,
-          status: 'paid',
-          amount_due: 1750,
-          amount_paid: 1750,
-          currency: 'usd',
-          issued_at: at(45),
-          due_at: at(45),
-          paid_at: at(45),
-        },
-        {
-          account_id: id,
-          order_id: orderIds[1]!,
-          number: `INV-${tag.toUpperCase()}-0003`,
-          status: 'paid',
-          amount_due: 1750,
-          amount_paid: 1750,
-          currency: 'usd',
-          issued_at: at(20),
-          due_at: at(20),
-          paid_at: at(20),
-        },
-        {
-          account_id: id,
-          order_id: orderIds[0]!,
-          number: `INV-${tag.toUpperCase()}-0004`,
-          status: 'open',
-          amount_due: 1750,
-          amount_paid: 0,
-          currency: 'usd',
-          issued_at: at(15),
-          due_at: at(8),
-          paid_at: null,
-        },
-        {
-          account_id: id,
-          order_id: orderIds[2]!,
-          number: `INV-${tag.toUpperCase()}-0005`,
-          status: 'paid',
-          amount_due: 350,
-          amount_paid: 350,
-          currency: 'usd',
-          issued_at: at(1),
-          due_at: at(1),
-          paid_at: at(1),
-        },
-      ])
-      .execute();
-
-    const request = await trx
-      .insertInto('change_requests')
-      .values({
+    await insertInvoices(trx, [
+      {
         account_id: id,
         order_id: orderIds[0]!,
-        kind: 'forwarding',
-        summary: 'Point both Acme domains at the main site.',
-        forward_to: `acme-${tag}.com`,
-        status: 'done',
-        created_at: at(30),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('request_replies')
-      .values({ request_id: request.id, author: 'support', body: 'Done: both domains now forward to the main site.', created_at: at(29) })
-      .execute();
-    await trx
-      .insertInto('change_requests')
-      .values({
+        number: `INV-${tag.toUpperCase()}-0001`,
+        status: 'paid',
+        amount_due: 1750,
+        amount_paid: 1750,
+        currency: 'usd',
+        issued_at: at(75),
+        due_at: at(75),
+        paid_at: at(75),
+      },
+      {
+        account_id: id,
+        order_id: orderIds[0]!,
+        number: `INV-${tag.toUpperCase()}-0002`,
+        status: 'paid',
+        amount_due: 1750,
+        amount_paid: 1750,
+        currency: 'usd',
+        issued_at: at(45),
+        due_at: at(45),
+        paid_at: at(45),
+      },
+      {
         account_id: id,
         order_id: orderIds[1]!,
-        kind: 'rename_mailbox',
-        summary: 'Rename sam@ to samantha@ on getbrightpath.',
-        forward_to: null,
+        number: `INV-${tag.toUpperCase()}-0003`,
+        status: 'paid',
+        amount_due: 1750,
+        amount_paid: 1750,
+        currency: 'usd',
+        issued_at: at(20),
+        due_at: at(20),
+        paid_at: at(20),
+      },
+      {
+        account_id: id,
+        order_id: orderIds[0]!,
+        number: `INV-${tag.toUpperCase()}-0004`,
         status: 'open',
-        created_at: at(2),
-      })
-      .execute();
+        amount_due: 1750,
+        amount_paid: 0,
+        currency: 'usd',
+        issued_at: at(15),
+        due_at: at(8),
+        paid_at: null,
+      },
+      {
+        account_id: id,
+        order_id: orderIds[2]!,
+        number: `INV-${tag.toUpperCase()}-0005`,
+        status: 'paid',
+        amount_due: 350,
+        amount_paid: 350,
+        currency: 'usd',
+        issued_at: at(1),
+        due_at: at(1),
+        paid_at: at(1),
+      },
+    ]);
 
-    await trx
-      .insertInto('referrals')
-      .values({ account_id: id, code: `DEMO-${tag.toUpperCase()}`, payout_destination: 'Bank account ending 6789' })
-      .execute();
-    await trx
-      .insertInto('referral_earnings')
-      .values([
-        { account_id: id, referred_account: 'Northwind Outreach', amount: 2500, currency: 'usd', status: 'paid', earned_at: at(40) },
-        { account_id: id, referred_account: 'Contoso Growth', amount: 1200, currency: 'usd', status: 'pending', earned_at: at(5) },
-      ])
-      .execute();
+    const request = await insertChangeRequest(trx, {
+      account_id: id,
+      order_id: orderIds[0]!,
+      kind: 'forwarding',
+      summary: 'Point both Acme domains at the main site.',
+      forward_to: `acme-${tag}.com`,
+      status: 'done',
+      created_at: at(30),
+    });
+    await insertRequestReply(trx, { request_id: request.id, author: 'support', body: 'Done: both domains now forward to the main site.', created_at: at(29) });
+    await insertChangeRequest(trx, {
+      account_id: id,
+      order_id: orderIds[1]!,
+      kind: 'rename_mailbox',
+      summary: 'Rename sam@ to samantha@ on getbrightpath.',
+      forward_to: null,
+      status: 'open',
+      created_at: at(2),
+    });
+
+    await insertReferral(trx, { account_id: id, code: `DEMO-${tag.toUpperCase()}`, payout_destination: 'Bank account ending 6789' });
+    await insertReferralEarnings(trx, [
+      { account_id: id, referred_account: 'Northwind Outreach', amount: 2500, currency: 'usd', status: 'paid', earned_at: at(40) },
+      { account_id: id, referred_account: 'Contoso Growth', amount: 1200, currency: 'usd', status: 'pending', earned_at: at(5) },
+    ]);
     return id;
   });
   const { key, keyId } = await createApiKey(db, accountId, SCOPES, { mode: keyMode });

@@ -22,6 +22,18 @@ export async function lockAccount(db: Kysely<Database>, accountId: number): Prom
   await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
 }
 
+/** Whether the account exists. */
+export async function hasAccount(db: Kysely<Database>, accountId: number): Promise<boolean> {
+  const row = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether any account exists (an empty database is seeded with the demo account on the first start). */
+export async function hasAnyAccount(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertAccount(db: Kysely<Database>, name: string): Promise<number> {
   const row = await db.insertInto('accounts').values({ name }).returning('id').executeTakeFirstOrThrow();
   return row.id;

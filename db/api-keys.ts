@@ -6,6 +6,21 @@ export async function insertApiKey(db: Kysely<Database>, key: NewApiKey): Promis
   return row.id;
 }
 
+/** The key by its id (revoked or not), on any account; undefined when unknown. */
+export function findApiKey(db: Kysely<Database>, keyId: number): Promise<{ id: number; revoked_at: Date | null } | undefined> {
+  return db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+}
+
+/** The account's keys (revoked too), oldest first. */
+export function listApiKeys(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+}
+
 /** Marks the key revoked; false when it was unknown or already revoked. */
 export async function revokeApiKeyRow(db: Kysely<Database>, keyId: number, now: Date): Promise<boolean> {
   const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, NewDomainAnalytics } from './schema.js';
 
 /** Each domain of the account by name, with its figures summed over the days from `fromDay` to `toDay` (0 when none). */
 export function listDomainAnalytics(db: Kysely<Database>, accountId: number, fromDay: string, toDay: string) {
@@ -33,4 +33,9 @@ export async function insertDomainAnalyticsDay(
     .values({ domain_id: domainId, day, ...figures })
     .onConflict((oc) => oc.columns(['domain_id', 'day']).doNothing())
     .execute();
+}
+
+/** Inserts days of figures (the demo seed's history). */
+export async function insertDomainAnalytics(db: Kysely<Database>, days: readonly NewDomainAnalytics[]): Promise<void> {
+  await db.insertInto('domain_analytics').values(days).execute();
 }

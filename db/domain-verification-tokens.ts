@@ -5,6 +5,11 @@ export function findDomainVerificationToken(db: Kysely<Database>, accountId: num
   return db.selectFrom('domain_verification_tokens').select('token').where('account_id', '=', accountId).executeTakeFirst();
 }
 
+/** The account holding this token, if any (the demo seed gives the public demo token to one account only). */
+export function findDomainVerificationTokenHolder(db: Kysely<Database>, token: string): Promise<{ account_id: number } | undefined> {
+  return db.selectFrom('domain_verification_tokens').select('account_id').where('token', '=', token).executeTakeFirst();
+}
+
 /** Stores the account's token unless it has one already. */
 export async function insertDomainVerificationTokenOnce(db: Kysely<Database>, accountId: number, token: string): Promise<void> {
   await db

@@ -279,6 +279,16 @@ export async function markDomainMonitored(db: Kysely<Database>, domainId: number
   await db.updateTable('domains').set({ watched_since: sql`coalesce(watched_since, now())`, last_monitored_at: now }).where('id', '=', domainId).execute();
 }
 
+/** The domain with its order's reconnection switch (the mailbox check's subject); undefined for an unknown domain. */
+export function findDomainToCheckMailboxes(db: Kysely<Database>, domainId: number) {
+  return db
+    .selectFrom('domains')
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
+    .select(['domains.id', 'domains.account_id', 'domains.order_id', 'domains.domain', 'orders.monitor_reconnection'])
+    .where('domains.id', '=', domainId)
+    .executeTakeFirst();
+}
+
 export function findDomainToBuild(db: Kysely<Database>, domainId: number) {
   return db.selectFrom('domains').select(['id', 'account_id', 'order_id', 'domain', 'forward_to', 'build_state']).where('id', '=', domainId).executeTakeFirst();
 }

@@ -1,5 +1,5 @@
-import { sql, type Insertable, type Updateable, type Kysely } from 'kysely';
-import type { Database, InvoiceTable } from './schema.js';
+import { sql, type Updateable, type Kysely } from 'kysely';
+import type { Database, InvoiceTable, NewInvoice } from './schema.js';
 
 export function findInvoiceStatus(db: Kysely<Database>, accountId: number, number: string): Promise<{ status: string } | undefined> {
   return db.selectFrom('invoices').select('status').where('account_id', '=', accountId).where('number', '=', number).executeTakeFirst();
@@ -174,8 +174,13 @@ export async function releaseInvoicePayment(db: Kysely<Database>, invoiceId: num
     .execute();
 }
 
+/** Inserts the invoices (the demo seed's history). */
+export async function insertInvoices(db: Kysely<Database>, invoices: readonly NewInvoice[]): Promise<void> {
+  await db.insertInto('invoices').values(invoices).execute();
+}
+
 /** Inserts the processor's invoice unless it is stored already; false then. */
-export async function insertInvoiceOnce(db: Kysely<Database>, invoice: Insertable<InvoiceTable>): Promise<boolean> {
+export async function insertInvoiceOnce(db: Kysely<Database>, invoice: NewInvoice): Promise<boolean> {
   const inserted = await db
     .insertInto('invoices')
     .values(invoice)

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, NewMailbox } from './schema.js';
 
 const MAILBOX_COLUMNS = [
   'mailboxes.id',
@@ -119,9 +119,6 @@ export async function markMailboxesChecked(db: Kysely<Database>, domainIds: read
   await db.updateTable('domains').set({ mailboxes_checked_at: now }).where('id', 'in', domainIds).execute();
 }
 
-export async function insertMailboxes(
-  db: Kysely<Database>,
-  mailboxes: readonly { domain_id: number; first_name: string; last_name: string; local_part: string }[],
-): Promise<void> {
+export async function insertMailboxes(db: Kysely<Database>, mailboxes: readonly NewMailbox[]): Promise<void> {
   await db.insertInto('mailboxes').values(mailboxes).execute();
 }

@@ -114,6 +114,11 @@ export function findPlacedOrder(db: Kysely<Database>, orderId: number) {
     .executeTakeFirstOrThrow();
 }
 
+/** The order's status (throws for an unknown order). */
+export function findOrderStatus(db: Kysely<Database>, orderId: number): Promise<{ status: OrderStatus }> {
+  return db.selectFrom('orders').select(['status']).where('id', '=', orderId).executeTakeFirstOrThrow();
+}
+
 export function findOrderBySubscription(db: Kysely<Database>, processorSubscriptionId: string): Promise<{ id: number } | undefined> {
   return db.selectFrom('orders').select('id').where('processor_subscription_id', '=', processorSubscriptionId).executeTakeFirst();
 }

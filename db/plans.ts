@@ -20,12 +20,27 @@ export function listPlanProducts(db: Kysely<Database>, accountId: number): Promi
   return db.selectFrom('plans').select(['id', 'currency', 'product']).where('account_id', '=', accountId).execute();
 }
 
-export async function insertPlans(db: Kysely<Database>, plans: readonly NewPlan[]): Promise<void> {
-  await db.insertInto('plans').values(plans).execute();
+/** Inserts the plans; their ids, in the order given. */
+export function insertPlans(db: Kysely<Database>, plans: readonly NewPlan[]): Promise<{ id: number }[]> {
+  return db.insertInto('plans').values(plans).returning('id').execute();
 }
 
 export function findPlanBySku(db: Kysely<Database>, accountId: number, sku: string) {
   return db.selectFrom('plans').selectAll().where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+}
+
+/** Sets the price of the account's plan with this sku. */
+export async function setPlanUnitAmount(db: Kysely<Database>, accountId: number, sku: string, unitAmount: number): Promise<void> {
+  await db.updateTable('plans').set({ unit_amount: unitAmount }).where('account_id', '=', accountId).where('sku', '=', sku).execute();
+}
+
+/** Sets the plan's price and the processor's Price it charges through, from now (price_updated_at). */
+export async function setPlanPrice(db: Kysely<Database>, planId: number, unitAmount: number, processorPriceId: string | null, now: Date): Promise<void> {
+  await db
+    .updateTable('plans')
+    .set({ unit_amount: unitAmount, processor_price_id: processorPriceId, price_updated_at: now })
+    .where('id', '=', planId)
+    .execute();
 }
 
 export function findPlanSku(db: Kysely<Database>, planId: number): Promise<{ sku: string } | undefined> {

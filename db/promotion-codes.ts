@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, NewPromotionCode } from './schema.js';
 
 export function findPromotionCode(db: Kysely<Database>, accountId: number, code: string) {
   return db.selectFrom('promotion_codes').selectAll().where('account_id', '=', accountId).where('code', '=', code).executeTakeFirst();
@@ -17,4 +17,8 @@ export async function addPromotionCodeRedemptions(db: Kysely<Database>, promotio
     .set((eb) => ({ times_redeemed: change === 1 ? eb('times_redeemed', '+', 1) : eb('times_redeemed', '-', 1) }))
     .where('id', '=', promotionId)
     .execute();
+}
+
+export async function insertPromotionCodes(db: Kysely<Database>, codes: readonly NewPromotionCode[]): Promise<void> {
+  await db.insertInto('promotion_codes').values(codes).execute();
 }

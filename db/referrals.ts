@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, NewReferral, NewReferralEarning } from './schema.js';
 
 export function findReferral(db: Kysely<Database>, accountId: number) {
   return db.selectFrom('referrals').select(['code', 'payout_destination']).where('account_id', '=', accountId).executeTakeFirst();
@@ -14,4 +14,12 @@ export function listReferralEarnings(db: Kysely<Database>, accountId: number) {
     .orderBy('earned_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
+}
+
+export async function insertReferral(db: Kysely<Database>, referral: NewReferral): Promise<void> {
+  await db.insertInto('referrals').values(referral).execute();
+}
+
+export async function insertReferralEarnings(db: Kysely<Database>, earnings: readonly NewReferralEarning[]): Promise<void> {
+  await db.insertInto('referral_earnings').values(earnings).execute();
 }

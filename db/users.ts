@@ -11,6 +11,14 @@ export function findUserIdByEmail(db: Kysely<Database>, email: string): Promise<
   return db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
 }
 
+/** What signing in needs of the person with this address: their account, role and password hash. */
+export function findUserSignIn(
+  db: Kysely<Database>,
+  email: string,
+): Promise<{ id: number; account_id: number; role: 'owner' | 'member'; password_hash: string } | undefined> {
+  return db.selectFrom('users').select(['id', 'account_id', 'role', 'password_hash']).where('email', '=', email).executeTakeFirst();
+}
+
 export function findUserAccountByEmail(db: Kysely<Database>, email: string): Promise<{ account_id: number } | undefined> {
   return db.selectFrom('users').select('account_id').where('email', '=', email).executeTakeFirst();
 }

@@ -32,7 +32,9 @@ export function createAlertMailer(smtpUrl: string | null, from: string, outboxDi
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       chmodSync(dir, 0o700);
       const file = join(dir, `${mail.id.replace(/[^a-zA-Z0-9_.-]/g, '_')}.eml`);
-      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      // With buffer: true the stream transport hands back the message as a Buffer.
+      const message: unknown = info.message;
+      writeFileSync(file, Buffer.isBuffer(message) ? message : String(message), { mode: 0o600 });
       chmodSync(file, 0o600);
       log('info', 'alert e-mail written to the outbox (SMTP_URL is not set)', { to: mail.to, subject: mail.subject, file });
     },

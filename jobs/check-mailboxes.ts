@@ -7,6 +7,7 @@ import {
   moveMailboxStatus,
   openMailboxDisconnection,
 } from '../db/mailboxes.js';
+import { findDomainToCheckMailboxes } from '../db/domains.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 
 /**
@@ -20,12 +21,7 @@ import type { JobEnvironment, TaskFunction } from './job-types.js';
  */
 export const checkMailboxes: TaskFunction = async (payload: { domainId: number }, env) => {
   const { db } = env;
-  const domain = await db
-    .selectFrom('domains')
-    .innerJoin('orders', 'orders.id', 'domains.order_id')
-    .select(['domains.id', 'domains.account_id', 'domains.order_id', 'domains.domain', 'orders.monitor_reconnection'])
-    .where('domains.id', '=', payload.domainId)
-    .executeTakeFirst();
+  const domain = await findDomainToCheckMailboxes(db, payload.domainId);
   if (!domain || !domain.monitor_reconnection) return;
   const mailboxes = await findMailboxesOfDomain(db, domain.id);
   const emailOf = (m: { local_part: string }) => `${m.local_part}@${domain.domain}`;

@@ -85,7 +85,7 @@ export async function openGraphileQueue(databaseUrl: string, options: GraphileQu
                 job_id: helpers.job.id,
                 task: name,
                 attempt: helpers.job.attempts,
-                reason: (error as Error).message,
+                reason: error instanceof Error ? error.message : String(error),
               });
               throw error;
             }

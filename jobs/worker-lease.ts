@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { log } from '../observability/log.js';
+import { beatWorkerHeartbeat, deleteWorkerHeartbeat, deleteWorkerHeartbeatsOlderThan, listDeadWorkers, unlockJobsOfWorkers } from '../db/worker-heartbeats.js';
 
 /** How often a worker reports and looks for dead ones: a quarter of the lease, between 250 ms and 5 s. */
 export function heartbeatIntervalMs(leaseMs: number): number {
@@ -34,11 +35,7 @@ export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number
   let beating: Promise<void> = Promise.resolve();
   const beat = async () => {
     try {
-      await pool.query(
-        `insert into worker_heartbeats (worker_id, instance) values ($1, $2)
-        on conflict (worker_id) do update set last_seen = now()`,
-        [workerId, instance],
-      );
+      await beatWorkerHeartbeat(pool, workerId, instance);
       const released = await releaseDeadWorkers(pool, leaseMs);
       if (released.workers.length > 0) {
         log('warn', 'unlocked the jobs of workers not seen within JOB_LEASE_MS; another instance retries them', {
@@ -49,7 +46,7 @@ export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number
       }
     } catch (error) {
       // The database away: the next beat tries again (and others may take this worker for dead; tasks are idempotent).
-      log('warn', 'could not write the worker heartbeat', { reason: (error as Error).message });
+      log('warn', 'could not write the worker heartbeat', { reason: error instanceof Error ? error.message : String(error) });
     }
   };
   beating = beat();
@@ -62,7 +59,7 @@ export function keepWorkerLease(pool: pg.Pool, workerId: string, leaseMs: number
       stopped = true;
       clearInterval(timer);
       await beating;
-      await pool.query('delete from worker_heartbeats where worker_id = $1', [workerId]).catch(() => undefined);
+      await deleteWorkerHeartbeat(pool, workerId).catch(() => undefined);
     },
   };
 }
@@ -78,19 +75,9 @@ export interface ReleasedWorkers {
  * graphile-worker's own force_unlock_workers for the dead ones. Rows of long-gone workers are deleted.
  */
 export async function releaseDeadWorkers(pool: pg.Pool, leaseMs: number): Promise<ReleasedWorkers> {
-  const { rows } = await pool.query<{ worker_id: string; jobs: number }>(
-    `
-    select jobs.locked_by as worker_id, count(*)::int as jobs
-      from graphile_worker._private_jobs as jobs
-     where jobs.locked_by is not null
-       and not exists (select 1 from worker_heartbeats as h
-                        where h.worker_id = jobs.locked_by and h.last_seen > now() - make_interval(secs => $1::float8 / 1000))
-     group by jobs.locked_by
-    having min(jobs.locked_at) < now() - make_interval(secs => $1::float8 / 1000)`,
-    [leaseMs],
-  );
+  const rows = await listDeadWorkers(pool, leaseMs);
   const workers = rows.map((r) => r.worker_id);
-  if (workers.length > 0) await pool.query('select graphile_worker.force_unlock_workers($1::text[])', [workers]);
-  await pool.query(`delete from worker_heartbeats where last_seen < now() - interval '${FORGET_AFTER}'`);
+  if (workers.length > 0) await unlockJobsOfWorkers(pool, workers);
+  await deleteWorkerHeartbeatsOlderThan(pool, FORGET_AFTER);
   return { workers, jobs: rows.reduce((sum, r) => sum + r.jobs, 0) };
 }

@@ -1,15 +1,16 @@
-import { Kind, parse, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
+import { isInputType, Kind, parse, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
 import { schema as graphqlSchema } from '../schema/index.js';
 import { loadDocument } from './operation-document.js';
 import type { OperationRow } from './operation-table.js';
-import { inputSchema, type JsonSchema } from './graphql-json-schema.js';
+import { inputSchema, isJsonSchema, refName, type JsonSchema } from './graphql-json-schema.js';
 
 /** The GraphQL input type of a row's body variable, and whether the variable is non-null. */
 export function bodyInputType(row: OperationRow): { type: GraphQLInputType; required: boolean } | undefined {
   if (!row.bodyVariable) return undefined;
   const operation = parse(loadDocument(row.document).source).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const definition = operation?.variableDefinitions?.find((v) => v.variable.name.value === row.bodyVariable);
-  const type = definition ? (typeFromAST(graphqlSchema, definition.type as never) as GraphQLInputType | undefined) : undefined;
+  const found = definition ? typeFromAST(graphqlSchema, definition.type) : undefined;
+  const type = found && isInputType(found) ? found : undefined;
   if (!definition || !type)
     throw new Error(`${row.name}: the body variable $${row.bodyVariable} is not declared with a known type in ${row.document}.graphql.`);
   return { type, required: definition.type.kind === Kind.NON_NULL_TYPE };
@@ -24,14 +25,19 @@ export function bodySchemaFor(row: OperationRow): JsonSchema | undefined {
   const body = bodyInputType(row);
   if (!body) return undefined;
   const components: Record<string, JsonSchema> = {};
-  return inline(inputSchema(body.type, components), components, 0);
+  return inlineSchema(inputSchema(body.type, components), components, 0);
 }
 
-function inline(value: unknown, components: Record<string, JsonSchema>, depth: number): JsonSchema {
+function inline(value: unknown, components: Record<string, JsonSchema>, depth: number): unknown {
   if (depth > 12) throw new Error('An input type nests too deeply (or refers to itself) to be written in place.');
-  if (Array.isArray(value)) return value.map((v) => inline(v, components, depth)) as unknown as JsonSchema;
-  if (!value || typeof value !== 'object') return value as JsonSchema;
-  const { $ref, ...rest } = value as JsonSchema;
-  const base = typeof $ref === 'string' ? { ...components[$ref.split('/').at(-1) as string], ...rest } : rest;
+  if (Array.isArray(value)) return value.map((v) => inline(v, components, depth));
+  return isJsonSchema(value) ? inlineSchema(value, components, depth) : value;
+}
+
+/** The schema with its $ref (if any) replaced by the component it names, and so on inside. */
+function inlineSchema(schema: JsonSchema, components: Record<string, JsonSchema>, depth: number): JsonSchema {
+  if (depth > 12) throw new Error('An input type nests too deeply (or refers to itself) to be written in place.');
+  const { $ref, ...rest } = schema;
+  const base = typeof $ref === 'string' ? { ...components[refName($ref)], ...rest } : rest;
   return Object.fromEntries(Object.entries(base).map(([k, v]) => [k, inline(v, components, depth + (typeof $ref === 'string' ? 1 : 0))]));
 }

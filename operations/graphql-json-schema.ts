@@ -22,6 +22,26 @@ import { wireValuesOf } from '../schema/door-enum-extension.js';
 
 export type JsonSchema = Record<string, unknown>;
 
+/** A schema object (not null, not an array): what a keyword holding one schema (items, a property) may be read as. */
+export function isJsonSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The schemas of a keyword holding a list of them (anyOf); none when it holds something else. */
+export function schemaList(value: unknown): JsonSchema[] {
+  return Array.isArray(value) ? value.filter(isJsonSchema) : [];
+}
+
+/** The strings of a keyword holding a list of them (required, enum); none when it holds something else. */
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The component a `$ref` such as `#/components/schemas/Error` names: the part after its last "/". */
+export function refName(ref: string): string {
+  return ref.slice(ref.lastIndexOf('/') + 1);
+}
+
 /** first_invoice ← firstInvoice: the REST door camelises body keys, so documented names are the snake ones. */
 export function camelToSnake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -201,7 +221,7 @@ function innerInputSchema(type: GraphQLInputType, components: Record<string, Jso
 /** Puts limits on the schema that holds the value: beside a $ref or inside a nullable's anyOf. */
 function withLimits(schema: JsonSchema, limits: JsonSchema): JsonSchema {
   if (Array.isArray(schema.anyOf)) {
-    return { ...schema, anyOf: (schema.anyOf as JsonSchema[]).map((s) => (s.type === 'null' ? s : { ...s, ...limits })) };
+    return { ...schema, anyOf: schemaList(schema.anyOf).map((s) => (s.type === 'null' ? s : { ...s, ...limits })) };
   }
   if (Array.isArray(schema.type) && Array.isArray(limits.enum)) return { ...schema, ...limits, enum: [...(limits.enum as unknown[]), null] };
   return { ...schema, ...limits };

@@ -1,4 +1,5 @@
 import type { OperationRow, ParamSpec } from './operation-table.js';
+import { stringList } from './graphql-json-schema.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ export function inputSchemaFor(row: OperationRow, body?: JsonSchema, extra: Reco
   }
   if (body && typeof body.properties === 'object') {
     Object.assign(properties, body.properties);
-    required.push(...((body.required as string[] | undefined) ?? []));
+    required.push(...stringList(body.required));
   }
   for (const [name, schema] of Object.entries(extra)) {
     properties[name] = schema;

@@ -136,7 +136,10 @@ async function readJsonBody(request: Request): Promise<Record<string, unknown>> 
     code: 'malformed_json',
     detail: 'The body is not valid JSON; send a JSON object with Content-Type: application/json.',
   });
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw badRequest('body_not_object', 'Send a JSON object (not a list, string or number) as the request body.');
-  return value as Record<string, unknown>;
+  if (!isJsonObject(value)) throw badRequest('body_not_object', 'Send a JSON object (not a list, string or number) as the request body.');
+  return value;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

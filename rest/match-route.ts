@@ -23,7 +23,8 @@ export function createRouteMatcher(rows: readonly OperationRow[]): (method: stri
     const pattern = new RegExp(
       '^' +
         row.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}|\{(\w+)\}/g, (_m, a?: string, b?: string) => {
-          names.push((a ?? b) as string);
+          // One of the two groups matched: the escaped or the plain {name}.
+          names.push(a ?? b ?? '');
           return '([^/]+)';
         }) +
         '/?$',

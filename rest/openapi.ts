@@ -6,23 +6,41 @@ import { answerSchemaFor } from '../operations/answer-schema.js';
 import { inputSchemaFor, paramSchema } from '../operations/input-schema.js';
 import { bodyInputType } from '../operations/body-schema.js';
 import { CHECKS_API_VERSION } from '../operations/tools-catalogue.js';
-import { inputSchema, type JsonSchema } from '../operations/graphql-json-schema.js';
+import { inputSchema, isJsonSchema, refName, type JsonSchema } from '../operations/graphql-json-schema.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
   readonly openapi: string;
+  readonly info: { readonly title: string; readonly version: string; readonly description: string };
+  readonly servers: readonly { readonly url: string }[];
+  readonly tags: readonly { readonly name: string; readonly description: string }[];
   readonly paths: Record<string, Record<string, OpenApiOperation>>;
   readonly components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>;
 };
+
+/** Media types to the schema of each (`application/json`, or a file's type). */
+type OpenApiContent = Record<string, { schema: JsonSchema }>;
+
+export interface OpenApiParameter {
+  name: string;
+  in: string;
+  required: boolean;
+  description: string;
+  style?: 'form';
+  explode?: boolean;
+  schema: JsonSchema;
+}
 
 export interface OpenApiOperation {
   operationId: string;
   summary: string;
   description: string;
   tags: string[];
-  parameters?: JsonSchema[];
-  requestBody?: JsonSchema;
-  responses: Record<string, JsonSchema>;
+  parameters?: OpenApiParameter[];
+  requestBody?: { required: boolean; description?: string; content: OpenApiContent };
+  responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: OpenApiContent }>;
   security: Record<string, string[]>[];
+  /** The scope a key needs (account operations); absent on the public checks. */
+  'x-scope'?: string | null;
   [extension: `x-${string}`]: unknown;
 }
 
@@ -168,7 +186,7 @@ function rateLimitText(row: OperationRow): string {
   return `${spec.points} per ${spec.duration === 60 ? 'minute' : 'hour'} per ${spec.per} (${kind})`;
 }
 
-function parameterOf(param: ParamSpec): JsonSchema {
+function parameterOf(param: ParamSpec): OpenApiParameter {
   const required = param.in === 'path' ? true : param.required;
   if (param.list) {
     // form style, not exploded: a=x,y,z, which is the comma-separated list the door reads.
@@ -195,8 +213,8 @@ const RATE_LIMIT_HEADER_REFS: Record<string, JsonSchema> = Object.fromEntries(
   ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
 );
 
-function errorResponses(statuses: Iterable<number>, meanings: Readonly<Record<number, string>> = ERROR_MEANINGS): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
+function errorResponses(statuses: Iterable<number>, meanings: Readonly<Record<number, string>> = ERROR_MEANINGS): OpenApiOperation['responses'] {
+  const out: OpenApiOperation['responses'] = {};
   for (const status of [...new Set(statuses)].sort((a, b) => a - b)) {
     const headers: Record<string, JsonSchema> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...RATE_LIMIT_HEADER_REFS };
     if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
@@ -259,7 +277,7 @@ function accountOperation(row: OperationRow, schemas: Record<string, JsonSchema>
     });
   }
 
-  let requestBody: JsonSchema | undefined;
+  let requestBody: OpenApiOperation['requestBody'];
   const body = bodyInputType(row);
   const bodyParams = row.params.filter((p) => p.in === 'body');
   if (bodyParams.length > 0) {
@@ -357,20 +375,19 @@ function answerSchemaOf(row: OperationRow, schemas: Record<string, JsonSchema>):
 }
 
 /** Whether a body (following $refs into the components) has a property of this name. */
-function bodyMentions(requestBody: JsonSchema, schemas: Record<string, JsonSchema>, name: string): boolean {
+function bodyMentions(requestBody: NonNullable<OpenApiOperation['requestBody']>, schemas: Record<string, JsonSchema>, name: string): boolean {
   const seen = new Set<string>();
   const visit = (node: unknown): boolean => {
-    if (!node || typeof node !== 'object') return false;
     if (Array.isArray(node)) return node.some(visit);
-    const obj = node as Record<string, unknown>;
-    if (typeof obj.$ref === 'string') {
-      const ref = obj.$ref.split('/').at(-1) as string;
+    if (!isJsonSchema(node)) return false;
+    if (typeof node.$ref === 'string') {
+      const ref = refName(node.$ref);
       if (seen.has(ref)) return false;
       seen.add(ref);
       return visit(schemas[ref]);
     }
-    if (obj.properties && typeof obj.properties === 'object' && name in (obj.properties as object)) return true;
-    return Object.values(obj).some(visit);
+    if (isJsonSchema(node.properties) && name in node.properties) return true;
+    return Object.values(node).some(visit);
   };
   return visit(requestBody);
 }

@@ -7,7 +7,12 @@ import type { Scope } from '../resolvers/auth/scopes.js';
 import { roleRefusal } from '../resolvers/people/permissions.js';
 
 /** Scope-auth names are identifiers; the wire name of each is SPEC 5's. */
-const WIRE_SCOPE = { read: 'read', write: 'write', ordersPlace: 'orders:place' } as const satisfies Record<string, Scope>;
+/** Scope names as the schema spells them, to the wire's (a Map: a name such as "toString" finds nothing). */
+const WIRE_SCOPE: ReadonlyMap<string, Scope> = new Map([
+  ['read', 'read'],
+  ['write', 'write'],
+  ['ordersPlace', 'orders:place'],
+]);
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -43,7 +48,7 @@ function unauthorized(context: Context, failure: AuthFailure): Error {
   if (!caller) return unauthenticatedError(context.sentKey);
   const scopeName = scopeFailure && 'scope' in scopeFailure ? scopeFailure.scope : 'read';
   if (scopeName === 'session') return sessionRequiredError();
-  const wire = WIRE_SCOPE[scopeName as keyof typeof WIRE_SCOPE] ?? scopeName;
+  const wire = WIRE_SCOPE.get(scopeName) ?? scopeName;
   // A signed-in person holds their role's scopes: the refusal names the role, not a key.
   if (caller.kind === 'session' && caller.role !== null && (wire === 'read' || wire === 'write' || wire === 'orders:place'))
     return roleRefusal(caller.role, wire);

@@ -52,7 +52,10 @@ export function wireNames(schema: GraphQLSchema): Record<string, string> {
 
 function argType(arg: CheckArg): string {
   if (arg.kind === 'list') return '[String!]!';
-  if (arg.kind === 'enum') return arg.enumType as string;
+  if (arg.kind === 'enum') {
+    if (arg.enumType === undefined) throw new Error(`The enum argument "${arg.name}" names no enumType in schema/check-declarations.ts.`);
+    return arg.enumType;
+  }
   return arg.required ? 'String!' : 'String';
 }
 

@@ -35,9 +35,9 @@ export function absentFieldDropper(schema: GraphQLSchema, typeName: string): (an
   const top = shapeOf(root);
   const drop = (value: unknown, shape: Shape): unknown => {
     if (Array.isArray(value)) return value.map((v) => drop(v, shape));
-    if (!value || typeof value !== 'object') return value;
+    if (!isRecord(value)) return value;
     const out: Record<string, unknown> = {};
-    const record = value as Record<string, unknown>;
+    const record = value;
     for (const [key, v] of Object.entries(record)) {
       if (v === null && shape.absentWhenNull.has(key)) {
         const unless = shape.absentWhenNull.get(key);
@@ -49,4 +49,8 @@ export function absentFieldDropper(schema: GraphQLSchema, typeName: string): (an
     return out;
   };
   return (answer) => drop(answer, top);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -9,6 +9,7 @@ import { endResetLinks, issuePasswordReset, issueSignUp, useToken } from '../res
 import { sendPeopleMail } from '../resolvers/people/people-mail.js';
 import { previewInvitation } from '../resolvers/people/invitations.js';
 import { parseJsonBounded } from '../operations/parse-json-bounded.js';
+import { findUserIdByEmail, findUserSignIn, setUserPasswordHash } from '../db/users.js';
 
 /** How long a sign-in answer waits once an e-mail address has met more wrong passwords than signInSlow allows (from anywhere). */
 const SLOW_DOWN_MS = 1000;
@@ -37,7 +38,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const email = normalizeEmail(body.email);
       const passwordHash = await hashPassword(requirePassword(body.password));
       // The answer is the same whether or not the address has an account: its holder learns by e-mail.
-      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const taken = await findUserIdByEmail(db, email);
       if (taken) {
         await sendPeopleMail(
           services.mailer,
@@ -88,9 +89,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
         },
       );
       if (slow) await new Promise((resolve) => setTimeout(resolve, SLOW_DOWN_MS));
-      const user = email
-        ? await db.selectFrom('users').select(['id', 'account_id', 'role', 'password_hash']).where('email', '=', email).executeTakeFirst()
-        : undefined;
+      const user = email ? await findUserSignIn(db, email) : undefined;
       // Hashes even for an unknown e-mail, so both answers take as long.
       const ok = await checkPassword(user?.password_hash ?? null, password);
       if (!user || !ok) throw new ApiError(401, 'wrong_credentials', WRONG_CREDENTIALS);
@@ -108,7 +107,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
     async '/auth/password-reset'(body, _request, info) {
       await byAddress(info);
       const email = normalizeEmail(body.email);
-      const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const user = await findUserIdByEmail(db, email);
       if (user) {
         const token = await issuePasswordReset(db, user.id);
         await sendPeopleMail(
@@ -133,7 +132,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
             'invalid_token',
             'The reset link is unknown, used or expired; ask for a new one with "Forgot your password?" on the sign-in page.',
           );
-        await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', used.userId).execute();
+        await setUserPasswordHash(trx, used.userId, passwordHash);
         // One link used: the person's other reset links die with it, and every session ends, a thief's included.
         await endResetLinks(trx, used.userId);
         await revokeUserSessions(trx, used.userId);

@@ -6,16 +6,14 @@
  * once the database is back. Shown by test/faults/database-outage.test.ts.
  */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  for (
-    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined, depth = 0;
-    e && depth < 4;
-    e = e.cause as typeof e, depth++
-  ) {
-    const code = typeof e.code === 'string' ? e.code : '';
+  let e: unknown = error;
+  for (let depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
+    const code = 'code' in e && typeof e.code === 'string' ? e.code : '';
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08'))
       return true;
-    const message = typeof e.message === 'string' ? e.message : '';
+    const message = 'message' in e && typeof e.message === 'string' ? e.message : '';
     if (/Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed|connect ECONNREFUSED/i.test(message)) return true;
+    e = 'cause' in e ? e.cause : undefined;
   }
   return false;
 }

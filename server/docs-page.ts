@@ -1,5 +1,5 @@
 import type { OpenApiDocument, OpenApiOperation } from '../rest/openapi.js';
-import type { JsonSchema } from '../operations/graphql-json-schema.js';
+import { isJsonSchema, refName, schemaList, stringList, type JsonSchema } from '../operations/graphql-json-schema.js';
 
 /** One line of a field table: `domains[].mailboxes[].local_part`, its type, whether it must be there. */
 interface FieldLine {
@@ -9,8 +9,8 @@ interface FieldLine {
   readonly description: string;
 }
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 /** Descriptions use `backticks` for names; everything else is text. */
 const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
@@ -21,10 +21,9 @@ const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, '
  * on a phone and works with the strict Content-Security-Policy it is served with.
  */
 export function docsPage(document: OpenApiDocument): string {
-  const info = document.info as { title: string; version: string; description: string };
-  const server = (document.servers as { url: string }[] | undefined)?.[0]?.url ?? '';
+  const { info, tags } = document;
+  const server = document.servers[0]?.url ?? '';
   const schemas = document.components.schemas;
-  const tags = (document.tags as { name: string; description?: string }[] | undefined) ?? [];
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
   );
@@ -81,12 +80,11 @@ ${fieldTable(flatten(schemas.Error ?? {}, schemas))}
 }
 
 function operationSection(method: string, path: string, op: OpenApiOperation, schemas: Record<string, JsonSchema>, server: string, alsoPost: boolean): string {
-  const parameters = (op.parameters ?? []) as { name: string; in: string; required: boolean; description: string; schema: JsonSchema }[];
-  const body = op.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined;
-  const ok = op.responses['200'] as { content?: Record<string, { schema: JsonSchema }> } | undefined;
-  const answer = ok?.content?.['application/json']?.schema;
+  const parameters = op.parameters ?? [];
+  const body = op.requestBody;
+  const answer = op.responses['200']?.content?.['application/json']?.schema;
   const errors = Object.entries(op.responses).filter(([status]) => status !== '200');
-  const scope = op['x-scope'] as string | null | undefined;
+  const scope = op['x-scope'];
   const facts = [
     scope ? `Scope <span class="scope">${escapeHtml(scope)}</span>` : 'No key needed',
     op['x-rate-limit'] ? `Rate limit ${escapeHtml(String(op['x-rate-limit']))}` : '',
@@ -115,9 +113,7 @@ function operationSection(method: string, path: string, op: OpenApiOperation, sc
   if (answer) html += `<h4>Answer</h4>${fieldTable(flatten(answer, schemas))}`;
   if (errors.length) {
     html += `<h4>Errors</h4><dl class="errors">${errors
-      .map(
-        ([status, response]) => `<div><dt>${escapeHtml(status)}</dt><dd>${prose(String((response as { description?: string }).description ?? ''))}</dd></div>`,
-      )
+      .map(([status, response]) => `<div><dt>${escapeHtml(status)}</dt><dd>${prose(response.description)}</dd></div>`)
       .join('')}</dl>`;
   }
   html += `<h4>Example</h4><pre tabindex="0"><code>${escapeHtml(curlExample(method, path, parameters, body !== undefined, scope, server))}</code></pre>`;
@@ -167,7 +163,7 @@ function resolve(schema: JsonSchema, schemas: Record<string, JsonSchema>): { sch
   let current = schema;
   for (let i = 0; i < 10; i++) {
     if (Array.isArray(current.anyOf)) {
-      const parts = current.anyOf as JsonSchema[];
+      const parts = schemaList(current.anyOf);
       nullable ||= parts.some((p) => p.type === 'null');
       const other = parts.find((p) => p.type !== 'null');
       if (!other) break;
@@ -175,7 +171,7 @@ function resolve(schema: JsonSchema, schemas: Record<string, JsonSchema>): { sch
       continue;
     }
     if (typeof current.$ref === 'string') {
-      const target = schemas[current.$ref.split('/').at(-1) as string] ?? {};
+      const target = schemas[refName(current.$ref)] ?? {};
       current = { ...target, description: current.description ?? target.description };
       continue;
     }
@@ -187,16 +183,15 @@ function resolve(schema: JsonSchema, schemas: Record<string, JsonSchema>): { sch
 
 function typeLabel(schema: JsonSchema, schemas: Record<string, JsonSchema>): string {
   const { schema: s, nullable } = resolve(schema, schemas);
-  const types = (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []).filter((t) => t !== 'null') as string[];
+  const types = (Array.isArray(s.type) ? stringList(s.type) : typeof s.type === 'string' ? [s.type] : []).filter((t) => t !== 'null');
   let label = types.join(' | ') || 'any';
   if (label === 'array') {
-    const items = s.items as JsonSchema | undefined;
-    label = `list of ${items ? typeLabel(items, schemas) : 'any'}`;
+    label = `list of ${isJsonSchema(s.items) ? typeLabel(s.items, schemas) : 'any'}`;
   }
   if (s.format) label += ` (${String(s.format)})`;
   if (Array.isArray(s.enum))
-    label = `one of ${(s.enum as unknown[])
-      .filter((v) => v !== null)
+    label = `one of ${s.enum
+      .filter((v: unknown) => v !== null)
       .map((v) => String(v))
       .join(', ')}`;
   if (typeof s.pattern === 'string') label += ` matching ${s.pattern}`;
@@ -208,13 +203,14 @@ function flatten(schema: JsonSchema, schemas: Record<string, JsonSchema>, prefix
   const { schema: s } = resolve(schema, schemas);
   if (depth > 6) return [];
   const lines: FieldLine[] = [];
-  const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((s.required as string[] | undefined) ?? []);
+  const properties = isJsonSchema(s.properties) ? s.properties : {};
+  const required = new Set(stringList(s.required));
   for (const [name, child] of Object.entries(properties)) {
+    if (!isJsonSchema(child)) continue;
     const full = prefix ? `${prefix}.${name}` : name;
     const { schema: c } = resolve(child, schemas);
     lines.push({ name: full, type: typeLabel(child, schemas), required: required.has(name), description: String(c.description ?? '') });
-    const items = c.items ? resolve(c.items as JsonSchema, schemas).schema : undefined;
+    const items = isJsonSchema(c.items) ? resolve(c.items, schemas).schema : undefined;
     if (c.properties) lines.push(...flatten(c, schemas, full, depth + 1));
     else if (items?.properties) lines.push(...flatten(items, schemas, `${full}[]`, depth + 1));
   }

@@ -21,7 +21,9 @@ import type { Context } from '../resolvers/context.js';
  * query that REST counts as a change. Read from the operation table, so the three doors agree.
  */
 const FIELD_CLASS: ReadonlyMap<string, RateLimitClass> = new Map(
-  operationTable.filter((row) => row.unwrap && row.rateLimit !== 'read' && row.rateLimit !== 'public').map((row) => [row.unwrap as string, row.rateLimit]),
+  operationTable.flatMap((row): [string, RateLimitClass][] =>
+    row.unwrap && row.rateLimit !== 'read' && row.rateLimit !== 'public' ? [[row.unwrap, row.rateLimit]] : [],
+  ),
 );
 
 /**
@@ -238,9 +240,9 @@ function paramsOf(request: Request, url: URL, text: string | null): GraphqlParam
   if (text === null) return [{ query: url.searchParams.get('query'), operationName: url.searchParams.get('operationName') }];
   if ((request.headers.get('content-type') ?? '').includes('application/graphql')) return [{ query: text }];
   try {
-    const body = JSON.parse(text) as unknown;
-    const list = Array.isArray(body) ? body : [body];
-    return list.map((one) => (one && typeof one === 'object' ? (one as GraphqlParams) : {}));
+    const body: unknown = JSON.parse(text);
+    const list: unknown[] = Array.isArray(body) ? body : [body];
+    return list.map((one): GraphqlParams => (typeof one === 'object' && one !== null ? one : {}));
   } catch {
     return [{}];
   }
@@ -257,8 +259,9 @@ async function requestErrorsAre400(response: Response): Promise<Response> {
   const text = await response.text();
   let status = 200;
   try {
-    const body = JSON.parse(text) as { data?: unknown; errors?: unknown[] };
-    if (!('data' in body) && Array.isArray(body.errors) && body.errors.length > 0) status = 400;
+    const body: unknown = JSON.parse(text);
+    if (typeof body === 'object' && body !== null && !('data' in body) && 'errors' in body && Array.isArray(body.errors) && body.errors.length > 0)
+      status = 400;
   } catch {
     /* not a single JSON result (batched or streamed): leave it */
   }

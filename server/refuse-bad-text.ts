@@ -62,13 +62,15 @@ function percentDecode(bytes: Buffer): Buffer {
   const out = Buffer.allocUnsafe(bytes.length);
   let length = 0;
   for (let i = 0; i < bytes.length; i += 1) {
-    const high = bytes[i] === 0x25 ? hexValue(bytes[i + 1]) : -1;
+    const byte = bytes[i];
+    if (byte === undefined) break;
+    const high = byte === 0x25 ? hexValue(bytes[i + 1]) : -1;
     const low = high >= 0 ? hexValue(bytes[i + 2]) : -1;
     if (low >= 0) {
       out[length++] = high * 16 + low;
       i += 2;
     } else {
-      out[length++] = bytes[i] as number;
+      out[length++] = byte;
     }
   }
   return out.subarray(0, length);

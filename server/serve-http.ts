@@ -193,9 +193,11 @@ async function handle(
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
-      size += (chunk as Buffer).length;
+      // Buffers, since no encoding is set on the request; a string would be one only if someone set one.
+      const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += piece.length;
       if (size > maxBodyBytes) return tooLarge(res, maxBodyBytes, requestId, options.ownAnswerHeaders, routeLimit?.detail);
-      chunks.push(chunk as Buffer);
+      chunks.push(piece);
     }
     body = Buffer.concat(chunks);
   }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { hasAnyAccount } from '../db/accounts.js';
 import { seedDemo } from '../admin/seed-demo.js';
 import { readSettings, type ServiceConfig } from '../config/settings.js';
 import { checkDefaultPlans } from '../resolvers/account/default-plans.js';
@@ -76,8 +77,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     let demoKey: string | null = null;
     let demoUser: DemoUser | null = null;
     if (options.seedWhenEmpty && database.kind === 'pglite') {
-      const existing = await database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-      if (!existing) {
+      if (!(await hasAnyAccount(database.db))) {
         const demo = await seedDemo(database.db, settings.keyMode);
         demoKey = demo.key;
         demoUser = await createDemoUser(database.db, demo.accountId);

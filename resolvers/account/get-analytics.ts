@@ -42,9 +42,14 @@ export interface Analytics {
   readonly domains: readonly DomainDeliverability[];
 }
 
+// Own keys only: `in` would take "toString" for a period.
+function isAnalyticsPeriod(value: string): value is AnalyticsPeriod {
+  return Object.hasOwn(ANALYTICS_PERIODS, value);
+}
+
 export function parsePeriod(raw: string | null | undefined): AnalyticsPeriod {
   const value = raw ?? '7d';
-  if (value in ANALYTICS_PERIODS) return value as AnalyticsPeriod;
+  if (isAnalyticsPeriod(value)) return value;
   throw badRequest('invalid_period', `"period" must be one of ${Object.keys(ANALYTICS_PERIODS).join(', ')}; "${String(value).slice(0, 20)}" is not accepted.`);
 }
 

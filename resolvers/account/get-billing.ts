@@ -47,7 +47,10 @@ export interface Billing {
   readonly nextCharge: { readonly amount: number; readonly currency: string; readonly date: Date } | null;
 }
 
-const MONTH_DAYS = { month: 1, year: 12 } as const;
+const MONTH_DAYS: ReadonlyMap<string, number> = new Map([
+  ['month', 1],
+  ['year', 12],
+]);
 
 /**
  * This month's spend, what is past due (open and after its due date) and the next renewal of the
@@ -145,7 +148,7 @@ function linesOf(product: string, quantity: number | null, unitAmount: number | 
 function nextRenewal(orders: readonly { quantity: number; unit_amount: number; currency: string; interval: string; created_at: Date }[], now: Date) {
   let best = null as { amount: number; currency: string; date: Date } | null;
   for (const o of orders) {
-    const months = MONTH_DAYS[o.interval as keyof typeof MONTH_DAYS] ?? 1;
+    const months = MONTH_DAYS.get(o.interval) ?? 1;
     const date = new Date(o.created_at);
     while (date <= now) date.setUTCMonth(date.getUTCMonth() + months);
     const amount = o.quantity * o.unit_amount;

@@ -24,11 +24,12 @@ export function parseBulkInput(raw: unknown, param: string, limit: number, examp
   if (typeof raw === 'string') items = raw.split(',');
   else if (Array.isArray(raw)) items = raw.flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]));
   else items = [];
-  if (items.some((item) => typeof item !== 'string')) {
+  const strings = items.filter((item): item is string => typeof item === 'string');
+  if (strings.length !== items.length) {
     throw badRequest('invalid_parameter', `"${param}" must be a comma-separated string or a list of strings, such as "${example}".`);
   }
   const seen = new Set<string>();
-  for (const item of items as string[]) {
+  for (const item of strings) {
     const trimmed = item.trim();
     if (trimmed !== '') seen.add(trimmed);
   }

@@ -3,6 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { insertEvent } from '../../db/events.js';
 import type { EventType } from './event-types.js';
+import { z } from 'zod';
+
+/** An event's data as recordEvent stores it: a JSON object. */
+const EventData = z.record(z.string(), z.unknown());
 
 /**
  * Records an event, inside the caller's transaction when it has one: the state change and its event
@@ -30,5 +34,5 @@ export interface EventBody {
 }
 
 export function eventBody(row: { id: string; type: string; created_at: Date | string; data: string }): EventBody {
-  return { id: row.id, type: row.type, created: new Date(row.created_at).toISOString(), data: JSON.parse(row.data) as Record<string, unknown> };
+  return { id: row.id, type: row.type, created: new Date(row.created_at).toISOString(), data: EventData.parse(JSON.parse(row.data)) };
 }

@@ -70,9 +70,7 @@ export type RateLimitStore =
   | { readonly kind: 'redis'; readonly client: Redis; readonly keyPrefix: string };
 
 export function createRateLimits(store: RateLimitStore, overrides: Partial<Record<RateLimitClass, number>> = {}): RateLimits {
-  const defaults = Object.fromEntries(
-    Object.entries(RATE_LIMIT_CLASSES).map(([name, spec]) => [name, overrides[name as RateLimitClass] ?? spec.points]),
-  ) as Record<RateLimitClass, number>;
+  const defaultPoints = (kind: RateLimitClass): number => overrides[kind] ?? RATE_LIMIT_CLASSES[kind].points;
   // One limiter per class and allowance: the counter key is the same for every allowance, so an
   // operator raising an account's limit keeps the count already made this window.
   const limiters = new Map<string, RateLimiterAbstract>();
@@ -81,7 +79,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   const expiryTimer =
     store.kind === 'database'
       ? setInterval(() => {
-          deleteExpiredRateLimits(store.raw, Date.now() - EXPIRED_KEPT_MS).catch(() => {});
+          void deleteExpiredRateLimits(store.raw, Date.now() - EXPIRED_KEPT_MS).catch(() => {});
         }, EXPIRY_SWEEP_MS).unref()
       : null;
   // PGlite reports a SELECT's rowCount as 0 (its affectedRows), and rate-limiter-flexible's get()
@@ -129,7 +127,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
 
   return {
     async consume(kind, subject, allowance, count = 1) {
-      const points = allowance ?? defaults[kind];
+      const points = allowance ?? defaultPoints(kind);
       try {
         const res = await limiterFor(kind, points).consume(`${kind}:${subject}`, count);
         return outcome(points, res, kind);
@@ -150,7 +148,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
       }
     },
     async peek(kind, subject, allowance) {
-      const points = allowance ?? defaults[kind];
+      const points = allowance ?? defaultPoints(kind);
       try {
         return outcome(points, await limiterFor(kind, points).get(`${kind}:${subject}`), kind);
       } catch {

@@ -18,11 +18,14 @@ interface CheckAnswerShape {
 
 function isCheckAnswer(value: unknown): value is CheckAnswerShape {
   return (
-    !!value &&
     typeof value === 'object' &&
-    typeof (value as CheckAnswerShape).status === 'string' &&
-    typeof (value as CheckAnswerShape).summary === 'string' &&
-    Array.isArray((value as CheckAnswerShape).findings)
+    value !== null &&
+    'status' in value &&
+    typeof value.status === 'string' &&
+    'summary' in value &&
+    typeof value.summary === 'string' &&
+    'findings' in value &&
+    Array.isArray(value.findings)
   );
 }
 

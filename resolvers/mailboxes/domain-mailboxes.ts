@@ -6,6 +6,7 @@ import { findSetupDomain } from '../domains/setup/get-domain-setup.js';
 import { recordEvent } from '../events/record-event.js';
 import { decryptSecret, encryptSecret } from '../secrets/encrypt-secret.js';
 import { findAccountMailbox, findMailboxesOfDomain, findMailboxSecretsOfDomain, setMailboxPassword } from '../../db/mailboxes.js';
+import { findOrderStatus } from '../../db/orders.js';
 import { generateMailboxPassword, isMailboxStatus, mailboxSealPurpose, type MailboxProvider, type MailboxStatus } from './mailbox-provider.js';
 
 /** One mailbox as lists show it: never a password. */
@@ -67,7 +68,7 @@ export async function listDomainMailboxes(raw: string, ctx: Context): Promise<{ 
  */
 export async function revealMailboxCredentials(raw: string, ctx: Context): Promise<{ domain: string; mailboxes: MailboxCredentials[] }> {
   const domain = await findSetupDomain(ctx, raw);
-  const order = await ctx.services.db.selectFrom('orders').select(['status']).where('id', '=', domain.order_id).executeTakeFirstOrThrow();
+  const order = await findOrderStatus(ctx.services.db, domain.order_id);
   refuseSuspendedOrder(order.status, "this domain's mailbox credentials");
   const { db } = ctx.services;
   const rows = await findMailboxSecretsOfDomain(db, domain.id);

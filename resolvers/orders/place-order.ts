@@ -146,6 +146,8 @@ function orderReference(accountId: number, key: string): string {
 }
 
 function isDomainTaken(error: unknown): boolean {
-  const e = error as { code?: unknown; constraint?: unknown; message?: unknown } | null;
-  return !!e && String(e.code) === '23505' && /domains_domain/.test(`${String(e.constraint ?? '')} ${String(e.message ?? '')}`);
+  if (typeof error !== 'object' || error === null || !('code' in error) || String(error.code) !== '23505') return false;
+  const constraint = 'constraint' in error ? error.constraint : undefined;
+  const message = 'message' in error ? error.message : undefined;
+  return /domains_domain/.test(`${String(constraint ?? '')} ${String(message ?? '')}`);
 }

@@ -13,7 +13,11 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SandboxCard, SandboxSetupToken, SandboxStore, SandboxSubscription } from './sandbox-store.js';
-import type { SandboxCardOutcome } from './sandbox-test-cards.js';
+import { isSandboxCardOutcome } from './sandbox-test-cards.js';
+import { z } from 'zod';
+
+/** A sandbox subscription's metadata as this store writes it: names to strings, as Stripe's. */
+const Metadata = z.record(z.string(), z.string());
 
 /**
  * The sandbox processor's state in the service's database, so a saved card and a charge survive a
@@ -86,9 +90,12 @@ function toToken(row: {
 }
 
 function toCard(row: Omit<SandboxCard, 'outcome'> & { outcome: string }): SandboxCard {
-  return { ...row, outcome: row.outcome as SandboxCardOutcome, saved_at: new Date(row.saved_at) };
+  const { outcome } = row;
+  // Written by this store from SANDBOX_TEST_CARDS only.
+  if (!isSandboxCardOutcome(outcome)) throw new Error(`A sandbox card has the outcome "${outcome}", which is neither charge nor decline.`);
+  return { ...row, outcome, saved_at: new Date(row.saved_at) };
 }
 
 function toSubscription(row: Omit<SandboxSubscription, 'metadata'> & { metadata: string }): SandboxSubscription {
-  return { ...row, metadata: JSON.parse(row.metadata) as Record<string, string>, created_at: new Date(row.created_at) };
+  return { ...row, metadata: Metadata.parse(JSON.parse(row.metadata)), created_at: new Date(row.created_at) };
 }

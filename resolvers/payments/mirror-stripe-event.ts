@@ -34,29 +34,27 @@ export interface MirroredSubscription {
   readonly idempotency_key: string | null;
 }
 
-const INVOICE_EVENTS: ReadonlySet<string> = new Set([
-  'invoice.created',
-  'invoice.finalized',
-  'invoice.paid',
-  'invoice.payment_succeeded',
-  'invoice.payment_failed',
-  'invoice.updated',
-  'invoice.voided',
-  'invoice.marked_uncollectible',
-]);
-
-const SUBSCRIPTION_EVENTS: ReadonlySet<string> = new Set(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted']);
-
 /** The record to store for this event, or null for an event the billing page does not use. */
 export function mirrorFromStripeEvent(event: Stripe.Event): MirrorRecord | null {
   const base = { event_id: event.id, event_type: event.type, event_created: event.created };
-  if (INVOICE_EVENTS.has(event.type)) {
-    return { kind: 'invoice', ...base, invoice: mirrorInvoice(event.data.object as Stripe.Invoice) };
+  // Stripe.Event is a union on `type`: each case below knows its data.object.
+  switch (event.type) {
+    case 'invoice.created':
+    case 'invoice.finalized':
+    case 'invoice.paid':
+    case 'invoice.payment_succeeded':
+    case 'invoice.payment_failed':
+    case 'invoice.updated':
+    case 'invoice.voided':
+    case 'invoice.marked_uncollectible':
+      return { kind: 'invoice', ...base, invoice: mirrorInvoice(event.data.object) };
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return { kind: 'subscription', ...base, subscription: mirrorSubscription(event.data.object) };
+    default:
+      return null;
   }
-  if (SUBSCRIPTION_EVENTS.has(event.type)) {
-    return { kind: 'subscription', ...base, subscription: mirrorSubscription(event.data.object as Stripe.Subscription) };
-  }
-  return null;
 }
 
 export function mirrorInvoice(invoice: Stripe.Invoice): MirroredInvoice {

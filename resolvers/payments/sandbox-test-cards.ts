@@ -5,6 +5,10 @@
  */
 export type SandboxCardOutcome = 'charge' | 'decline';
 
+export function isSandboxCardOutcome(value: string): value is SandboxCardOutcome {
+  return value === 'charge' || value === 'decline';
+}
+
 export const SANDBOX_TEST_CARDS: Readonly<Record<string, { readonly brand: string; readonly outcome: SandboxCardOutcome; readonly label: string }>> = {
   '4242424242424242': { brand: 'visa', outcome: 'charge', label: 'charges successfully' },
   '4000000000000341': { brand: 'visa', outcome: 'decline', label: 'is saved, then declined when charged' },

@@ -317,10 +317,9 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-function headerValue(headers: unknown, name: string): string | undefined {
-  if (!headers || typeof headers !== 'object') return undefined;
-  const value = (headers as Record<string, unknown>)[name];
-  return Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+function headerValue(headers: Readonly<Record<string, string | readonly string[] | undefined>> | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  return value === undefined || typeof value === 'string' ? value : value[0];
 }
 
 function sha256(text: string): string {

@@ -11,7 +11,12 @@ export function signatureHeader(secret: string, body: string, timestamp: number)
 
 /** What a receiver does (and the tests): recompute and compare in constant time, within a tolerance. */
 export function verifySignature(secret: string, body: string, header: string, nowSeconds: number, toleranceSeconds = 300): boolean {
-  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
+  const parts = Object.fromEntries(
+    header.split(',').map((p) => {
+      const [name = '', value] = p.split('=');
+      return [name, value];
+    }),
+  );
   const t = Number(parts.t);
   if (!Number.isInteger(t) || !parts.v1 || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
   const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'));

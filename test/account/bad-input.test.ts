@@ -38,6 +38,14 @@ describe('refusals at the door', () => {
     await expectRefusal(response, 413);
   });
 
+  it('a period named like a property every object has (toString, constructor) is refused as any unknown period', async () => {
+    for (const period of ['toString', 'constructor', '__proto__']) {
+      const response = await service.api(`/v1/portal/analytics?period=${period}`);
+      expect(response.status).toBe(422);
+      expect((await response.json()).detail).toMatch(/"period" must be one of 1d, 7d, 14d, 30d, 90d/);
+    }
+  });
+
   it('a repeated query parameter is a 422 (input not in the expected shape, SPEC 7)', async () => {
     await expectRefusal(await service.api('/v1/portal/analytics?period=7d&period=30d'), 422);
   });

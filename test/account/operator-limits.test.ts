@@ -100,6 +100,58 @@ describe('per-account limits set by the operator', () => {
   });
 });
 
+describe('key and price commands', () => {
+  it('create-key makes a key with the scopes asked for, which reads at once; an unknown account or scope is refused', async () => {
+    const mine = await service.seedAccount();
+    const made = await admin('create-key', '--account', String(mine.accountId), '--scopes', 'read,read');
+    expect(made).toEqual({ ok: true, result: { key: expect.stringMatching(/^sk_test_/), key_id: expect.any(Number), scopes: ['read'] } });
+    const key = made.ok ? String(made.result.key) : '';
+    expect((await service.api('/v1/portal/orders', { key })).status).toBe(200);
+    expect(await admin('create-key', '--account', '999999', '--scopes', 'read')).toEqual({ ok: false, error: 'There is no account 999999.' });
+    expect(await admin('create-key', '--account', String(mine.accountId), '--scopes', 'admin')).toEqual({
+      ok: false,
+      error: 'Unknown scope admin; use read, write, orders:place.',
+    });
+  });
+
+  it('revoke-key stops a key on its next request; an unknown key is refused', async () => {
+    const mine = await service.seedAccount();
+    expect(await admin('revoke-key', '--key-id', String(mine.keyId))).toEqual({ ok: true, result: { revoked: true } });
+    expect((await service.api('/v1/portal/orders', { key: mine.key })).status).toBe(401);
+    expect(await admin('revoke-key', '--key-id', '999999')).toEqual({ ok: false, error: 'There is no key 999999.' });
+  });
+
+  it('set-plan-price changes the price the catalogue shows and says the old one; add-plan refuses a plan the account is on', async () => {
+    const mine = await service.seedAccount();
+    const price = async () => {
+      const body = await (await service.api('/v1/catalogue', { key: mine.key })).json();
+      return body.plans.find((p: { sku: string }) => p.sku === 'google-inbox-unwarmed').unit_amount;
+    };
+    const before = await price();
+    const set = await admin('set-plan-price', '--account', String(mine.accountId), '--sku', 'google-inbox-unwarmed', '--unit-amount', '425');
+    expect(set).toEqual({
+      ok: true,
+      result: {
+        account_id: mine.accountId,
+        sku: 'google-inbox-unwarmed',
+        unit_amount: 425,
+        previous_unit_amount: before,
+        currency: 'usd',
+        processor_price_id: 'price_demo_google_unwarmed',
+      },
+    });
+    expect(await price()).toBe(425);
+    expect(await admin('set-plan-price', '--account', String(mine.accountId), '--sku', 'no-such-plan', '--unit-amount', '1')).toEqual({
+      ok: false,
+      error: `Account ${mine.accountId} has no plan with sku "no-such-plan".`,
+    });
+    expect(await admin('add-plan', '--account', String(mine.accountId), '--sku', 'google-inbox-unwarmed')).toEqual({
+      ok: false,
+      error: `Account ${mine.accountId} is already on "google-inbox-unwarmed"; change its price with set-plan-price.`,
+    });
+  });
+});
+
 describe('PUBLIC_RATE_LIMIT_PER_MINUTE', () => {
   it('sets the keyless allowance per client address', async () => {
     const limited = await startTestService({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '2', DNS_SERVERS: '127.0.0.1:9', DNS_TIMEOUT_MS: '50', DNS_TRIES: '1' } });

@@ -25,6 +25,12 @@ beforeAll(async () => {
       'expired.example': rdapDomain('expired.example', 'Example Registrar, Inc.', '2015-03-01T12:00:00Z', '2026-09-01T00:00:00Z'),
       'young.example': rdapDomain('young.example', 'Example Registrar, Inc.', '2026-09-20T00:00:00Z', '2027-09-20T00:00:00Z'),
       'broken.example': 500,
+      // Hostile or careless registries: nulls among the events and entities.
+      'nulls.example': {
+        objectClassName: 'domain',
+        events: [null, 'expiration', { eventAction: 'expiration', eventDate: '2027-03-01T12:00:00Z' }],
+        entities: [null, 7, { roles: ['registrar'], vcardArray: ['vcard', [null, ['fn', {}, 'text', 'Null-Tolerant Registrar']]] }],
+      },
     },
   });
   slowRdap = await startTestRdapServer({ tlds: ['example'], domains: { 'good.example': {} }, delayMs: 1000 });
@@ -65,6 +71,17 @@ describe('check-domain-expiry over RDAP', () => {
       registered_domain: 'good.example',
     });
     expect(answer.age_days).toBeGreaterThan(4000);
+  });
+
+  it('nulls and strings among the events and entities are skipped, not read (the rest of the answer still counts)', async () => {
+    const answer = await checkDomainExpiry({ domain: 'nulls.example' }, local());
+    expect(answer).toMatchObject({
+      registered: true,
+      source: 'rdap',
+      registrar: 'Null-Tolerant Registrar',
+      created: null,
+      expires: '2027-03-01T12:00:00.000Z',
+    });
   });
 
   it('a subdomain is looked up as its registered domain', async () => {

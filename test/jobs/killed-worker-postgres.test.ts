@@ -90,7 +90,8 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     const victim = servers.find((s) => held.instance.endsWith(` pid ${s.pid}`));
     expect(victim, `the worker's instance "${held.instance}" is one of ours`).toBeDefined();
     const state = async () => (await client.query('select build_state from domains where domain = $1', [domain])).rows[0]?.build_state;
-    expect(await state()).toBe('building');
+    // The job is locked a moment before the build moves the domain to building (then pauses there).
+    expect(await waitFor('the domain to be building', async () => ((await state()) === 'building' ? 'building' : null), 10_000)).toBe('building');
 
     // While its instance lives (heartbeats fresh), a job held past the lease is left alone.
     await waitFor(

@@ -50,7 +50,7 @@ export function loadMarkRoots(path: string | null): MarkRoots {
   try {
     text = readFileSync(path, 'latin1');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
     throw new Error(`BIMI_EXTRA_ROOTS_FILE "${path}" cannot be read (${code ?? 'error'}); point it at a PEM file of root certificates or unset it.`);
   }
   const extra = parseRootBundle(text, `BIMI_EXTRA_ROOTS_FILE "${path}"`);

@@ -9,7 +9,7 @@ import { normalizeDomain } from '../normalize-domain.js';
 import { checkSpf } from '../spf/check-spf.js';
 import { UNCHECKED_WEIGHT_LIMIT, combineParts } from './combine-parts.js';
 import type { AppliedCap, BreakdownEntry } from './combine-parts.js';
-import { GRADE_PARTS } from './grade-weights.js';
+import { GRADE_PARTS, perPart } from './grade-weights.js';
 import type { Grade, GradePart } from './grade-weights.js';
 import { inspectMailExchangers } from './inspect-mail-exchangers.js';
 import { orderFixes } from './order-fixes.js';
@@ -188,7 +188,7 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
     runPart('domain_age', () => checkDomainExpiry({ domain }, ctx), scoreDomainAge),
   ]);
   const runs: Record<GradePart, PartRun> = { spf, dkim, dmarc, mx, blacklists, domain_age: domainAge };
-  const parts = Object.fromEntries(GRADE_PARTS.map((p) => [p, runs[p].assessment])) as Record<GradePart, PartAssessment>;
+  const parts = perPart((p) => runs[p].assessment);
   const combined = combineParts(parts);
   const fixes = orderFixes(parts, combined.effectiveWeights);
   const withheld = combined.withheld ? { weight: combined.unchecked_weight, ...failedLookups(parts) } : null;
@@ -200,9 +200,7 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
       message: `The lookups for ${withheld.names} failed (${withheld.weight}% of the weight), so there is no grade. ${withheld.details} Check that ${domain}'s name servers answer (and, if it is signed, that its DNSSEC signatures are valid), then try again.`,
     });
   }
-  const checks = Object.fromEntries(
-    GRADE_PARTS.map((p): [GradePart, DeliverabilitySubCheck] => [p, { check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }]),
-  ) as Record<GradePart, DeliverabilitySubCheck>;
+  const checks = perPart((p): DeliverabilitySubCheck => ({ check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }));
   return {
     status: statusFor(combined.grade, combined.not_scored),
     summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored, fixes, withheld),

@@ -1,5 +1,5 @@
 import type { CheckStatus } from '../check-result.js';
-import { GRADE_PARTS, GRADES, PART_WEIGHTS, letterForScore, worseGrade } from './grade-weights.js';
+import { GRADE_PARTS, GRADES, PART_WEIGHTS, letterForScore, perPart, worseGrade } from './grade-weights.js';
 import type { Grade, GradePart } from './grade-weights.js';
 import type { PartAssessment } from './part-assessment.js';
 import { partScore } from './part-assessment.js';
@@ -79,43 +79,32 @@ function authenticationCap(parts: Readonly<Record<GradePart, PartAssessment>>): 
 export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>): CombinedGrade {
   const scored = GRADE_PARTS.filter((p) => parts[p].scored);
   const totalWeight = scored.reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
-  const effectiveWeights = Object.fromEntries(GRADE_PARTS.map((p) => [p, parts[p].scored ? (PART_WEIGHTS[p] * 100) / totalWeight : null])) as Record<
-    GradePart,
-    number | null
-  >;
+  const effectiveWeights = perPart((p) => (parts[p].scored ? (PART_WEIGHTS[p] * 100) / totalWeight : null));
 
   const caps: AppliedCap[] = [];
-  const breakdown = Object.fromEntries(
-    GRADE_PARTS.map((part): [GradePart, BreakdownEntry] => {
-      const assessment = parts[part];
-      const effective = effectiveWeights[part];
-      if (!assessment.scored || effective === null) {
-        return [
-          part,
-          { score: null, weight: PART_WEIGHTS[part], effective_weight: null, points: null, status: assessment.status, detail: assessment.detail, cap: null },
-        ];
-      }
-      let cap: Grade | null = null;
-      for (const d of assessment.deductions) {
-        if (!d.cap) continue;
-        caps.push({ part, grade: d.cap, code: d.code, reason: d.problem });
-        cap = cap ? worseGrade(cap, d.cap) : d.cap;
-      }
-      const score = partScore(assessment.deductions);
-      return [
-        part,
-        {
-          score: round(score, 2),
-          weight: PART_WEIGHTS[part],
-          effective_weight: round(effective, 1),
-          points: round(score * effective, 1),
-          status: assessment.status,
-          detail: assessment.detail,
-          cap,
-        },
-      ];
-    }),
-  ) as Record<GradePart, BreakdownEntry>;
+  const breakdown = perPart((part): BreakdownEntry => {
+    const assessment = parts[part];
+    const effective = effectiveWeights[part];
+    if (!assessment.scored || effective === null) {
+      return { score: null, weight: PART_WEIGHTS[part], effective_weight: null, points: null, status: assessment.status, detail: assessment.detail, cap: null };
+    }
+    let cap: Grade | null = null;
+    for (const d of assessment.deductions) {
+      if (!d.cap) continue;
+      caps.push({ part, grade: d.cap, code: d.code, reason: d.problem });
+      cap = cap ? worseGrade(cap, d.cap) : d.cap;
+    }
+    const score = partScore(assessment.deductions);
+    return {
+      score: round(score, 2),
+      weight: PART_WEIGHTS[part],
+      effective_weight: round(effective, 1),
+      points: round(score * effective, 1),
+      status: assessment.status,
+      detail: assessment.detail,
+      cap,
+    };
+  });
   const both = authenticationCap(parts);
   if (both) caps.push(both);
   caps.sort((a, b) => GRADES.indexOf(b.grade) - GRADES.indexOf(a.grade));

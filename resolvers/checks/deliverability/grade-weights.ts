@@ -6,6 +6,11 @@
 export const GRADE_PARTS = ['spf', 'dkim', 'dmarc', 'mx', 'blacklists', 'domain_age'] as const;
 export type GradePart = (typeof GRADE_PARTS)[number];
 
+/** One value per part, computed in GRADE_PARTS order (so the keys and any side effects follow it). */
+export function perPart<V>(value: (part: GradePart) => V): Record<GradePart, V> {
+  return { spf: value('spf'), dkim: value('dkim'), dmarc: value('dmarc'), mx: value('mx'), blacklists: value('blacklists'), domain_age: value('domain_age') };
+}
+
 /**
  * DMARC weighs most because Gmail and Yahoo have required it of bulk senders since February 2024
  * and it is what stops spoofing; SPF and DKIM are the two authentications DMARC aligns on;

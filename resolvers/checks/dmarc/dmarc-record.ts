@@ -72,7 +72,7 @@ export type DmarcParseResult =
       readonly errors: readonly DmarcIssue[];
     };
 
-const POLICIES: readonly string[] = ['none', 'quarantine', 'reject'];
+const POLICIES: readonly DmarcPolicy[] = ['none', 'quarantine', 'reject'];
 // RFC 3986 URI characters, less "," and "!" which DMARC uses as delimiters (RFC 7489 section 6.4).
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~%$&'()*+;=:@/?#[\]]+$/;
 // Keyword = Ldh-str (RFC 5321): letters, digits, hyphens, not ending in a hyphen.
@@ -178,22 +178,23 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
   const keyword = <T extends string>(tag: string, allowed: readonly T[], sink: DmarcIssue[]): T | undefined => {
     const value = get(tag);
     if (value === undefined) return undefined;
-    const lower = value.toLowerCase() as T;
-    if (allowed.includes(lower)) return lower;
+    const lower = value.toLowerCase();
+    const match = allowed.find((a) => a === lower);
+    if (match !== undefined) return match;
     sink.push({ tag, message: `${tag}=${value.slice(0, 40) || '(empty)'} is not valid: use ${allowed.map((a) => `${tag}=${a}`).join(', ')}.` });
     return undefined;
   };
 
   // p: must directly follow v (RFC 7489 ABNF); missing/invalid p is saved by a valid rua (section 6.6.3).
   const pIndex = tags.findIndex((t) => t.tag === 'p');
-  let p = keyword('p', POLICIES as DmarcPolicy[], fallbackIssues);
+  let p = keyword('p', POLICIES, fallbackIssues);
   if (pIndex > 1) {
     errors.push({ tag: 'p', message: 'p= must come directly after v=DMARC1 (RFC 7489 section 6.4); move it to the second place.' });
   } else if (pIndex < 0) {
     fallbackIssues.push({ tag: 'p', message: 'The record has no p= tag; add p=none, p=quarantine or p=reject right after v=DMARC1.' });
   }
-  const sp = keyword('sp', POLICIES as DmarcPolicy[], fallbackIssues);
-  const np = keyword('np', POLICIES as DmarcPolicy[], errors);
+  const sp = keyword('sp', POLICIES, fallbackIssues);
+  const np = keyword('np', POLICIES, errors);
   const adkim = keyword('adkim', ['r', 's'] as const, errors);
   const aspf = keyword('aspf', ['r', 's'] as const, errors);
   const t = keyword('t', ['y', 'n'] as const, errors);

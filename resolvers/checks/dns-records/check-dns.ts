@@ -42,10 +42,14 @@ export interface CheckDnsAnswer extends CheckResultBase {
   readonly records: readonly DnsRecordAnswer[];
 }
 
+function isCheckDnsType(value: string): value is CheckDnsType {
+  return (CHECK_DNS_TYPES as readonly string[]).includes(value);
+}
+
 function parseType(raw: string | null | undefined): CheckDnsType {
   if (raw == null || raw.trim() === '') return 'MX';
   const type = raw.trim().toUpperCase();
-  if ((CHECK_DNS_TYPES as readonly string[]).includes(type)) return type as CheckDnsType;
+  if (isCheckDnsType(type)) return type;
   throw badRequest('invalid_type', `"type" must be one of ${CHECK_DNS_TYPES.join(', ')} (not "${raw.slice(0, 20)}"); leave it out for MX.`);
 }
 

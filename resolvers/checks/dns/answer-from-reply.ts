@@ -1,6 +1,7 @@
 import type { Answer, DecodedPacket } from 'dns-packet';
 import type { DnsAnswer, DnsRecord, DnsRecordData, DnsRecordType, DnssecStatus, ExtendedDnsError } from './dns-types.js';
 import { describeExtendedDnsError, isBogusCode, readExtendedDnsError } from './extended-dns-errors.js';
+import { packetField, replyCode } from './packet-field.js';
 
 /** A CNAME chain longer than this inside one answer is treated as a loop. */
 const MAX_CNAME_HOPS = 16;
@@ -19,7 +20,7 @@ export interface ReplyReading {
 export function referralNameservers(packet: DecodedPacket): string[] {
   const authority = packet.authorities ?? [];
   if ((packet.answers ?? []).length > 0 || authority.some((a) => a.type === 'SOA')) return [];
-  return authority.filter((a) => a.type === 'NS').map((a) => bareName(String((a as { data: unknown }).data)));
+  return authority.filter((a) => a.type === 'NS').map((a) => bareName(String(packetField(a, 'data'))));
 }
 
 /** Glue of a referral: the addresses in the additional section of the referral's own NS names. */
@@ -50,7 +51,7 @@ export function answerFromReply<T extends DnsRecordType>(
   packet: DecodedPacket,
   reading: ReplyReading = { recursionDesired: true },
 ): DnsAnswer<T> {
-  const rcode = (packet as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR';
+  const rcode = replyCode(packet);
   const ede = readExtendedDnsError(packet);
   const extra: { dnssec: DnssecStatus; ede?: ExtendedDnsError } = { dnssec: dnssecOfReply(rcode, packet, ede, reading), ...(ede ? { ede } : {}) };
   const because = ede ? `: ${describeExtendedDnsError(ede)}` : '';
@@ -93,15 +94,19 @@ export function answerFromReply<T extends DnsRecordType>(
   if (rcode !== 'NOERROR')
     return { ok: false, name, type, failure: 'malformed', detail: `the resolver answered ${type} ${name} with ${rcode}${because}`, ...extra };
 
-  const answers = (packet.answers ?? []).filter((a) => (a as { class?: string }).class === undefined || (a as { class?: string }).class === 'IN');
+  const answers = (packet.answers ?? []).filter((a) => {
+    const recordClass = packetField(a, 'class');
+    return recordClass === undefined || recordClass === 'IN';
+  });
   let owner = name;
   let records: DnsRecord<T>[] = [];
   for (let hop = 0; hop <= MAX_CNAME_HOPS; hop += 1) {
     records = answers.filter((a) => a.type === type && bareName(a.name) === owner).flatMap((a) => toRecord(type, a));
     if (records.length > 0 || type === 'CNAME') break;
     const alias = answers.find((a) => a.type === 'CNAME' && bareName(a.name) === owner);
-    if (!alias) break;
-    owner = bareName((alias as { data: string }).data);
+    const target = packetField(alias, 'data');
+    if (typeof target !== 'string') break;
+    owner = bareName(target);
   }
   const alias = owner === bareName(name) ? {} : { canonical: owner };
   if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record`, ...alias, ...extra };
@@ -125,17 +130,17 @@ function chainEnd(name: string, answers: readonly Answer[]): string {
   let owner = bareName(name);
   for (let hop = 0; hop < MAX_CNAME_HOPS; hop += 1) {
     const alias = answers.find((a) => a.type === 'CNAME' && bareName(a.name) === owner);
-    if (!alias || typeof (alias as { data?: unknown }).data !== 'string') break;
-    owner = bareName((alias as { data: string }).data);
+    const target = packetField(alias, 'data');
+    if (typeof target !== 'string') break;
+    owner = bareName(target);
   }
   return owner === bareName(name) ? name : owner;
 }
 
 function toRecord<T extends DnsRecordType>(type: T, answer: Answer): DnsRecord<T>[] {
-  const ttl = (answer as { ttl?: number }).ttl ?? 0;
-  const raw = (answer as { data?: unknown }).data;
-  const data = toData(type, raw);
-  return data === null ? [] : [{ data: data as DnsRecordData[T], ttl }];
+  const ttl = packetField(answer, 'ttl');
+  const data = toData(type, packetField(answer, 'data'));
+  return data === null ? [] : [{ data: data as DnsRecordData[T], ttl: typeof ttl === 'number' ? ttl : 0 }];
 }
 
 function toData(type: DnsRecordType, raw: unknown): DnsRecordData[DnsRecordType] | null {
@@ -150,8 +155,9 @@ function toData(type: DnsRecordType, raw: unknown): DnsRecordData[DnsRecordType]
     case 'MX': {
       // Lower case here so an exchange asked about next (`ASPMX.L.Google.com.`) is the same
       // question as the one another domain's MX named (`aspmx.l.google.com`).
-      const mx = raw as { preference?: number; exchange?: string } | null;
-      return mx && typeof mx.exchange === 'string' ? { preference: mx.preference ?? 0, exchange: bareName(mx.exchange) } : null;
+      const exchange = packetField(raw, 'exchange');
+      const preference = packetField(raw, 'preference');
+      return typeof exchange === 'string' ? { preference: typeof preference === 'number' ? preference : 0, exchange: bareName(exchange) } : null;
     }
     case 'TXT': {
       // A TXT record is a list of character-strings; the checks join them as their RFCs say.
@@ -159,14 +165,25 @@ function toData(type: DnsRecordType, raw: unknown): DnsRecordData[DnsRecordType]
       return parts.map((p) => (Buffer.isBuffer(p) ? p.toString('utf8') : String(p)));
     }
     case 'SOA': {
-      const s = raw as DnsRecordData['SOA'] | null;
-      return s
-        ? { mname: bareName(s.mname), rname: bareName(s.rname), serial: s.serial, refresh: s.refresh, retry: s.retry, expire: s.expire, minimum: s.minimum }
+      const text = (name: string): string => String(packetField(raw, name) ?? '');
+      const count = (name: string): number => Number(packetField(raw, name) ?? 0);
+      return typeof raw === 'object' && raw !== null
+        ? {
+            mname: bareName(text('mname')),
+            rname: bareName(text('rname')),
+            serial: count('serial'),
+            refresh: count('refresh'),
+            retry: count('retry'),
+            expire: count('expire'),
+            minimum: count('minimum'),
+          }
         : null;
     }
     case 'CAA': {
-      const c = raw as { flags?: number; tag?: string; value?: string } | null;
-      return c && typeof c.tag === 'string' ? { flags: c.flags ?? 0, tag: c.tag, value: c.value ?? '' } : null;
+      const tag = packetField(raw, 'tag');
+      const flags = packetField(raw, 'flags');
+      const value = packetField(raw, 'value');
+      return typeof tag === 'string' ? { flags: typeof flags === 'number' ? flags : 0, tag, value: typeof value === 'string' ? value : '' } : null;
     }
   }
 }

@@ -12,6 +12,7 @@ import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpSocketPool } from './udp-socket-pool.js';
 import { recordDnsQuestion } from '../../../observability/metrics.js';
 import { unlimitedQuestionBudget, type QuestionBudget } from './question-budget.js';
+import { replyCode } from './packet-field.js';
 
 /** What one request brings to its lookup: the question budget it shares, and its cancellation. */
 export interface DnsRequestScope {
@@ -97,8 +98,9 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
       if (signal?.aborted) return cancelled(name, type);
       const index = nextServer(attempt, notRecursive);
       if (index === null) return last;
+      const server = servers[index];
+      if (server === undefined) return last;
       if (!budget.take()) return spent(name, type);
-      const server = servers[index] as DnsServerAddress;
       questionsAsked += 1;
       recordDnsQuestion('recursive');
       const result = await sendDnsQuery(server, name, type, { timeoutMs: config.timeoutMs, signal, pool });
@@ -159,7 +161,7 @@ export function createDnsLookup(config: DnsConfig, scope: DnsRequestScope = {}):
       server: address,
       name,
       type,
-      rcode: (packet as { rcode?: string }).rcode ?? 'NOERROR',
+      rcode: replyCode(packet),
       authoritative: packet.flag_aa === true,
       answer: answerFromReply(name, type, packet, { recursionDesired: false }),
       referral: referralNameservers(packet),

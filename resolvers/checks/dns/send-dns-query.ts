@@ -6,6 +6,7 @@ import type { DnsRecordType } from './dns-types.js';
 import type { DnsServerAddress } from '../../../config/dns-server-address.js';
 import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpExchangeResult, UdpSocketPool } from './udp-socket-pool.js';
+import { replyCode } from './packet-field.js';
 
 /** What one try against one server produced. */
 export type DnsTryResult = UdpExchangeResult;
@@ -45,7 +46,7 @@ export async function sendDnsQuery(server: DnsServerAddress, name: string, type:
     });
   let udp = await overUdp(true);
   // RFC 6891 7: a server that does not know EDNS answers FORMERR without an OPT; ask it plainly.
-  if (udp.kind === 'reply' && (udp.packet as { rcode?: string }).rcode === 'FORMERR' && !(udp.packet.additionals ?? []).some((a) => a.type === 'OPT')) {
+  if (udp.kind === 'reply' && replyCode(udp.packet) === 'FORMERR' && !(udp.packet.additionals ?? []).some((a) => a.type === 'OPT')) {
     udp = await overUdp(false);
   }
   if (udp.kind === 'reply' && udp.packet.flag_tc) return sendOverTcp(server, name, type, recursionDesired, options.timeoutMs, options.signal);

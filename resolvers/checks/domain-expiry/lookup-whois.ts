@@ -57,7 +57,8 @@ async function ask(connectTo: string, port: number, domain: string, server: stri
   } catch (error) {
     // A socket error code (ECONNREFUSED, EHOSTUNREACH...) says nothing useful to a caller but tells
     // closed from filtered; our own timeout and size messages say what happened.
-    const detail = (error as NodeJS.ErrnoException).code ? 'no connection could be made' : error instanceof Error ? error.message : String(error);
+    const detail =
+      error instanceof Error && 'code' in error && error.code ? 'no connection could be made' : error instanceof Error ? error.message : String(error);
     return { kind: 'failed', reason: `WHOIS server ${server} could not be read (${detail})`, server };
   }
 }

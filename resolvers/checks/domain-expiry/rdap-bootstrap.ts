@@ -49,10 +49,12 @@ class RdapBootstrapRegistry {
 async function load(url: string, now: Date, timeoutMs: number): Promise<BootstrapCopy> {
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`the RDAP bootstrap file ${url} answered HTTP ${response.status}`);
-  const body = (await response.json()) as { services?: unknown };
-  if (!Array.isArray(body.services)) throw new Error(`the RDAP bootstrap file ${url} has no "services" list`);
+  const body: unknown = await response.json();
+  const listed = typeof body === 'object' && body !== null && 'services' in body ? body.services : undefined;
+  if (!Array.isArray(listed)) throw new Error(`the RDAP bootstrap file ${url} has no "services" list`);
+  const entries: unknown[] = listed;
   const services = new Map<string, string[]>();
-  for (const service of body.services as unknown[]) {
+  for (const service of entries) {
     if (!Array.isArray(service) || !Array.isArray(service[0]) || !Array.isArray(service[1])) continue;
     const urls = (service[1] as unknown[]).filter((u): u is string => typeof u === 'string');
     for (const entry of service[0] as unknown[]) if (typeof entry === 'string') services.set(entry.toLowerCase(), urls);

@@ -1,13 +1,8 @@
 import type { RegistrationLookup } from './registration-record.js';
 
-interface RdapEvent {
-  eventAction?: unknown;
-  eventDate?: unknown;
-}
-interface RdapEntity {
-  roles?: unknown;
-  vcardArray?: unknown;
-  entities?: unknown;
+/** A member of a JSON object from the registry; anything else (null, a list, a string) has none. */
+function member(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? Reflect.get(value, name) : undefined;
 }
 
 function isoDate(value: unknown): string | null {
@@ -19,9 +14,11 @@ function isoDate(value: unknown): string | null {
 /** The registrar's name: the vCard "fn" of the entity with role "registrar" (RFC 9083 section 5.1). */
 function registrarName(entities: unknown): string | null {
   if (!Array.isArray(entities)) return null;
-  for (const entity of entities as RdapEntity[]) {
-    if (!Array.isArray(entity.roles) || !entity.roles.includes('registrar')) continue;
-    const vcard = Array.isArray(entity.vcardArray) ? entity.vcardArray[1] : null;
+  for (const entity of entities) {
+    const roles = member(entity, 'roles');
+    if (!Array.isArray(roles) || !roles.includes('registrar')) continue;
+    const vcardArray = member(entity, 'vcardArray');
+    const vcard = Array.isArray(vcardArray) ? vcardArray[1] : null;
     if (Array.isArray(vcard)) {
       const fn = (vcard as unknown[]).find((p): p is unknown[] => Array.isArray(p) && p[0] === 'fn');
       if (fn && typeof fn[3] === 'string' && fn[3].trim() !== '') return fn[3].trim();
@@ -32,10 +29,16 @@ function registrarName(entities: unknown): string | null {
 
 /** Reads an RDAP domain object (RFC 9083 section 5.3): registrar entity and registration/expiration events. */
 export function parseRdapDomain(body: unknown, server: string): RegistrationLookup {
-  const object = (body ?? {}) as { objectClassName?: unknown; events?: unknown; entities?: unknown };
-  const events = Array.isArray(object.events) ? (object.events as RdapEvent[]) : [];
-  const dateOf = (action: string): string | null => isoDate(events.find((e) => e.eventAction === action)?.eventDate);
-  return { kind: 'found', registrar: registrarName(object.entities), created: dateOf('registration'), expires: dateOf('expiration'), server };
+  const events = member(body, 'events');
+  const listed: unknown[] = Array.isArray(events) ? events : [];
+  const dateOf = (action: string): string | null =>
+    isoDate(
+      member(
+        listed.find((e) => member(e, 'eventAction') === action),
+        'eventDate',
+      ),
+    );
+  return { kind: 'found', registrar: registrarName(member(body, 'entities')), created: dateOf('registration'), expires: dateOf('expiration'), server };
 }
 
 /** What one RDAP GET came to: the final status, and the JSON body of a 200 (null otherwise). */

@@ -1,4 +1,9 @@
-export type MtaStsMode = 'enforce' | 'testing' | 'none';
+const MODES = ['enforce', 'testing', 'none'] as const;
+export type MtaStsMode = (typeof MODES)[number];
+
+function isMode(value: string): value is MtaStsMode {
+  return (MODES as readonly string[]).includes(value);
+}
 
 export interface MtaStsPolicy {
   readonly version: string;
@@ -19,7 +24,6 @@ export interface ParsedMtaStsPolicy {
 /** RFC 8461 section 3.2: max_age is at most 31557600 seconds (about one year). */
 export const MAX_MAX_AGE = 31_557_600;
 
-const MODES: ReadonlySet<string> = new Set(['enforce', 'testing', 'none']);
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 // sts-policy-mx-value = ["*."] Domain: a wildcard only as the whole leftmost label.
 const MX_PATTERN = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})+\\.?$`);
@@ -63,7 +67,7 @@ export function parseMtaStsPolicy(text: string): ParsedMtaStsPolicy {
 
   const mode = first.get('mode');
   if (mode === undefined) errors.push('the policy has no mode line (enforce, testing or none)');
-  else if (!MODES.has(mode)) errors.push(`the mode "${mode}" is not enforce, testing or none (lower-case)`);
+  else if (!isMode(mode)) errors.push(`the mode "${mode}" is not enforce, testing or none (lower-case)`);
 
   const rawMaxAge = first.get('max_age');
   let maxAge: number | null = null;
@@ -74,9 +78,9 @@ export function parseMtaStsPolicy(text: string): ParsedMtaStsPolicy {
 
   if (mx.length === 0 && mode !== 'none') errors.push('the policy lists no mx pattern, so no mail server is allowed');
 
-  const valid = errors.length === 0 && version === 'STSv1' && mode !== undefined && MODES.has(mode) && maxAge !== null;
+  const valid = errors.length === 0 && version === 'STSv1' && mode !== undefined && isMode(mode) && maxAge !== null;
   return {
-    policy: valid && maxAge !== null ? { version, mode: mode as MtaStsMode, mx, max_age: maxAge } : null,
+    policy: valid && maxAge !== null ? { version, mode, mx, max_age: maxAge } : null,
     errors,
     warnings,
   };

@@ -97,6 +97,17 @@ async function segmentDomain(ctx: CheckContext, domain: string, unicode: string 
 
 const SEGMENTS: readonly EspSegment[] = ['google', 'microsoft', 'security_gateway', 'other', 'unresolved'];
 
+/** One value per segment, in SEGMENTS order. */
+function perSegment<V>(value: (segment: EspSegment) => V): Record<EspSegment, V> {
+  return {
+    google: value('google'),
+    microsoft: value('microsoft'),
+    security_gateway: value('security_gateway'),
+    other: value('other'),
+    unresolved: value('unresolved'),
+  };
+}
+
 /**
  * Splits domains by the mailbox provider their MX records point at: Google, Microsoft, a named
  * security gateway (with the provider behind it hinted by SPF includes), other, or unresolved.
@@ -123,8 +134,8 @@ export async function segmentEsp(input: SegmentEspInput, ctx: CheckContext): Pro
             }),
     ),
   );
-  const segments = Object.fromEntries(SEGMENTS.map((s) => [s, results.filter((r) => r.segment === s).map((r) => r.domain)])) as Record<EspSegment, string[]>;
-  const counts = Object.fromEntries(SEGMENTS.map((s) => [s, segments[s].length])) as Record<EspSegment, number>;
+  const segments = perSegment((s) => results.filter((r) => r.segment === s).map((r) => r.domain));
+  const counts = perSegment((s) => segments[s].length);
   const failed = results.filter((r) => failedDomains.has(r.domain));
   const findings: Finding[] = failed.map((r) => ({ severity: 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` }));
   const status = failed.length > 0 && failed.length === results.length ? 'error' : failed.length > 0 ? 'warn' : 'pass';

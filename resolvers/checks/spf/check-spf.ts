@@ -59,7 +59,8 @@ export interface CheckSpfAnswer extends CheckResultBase {
 }
 
 /** Findings that mean receivers get permerror: the record is not valid. */
-const PERMERROR_CODES: ReadonlySet<SpfFindingCode> = new Set([
+// Read with any finding's code (a string), hence not a set of SpfFindingCode.
+const PERMERROR_CODES: ReadonlySet<string> = new Set<SpfFindingCode>([
   'multiple_spf_records',
   'syntax_error',
   'duplicate_modifier',
@@ -180,7 +181,7 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
   }
   if (evaluation && ip) findings.push(...resultFindings(evaluation.result, evaluation.problem, evaluation.matched_mechanism, ip.text, domain, findings));
 
-  const valid = root.outcome === 'found' && !findings.some((f) => PERMERROR_CODES.has(f.code as SpfFindingCode));
+  const valid = root.outcome === 'found' && !findings.some((f) => PERMERROR_CODES.has(f.code));
   const divergence: SpfReceiverDivergence[] = [];
   if (failures.length === 0 && root.outcome === 'found') {
     const mx = mxAddressVoidDivergence(
@@ -264,7 +265,7 @@ function resultFindings(
         ),
       ];
     case 'permerror':
-      return existing.some((f) => PERMERROR_CODES.has(f.code as SpfFindingCode))
+      return existing.some((f) => PERMERROR_CODES.has(f.code))
         ? []
         : [spfFinding('spf_permerror', `Evaluating ${domain}'s SPF record for ${ip} gives permerror: ${problem ?? 'the record is invalid'}.`)];
     case 'none':

@@ -3,8 +3,18 @@ import ipaddr from 'ipaddr.js';
 import { parseDomainSpec, parseMacroString } from './spf-macro-string.js';
 import type { MacroToken } from './spf-macro-string.js';
 
-export type SpfQualifier = '+' | '-' | '~' | '?';
-export type SpfMechanismName = 'all' | 'include' | 'a' | 'mx' | 'ptr' | 'ip4' | 'ip6' | 'exists';
+const QUALIFIERS = ['+', '-', '~', '?'] as const;
+export type SpfQualifier = (typeof QUALIFIERS)[number];
+const MECHANISM_NAMES = ['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists'] as const;
+export type SpfMechanismName = (typeof MECHANISM_NAMES)[number];
+
+function isQualifier(value: string): value is SpfQualifier {
+  return (QUALIFIERS as readonly string[]).includes(value);
+}
+
+function isMechanismName(value: string): value is SpfMechanismName {
+  return (MECHANISM_NAMES as readonly string[]).includes(value);
+}
 
 export interface SpfMechanismTerm {
   readonly kind: 'mechanism';
@@ -58,7 +68,6 @@ export interface ParsedSpfRecord {
   readonly errors: readonly SpfSyntaxError[];
 }
 
-const MECHANISMS: ReadonlySet<string> = new Set(['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists']);
 // ip4-cidr-length and ip6-cidr-length: no leading zeros (the suite's cidr4-032).
 const CIDR = '(0|[1-9][0-9]*)';
 const DUAL_CIDR = new RegExp(`^(?::(.*?))?(?:/${CIDR})?(?://${CIDR})?$`);
@@ -79,15 +88,16 @@ function parseMechanism(text: string): TermParse {
   if (!m) return invalid(`"${text}" is neither a mechanism nor a modifier`);
   const [, q = '', rawName = '', rest = ''] = m;
   const name = rawName.toLowerCase();
-  const qualifier = (q === '' ? '+' : q) as SpfQualifier;
-  if (!MECHANISMS.has(name) || (rest !== '' && rest[0] !== ':' && rest[0] !== '/')) {
+  // The pattern admits only the four qualifiers (or none, which is "+").
+  const qualifier = q === '' || !isQualifier(q) ? '+' : q;
+  if (!isMechanismName(name) || (rest !== '' && rest[0] !== ':' && rest[0] !== '/')) {
     return invalid(`"${text}" is not a known mechanism (all, include, a, mx, ptr, ip4, ip6, exists) or a modifier (name=value)`);
   }
   const base = {
     kind: 'mechanism' as const,
     text,
     qualifier,
-    name: name as SpfMechanismName,
+    name,
     domainSpec: null,
     tokens: null,
     network: null,

@@ -18,12 +18,11 @@ export function parseSpfIp(raw: string): SpfIp | null {
   const text = raw.trim();
   if (isIP(text) === 0) return null;
   const parsed = ipaddr.process(text);
-  if (parsed.kind() === 'ipv4') {
+  if (parsed instanceof ipaddr.IPv4) {
     const bytes = parsed.toByteArray();
     return { family: 4, bytes, text: bytes.join('.') };
   }
-  const v6 = parsed as ipaddr.IPv6;
-  return { family: 6, bytes: v6.toByteArray(), text: v6.toRFC5952String() };
+  return { family: 6, bytes: parsed.toByteArray(), text: parsed.toRFC5952String() };
 }
 
 /** True when the first `prefix` bits of two addresses of the same family agree. */

@@ -3,7 +3,12 @@
  * syntax error anywhere in a record is found before evaluation, 4.6) and expanded later, when the
  * current domain, sender and client address are known.
  */
-export type MacroLetter = 's' | 'l' | 'o' | 'd' | 'i' | 'p' | 'h' | 'c' | 'r' | 't' | 'v';
+const MACRO_LETTERS = ['s', 'l', 'o', 'd', 'i', 'p', 'h', 'c', 'r', 't', 'v'] as const;
+export type MacroLetter = (typeof MACRO_LETTERS)[number];
+
+function isMacroLetter(value: string): value is MacroLetter {
+  return (MACRO_LETTERS as readonly string[]).includes(value);
+}
 
 export type MacroToken =
   | { readonly kind: 'literal'; readonly text: string }
@@ -38,7 +43,7 @@ export function parseMacroString(text: string, options: { readonly explanation?:
     literal = '';
   };
   for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i] as string;
+    const ch = text.charAt(i);
     const code = ch.charCodeAt(0);
     if (ch !== '%') {
       // macro-literal = %x21-24 / %x26-7E: visible ASCII (and the space of explanation text).
@@ -71,7 +76,8 @@ export function parseMacroString(text: string, options: { readonly explanation?:
     if (!m) return { ok: false, error: `"%{${body}}" is not a valid macro` };
     const [, letterRaw = '', digitsRaw = '', reverseRaw = '', delimiters = ''] = m;
     const letter = letterRaw.toLowerCase();
-    if (!letters.includes(letter)) {
+    // Every letter of `letters` is a MacroLetter; the guard says so to the type checker.
+    if (!isMacroLetter(letter) || !letters.includes(letter)) {
       return {
         ok: false,
         error:
@@ -84,7 +90,7 @@ export function parseMacroString(text: string, options: { readonly explanation?:
     flush();
     tokens.push({
       kind: 'macro',
-      letter: letter as MacroLetter,
+      letter,
       escape: letterRaw !== letter,
       digits: digitsRaw === '' ? null : Number(digitsRaw),
       reverse: reverseRaw !== '',

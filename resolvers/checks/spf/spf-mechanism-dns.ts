@@ -59,7 +59,13 @@ export async function validatedNames(dns: DnsLookup, ip: SpfIp): Promise<{ reado
     .filter(isQueryableName);
   const answers = await Promise.all(candidates.map((name) => dns.lookup(name, addressTypeFor(ip))));
   const same = (bytes: readonly number[]): boolean => bytes.length === ip.bytes.length && bytes.every((b, i) => b === ip.bytes[i]);
-  return { names: candidates.filter((_, i) => addressAnswerHas(answers[i] as DnsAnswer<'A' | 'AAAA'>, same)), ptr };
+  return {
+    names: candidates.filter((_, i) => {
+      const answer = answers[i];
+      return answer !== undefined && addressAnswerHas(answer, same);
+    }),
+    ptr,
+  };
 }
 
 /** True when `name` is `target` or a subdomain of it (5.5), ignoring case. */

@@ -14,7 +14,10 @@ export function parseSpfRecordCached(text: string): ParsedSpfRecord {
   const hit = cache.get(text);
   if (hit) return hit;
   const parsed = parseSpfRecord(text);
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  if (cache.size >= MAX_ENTRIES) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
   cache.set(text, parsed);
   return parsed;
 }

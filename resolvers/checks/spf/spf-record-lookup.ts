@@ -22,9 +22,10 @@ export function selectSpfRecord(domain: string, answer: DnsAnswer<'TXT'>): SpfRe
     return { kind: 'error', domain, detail: lookupFailureText(answer) };
   }
   const texts = answer.records.map((r) => r.data.join('')).filter(isSpfRecordText);
-  if (texts.length === 0) return { kind: 'none', domain, detail: `${domain} has TXT records but none starts with "v=spf1"` };
+  const [first] = texts;
+  if (first === undefined) return { kind: 'none', domain, detail: `${domain} has TXT records but none starts with "v=spf1"` };
   if (texts.length > 1) return { kind: 'multiple', domain, texts };
-  return { kind: 'found', domain, record: parseSpfRecordCached(texts[0] as string) };
+  return { kind: 'found', domain, record: parseSpfRecordCached(first) };
 }
 
 /** Memoises record lookups per check: evaluation, look-ahead and the tree all share one answer per domain. */

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
+import { z } from 'zod';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
 import type { DnsLookup, MxRecord } from '../dns/dns-types.js';
@@ -12,8 +13,8 @@ import { checkEmailSyntax } from './email-syntax.js';
 import { resolveMailRoute } from './resolve-mail-route.js';
 import type { MailRoute } from './resolve-mail-route.js';
 
-// role-based-email-addresses is CommonJS without types: an array of local parts.
-const roleList = createRequire(import.meta.url)('role-based-email-addresses') as readonly string[];
+// role-based-email-addresses is CommonJS without types: an array of local parts (checked once, at load).
+const roleList = z.array(z.string()).parse(createRequire(import.meta.url)('role-based-email-addresses'));
 const ROLE_LOCAL_PARTS: ReadonlySet<string> = new Set(roleList.map((r) => r.toLowerCase()));
 const DISPOSABLE_DOMAINS: ReadonlySet<string> = disposableEmailBlocklistSet();
 
