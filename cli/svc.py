@@ -144,6 +144,18 @@ def cmd_get_simple(path):
     return lambda client, args: client.request("GET", path)
 
 
+def cmd_get_page(path):
+    """A paged list (docs/api.md, "Pagination"): --limit and --starting-after become the query."""
+    def handler(client, args):
+        query = {}
+        if args.limit is not None:
+            query["limit"] = args.limit
+        if args.starting_after:
+            query["starting_after"] = args.starting_after
+        return client.request("GET", path + ("?" + urllib.parse.urlencode(query) if query else ""))
+    return handler
+
+
 def cmd_deliverability(client, args):
     return client.request("GET", "/v1/portal/analytics?" + urllib.parse.urlencode({"period": args.period}))
 
@@ -543,13 +555,21 @@ def build_parser():
                      help="publish the records not yet verified through this DNS connection (GET /v1/dns-connections lists them)")
     sub.add_argument("--dry-run", action="store_true", help="with --apply: print the changes without making them")
 
-    add("dashboard", "domains grouped by the order that paid for them",
-        "Every owned domain, grouped by order, with build state and mailbox count (GET /v1/portal/dashboard).",
-        cmd_get_simple("/v1/portal/dashboard"))
-    add("orders", "the account's orders", "The account's orders (GET /v1/portal/orders).", cmd_get_simple("/v1/portal/orders"))
-    add("billing", "invoices, spend, what is due next",
-        "Invoices, this month's spend, anything past due and the next charge (GET /v1/portal/billing).",
-        cmd_get_simple("/v1/portal/billing"))
+    for name, summary, description, path, cursor in (
+            ("dashboard", "domains grouped by the order that paid for them",
+             "The account's counts and its domains, a page at a time, grouped by order, with build state and mailbox "
+             "count (GET /v1/portal/dashboard). has_more says whether another page follows.",
+             "/v1/portal/dashboard", "the last domain of the previous page"),
+            ("orders", "the account's orders",
+             "The account's orders, newest first, a page at a time (GET /v1/portal/orders). has_more says whether "
+             "another page follows.", "/v1/portal/orders", "the order_id of the last order of the previous page"),
+            ("billing", "invoices, spend, what is due next",
+             "This month's spend, anything past due, the next charge and the invoices, a page at a time "
+             "(GET /v1/portal/billing). has_more says whether another page of invoices follows.",
+             "/v1/portal/billing", "the number of the last invoice of the previous page")):
+        sub = add(name, summary, description, cmd_get_page(path))
+        sub.add_argument("--limit", type=int, metavar="N", help="items per page, 1 to 100 (default 10)")
+        sub.add_argument("--starting-after", metavar="ID", help=cursor)
     sub = add("deliverability", "how the domains are sending",
               "Deliverability of each domain over a period (GET /v1/portal/analytics). A domain not yet watched "
               "carries null figures, not 0.", cmd_deliverability)

@@ -160,6 +160,61 @@ export function listDashboardDomains(db: Kysely<Database>, accountId: number) {
   );
 }
 
+/**
+ * One page of the account's domains in the dashboard's order: by the order that paid for them,
+ * newest order first (ties by order id, descending), then by name; at most `limit`, and with `after`
+ * (a domain of the account, by name) only those after it in this order. The order's time is
+ * compared in SQL, where it keeps its microseconds. Each row carries its order's fields too.
+ */
+export function listDashboardDomainsPage(db: Kysely<Database>, accountId: number, page: { readonly limit: number; readonly after: string | null }) {
+  let query = db
+    .selectFrom('domains')
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
+    .innerJoin('plans', 'plans.id', 'orders.plan_id')
+    .leftJoin('workspaces', 'workspaces.id', 'domains.workspace_id')
+    .select([
+      'domains.order_id',
+      'domains.domain',
+      'domains.build_state',
+      'domains.forward_to',
+      'domains.workspace_id',
+      'workspaces.name as workspace_name',
+      'domains.mailbox_count',
+      'domains.build_reason',
+      'domains.build_problems',
+      'orders.subscription_id',
+      'orders.reference',
+      'orders.status as order_status',
+      'orders.created_at as order_created_at',
+      'plans.sku',
+      'plans.product',
+    ])
+    .where('domains.account_id', '=', accountId);
+  const after = page.after;
+  if (after !== null) {
+    const cursorOrder = db.selectFrom('domains as cd').select('cd.order_id').where('cd.domain', '=', after);
+    const cursorTime = db.selectFrom('domains as cd').innerJoin('orders as co', 'co.id', 'cd.order_id').select('co.created_at').where('cd.domain', '=', after);
+    query = query.where((eb) =>
+      eb.or([
+        eb('orders.created_at', '<', cursorTime),
+        eb.and([eb('orders.created_at', '=', cursorTime), eb('orders.id', '<', cursorOrder)]),
+        eb.and([eb('orders.id', '=', cursorOrder), eb('domains.domain', '>', after)]),
+      ]),
+    );
+  }
+  return query.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').orderBy('domains.domain').limit(page.limit).execute();
+}
+
+/** How many domains the account has, and the mailboxes kept on them (counted by triggers). */
+export async function countAccountDomains(db: Kysely<Database>, accountId: number): Promise<{ domains: number; mailboxes: number }> {
+  const row = await db
+    .selectFrom('domains')
+    .select([sql<string>`count(*)`.as('domains'), sql<string>`coalesce(sum(mailbox_count), 0)`.as('mailboxes')])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return { domains: Number(row?.domains ?? 0), mailboxes: Number(row?.mailboxes ?? 0) };
+}
+
 /** The domains of these orders, by name. */
 export function listOrderDomains(db: Kysely<Database>, orderIds: readonly number[]): Promise<{ order_id: number; domain: string }[]> {
   return db.selectFrom('domains').select(['order_id', 'domain']).where('order_id', 'in', orderIds).orderBy('domain').execute();

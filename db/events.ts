@@ -32,17 +32,21 @@ export function findAccountEvent(db: Kysely<Database>, accountId: number, eventI
 
 /**
  * The account's events created at or after `since`, newest first (ties by id, descending), at most
- * `limit`; with `after`, only those that come after that event in this order.
+ * `limit`; with `afterId` (an event of the account), only those that come after that event in this
+ * order. The cursor's time is compared in SQL, where it keeps its microseconds (a JavaScript Date
+ * keeps milliseconds, and events made within one would be skipped).
  */
 export function listAccountEvents(
   db: Kysely<Database>,
   accountId: number,
-  options: { since: Date; after?: { id: string; created_at: Date } | undefined; limit: number },
+  options: { since: Date; afterId?: string | null; limit: number },
 ): Promise<EventRow[]> {
   let query = db.selectFrom('events').select(['id', 'type', 'data', 'created_at']).where('account_id', '=', accountId).where('created_at', '>=', options.since);
-  const after = options.after;
-  if (after)
-    query = query.where((eb) => eb.or([eb('created_at', '<', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)])]));
+  const afterId = options.afterId ?? null;
+  if (afterId !== null) {
+    const cursorTime = db.selectFrom('events as c').select('c.created_at').where('c.id', '=', afterId);
+    query = query.where((eb) => eb.or([eb('created_at', '<', cursorTime), eb.and([eb('created_at', '=', cursorTime), eb('id', '<', afterId)])]));
+  }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
 }
 

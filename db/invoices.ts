@@ -10,12 +10,22 @@ export function findAnyOpenInvoice(db: Kysely<Database>, accountId: number): Pro
   return db.selectFrom('invoices').select('id').where('account_id', '=', accountId).where('status', '=', 'open').executeTakeFirst();
 }
 
-/** The account's invoices, newest first, with their order's reference, quantity, price and plan. */
-export function listInvoicesWithOrders(db: Kysely<Database>, accountId: number) {
-  return db
+/**
+ * The account's invoices, newest first (by issue time, ties by id, descending), with their order's
+ * reference, quantity, price and plan. `only` narrows them: a page (at most `limit`, after the
+ * invoice `afterId` in this order; the cursor's time compared in SQL, with its microseconds), or the
+ * open ones due before `pastDueAt`.
+ */
+export function listInvoicesWithOrders(
+  db: Kysely<Database>,
+  accountId: number,
+  only?: { readonly limit: number; readonly afterId: number | null } | { readonly pastDueAt: Date },
+) {
+  let query = db
     .selectFrom('invoices')
     .leftJoin('orders', 'orders.id', 'invoices.order_id')
     .select([
+      'invoices.id',
       'invoices.number',
       'invoices.status',
       'invoices.amount_due',
@@ -32,10 +42,51 @@ export function listInvoicesWithOrders(db: Kysely<Database>, accountId: number) 
       'invoices.hosted_invoice_url',
       'invoices.last_payment_error',
     ])
-    .where('invoices.account_id', '=', accountId)
-    .orderBy('invoices.issued_at', 'desc')
-    .orderBy('invoices.id', 'desc')
-    .execute();
+    .where('invoices.account_id', '=', accountId);
+  if (only && 'pastDueAt' in only) query = query.where('invoices.status', '=', 'open').where('invoices.due_at', '<', only.pastDueAt);
+  const afterId = only && 'afterId' in only ? only.afterId : null;
+  if (afterId !== null) {
+    const cursorTime = db.selectFrom('invoices as c').select('c.issued_at').where('c.id', '=', afterId);
+    query = query.where((eb) =>
+      eb.or([eb('invoices.issued_at', '<', cursorTime), eb.and([eb('invoices.issued_at', '=', cursorTime), eb('invoices.id', '<', afterId)])]),
+    );
+  }
+  query = query.orderBy('invoices.issued_at', 'desc').orderBy('invoices.id', 'desc');
+  return only && 'limit' in only ? query.limit(only.limit).execute() : query.execute();
+}
+
+/** The account's invoice with this number (the newest, should the processor have reused one), or undefined. */
+export async function findAccountInvoiceId(db: Kysely<Database>, accountId: number, number: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('number', '=', number)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** What the account paid on invoices paid at or after `since`, in minor units, and the currency of its newest invoice. */
+export async function sumAccountInvoicesPaid(db: Kysely<Database>, accountId: number, since: Date): Promise<{ paid: number; currency: string | null }> {
+  const [sum, newest] = await Promise.all([
+    db
+      .selectFrom('invoices')
+      .select(sql<string>`coalesce(sum(amount_paid), 0)`.as('paid'))
+      .where('account_id', '=', accountId)
+      .where('paid_at', '>=', since)
+      .executeTakeFirst(),
+    db
+      .selectFrom('invoices')
+      .select('currency')
+      .where('account_id', '=', accountId)
+      .orderBy('issued_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return { paid: Number(sum?.paid ?? 0), currency: newest?.currency ?? null };
 }
 
 /** Up to 500 open invoices that fell due in the 30 days before `now` (ms) and have no invoice.past_due event yet. */

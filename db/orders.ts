@@ -25,9 +25,14 @@ export function setOrderMonitors(db: Kysely<Database>, orderId: number, set: { m
     .executeTakeFirstOrThrow();
 }
 
-/** The account's orders, newest first, with their plan and their domain and mailbox counts (one query). */
-export function listOrdersWithCounts(db: Kysely<Database>, accountId: number) {
-  return db
+/**
+ * The account's orders, newest first (ties by id, descending), with their plan and their domain and
+ * mailbox counts (one query). With `page`: at most `limit` of them, and with `afterId` only those
+ * after that order in this order (the cursor's time is compared in SQL, where it keeps its
+ * microseconds, so orders made in the same instant are neither skipped nor repeated).
+ */
+export function listOrdersWithCounts(db: Kysely<Database>, accountId: number, page?: { readonly limit: number; readonly afterId: number | null }) {
+  let query = db
     .selectFrom('orders')
     .innerJoin('plans', 'plans.id', 'orders.plan_id')
     .select([
@@ -55,10 +60,27 @@ export function listOrdersWithCounts(db: Kysely<Database>, accountId: number) {
         .select(sql<number>`count(*)::int`.as('n'))
         .as('mailbox_count'),
     ])
-    .where('orders.account_id', '=', accountId)
-    .orderBy('orders.created_at', 'desc')
-    .orderBy('orders.id', 'desc')
-    .execute();
+    .where('orders.account_id', '=', accountId);
+  const afterId = page?.afterId ?? null;
+  if (afterId !== null) {
+    const cursorTime = db.selectFrom('orders as c').select('c.created_at').where('c.id', '=', afterId);
+    query = query.where((eb) =>
+      eb.or([eb('orders.created_at', '<', cursorTime), eb.and([eb('orders.created_at', '=', cursorTime), eb('orders.id', '<', afterId)])]),
+    );
+  }
+  query = query.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc');
+  return page ? query.limit(page.limit).execute() : query.execute();
+}
+
+export async function countAccountOrders(db: Kysely<Database>, accountId: number): Promise<number> {
+  const row = await db.selectFrom('orders').select(sql<string>`count(*)`.as('n')).where('account_id', '=', accountId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Whether the order is the account's (a page cursor must be). */
+export async function isAccountOrder(db: Kysely<Database>, accountId: number, orderId: number): Promise<boolean> {
+  const row = await db.selectFrom('orders').select('id').where('id', '=', orderId).where('account_id', '=', accountId).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The account's orders, newest first, with their plan's sku and product. */

@@ -17,6 +17,12 @@ export async function insertReport(db: Kysely<Database>, report: NewReport): Pro
   return row?.id ?? null;
 }
 
+/** Whether the report is the account's (a page cursor must be). */
+export async function findAccountReport(db: Kysely<Database>, accountId: number, reportId: number): Promise<boolean> {
+  const row = await db.selectFrom('reports').select('id').where('id', '=', reportId).where('account_id', '=', accountId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** One page of the account's reports, newest first (by id); one row more than `limit` tells there is more. */
 export function findReportsPage(
   db: Kysely<Database>,

@@ -52,15 +52,21 @@ export async function reopenWebhookDelivery(db: Kysely<Database>, deliveryId: nu
   return row !== undefined;
 }
 
-/** The endpoint's latest 100 deliveries, newest first, with their event's type. */
-export function listRecentWebhookDeliveries(db: Kysely<Database>, endpointId: number) {
-  return db
+/**
+ * The endpoint's deliveries, newest first (by id, as they were made), with their event's type: at
+ * most `limit` (100 when not said), and with `afterId` only those made before that one.
+ */
+export function listRecentWebhookDeliveries(db: Kysely<Database>, endpointId: number, page?: { readonly limit: number; readonly afterId: number | null }) {
+  let query = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('events as e', 'e.id', 'd.event_id')
     .select(['d.id', 'd.event_id', 'e.type', 'd.status', 'd.created_at', 'd.delivered_at', 'd.next_attempt_at'])
-    .where('d.endpoint_id', '=', endpointId)
+    .where('d.endpoint_id', '=', endpointId);
+  const afterId = page?.afterId ?? null;
+  if (afterId !== null) query = query.where('d.id', '<', afterId);
+  return query
     .orderBy('d.id', 'desc')
-    .limit(100)
+    .limit(page?.limit ?? 100)
     .execute();
 }
 

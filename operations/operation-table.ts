@@ -2,6 +2,8 @@ import type { Scope } from '../resolvers/auth/scopes.js';
 import type { RateLimitClass } from '../resolvers/limits/rate-limits.js';
 import { publicCheckRows } from './public-check-rows.js';
 import { ANALYTICS_PERIODS } from '../resolvers/account/get-analytics.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../resolvers/pagination.js';
+import { pageForRest, pageSchemaForRest } from './page-answer.js';
 import { REPORT_UPLOAD_BODY_BYTES, REPORT_UPLOAD_TOO_LARGE } from '../resolvers/reports/upload-report.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -104,6 +106,23 @@ const periodParam: ParamSpec = {
   description: `Length of the period ending today: ${Object.keys(ANALYTICS_PERIODS).join(', ')}; default 7d.`,
 };
 
+/** limit and starting_after of a list paged through a GraphQL connection (answers gain "has_more"; docs/api.md, "Pagination"). */
+function pageParams(noun: string, cursor: string): readonly ParamSpec[] {
+  return [
+    { name: 'limit', in: 'query', type: 'integer', required: false, description: `${noun} per page, 1 to ${MAX_PAGE_LIMIT}; default ${DEFAULT_PAGE_LIMIT}.` },
+    {
+      name: 'starting_after',
+      in: 'query',
+      type: 'string',
+      required: false,
+      description: `The ${cursor} of the last item of the previous page: the page continues after it.`,
+    },
+  ];
+}
+
+/** The reshaping of a row whose document selects a connection as "page" (operations/page-answer.ts). */
+const PAGED = { reshape: pageForRest, reshapeSchema: pageSchemaForRest } as const;
+
 export const accountReadingRows: readonly OperationRow[] = [
   {
     name: 'get_dashboard',
@@ -114,9 +133,11 @@ export const accountReadingRows: readonly OperationRow[] = [
     unwrap: 'dashboard',
     scope: 'read',
     rateLimit: 'read',
-    summary: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.',
-    params: [],
+    summary:
+      'The account\'s counts, and its domains a page at a time (newest order first, then by name), grouped by the order that paid for them, with build state and mailbox count: "orders" and "has_more"; page on with starting_after=<last domain>.',
+    params: pageParams('Domains', 'domain'),
     annotations: READING,
+    ...PAGED,
   },
   {
     name: 'list_orders',
@@ -126,9 +147,10 @@ export const accountReadingRows: readonly OperationRow[] = [
     document: 'orders',
     scope: 'read',
     rateLimit: 'read',
-    summary: "The caller's orders.",
-    params: [],
+    summary: 'The caller\'s orders, newest first, a page at a time: {"orders": [...], "has_more": true|false}; page on with starting_after=<last order_id>.',
+    params: pageParams('Orders', 'order_id'),
     annotations: READING,
+    ...PAGED,
   },
   {
     name: 'get_billing',
@@ -139,9 +161,11 @@ export const accountReadingRows: readonly OperationRow[] = [
     unwrap: 'billing',
     scope: 'read',
     rateLimit: 'read',
-    summary: "Invoices, this month's spend, anything past due, the next charge.",
-    params: [],
+    summary:
+      'This month\'s spend, anything past due, the next charge, and the invoices a page at a time, newest first: "invoices" and "has_more"; page on with starting_after=<last invoice number>.',
+    params: pageParams('Invoices', 'number'),
     annotations: READING,
+    ...PAGED,
   },
   {
     name: 'get_deliverability',
@@ -613,12 +637,13 @@ export const webhookRows = [
     method: 'GET',
     path: '/v1/webhooks/{webhook_id}/deliveries',
     document: 'webhook-deliveries',
-    unwrap: 'webhookDeliveries',
     scope: 'write',
     rateLimit: 'read',
-    summary: 'The newest 100 deliveries to an endpoint, each with its attempts (status code, error, duration).',
-    params: [webhookIdParam],
+    summary:
+      'The deliveries to an endpoint, newest first, each with its attempts (status code, error, duration), a page at a time: {"webhook_deliveries": [...], "has_more": true|false}; page on with starting_after=<last delivery_id>.',
+    params: [webhookIdParam, ...pageParams('Deliveries', 'delivery_id')],
     annotations: READING,
+    ...PAGED,
   },
   {
     name: 'send_test_webhook',

@@ -39,8 +39,10 @@ export function readParams(
     } else if (fromBody) {
       raw = fromBody[param.name];
       if (Array.isArray(raw) && raw.every((v) => typeof v === 'string')) raw = raw.join(',');
-      // An integer parameter may come as a JSON number (MCP arguments follow the tool's schema).
-      if (typeof raw === 'number' && param.type === 'integer') raw = String(raw);
+      // An integer parameter may come as a JSON number (MCP arguments follow the tool's schema); so may
+      // a text one holding an id, such as starting_after=<order_id> (MCP clients and the Inspector CLI
+      // send a bare 2 as a number): a whole number is taken as its digits.
+      if (typeof raw === 'number' && (param.type === 'integer' || Number.isSafeInteger(raw))) raw = String(raw);
       if (raw !== undefined && raw !== null && typeof raw !== 'string') {
         throw new ApiError(
           status,

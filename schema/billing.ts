@@ -1,6 +1,7 @@
 import { builder } from './builder.js';
 import { InvoiceStatusEnum } from './status-enums.js';
-import { getBilling, type Billing, type BillingInvoice, type InvoiceLine } from '../resolvers/account/get-billing.js';
+import { getBilling, listAllInvoices, listInvoicesPage, type Billing, type BillingInvoice, type InvoiceLine } from '../resolvers/account/get-billing.js';
+import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
 import { payInvoices, type PaidInvoices } from '../resolvers/account/pay-invoices.js';
 import type { InvoicePaymentOutcome } from '../resolvers/orders/pay-open-invoices.js';
 
@@ -33,6 +34,8 @@ const InvoiceRef = builder.objectRef<BillingInvoice>('Invoice').implement({
   }),
 });
 
+const InvoiceConnectionRef = connectionOf('Invoice', InvoiceRef, "A page of the account's invoices, newest first.");
+
 const NextChargeRef = builder.objectRef<NonNullable<Billing['nextCharge']>>('NextCharge').implement({
   fields: (t) => ({
     amount: t.exposeInt('amount'),
@@ -48,7 +51,18 @@ const BillingRef = builder.objectRef<Billing>('Billing').implement({
     pastDueAmount: t.exposeInt('pastDueAmount'),
     pastDueInvoices: t.field({ type: [InvoiceRef], resolve: (b) => b.pastDueInvoices }),
     nextCharge: t.field({ type: NextChargeRef, nullable: true, resolve: (b) => b.nextCharge }),
-    invoices: t.field({ type: [InvoiceRef], resolve: (b) => b.invoices }),
+    invoices: t.field({
+      type: [InvoiceRef],
+      description: 'Every invoice, newest first, in one list.',
+      deprecationReason: 'Unbounded: use invoicesConnection(first, after), which pages.',
+      resolve: (_b, _args, ctx) => listAllInvoices(ctx),
+    }),
+    invoicesConnection: t.field({
+      type: InvoiceConnectionRef,
+      description: `The invoices, newest first (by issue time), a page at a time: ${CONNECTION_ARGS_TEXT} (an invoice number).`,
+      args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
+      resolve: (_b, args, ctx) => listInvoicesPage(args, ctx),
+    }),
   }),
 });
 

@@ -1,7 +1,16 @@
 import { builder } from './builder.js';
 import { BuildStateEnum } from './domain-setup.js';
 import { OrderStatusEnum } from './status-enums.js';
-import { getDashboard, type Dashboard, type DashboardDomain, type DashboardOrder } from '../resolvers/account/get-dashboard.js';
+import {
+  getDashboardSummary,
+  listDashboardDomainPage,
+  listDashboardOrders,
+  type DashboardDomain,
+  type DashboardDomainPage,
+  type DashboardOrder,
+  type DashboardSummary,
+} from '../resolvers/account/get-dashboard.js';
+import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
 
 const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][number]>('BuildProblem').implement({
   fields: (t) => ({
@@ -13,6 +22,7 @@ const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][numbe
 const DashboardDomainRef = builder.objectRef<DashboardDomain>('DashboardDomain').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
+    orderId: t.exposeInt('orderId', { description: 'The order that paid for the domain.' }),
     buildState: t.field({ type: BuildStateEnum, resolve: (d) => d.buildState }),
     mailboxCount: t.exposeInt('mailboxCount'),
     forwardTo: t.exposeString('forwardTo', { nullable: true }),
@@ -40,22 +50,47 @@ const DashboardOrderRef = builder.objectRef<DashboardOrder>('DashboardOrder').im
   }),
 });
 
-const DashboardRef = builder.objectRef<Dashboard>('Dashboard').implement({
+const DashboardDomainConnectionRef = connectionOf<DashboardDomain, DashboardDomainPage>(
+  'DashboardDomain',
+  DashboardDomainRef,
+  "A page of the account's domains, newest order first, then by name.",
+);
+
+builder.objectField(DashboardDomainConnectionRef, 'orders', (t) =>
+  t.field({
+    type: [DashboardOrderRef],
+    description: "This page's domains grouped by the order that paid for them; an order whose domains span two pages is on both, with the domains of each.",
+    resolve: (p) => [...p.orders],
+  }),
+);
+
+const DashboardRef = builder.objectRef<DashboardSummary>('Dashboard').implement({
   fields: (t) => ({
     accountId: t.exposeInt('accountId'),
     accountName: t.exposeString('accountName'),
     orderCount: t.exposeInt('orderCount'),
     domainCount: t.exposeInt('domainCount'),
     mailboxCount: t.exposeInt('mailboxCount'),
-    orders: t.field({ type: [DashboardOrderRef], resolve: (d) => d.orders }),
+    orders: t.field({
+      type: [DashboardOrderRef],
+      description: 'Every order with every one of its domains, in one list.',
+      deprecationReason: 'Unbounded: use domainsConnection(first, after), which pages the domains and groups each page by order.',
+      resolve: (_d, _args, ctx) => listDashboardOrders(ctx),
+    }),
+    domainsConnection: t.field({
+      type: DashboardDomainConnectionRef,
+      description: `The account's domains, newest order first and then by name, a page at a time: ${CONNECTION_ARGS_TEXT} (a domain name).`,
+      args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
+      resolve: (_d, args, ctx) => listDashboardDomainPage(args, ctx),
+    }),
   }),
 });
 
 builder.queryField('dashboard', (t) =>
   t.field({
     type: DashboardRef,
-    description: 'Every owned domain, grouped by the order that paid for it, with build state and mailbox count.',
+    description: "The account's counts, and every owned domain grouped by the order that paid for it (domainsConnection pages them).",
     authScopes: { read: true },
-    resolve: (_root, _args, ctx) => getDashboard(ctx),
+    resolve: (_root, _args, ctx) => getDashboardSummary(ctx),
   }),
 );

@@ -1,7 +1,8 @@
 import { builder } from './builder.js';
 import { OrderStatusEnum } from './status-enums.js';
 import { SequencerEnum } from './order-settings.js';
-import { listOrders, type OrderSummary } from '../resolvers/account/list-orders.js';
+import { listOrders, listOrdersPage, type OrderSummary } from '../resolvers/account/list-orders.js';
+import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
 
 export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').implement({
   fields: (t) => ({
@@ -28,8 +29,21 @@ export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').i
 builder.queryField('orders', (t) =>
   t.field({
     type: [OrderSummaryRef],
-    description: "The caller's orders, newest first.",
+    description: "Every one of the caller's orders, newest first, in one list.",
+    deprecationReason: 'Unbounded: use ordersConnection(first, after), which pages.',
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => listOrders(ctx),
+  }),
+);
+
+const OrderConnectionRef = connectionOf('Order', OrderSummaryRef, "A page of the caller's orders, newest first.");
+
+builder.queryField('ordersConnection', (t) =>
+  t.field({
+    type: OrderConnectionRef,
+    description: `The caller's orders, newest first (ties by orderId), a page at a time: ${CONNECTION_ARGS_TEXT} (an orderId).`,
+    authScopes: { read: true },
+    args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
+    resolve: (_root, args, ctx) => listOrdersPage(args, ctx),
   }),
 );

@@ -2,7 +2,8 @@ import { builder } from './builder.js';
 import { sameSpellings, type DoorEnum } from './door-enum-extension.js';
 import type { IngestedFile } from '../resolvers/reports/ingest-reports.js';
 import { REPORT_FILE_STATUSES, uploadReport, type ReportUpload } from '../resolvers/reports/upload-report.js';
-import { listReports, type ReportPage, type ReportSummary } from '../resolvers/reports/list-reports.js';
+import { listReports, listReportsPage, type ReportPage, type ReportSummary } from '../resolvers/reports/list-reports.js';
+import { connectionOf } from './connection.js';
 import { getDomainSources, type DomainSource, type DomainSources } from '../resolvers/reports/domain-sources.js';
 import { getReportDays, type DomainReportDays, type ReportDay, type ReportDays } from '../resolvers/reports/report-days.js';
 import { AnalyticsPeriodEnum } from './analytics.js';
@@ -103,6 +104,18 @@ builder.queryField('reports', (t) =>
     authScopes: { read: true },
     args: { limit: t.arg.int({ required: false }), startingAfter: t.arg.string({ required: false }), domain: t.arg.string({ required: false }) },
     resolve: (_root, args, ctx) => listReports(args, ctx),
+  }),
+);
+
+const ReportConnectionRef = connectionOf('Report', ReportSummaryRef, "A page of the account's reports, newest received first.");
+
+builder.queryField('reportsConnection', (t) =>
+  t.field({
+    type: ReportConnectionRef,
+    description: `The account's DMARC and TLS-RPT reports, newest received first, a page at a time: first: reports per page, 1 to 100 (default 20); after: the endCursor of the previous page (a report id); domain: only this domain's.`,
+    authScopes: { read: true },
+    args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }), domain: t.arg.string({ required: false }) },
+    resolve: (_root, args, ctx) => listReportsPage(args, ctx),
   }),
 );
 

@@ -4,6 +4,7 @@ import {
   createWebhook,
   deleteWebhook,
   listWebhookDeliveries,
+  listWebhookDeliveriesPage,
   listWebhooks,
   updateWebhook,
   type WebhookAttempt,
@@ -12,8 +13,9 @@ import {
 } from '../resolvers/webhooks/webhook-endpoints.js';
 import { EVENT_TYPES } from '../resolvers/events/event-types.js';
 import { resendWebhookDelivery, sendTestWebhook, type QueuedDelivery } from '../resolvers/webhooks/try-webhooks.js';
-import { listEvents, type EventPage } from '../resolvers/events/list-events.js';
+import { listEvents, listEventsPage, type EventPage } from '../resolvers/events/list-events.js';
 import type { EventBody } from '../resolvers/events/record-event.js';
+import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
 
 const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   fields: (t) => ({
@@ -74,9 +76,22 @@ builder.queryField('webhookDeliveries', (t) =>
   t.field({
     type: [WebhookDeliveryRef],
     description: 'The newest 100 deliveries to one endpoint, each with its attempts.',
+    deprecationReason: 'Stops at 100: use webhookDeliveriesConnection(webhookId, first, after), which pages through all of them.',
     authScopes: { write: true },
     args: { webhookId: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => listWebhookDeliveries(args.webhookId, ctx),
+  }),
+);
+
+const WebhookDeliveryConnectionRef = connectionOf('WebhookDelivery', WebhookDeliveryRef, 'A page of the deliveries to one endpoint, newest first.');
+
+builder.queryField('webhookDeliveriesConnection', (t) =>
+  t.field({
+    type: WebhookDeliveryConnectionRef,
+    description: `The deliveries to one endpoint, newest first, each with its attempts, a page at a time: ${CONNECTION_ARGS_TEXT} (a deliveryId).`,
+    authScopes: { write: true },
+    args: { webhookId: t.arg.int({ required: true }), first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
+    resolve: (_root, args, ctx) => listWebhookDeliveriesPage(args.webhookId, args, ctx),
   }),
 );
 
@@ -148,6 +163,18 @@ builder.queryField('events', (t) =>
     authScopes: { write: true },
     args: { limit: t.arg.int({ required: false }), startingAfter: t.arg.string({ required: false }) },
     resolve: (_root, args, ctx) => listEvents(args, ctx),
+  }),
+);
+
+const EventConnectionRef = connectionOf('Event', EventRef, "A page of the account's events, newest first.");
+
+builder.queryField('eventsConnection', (t) =>
+  t.field({
+    type: EventConnectionRef,
+    description: `The account's events of the last 30 days, newest first (ties by id), a page at a time: ${CONNECTION_ARGS_TEXT} (an event id).`,
+    authScopes: { write: true },
+    args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
+    resolve: (_root, args, ctx) => listEventsPage(args, ctx),
   }),
 );
 

@@ -615,10 +615,13 @@ export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, rea
 
 export type InvoiceFieldsFragment = { number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
 
-export type BillingQueryVariables = Exact<{ [key: string]: never; }>;
+export type BillingQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+}>;
 
 
-export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }> } };
+export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, page: { invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, pageInfo: { has_more: boolean } } } };
 
 export type CardSetupLinkMutationVariables = Exact<{
   input: CardSetupLinkInput;
@@ -804,10 +807,13 @@ export type CreateWorkspaceMutationVariables = Exact<{
 
 export type CreateWorkspaceMutation = { createWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
 
-export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
+export type DashboardQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+}>;
 
 
-export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: BuildState, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }> } };
+export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, page: { orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: BuildState, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }>, pageInfo: { has_more: boolean } } } };
 
 export type DeleteDnsConnectionMutationVariables = Exact<{
   connectionId: Scalars['Int']['input'];
@@ -893,10 +899,13 @@ export type OrderExportQueryVariables = Exact<{
 
 export type OrderExportQuery = { orderExport: string };
 
-export type OrdersQueryVariables = Exact<{ [key: string]: never; }>;
+export type OrdersQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+}>;
 
 
-export type OrdersQuery = { orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }> };
+export type OrdersQuery = { page: { orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }>, pageInfo: { has_more: boolean } } };
 
 export type PayInvoicesMutationVariables = Exact<{
   input: PayInvoicesInput;
@@ -1076,10 +1085,12 @@ export type VerifyEmailQuery = { verifyEmail:
 
 export type WebhookDeliveriesQueryVariables = Exact<{
   webhookId: Scalars['Int']['input'];
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type WebhookDeliveriesQuery = { webhookDeliveries: Array<{ status: WebhookDeliveryStatus, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }> };
+export type WebhookDeliveriesQuery = { page: { webhook_deliveries: Array<{ status: WebhookDeliveryStatus, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }>, pageInfo: { has_more: boolean } } };
 
 export type WebhooksQueryVariables = Exact<{ [key: string]: never; }>;
 

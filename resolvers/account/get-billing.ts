@@ -1,10 +1,11 @@
 import { listOrderDomains } from '../../db/domains.js';
-import { listInvoicesWithOrders } from '../../db/invoices.js';
+import { findAccountInvoiceId, listInvoicesWithOrders, sumAccountInvoicesPaid } from '../../db/invoices.js';
 import { listActiveOrderPrices } from '../../db/orders.js';
 import { listPlanProducts } from '../../db/plans.js';
 import type { InvoiceStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
+import { invalidCursor, pageOf, readPageArgs, type Page, type PageArgs } from '../pagination.js';
 
 export interface BillingInvoice {
   readonly number: string;
@@ -44,7 +45,6 @@ export interface Billing {
   readonly pastDueAmount: number;
   readonly pastDueInvoices: readonly BillingInvoice[];
   readonly nextCharge: { readonly amount: number; readonly currency: string; readonly date: Date } | null;
-  readonly invoices: readonly BillingInvoice[];
 }
 
 const MONTH_DAYS: ReadonlyMap<string, number> = new Map([
@@ -53,23 +53,67 @@ const MONTH_DAYS: ReadonlyMap<string, number> = new Map([
 ]);
 
 /**
- * Invoices as recorded from the processor (Stripe webhooks or the sandbox), this month's spend, what
- * is past due (open and after its due date) and the next renewal of the active orders.
+ * This month's spend, what is past due (open and after its due date) and the next renewal of the
+ * active orders, from invoices as recorded from the processor (Stripe webhooks or the sandbox). The
+ * invoices themselves are read a page at a time (listInvoicesPage), or all at once (listAllInvoices).
  */
 export async function getBilling(ctx: Context): Promise<Billing> {
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
   const now = ctx.now();
-  const [invoices, orders, plans] = await Promise.all([
-    listInvoicesWithOrders(db, accountId),
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const [pastDueRows, spend, orders, plans] = await Promise.all([
+    listInvoicesWithOrders(db, accountId, { pastDueAt: now }),
+    sumAccountInvoicesPaid(db, accountId, monthStart),
     listActiveOrderPrices(db, accountId),
     listPlanProducts(db, accountId),
   ]);
+  const pastDue = await billingInvoices(ctx, pastDueRows, plans);
+  return {
+    currency: orders[0]?.currency ?? plans[0]?.currency ?? spend.currency ?? 'usd',
+    monthToDateSpend: spend.paid,
+    pastDueAmount: pastDue.reduce((s, i) => s + i.amountDue - i.amountPaid, 0),
+    pastDueInvoices: pastDue,
+    nextCharge: nextRenewal(orders, now),
+  };
+}
+
+/** Every invoice of the caller's account, newest first (the deprecated Billing.invoices). */
+export async function listAllInvoices(ctx: Context): Promise<readonly BillingInvoice[]> {
+  const accountId = await requireAccountId(ctx);
+  const db = ctx.services.db;
+  const [rows, plans] = await Promise.all([listInvoicesWithOrders(db, accountId), listPlanProducts(db, accountId)]);
+  return billingInvoices(ctx, rows, plans);
+}
+
+/**
+ * One page of the caller's invoices, newest first (by issue time, ties by our id): `first`/`limit`
+ * 1-100 (default 10), `after`/`starting_after` the number of the last invoice of the previous page.
+ */
+export async function listInvoicesPage(args: PageArgs, ctx: Context): Promise<Page<BillingInvoice>> {
+  const accountId = await requireAccountId(ctx);
+  const request = readPageArgs(args, ctx);
+  const db = ctx.services.db;
+  let afterId: number | null = null;
+  if (request.after !== null) {
+    afterId = (await findAccountInvoiceId(db, accountId, request.after)) ?? null;
+    if (afterId === null) throw invalidCursor(ctx, 'the number of an invoice', request.after);
+  }
+  const [rows, plans] = await Promise.all([listInvoicesWithOrders(db, accountId, { limit: request.limit + 1, afterId }), listPlanProducts(db, accountId)]);
+  const invoices = await billingInvoices(ctx, rows, plans);
+  return pageOf(invoices, request, (i) => i.number);
+}
+
+type InvoiceRow = Awaited<ReturnType<typeof listInvoicesWithOrders>>[number];
+
+/** The rows as the API shows them: lines from the order's plan, the order's domains, what is owed. */
+async function billingInvoices(ctx: Context, invoices: readonly InvoiceRow[], plans: readonly { id: number; product: string }[]): Promise<BillingInvoice[]> {
+  const now = ctx.now();
   const orderIds = [...new Set(invoices.flatMap((i) => (i.order_id === null ? [] : [i.order_id])))];
-  const domainRows = orderIds.length ? await listOrderDomains(db, orderIds) : [];
+  const domainRows = orderIds.length ? await listOrderDomains(ctx.services.db, orderIds) : [];
   const domainsOf = (orderId: number | null) => domainRows.filter((d) => d.order_id === orderId).map((d) => d.domain);
   const productOf = (planId: number | null) => plans.find((p) => p.id === planId)?.product ?? 'Mailboxes';
-  const list: BillingInvoice[] = invoices.map((i) => ({
+  return invoices.map((i) => ({
     number: i.number,
     status: i.status,
     amountDue: i.amount_due,
@@ -86,16 +130,6 @@ export async function getBilling(ctx: Context): Promise<Billing> {
     hostedInvoiceUrl: i.hosted_invoice_url,
     lastPaymentError: i.status === 'open' ? i.last_payment_error : null,
   }));
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const pastDue = list.filter((i) => i.pastDue);
-  return {
-    currency: orders[0]?.currency ?? plans[0]?.currency ?? invoices[0]?.currency ?? 'usd',
-    monthToDateSpend: list.filter((i) => i.paidAt && new Date(i.paidAt) >= monthStart).reduce((s, i) => s + i.amountPaid, 0),
-    pastDueAmount: pastDue.reduce((s, i) => s + i.amountDue - i.amountPaid, 0),
-    pastDueInvoices: pastDue,
-    nextCharge: nextRenewal(orders, now),
-    invoices: list,
-  };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { listOrdersWithCounts } from '../../db/orders.js';
+import { isAccountOrder, listOrdersWithCounts } from '../../db/orders.js';
 import type { OrderStatus } from '../../db/status-values.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
+import { invalidCursor, numericCursor, pageOf, readPageArgs, type Page, type PageArgs } from '../pagination.js';
 
 export interface OrderSummary {
   readonly orderId: number;
@@ -24,11 +25,31 @@ export interface OrderSummary {
   readonly createdAt: Date;
 }
 
-/** The caller's orders, newest first, with their domain and mailbox counts (one query). */
+/** Every one of the caller's orders, newest first, with their domain and mailbox counts (one query). */
 export async function listOrders(ctx: Context): Promise<readonly OrderSummary[]> {
   const accountId = await requireAccountId(ctx);
-  const rows = await listOrdersWithCounts(ctx.services.db, accountId);
-  return rows.map((o) => ({
+  return (await listOrdersWithCounts(ctx.services.db, accountId)).map(orderSummary);
+}
+
+/**
+ * One page of the caller's orders, newest first (ties by id): `first`/`limit` 1-100 (default 10),
+ * `after`/`starting_after` the order_id of the last order of the previous page.
+ */
+export async function listOrdersPage(args: PageArgs, ctx: Context): Promise<Page<OrderSummary>> {
+  const accountId = await requireAccountId(ctx);
+  const request = readPageArgs(args, ctx);
+  const db = ctx.services.db;
+  let afterId: number | null = null;
+  if (request.after !== null) {
+    afterId = numericCursor(request.after);
+    if (afterId === null || !(await isAccountOrder(db, accountId, afterId))) throw invalidCursor(ctx, 'the order_id of an order', request.after);
+  }
+  const rows = await listOrdersWithCounts(db, accountId, { limit: request.limit + 1, afterId });
+  return pageOf(rows.map(orderSummary), request, (o) => String(o.orderId));
+}
+
+function orderSummary(o: Awaited<ReturnType<typeof listOrdersWithCounts>>[number]): OrderSummary {
+  return {
     orderId: o.id,
     subscriptionId: o.subscription_id,
     reference: o.reference,
@@ -46,5 +67,5 @@ export async function listOrders(ctx: Context): Promise<readonly OrderSummary[]>
     domainCount: Number(o.domain_count ?? 0),
     mailboxCount: Number(o.mailbox_count ?? 0),
     createdAt: o.created_at,
-  }));
+  };
 }

@@ -1,7 +1,7 @@
-import { badRequest } from '../api-error.js';
 import { requireAccountId } from '../auth/require-account.js';
 import type { Context } from '../context.js';
-import { findReportsPage } from '../../db/reports.js';
+import { findAccountReport, findReportsPage } from '../../db/reports.js';
+import { invalidCursor, numericCursor, pageOf, readPageArgs, type Page, type PageArgs } from '../pagination.js';
 
 export interface ReportSummary {
   readonly id: number;
@@ -27,45 +27,48 @@ export interface ReportPage {
   readonly hasMore: boolean;
 }
 
+/** Reports per page when the caller does not say. */
+const DEFAULT_REPORTS_LIMIT = 20;
+
 /** The account's reports, newest received first: `limit` (1-100, default 20), `starting_after` (the id of the last report of the previous page), `domain`. */
 export async function listReports(
   args: { readonly limit?: number | null; readonly startingAfter?: string | null; readonly domain?: string | null },
   ctx: Context,
 ): Promise<ReportPage> {
+  const page = await listReportsPage({ first: args.limit, after: args.startingAfter, domain: args.domain }, ctx);
+  return { data: page.items, hasMore: page.hasMore };
+}
+
+/** The same list as a page of a connection (GraphQL's reportsConnection: first, after, domain). */
+export async function listReportsPage(args: PageArgs & { readonly domain?: string | null }, ctx: Context): Promise<Page<ReportSummary>> {
   const accountId = await requireAccountId(ctx);
-  const limit = args.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw badRequest('invalid_limit', `"limit" is a whole number from 1 to 100, not ${limit}.`);
+  const request = readPageArgs(args, ctx, DEFAULT_REPORTS_LIMIT);
   let startingAfter: number | null = null;
-  if (args.startingAfter !== null && args.startingAfter !== undefined && args.startingAfter !== '') {
-    if (!/^\d{1,9}$/.test(args.startingAfter))
-      throw badRequest(
-        'invalid_starting_after',
-        `"starting_after" must be the id of a report from a previous page (a whole number), not "${args.startingAfter.slice(0, 40)}".`,
-      );
-    startingAfter = Number(args.startingAfter);
+  if (request.after !== null) {
+    startingAfter = numericCursor(request.after);
+    if (startingAfter === null || !(await findAccountReport(ctx.services.db, accountId, startingAfter)))
+      throw invalidCursor(ctx, 'the id of a report (a whole number)', request.after);
   }
   const domain = args.domain ? args.domain.trim().toLowerCase().replace(/\.$/, '') : null;
-  const rows = await findReportsPage(ctx.services.db, accountId, { limit, startingAfter, domain });
-  return {
-    data: rows.slice(0, limit).map((r) => {
-      const messages = Number(r.messages);
-      const passed = Number(r.messages_passed);
-      return {
-        id: r.id,
-        kind: r.kind,
-        domain: r.domain,
-        orgName: r.org_name,
-        reportId: r.report_id,
-        begin: r.begin_at,
-        end: r.end_at,
-        messages,
-        passed,
-        passRate: messages > 0 ? Math.round((passed / messages) * 1000) / 10 : null,
-        records: r.records,
-        receivedVia: r.received_via,
-        receivedAt: r.received_at,
-      };
-    }),
-    hasMore: rows.length > limit,
-  };
+  const rows = await findReportsPage(ctx.services.db, accountId, { limit: request.limit, startingAfter, domain });
+  const summaries = rows.map((r): ReportSummary => {
+    const messages = Number(r.messages);
+    const passed = Number(r.messages_passed);
+    return {
+      id: r.id,
+      kind: r.kind,
+      domain: r.domain,
+      orgName: r.org_name,
+      reportId: r.report_id,
+      begin: r.begin_at,
+      end: r.end_at,
+      messages,
+      passed,
+      passRate: messages > 0 ? Math.round((passed / messages) * 1000) / 10 : null,
+      records: r.records,
+      receivedVia: r.received_via,
+      receivedAt: r.received_at,
+    };
+  });
+  return pageOf(summaries, request, (r) => String(r.id));
 }

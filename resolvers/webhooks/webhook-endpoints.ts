@@ -1,4 +1,5 @@
-import { listRecentWebhookDeliveries, listWebhookAttempts } from '../../db/webhook-deliveries.js';
+import { findWebhookDelivery, listRecentWebhookDeliveries, listWebhookAttempts } from '../../db/webhook-deliveries.js';
+import { invalidCursor, numericCursor, pageOf, readPageArgs, type Page, type PageArgs } from '../pagination.js';
 import {
   countWebhookEndpoints,
   findWebhookEndpoint,
@@ -142,17 +143,39 @@ export interface WebhookDelivery {
   readonly attempts: readonly WebhookAttempt[];
 }
 
-/** The newest deliveries to one endpoint (at most 100), each with its attempts. */
+/** The newest deliveries to one endpoint (at most 100), each with its attempts (the deprecated GraphQL webhookDeliveries). */
 export async function listWebhookDeliveries(webhookId: number, ctx: Context): Promise<WebhookDelivery[]> {
   const accountId = await requireAccountId(ctx);
   await ownedEndpoint(ctx, accountId, webhookId);
+  return withAttempts(ctx, await listRecentWebhookDeliveries(ctx.services.db, webhookId));
+}
+
+/**
+ * One page of the deliveries to one of the caller's endpoints, newest first, each with its attempts:
+ * `first`/`limit` 1-100 (default 10), `after`/`starting_after` the delivery_id of the last delivery
+ * of the previous page (a delivery to this endpoint).
+ */
+export async function listWebhookDeliveriesPage(webhookId: number, args: PageArgs, ctx: Context): Promise<Page<WebhookDelivery>> {
+  const accountId = await requireAccountId(ctx);
+  await ownedEndpoint(ctx, accountId, webhookId);
+  const request = readPageArgs(args, ctx);
   const db = ctx.services.db;
-  const rows = await listRecentWebhookDeliveries(db, webhookId);
+  let afterId: number | null = null;
+  if (request.after !== null) {
+    afterId = numericCursor(request.after);
+    if (afterId === null || !(await findWebhookDelivery(db, webhookId, afterId)))
+      throw invalidCursor(ctx, 'the delivery_id of a delivery to this endpoint', request.after);
+  }
+  const rows = await listRecentWebhookDeliveries(db, webhookId, { limit: request.limit + 1, afterId });
+  return pageOf(await withAttempts(ctx, rows), request, (d) => String(d.deliveryId));
+}
+
+async function withAttempts(ctx: Context, rows: Awaited<ReturnType<typeof listRecentWebhookDeliveries>>): Promise<WebhookDelivery[]> {
   const attempts =
     rows.length === 0
       ? []
       : await listWebhookAttempts(
-          db,
+          ctx.services.db,
           rows.map((r) => r.id),
         );
   return rows.map((r) => ({

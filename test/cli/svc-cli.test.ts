@@ -77,6 +77,9 @@ describe('reading commands print the REST answer as JSON and exit 0', () => {
     [['dashboard'], '/v1/portal/dashboard'],
     [['orders'], '/v1/portal/orders'],
     [['billing'], '/v1/portal/billing'],
+    [['orders', '--limit', '1'], '/v1/portal/orders?limit=1'],
+    [['billing', '--limit', '2'], '/v1/portal/billing?limit=2'],
+    [['dashboard', '--limit', '2'], '/v1/portal/dashboard?limit=2'],
     [['deliverability'], '/v1/portal/analytics?period=7d'],
     [['deliverability', '--period', '30d'], '/v1/portal/analytics?period=30d'],
     [['requests'], '/v1/portal/requests'],
@@ -100,6 +103,18 @@ describe('reading commands print the REST answer as JSON and exit 0', () => {
       expect(result.stdout).toContain('\n  '); // indented for a person
     });
   }
+});
+
+describe('paged lists', () => {
+  it('svc orders --limit 1 --starting-after ID prints the next page, as GET does', async () => {
+    const first = await rest('/v1/portal/orders?limit=1');
+    const id = String(first.body.orders[0].order_id);
+    const result = await svc(['orders', '--limit', '1', '--starting-after', id]);
+    expect(result.code).toBe(0);
+    const expected = await rest(`/v1/portal/orders?limit=1&starting_after=${id}`);
+    expect(JSON.parse(result.stdout)).toEqual(expected.body);
+    expect(expected.body.orders[0].order_id).not.toBe(first.body.orders[0].order_id);
+  });
 });
 
 describe('refusals print the detail on stderr and exit 1', () => {

@@ -178,7 +178,7 @@ describe('an order placed, built, watched and listed', () => {
     expect(attempts.map((a) => a.status_code)).toEqual([500, 200]);
     expect(attempts[0]!.status).toBe('delivered');
     const listedByApi = await postJson(h.service, `/v1/webhooks/${webhookId}/deliveries`, undefined, { method: 'GET' });
-    const mine = listedByApi.body.find((d: { event_id: string }) => d.event_id === [...ids][0]);
+    const mine = listedByApi.body.webhook_deliveries.find((d: { event_id: string }) => d.event_id === [...ids][0]);
     expect(mine).toMatchObject({
       event_type: 'domain.listed',
       status: 'delivered',

@@ -49,14 +49,14 @@ describe('trying webhooks', () => {
     expect(JSON.parse(first.body)).toMatchObject({ id: tested.body.event_id, type: 'webhook.test', data: { webhook_id: id } });
     expect(first.headers['webhook-id']).toBe(tested.body.event_id);
     expect(verifySignature(made.body.secret, first.body, String(first.headers['webhook-signature']), Math.floor(Date.now() / 1000))).toBe(true);
-    await waitFor('delivered', async () => (await send('GET', `/v1/webhooks/${id}/deliveries`)).body[0]?.status === 'delivered');
+    await waitFor('delivered', async () => (await send('GET', `/v1/webhooks/${id}/deliveries`)).body.webhook_deliveries[0]?.status === 'delivered');
 
     const resent = await mcp('resend_webhook_delivery', { webhook_id: id, delivery_id: tested.body.delivery_id });
     expect(resent).toEqual({ isError: false, body: { delivery_id: tested.body.delivery_id, event_id: tested.body.event_id, status: 'pending' } });
     const second = await waitFor('the resend', async () => receiver.received[1]);
     expect(second.headers['webhook-id']).toBe(tested.body.event_id);
     const delivery = await waitFor('two attempts recorded', async () => {
-      const d = (await send('GET', `/v1/webhooks/${id}/deliveries`)).body[0];
+      const d = (await send('GET', `/v1/webhooks/${id}/deliveries`)).body.webhook_deliveries[0];
       return d?.status === 'delivered' && d.attempts.length === 2 ? d : null;
     });
     expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([

@@ -189,7 +189,11 @@ describe('one attempt, one POST', () => {
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0]!.headers['webhook-id']).toBe(eventId);
       const listed = await postJson(h.service, `/v1/webhooks/${made.body.webhook_id}/deliveries`, undefined, { method: 'GET', key: account.key });
-      expect(listed.body[0]).toMatchObject({ event_id: eventId, status: 'delivered', attempts: [{ attempt: 1, status_code: 200, error: null }] });
+      expect(listed.body.webhook_deliveries[0]).toMatchObject({
+        event_id: eventId,
+        status: 'delivered',
+        attempts: [{ attempt: 1, status_code: 200, error: null }],
+      });
 
       // A worker that died mid-POST left its attempt open: the next run closes it as interrupted and sends attempt 2.
       const second = (await recordEvent(db(), account.accountId, 'domain.live', { domain: 'cut.example' }))!;
@@ -208,7 +212,7 @@ describe('one attempt, one POST', () => {
         return d?.status === 'delivered';
       });
       const again = await postJson(h.service, `/v1/webhooks/${made.body.webhook_id}/deliveries`, undefined, { method: 'GET', key: account.key });
-      const shown = again.body.find((d: { event_id: string }) => d.event_id === second);
+      const shown = again.body.webhook_deliveries.find((d: { event_id: string }) => d.event_id === second);
       expect(shown.attempts).toEqual([
         expect.objectContaining({ attempt: 1, status_code: null, error: expect.stringMatching(/^attempt_interrupted: /) }),
         expect.objectContaining({ attempt: 2, status_code: 200, error: null }),
@@ -232,7 +236,7 @@ describe('one attempt, one POST', () => {
       'a finished attempt',
       async () => {
         const listed = await postJson(h.service, `/v1/webhooks/${made.body.webhook_id}/deliveries`, undefined, { method: 'GET', key: account.key });
-        return listed.body[0]?.attempts?.[0]?.error ? listed.body[0].attempts[0] : null;
+        return listed.body.webhook_deliveries[0]?.attempts?.[0]?.error ? listed.body.webhook_deliveries[0].attempts[0] : null;
       },
       50_000,
     );

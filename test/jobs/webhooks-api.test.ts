@@ -69,7 +69,7 @@ describe('webhook endpoints', () => {
     expect(listed.body[0]).not.toHaveProperty('secret');
     const updated = await send('PUT', `/v1/webhooks/${id}`, { events: ['*'] });
     expect(updated.body).toMatchObject({ webhook_id: id, events: ['*'], description: 'ops' });
-    expect((await send('GET', `/v1/webhooks/${id}/deliveries`)).body).toEqual([]);
+    expect((await send('GET', `/v1/webhooks/${id}/deliveries`)).body).toEqual({ webhook_deliveries: [], has_more: false });
     expect((await send('DELETE', `/v1/webhooks/${id}`)).body).toEqual({ webhook_id: id, deleted: true });
     const gone = await send('GET', `/v1/webhooks/${id}/deliveries`);
     expect(gone.status).toBe(404);

@@ -12,9 +12,9 @@ vi.mock('../../resolvers/account/get-dashboard.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../resolvers/account/get-dashboard.js')>();
   return {
     ...actual,
-    getDashboard: async (ctx: Parameters<typeof actual.getDashboard>[0]) => {
+    getDashboardSummary: async (ctx: Parameters<typeof actual.getDashboardSummary>[0]) => {
       if (planted.error) throw planted.error;
-      return actual.getDashboard(ctx);
+      return actual.getDashboardSummary(ctx);
     },
   };
 });

@@ -309,3 +309,78 @@ describe('the analytics page in Chromium', () => {
     );
   }
 });
+
+describe('long lists in Chromium', () => {
+  it.skipIf(!runBrowserTests)(
+    `the dashboard shows 100 domains and "Show more domains" the rest; orders show 50 and then the rest${skipNote}`,
+    async () => {
+      const account = await service.seedAccount();
+      const db = service.services.db;
+      const plan = await db.selectFrom('plans').select('id').where('account_id', '=', account.accountId).executeTakeFirstOrThrow();
+      // 60 more orders of two domains each: 63 orders and 125 domains with the demo's.
+      for (let i = 0; i < 60; i++) {
+        const order = await db
+          .insertInto('orders')
+          .values({
+            account_id: account.accountId,
+            plan_id: plan.id,
+            reference: `ORD-LONG-${account.accountId}-${i}`,
+            subscription_id: `sub_long_${account.accountId}_${i}`,
+            status: 'active',
+            quantity: 1,
+            unit_amount: 1000,
+            currency: 'usd',
+            interval: 'month',
+            sequencer: null,
+            processor_subscription_id: null,
+            first_invoice: null,
+            promotion_code_id: null,
+            processor_event_created: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto('domains')
+          .values(
+            [0, 1].map((j) => ({
+              account_id: account.accountId,
+              order_id: order.id,
+              workspace_id: null,
+              domain: `long-${account.accountId}-${i}-${j}.example`,
+              build_state: 'queued' as const,
+              forward_to: null,
+              watched_since: null,
+            })),
+          )
+          .execute();
+      }
+      const portal = await signedInPortal(browser!, service, { accountId: account.accountId });
+      const { page } = portal;
+      try {
+        await goTo(page, '/', 'Dashboard');
+        const domainRows = page.locator('main tbody tr');
+        expect(await domainRows.count()).toBe(100);
+        await page.getByRole('button', { name: 'Show more domains' }).click();
+        await expect.poll(() => domainRows.count()).toBe(125);
+        expect(await page.getByRole('button', { name: 'Show more domains' }).count()).toBe(0);
+        // The order split between the two pages is one group again, with both its domains.
+        const names = await page.locator('main tbody tr td[data-label="Domain"]').allTextContents();
+        expect(new Set(names).size).toBe(125);
+        expect(await page.locator('main section.card').count()).toBe(63);
+
+        await goTo(page, '/orders', 'Orders');
+        const more = page.getByRole('button', { name: 'Show more orders' });
+        await more.waitFor();
+        const references = () => page.getByRole('heading', { level: 2, name: /^Order ORD-/ }).count();
+        expect(await references()).toBe(50);
+        await more.click();
+        await expect.poll(references).toBe(63);
+        expect(await more.count()).toBe(0);
+        expect(portal.offsite).toEqual([]);
+      } finally {
+        await portal.close();
+      }
+    },
+    120_000,
+  );
+});

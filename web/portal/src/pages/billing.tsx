@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link, useSearch } from 'wouter';
-import { useMutation, useQuery } from 'urql';
+import { useMutation } from 'urql';
 import { graphql } from '../gql';
+import { ShowMore, usePagedQuery } from '../ui/paged-query';
 import type { BillingQuery } from '../gql/graphql';
 import { errorSentence } from '../api';
 import { Page } from '../ui/page';
@@ -10,14 +11,17 @@ import { Chip } from '../ui/chip';
 import { formatDate, formatMoney } from '../ui/format';
 
 const BillingDocument = graphql(`
-  query Billing {
+  query Billing($first: Int!, $after: String) {
     billing {
       currency monthToDateSpend pastDueAmount
       nextCharge { amount currency date }
       pastDueInvoices { number dueAt amountDue amountPaid currency }
-      invoices {
-        number status amountDue amountPaid amountRemaining currency issuedAt dueAt paidAt orderReference pastDue
-        lines { description quantity unitAmount amount } domains hostedInvoiceUrl lastPaymentError
+      invoicesConnection(first: $first, after: $after) {
+        nodes {
+          number status amountDue amountPaid amountRemaining currency issuedAt dueAt paidAt orderReference pastDue
+          lines { description quantity unitAmount amount } domains hostedInvoiceUrl lastPaymentError
+        }
+        pageInfo { hasNextPage endCursor }
       }
     }
     paymentMethod { onFile brand last4 expMonth expYear }
@@ -38,10 +42,12 @@ const PayInvoicesDocument = graphql(`
 
 type Billing = BillingQuery['billing'];
 type Card = BillingQuery['paymentMethod'];
+type Invoice = Billing['invoicesConnection']['nodes'][number];
 
 /** Invoices, what is past due and what to do about it, the next charge, and the card on file. */
 export function BillingPage() {
-  const [result] = useQuery({ query: BillingDocument });
+  const paged = usePagedQuery({ query: BillingDocument, variables: { first: 25 }, pageInfo: (d) => d.billing.invoicesConnection.pageInfo });
+  const result = paged.first;
   // The processor's card page sends the person back here with ?card=saved or ?card=cancelled.
   const returned = new URLSearchParams(useSearch()).get('card');
   // What "pay now" did, kept here so it stays on screen after the past-due banner goes.
@@ -76,7 +82,14 @@ export function BillingPage() {
               </div>
             </div>
             <CardOnFile card={data.paymentMethod} />
-            <Invoices invoices={data.billing.invoices} />
+            <Invoices invoices={paged.pages.flatMap((p) => p.billing.invoicesConnection.nodes)} />
+            <ShowMore
+              label="Show more invoices"
+              hasNextPage={paged.hasNextPage}
+              loading={paged.loading}
+              error={paged.error}
+              onClick={() => void paged.loadMore()}
+            />
           </>
         )}
       </QueryState>
@@ -157,7 +170,7 @@ function CardOnFile(props: { card: Card }) {
   );
 }
 
-function Invoices(props: { invoices: Billing['invoices'] }) {
+function Invoices(props: { invoices: readonly Invoice[] }) {
   if (props.invoices.length === 0) return <p>No invoices yet.</p>;
   return (
     <section aria-labelledby="invoices">
@@ -198,7 +211,7 @@ function Invoices(props: { invoices: Billing['invoices'] }) {
 }
 
 /** What an invoice is for: its lines, its domains, why a payment failed, and the processor's page. */
-function InvoiceDetails(props: { invoice: Billing['invoices'][number] }) {
+function InvoiceDetails(props: { invoice: Invoice }) {
   const { invoice } = props;
   return (
     <details className="invoice-details">

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { DashboardQuery } from '../gql/graphql';
 import { Page } from '../ui/page';
@@ -10,26 +9,45 @@ import { Field, SelectField } from '../ui/field';
 import { formatDate } from '../ui/format';
 import { setupPath } from './domain-setup';
 import { mailboxesPath } from './mailboxes';
+import { ShowMore, usePagedQuery } from '../ui/paged-query';
 
 const DashboardDocument = graphql(`
-  query Dashboard {
+  query Dashboard($first: Int!, $after: String) {
     dashboard {
       domainCount mailboxCount orderCount
-      orders {
-        orderId reference product status createdAt
-        domains { domain buildState buildReason mailboxCount workspaceName buildProblems { code message } }
+      domainsConnection(first: $first, after: $after) {
+        orders {
+          orderId reference product status createdAt
+          domains { domain buildState buildReason mailboxCount workspaceName buildProblems { code message } }
+        }
+        pageInfo { hasNextPage endCursor }
       }
     }
   }
 `);
 
-type Order = DashboardQuery['dashboard']['orders'][number];
+type Order = DashboardQuery['dashboard']['domainsConnection']['orders'][number];
+
+/** The pages' orders in one list: an order whose domains span two pages becomes one group again. */
+function mergeOrders(pages: readonly DashboardQuery[]): Order[] {
+  const orders: Order[] = [];
+  for (const order of pages.flatMap((p) => p.dashboard.domainsConnection.orders)) {
+    const last = orders.at(-1);
+    if (last?.orderId === order.orderId) orders[orders.length - 1] = { ...last, domains: [...last.domains, ...order.domains] };
+    else orders.push(order);
+  }
+  return orders;
+}
 
 const STATES = ['queued', 'building', 'waiting_for_dns', 'live', 'needs_attention', 'suspended', 'cancelled'] as const;
 
-/** The account at a glance: counts, then every domain grouped by its order, searchable by name. */
+/**
+ * The account at a glance: counts, then its domains grouped by order, 100 at a time ("Show more"
+ * reads the next page), searchable by name among those shown.
+ */
 export function DashboardPage() {
-  const [result] = useQuery({ query: DashboardDocument });
+  const paged = usePagedQuery({ query: DashboardDocument, variables: { first: 100 }, pageInfo: (d) => d.dashboard.domainsConnection.pageInfo });
+  const result = paged.first;
   const [search, setSearch] = useState('');
   const [state, setState] = useState('');
   return (
@@ -64,7 +82,14 @@ export function DashboardPage() {
                 options={[{ value: '', label: 'Any state' }, ...STATES.map((s) => ({ value: s, label: s.replaceAll('_', ' ') }))]}
               />
             </div>
-            <OrderGroups orders={data.dashboard.orders} search={search} state={state} />
+            <OrderGroups orders={mergeOrders(paged.pages)} search={search} state={state} />
+            <ShowMore
+              label="Show more domains"
+              hasNextPage={paged.hasNextPage}
+              loading={paged.loading}
+              error={paged.error}
+              onClick={() => void paged.loadMore()}
+            />
           </>
         )}
       </QueryState>

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useClient, useMutation, useQuery } from 'urql';
+import { useClient, useMutation } from 'urql';
 import { graphql } from '../gql';
+import { ShowMore, usePagedQuery } from '../ui/paged-query';
 import type { OrdersQuery } from '../gql/graphql';
 import { errorSentence } from '../api';
 import { SEQUENCER_CHOICES } from '../choices';
@@ -35,11 +36,14 @@ function exportFormatsFor(sequencer: string): readonly { value: string; label: s
 }
 
 const OrdersDocument = graphql(`
-  query Orders {
-    orders {
-      orderId subscriptionId reference product status domainCount mailboxCount
-      renewalTotal currency interval createdAt
-      sequencer monitorDeliverability monitorReconnection
+  query Orders($first: Int!, $after: String) {
+    ordersConnection(first: $first, after: $after) {
+      nodes {
+        orderId subscriptionId reference product status domainCount mailboxCount
+        renewalTotal currency interval createdAt
+        sequencer monitorDeliverability monitorReconnection
+      }
+      pageInfo { hasNextPage endCursor }
     }
   }
 `);
@@ -56,7 +60,7 @@ const SetMonitorsDocument = graphql(`
   }
 `);
 
-type Order = OrdersQuery['orders'][number];
+type Order = OrdersQuery['ordersConnection']['nodes'][number];
 type Monitor = 'deliverability' | 'reconnection';
 
 /** What the last change said, shown in the card of the order it was about (one message at a time). */
@@ -71,9 +75,11 @@ const MONITORS: readonly { key: Monitor; label: string; hint: string }[] = [
   { key: 'reconnection', label: 'Reconnection', hint: 'Reconnect inboxes the sending tool drops.' },
 ];
 
-/** The account's orders, newest first, each with its sending tool and monitor switches. */
+/** The account's orders, newest first, 50 at a time ("Show more"), each with its sending tool and monitor switches. */
 export function OrdersPage() {
-  const [result, reexecute] = useQuery({ query: OrdersDocument });
+  const paged = usePagedQuery({ query: OrdersDocument, variables: { first: 50 }, pageInfo: (d) => d.ordersConnection.pageInfo });
+  const { first: result, reexecute } = paged;
+  const orders = paged.pages.flatMap((p) => p.ordersConnection.nodes);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   // The answers of the two mutations are not the list's type, so the list is asked for again.
   const refresh = () => reexecute({ requestPolicy: 'network-only' });
@@ -87,23 +93,32 @@ export function OrdersPage() {
       }
     >
       <QueryState {...result}>
-        {(data) =>
-          data.orders.length === 0 ? (
+        {() =>
+          orders.length === 0 ? (
             <p>
               No orders yet. <Link href="/new-order">Place your first order</Link>.
             </p>
           ) : (
-            data.orders.map((order) => (
-              <OrderCard
-                key={order.orderId}
-                order={order}
-                outcome={outcome?.orderId === order.orderId ? outcome : null}
-                onOutcome={(ok, text) => {
-                  setOutcome({ orderId: order.orderId, ok, text });
-                  if (ok) refresh();
-                }}
+            <>
+              {orders.map((order) => (
+                <OrderCard
+                  key={order.orderId}
+                  order={order}
+                  outcome={outcome?.orderId === order.orderId ? outcome : null}
+                  onOutcome={(ok, text) => {
+                    setOutcome({ orderId: order.orderId, ok, text });
+                    if (ok) refresh();
+                  }}
+                />
+              ))}
+              <ShowMore
+                label="Show more orders"
+                hasNextPage={paged.hasNextPage}
+                loading={paged.loading}
+                error={paged.error}
+                onClick={() => void paged.loadMore()}
               />
-            ))
+            </>
           )
         }
       </QueryState>

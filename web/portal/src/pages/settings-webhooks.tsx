@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
+import { ShowMore, usePagedQuery } from '../ui/paged-query';
 import type { WebhooksQuery } from '../gql/graphql';
 import { errorSentence } from '../api';
 import { EVENT_TYPES } from '../../../../resolvers/events/event-types';
@@ -29,10 +30,13 @@ const DeleteWebhookDocument = graphql(`
 `);
 
 const WebhookDeliveriesDocument = graphql(`
-  query WebhookDeliveries($webhookId: Int!) {
-    webhookDeliveries(webhookId: $webhookId) {
-      deliveryId eventId eventType status createdAt deliveredAt nextAttemptAt
-      attempts { attempt at statusCode durationMs error }
+  query WebhookDeliveries($webhookId: Int!, $first: Int!, $after: String) {
+    webhookDeliveriesConnection(webhookId: $webhookId, first: $first, after: $after) {
+      nodes {
+        deliveryId eventId eventType status createdAt deliveredAt nextAttemptAt
+        attempts { attempt at statusCode durationMs error }
+      }
+      pageInfo { hasNextPage endCursor }
     }
   }
 `);
@@ -173,11 +177,18 @@ function EndpointItem(props: { endpoint: Endpoint; onChanged: () => void }) {
 }
 
 function Deliveries(props: { webhookId: number }) {
-  const [result] = useQuery({ query: WebhookDeliveriesDocument, variables: { webhookId: props.webhookId }, requestPolicy: 'network-only' });
+  const paged = usePagedQuery({
+    query: WebhookDeliveriesDocument,
+    variables: { webhookId: props.webhookId, first: 20 },
+    pageInfo: (d) => d.webhookDeliveriesConnection.pageInfo,
+    requestPolicy: 'network-only',
+  });
+  const result = paged.first;
+  const deliveries = paged.pages.flatMap((p) => p.webhookDeliveriesConnection.nodes);
   return (
     <QueryState {...result}>
-      {(data) =>
-        data.webhookDeliveries.length === 0 ? (
+      {() =>
+        deliveries.length === 0 ? (
           <Notice>No event has been sent to this endpoint yet.</Notice>
         ) : (
           <div className="table-wrap">
@@ -192,7 +203,7 @@ function Deliveries(props: { webhookId: number }) {
                 </tr>
               </thead>
               <tbody>
-                {data.webhookDeliveries.map((d) => (
+                {deliveries.map((d) => (
                   <tr key={d.deliveryId}>
                     <td>
                       <code>{d.eventType}</code>
@@ -215,6 +226,13 @@ function Deliveries(props: { webhookId: number }) {
                 ))}
               </tbody>
             </table>
+            <ShowMore
+              label="Show older deliveries"
+              hasNextPage={paged.hasNextPage}
+              loading={paged.loading}
+              error={paged.error}
+              onClick={() => void paged.loadMore()}
+            />
           </div>
         )
       }

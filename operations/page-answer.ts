@@ -1,0 +1,41 @@
+/**
+ * The REST and MCP shape of a paged list read through a GraphQL connection. The operation document
+ * selects the connection as `page` with its items under the list's own name and
+ * `pageInfo { has_more: hasNextPage }`; the answer lifts both to where the list used to be, so an
+ * answer keeps its fields and gains "has_more", Stripe's way:
+ * `{"x": 1, "page": {"orders": [...], "pageInfo": {"has_more": true}}}` becomes
+ * `{"x": 1, "orders": [...], "has_more": true}`.
+ */
+export function pageForRest(answer: unknown): unknown {
+  if (!isRecord(answer) || !isRecord(answer.page)) return answer;
+  const { page, ...rest } = answer;
+  const { pageInfo, ...items } = page;
+  return { ...rest, ...items, has_more: isRecord(pageInfo) ? pageInfo.has_more : false };
+}
+
+type Schema = Record<string, unknown>;
+
+/** The JSON Schema of that answer, made from the selection's schema the same way. */
+export function pageSchemaForRest(schema: Schema): Schema {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const page = properties.page;
+  if (!isRecord(page) || !isRecord(page.properties)) throw new Error('pageSchemaForRest: the document selects no connection as "page".');
+  const { pageInfo, ...items } = page.properties;
+  const hasMore = isRecord(pageInfo) && isRecord(pageInfo.properties) ? pageInfo.properties.has_more : undefined;
+  if (!isRecord(hasMore)) throw new Error('pageSchemaForRest: the connection selects no pageInfo { has_more: hasNextPage }.');
+  const { page: _page, ...rest } = properties;
+  const required = (Array.isArray(schema.required) ? schema.required : []).filter((name) => name !== 'page');
+  return {
+    ...schema,
+    properties: {
+      ...rest,
+      ...items,
+      has_more: { ...hasMore, description: 'More items follow this page: ask again with starting_after set to the id of its last item.' },
+    },
+    required: [...required, ...Object.keys(items), 'has_more'],
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
