@@ -276,7 +276,9 @@ describe('the analytics page in Chromium', () => {
           expect(offered).toEqual(Object.keys(ANALYTICS_PERIODS).map((p) => `P${p.toUpperCase()}`));
           expect(await period.inputValue()).toBe('P7D');
 
-          const row = (domain: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: domain, exact: true }) });
+          // Rows of the checks' figures (the DMARC reports section below has tables of its own).
+          const figures = page.locator('table.figures:has(caption#figures-caption)');
+          const row = (domain: string) => figures.getByRole('row').filter({ has: page.getByRole('rowheader', { name: domain, exact: true }) });
           await row(watched.domain).waitFor();
           // The unwatched domain's row says so once and carries no figure, not even 0.
           const unwatchedCells = await row(unwatched.domain).getByRole('cell').allTextContents();
