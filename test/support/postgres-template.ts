@@ -24,6 +24,20 @@ export default async function postgresTemplate(project: TestProject): Promise<()
     project.provide('postgresTemplate', null);
     return async () => {};
   }
+  // vitest runs a globalSetup once per project (vitest.config.ts has two): they share one template.
+  const shared = globalThis as { svcPostgresTemplate?: { made: Promise<string>; users: number } };
+  shared.svcPostgresTemplate ??= { made: makeTemplate(adminUrl), users: 0 };
+  const template = shared.svcPostgresTemplate;
+  template.users += 1;
+  const name = await template.made;
+  project.provide('postgresTemplate', name);
+  return async () => {
+    template.users -= 1;
+    if (template.users === 0) await onAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  };
+}
+
+async function makeTemplate(adminUrl: string): Promise<string> {
   const name = `svc_template_${Date.now()}_${randomBytes(3).toString('hex')}`;
   await onAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
@@ -35,8 +49,7 @@ export default async function postgresTemplate(project: TestProject): Promise<()
     // A database is copied only while nobody is connected to it.
     await db.destroy();
   }
-  project.provide('postgresTemplate', name);
-  return () => onAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  return name;
 }
 
 async function onAdmin(adminUrl: string, use: (client: pg.Client) => Promise<unknown>): Promise<void> {
