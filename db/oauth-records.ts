@@ -69,6 +69,25 @@ export async function deleteExpiredOAuthRecords(db: Kysely<Database>, before: Da
 }
 
 /**
+ * Deletes the clients registered before `registeredBefore` that nothing refers to (no grant, session,
+ * code or token names them): registration is open to anyone (RFC 7591), so clients registered and
+ * never used would otherwise be kept for ever. A client whose grants expired and were swept goes too.
+ */
+export async function deleteUnusedOAuthClients(db: Kysely<Database>, registeredBefore: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('oauth_records as client')
+    .where('client.model', '=', 'Client')
+    .where('client.created_at', '<', registeredBefore)
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('oauth_records as used').select('used.id').whereRef('used.client_id', '=', 'client.id').where('used.model', '<>', 'Client')),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
  * An access token (by the SHA-256 of its value) with its grant, its person and the account's
  * allowances; undefined when the token, its grant or its person is gone.
  */

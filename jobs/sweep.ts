@@ -9,8 +9,10 @@ import { queueDueSetupChecks } from './check-domain-setup.js';
 import { queueDueMailboxChecks } from './check-mailboxes.js';
 import { queueDueSuspensions } from './suspend-mailboxes.js';
 import { deleteReportsEndedBefore } from '../db/reports.js';
-import { deleteExpiredOAuthRecords } from '../db/oauth-records.js';
+import { deleteExpiredOAuthRecords, deleteUnusedOAuthClients } from '../db/oauth-records.js';
 
+/** A registered OAuth client that no grant, session, code or token names is deleted this long after registering. */
+const UNUSED_CLIENT_KEPT_MS = 86_400_000;
 /** A domain queued this long after its build should have started is picked up again. */
 const STUCK_AFTER_MS = 60_000;
 /** A build cut off mid-way (its process died) is resumed after this long in `building`. */
@@ -40,6 +42,8 @@ export const sweep: TaskFunction = async (_payload, env) => {
   await deleteReportsEndedBefore(db, new Date(now - config.reportsRetentionDays * 86_400_000));
   // The MCP sign-in's expired codes, tokens, interactions and sessions (their finds already ignore them).
   await deleteExpiredOAuthRecords(db, new Date(now));
+  // Clients registered a day ago or more that no sign-in uses (registration is keyless: 30 an hour per address).
+  await deleteUnusedOAuthClients(db, new Date(now - UNUSED_CLIENT_KEPT_MS));
 };
 
 /**
