@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
 import { graphql } from '../support/test-service.js';
 import { FREE_DOMAINS, orderBody, postJson, startOrderingService, type OrderingHarness } from './support/ordering-fixture.js';
+import { postStripeEvent } from './support/stripe-webhooks.js';
 
 const WEBHOOK_SECRET = 'whsec_ordering_test_0123456789';
 let fake: FakeStripe;
@@ -31,25 +31,8 @@ afterAll(async () => {
 const place = (body: unknown, key: string, apiKey = h.service.demo.key) =>
   postJson(h.service, '/v1/orders', body, { key: apiKey, headers: { 'idempotency-key': key } });
 
-function webhook(type: string, object: unknown, created = Math.floor(Date.now() / 1000)) {
-  const payload = JSON.stringify({
-    id: `evt_${Math.random().toString(36).slice(2)}`,
-    object: 'event',
-    type,
-    created,
-    api_version: Stripe.API_VERSION,
-    livemode: false,
-    data: { object },
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-  });
-  return h.service.api('/webhooks/stripe', {
-    method: 'POST',
-    key: null,
-    headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
-    body: payload,
-  });
-}
+/** One signed Stripe event to the service's webhook door (support/stripe-webhooks.ts). */
+const webhook = (type: string, object: unknown, created?: number) => postStripeEvent(h.service, WEBHOOK_SECRET, type, object, created);
 
 /** A person completes Stripe Checkout (setup mode) with a card; Stripe then tells us by webhook. */
 async function saveCardAtStripe(apiKey: string, cardNumber: string): Promise<void> {
