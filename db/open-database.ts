@@ -63,11 +63,29 @@ function openPostgres(url: string, max: number): OpenedDatabase {
   };
 }
 
+/**
+ * How an in-memory PGlite starts: PGlite's own parameters, with a 16 MB buffer cache instead of
+ * PostgreSQL's 128 MB (the files already live in memory, so a bigger cache only copies them again)
+ * and room for 20 backends instead of 100 (PGlite runs one). The lock table keeps its size
+ * (max_locks_per_transaction × max_connections: 6,400 locks either way). A start then takes about
+ * half the CPU (about 250 ms instead of 450 ms on our 2-core machines) and 112 MB less memory.
+ */
+const IN_MEMORY_START_PARAMS: readonly string[] = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'max_connections=20',
+  '-c',
+  'max_locks_per_transaction=320',
+];
+
 async function openPglite(dataDir: string, template: Blob | undefined): Promise<OpenedDatabase> {
   let release = () => {};
   let client: PGlite;
   if (dataDir === 'memory') {
-    client = template ? new PGlite({ loadDataDir: template }) : new PGlite();
+    const startParams = [...IN_MEMORY_START_PARAMS];
+    client = template ? new PGlite({ loadDataDir: template, startParams }) : new PGlite({ startParams });
   } else {
     const dir = resolve(dataDir);
     mkdirSync(dir, { recursive: true });
