@@ -27,6 +27,17 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Nothing leaves this machine: every request but loopback's goes to a proxy at the discard port,
+      // where nothing listens, and fails (Chromium sends localhost and 127.0.0.1 direct, bypassing
+      // the proxy). Unlike request interception (context.route), this leaves the HTTP cache on, so a
+      // test that opens page after page compiles the portal's scripts once, not on every page.
+      '--proxy-server=http://127.0.0.1:9',
+      // One renderer process for every page instead of a new one per page: the tests load pages
+      // from one origin, where a process each buys no isolation, and starting one cost about 70 ms
+      // of CPU a page (measured: 30 portal pages, 11.6 s of Chromium CPU against 9.6 s).
+      '--renderer-process-limit=1',
+      '--process-per-site',
+      '--disable-site-isolation-trials',
     ],
   });
 }
@@ -38,19 +49,24 @@ export interface LocalOnlyContext {
 }
 
 /**
- * A browser context that refuses every request leaving this machine, so a page that pulled a font,
- * script or image from the internet would be caught (and no test reaches the network).
+ * A browser context whose pages reach only this machine (launchChromium's proxy makes every other
+ * request fail), with every request for anywhere but 127.0.0.1/localhost recorded, so a page that
+ * pulled a font, script or image from the internet is caught. The requests are watched, not
+ * intercepted: interception would turn the HTTP cache off.
  */
 export async function localOnlyContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<LocalOnlyContext> {
   const context = await browser.newContext(options);
   const offsite: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
+  context.on('request', (request) => {
+    const url = new URL(request.url());
     const local =
-      url.protocol === 'data:' || url.protocol === 'about:' || url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
-    if (local) return route.continue();
-    offsite.push(url.href);
-    return route.abort('blockedbyclient');
+      url.protocol === 'data:' ||
+      url.protocol === 'about:' ||
+      url.protocol === 'blob:' ||
+      url.hostname === '127.0.0.1' ||
+      url.hostname === 'localhost' ||
+      url.hostname === '[::1]';
+    if (!local) offsite.push(url.href);
   });
   return { context, offsite };
 }
