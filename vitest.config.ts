@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BrowserFilesFirst } from './test/support/browser-files-first.js';
 
 /** Test files that use vi.mock (a module replaced for the whole file): each runs in a process of its own. */
 const MOCKING_FILES = ['test/server/run-operation.test.ts', 'test/server/unexpected-error-log.test.ts'];
@@ -15,12 +16,16 @@ export default defineConfig({
     // postgres-template: with DATABASE_URL, one migrated database each test database is copied from.
     globalSetup: ['test/support/build-portal.ts', 'test/support/pglite-template.ts', 'test/support/postgres-template.ts'],
     // fresh-modules: our own modules evaluated anew for each file (see the projects below).
-    // CPU_TIMINGS=<file>: one JSON line per test file with its CPU and wall time (README "Tests and CI").
-    setupFiles: ['test/support/fresh-modules.ts', 'test/support/cpu-timing.ts'],
-    // Two files at a time even on two cores (vitest's default is one fewer than the cores): much of a
+    // CPU_TIMINGS=<file>: one JSON line per test file with its CPU and wall time; CPU_PROFILE_DIR=<folder>:
+    // a V8 CPU profile per test file (README "How long the suite takes").
+    setupFiles: ['test/support/fresh-modules.ts', 'test/support/cpu-timing.ts', 'test/support/cpu-profile.ts'],
+    // Three files at a time on two cores (vitest's default is one fewer than the cores): much of a
     // file's time is spent waiting (DNS timeouts it provokes, child servers, Chromium), which the other
-    // file's work fills. Each file still has its own database and free ports.
-    maxWorkers: 2,
+    // files' work fills. Each file still has its own database and free ports. Measured on a quiet
+    // two-core machine: 318 s with two, 304 s with three, 303 s with four (README).
+    maxWorkers: 3,
+    // The browser files first, whatever vitest remembers of the last run (test/support/browser-files-first.ts).
+    sequence: { sequencer: BrowserFilesFirst },
     testTimeout: 30000,
     hookTimeout: 60000,
     env: { JOBS: 'off' },

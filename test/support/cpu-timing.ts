@@ -9,6 +9,7 @@ const path = process.env.CPU_TIMINGS;
 if (path) {
   const cpu = process.cpuUsage();
   const start = performance.now();
+  const startedAt = Date.now();
   // vitest reads a hook's first parameter as fixtures and wants a pattern there; the suite is the second.
   // oxlint-disable-next-line no-empty-pattern
   afterAll(({}, suite) => {
@@ -16,7 +17,7 @@ if (path) {
     const file = 'filepath' in suite ? suite.filepath : suite.file.filepath;
     appendFileSync(
       path,
-      `${JSON.stringify({ file, userMs: Math.round(used.user / 1000), sysMs: Math.round(used.system / 1000), wallMs: Math.round(performance.now() - start) })}\n`,
+      `${JSON.stringify({ file, userMs: Math.round(used.user / 1000), sysMs: Math.round(used.system / 1000), wallMs: Math.round(performance.now() - start), startedAt, pid: process.pid })}\n`,
     );
   });
 }

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestService, type TestService } from './test-service.js';
+import { runBrowserTests, launchChromium, localOnlyContext, NO_CHROMIUM_REASON } from './browser.js';
+import { DESKTOP, PHONE, screenshot, signInThroughPage } from './portal-browser.js';
+import { createUserInAccount } from './portal-people.js';
+import { readPortalRoutes, SIGNED_OUT_PAGES } from './portal-routes.js';
+
+/**
+ * The accessibility checks of every portal page at one viewport, shared by
+ * test/web/portal-accessibility-desktop.test.ts and -phone.test.ts. The two viewports are two files
+ * so that they run side by side: each page waits on Chromium far more than it uses the test process.
+ */
+
+export const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
+export const ROUTES = readPortalRoutes();
+
+export interface PortalViewport {
+  readonly name: 'desktop' | 'phone';
+  readonly size: { readonly width: number; readonly height: number };
+}
+export const DESKTOP_VIEWPORT: PortalViewport = { name: 'desktop', size: DESKTOP };
+export const PHONE_VIEWPORT: PortalViewport = { name: 'phone', size: PHONE };
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly helpUrl: string;
+  readonly nodes: readonly { readonly target: readonly unknown[]; readonly html: string; readonly failureSummary?: string }[];
+}
+
+/** Opens a portal path and waits until its h1 is there and nothing says "Loading…". */
+export async function openSettled(context: BrowserContext, service: TestService, path: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${service.apiUrl}/portal${path}`);
+  await page.locator('h1').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.querySelectorAll('.loading').length === 0, undefined, { timeout: 10_000 });
+  return page;
+}
+
+/** axe-core's serious and critical violations against WCAG 2.0 A/AA and 2.1 AA, one readable line per element. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated rather than added as a <script>: the portal's Content-Security-Policy (script-src 'self')
+  // rightly refuses an inline script, and the check should run under the policy the portal ships.
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return result.violations;
+  })) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) =>
+          `${v.impact} ${v.id}: ${v.help} — ${n.target.join(' ')} ${n.html.slice(0, 160)}${n.failureSummary ? `\n    ${n.failureSummary.replaceAll('\n', '\n    ')}` : ''}`,
+      ),
+    );
+}
+
+/** What has the keyboard focus, in words a failing assertion can show. */
+export function describeFocus(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'body';
+    const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ');
+    return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}: ${name}`;
+  });
+}
+
+/** The checks every page gets: a screenshot, then axe, one h1 and no sideways scroll. */
+async function checkPage(page: Page, viewport: PortalViewport, shotName: string): Promise<void> {
+  await screenshot(page, `${shotName}-${viewport.name}`);
+  const violations = await seriousViolations(page);
+  expect(violations, `axe-core found serious or critical violations on ${page.url()}:\n${violations.join('\n')}`).toEqual([]);
+  expect(await page.locator('h1').count(), 'a page has exactly one h1').toBe(1);
+  // No sideways scroll at any width (the phone is the one at risk; a desktop page must not either).
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  expect(widths.scroll, `the page scrolls sideways on a ${viewport.name} (${widths.scroll} px wide in a ${widths.inner} px window)`).toBeLessThanOrEqual(
+    widths.inner,
+  );
+}
+
+/** A value beforeAll set up, or a sentence saying which setup did not run. */
+function setUp<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} was not set up: see the beforeAll error above.`);
+  return value;
+}
+
+export interface PortalAtViewport {
+  /** The service the pages come from (started in the suite's beforeAll). */
+  service(): TestService;
+  /** A browser context signed in as an owner of the demo account, at this viewport. */
+  signedIn(): BrowserContext;
+}
+
+/**
+ * Registers, in the calling test file, a service, Chromium and one signed-in context at `viewport`,
+ * and one test per signed-in page (every entry of routes.tsx) and per signed-out page.
+ */
+export function checkPortalPagesAt(viewport: PortalViewport): PortalAtViewport {
+  let service: TestService | undefined;
+  let browser: Browser | undefined;
+  let signedIn: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    service = await startTestService({ googleTenancy: { probe: async () => 'unknown' } });
+    const person = await createUserInAccount(service, service.demo.accountId, 'owner');
+    if (!runBrowserTests) return;
+    browser = await launchChromium();
+    const { context } = await localOnlyContext(browser, { viewport: viewport.size });
+    const page = await context.newPage();
+    await page.goto(`${service.apiUrl}/portal/`);
+    await signInThroughPage(page, person.email, person.password);
+    await page.close();
+    signedIn = context;
+  });
+  afterAll(async () => {
+    await signedIn?.close();
+    await browser?.close();
+    await service?.close();
+  });
+
+  const suite: PortalAtViewport = {
+    service: () => setUp(service, 'The service'),
+    signedIn: () => setUp(signedIn, 'The signed-in browser context'),
+  };
+  const scrollNote = viewport.name === 'phone' ? ', no sideways scroll' : '';
+
+  describe(`signed-in pages at ${viewport.size.width}×${viewport.size.height}`, () => {
+    for (const route of ROUTES) {
+      it.skipIf(!runBrowserTests)(`${route.label} (${route.path}) has no serious axe violation, one h1${scrollNote}${skipNote}`, async () => {
+        const page = await openSettled(suite.signedIn(), suite.service(), route.path);
+        try {
+          expect(await page.locator('h1').textContent()).not.toBe('Page not found');
+          await checkPage(page, viewport, route.name);
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  });
+
+  describe(`signed-out pages at ${viewport.size.width}×${viewport.size.height}`, () => {
+    for (const visit of SIGNED_OUT_PAGES) {
+      it.skipIf(!runBrowserTests)(`${visit.path} has no serious axe violation, one h1${scrollNote}${skipNote}`, async () => {
+        const { context, offsite } = await localOnlyContext(setUp(browser, 'Chromium'), { viewport: viewport.size });
+        try {
+          const page = await openSettled(context, suite.service(), visit.path);
+          await checkPage(page, viewport, visit.name);
+          expect(offsite, 'the page asked for nothing off this machine').toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+
+  return suite;
+}
