@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oneAtATime } from '../support/one-at-a-time.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
@@ -23,6 +24,7 @@ const LEASE_MS = 3000;
 
 describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`, () => {
   let database: TestDatabase;
+  let release: (() => void) | undefined;
   let dns: TestDnsServer;
   let rdap: Awaited<ReturnType<typeof startJobsRdapServer>>;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -32,6 +34,9 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
   const domain = FREE_DOMAINS[30]!;
 
   beforeAll(async () => {
+    // Three server processes, each with its pools: never beside the other file that starts several
+    // (test/support/one-at-a-time.ts), or together they take PostgreSQL's 100 connections.
+    release = await oneAtATime('postgres-instances');
     database = await createTestDatabase({ empty: true });
     // Nothing published before the order (MX at Google would read as another tenant without the
     // in-process probe): the setup's records are published once the build has made the DKIM key.
@@ -60,6 +65,8 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     await client.connect();
   }, 180_000);
 
+  // Registered first, so it runs after the hook below (after-hooks run as a stack), even if that one fails.
+  afterAll(() => release?.());
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await client?.end();

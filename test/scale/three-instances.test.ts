@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { oneAtATime } from '../support/one-at-a-time.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
@@ -15,17 +16,23 @@ const reason = usingPostgres ? '' : ' (skipped: needs DATABASE_URL, since PGlite
 
 describe.skipIf(!usingPostgres)(`three instances on one PostgreSQL${reason}`, () => {
   let database: TestDatabase;
+  let release: (() => void) | undefined;
   let dns: TestDnsServer;
   let servers: SpawnedServer[] = [];
   const env = () => ({ DATABASE_URL: database.databaseUrl!, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '500', DNS_TRIES: '1' });
 
   beforeAll(async () => {
+    // Three server processes, each with its pools: never beside the other file that starts several
+    // (test/support/one-at-a-time.ts), or together they take PostgreSQL's 100 connections.
+    release = await oneAtATime('postgres-instances');
     database = await createTestDatabase({ empty: true });
     dns = await startTestDnsServer({ records: [] });
     // All three start at once on an empty database: migrations run once under the migrator's advisory lock.
     servers = await Promise.all([0, 1, 2].map(() => spawnServer({ env: env() })));
   }, 180_000);
 
+  // Registered first, so it runs after the hook below (after-hooks run as a stack), even if that one fails.
+  afterAll(() => release?.());
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await dns?.close();
