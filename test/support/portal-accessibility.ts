@@ -6,7 +6,7 @@ import { startTestService, type TestService } from './test-service.js';
 import { runBrowserTests, launchChromium, localOnlyContext, NO_CHROMIUM_REASON } from './browser.js';
 import { DESKTOP, PHONE, screenshot, signInThroughPage } from './portal-browser.js';
 import { createUserInAccount } from './portal-people.js';
-import { readPortalRoutes, SIGNED_OUT_PAGES } from './portal-routes.js';
+import { readPortalRoutes, SIGNED_OUT_PAGES, type PortalRouteEntry } from './portal-routes.js';
 
 /**
  * The accessibility checks of every portal page at one viewport, shared by
@@ -73,6 +73,23 @@ export function describeFocus(page: Page): Promise<string> {
     const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ');
     return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}: ${name}`;
   });
+}
+
+/**
+ * From the element before the navigation's first link: Tab through every link in routes.tsx's order,
+ * then Enter on the last, and wait for the new page to put the focus on its h1. Returns that route.
+ */
+export async function tabThroughNavigationAndOpenLast(page: Page): Promise<PortalRouteEntry> {
+  for (const route of ROUTES) {
+    await page.keyboard.press('Tab');
+    expect(await describeFocus(page)).toBe(`a: ${route.label}`);
+  }
+  const last = ROUTES[ROUTES.length - 1]!;
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`**/portal${last.path}`);
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+  expect(await describeFocus(page)).toBe(`h1#page-title: ${await page.locator('h1').textContent()}`);
+  return last;
 }
 
 /** The checks every page gets: a screenshot, then axe, one h1 and no sideways scroll. */

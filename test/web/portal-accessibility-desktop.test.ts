@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { runBrowserTests } from '../support/browser.js';
-import { checkPortalPagesAt, describeFocus, DESKTOP_VIEWPORT, openSettled, ROUTES, skipNote } from '../support/portal-accessibility.js';
+import {
+  checkPortalPagesAt,
+  describeFocus,
+  tabThroughNavigationAndOpenLast,
+  DESKTOP_VIEWPORT,
+  openSettled,
+  ROUTES,
+  skipNote,
+} from '../support/portal-accessibility.js';
 import { countRoutePaths } from '../support/portal-routes.js';
 
 /**
@@ -32,15 +40,7 @@ describe('the portal by keyboard on a desktop', () => {
         expect(await describeFocus(page)).toBe('body');
         await page.keyboard.press('Tab');
         expect(await describeFocus(page)).toBe('a: Skip to content');
-        for (const route of ROUTES) {
-          await page.keyboard.press('Tab');
-          expect(await describeFocus(page)).toBe(`a: ${route.label}`);
-        }
-        const last = ROUTES[ROUTES.length - 1]!;
-        await page.keyboard.press('Enter');
-        await page.waitForURL(`**/portal${last.path}`);
-        await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
-        expect(await describeFocus(page)).toBe(`h1#page-title: ${await page.locator('h1').textContent()}`);
+        const last = await tabThroughNavigationAndOpenLast(page);
         expect(await page.getByRole('link', { name: last.label }).getAttribute('aria-current')).toBe('page');
       } finally {
         await page.close();

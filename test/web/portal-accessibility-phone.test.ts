@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { runBrowserTests } from '../support/browser.js';
 import { DESKTOP } from '../support/portal-browser.js';
-import { checkPortalPagesAt, describeFocus, openSettled, PHONE_VIEWPORT, ROUTES, seriousViolations, skipNote } from '../support/portal-accessibility.js';
+import {
+  checkPortalPagesAt,
+  describeFocus,
+  tabThroughNavigationAndOpenLast,
+  openSettled,
+  PHONE_VIEWPORT,
+  seriousViolations,
+  skipNote,
+} from '../support/portal-accessibility.js';
 
 /**
  * Every portal page, signed in and signed out, at 390×844: no serious or critical axe-core
@@ -31,15 +39,7 @@ describe('the portal by keyboard on a phone', () => {
         await page.keyboard.press('Tab');
         await page.keyboard.press('Shift+Tab');
         expect(await describeFocus(page)).toBe('button: Menu');
-        for (const route of ROUTES) {
-          await page.keyboard.press('Tab');
-          expect(await describeFocus(page)).toBe(`a: ${route.label}`);
-        }
-        const last = ROUTES[ROUTES.length - 1]!;
-        await page.keyboard.press('Enter');
-        await page.waitForURL(`**/portal${last.path}`);
-        await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
-        expect(await describeFocus(page)).toBe(`h1#page-title: ${await page.locator('h1').textContent()}`);
+        await tabThroughNavigationAndOpenLast(page);
         // The menu closed behind the choice.
         expect(await page.getByRole('navigation', { name: 'Portal' }).isVisible()).toBe(false);
       } finally {
