@@ -142,7 +142,9 @@ describe('SPF look-ahead', () => {
 
 describe('the SPF look-ahead benchmark', () => {
   it('evaluates eight includes plus a and mx in at most 4 round trips, each question asked once', async () => {
-    const figures = await benchSpfLookahead();
+    // 150 ms round trips (the benchmark's are 30 ms): the suite keeps the CPU busy, and a wait for it
+    // must not read as extra round trips (a clean CI run once measured 8.5 with 30 ms).
+    const figures = await benchSpfLookahead(150);
     expect(figures.result).toBe('fail');
     expect(figures.lookupCount).toBe(10);
     expect(figures.questionRatio).toBe(1);
