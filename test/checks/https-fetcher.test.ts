@@ -176,7 +176,7 @@ describe('ports and connection failures', () => {
   });
   afterAll(async () => {
     for (const socket of held) socket.destroy();
-    await new Promise<void>((resolve) => silent?.close(() => resolve()));
+    if (silent) await new Promise<void>((resolve) => silent.close(() => resolve()));
     await server?.close();
     await dnsServer?.close();
     ca?.close();

@@ -77,7 +77,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   for (const s of held) s.destroy();
-  await new Promise<void>((resolve) => silent?.close(() => resolve()));
+  // silent is unset when beforeAll failed before it; ?. alone would leave this promise pending for ever.
+  if (silent) await new Promise<void>((resolve) => silent.close(() => resolve()));
   await service?.close();
   await bind?.stop();
 });

@@ -36,15 +36,30 @@ export interface BindOptions {
   readonly resolver?: boolean;
 }
 
-/** A free TCP port on 127.0.0.1 (named listens on the same number for UDP and TCP). */
+/**
+ * A port on 127.0.0.1 free for TCP and for UDP at this moment (named listens on the same number for
+ * both). Another process can still take it before named binds, so startBindServer retries on a new
+ * port when named says it could not listen.
+ */
 async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
+  for (;;) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const udp = createSocket('udp4');
+    const udpFree = await new Promise<boolean>((resolve) => {
+      udp.once('error', () => resolve(false));
+      udp.bind(address.port, '127.0.0.1', () => resolve(true));
+    });
+    udp.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (udpFree) return address.port;
+  }
 }
+
+/** named's words when the port it was given is taken (by UDP or TCP) between freePort() and its bind. */
+const PORT_TAKEN = /unable to listen on any configured interfaces|address in use/i;
 
 /**
  * A real BIND on 127.0.0.1 and a free port, serving the given zones as primary, each letting one
@@ -53,6 +68,19 @@ async function freePort(): Promise<number> {
  */
 export async function startBindServer(options: BindOptions): Promise<BindServer> {
   if (!existsSync(NAMED)) throw new Error(`${NAMED} is missing: apt-get install -y bind9 (.ci/run does).`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startBindOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** named exited because its port was taken after freePort() chose it: another port will do. */
+class PortTaken extends Error {}
+
+async function startBindOnce(options: BindOptions): Promise<BindServer> {
   const dir = mkdtempSync(join(tmpdir(), 'bind-test-'));
   const port = await freePort();
   const key = { name: 'publish-key', algorithm: options.algorithm ?? 'hmac-sha256', secret: randomBytes(32).toString('base64') } as const;
@@ -111,6 +139,7 @@ ${zones}
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
+      if (PORT_TAKEN.test(output)) throw new PortTaken(`named could not listen on port ${port}:\n${output}`);
       throw new Error(`named did not start:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
