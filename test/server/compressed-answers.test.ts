@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +6,7 @@ import { acceptsGzip } from '../../server/compress-answer.js';
 import { runBrowserTests, launchChromium, localOnlyContext, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { PHONE } from '../support/portal-browser.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { expectAxeClean } from '../support/axe.js';
 
 /** Issue 23, item 8: every text answer over 1 KB goes gzip-compressed to a gzip client (GraphiQL's 9 MB page above all), and /docs' examples are keyboard-reachable. */
 let service: TestService;
@@ -119,24 +118,12 @@ describe('/docs on a phone', () => {
   it.skipIf(!runBrowserTests)(
     `axe finds no serious scrollable-region or other violation on either listener's /docs${runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`}`,
     async () => {
-      const require = createRequire(import.meta.url);
-      const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
       const { context } = await localOnlyContext(browser!, { viewport: PHONE });
       try {
         for (const base of [service.apiUrl, service.publicUrl]) {
           const page = await context.newPage();
           await page.goto(`${base}/docs`);
-          await page.evaluate(axeSource);
-          const serious = (await page.evaluate(async () => {
-            const axe = (
-              globalThis as unknown as {
-                axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> };
-              }
-            ).axe;
-            const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] });
-            return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-          })) as string[];
-          expect(serious, base).toEqual([]);
+          await expectAxeClean(page, 'wcag', `${base}/docs`);
           await page.close();
         }
       } finally {

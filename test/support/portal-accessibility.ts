@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestService, type TestService } from './test-service.js';
@@ -7,6 +5,7 @@ import { runBrowserTests, launchChromium, localOnlyContext, NO_CHROMIUM_REASON }
 import { DESKTOP, PHONE, screenshot, signInThroughPage } from './portal-browser.js';
 import { createUserInAccount } from './portal-people.js';
 import { readPortalRoutes, SIGNED_OUT_PAGES, type PortalRouteEntry } from './portal-routes.js';
+import { expectAxeClean } from './axe.js';
 
 /**
  * The accessibility checks of every portal page at one viewport, shared by
@@ -24,17 +23,6 @@ export interface PortalViewport {
 export const DESKTOP_VIEWPORT: PortalViewport = { name: 'desktop', size: DESKTOP };
 export const PHONE_VIEWPORT: PortalViewport = { name: 'phone', size: PHONE };
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly helpUrl: string;
-  readonly nodes: readonly { readonly target: readonly unknown[]; readonly html: string; readonly failureSummary?: string }[];
-}
-
 /** Opens a portal path and waits until its h1 is there and nothing says "Loading…". */
 export async function openSettled(context: BrowserContext, service: TestService, path: string): Promise<Page> {
   const page = await context.newPage();
@@ -43,26 +31,6 @@ export async function openSettled(context: BrowserContext, service: TestService,
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => document.querySelectorAll('.loading').length === 0, undefined, { timeout: 10_000 });
   return page;
-}
-
-/** axe-core's serious and critical violations against WCAG 2.0 A/AA and 2.1 AA, one readable line per element. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated rather than added as a <script>: the portal's Content-Security-Policy (script-src 'self')
-  // rightly refuses an inline script, and the check should run under the policy the portal ships.
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map(
-        (n) =>
-          `${v.impact} ${v.id}: ${v.help} — ${n.target.join(' ')} ${n.html.slice(0, 160)}${n.failureSummary ? `\n    ${n.failureSummary.replaceAll('\n', '\n    ')}` : ''}`,
-      ),
-    );
 }
 
 /** What has the keyboard focus, in words a failing assertion can show. */
@@ -95,8 +63,7 @@ export async function tabThroughNavigationAndOpenLast(page: Page): Promise<Porta
 /** The checks every page gets: a screenshot, then axe, one h1 and no sideways scroll. */
 async function checkPage(page: Page, viewport: PortalViewport, shotName: string): Promise<void> {
   await screenshot(page, `${shotName}-${viewport.name}`);
-  const violations = await seriousViolations(page);
-  expect(violations, `axe-core found serious or critical violations on ${page.url()}:\n${violations.join('\n')}`).toEqual([]);
+  await expectAxeClean(page);
   expect(await page.locator('h1').count(), 'a page has exactly one h1').toBe(1);
   // No sideways scroll at any width (the phone is the one at risk; a desktop page must not either).
   const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));

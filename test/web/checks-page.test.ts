@@ -17,7 +17,7 @@ beforeAll(async () => {
   dns = await startTestDnsServer({ records: fixtureZone });
   service = await startTestService({
     // A dead RDAP bootstrap and a stub sign-in probe: nothing leaves the machine.
-    env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '500', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', REGISTRATION_TIMEOUT_MS: '300' },
+    env: { DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '3000', DNS_TRIES: '1', RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none', REGISTRATION_TIMEOUT_MS: '300' },
     googleTenancy: { probe: async () => 'unknown' },
     rateLimits: { public: 10_000 },
   });

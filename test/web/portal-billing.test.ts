@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import axe from 'axe-core';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { verificationRecords } from '../support/domain-verification.js';
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { DEMO_VERIFICATION_TOKEN } from '../../resolvers/orders/verification-record.js';
+import { expectAxeClean } from '../support/axe.js';
 
 const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
@@ -41,17 +41,6 @@ async function openFromNav(page: Page, link: string, heading: string): Promise<v
   await pageSettled(page);
 }
 
-/** axe-core's serious and critical findings on the page as it stands (rule id and the first element). */
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol: the portal's CSP (script-src 'self') refuses an injected <script>.
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const inPage = (window as unknown as { axe: typeof axe }).axe;
-    return (await inPage.run()).violations.map((v) => ({ id: v.id, impact: v.impact ?? null, target: v.nodes[0]?.target }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} at ${JSON.stringify(v.target)}`);
-}
-
 async function noSidewaysScroll(page: Page): Promise<void> {
   const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
   expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
@@ -66,24 +55,24 @@ describe('the billing, change request, referral and verification pages on a phon
       await page.getByRole('heading', { level: 2, name: 'Invoices' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'billing-phone');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
       await openFromNav(page, 'Change requests', 'Change requests');
       await page.getByRole('heading', { level: 2, name: 'Your requests' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'requests-phone');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
       await openFromNav(page, 'Referrals', 'Referrals');
       await page.getByRole('heading', { level: 2, name: 'Referred accounts' }).waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'referrals-phone');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
       await openFromNav(page, 'Domain verification', 'Domain verification');
       await page.getByLabel('Domain', { exact: true }).fill(UNPROVED);
       await page.getByRole('button', { name: 'Check now' }).click();
       await page.getByRole('list', { name: 'Checked domains' }).getByRole('alert').waitFor();
       await noSidewaysScroll(page);
       await screenshot(page, 'verification-phone');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
       expect(portal.offsite).toEqual([]);
     } finally {
       await portal.close();
@@ -108,7 +97,7 @@ describe('billing in Chromium', () => {
         expect(await pastDueRow.getByText('past due', { exact: true }).isVisible()).toBe(true);
         expect(await page.getByRole('row').filter({ hasText: /-0001/ }).getByText('paid', { exact: true }).isVisible()).toBe(true);
         await screenshot(page, 'billing-desktop');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page, 'all');
 
         await Promise.all([page.waitForURL(/\/sandbox\/card\?token=/), page.getByRole('button', { name: 'Add a card' }).click()]);
         await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -127,7 +116,7 @@ describe('billing in Chromium', () => {
         await page.getByRole('row').filter({ hasText: /-0004/ }).getByText('paid', { exact: true }).waitFor();
         expect(await page.getByRole('alert').count()).toBe(0);
         await screenshot(page, 'billing-card-saved-desktop');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page, 'all');
         expect(portal.offsite).toEqual([]);
       } finally {
         await portal.close();
@@ -196,7 +185,7 @@ describe('change requests in Chromium', () => {
         expect(await item.textContent()).toMatch(/dns change/);
         expect(await item.getByText('open', { exact: true }).isVisible()).toBe(true);
         await screenshot(page, 'requests-desktop');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page, 'all');
       } finally {
         await portal.close();
       }
@@ -224,7 +213,7 @@ describe('referrals in Chromium', () => {
       expect(await page.getByRole('row').filter({ hasText: 'Northwind Outreach' }).textContent()).toMatch(/\$25\.00.*paid/);
       expect(await page.getByRole('row').filter({ hasText: 'Contoso Growth' }).textContent()).toMatch(/\$12\.00.*pending/);
       await screenshot(page, 'referrals-desktop');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
     } finally {
       await portal.close();
     }
@@ -268,7 +257,7 @@ describe('domain verification in Chromium', () => {
         // The verified list is asked again and now holds it.
         await verified.waitFor();
         await screenshot(page, 'verification-desktop');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page, 'all');
       } finally {
         await portal.close();
       }

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -10,6 +9,7 @@ import { askBind, startBindServer, type BindServer } from '../support/bind-serve
 import { orderBody, postJson, saveCardThroughSandboxPage } from '../orders/support/ordering-fixture.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
 import { DEMO_VERIFICATION_TOKEN, verificationName, verificationValue } from '../../resolvers/orders/verification-record.js';
+import { expectAxeClean } from '../support/axe.js';
 
 /**
  * A domain's setup page in Chromium against a running service whose DNS is a real BIND: the records
@@ -56,21 +56,6 @@ async function nsupdate(lines: readonly string[]): Promise<void> {
   child.stdin.end([`server 127.0.0.1 ${bind.port}`, `zone ${DOMAIN}`, ...lines, 'send', ''].join('\n'));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`nsupdate failed (${code}): ${err}`);
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical findings against WCAG 2.0 A/AA and 2.1 AA, one line per element. */
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
-  return (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
-}
-
-async function expectAxeClean(page: Page): Promise<void> {
-  const violations = await seriousAxeViolations(page);
-  expect(violations, `axe-core on ${page.url()}:\n${violations.join('\n')}`).toEqual([]);
 }
 
 async function openSetup(page: Page): Promise<void> {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
 import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-provider.js';
+import { expectAxeClean } from '../support/axe.js';
 
 /**
  * The mailboxes of a domain in Chromium: reached from the dashboard's mailbox count, each with its
@@ -18,16 +18,6 @@ const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 let service: TestService;
 let browser: Browser | undefined;
 let domain: string;
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function expectAxeClean(page: Page): Promise<void> {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
-  const violations =
-    (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
-  expect(violations, `axe-core on ${page.url()}:\n${violations.join('\n')}`).toEqual([]);
-}
 
 beforeAll(async () => {
   service = await startTestService();

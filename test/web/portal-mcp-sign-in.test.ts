@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -9,6 +7,7 @@ import { runBrowserTests, launchChromium, localOnlyContext, NO_CHROMIUM_REASON }
 import { DESKTOP, PHONE, screenshot } from '../support/portal-browser.js';
 import { createUserInAccount } from '../support/portal-people.js';
 import { TestAssistant } from '../support/mcp-oauth-assistant.js';
+import { expectAxeClean } from '../support/axe.js';
 
 /**
  * The MCP sign-in as a person meets it in Chromium (docs/mcp.md, "Sign-in"): the assistant's
@@ -17,9 +16,6 @@ import { TestAssistant } from '../support/mcp-oauth-assistant.js';
  * the portal's "Connected assistants" listing it and disconnecting it.
  */
 const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
 let service: TestService;
 let browser: Browser | undefined;
 beforeAll(async () => {
@@ -30,26 +26,6 @@ afterAll(async () => {
   await browser?.close();
   await service?.close();
 });
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly unknown[]; readonly html: string }[];
-}
-
-/** axe-core's serious and critical violations against WCAG 2.0 A/AA and 2.1 AA, one line per element. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${v.help} — ${n.target.join(' ')} ${n.html.slice(0, 160)}`));
-}
 
 const tokenCall = (accessToken: string) =>
   fetch(`${service.apiUrl}/mcp`, {
@@ -88,8 +64,7 @@ describe('the MCP sign-in in Chromium', () => {
         ] as const) {
           await page.setViewportSize(viewport);
           await screenshot(page, `mcp-consent-${name}`);
-          const violations = await seriousViolations(page);
-          expect(violations, `axe-core on the consent page (${name}):\n${violations.join('\n')}`).toEqual([]);
+          await expectAxeClean(page, 'wcag', `the consent page (${name})`);
           const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
           expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
         }
@@ -122,8 +97,7 @@ describe('the MCP sign-in in Chromium', () => {
         expect(await section.getByRole('cell', { name: 'read, orders:place', exact: true }).isVisible()).toBe(true);
         await section.scrollIntoViewIfNeeded();
         await screenshot(page, 'mcp-connected-assistants-desktop');
-        const violations = await seriousViolations(page);
-        expect(violations, `axe-core on settings with an assistant:\n${violations.join('\n')}`).toEqual([]);
+        await expectAxeClean(page, 'wcag', 'settings with an assistant');
         await section.getByRole('button', { name: 'Disconnect Browser assistant' }).click();
         await section.getByRole('button', { name: 'Yes, disconnect' }).click();
         await section.getByText('“Browser assistant” is disconnected').waitFor();

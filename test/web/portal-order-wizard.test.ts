@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import axe from 'axe-core';
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { verificationRecords } from '../support/domain-verification.js';
 import type { ZoneRecord } from '../support/dns-server.js';
 import { DEMO_VERIFICATION_TOKEN } from '../../resolvers/orders/verification-record.js';
 import { FREE_DOMAINS, orderingZone, postJson, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import { expectAxeClean } from '../support/axe.js';
 
 const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
@@ -58,22 +58,6 @@ async function saveSandboxCard(page: Page): Promise<void> {
   await card.getByLabel('Name on card').fill('Ada Lovelace');
   await Promise.all([card.waitForURL(/card=saved/), card.getByRole('button', { name: 'Save card' }).click()]);
   await card.close();
-}
-
-/** axe-core's serious and critical violations on the page as it stands (issue 12, item 8: none allowed). */
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
 const noSidewaysScroll = async (page: Page) => {
@@ -146,7 +130,7 @@ describe('the new-order wizard in Chromium', () => {
         expect(await page.getByRole('alert').filter({ hasText: 'cannot be placed as sent' }).count()).toBe(1);
         expect(await page.getByRole('button', { name: 'Continue to review' }).isDisabled()).toBe(true);
         await screenshot(page, 'new-order-2-problem-desktop');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page, 'all');
 
         // The owner publishes the record; "Check again" asks anew and the three mailboxes are priced.
         h.dns.setRecords([...orderingZone(), ...delegated(UNPROVED), ...verificationRecords([UNPROVED])]);
@@ -190,7 +174,7 @@ describe('the new-order wizard in Chromium', () => {
         expect(await charge.textContent()).toMatch(/charges \$8\.40 now to the Visa ending 4242 \(expires 12\/2030\),\s*then \$10\.50 a month/);
         expect(await place.textContent()).toBe('Place order and pay $8.40');
         await screenshot(page, 'new-order-3-review-desktop');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page, 'all');
 
         // Step 4: a double click places one order.
         await place.dblclick();
@@ -258,7 +242,7 @@ describe('the new-order wizard in Chromium', () => {
       await noSidewaysScroll(page);
       await page.getByRole('region', { name: 'Preview' }).scrollIntoViewIfNeeded();
       await screenshot(page, 'new-order-2-preview-phone');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
     } finally {
       await portal.close();
     }

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -7,6 +5,7 @@ import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 import { ANALYTICS_PERIODS } from '../../resolvers/account/get-analytics.js';
+import { expectAxeClean } from '../support/axe.js';
 
 const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
 
@@ -66,18 +65,6 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical findings on the page as it stands (rule id and the nodes' targets). */
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol, which the portal's CSP does not govern.
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
-  return violations;
-}
-
 async function statusText(page: Page, pattern: RegExp): Promise<string> {
   const notice = page.getByRole('status').filter({ hasText: pattern });
   await notice.waitFor();
@@ -132,7 +119,7 @@ describe('the orders page in Chromium', () => {
       expect(await select.inputValue()).toBe('smartlead');
       expect(await deliverability.isChecked()).toBe(false);
       expect(await card.getByRole('switch', { name: 'Reconnection' }).isChecked()).toBe(true);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
       expect(portal.offsite).toEqual([]);
       await screenshot(page, 'orders-desktop');
     } finally {
@@ -150,7 +137,7 @@ describe('the orders page in Chromium', () => {
       const card = page.getByRole('region', { name: new RegExp(`Order ${order!.reference}`) });
       await card.waitFor();
       await expectNoSidewaysScroll(page);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
       await screenshot(page, 'orders-phone');
       // The order's subscription id changes under the open page, so the service no longer finds it.
       await service.services.db
@@ -216,7 +203,7 @@ describe('the folders page in Chromium', () => {
 
       await filing.selectOption({ label: 'Globex outbound' });
       await statusText(page, /filed in/);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page, 'all');
       await screenshot(page, 'folders-desktop');
 
       // Delete asks first; "Keep it" keeps it.
@@ -246,7 +233,7 @@ describe('the folders page in Chromium', () => {
       await goTo(portal.page, '/folders', 'Folders');
       await portal.page.getByRole('heading', { level: 2, name: 'File domains' }).waitFor();
       await expectNoSidewaysScroll(portal.page);
-      expect(await seriousAxeViolations(portal.page)).toEqual([]);
+      await expectAxeClean(portal.page, 'all');
       await screenshot(portal.page, 'folders-phone');
     } finally {
       await portal.close();
@@ -301,7 +288,7 @@ describe('the analytics page in Chromium', () => {
           await expect.poll(() => sentCell.textContent()).toBe(month.sent!.toLocaleString('en-US'));
           expect(await row(unwatched.domain).getByRole('cell').allTextContents()).toHaveLength(1);
           if (viewport === PHONE) await expectNoSidewaysScroll(page);
-          expect(await seriousAxeViolations(page)).toEqual([]);
+          await expectAxeClean(page, 'all');
           await screenshot(page, `analytics-${name}`);
           expect(portal.offsite).toEqual([]);
         } finally {

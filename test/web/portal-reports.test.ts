@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -7,6 +5,7 @@ import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { dmarcFixture, gzip } from '../support/report-files.js';
+import { expectAxeClean } from '../support/axe.js';
 
 /**
  * The analytics page's DMARC reports in Chromium: a summary per domain ("no reports yet" for a domain
@@ -15,9 +14,6 @@ import { dmarcFixture, gzip } from '../support/report-files.js';
  */
 
 const skipNote = runBrowserTests ? '' : ` (${NO_CHROMIUM_REASON})`;
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
 let dns: TestDnsServer;
 let service: TestService;
 let browser: Browser | undefined;
@@ -62,21 +58,6 @@ async function openAnalytics(page: Page): Promise<void> {
   await pageSettled(page);
 }
 
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol: the portal's CSP (script-src 'self') refuses an injected <script>.
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, target: v.nodes[0]?.target }));
-  })) as { id: string; impact: string | null; target: unknown }[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} at ${JSON.stringify(v.target)}`);
-}
-
 describe('the analytics page draws DMARC reports', () => {
   it.skipIf(!runBrowserTests)(
     `charts messages and pass rate per day, lists sources with PTR names and the latest reports; a domain without reports says so${skipNote}`,
@@ -116,14 +97,14 @@ describe('the analytics page draws DMARC reports', () => {
         await latest.getByRole('row').nth(3).waitFor();
         expect(await latest.getByRole('rowheader').allTextContents()).toEqual(['Enterprise Outlook', 'Yahoo', 'google.com']);
         await screenshot(page, 'analytics-reports-desktop');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page);
 
         await page.getByLabel('Domain', { exact: true }).selectOption(quiet);
         const none = page.getByRole('status').filter({ hasText: `${quiet}: no reports yet in last 7 days` });
         await none.waitFor();
         expect(await page.locator('.day-chart').count()).toBe(0);
         expect(await page.getByRole('table', { name: `Who sends as ${quiet}` }).count()).toBe(0);
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         expect(portal.offsite).toEqual([]);
       } finally {
         await portal.close();
@@ -140,7 +121,7 @@ describe('the analytics page draws DMARC reports', () => {
       const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
       expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
       await screenshot(page, 'analytics-reports-phone');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page);
     } finally {
       await portal.close();
     }
@@ -162,7 +143,7 @@ describe('the analytics page draws DMARC reports', () => {
         dmarc_pass_rate_threshold: 95,
         dmarc_pass_rate_threshold_source: 'account',
       });
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await page.getByRole('button', { name: 'Use the default' }).click();
       await page.getByRole('status').filter({ hasText: 'under 90% (the default).' }).waitFor();
       expect(await (await service.api('/v1/alerts/settings')).json()).toMatchObject({
