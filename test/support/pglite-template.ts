@@ -20,6 +20,7 @@ declare module 'vitest' {
  * tar once per run. A new PGlite costs its initdb (about 3 s of CPU); a copy loaded from this dump
  * costs under 1 s, so each in-memory test database starts from it (test/support/test-database.ts).
  * The dump holds nothing but the schema: each test file still gets its own database, as before.
+ * It is smaller than a fresh data folder (no template databases, 1 MB WAL segments), see makeTemplate.
  */
 export default async function pgliteTemplate(project: TestProject): Promise<() => void> {
   // vitest runs a globalSetup once per project (vitest.config.ts has two): they share one dump.
@@ -38,10 +39,19 @@ export default async function pgliteTemplate(project: TestProject): Promise<() =
 async function makeTemplate(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-template-'));
   const path = join(dir, 'migrated.tar');
-  const client = new PGlite();
+  // 1 MB WAL segments instead of 16 MB: every test database loads the whole tar, WAL included.
+  const client = new PGlite({ initDbStartParams: ['--wal-segsize=1'] });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   try {
     await migrateToLatest(db);
+    // The service never creates a database, so the two template databases initdb makes (7 MB of
+    // catalogs each) are dead weight in every copy. Then a checkpoint, so a copy starts with no WAL
+    // to replay. The dump goes from 42 MB to 16 MB, and a test database from about 470 to 250 ms of
+    // CPU to open (measured, README "How long the suite takes").
+    await client.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
+    await client.exec('DROP DATABASE template0');
+    await client.exec('DROP DATABASE template1');
+    await client.exec('CHECKPOINT');
     const dump = await client.dumpDataDir('none');
     writeFileSync(path, Buffer.from(await dump.arrayBuffer()));
   } finally {
