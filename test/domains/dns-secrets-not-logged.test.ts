@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openDatabase } from '../../db/open-database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { seedDemo } from '../../admin/seed-demo.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { migratedDataDir } from '../support/test-database.js';
 
 /**
  * A real server process with the default logging is sent DNS connection secrets on every door, in
@@ -17,7 +16,7 @@ describe('DNS connection secrets never appear in the logs', () => {
   let server: SpawnedServer;
   let key: string;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'dns-secrets-'));
+    dir = migratedDataDir('dns-secrets-');
     const database = await openDatabase({ dataDir: dir });
     try {
       await migrateToLatest(database.db);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../db/open-database.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { verificationRecords } from '../support/domain-verification.js';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, usingPostgres, type TestDatabase, migratedDataDir } from '../support/test-database.js';
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 
 // Kill -9 between the processor's charge and the order's commit (SERVICE_FAULT=exit_after_charge),
@@ -28,7 +28,7 @@ beforeAll(async () => {
     ],
   });
   database = await createTestDatabase();
-  dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
+  dataDir = usingPostgres ? mkdtempSync(join(tmpdir(), 'svc-crash-')) : migratedDataDir('svc-crash-');
   env = {
     DNS_SERVERS: dns.server,
     DNS_TIMEOUT_MS: '400',

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { openDatabase } from '../../db/open-database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { seedDemo } from '../../admin/seed-demo.js';
 import { hashKey, revokeApiKey } from '../../resolvers/auth/api-keys.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { migratedDataDir } from '../support/test-database.js';
 
 /**
  * A real server process with the default logging (LOG_LEVEL unset: every request is logged as a JSON
@@ -23,7 +22,7 @@ describe('keys never appear in the logs', () => {
   let key: string;
   let revoked: string;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'proof-keys-'));
+    dir = migratedDataDir('proof-keys-');
     const database = await openDatabase({ dataDir: dir });
     try {
       await migrateToLatest(database.db);

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usingPostgres } from '../support/test-database.js';
+import { usingPostgres, migratedDataDir } from '../support/test-database.js';
 import { runAdmin, spawnServer, type SpawnedServer } from '../support/spawn-server.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { FREE_DOMAINS } from '../orders/support/ordering-fixture.js';
@@ -23,7 +22,7 @@ describe.skipIf(usingPostgres)(`a process killed mid-job on embedded PGlite${rea
   let rdap: Awaited<ReturnType<typeof startJobsRdapServer>>;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let server: SpawnedServer | undefined;
-  const dataDir = mkdtempSync(join(tmpdir(), 'killed-worker-pglite-'));
+  const dataDir = migratedDataDir('killed-worker-pglite-');
   const domain = FREE_DOMAINS[31]!;
   let env: Record<string, string>;
 

@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,7 +9,7 @@ import { configureLog } from '../../observability/log.js';
 import { startService, type RunningService } from '../../server/start-service.js';
 import { seedDemo } from '../../admin/seed-demo.js';
 import { createUser } from '../../resolvers/people/users.js';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, usingPostgres, type TestDatabase, migratedDataDir } from '../support/test-database.js';
 import { consentInBrowser, CookieBrowser, TestAssistant } from '../support/mcp-oauth-assistant.js';
 
 /**
@@ -37,7 +35,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   configureLog({ silent: true });
   database = await createTestDatabase();
-  dataDir = usingPostgres ? undefined : mkdtempSync(join(tmpdir(), 'oauth-restart-'));
+  dataDir = usingPostgres ? undefined : migratedDataDir('oauth-restart-');
   const port = await freePort();
   const env = { ...process.env, LOG_LEVEL: 'silent', JOBS: 'off', API_PORT: String(port), API_URL: `http://127.0.0.1:${port}` };
   config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: port, databaseUrl: database.databaseUrl, dataDir: dataDir ?? 'memory' };
