@@ -1,7 +1,9 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { migratedDataDir } from '../support/test-database.js';
 
 /**
  * SIGTERM (what a container platform sends before replacing an instance) while a slow request is in
@@ -11,14 +13,17 @@ describe('SIGTERM while a slow request is in flight', () => {
   const DELAY_MS = 2000;
   let dns: TestDnsServer;
   let server: SpawnedServer;
+  // A migrated folder rather than DATA_DIR=memory: the subject is the shutdown, not initdb.
+  const dataDir = migratedDataDir('graceful-shutdown-');
   beforeAll(async () => {
     // Every DNS answer takes 2 s, so a check-dns request is in flight for at least that long.
     dns = await startTestDnsServer({ records: fixtureZone, delayMs: DELAY_MS });
-    server = await spawnServer({ env: { DATA_DIR: 'memory', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '8000', DNS_TRIES: '1' } });
+    server = await spawnServer({ env: { DATA_DIR: dataDir, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '8000', DNS_TRIES: '1' } });
   }, 90_000);
   afterAll(async () => {
     await server?.stop(2000);
     await dns?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('the request completes with its answer, a new connection is refused, and the process exits 0', async () => {
