@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,6 +9,7 @@ import { startService } from '../../server/start-service.js';
 import { adminSocketPath } from '../../admin/admin-socket.js';
 import { startTestService, type TestService, TEST_ADMIN_SETTINGS } from '../support/test-service.js';
 import { repoRoot } from '../support/spawn-server.js';
+import { migratedDataDir } from '../support/test-database.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -172,7 +172,7 @@ describe('PUBLIC_RATE_LIMIT_PER_MINUTE', () => {
 
 describe('operator commands while npm start holds the embedded database', () => {
   it('are handed to the running service over its admin socket, which only its user can open', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-admin-'));
+    const dataDir = migratedDataDir('svc-admin-');
     const config = { ...serviceConfigFromEnv({ ...process.env, LOG_LEVEL: 'silent' }), publicPort: 0, apiPort: 0, databaseUrl: undefined, dataDir };
     const running = await startService(config);
     try {
