@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { migrateToLatest } from '../../db/migrate.js';
-import { openDatabase, type OpenedDatabase } from '../../db/open-database.js';
+import type { OpenedDatabase } from '../../db/open-database.js';
 import { createRateLimits } from '../../resolvers/limits/rate-limits.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { openMigratedTestDatabase } from '../support/test-database.js';
 
 // Counters kept in the database are deleted an hour after their window ends, by a sweep every five
 // minutes that stops with the service: rate-limiter-flexible's own timer could not be stopped and
 // held a stopped service's database for up to five minutes.
-let testDb: TestDatabase;
 let database: OpenedDatabase;
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, template: testDb.template });
-  await migrateToLatest(database.db);
+  database = await openMigratedTestDatabase();
 });
 afterAll(async () => {
   vi.useRealTimers();
   await database?.close();
-  await testDb?.drop();
 });
 
 const keys = async () => (await database.raw.query({ text: 'SELECT key FROM rate_limits' })).rows.map((r: { key: string }) => r.key).sort();

@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrateToLatest } from '../../db/migrate.js';
 import { deleteUnusedOAuthClients, upsertOAuthRecord, type OAuthRecordRow } from '../../db/oauth-records.js';
-import { openDatabase, type OpenedDatabase } from '../../db/open-database.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import type { OpenedDatabase } from '../../db/open-database.js';
+import { openMigratedTestDatabase } from '../support/test-database.js';
 
 // Registration is open to anyone (RFC 7591), so the sweep deletes clients registered over a day ago
 // that no grant, code or token names; a client in use stays, however old.
-let testDb: TestDatabase;
 let database: OpenedDatabase;
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, template: testDb.template });
-  await migrateToLatest(database.db);
+  database = await openMigratedTestDatabase();
 });
 afterAll(async () => {
   await database?.close();
-  await testDb?.drop();
 });
 
 const record = (model: string, id: string, clientId: string | null): OAuthRecordRow => ({

@@ -1,20 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrateToLatest } from '../../db/migrate.js';
-import { openDatabase, type OpenedDatabase } from '../../db/open-database.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import type { OpenedDatabase } from '../../db/open-database.js';
+import { openMigratedTestDatabase } from '../support/test-database.js';
 
 // The dashboard reads each domain's mailbox count from domains.mailbox_count (no count per domain per
 // read); triggers on mailboxes keep it, whoever writes the mailboxes and however many rows at once.
-let testDb: TestDatabase;
 let database: OpenedDatabase;
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, template: testDb.template });
-  await migrateToLatest(database.db);
+  database = await openMigratedTestDatabase();
 });
 afterAll(async () => {
   await database?.close();
-  await testDb?.drop();
 });
 
 it('domains.mailbox_count follows inserts of many rows, deletes and moves', async () => {

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { migrateToLatest } from '../../db/migrate.js';
+import { openDatabase, type OpenedDatabase } from '../../db/open-database.js';
 
 /**
  * Where a test's service keeps its data. Without DATABASE_URL: in-memory PGlite, loaded from the
@@ -63,6 +65,23 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+    },
+  };
+}
+
+/**
+ * A migrated database of the test file's own, opened: what a test of one module's SQL needs. Its
+ * close() also drops it (PostgreSQL; a PGlite in memory just goes).
+ */
+export async function openMigratedTestDatabase(): Promise<OpenedDatabase> {
+  const testDb = await createTestDatabase();
+  const database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, template: testDb.template });
+  await migrateToLatest(database.db);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await testDb.drop();
     },
   };
 }
