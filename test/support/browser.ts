@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { inCi } from './ci.js';
 
@@ -56,6 +58,7 @@ export interface LocalOnlyContext {
  */
 export async function localOnlyContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<LocalOnlyContext> {
   const context = await browser.newContext(options);
+  await keepRendererAlive(context);
   const offsite: string[] = [];
   context.on('request', (request) => {
     const url = new URL(request.url());
@@ -69,4 +72,31 @@ export async function localOnlyContext(browser: Browser, options: Parameters<Bro
     if (!local) offsite.push(url.href);
   });
   return { context, offsite };
+}
+
+/**
+ * Opens a blank page on 127.0.0.1 that stays open as long as the context. Chromium ends a renderer
+ * process when its last page closes, and a new page starts two (about 0.2 s of CPU each): a test
+ * that opens page after page in one context paid that on every page. With this page holding the
+ * 127.0.0.1 renderer, later pages on any 127.0.0.1 port share it (--process-per-site; the port is not
+ * part of the site). Measured: 10 portal pages opened and closed in one context, 10.1 s of Chromium
+ * CPU without it, 4.8 s with it. Pages still share nothing else: each is its own document.
+ */
+async function keepRendererAlive(context: BrowserContext): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(await blankPageUrl());
+}
+
+/** An empty page on 127.0.0.1, served by this worker process (one server per process, not per file). */
+function blankPageUrl(): Promise<string> {
+  const shared = globalThis as { svcBlankPageUrl?: Promise<string> };
+  shared.svcBlankPageUrl ??= new Promise((resolve) => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html lang="en"><title>blank</title></html>');
+    });
+    // Never what keeps the process alive.
+    server.unref();
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`));
+  });
+  return shared.svcBlankPageUrl;
 }
