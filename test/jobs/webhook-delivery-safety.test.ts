@@ -154,9 +154,12 @@ describe('slow receivers', () => {
       },
       30_000,
     );
+    // The drip never ends, so an attempt that finished was cut. It is cut by a timer, which fires late
+    // when the process is starved of CPU: a full suite on two busy cores measured 7,982 ms for one
+    // attempt (of a 3,000 ms deadline), hence the 10 s allowance; without the deadline none would finish.
     for (const a of done) {
       expect(a.duration_ms).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
-      expect(a.duration_ms).toBeLessThan(DEADLINE_MS + 3000);
+      expect(a.duration_ms).toBeLessThan(DEADLINE_MS + 10_000);
       expect(a.status_code).toBe(200);
       expect(a.error).toMatch(/^answer_cut: /);
     }
