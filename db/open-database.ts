@@ -29,12 +29,18 @@ export interface DatabaseOptions {
    * empty cluster (the tests' migrated template: a copy loads in a fraction of an initdb's time).
    */
   readonly template?: Blob | undefined;
+  /**
+   * Tests: an open, migrated in-memory PGlite to use instead of opening one (test/support/pglite-pool.ts
+   * lends them). Closing the database closes it, which for a lent one hands it back to the pool.
+   */
+  readonly pglite?: PGlite | undefined;
 }
 
 export class DatabaseInUseError extends Error {}
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.pglite) return overPglite(options.pglite, () => {});
   return openPglite(options.dataDir ?? './data', options.template);
 }
 
@@ -70,7 +76,7 @@ function openPostgres(url: string, max: number): OpenedDatabase {
  * (max_locks_per_transaction × max_connections: 6,400 locks either way). A start then takes about
  * half the CPU (about 250 ms instead of 450 ms on our 2-core machines) and 112 MB less memory.
  */
-const IN_MEMORY_START_PARAMS: readonly string[] = [
+export const IN_MEMORY_START_PARAMS: readonly string[] = [
   ...PGlite.defaultStartParams,
   '-c',
   'shared_buffers=16MB',
@@ -93,6 +99,11 @@ async function openPglite(dataDir: string, template: Blob | undefined): Promise<
     client = new PGlite(dir);
   }
   await client.waitReady;
+  return overPglite(client, release);
+}
+
+/** Kysely and the raw door over an open PGlite; closing closes it, then calls `release`. */
+function overPglite(client: PGlite, release: () => void): OpenedDatabase {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   return {
     db,

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { hasAnyAccount } from '../db/accounts.js';
@@ -55,8 +56,8 @@ export interface StartOptions extends ServiceOverrides {
   readonly seedWhenEmpty?: boolean;
   /** Tests: faults to raise once inside jobs (jobs/job-types.ts). */
   readonly jobFaults?: Set<string>;
-  /** Tests: the migrated PGlite dump an in-memory database starts from (db/open-database.ts). */
-  readonly pgliteTemplate?: Blob | undefined;
+  /** Tests: an open, migrated in-memory PGlite to use (test/support/pglite-pool.ts lends them; db/open-database.ts). */
+  readonly pglite?: PGlite | undefined;
 }
 
 /**
@@ -73,7 +74,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   checkDefaultPlans(config.defaultPlans);
   const forwardCertificate = settings.forwardTls === null ? null : loadForwardingCertificate(settings.forwardTls);
   configureLog(settings.log);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, template: options.pgliteTemplate });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite: options.pglite });
   let startedJobs: RunningJobs | undefined;
   try {
     await migrateToLatest(database.db);

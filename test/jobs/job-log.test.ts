@@ -15,7 +15,7 @@ describe('log lines of a job', () => {
 
   it('a failed run is logged with its job id, task and attempt (the runner names them; no async store carries them)', async () => {
     const testDb = await createTestDatabase();
-    const database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, template: testDb.template });
+    const database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, pglite: await testDb.pglite() });
     const queue = openInProcessQueue(database.db, 20);
     configureLog({ silent: false });
     const written: string[] = [];

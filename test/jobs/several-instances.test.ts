@@ -48,7 +48,7 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     // Whichever instance runs the first build stops dead half-way through it (the set is shared).
     for (let i = 0; i < 3; i++) {
       instances.push(
-        await startService(config, { env, googleTenancy: tenancyProbe, jobFaults: faults, rateLimits: { order: 1000 }, pgliteTemplate: database.template }),
+        await startService(config, { env, googleTenancy: tenancyProbe, jobFaults: faults, rateLimits: { order: 1000 }, pglite: await database.pglite() }),
       );
     }
     demo = await seedDemo(instances[0]!.services.db, 'test');

@@ -78,7 +78,7 @@ for (const socketless of [false, true]) {
 describe('seed-demo accounts', () => {
   it('only the first demo account keeps the public fixed verification token; later ones get their own', async () => {
     const test = await createTestDatabase();
-    const database = await openDatabase({ databaseUrl: test.databaseUrl, dataDir: test.dataDir });
+    const database = await openDatabase({ databaseUrl: test.databaseUrl, dataDir: test.dataDir, pglite: await test.pglite() });
     try {
       await migrateToLatest(database.db);
       const accounts = [await seedDemo(database.db, 'test'), await seedDemo(database.db, 'test'), await seedDemo(database.db, 'test')];

@@ -1,35 +1,35 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { migrateToLatest } from '../../db/migrate.js';
 import { openDatabase, type OpenedDatabase } from '../../db/open-database.js';
+import { borrowPglite } from './pglite-pool.js';
 
 /**
- * Where a test's service keeps its data. Without DATABASE_URL: in-memory PGlite, loaded from the
- * migrated template test/support/pglite-template.ts dumps once per run. With it: a new PostgreSQL
+ * Where a test's service keeps its data. Without DATABASE_URL: in-memory PGlite, lent by the worker's
+ * pool (pglite-pool.ts), which opens them from the migrated template test/support/pglite-template.ts
+ * dumps once per run. With it: a new PostgreSQL
  * database copied from the run's migrated template (postgres-template.ts) for this test file and
  * dropped afterwards, so suites never share rows.
  */
 export interface TestDatabase {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
-  /** PGlite only: the migrated data folder to start from (pass it to openDatabase or startService). */
-  readonly template: Blob | undefined;
+  /**
+   * PGlite only: a migrated in-memory database lent by this worker's pool (test/support/pglite-pool.ts),
+   * to pass to openDatabase or startService; each call lends another, and drop() hands back any still
+   * open. On PostgreSQL: undefined.
+   */
+  pglite(): Promise<PGlite | undefined>;
   drop(): Promise<void>;
 }
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
-
-let template: Blob | undefined;
-/** The template's bytes, read once per test file (each database loads its own copy of them). */
-function pgliteTemplate(): Blob {
-  template ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
-  return template;
-}
 
 /**
  * PGlite only: a new on-disk data folder (DATA_DIR) that already holds the run's migrated template,
@@ -46,7 +46,21 @@ export function migratedDataDir(prefix: string): string {
 /** `empty`: PostgreSQL only, a database with no migrations applied, for tests whose subject is migrating. */
 export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) return { databaseUrl: undefined, dataDir: 'memory', template: pgliteTemplate(), drop: async () => {} };
+  if (!adminUrl) {
+    const lent: PGlite[] = [];
+    return {
+      databaseUrl: undefined,
+      dataDir: 'memory',
+      async pglite() {
+        const database = await borrowPglite();
+        lent.push(database);
+        return database;
+      },
+      drop: async () => {
+        await Promise.all(lent.map((database) => database.close()));
+      },
+    };
+  }
   const name = `svc_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -59,7 +73,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   return {
     databaseUrl: url.toString(),
     dataDir: 'memory',
-    template: undefined,
+    pglite: async () => undefined,
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
@@ -75,7 +89,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
  */
 export async function openMigratedTestDatabase(): Promise<OpenedDatabase> {
   const testDb = await createTestDatabase();
-  const database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, template: testDb.template });
+  const database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, pglite: await testDb.pglite() });
   await migrateToLatest(database.db);
   return {
     ...database,

@@ -35,7 +35,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const env = { ...process.env, LOG_LEVEL: 'silent', ...options.env };
   configureLog({ silent: true });
   const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: database.databaseUrl, dataDir: database.dataDir };
-  const running = await startService(config, { ...options, env, pgliteTemplate: database.template });
+  const running = await startService(config, { ...options, env, pglite: await database.pglite() });
   // Accounts of one test share the dev zone's verification records: the fixed demo token (test-only).
   const demo = await seedDemo(running.services.db, 'test', new Date(), { sharedDemoToken: true });
   return {
