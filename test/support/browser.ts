@@ -15,9 +15,48 @@ export const hasChromium = existsSync(CHROMIUM_PATH);
 export const runBrowserTests = hasChromium || inCi;
 export const NO_CHROMIUM_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`;
 
+/**
+ * This worker process's Chromium, lent to a test file: launched by the first file that asks and kept
+ * for the files after it (a launch costs about 1 s of CPU; 17 files each launched their own). The
+ * Browser returned is the file's handle: its close() closes the contexts the file opened through it,
+ * not the browser, which goes when the process does. A browser that has died is launched again.
+ */
 export async function launchChromium(): Promise<Browser> {
   if (!hasChromium)
     throw new Error(`No Chromium at ${CHROMIUM_PATH}, and CI requires the browser tests: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH.`);
+  // On globalThis: test/support/fresh-modules.ts evaluates this module anew for each file.
+  const shared = globalThis as { svcChromium?: Promise<Browser> };
+  const running = await shared.svcChromium?.catch(() => undefined);
+  if (running?.isConnected()) return lend(running);
+  shared.svcChromium = startChromium();
+  return lend(await shared.svcChromium);
+}
+
+/** The file's handle on the shared browser: newContext records what it opens, close() closes those. */
+function lend(browser: Browser): Browser {
+  const opened = new Set<BrowserContext>();
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'close')
+        return async () => {
+          await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
+          opened.clear();
+        };
+      if (property === 'newContext')
+        return async (options?: Parameters<Browser['newContext']>[0]) => {
+          const context = await target.newContext(options);
+          opened.add(context);
+          context.once('close', () => opened.delete(context));
+          return context;
+        };
+      if (property === 'newPage') return () => Promise.reject(new Error('Open pages through localOnlyContext, so that the file closes what it opens.'));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+function startChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
