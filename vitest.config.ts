@@ -14,7 +14,9 @@ export default defineConfig({
     // build-portal: the pages under test; pglite-template: one migrated PGlite dumped once per run, which
     // each in-memory test database loads instead of running initdb and the migrations again;
     // postgres-template: with DATABASE_URL, one migrated database each test database is copied from.
-    globalSetup: ['test/support/build-portal.ts', 'test/support/pglite-template.ts', 'test/support/postgres-template.ts'],
+    // transpiled-copy: the repository with its TypeScript turned into JavaScript once, which the tests
+    // that start the server or the admin command as a process run with plain node (spawn-server.ts).
+    globalSetup: ['test/support/build-portal.ts', 'test/support/pglite-template.ts', 'test/support/postgres-template.ts', 'test/support/transpiled-copy.ts'],
     // fresh-modules: our own modules evaluated anew for each file (see the projects below).
     // CPU_TIMINGS=<file>: one JSON line per test file with its CPU and wall time; CPU_PROFILE_DIR=<folder>:
     // a V8 CPU profile per test file (README "How long the suite takes").

@@ -8,7 +8,7 @@ import { serviceConfigFromEnv } from '../../config/settings.js';
 import { startService } from '../../server/start-service.js';
 import { adminSocketPath } from '../../admin/admin-socket.js';
 import { startTestService, type TestService, TEST_ADMIN_SETTINGS } from '../support/test-service.js';
-import { repoRoot } from '../support/spawn-server.js';
+import { repoRoot, transpiled } from '../support/spawn-server.js';
 import { migratedDataDir } from '../support/test-database.js';
 
 let service: TestService;
@@ -179,7 +179,7 @@ describe('operator commands while npm start holds the embedded database', () => 
       expect(statSync(adminSocketPath(dataDir)).mode & 0o777).toBe(0o600);
       expect(statSync(join(dataDir, 'admin')).mode & 0o777).toBe(0o700);
       const run = (...args: string[]) =>
-        promisify(execFile)(process.execPath, ['--import', 'tsx', 'admin/cli.ts', ...args], {
+        promisify(execFile)(process.execPath, [transpiled('admin/cli.ts'), ...args], {
           cwd: repoRoot,
           env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
         }).then(
