@@ -25,11 +25,6 @@ export interface DatabaseOptions {
   readonly dataDir?: string | undefined;
   readonly poolSize?: number;
   /**
-   * With dataDir 'memory': a PGlite data folder dumped by dumpDataDir to start from instead of a new,
-   * empty cluster (the tests' migrated template: a copy loads in a fraction of an initdb's time).
-   */
-  readonly template?: Blob | undefined;
-  /**
    * Tests: an open, migrated in-memory PGlite to use instead of opening one (test/support/pglite-pool.ts
    * lends them). Closing the database closes it, which for a lent one hands it back to the pool.
    */
@@ -41,7 +36,7 @@ export class DatabaseInUseError extends Error {}
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   if (options.pglite) return overPglite(options.pglite, () => {});
-  return openPglite(options.dataDir ?? './data', options.template);
+  return openPglite(options.dataDir ?? './data');
 }
 
 function openPostgres(url: string, max: number): OpenedDatabase {
@@ -75,6 +70,7 @@ function openPostgres(url: string, max: number): OpenedDatabase {
  * and room for 20 backends instead of 100 (PGlite runs one). The lock table keeps its size
  * (max_locks_per_transaction × max_connections: 6,400 locks either way). A start then takes about
  * half the CPU (about 250 ms instead of 450 ms on our 2-core machines) and 112 MB less memory.
+ * The tests' pool (test/support/pglite-pool.ts) opens its databases with the same parameters.
  */
 export const IN_MEMORY_START_PARAMS: readonly string[] = [
   ...PGlite.defaultStartParams,
@@ -86,12 +82,11 @@ export const IN_MEMORY_START_PARAMS: readonly string[] = [
   'max_locks_per_transaction=320',
 ];
 
-async function openPglite(dataDir: string, template: Blob | undefined): Promise<OpenedDatabase> {
+async function openPglite(dataDir: string): Promise<OpenedDatabase> {
   let release = () => {};
   let client: PGlite;
   if (dataDir === 'memory') {
-    const startParams = [...IN_MEMORY_START_PARAMS];
-    client = template ? new PGlite({ loadDataDir: template, startParams }) : new PGlite({ startParams });
+    client = new PGlite({ startParams: [...IN_MEMORY_START_PARAMS] });
   } else {
     const dir = resolve(dataDir);
     mkdirSync(dir, { recursive: true });

@@ -12,10 +12,10 @@ import { borrowPglite } from './pglite-pool.js';
 
 /**
  * Where a test's service keeps its data. Without DATABASE_URL: in-memory PGlite, lent by the worker's
- * pool (pglite-pool.ts), which opens them from the migrated template test/support/pglite-template.ts
- * dumps once per run. With it: a new PostgreSQL
- * database copied from the run's migrated template (postgres-template.ts) for this test file and
- * dropped afterwards, so suites never share rows.
+ * pool (pglite-pool.ts), which opens them from the migrated template pglite-template.ts dumps once per
+ * run and empties each one handed back. With it: a new PostgreSQL database copied from the run's
+ * migrated template (postgres-template.ts) for this test file and dropped afterwards. Either way,
+ * suites never share rows.
  */
 export interface TestDatabase {
   readonly databaseUrl: string | undefined;

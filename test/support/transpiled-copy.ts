@@ -22,9 +22,9 @@ const SKIPPED = new Set(['.git', 'node_modules', 'test', 'test-output', 'data', 
  * every other file linked, so the tests that start the server or the admin command as a process
  * (spawn-server.ts) run it with plain node. `npm start` runs the same files through tsx, which makes
  * the same esbuild transform at every start, through module hooks on a second thread: measured, a
- * server start took 7.2 s of CPU under tsx and 4.6 s from this copy. The copy sits beside nothing
- * else: node_modules is a link to the repository's, and import.meta.url paths (the built pages, the
- * GraphQL documents, the CA roots) resolve inside the copy to the same files.
+ * server start took 7.2 s of CPU under tsx and 4.6 s from this copy. Its node_modules is a link to
+ * the repository's, and what the code finds from import.meta.url (the built pages, the GraphQL
+ * documents, the CA roots) is a link in the copy to the repository's own file.
  */
 export default async function transpiledCopy(project: TestProject): Promise<() => void> {
   // vitest runs a globalSetup once per project (vitest.config.ts has two): they share one copy.
