@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { TestProject } from 'vitest/node';
+import { madeOncePerRun } from './made-once-per-run.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 
@@ -22,18 +23,10 @@ declare module 'vitest' {
  * The dump holds nothing but the schema: each test file still gets its own database, as before.
  * It is smaller than a fresh data folder (no template databases, 1 MB WAL segments), see makeTemplate.
  */
-export default async function pgliteTemplate(project: TestProject): Promise<() => void> {
-  // vitest runs a globalSetup once per project (vitest.config.ts has two): they share one dump.
-  const shared = globalThis as { svcPgliteTemplate?: { made: Promise<string>; users: number } };
-  shared.svcPgliteTemplate ??= { made: makeTemplate(), users: 0 };
-  const template = shared.svcPgliteTemplate;
-  template.users += 1;
-  const path = await template.made;
-  project.provide('pgliteTemplate', path);
-  return () => {
-    template.users -= 1;
-    if (template.users === 0) rmSync(dirname(path), { recursive: true, force: true });
-  };
+export default async function pgliteTemplate(project: TestProject): Promise<() => Promise<void>> {
+  const template = await madeOncePerRun('pglite-template', makeTemplate, (path) => rmSync(dirname(path), { recursive: true, force: true }));
+  project.provide('pgliteTemplate', template.made);
+  return template.release;
 }
 
 async function makeTemplate(): Promise<string> {

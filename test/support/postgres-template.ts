@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { madeOncePerRun } from './made-once-per-run.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import type { Database } from '../../db/schema.js';
 
@@ -24,17 +25,13 @@ export default async function postgresTemplate(project: TestProject): Promise<()
     project.provide('postgresTemplate', null);
     return async () => {};
   }
-  // vitest runs a globalSetup once per project (vitest.config.ts has two): they share one template.
-  const shared = globalThis as { svcPostgresTemplate?: { made: Promise<string>; users: number } };
-  shared.svcPostgresTemplate ??= { made: makeTemplate(adminUrl), users: 0 };
-  const template = shared.svcPostgresTemplate;
-  template.users += 1;
-  const name = await template.made;
-  project.provide('postgresTemplate', name);
-  return async () => {
-    template.users -= 1;
-    if (template.users === 0) await onAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  };
+  const template = await madeOncePerRun(
+    'postgres-template',
+    () => makeTemplate(adminUrl),
+    (name) => onAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  );
+  project.provide('postgresTemplate', template.made);
+  return template.release;
 }
 
 async function makeTemplate(adminUrl: string): Promise<string> {

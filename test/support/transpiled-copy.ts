@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { madeOncePerRun } from './made-once-per-run.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,18 +27,10 @@ const SKIPPED = new Set(['.git', 'node_modules', 'test', 'test-output', 'data', 
  * the repository's, and what the code finds from import.meta.url (the built pages, the GraphQL
  * documents, the CA roots) is a link in the copy to the repository's own file.
  */
-export default async function transpiledCopy(project: TestProject): Promise<() => void> {
-  // vitest runs a globalSetup once per project (vitest.config.ts has two): they share one copy.
-  const shared = globalThis as { svcTranspiled?: { made: Promise<string>; users: number } };
-  shared.svcTranspiled ??= { made: makeCopy(), users: 0 };
-  const copy = shared.svcTranspiled;
-  copy.users += 1;
-  const dir = await copy.made;
-  project.provide('transpiledRoot', dir);
-  return () => {
-    copy.users -= 1;
-    if (copy.users === 0) rmSync(dir, { recursive: true, force: true });
-  };
+export default async function transpiledCopy(project: TestProject): Promise<() => Promise<void>> {
+  const copy = await madeOncePerRun('transpiled-copy', makeCopy, (dir) => rmSync(dir, { recursive: true, force: true }));
+  project.provide('transpiledRoot', copy.made);
+  return copy.release;
 }
 
 async function makeCopy(): Promise<string> {
