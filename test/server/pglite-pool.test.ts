@@ -43,6 +43,24 @@ describe.skipIf(usingPostgres)(`the tests' PGlite pool${reason}`, () => {
     }
   });
 
+  it('closes rather than lends again a database given a schema or a database setting of its own', async () => {
+    for (const change of ['create schema elsewhere', 'alter database template1 set work_mem = 1234']) {
+      const changed = await borrowPglite();
+      const database = (await changed.query<{ name: string }>('select current_database() as name')).rows[0]!.name;
+      await changed.exec(change.replace('template1', database));
+      await changed.close();
+      const next = await borrowPglite();
+      try {
+        const left = await next.query<{ schema: string | null; settings: number }>(
+          `select to_regnamespace('elsewhere')::text as schema, (select count(*)::int from pg_db_role_setting) as settings`,
+        );
+        expect(left.rows, `after "${change}"`).toEqual([{ schema: null, settings: 0 }]);
+      } finally {
+        await next.close();
+      }
+    }
+  });
+
   it('a handle stops working once handed back, so a stopped service cannot write into the next test’s database', async () => {
     const database = await borrowPglite();
     await database.close();

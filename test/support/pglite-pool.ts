@@ -16,7 +16,7 @@ import { IN_MEMORY_START_PARAMS } from '../../db/open-database.js';
  * session's temporary tables and settings, and TRUNCATE ... RESTART IDENTITY empties every table that
  * has rows or has used its sequence (the migrations' own two tables excepted: the template fills
  * them). Then its catalog is compared with the template's (tables, columns, constraints, triggers,
- * functions, applied migrations). One that differs, because a test changed the schema, or that fails
+ * functions, applied migrations, schemas, extensions, database-level settings). One that differs, because a test changed the schema, or that fails
  * to empty, is closed rather than lent again. A borrower's handle stops working when it closes it, so
  * a stopped service's late query fails as it would on a closed database, instead of reaching the
  * next test's rows.
@@ -37,6 +37,9 @@ const CATALOG_FINGERPRINT = `select md5(string_agg(x, ',' order by x)) as finger
   union all select 't:' || t.tgname from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relnamespace = 'public'::regnamespace
   union all select 'p:' || proname || ':' || md5(prosrc) from pg_proc where pronamespace = 'public'::regnamespace
   union all select 'm:' || name from kysely_migration
+  union all select 'n:' || nspname from pg_namespace where nspname not like 'pg_temp_%' and nspname not like 'pg_toast_temp_%'
+  union all select 'e:' || extname || ':' || extversion from pg_extension
+  union all select 's:' || array_to_string(setconfig, ';') from pg_db_role_setting
 ) catalog`;
 
 interface Pool {
