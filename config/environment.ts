@@ -5,7 +5,7 @@ import { z } from 'zod';
  * Every environment variable the service reads, in one zod schema: each is parsed once, at start,
  * into a typed value, and a wrong one stops the start with a sentence naming it (all wrong ones at
  * once). Nothing outside config/ reads process.env; the composed settings (config/settings.ts) are
- * handed down. README's Environment table lists exactly these names (test/docs/environment-table.test.ts).
+ * handed down. docs/configuration.md's Environment table lists exactly these names (test/docs/environment-table.test.ts).
  */
 
 /** A variable that is unset or blank is absent: operators clear a setting with `NAME=`. */
@@ -396,7 +396,7 @@ export const environmentSchema = z.object({
 
 export type Environment = z.infer<typeof environmentSchema>;
 
-/** The variables the service reads, as README's Environment table must list them. */
+/** The variables the service reads, as docs/configuration.md's Environment table must list them. */
 export const ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentSchema.shape);
 
 /**

@@ -9,9 +9,9 @@ import { repoRoot } from '../support/spawn-server.js';
 /** Variables Node or the platform reads itself: documented in the table, never read by our code. */
 const READ_BY_NODE = new Set(['NODE_EXTRA_CA_CERTS']);
 
-/** The names in the first column of README.md's Environment table. */
+/** The names in the first column of docs/configuration.md's Environment table. */
 function variablesInReadme(): Set<string> {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot, 'docs', 'configuration.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Environment'));
   const table = section.slice(0, section.indexOf('\n## ') > 0 ? section.indexOf('\n## ') : undefined);
   const names = new Set<string>();
@@ -30,7 +30,7 @@ describe('configuration in one place', () => {
 
   // config/environment.ts is the one place the environment is read (oxlint's node/no-process-env
   // refuses process.env elsewhere), so its schema is the list of variables.
-  it("README's Environment table lists exactly the variables config/environment.ts reads", () => {
+  it("docs/configuration.md's Environment table lists exactly the variables config/environment.ts reads", () => {
     const read = new Set(ENVIRONMENT_VARIABLES);
     const documented = variablesInReadme();
     expect(read.size).toBeGreaterThan(30);

@@ -4,7 +4,7 @@ import { Session } from 'node:inspector/promises';
 import { afterAll } from 'vitest';
 
 /**
- * Setup file for `CPU_PROFILE_DIR=<folder>` (see README "Tests and CI"): records a V8 CPU profile of
+ * Setup file for `CPU_PROFILE_DIR=<folder>` (see docs/testing.md): records a V8 CPU profile of
  * each test file's worker, from loading this file to the file's last hook, and writes it as
  * <folder>/<file>.cpuprofile (open it in Chrome's DevTools, or sum it by package).
  */

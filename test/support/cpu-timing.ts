@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
 
 /**
- * Setup file for `CPU_TIMINGS=<path>` (see README "Tests and CI"): appends one JSON line per test file with
+ * Setup file for `CPU_TIMINGS=<path>` (see docs/testing.md): appends one JSON line per test file with
  * the CPU time (user, sys) and wall time its worker spent from loading this file to the file's last hook.
  */
 const path = process.env.CPU_TIMINGS;

@@ -40,7 +40,7 @@ async function makeTemplate(): Promise<string> {
     // The service never creates a database, so the two template databases initdb makes (7 MB of
     // catalogs each) are dead weight in every copy. Then a checkpoint, so a copy starts with no WAL
     // to replay. The dump goes from 42 MB to 16 MB, and a test database from about 470 to 250 ms of
-    // CPU to open (measured, README "How long the suite takes").
+    // CPU to open (measured, docs/testing.md).
     await client.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
     await client.exec('DROP DATABASE template0');
     await client.exec('DROP DATABASE template1');
