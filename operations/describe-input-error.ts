@@ -84,7 +84,7 @@ export function unknownInputsError(
   return new ApiError(
     inputShapeStatus(listener),
     'unknown_field',
-    `Remove ${list}: ${names.length > 1 ? `they are not ${noun}s` : `it is not a ${noun}`} of this call; ${takes}.`,
+    `Remove ${list}: ${names.length > 1 ? `they are not ${noun}s` : `it is not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`} of this call; ${takes}.`,
   );
 }
 

@@ -1,10 +1,14 @@
-import type { OperationRow } from './operation-table.js';
+import { toolNameOf, type OperationRow } from './operation-table.js';
 import { inputSchemaFor } from './input-schema.js';
 
 /** The version string of the public checks description (SPEC 9). */
 export const CHECKS_API_VERSION = '2026-09-26';
 
-/** {base_url}/tools.json: every public check with its input JSON Schema, generated from the operation table. */
+/**
+ * {base_url}/tools.json: every public check with its input JSON Schema, generated from the operation
+ * table. `name` is the tool's MCP name (check_spf), so an assistant that reads the catalogue can call
+ * each tool by the name it found; the REST name (check-spf) is the last segment of `path`.
+ */
 export function toolsCatalogue(rows: readonly OperationRow[], baseUrl: string) {
   return {
     version: CHECKS_API_VERSION,
@@ -13,7 +17,7 @@ export function toolsCatalogue(rows: readonly OperationRow[], baseUrl: string) {
     tools: rows
       .filter((r) => r.listener === 'public')
       .map((row) => ({
-        name: row.path.split('/').at(-1),
+        name: toolNameOf(row),
         operationId: row.name,
         description: row.summary,
         method: row.method,

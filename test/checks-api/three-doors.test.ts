@@ -57,6 +57,25 @@ describe('the same check through REST GET, REST POST, /graphql and MCP', () => {
     await mcp?.close();
   });
 
+  // An assistant reads tools.json and calls what it finds: each listed name must be an MCP tool here.
+  it("calls every tools.json name through MCP and gets the check's answer, not 'tool not found'", async () => {
+    const catalogue = await (await service.pub('/tools.json')).json();
+    const names: string[] = catalogue.tools.map((t: { name: string }) => t.name);
+    expect(names).toContain('check_deliverability');
+    const { tools } = await mcp.listTools();
+    expect(names.filter((n) => !tools.some((t) => t.name === n))).toEqual([]);
+    // Each tool's required inputs, from its own schema in the catalogue.
+    const sample: Record<string, string> = { domain: 'good.test', domains: 'good.test', input: 'good.test', emails: 'ada@good.test', host: 'track.good.test' };
+    for (const tool of catalogue.tools as { name: string; input_schema: { required?: string[] } }[]) {
+      const name = tool.name;
+      const args = examples[name] ?? Object.fromEntries((tool.input_schema.required ?? []).map((k) => [k, sample[k] ?? 'good.test']));
+      const result = await mcp.callTool({ name, arguments: args });
+      const text = (result.content as { text: string }[])[0]!.text;
+      expect(text, name).not.toMatch(/tool .*not found/i);
+      expect(result.isError, `${name}: ${text.slice(0, 200)}`).toBeFalsy();
+    }
+  });
+
   for (const [operationId, args] of Object.entries(examples)) {
     it(`${operationId} answers identically on every door`, async () => {
       const row = publicCheckRows.find((r) => r.name === operationId)!;
