@@ -16,6 +16,9 @@ import { giveDefaultPlans, STANDARD_PLANS } from '../resolvers/account/default-p
 import { hasAccount, insertAccount } from '../db/accounts.js';
 import { findApiKey, listApiKeys } from '../db/api-keys.js';
 import { findPlanBySku, setPlanPrice, setPlanUnitAmount } from '../db/plans.js';
+import { findPromotionCode, insertPromotionCodes, listPromotionCodes } from '../db/promotion-codes.js';
+import type { PromotionCodeTable } from '../db/schema.js';
+import type { Selectable } from 'kysely';
 
 type Fail = (message: string) => never;
 type Values = Record<string, string | undefined>;
@@ -52,6 +55,23 @@ function describeLimits(accountId: number, limits: AccountLimits): Record<string
 
 async function requireLimits(db: Kysely<Database>, accountId: number, fail: Fail): Promise<AccountLimits> {
   return (await findAccountLimits(db, accountId)) ?? fail(`There is no account ${accountId}.`);
+}
+
+/** A promotion code as the operator reads it. */
+function describePromotionCode(row: Selectable<PromotionCodeTable>): Record<string, unknown> {
+  return {
+    account_id: row.account_id,
+    code: row.code,
+    plan_id: row.plan_id,
+    percent_off: row.percent_off,
+    amount_off: row.amount_off,
+    currency: row.currency,
+    duration: row.duration,
+    duration_in_months: row.duration_in_months,
+    expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+    max_redemptions: row.max_redemptions,
+    times_redeemed: row.times_redeemed,
+  };
 }
 
 /** The operator's commands, one entry each; admin/cli.ts parses and prints. */
@@ -206,6 +226,82 @@ export const adminCommands: Record<string, AdminCommand> = {
           revoked_at: iso(k.revoked_at),
         })),
       };
+    },
+  },
+  'create-promotion-code': {
+    usage:
+      'create-promotion-code --account ID --code CODE (--percent-off N | --amount-off CENTS [--currency usd]) [--plan SKU] [--duration once|repeating|forever] [--months N] [--max-redemptions N] [--expires-at YYYY-MM-DD]',
+    options: {
+      account: { type: 'string' },
+      code: { type: 'string' },
+      'percent-off': { type: 'string' },
+      'amount-off': { type: 'string' },
+      currency: { type: 'string' },
+      plan: { type: 'string' },
+      duration: { type: 'string' },
+      months: { type: 'string' },
+      'max-redemptions': { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      await requireLimits(db, accountId, fail);
+      const code = values.code?.trim().toUpperCase() ?? '';
+      if (!/^[A-Z0-9_-]{3,40}$/.test(code)) return fail('--code must be 3 to 40 letters, digits, "-" or "_" (it is stored upper-case).');
+      if (await findPromotionCode(db, accountId, code))
+        return fail(`Account ${accountId} already has the code "${code}"; list them with list-promotion-codes.`);
+      const hasPercent = values['percent-off'] !== undefined;
+      const hasAmount = values['amount-off'] !== undefined;
+      if (hasPercent === hasAmount) return fail('Give exactly one of --percent-off N (1-100) and --amount-off CENTS.');
+      const percentOff = hasPercent ? wholeNumber(values['percent-off'], 'percent-off', fail) : null;
+      if (percentOff !== null && (percentOff < 1 || percentOff > 100)) return fail('--percent-off must be between 1 and 100.');
+      const amountOff = hasAmount ? wholeNumber(values['amount-off'], 'amount-off', fail) : null;
+      if (amountOff === 0) return fail('--amount-off must be at least 1 (cents).');
+      const currency = hasAmount ? (values.currency?.trim().toLowerCase() ?? 'usd') : null;
+      if (currency !== null && !/^[a-z]{3}$/.test(currency)) return fail('--currency must be a three-letter ISO code such as usd.');
+      const duration = values.duration?.trim() ?? 'once';
+      if (!['once', 'repeating', 'forever'].includes(duration)) return fail('--duration must be once, repeating or forever.');
+      const months = values.months === undefined ? null : wholeNumber(values.months, 'months', fail);
+      if ((duration === 'repeating') !== (months !== null)) return fail('--months N goes with --duration repeating, and only with it.');
+      let planId: number | null = null;
+      if (values.plan !== undefined) {
+        const plan = await findPlanBySku(db, accountId, values.plan.trim());
+        if (!plan) return fail(`Account ${accountId} has no plan "${values.plan}"; give one of its plans' SKUs or leave --plan out for any plan.`);
+        planId = plan.id;
+      }
+      const maxRedemptions = values['max-redemptions'] === undefined ? null : wholeNumber(values['max-redemptions'], 'max-redemptions', fail);
+      let expiresAt: Date | null = null;
+      if (values['expires-at'] !== undefined) {
+        expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(values['expires-at']) ? new Date(`${values['expires-at']}T23:59:59Z`) : null;
+        if (!expiresAt || Number.isNaN(expiresAt.getTime()))
+          return fail('--expires-at must be a date such as 2027-01-31 (the code works until the end of that day, UTC).');
+      }
+      await insertPromotionCodes(db, [
+        {
+          account_id: accountId,
+          code,
+          plan_id: planId,
+          percent_off: percentOff,
+          amount_off: amountOff,
+          currency,
+          duration,
+          duration_in_months: months,
+          expires_at: expiresAt,
+          max_redemptions: maxRedemptions,
+          processor_ref: null,
+        },
+      ]);
+      const created = await findPromotionCode(db, accountId, code);
+      return describePromotionCode(created!);
+    },
+  },
+  'list-promotion-codes': {
+    usage: 'list-promotion-codes --account ID',
+    options: { account: { type: 'string' } },
+    async run(db, values, fail) {
+      const accountId = wholeNumber(values.account, 'account', fail);
+      await requireLimits(db, accountId, fail);
+      return { account_id: accountId, promotion_codes: (await listPromotionCodes(db, accountId)).map(describePromotionCode) };
     },
   },
   jobs: {

@@ -22,3 +22,7 @@ export async function addPromotionCodeRedemptions(db: Kysely<Database>, promotio
 export async function insertPromotionCodes(db: Kysely<Database>, codes: readonly NewPromotionCode[]): Promise<void> {
   await db.insertInto('promotion_codes').values(codes).execute();
 }
+
+export function listPromotionCodes(db: Kysely<Database>, accountId: number) {
+  return db.selectFrom('promotion_codes').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+}
