@@ -14,6 +14,16 @@ function given(raw: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/**
+ * A SECRETS_KEY value (or the old key given to `admin rotate-secrets --from`): 32 bytes as hex (64
+ * characters) or base64 (44); null for anything else.
+ */
+export function parseSecretsKey(value: string): Buffer | null {
+  const text = value.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : null;
+  return key?.length === 32 ? key : null;
+}
+
 type Ctx = z.RefinementCtx;
 function refuse(ctx: Ctx, message: string): typeof z.NEVER {
   ctx.addIssue({ code: 'custom', message });
@@ -211,8 +221,8 @@ export const environmentSchema = z.object({
     .transform((raw, ctx) => {
       const value = given(raw);
       if (value === undefined) return null;
-      const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : null;
-      if (key?.length !== 32)
+      const key = parseSecretsKey(value);
+      if (key === null)
         return refuse(ctx, 'SECRETS_KEY must be 32 bytes written as base64 (44 characters) or hex (64 characters); make one with openssl rand -base64 32.');
       return key;
     }),

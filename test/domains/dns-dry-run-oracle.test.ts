@@ -54,7 +54,7 @@ beforeAll(async () => {
     const [options] = args;
     if (typeof options === 'object' && options !== null && Reflect.get(options, 'host') === PUBLIC) {
       const to = redirect.get(Number(Reflect.get(options, 'port')));
-      if (to !== undefined) return originalConnect({ ...(options as object), host: '127.0.0.1', port: to } as Parameters<typeof originalConnect>[0]);
+      if (to !== undefined) return Reflect.apply(originalConnect, net, [{ ...(options as object), host: '127.0.0.1', port: to }]);
     }
     return Reflect.apply(originalConnect, net, args);
   }) as typeof net.connect;

@@ -66,8 +66,8 @@ export function unknownAlgorithmError(raw: string): ApiError {
   );
 }
 
-/** The AAD a connection's secret is sealed under: it opens for the same account only. */
-function sealPurpose(accountId: number): string {
+/** The AAD a connection's secret is sealed under: it opens for the same account only (a key rotation re-seals under it too). */
+export function sealPurpose(accountId: number): string {
   return `dns-connection:${accountId}`;
 }
 
