@@ -119,7 +119,8 @@ export const adminCommands: Record<string, AdminCommand> = {
         );
       const from = parseSecretsKey(values.from ?? '');
       if (from === null) return fail('--from is the key the secrets are sealed with now: 32 bytes as base64 (44 characters) or hex (64), as SECRETS_KEY was.');
-      if (from.equals(secretsKey)) return fail('--from is the SECRETS_KEY this command runs with; set SECRETS_KEY to the new key and give the old one as --from.');
+      if (from.equals(secretsKey))
+        return fail('--from is the SECRETS_KEY this command runs with; set SECRETS_KEY to the new key and give the old one as --from.');
       try {
         const { resealed, alreadyCurrent } = await rotateSecrets(db, from, secretsKey);
         return { rotated: true, resealed, already_current: alreadyCurrent };

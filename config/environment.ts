@@ -282,7 +282,10 @@ export const environmentSchema = z.object({
       const ports = text.split(',').map((p) => p.trim());
       const wrong = ports.find((p) => !/^\d{1,5}$/.test(p) || Number(p) < 1 || Number(p) > 65535);
       if (wrong !== undefined)
-        return refuse(ctx, `DNS_CONNECTIONS_PORTS must be "any" or port numbers (1 to 65535) separated by commas, such as 53,5353; "${wrong.slice(0, 20)}" is not one.`);
+        return refuse(
+          ctx,
+          `DNS_CONNECTIONS_PORTS must be "any" or port numbers (1 to 65535) separated by commas, such as 53,5353; "${wrong.slice(0, 20)}" is not one.`,
+        );
       return [...new Set(ports.map(Number))];
     }),
   DNS_PUBLISH_TIMEOUT_MS: wholeNumber('DNS_PUBLISH_TIMEOUT_MS', 10_000, 100, 'milliseconds', 120_000),

@@ -77,7 +77,10 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   configureLog(settings.log);
   if (config.secretsKeyIsDefault) {
     // Production refuses to start without one (config/settings.ts); elsewhere say so at every start.
-    log('warn', 'SECRETS_KEY is unset: the development key is in use, and it is public (in the source). Secrets sealed now are readable by anyone with a copy of the database; set SECRETS_KEY (openssl rand -base64 32) and move to it with admin rotate-secrets (docs/operations.md, "Rotating SECRETS_KEY").');
+    log(
+      'warn',
+      'SECRETS_KEY is unset: the development key is in use, and it is public (in the source). Secrets sealed now are readable by anyone with a copy of the database; set SECRETS_KEY (openssl rand -base64 32) and move to it with admin rotate-secrets (docs/operations.md, "Rotating SECRETS_KEY").',
+    );
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite: options.pglite });
   let startedJobs: RunningJobs | undefined;

@@ -46,10 +46,7 @@ beforeAll(async () => {
   redirect.set(1002, await listen(() => {})); // never answers
   redirect.set(1003, await listen((socket) => socket.destroy())); // closes at once
   // Answers a length-prefixed message that is not DNS, as a non-DNS service might.
-  redirect.set(
-    1004,
-    await listen((socket) => socket.end(Buffer.from([0, 4, 0x48, 0x54, 0x54, 0x50]))),
-  );
+  redirect.set(1004, await listen((socket) => socket.end(Buffer.from([0, 4, 0x48, 0x54, 0x54, 0x50]))));
   const replaced = ((...args: unknown[]) => {
     const [options] = args;
     if (typeof options === 'object' && options !== null && Reflect.get(options, 'host') === PUBLIC) {
@@ -70,7 +67,6 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   await service?.close();
   await port53Service?.close();
-
 });
 
 async function create(target: TestService, port: number) {

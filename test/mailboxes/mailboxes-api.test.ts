@@ -352,24 +352,6 @@ describe('credentials', () => {
     expect(events[0]!.data).not.toContain(password);
   });
 
-  it('a reset validates its body like every other call: malformed JSON or an unknown field is a 400 and nothing is reset', async () => {
-    const email = `alex@${second}`;
-    const old = await sealedPassword(email);
-    const malformed = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, '{"password": ');
-    expect(malformed.status).toBe(400);
-    expect(malformed.body).toMatchObject({ code: 'malformed_json', detail: expect.stringMatching(/takes no body/) });
-    const unknown = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, { password: 'chosen-by-me-123' });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 'unknown_field', detail: expect.stringMatching(/Remove "password"/) });
-    const notObject = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, '[]');
-    expect(notObject.status).toBe(400);
-    expect(await sealedPassword(email)).toBe(old);
-    // No body, or {}, still resets.
-    const reset = await h.service.api(`/v1/portal/mailboxes/${email}/password`, { method: 'POST' });
-    expect(reset.status).toBe(200);
-    expect(await sealedPassword(email)).not.toBe(old);
-  });
-
   it('a reset gives a new password at the provider; the old one is never shown again, on REST, GraphQL, MCP and the CLI', async () => {
     const email = `sam@${first}`;
     const old = await sealedPassword(email);
@@ -406,6 +388,24 @@ describe('credentials', () => {
     const resets = await h.service.services.db.selectFrom('events').select('data').where('type', '=', 'mailbox.password_reset').execute();
     expect(resets).toHaveLength(3);
     for (const e of resets) for (const p of [old, reset.body.password, third, mcpReset.password]) expect(e.data).not.toContain(p);
+  });
+
+  it('a reset validates its body like every other call: malformed JSON, a non-object or an unknown field is a 4xx and nothing is reset', async () => {
+    const email = `alex@${second}`;
+    const old = await sealedPassword(email);
+    const malformed = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, '{"password": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ code: 'malformed_json', detail: expect.stringMatching(/takes no body/) });
+    const unknown = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, { password: 'chosen-by-me-123' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ code: 'unknown_field', detail: expect.stringMatching(/Remove "password"/) });
+    const notObject = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, '[]');
+    expect(notObject.status).toBe(400);
+    expect(await sealedPassword(email)).toBe(old);
+    // No body, or {}, still resets.
+    const reset = await h.service.api(`/v1/portal/mailboxes/${email}/password`, { method: 'POST' });
+    expect(reset.status).toBe(200);
+    expect(await sealedPassword(email)).not.toBe(old);
   });
 
   it('refuses a malformed address (400), a mailbox not on the orders (404), another account’s (404), a stopped order (409)', async () => {
@@ -458,22 +458,6 @@ describe('export to the sequencer', () => {
       .where('domains.domain', '=', first)
       .executeTakeFirstOrThrow();
     subscriptionId = order.subscription_id;
-  });
-
-  it("an export's alert e-mail names the order in its subject", async () => {
-    const recipients = await postJson(h.service, '/v1/alerts/recipients', { emails: ['export-watch@example.com'] }, { method: 'PUT' });
-    expect(recipients.status).toBe(200);
-    expect((await exportOf('')).status).toBe(200);
-    // The log line of each alert written to the outbox holds its subject as sent (headers may be folded in the file).
-    const subjects = () =>
-      logged
-        .join('')
-        .split('\n')
-        .filter((line) => line.includes('alert e-mail written to the outbox') && line.includes('export-watch@example.com'))
-        .map((line) => String(JSON.parse(line).subject));
-    await waitFor('the export alert in the outbox', async () => subjects().some((s) => s.includes('exported')));
-    expect(subjects().filter((s) => s.includes('exported'))).toContain(`Mailbox passwords of order ${subscriptionId} were exported`);
-    for (const subject of subjects()) expect(subject).not.toContain('undefined');
   });
 
   it('without a sequencer the default is the generic IMAP/SMTP CSV, every active mailbox with its password, parsed back', async () => {
@@ -624,5 +608,21 @@ describe('export to the sequencer', () => {
     } finally {
       await h.service.services.db.updateTable('orders').set({ status: 'active' }).where('subscription_id', '=', subscriptionId).execute();
     }
+  });
+
+  it("an export's alert e-mail names the order in its subject", async () => {
+    const recipients = await postJson(h.service, '/v1/alerts/recipients', { emails: ['export-watch@example.com'] }, { method: 'PUT' });
+    expect(recipients.status).toBe(200);
+    expect((await exportOf('')).status).toBe(200);
+    // The log line of each alert written to the outbox holds its subject as sent (headers may be folded in the file).
+    const subjects = () =>
+      logged
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes('alert e-mail written to the outbox') && line.includes('export-watch@example.com'))
+        .map((line) => String(JSON.parse(line).subject));
+    await waitFor('the export alert in the outbox', async () => subjects().some((s) => s.includes('exported')));
+    expect(subjects().filter((s) => s.includes('exported'))).toContain(`Mailbox passwords of order ${subscriptionId} were exported`);
+    for (const subject of subjects()) expect(subject).not.toContain('undefined');
   });
 });

@@ -307,12 +307,9 @@ describe('an assistant signs in with the SDK and uses the account', () => {
     const person = await createUserInAccount(service, owner.accountId, 'owner');
     const { cookie } = await signIn(service, person.email, person.password);
     const assistant = await connect(cookie, ['read']);
-    const changed = await sessionGraphql(
-      service,
-      cookie,
-      'mutation($input: ChangePasswordInput!) { changePassword(input: $input) { changed } }',
-      { input: { currentPassword: person.password, newPassword: 'another new password 7' } },
-    );
+    const changed = await sessionGraphql(service, cookie, 'mutation($input: ChangePasswordInput!) { changePassword(input: $input) { changed } }', {
+      input: { currentPassword: person.password, newPassword: 'another new password 7' },
+    });
     expect(changed.body.data.changePassword.changed).toBe(true);
     await expectDisconnected(assistant);
     expect((await sessionGraphql(service, cookie, CONNECTED)).body.data.connectedAssistants).toEqual([]);

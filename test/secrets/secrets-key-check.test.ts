@@ -123,7 +123,12 @@ describe('SECRETS_KEY checked at start', () => {
     const config = { ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0, databaseUrl: undefined, dataDir: 'memory' };
     const running = await startService(config, { env });
     try {
-      const warning = await waitFor('the warning', async () => lines.join('').split('\n').find((line) => line.includes('SECRETS_KEY is unset')));
+      const warning = await waitFor('the warning', async () =>
+        lines
+          .join('')
+          .split('\n')
+          .find((line) => line.includes('SECRETS_KEY is unset')),
+      );
       expect(JSON.parse(warning)).toMatchObject({ level: 'warn', message: expect.stringMatching(/development key is in use.*rotate-secrets/) });
     } finally {
       await running.stop();

@@ -52,7 +52,8 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
     const { signed, mac } = signMessage(message, key);
     const deadline = performance.now() + options.timeoutMs;
     const result = await exchangeOverTcp(address, settings.port, signed, options.timeoutMs);
-    if (!result.ok) throw await unanswered(deadline, `${result.reason}; check the connection's server and port, and that the server accepts DNS over TCP from this service`);
+    if (!result.ok)
+      throw await unanswered(deadline, `${result.reason}; check the connection's server and port, and that the server accepts DNS over TCP from this service`);
     const answer = result.answer;
     let packet: DecodedPacket;
     try {
