@@ -282,8 +282,8 @@ describe('an assistant signs in with the SDK and uses the account', () => {
       body: JSON.stringify({ token, password: 'a brand new password 42' }),
     });
     expect(reset.status).toBe(200);
-    expect((await reset.json()).detail).toMatch(/every connected assistant disconnected/);
     await expectDisconnected(assistant);
+    expect((await reset.json()).detail).toMatch(/every connected assistant disconnected/);
   });
 
   it("signing out everywhere ends every session and disconnects the person's assistants", async () => {
