@@ -49,7 +49,12 @@ try {
 let outcome: AdminOutcome;
 try {
   await migrateToLatest(database!.db);
-  outcome = await runAdminCommand(database!.db, args, { keyMode: settings!.keyMode, jobLeaseMs: settings!.jobs.leaseMs, defaultPlans: config.defaultPlans });
+  outcome = await runAdminCommand(database!.db, args, {
+    keyMode: settings!.keyMode,
+    jobLeaseMs: settings!.jobs.leaseMs,
+    defaultPlans: config.defaultPlans,
+    secretsKey: config.secretsKey,
+  });
 } catch (error) {
   outcome = { ok: false, error: errorText(error) };
 } finally {

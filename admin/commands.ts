@@ -19,6 +19,8 @@ import { findPlanBySku, setPlanPrice, setPlanUnitAmount } from '../db/plans.js';
 import { findPromotionCode, insertPromotionCodes, listPromotionCodes } from '../db/promotion-codes.js';
 import type { PromotionCodeTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
+import { parseSecretsKey } from '../config/environment.js';
+import { rotateSecrets, RotationRefusal } from '../resolvers/secrets/rotate-secrets.js';
 
 type Fail = (message: string) => never;
 type Values = Record<string, string | undefined>;
@@ -123,6 +125,27 @@ export const adminCommands: Record<string, AdminCommand> = {
         return { user_id: userId, password };
       } catch (error) {
         if (error instanceof ApiError) return fail(error.detail.replace('Send "email"', 'Give --email'));
+        throw error;
+      }
+    },
+  },
+  'rotate-secrets': {
+    usage: 'rotate-secrets --from OLD_KEY   (SECRETS_KEY set to the new key, the service stopped)',
+    options: { from: { type: 'string' } },
+    async run(db, values, fail, { secretsKey }) {
+      if (secretsKey === undefined)
+        return fail(
+          'rotate-secrets needs the service stopped: a running service keeps its SECRETS_KEY in memory. Stop it, run this again with SECRETS_KEY set to the new key, then start it with that key.',
+        );
+      const from = parseSecretsKey(values.from ?? '');
+      if (from === null) return fail('--from is the key the secrets are sealed with now: 32 bytes as base64 (44 characters) or hex (64), as SECRETS_KEY was.');
+      if (from.equals(secretsKey))
+        return fail('--from is the SECRETS_KEY this command runs with; set SECRETS_KEY to the new key and give the old one as --from.');
+      try {
+        const { resealed, alreadyCurrent } = await rotateSecrets(db, from, secretsKey);
+        return { rotated: true, resealed, already_current: alreadyCurrent };
+      } catch (error) {
+        if (error instanceof RotationRefusal) return fail(error.message);
         throw error;
       }
     },

@@ -6,6 +6,11 @@ export interface AdminSettings {
   readonly keyMode: KeyMode;
   readonly jobLeaseMs: number;
   readonly defaultPlans: readonly DefaultPlan[];
+  /**
+   * SECRETS_KEY as the command line read it, for rotate-secrets. Absent over the admin socket: a
+   * running service keeps its own key in memory, so a rotation waits until it is stopped.
+   */
+  readonly secretsKey?: Buffer;
 }
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';

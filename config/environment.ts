@@ -14,6 +14,16 @@ function given(raw: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/**
+ * A SECRETS_KEY value (or the old key given to `admin rotate-secrets --from`): 32 bytes as hex (64
+ * characters) or base64 (44); null for anything else.
+ */
+export function parseSecretsKey(value: string): Buffer | null {
+  const text = value.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : null;
+  return key?.length === 32 ? key : null;
+}
+
 type Ctx = z.RefinementCtx;
 function refuse(ctx: Ctx, message: string): typeof z.NEVER {
   ctx.addIssue({ code: 'custom', message });
@@ -211,8 +221,8 @@ export const environmentSchema = z.object({
     .transform((raw, ctx) => {
       const value = given(raw);
       if (value === undefined) return null;
-      const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : null;
-      if (key?.length !== 32)
+      const key = parseSecretsKey(value);
+      if (key === null)
         return refuse(ctx, 'SECRETS_KEY must be 32 bytes written as base64 (44 characters) or hex (64 characters); make one with openssl rand -base64 32.');
       return key;
     }),
@@ -261,6 +271,23 @@ export const environmentSchema = z.object({
   // Publishing records through customers' DNS connections (docs/domain-publishing.md)
   DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: choice('DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES', ['1', '0'], '0'),
   CLOUDFLARE_API_BASE: url('CLOUDFLARE_API_BASE', ['http', 'https'], 'an http(s):// address'),
+  // "any", or the ports an RFC 2136 server may listen on (docs/domain-publishing.md); unset: 53 in production, any elsewhere.
+  DNS_CONNECTIONS_PORTS: z
+    .string()
+    .optional()
+    .transform((raw, ctx): readonly number[] | 'any' | null => {
+      const text = given(raw);
+      if (text === undefined) return null;
+      if (text.toLowerCase() === 'any') return 'any';
+      const ports = text.split(',').map((p) => p.trim());
+      const wrong = ports.find((p) => !/^\d{1,5}$/.test(p) || Number(p) < 1 || Number(p) > 65535);
+      if (wrong !== undefined)
+        return refuse(
+          ctx,
+          `DNS_CONNECTIONS_PORTS must be "any" or port numbers (1 to 65535) separated by commas, such as 53,5353; "${wrong.slice(0, 20)}" is not one.`,
+        );
+      return [...new Set(ports.map(Number))];
+    }),
   DNS_PUBLISH_TIMEOUT_MS: wholeNumber('DNS_PUBLISH_TIMEOUT_MS', 10_000, 100, 'milliseconds', 120_000),
   // Plans (docs/ordering.md): the skus are checked against the operator's plans at start (resolvers/account/default-plans.ts)
   DEFAULT_PLAN_SKUS: z

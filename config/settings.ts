@@ -64,6 +64,12 @@ export interface PublishingConfig {
   readonly cloudflareApiBase: string | null;
   /** DNS_PUBLISH_TIMEOUT_MS (10000): how long one exchange with a DNS server or the Cloudflare API may take. */
   readonly timeoutMs: number;
+  /**
+   * DNS_CONNECTIONS_PORTS: the ports an RFC 2136 server may listen on; null for any. Unset, 53 only in
+   * production (a customer's connection cannot aim this service at other services' ports) and any
+   * port elsewhere (tests and local servers listen on high ports).
+   */
+  readonly allowedPorts: readonly number[] | null;
 }
 
 /** One entry of DEFAULT_PLAN_SKUS: a sku of the operator's plans and, with Stripe, the Price it charges. */
@@ -391,6 +397,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       allowPrivateAddresses: e.DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES === '1',
       cloudflareApiBase: e.CLOUDFLARE_API_BASE === null ? null : e.CLOUDFLARE_API_BASE.replace(/\/$/, ''),
       timeoutMs: e.DNS_PUBLISH_TIMEOUT_MS,
+      allowedPorts: e.DNS_CONNECTIONS_PORTS === 'any' ? null : (e.DNS_CONNECTIONS_PORTS ?? (e.NODE_ENV === 'production' ? [53] : null)),
     },
     faults: { serviceFault: e.SERVICE_FAULT, idempotencyClaimMs: e.IDEMPOTENCY_CLAIM_MS },
     reports: {

@@ -62,6 +62,16 @@ export async function deleteOAuthRecordsOfGrant(db: Kysely<Database>, grantId: s
   return Number(result.numDeletedRows);
 }
 
+/**
+ * Deletes everything the authorization server holds for a person: their grants, codes, access and
+ * refresh tokens, sessions and interactions (every record naming them; clients name no one). The
+ * number deleted.
+ */
+export async function deleteOAuthRecordsOfUser(db: Kysely<Database>, userId: number): Promise<number> {
+  const result = await db.deleteFrom('oauth_records').where('user_id', '=', userId).where('model', '<>', 'Client').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Deletes records that expired before `before` (the sweep's clean-up). The number deleted. */
 export async function deleteExpiredOAuthRecords(db: Kysely<Database>, before: Date): Promise<number> {
   const result = await db.deleteFrom('oauth_records').where('expires_at', '<', before).executeTakeFirst();

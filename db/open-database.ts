@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, writeSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -89,12 +89,36 @@ async function openPglite(dataDir: string): Promise<OpenedDatabase> {
     client = new PGlite({ startParams: [...IN_MEMORY_START_PARAMS] });
   } else {
     const dir = resolve(dataDir);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     release = holdDataDirLock(dir);
     client = new PGlite(dir);
+    const unlock = release;
+    release = () => {
+      ownerOnly(dir);
+      unlock();
+    };
   }
   await client.waitReady;
+  if (dataDir !== 'memory') ownerOnly(resolve(dataDir));
   return overPglite(client, release);
+}
+
+/**
+ * The embedded database's files hold every account's data and the sealed secrets: the folder is made
+ * 0700 and every file in it 0600 (PGlite's file system writes them 0644), at each open and close. The
+ * folder's mode is what keeps other users out of files PGlite makes in between.
+ */
+function ownerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    try {
+      if (entry.isDirectory()) chmodSync(path, 0o700);
+      else if (entry.isFile()) chmodSync(path, 0o600);
+    } catch {
+      // Gone between the listing and the chmod (PGlite removes temporary files): nothing to protect.
+    }
+  }
 }
 
 /** Kysely and the raw door over an open PGlite; closing closes it, then calls `release`. */
@@ -125,7 +149,7 @@ function holdDataDirLock(dir: string): () => void {
   const lockPath = join(dir, 'service.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, 'wx');
+      const fd = openSync(lockPath, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       return () => {

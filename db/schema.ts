@@ -606,6 +606,13 @@ export interface OAuthKeyTable {
   created_at: CreatedAt;
 }
 
+/** One known value sealed with SECRETS_KEY (one row, id 1): the start checks the key opens it (resolvers/secrets/secrets-canary.ts). */
+export interface SecretsCanaryTable {
+  id: number;
+  sealed: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   accounts: AccountTable;
   source_ptr_names: SourcePtrNameTable;
@@ -654,6 +661,7 @@ export interface Database {
   tls_report_policies: TlsReportPolicyTable;
   oauth_records: OAuthRecordTable;
   oauth_keys: OAuthKeyTable;
+  secrets_canary: SecretsCanaryTable;
 }
 
 export type Account = Selectable<AccountTable>;

@@ -15,7 +15,9 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
   'invoice.paid': (d) => `Receipt: invoice ${String(d.number ?? '')} is paid`,
   'mailbox.disconnected': (d) => `${String(d.email)} is disconnected (${String(d.status)})`,
   'mailbox.reconnected': (d) => `${String(d.email)} is connected again`,
-  'mailbox.credentials_revealed': (d) => `Mailbox passwords of ${String(d.domain)} were shown`,
+  // A reveal names its domain; an export names its order (its data has no domain: an order spans several).
+  'mailbox.credentials_revealed': (d) =>
+    typeof d.domain === 'string' ? `Mailbox passwords of ${d.domain} were shown` : `Mailbox passwords of order ${String(d.subscription_id)} were exported`,
   'mailbox.password_reset': (d) => `The password of ${String(d.email)} was reset`,
   'mailbox.suspended': (d) => `Mailboxes on ${String(d.domain)} are suspended`,
   'dmarc.failures': (d) => `Mail as ${String(d.domain)} is failing DMARC`,

@@ -11,6 +11,7 @@ import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFo
 import type { RunOperation } from '../operations/run-operation-type.js';
 import type { RequestInfo } from '../operations/request-info.js';
 import { parseJsonBounded } from '../operations/parse-json-bounded.js';
+import { unknownInputsError } from '../operations/describe-input-error.js';
 
 /**
  * The REST door: matches a row of the operation table, counts the request against its allowance,
@@ -63,6 +64,9 @@ export function createRestHandler(options: {
       const bodyFields = row.params.some((p) => p.in === 'body');
       const raw = row.rawBody && !isJsonBody(request) ? row.rawBody : undefined;
       const body = raw ? await readRawBody(request, url, raw) : row.bodyVariable || publicPost || bodyFields ? await readJsonBody(request) : undefined;
+      // A call that takes no body may send none or {}: anything else is a mistake to report before
+      // the operation runs (a reset sent with a misspelt field must not reset regardless).
+      if (body === undefined && request.method !== 'GET' && request.method !== 'HEAD') await refuseUnexpectedBody(request, row);
       const variables = readParams(row, pathParams, url.searchParams, publicPost || bodyFields ? body : undefined);
       if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(body);
       for (const { header, variable } of row.headerVariables ?? []) {
@@ -138,6 +142,19 @@ async function readJsonBody(request: Request): Promise<Record<string, unknown>> 
   });
   if (!isJsonObject(value)) throw badRequest('body_not_object', 'Send a JSON object (not a list, string or number) as the request body.');
   return value;
+}
+
+/** The body of a call that takes none: empty, or a JSON object with no keys. */
+async function refuseUnexpectedBody(request: Request, row: OperationRow): Promise<void> {
+  const text = await request.text();
+  if (text.trim() === '') return;
+  const value = parseJsonBounded(text, {
+    code: 'malformed_json',
+    detail: 'The body is not valid JSON; this call takes no body, so send none (or {}).',
+  });
+  if (!isJsonObject(value)) throw badRequest('body_not_object', 'This call takes no body; send none (or {}), not a list, string or number.');
+  const keys = Object.keys(value);
+  if (keys.length > 0) throw unknownInputsError(keys, [], 'rest', row.listener);
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {

@@ -10,6 +10,8 @@ import { sendPeopleMail } from '../resolvers/people/people-mail.js';
 import { previewInvitation } from '../resolvers/people/invitations.js';
 import { parseJsonBounded } from '../operations/parse-json-bounded.js';
 import { findUserIdByEmail, findUserSignIn, setUserPasswordHash } from '../db/users.js';
+import { authenticateSession } from '../resolvers/people/authenticate-session.js';
+import { revokeAssistantsOfPerson } from '../resolvers/oauth/connected-assistants.js';
 
 /** How long a sign-in answer waits once an e-mail address has met more wrong passwords than signInSlow allows (from anywhere). */
 const SLOW_DOWN_MS = 1000;
@@ -133,11 +135,28 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
             'The reset link is unknown, used or expired; ask for a new one with "Forgot your password?" on the sign-in page.',
           );
         await setUserPasswordHash(trx, used.userId, passwordHash);
-        // One link used: the person's other reset links die with it, and every session ends, a thief's included.
+        // One link used: the person's other reset links die with it, and every session ends, a thief's
+        // included, with every assistant connected in the person's name (a thief could have connected one).
         await endResetLinks(trx, used.userId);
         await revokeUserSessions(trx, used.userId);
+        await revokeAssistantsOfPerson(trx, used.userId);
       });
-      return jsonResponse(200, { detail: 'The password is changed and every session signed out; sign in with the new password.' });
+      return jsonResponse(200, {
+        detail: 'The password is changed, every session signed out and every connected assistant disconnected; sign in with the new password.',
+      });
+    },
+    async '/auth/sign-out-everywhere'(_body, request) {
+      const token = sessionTokenOf(request.headers.get('cookie'));
+      const caller = token ? await authenticateSession(db, token) : null;
+      if (!caller || caller.userId === null)
+        throw new ApiError(401, 'not_signed_in', 'Sign in first (POST /auth/sign-in): signing out everywhere ends the sessions of the person signed in.');
+      const userId = caller.userId;
+      // Every session of the person (this one too) and every assistant connected in their name.
+      await db.transaction().execute(async (trx) => {
+        await revokeUserSessions(trx, userId);
+        await revokeAssistantsOfPerson(trx, userId);
+      });
+      return jsonResponse(200, { signed_out: true, everywhere: true }, { 'set-cookie': clearedSessionCookie(config.apiUrl) });
     },
     async '/auth/invitation'(body) {
       const invitation = await previewInvitation(db, body.token);

@@ -1,6 +1,8 @@
 import Provider, { errors, type Configuration } from 'oidc-provider';
 import type { Services } from '../resolvers/context.js';
 import { SCOPES } from '../resolvers/auth/scopes.js';
+import { scopesOfRole } from '../resolvers/people/permissions.js';
+import { isRole } from '../resolvers/people/users.js';
 import { oauthAdapterFactory } from '../resolvers/oauth/oauth-adapter.js';
 import { loadOAuthSecrets } from '../resolvers/oauth/oauth-keys.js';
 import { findUserWithAccount } from '../db/users.js';
@@ -46,10 +48,12 @@ export async function createOAuthProvider(services: Services, issuer: string, tr
     claims: { openid: ['sub'] },
     // The authorization server's "account" is the person (our user id): gone once they are removed,
     // so neither a refresh nor an authorization can go on in their name.
+    // The role is read at every use (an authorization, a code exchange, a refresh), so what a token
+    // may hold follows the person's role now (getResourceServerInfo below).
     async findAccount(_ctx, id) {
       if (!/^\d{1,15}$/.test(id)) return undefined;
       const person = await findUserWithAccount(services.db, Number(id)).catch(() => undefined);
-      return person ? { accountId: id, claims: () => ({ sub: id }) } : undefined;
+      return person ? { accountId: id, role: person.role, claims: () => ({ sub: id }) } : undefined;
     },
     features: {
       devInteractions: { enabled: false },
@@ -61,11 +65,14 @@ export async function createOAuthProvider(services: Services, issuer: string, tr
         enabled: true,
         defaultResource: () => resource,
         useGrantedResource: () => true,
-        getResourceServerInfo(_ctx, indicator) {
+        getResourceServerInfo(ctx, indicator) {
           if (indicator !== resource) {
             throw new errors.InvalidTarget(`This authorization server issues tokens for ${resource} only; send that as "resource" (or leave it out).`);
           }
-          return { scope: SCOPES.join(' '), audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: OAUTH_TTL.AccessToken };
+          // A token's scopes are cut to what the person's role holds now: a refresh after a demotion
+          // answers (and its access token holds) no orders:place. Before anyone is known, all of ours.
+          const scope = scopesOfRoleIn(ctx.oidc.account).join(' ');
+          return { scope, audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: OAUTH_TTL.AccessToken };
         },
       },
     },
@@ -129,6 +136,12 @@ export async function createOAuthProvider(services: Services, issuer: string, tr
     addDetail(ctx);
   });
   return provider;
+}
+
+/** Our scopes for the person's role (the account findAccount answered), or all of them before anyone is known. */
+function scopesOfRoleIn(account: unknown): readonly string[] {
+  const role: unknown = typeof account === 'object' && account !== null ? Reflect.get(account, 'role') : undefined;
+  return isRole(role) ? scopesOfRole(role) : SCOPES;
 }
 
 function addDetail(ctx: { status: number; body: unknown }): void {

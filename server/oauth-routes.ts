@@ -154,11 +154,20 @@ export function createOAuthRoutes(services: Services, trustedProxies: ReadonlySe
     }
     if (req.method === 'GET') return sendPage(res, 200, view());
 
-    // POST: the person's answer. A form from another site carries no SameSite=Lax session cookie;
-    // an Origin naming another site is refused outright.
+    // POST: the person's answer. Browsers name the page's origin on every form POST, so only the
+    // portal's own is taken: another site's, "null" (a sandboxed frame, a data: or file: page) and a
+    // missing one (not a browser, or one told to hide it) are refused, whatever the cookie allows.
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== 'null' && origin !== new URL(issuer).origin) {
-      return sendPage(res, 403, errorPage('This answer came from another site; answer the consent page itself.'));
+    if (origin !== new URL(issuer).origin) {
+      return sendPage(
+        res,
+        403,
+        errorPage(
+          origin === undefined || origin === 'null'
+            ? 'This answer did not say which page it came from (no Origin); answer the consent page itself, in a browser.'
+            : 'This answer came from another site; answer the consent page itself.',
+        ),
+      );
     }
     const form = await readForm(req);
     if (form === null) return sendPage(res, 413, errorPage('The answer is too large; use the consent page form.'));

@@ -24,6 +24,7 @@ import { bodyLimitsByRoute } from './body-limits-by-route.js';
 import { operationTable } from '../operations/operation-table.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
 import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
+import { checkSecretsKey } from '../resolvers/secrets/secrets-canary.js';
 
 export interface RunningService {
   readonly publicUrl: string;
@@ -74,10 +75,20 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   checkDefaultPlans(config.defaultPlans);
   const forwardCertificate = settings.forwardTls === null ? null : loadForwardingCertificate(settings.forwardTls);
   configureLog(settings.log);
+  if (config.secretsKeyIsDefault) {
+    // Production refuses to start without one (config/settings.ts); elsewhere say so at every start.
+    log(
+      'warn',
+      'SECRETS_KEY is unset: the development key is in use, and it is public (in the source). Secrets sealed now are readable by anyone with a copy of the database; set SECRETS_KEY (openssl rand -base64 32) and move to it with admin rotate-secrets (docs/operations.md, "Rotating SECRETS_KEY").',
+    );
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite: options.pglite });
   let startedJobs: RunningJobs | undefined;
   try {
     await migrateToLatest(database.db);
+    // Another key than the one the secrets were sealed with stops here, with a sentence, rather than
+    // as 500s on every sealed secret later.
+    await checkSecretsKey(database.db, config.secretsKey, config.secretsKeyIsDefault);
     let demoKey: string | null = null;
     let demoUser: DemoUser | null = null;
     if (options.seedWhenEmpty && database.kind === 'pglite') {

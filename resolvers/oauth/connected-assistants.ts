@@ -1,5 +1,7 @@
 import type { Context } from '../context.js';
-import { deleteOAuthRecordsOfGrant, findOAuthGrantOfUser, listOAuthGrantsOfUser } from '../../db/oauth-records.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { deleteOAuthRecordsOfGrant, deleteOAuthRecordsOfUser, findOAuthGrantOfUser, listOAuthGrantsOfUser } from '../../db/oauth-records.js';
 import { ApiError } from '../api-error.js';
 import { signedInPerson } from '../people/signed-in-person.js';
 import { isScope, type Scope } from '../auth/scopes.js';
@@ -57,6 +59,15 @@ export async function revokeConnectedAssistant(ctx: Context, connectionId: strin
   }
   await deleteOAuthRecordsOfGrant(ctx.services.db, connectionId);
   return { connectionId, revoked: true };
+}
+
+/**
+ * Disconnects every assistant of a person at once (a password reset, a password change, signing out
+ * everywhere): their grants with every access and refresh token go, so the next call on /mcp is a 401
+ * and a refresh is invalid_grant. Whoever held the password could have connected one of them.
+ */
+export async function revokeAssistantsOfPerson(db: Kysely<Database>, userId: number): Promise<void> {
+  await deleteOAuthRecordsOfUser(db, userId);
 }
 
 function objectOf(text: string): Record<string, unknown> {

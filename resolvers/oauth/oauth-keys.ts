@@ -26,13 +26,18 @@ export async function loadOAuthSecrets(db: Kysely<Database>, secretsKey: Buffer)
 }
 
 async function loadOrMake(db: Kysely<Database>, secretsKey: Buffer, kind: string, make: () => string): Promise<string> {
-  const purpose = `oauth-keys:${kind}`;
+  const purpose = oauthKeySealPurpose(kind);
   const found = await findOAuthKey(db, kind);
   if (found !== undefined) return decryptSecret(secretsKey, found, purpose);
   await insertOAuthKeyIfAbsent(db, kind, encryptSecret(secretsKey, make(), purpose));
   const stored = await findOAuthKey(db, kind);
   if (stored === undefined) throw new Error(`The authorization server's ${kind} could not be stored.`);
   return decryptSecret(secretsKey, stored, purpose);
+}
+
+/** What one of the authorization server's keys is sealed for (a key rotation re-seals under it too). */
+export function oauthKeySealPurpose(kind: string): string {
+  return `oauth-keys:${kind}`;
 }
 
 function objectsIn(value: unknown, key: string): Record<string, unknown>[] {

@@ -5,13 +5,15 @@ import { ApiError } from '../api-error.js';
 import { checkPassword, hashPassword } from './passwords.js';
 import { requirePassword } from './users.js';
 import { signedInPerson } from './signed-in-person.js';
+import { revokeAssistantsOfPerson } from '../oauth/connected-assistants.js';
 
 /**
  * A signed-in person sets a new password:
  * 1. the guesses at the current password count against the sign-in allowance of their e-mail, so a
  *    borrowed session cannot try passwords faster than the sign-in form allows;
  * 2. the current password must match (a session left open is not enough to take the account over);
- * 3. the new password is stored and every other session of the person ends; this one stays.
+ * 3. the new password is stored, every other session of the person ends (this one stays) and every
+ *    assistant they connected is disconnected.
  */
 export async function changePassword(
   ctx: Context,
@@ -33,6 +35,8 @@ export async function changePassword(
   const passwordHash = await hashPassword(newPassword);
   const ended = await db.transaction().execute(async (trx) => {
     await setUserPasswordHash(trx, me.userId, passwordHash);
+    // Assistants connected in the person's name go too: whoever knew the old password could have connected one.
+    await revokeAssistantsOfPerson(trx, me.userId);
     return revokeSessionsOfUser(trx, me.userId, ctx.now(), me.sessionId);
   });
   return { changed: true, otherSessionsEnded: ended };

@@ -15,6 +15,7 @@ const AUTH_PATHS = [
   '/auth/sign-up/confirm',
   '/auth/sign-in',
   '/auth/sign-out',
+  '/auth/sign-out-everywhere',
   '/auth/password-reset',
   '/auth/password-reset/confirm',
   '/auth/invitation',

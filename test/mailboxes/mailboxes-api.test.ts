@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { graphql } from '../support/test-service.js';
@@ -30,6 +31,7 @@ const [first, second] = [FREE_DOMAINS[0]!, FREE_DOMAINS[1]!];
 let h: OrderingHarness;
 let mcp: Client;
 const logged: string[] = [];
+const OUTBOX = `/tmp/mailboxes-api-outbox-${process.pid}`;
 
 const get = async (path: string, key?: string) => {
   const response = await h.service.api(path, key ? { key } : {});
@@ -252,6 +254,7 @@ beforeAll(async () => {
       SANDBOX_BUILD_DELAY_MS: '50',
       JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',
+      ALERT_OUTBOX_DIR: OUTBOX,
     },
   });
   await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
@@ -275,6 +278,7 @@ afterAll(async () => {
   await mcp?.close();
   await h?.close();
   vi.restoreAllMocks();
+  rmSync(OUTBOX, { recursive: true, force: true });
 });
 
 describe('mailboxes of a domain', () => {
@@ -384,6 +388,24 @@ describe('credentials', () => {
     const resets = await h.service.services.db.selectFrom('events').select('data').where('type', '=', 'mailbox.password_reset').execute();
     expect(resets).toHaveLength(3);
     for (const e of resets) for (const p of [old, reset.body.password, third, mcpReset.password]) expect(e.data).not.toContain(p);
+  });
+
+  it('a reset validates its body like every other call: malformed JSON, a non-object or an unknown field is a 4xx and nothing is reset', async () => {
+    const email = `alex@${second}`;
+    const old = await sealedPassword(email);
+    const malformed = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, '{"password": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ code: 'malformed_json', detail: expect.stringMatching(/takes no body/) });
+    const unknown = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, { password: 'chosen-by-me-123' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ code: 'unknown_field', detail: expect.stringMatching(/Remove "password"/) });
+    const notObject = await postJson(h.service, `/v1/portal/mailboxes/${email}/password`, '[]');
+    expect(notObject.status).toBe(400);
+    expect(await sealedPassword(email)).toBe(old);
+    // No body, or {}, still resets.
+    const reset = await h.service.api(`/v1/portal/mailboxes/${email}/password`, { method: 'POST' });
+    expect(reset.status).toBe(200);
+    expect(await sealedPassword(email)).not.toBe(old);
   });
 
   it('refuses a malformed address (400), a mailbox not on the orders (404), another account’s (404), a stopped order (409)', async () => {
@@ -586,5 +608,21 @@ describe('export to the sequencer', () => {
     } finally {
       await h.service.services.db.updateTable('orders').set({ status: 'active' }).where('subscription_id', '=', subscriptionId).execute();
     }
+  });
+
+  it("an export's alert e-mail names the order in its subject", async () => {
+    const recipients = await postJson(h.service, '/v1/alerts/recipients', { emails: ['export-watch@example.com'] }, { method: 'PUT' });
+    expect(recipients.status).toBe(200);
+    expect((await exportOf('')).status).toBe(200);
+    // The log line of each alert written to the outbox holds its subject as sent (headers may be folded in the file).
+    const subjects = () =>
+      logged
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes('alert e-mail written to the outbox') && line.includes('export-watch@example.com'))
+        .map((line) => String(JSON.parse(line).subject));
+    await waitFor('the export alert in the outbox', async () => subjects().some((s) => s.includes('exported')));
+    expect(subjects().filter((s) => s.includes('exported'))).toContain(`Mailbox passwords of order ${subscriptionId} were exported`);
+    for (const subject of subjects()) expect(subject).not.toContain('undefined');
   });
 });

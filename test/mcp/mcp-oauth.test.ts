@@ -7,6 +7,7 @@ import { CookieBrowser, TestAssistant as SupportAssistant } from '../support/mcp
 import { startTestService, type TestService } from '../support/test-service.js';
 import { createUserInAccount } from '../support/portal-people.js';
 import { sessionGraphql, signIn, signUpNew } from '../auth/auth-support.js';
+import { issuePasswordReset } from '../../resolvers/people/user-tokens.js';
 
 /**
  * The MCP sign-in end to end (docs/mcp.md, "Sign-in"), with the MCP SDK's own OAuth client against a
@@ -98,6 +99,22 @@ async function connectedClient(assistant: TestAssistant) {
 const tokenEndpoint = () => `${service.apiUrl}/oauth/token`;
 const postToken = (params: Record<string, string>) =>
   fetch(tokenEndpoint(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+/** One MCP request with a bearer token, as an assistant sends it. */
+const mcpCall = (accessToken: string | undefined, method: string) =>
+  fetch(`${service.apiUrl}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
+  });
+
+/** The assistant's access token is refused on /mcp and its refresh token is invalid_grant. */
+async function expectDisconnected(assistant: TestAssistant) {
+  const mcp = await mcpCall(assistant.saved!.access_token, 'tools/list');
+  expect(mcp.status).toBe(401);
+  const refresh = await postToken({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token!, client_id: assistant.client!.client_id });
+  expect((await refresh.json()).error).toBe('invalid_grant');
+}
+
 const CONNECTED = 'query { connectedAssistants { connectionId clientName clientId scopes connectedAt lastUsedAt } }';
 const REVOKE = 'mutation($id: String!) { revokeConnectedAssistant(connectionId: $id) { connectionId revoked } }';
 
@@ -242,6 +259,60 @@ describe('an assistant signs in with the SDK and uses the account', () => {
     expect(names).not.toContain('place_order');
     expect(names).toContain('get_dashboard');
     await after.close();
+    // The refresh answers the role's scopes too, and its new access token holds no more.
+    const refreshed = await postToken({ grant_type: 'refresh_token', refresh_token: assistant.saved!.refresh_token!, client_id: assistant.client!.client_id });
+    expect(refreshed.status).toBe(200);
+    const tokens = await refreshed.json();
+    expect(tokens.scope.split(' ')).not.toContain('orders:place');
+    expect(tokens.scope.split(' ')).toContain('read');
+    const introspected = await mcpCall(tokens.access_token, 'tools/list');
+    expect(introspected.status).toBe(200);
+  });
+
+  it("a password reset disconnects the person's assistants: the old access token is refused and its refresh token is invalid_grant", async () => {
+    const person = await createUserInAccount(service, owner.accountId, 'owner');
+    const { cookie } = await signIn(service, person.email, person.password);
+    const assistant = await connect(cookie, ['read']);
+    expect((await mcpCall(assistant.saved!.access_token, 'tools/list')).status).toBe(200);
+    const token = await issuePasswordReset(service.services.db, person.userId);
+    const reset = await service.api('/auth/password-reset/confirm', {
+      method: 'POST',
+      key: null,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'a brand new password 42' }),
+    });
+    expect(reset.status).toBe(200);
+    await expectDisconnected(assistant);
+    expect((await reset.json()).detail).toMatch(/every connected assistant disconnected/);
+  });
+
+  it("signing out everywhere ends every session and disconnects the person's assistants", async () => {
+    const person = await createUserInAccount(service, owner.accountId, 'owner');
+    const { cookie } = await signIn(service, person.email, person.password);
+    const other = await signIn(service, person.email, person.password);
+    const assistant = await connect(cookie, ['read']);
+    const unsigned = await service.api('/auth/sign-out-everywhere', { method: 'POST', key: null });
+    expect(unsigned.status).toBe(401);
+    expect((await unsigned.json()).detail).toMatch(/Sign in first/);
+    const out = await service.api('/auth/sign-out-everywhere', { method: 'POST', key: null, headers: { cookie } });
+    expect(out.status).toBe(200);
+    expect(await out.json()).toEqual({ signed_out: true, everywhere: true });
+    await expectDisconnected(assistant);
+    // The other browser's session ended too.
+    const me = await sessionGraphql(service, other.cookie, CONNECTED);
+    expect(me.body.errors?.[0].extensions).toMatchObject({ status: 401 });
+  });
+
+  it("changing the password (GraphQL) disconnects the person's assistants; the session that changed it stays", async () => {
+    const person = await createUserInAccount(service, owner.accountId, 'owner');
+    const { cookie } = await signIn(service, person.email, person.password);
+    const assistant = await connect(cookie, ['read']);
+    const changed = await sessionGraphql(service, cookie, 'mutation($input: ChangePasswordInput!) { changePassword(input: $input) { changed } }', {
+      input: { currentPassword: person.password, newPassword: 'another new password 7' },
+    });
+    expect(changed.body.data.changePassword.changed).toBe(true);
+    await expectDisconnected(assistant);
+    expect((await sessionGraphql(service, cookie, CONNECTED)).body.data.connectedAssistants).toEqual([]);
   });
 
   it("a removed person's assistant stops working", async () => {
@@ -389,6 +460,34 @@ describe('refusals, each saying what to change', () => {
     });
     expect(forged.status).toBe(403);
     expect(await forged.text()).toMatch(/came from another site/);
+  });
+
+  it('a consent answered with Origin: null or without an Origin is refused, and no grant is made', async () => {
+    const { assistant } = await startSignIn();
+    const browser = new Browser(owner.cookie);
+    const consent = await openConsent(browser, assistant.authorizationUrl!);
+    const before = (await sessionGraphql(service, owner.cookie, CONNECTED)).body.data.connectedAssistants.length;
+    // A sandboxed frame or a data: page sends "null"; a client that is not a browser sends none.
+    const nullOrigin = await browser.fetch(consent.consentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null' },
+      body: 'scope=read&decision=allow',
+    });
+    expect(nullOrigin.status).toBe(403);
+    expect(await nullOrigin.text()).toMatch(/no Origin/);
+    const cookie = [...browser.jar].map(([n, v]) => `${n}=${v}`).join('; ');
+    const noOrigin = await fetch(new URL(consent.consentUrl, service.apiUrl), {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'scope=read&decision=allow',
+      redirect: 'manual',
+    });
+    expect(noOrigin.status).toBe(403);
+    expect(await noOrigin.text()).toMatch(/no Origin/);
+    expect((await sessionGraphql(service, owner.cookie, CONNECTED)).body.data.connectedAssistants).toHaveLength(before);
+    // The page itself, answered from the portal's own origin, still connects.
+    const code = await allow(browser, consent.consentUrl, ['read']);
+    expect(code).toBeTruthy();
   });
 });
 

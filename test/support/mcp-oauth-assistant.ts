@@ -59,6 +59,8 @@ export class CookieBrowser {
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set('cookie', [...this.jar].map(([n, v]) => `${n}=${v}`).join('; '));
+    // A browser names the page's origin on a form POST (the consent page refuses one without it).
+    if ((init.method ?? 'GET').toUpperCase() === 'POST' && !headers.has('origin')) headers.set('origin', this.origin);
     const response = await fetch(new URL(url, this.origin), { ...init, headers, redirect: 'manual' });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';');

@@ -13,7 +13,7 @@ import {
 } from '../../../db/dns-connections.js';
 import type { DnsConnectionRow } from '../../../db/schema.js';
 import type { DnsPublisher } from './dns-publisher.js';
-import { vetDnsServer } from './dns-server-address.js';
+import { vetDnsServer, vetDnsServerPort } from './dns-server-address.js';
 import { createRfc2136Publisher } from './rfc2136-publisher.js';
 import type { TsigAlgorithm } from './tsig.js';
 
@@ -66,8 +66,8 @@ export function unknownAlgorithmError(raw: string): ApiError {
   );
 }
 
-/** The AAD a connection's secret is sealed under: it opens for the same account only. */
-function sealPurpose(accountId: number): string {
+/** The AAD a connection's secret is sealed under: it opens for the same account only (a key rotation re-seals under it too). */
+export function sealPurpose(accountId: number): string {
   return `dns-connection:${accountId}`;
 }
 
@@ -122,10 +122,10 @@ export async function openDnsPublisher(ctx: Context, connectionId: number): Prom
   if (!row) throw notFound(connectionId);
   const connection = shape(row);
   const secret = decryptSecret(ctx.services.secretsKey, row.secret_sealed, sealPurpose(accountId));
-  const { allowPrivateAddresses, cloudflareApiBase, timeoutMs } = ctx.services.publishing;
+  const { allowPrivateAddresses, allowedPorts, cloudflareApiBase, timeoutMs } = ctx.services.publishing;
   if (connection.kind === 'rfc2136') {
     const s = Rfc2136Stored.parse(JSON.parse(row.settings));
-    return { connection, publisher: createRfc2136Publisher(s, Buffer.from(secret, 'base64'), { allowPrivateAddresses, timeoutMs }) };
+    return { connection, publisher: createRfc2136Publisher(s, Buffer.from(secret, 'base64'), { allowPrivateAddresses, allowedPorts, timeoutMs }) };
   }
   // Cloudflare's SDK is the heaviest package we load (about half a second of CPU): loaded when a
   // Cloudflare connection is first used, not at every start.
@@ -170,6 +170,7 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
   const port = input.port ?? 53;
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw badRequest('invalid_port', `"port" is a whole number from 1 to 65535 (53 when left out), not ${port}.`);
+  vetDnsServerPort(port, ctx.services.publishing.allowedPorts);
   const keyName = (input.keyName ?? '').trim().replace(/\.$/, '').toLowerCase();
   if (!KEY_NAME.test(keyName))
     throw badRequest(

@@ -38,3 +38,17 @@ export async function vetDnsServer(server: string, allowPrivate: boolean): Promi
   }
   return addresses[0]!;
 }
+
+/**
+ * The port a customer's RFC 2136 server may be reached on: DNS_CONNECTIONS_PORTS (53 only in
+ * production unless the operator lists others). Checked at creation and again at each use, as the
+ * address is, so a connection stored before the rule does not slip past it.
+ */
+export function vetDnsServerPort(port: number, allowedPorts: readonly number[] | null): void {
+  if (allowedPorts === null || allowedPorts.includes(port)) return;
+  throw new ApiError(
+    422,
+    'dns_server_port_refused',
+    `This service connects to DNS servers on port ${allowedPorts.join(', ')} only, not ${port}; send "port": ${allowedPorts[0] ?? 53} (or leave it out for 53), or ask the operator to allow port ${port} (DNS_CONNECTIONS_PORTS).`,
+  );
+}

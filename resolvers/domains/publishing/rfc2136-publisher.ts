@@ -4,7 +4,7 @@ import { ApiError } from '../../api-error.js';
 import type { DnsPublisher, DnsRecord, PlannedChange } from './dns-publisher.js';
 import { CLASS_IN, CLASS_NONE, encodeHeader, encodeQuestion, encodeRecord } from './dns-wire.js';
 import { exchangeOverTcp } from './dns-tcp-exchange.js';
-import { vetDnsServer } from './dns-server-address.js';
+import { vetDnsServer, vetDnsServerPort } from './dns-server-address.js';
 import { signMessage, verifyAnswer, type TsigAlgorithm, type TsigKey } from './tsig.js';
 import { normalizeName } from './plan-changes.js';
 
@@ -16,8 +16,13 @@ export interface Rfc2136Settings {
 }
 
 export interface Rfc2136Options {
-  /** DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: tests and private deployments. */
+  /**
+   * DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: tests and private deployments. Also what a caller is told
+   * when the server does not answer: the cause (refused, closed, timed out, not DNS) only with it.
+   */
   readonly allowPrivateAddresses: boolean;
+  /** DNS_CONNECTIONS_PORTS: the ports a server may be on; null for any. */
+  readonly allowedPorts: readonly number[] | null;
   readonly timeoutMs: number;
 }
 
@@ -42,23 +47,21 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
   const servedTxt = new Map<string, Buffer[]>();
 
   async function ask(message: Buffer): Promise<Answered> {
+    vetDnsServerPort(settings.port, options.allowedPorts);
     const address = await vetDnsServer(settings.server, options.allowPrivateAddresses);
     const { signed, mac } = signMessage(message, key);
+    const deadline = performance.now() + options.timeoutMs;
     const result = await exchangeOverTcp(address, settings.port, signed, options.timeoutMs);
     if (!result.ok)
-      throw new ApiError(
-        502,
-        'dns_server_unreachable',
-        `The DNS server ${where} ${result.reason}; check the connection's server and port, and that the server accepts DNS over TCP from this service. Nothing was changed.`,
-      );
+      throw await unanswered(deadline, `${result.reason}; check the connection's server and port, and that the server accepts DNS over TCP from this service`);
     const answer = result.answer;
     let packet: DecodedPacket;
     try {
       packet = dnsPacket.decode(answer);
     } catch {
-      throw badAnswer('its answer is not a DNS message');
+      throw await badAnswer(deadline, 'its answer is not a DNS message');
     }
-    if (packet.id !== message.readUInt16BE(0)) throw badAnswer('its answer is for another question');
+    if (packet.id !== message.readUInt16BE(0)) throw await badAnswer(deadline, 'its answer is for another question');
     const rcode = RCODES[answer.readUInt16BE(2) & 0xf] ?? `RCODE ${answer.readUInt16BE(2) & 0xf}`;
     let verdict: ReturnType<typeof verifyAnswer>;
     try {
@@ -73,12 +76,31 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
           'tsig_key_refused',
           `The DNS server ${where} refused the TSIG key "${settings.keyName}" (${verdict.error ?? rcode}): check the key name, algorithm and secret against the server's key${verdict.error === 'BADTIME' ? ', and both clocks' : ''}. Nothing was changed.`,
         );
-      throw badAnswer(verdict.reason);
+      throw await badAnswer(deadline, verdict.reason);
     }
     return { rcode, packet };
   }
 
-  function badAnswer(reason: string): ApiError {
+  /**
+   * A server that gave no signed DNS answer. On the internet (private addresses not allowed) the
+   * server and port are a stranger's choice: telling "refused", "closed", "timed out" and "answered
+   * something else" apart, or answering sooner for one of them, would make dry runs a port scanner.
+   * So every such failure is one kind, answered at the exchange's deadline. An operator who allows
+   * private addresses runs their own servers and is told the cause at once.
+   */
+  async function unanswered(deadline: number, cause: string): Promise<ApiError> {
+    if (options.allowPrivateAddresses) return new ApiError(502, 'dns_server_unreachable', `The DNS server ${where} ${cause}. Nothing was changed.`);
+    const left = deadline - performance.now();
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+    return new ApiError(
+      502,
+      'dns_server_unreachable',
+      `The DNS server ${where} did not answer a signed DNS message; check the connection's server, port and key, and that the server accepts DNS over TCP from this service. Nothing was changed.`,
+    );
+  }
+
+  async function badAnswer(deadline: number, reason: string): Promise<ApiError> {
+    if (!options.allowPrivateAddresses) return unanswered(deadline, reason);
     return new ApiError(
       502,
       'dns_server_bad_answer',
