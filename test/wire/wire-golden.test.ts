@@ -9,7 +9,7 @@
  *
  * Which calls: every read-only operation (annotations.readOnlyHint) with valid input on the demo data,
  * and every operation that changes something only with input it refuses (a record that does not
- * exist, a body without its required fields), each refusal asserted to be a 4xx or an MCP tool error.
+ * exist, a body without its required fields), each asserted to be refused (a 4xx, an MCP tool error, GraphQL errors).
  * So no call changes the account, the order of the calls does not matter to any answer, and one
  * service serves the whole file. (Changes made for real are covered by the feature tests.)
  *
