@@ -34,6 +34,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operationTable, type OperationRow } from '../../operations/operation-table.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
@@ -187,6 +188,10 @@ beforeAll(async () => {
     .where('domain', 'like', 'acme-mail-%')
     .executeTakeFirstOrThrow();
   tag = /^acme-mail-([0-9a-f]{6})\.com$/.exec(domain.domain)![1]!;
+  // The seed leaves the folder's created_at to a column default, now() by the database's clock: on
+  // PostgreSQL the server's real time, which the fixed Date does not reach (PGlite's clock is this
+  // process's Date). Set as PGlite has it, so both databases answer the same.
+  await sql`update workspaces set created_at = ${FIXED_NOW} where account_id = ${service.demo.accountId}`.execute(service.services.db);
   cases = casesFor(tag);
 });
 afterAll(async () => {
