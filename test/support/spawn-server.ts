@@ -62,8 +62,7 @@ export interface SpawnOptions {
 /**
  * Starts server/main.ts as a real process, the way an operator runs one instance, on 127.0.0.1 with
  * free ports (PUBLIC_PORT=0, API_PORT=0), and waits until it prints where it listens. It runs from the
- * transpiled copy with plain node: the same files `npm start` runs through tsx, without tsx's 2.5 s
- * of CPU per start.
+ * transpiled copy with plain node, as `npm start` runs its .build/ copy (scripts/build.mjs makes both).
  */
 export async function spawnServer(options: SpawnOptions = {}): Promise<SpawnedServer> {
   const env: Record<string, string> = {

@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { transpileRepository } from '../../scripts/build.mjs';
 import { madeOncePerRun } from './made-once-per-run.js';
 
 declare module 'vitest' {
@@ -13,19 +12,13 @@ declare module 'vitest' {
   }
 }
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Not copied: what no process a test starts reads (the tests, the portal's and checks page's sources, run output). */
-const SKIPPED = new Set(['.git', 'node_modules', 'test', 'test-output', 'data', 'memory', 'tmp', 'web/portal/src', 'web/checks-page-client/src']);
-
 /**
  * vitest globalSetup: the repository once more, with each .ts file turned into .js by esbuild and
  * every other file linked, so the tests that start the server or the admin command as a process
- * (spawn-server.ts) run it with plain node. `npm start` runs the same files through tsx, which makes
- * the same esbuild transform at every start, through module hooks on a second thread: measured, a
- * server start took 7.2 s of CPU under tsx and 4.6 s from this copy. Its node_modules is a link to
- * the repository's, and what the code finds from import.meta.url (the built pages, the GraphQL
- * documents, the CA roots) is a link in the copy to the repository's own file.
+ * (spawn-server.ts) run it with plain node. It is the copy `npm start` runs from .build/ (the same
+ * function, scripts/build.mjs), made once per run in a folder of its own so a test never races a
+ * developer's `npm start`. Measured, a server start took 7.2 s of CPU under tsx (which makes the same
+ * transform at every start, through module hooks on a second thread) and 4.6 s from this copy.
  */
 export default async function transpiledCopy(project: TestProject): Promise<() => Promise<void>> {
   const copy = await madeOncePerRun('transpiled-copy', makeCopy, (dir) => rmSync(dir, { recursive: true, force: true }));
@@ -35,20 +28,6 @@ export default async function transpiledCopy(project: TestProject): Promise<() =
 
 async function makeCopy(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-transpiled-'));
-  const sources: string[] = [];
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(join(repoRoot, folder), { withFileTypes: true })) {
-      const path = folder ? `${folder}/${entry.name}` : entry.name;
-      if (SKIPPED.has(path)) continue;
-      if (entry.isDirectory()) {
-        mkdirSync(join(dir, path));
-        walk(path);
-      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) sources.push(join(repoRoot, path));
-      else symlinkSync(join(repoRoot, path), join(dir, path));
-    }
-  };
-  walk('');
-  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
-  await build({ entryPoints: sources, outdir: dir, outbase: repoRoot, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' });
+  await transpileRepository(dir);
   return dir;
 }
