@@ -27,4 +27,9 @@ export interface PlannedChange {
 export interface DnsPublisher {
   readRecords(name: string, type: string): Promise<DnsRecord[]>;
   applyChanges(changes: readonly PlannedChange[]): Promise<void>;
+  /**
+   * Removes `remove` and adds `add` (each zone in one change, as applyChanges): how a revert puts an
+   * apply's RRsets back (apply-journal.ts). Every record in `remove` was read through this publisher first.
+   */
+  rewriteRecords(remove: readonly DnsRecord[], add: readonly DnsRecord[]): Promise<void>;
 }
