@@ -59,7 +59,7 @@ async function zoneBytes(domain: string): Promise<string[]> {
             resolve(message);
           });
           socket.send(
-            dnsPacket.encode({ type: 'query', id: 9, questions: [{ type, name }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096 }] }),
+            dnsPacket.encode({ type: 'query', id: 9, questions: [{ type, name }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }] }),
             bind.port,
             '127.0.0.1',
           );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { insertSetupApply } from '../../../db/setup-applies.js';
-import type { DnsPublisher, DnsRecord, PlannedChange } from './dns-publisher.js';
+import type { DnsPublisher, DnsRecord, JournalRecord, PlannedChange } from './dns-publisher.js';
 import { normalizeRecord, sameRecord } from './plan-changes.js';
 
 /**
@@ -12,8 +12,8 @@ import { normalizeRecord, sameRecord } from './plan-changes.js';
 export interface JournalRRset {
   readonly name: string;
   readonly type: string;
-  readonly before: readonly DnsRecord[];
-  readonly after: readonly DnsRecord[];
+  readonly before: readonly JournalRecord[];
+  readonly after: readonly JournalRecord[];
 }
 
 /**
@@ -35,9 +35,17 @@ export async function journalOf(publisher: DnsPublisher, changes: readonly Plann
       (read) => inOrder(read.map(normalizeRecord)),
       () => expected,
     );
-    sets.push({ name, type, before, after });
+    sets.push({ name, type, before: withStrings(publisher, before), after: withStrings(publisher, after) });
   }
   return sets;
+}
+
+/** TXT records with their character-strings as the publisher read them (RFC 2136), so a revert writes the same bytes back. */
+export function withStrings(publisher: DnsPublisher, records: readonly DnsRecord[]): JournalRecord[] {
+  return records.map((r) => {
+    const strings = publisher.servedStrings?.(r);
+    return strings ? { ...r, strings } : r;
+  });
 }
 
 /** Same name, type, value, priority and TTL: a revert restores TTLs, so a changed TTL is a change. */
@@ -51,7 +59,7 @@ export function sameRRset(a: readonly DnsRecord[], b: readonly DnsRecord[]): boo
 }
 
 /** The records of `from` that `to` does not hold exactly. */
-export function recordsLeaving(from: readonly DnsRecord[], to: readonly DnsRecord[]): DnsRecord[] {
+export function recordsLeaving<T extends DnsRecord>(from: readonly T[], to: readonly DnsRecord[]): T[] {
   return from.filter((r) => !to.some((s) => sameExactly(r, s)));
 }
 
@@ -77,7 +85,14 @@ export async function recordSetupApply(
   return row.id;
 }
 
-const StoredRecord = z.object({ type: z.string(), name: z.string(), value: z.string(), ttl: z.number().int(), priority: z.number().int().optional() });
+const StoredRecord = z.object({
+  type: z.string(),
+  name: z.string(),
+  value: z.string(),
+  ttl: z.number().int(),
+  priority: z.number().int().optional(),
+  strings: z.array(z.string()).optional(),
+});
 const StoredRRsets = z.array(z.object({ name: z.string(), type: z.string(), before: z.array(StoredRecord), after: z.array(StoredRecord) }));
 
 /** The stored RRsets of a journal entry. */

@@ -3,7 +3,7 @@ import { ApiError } from '../../api-error.js';
 import { claimSetupApplyRevert, findSetupApply, releaseSetupApplyRevert } from '../../../db/setup-applies.js';
 import { checkDomainSetup, findSetupDomain } from '../setup/get-domain-setup.js';
 import type { BuildState } from '../setup/setup-record.js';
-import { inOrder, readJournal, recordSetupApply, recordsLeaving, sameRRset, type JournalRRset } from './apply-journal.js';
+import { inOrder, readJournal, recordSetupApply, recordsLeaving, sameRRset, withStrings, type JournalRRset } from './apply-journal.js';
 import type { DnsRecord } from './dns-publisher.js';
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord } from './plan-changes.js';
@@ -56,7 +56,8 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
   const journal = readJournal(entry.rrsets);
   const { publisher } = await openDnsPublisher(ctx, entry.connection_id);
   const now: JournalRRset[] = [];
-  for (const set of journal) now.push({ ...set, after: inOrder((await publisher.readRecords(set.name, set.type)).map(normalizeRecord)) });
+  for (const set of journal)
+    now.push({ ...set, after: withStrings(publisher, inOrder((await publisher.readRecords(set.name, set.type)).map(normalizeRecord))) });
   const changed = journal.filter((set, i) => !sameRRset(now[i]!.after, set.after));
   if (changed.length > 0)
     throw new ApiError(
@@ -96,7 +97,7 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
     written.push({
       ...set,
       after: await publisher.readRecords(set.name, set.type).then(
-        (read) => inOrder(read.map(normalizeRecord)),
+        (read) => withStrings(publisher, inOrder(read.map(normalizeRecord))),
         () => set.after,
       ),
     });
