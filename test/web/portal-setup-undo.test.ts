@@ -161,6 +161,11 @@ describe('undo this publish', () => {
       expect(await askBind(bind.port, DOMAIN, 'MX')).toEqual(['5 mx.by-hand.test']);
       expect((await journal()).find((e) => e.apply_id === applyId)?.reverted_at).toBeNull();
       const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };
+      // Nothing sticks out sideways (the connection picker of "Publish for me" did, with a long label).
+      const wide = await page.evaluate(
+        `[...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => e.tagName + ' ' + (e.textContent || '').slice(0, 60))`,
+      );
+      expect(wide).toEqual([]);
       expect(widths.scroll).toBeLessThanOrEqual(widths.inner);
       await expectAxeClean(page);
     } finally {
