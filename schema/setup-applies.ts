@@ -15,9 +15,17 @@ const SetupApplyChangeRef = builder.objectRef<SetupApplyChange>('SetupApplyChang
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Fully qualified, without the trailing dot.' }),
     type: t.exposeString('type'),
-    before: t.field({ type: [PublishedRecordRef], description: 'The RRset as read before the write, TTLs included; [] when there was none.', resolve: (c) => [...c.before] }),
+    before: t.field({
+      type: [PublishedRecordRef],
+      description: 'The RRset as read before the write, TTLs included; [] when there was none.',
+      resolve: (c) => [...c.before],
+    }),
     after: t.field({ type: [PublishedRecordRef], description: 'The RRset as read after the write.', resolve: (c) => [...c.after] }),
-    replaced: t.field({ type: [PublishedRecordRef], description: 'Records of `before` the write removed (or gave another TTL).', resolve: (c) => [...c.replaced] }),
+    replaced: t.field({
+      type: [PublishedRecordRef],
+      description: 'Records of `before` the write removed (or gave another TTL).',
+      resolve: (c) => [...c.replaced],
+    }),
     added: t.field({ type: [PublishedRecordRef], description: 'Records of `after` the write added.', resolve: (c) => [...c.added] }),
   }),
 });
@@ -31,7 +39,11 @@ const SetupApplyRef = builder.objectRef<SetupApply>('SetupApply').implement({
     appliedAt: t.expose('appliedAt', { type: 'DateTime' }),
     connectionId: t.exposeInt('connectionId', { description: 'The DNS connection it wrote through.' }),
     changes: t.field({ type: [SetupApplyChangeRef], resolve: (a) => [...a.changes] }),
-    revertedAt: t.expose('revertedAt', { type: 'DateTime', nullable: true, description: 'When the apply was reverted; null while it stands (and for a revert).' }),
+    revertedAt: t.expose('revertedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the apply was reverted; null while it stands (and for a revert).',
+    }),
   }),
 });
 

@@ -8,7 +8,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { graphql } from '../support/test-service.js';
 import { startBindServer, type BindServer } from '../support/bind-server.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
-import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
 import { DEMO_VERIFICATION_TOKEN, verificationValue } from '../../resolvers/orders/verification-record.js';
 
@@ -59,7 +66,12 @@ async function zoneBytes(domain: string): Promise<string[]> {
             resolve(message);
           });
           socket.send(
-            dnsPacket.encode({ type: 'query', id: 9, questions: [{ type, name }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }] }),
+            dnsPacket.encode({
+              type: 'query',
+              id: 9,
+              questions: [{ type, name }],
+              additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }],
+            }),
             bind.port,
             '127.0.0.1',
           );
@@ -97,7 +109,8 @@ const bindConnection = () =>
 const apply = (domain: string, body: unknown) => postJson(h.service, `/v1/domains/${domain}/setup/apply`, body);
 const revert = (domain: string, applyId: number, body: unknown, key?: string) =>
   postJson(h.service, `/v1/domains/${domain}/setup/applies/${applyId}/revert`, body, key ? { key } : {});
-const applies = (domain: string, query = '') => h.service.api(`/v1/domains/${domain}/setup/applies${query}`).then(async (r) => ({ status: r.status, body: await r.json() }));
+const applies = (domain: string, query = '') =>
+  h.service.api(`/v1/domains/${domain}/setup/applies${query}`).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 function toolAnswer(result: Awaited<ReturnType<Client['callTool']>>): any {
   const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
@@ -229,7 +242,13 @@ describe('the journal of an RFC 2136 apply, and its revert (a real BIND)', () =>
     expect(await zoneBytes(journaled)).not.toEqual(pristine);
     const reverted = await revert(journaled, applyId, { dry_run: false });
     expect(reverted.status, JSON.stringify(reverted.body)).toBe(200);
-    expect(reverted.body).toMatchObject({ apply_id: applyId, dry_run: false, revert_apply_id: expect.any(Number), build_state: 'needs_attention', ready: false });
+    expect(reverted.body).toMatchObject({
+      apply_id: applyId,
+      dry_run: false,
+      revert_apply_id: expect.any(Number),
+      build_state: 'needs_attention',
+      ready: false,
+    });
     expect(await zoneBytes(journaled)).toEqual(pristine);
 
     const listed = (await applies(journaled)).body.data;
@@ -299,7 +318,9 @@ describe('a zone changed by hand since the apply', () => {
     expect(refused.body.data).toBeNull();
     const error = refused.body.errors?.[0];
     expect(error?.extensions).toMatchObject({ code: 'conflict', status: 409 });
-    expect(error?.message).toMatch(new RegExp(`MX at ${handEdited.replaceAll('.', '\\.')} now holds 5 "mx\\.by-hand\\.test" \\(TTL 300\\) where the apply left 1 "smtp\\.google\\.com"`));
+    expect(error?.message).toMatch(
+      new RegExp(`MX at ${handEdited.replaceAll('.', '\\.')} now holds 5 "mx\\.by-hand\\.test" \\(TTL 300\\) where the apply left 1 "smtp\\.google\\.com"`),
+    );
     expect(error?.extensions.conflicts).toEqual([
       {
         name: handEdited,
@@ -352,7 +373,9 @@ describe('the journal of a Cloudflare apply (the local fake of its API)', () => 
     const mx = listed.data[0].changes.find((c: any) => c.type === 'MX');
     expect(mx.before).toEqual([{ type: 'MX', name: onCloudflare, value: 'mx.other.test', ttl: 1, priority: 10 }]);
 
-    const reverted = toolAnswer(await mcp.callTool({ name: 'revert_domain_setup_apply', arguments: { domain: onCloudflare, apply_id: applied.apply_id, dry_run: false } }));
+    const reverted = toolAnswer(
+      await mcp.callTool({ name: 'revert_domain_setup_apply', arguments: { domain: onCloudflare, apply_id: applied.apply_id, dry_run: false } }),
+    );
     expect(reverted, JSON.stringify(reverted)).toMatchObject({ apply_id: applied.apply_id, dry_run: false, revert_apply_id: expect.any(Number) });
     expect(records()).toEqual(before);
   });

@@ -91,7 +91,7 @@ beforeAll(async () => {
     key_name: bind.key.name,
     secret: bind.key.secret,
   });
-  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  if (made.status !== 200) throw new Error(`the connection was refused: ${JSON.stringify(made.body)}`);
   connectionId = made.body.connection_id;
   if (runBrowserTests) browser = await launchChromium();
 }, 90_000);
@@ -157,7 +157,9 @@ describe('undo this publish', () => {
       await item.getByRole('button', { name: /^Undo this publish/ }).click();
       const alert = item.getByRole('alert');
       await alert.waitFor();
-      expect(await alert.textContent()).toMatch(/The zone changed since apply \d+, so nothing was reverted: MX at portal-undo\.test now holds 5 "mx\.by-hand\.test"/);
+      expect(await alert.textContent()).toMatch(
+        /The zone changed since apply \d+, so nothing was reverted: MX at portal-undo\.test now holds 5 "mx\.by-hand\.test"/,
+      );
       expect(await askBind(bind.port, DOMAIN, 'MX')).toEqual(['5 mx.by-hand.test']);
       expect((await journal()).find((e) => e.apply_id === applyId)?.reverted_at).toBeNull();
       const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })')) as { scroll: number; inner: number };

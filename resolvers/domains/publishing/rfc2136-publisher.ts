@@ -155,7 +155,16 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         byZone.set(zone, [...(byZone.get(zone) ?? []), encoded]);
       };
       for (const r of remove) await put(r, encodeRecord(r, CLASS_NONE, 0, servedTxt.get(txtKey(r))));
-      for (const r of add) await put(r, encodeRecord(r, CLASS_IN, r.ttl, r.strings?.map((c) => Buffer.from(c, 'base64'))));
+      for (const r of add)
+        await put(
+          r,
+          encodeRecord(
+            r,
+            CLASS_IN,
+            r.ttl,
+            r.strings?.map((c) => Buffer.from(c, 'base64')),
+          ),
+        );
       for (const [zone, records] of byZone) {
         const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
         const { rcode } = await ask(message);
@@ -166,7 +175,11 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change these names and types. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new ApiError(502, 'dns_update_failed', `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`);
+          throw new ApiError(
+            502,
+            'dns_update_failed',
+            `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
+          );
       }
     },
 

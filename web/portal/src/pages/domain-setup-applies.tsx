@@ -97,10 +97,12 @@ export function PublishHistory(props: { domain: string; refreshKey: number; onRe
           ) : (
             <>
               <p>
-                Each publish we made for {props.domain}, newest first. Undoing one puts back exactly the records it replaced, with their TTLs, and removes the ones
-                it added; if the records were changed since, nothing is undone and we say what changed.
+                Each publish we made for {props.domain}, newest first. Undoing one puts back exactly the records it replaced, with their TTLs, and removes the
+                ones it added; if the records were changed since, nothing is undone and we say what changed.
               </p>
-              {done !== null ? <Notice tone="ok">The publish was undone: the records are back as they were before it. Checking the records again.</Notice> : null}
+              {done !== null ? (
+                <Notice tone="ok">The publish was undone: the records are back as they were before it. Checking the records again.</Notice>
+              ) : null}
               <ol className="setup-applies">
                 {applies.map((a) => (
                   <ApplyItem
