@@ -401,3 +401,21 @@ describe('svc setup-applies and setup-revert', () => {
     expect(again.stderr).toContain('already reverted');
   });
 });
+
+describe('an apply whose connection was deleted', () => {
+  it('is not reverted, with a 409 saying to put its records back by hand; nothing is written', async () => {
+    const id = await bindConnection();
+    const applied = await apply(journaled, { connection_id: id, dry_run: false });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const deleted = await h.service.api(`/v1/dns-connections/${id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    const zone = await zoneBytes(journaled);
+    const refused = await revert(journaled, applied.body.apply_id, { dry_run: true });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      code: 'dns_connection_deleted',
+      detail: expect.stringContaining(`made through DNS connection ${id}, which was deleted`),
+    });
+    expect(await zoneBytes(journaled)).toEqual(zone);
+  });
+});

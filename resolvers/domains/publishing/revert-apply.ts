@@ -54,7 +54,16 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
   if (entry.reverted_at) throw alreadyReverted(row.domain, applyId, entry.reverted_at);
 
   const journal = readJournal(entry.rrsets);
-  const { publisher } = await openDnsPublisher(ctx, entry.connection_id);
+  const { publisher } = await openDnsPublisher(ctx, entry.connection_id).catch((error: unknown) => {
+    // The connection the apply wrote through is the only one that may undo it (another may reach another server).
+    if (error instanceof ApiError && error.code === 'dns_connection_not_found')
+      throw new ApiError(
+        409,
+        'dns_connection_deleted',
+        `Apply ${applyId} of ${row.domain} was made through DNS connection ${entry.connection_id}, which was deleted, so it cannot be reverted for you: put back the records listed in its "changes" (before) at your DNS provider by hand.`,
+      );
+    throw error;
+  });
   const now: JournalRRset[] = [];
   for (const set of journal)
     now.push({ ...set, after: withStrings(publisher, inOrder((await publisher.readRecords(set.name, set.type)).map(normalizeRecord))) });
