@@ -36,3 +36,17 @@ export async function claimSetupApplyRevert(db: Kysely<Database>, applyId: numbe
 export async function releaseSetupApplyRevert(db: Kysely<Database>, applyId: number): Promise<void> {
   await db.updateTable('setup_applies').set({ reverted_at: null }).where('id', '=', applyId).execute();
 }
+
+/** The domain's applies made after `applyId` that still stand (not reverted), newest first: what may have changed its RRsets since. */
+export function listStandingAppliesAfter(db: Kysely<Database>, accountId: number, domain: string, applyId: number): Promise<SetupApplyRow[]> {
+  return db
+    .selectFrom('setup_applies')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('domain', '=', domain)
+    .where('kind', '=', 'apply')
+    .where('id', '>', applyId)
+    .where('reverted_at', 'is', null)
+    .orderBy('id', 'desc')
+    .execute();
+}

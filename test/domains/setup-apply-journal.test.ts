@@ -18,6 +18,7 @@ import {
 } from '../orders/support/ordering-fixture.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
 import { DEMO_VERIFICATION_TOKEN, verificationValue } from '../../resolvers/orders/verification-record.js';
+import { insertSetupApply } from '../../db/setup-applies.js';
 
 /**
  * The apply journal and its undo through every door, against a real BIND that takes RFC 2136
@@ -327,16 +328,34 @@ describe('a zone changed by hand since the apply', () => {
         type: 'MX',
         left_by_apply: [{ type: 'MX', name: handEdited, value: 'smtp.google.com', ttl: 3600, priority: 1 }],
         now: [{ type: 'MX', name: handEdited, value: 'mx.by-hand.test', ttl: 300, priority: 5 }],
+        changed_by_apply_id: null,
       },
     ]);
+    expect(error?.message).toContain('Put those records back as the apply left them to revert it, or change them by hand.');
     expect(await zoneBytes(handEdited)).toEqual(changed);
 
+    // A later apply that still stands and wrote the MX (journaled as such) is named as the change to revert first.
+    const account = await h.service.services.db.selectFrom('domains').select('account_id').where('domain', '=', handEdited).executeTakeFirstOrThrow();
+    const later = await insertSetupApply(h.service.services.db, {
+      account_id: account.account_id,
+      domain: handEdited,
+      connection_id: id,
+      kind: 'apply',
+      reverts_apply_id: null,
+      rrsets: JSON.stringify([
+        { name: handEdited, type: 'MX', before: [], after: [{ type: 'MX', name: handEdited, value: 'mx.by-hand.test', ttl: 300, priority: 5 }] },
+      ]),
+    });
     // A dry run through MCP finds the same conflict; the apply stays revertible.
     const dry = await mcp.callTool({ name: 'revert_domain_setup_apply', arguments: { domain: handEdited, apply_id: applyId, dry_run: true } });
     expect(dry.isError).toBe(true);
-    expect(JSON.stringify(dry.content)).toContain('The zone changed since apply');
+    expect(JSON.stringify(dry.content)).toContain(`The zone changed since apply ${applyId}`);
+    expect(JSON.stringify(dry.content)).toContain(`Apply ${later.id} changed them since: revert it first (newest first), then this one.`);
     const listed = (await applies(handEdited)).body.data;
-    expect(listed.map((e: any) => [e.apply_id, e.reverted_at])).toEqual([[applyId, null]]);
+    expect(listed.map((e: any) => [e.apply_id, e.reverted_at])).toEqual([
+      [later.id, null],
+      [applyId, null],
+    ]);
     expect(await zoneBytes(handEdited)).toEqual(changed);
   });
 

@@ -1,10 +1,10 @@
 import type { Context } from '../../context.js';
 import { ApiError } from '../../api-error.js';
-import { claimSetupApplyRevert, findSetupApply, releaseSetupApplyRevert } from '../../../db/setup-applies.js';
+import { claimSetupApplyRevert, findSetupApply, listStandingAppliesAfter, releaseSetupApplyRevert } from '../../../db/setup-applies.js';
 import { checkDomainSetup, findSetupDomain } from '../setup/get-domain-setup.js';
 import type { BuildState } from '../setup/setup-record.js';
 import { inOrder, readJournal, recordSetupApply, recordsLeaving, sameRRset, withStrings, type JournalRRset } from './apply-journal.js';
-import type { DnsRecord } from './dns-publisher.js';
+import type { DnsRecord, JournalRecord } from './dns-publisher.js';
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord } from './plan-changes.js';
 import { changeOf, type SetupApplyChange } from './list-setup-applies.js';
@@ -68,13 +68,30 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
   for (const set of journal)
     now.push({ ...set, after: withStrings(publisher, inOrder((await publisher.readRecords(set.name, set.type)).map(normalizeRecord))) });
   const changed = journal.filter((set, i) => !sameRRset(now[i]!.after, set.after));
-  if (changed.length > 0)
+  if (changed.length > 0) {
+    // A later apply that still stands and wrote one of these RRsets is the likely change: name it, so it can be reverted first.
+    const later = (await listStandingAppliesAfter(db, row.account_id, row.domain, applyId)).map((r) => ({ id: r.id, sets: readJournal(r.rrsets) }));
+    const laterFor = (set: JournalRRset) => later.find((l) => l.sets.some((s) => s.name === set.name && s.type === set.type))?.id ?? null;
+    const laterIds = [...new Set(changed.map(laterFor).filter((id) => id !== null))];
+    const advice =
+      laterIds.length > 0
+        ? `Apply ${laterIds.join(' and ')} changed them since: revert ${laterIds.length === 1 ? 'it' : 'those'} first (newest first), then this one.`
+        : 'Put those records back as the apply left them to revert it, or change them by hand.';
     throw new ApiError(
       409,
       'conflict',
-      `The zone changed since apply ${applyId}, so nothing was reverted: ${changed.map((set) => describeChange(set, now[journal.indexOf(set)]!.after)).join('; ')}. Put those records back as the apply left them to revert it, or change them by hand.`,
-      { conflicts: changed.map((set) => ({ name: set.name, type: set.type, left_by_apply: set.after, now: now[journal.indexOf(set)]!.after })) },
+      `The zone changed since apply ${applyId}, so nothing was reverted: ${changed.map((set) => describeChange(set, now[journal.indexOf(set)]!.after)).join('; ')}. ${advice}`,
+      {
+        conflicts: changed.map((set) => ({
+          name: set.name,
+          type: set.type,
+          left_by_apply: set.after.map(plain),
+          now: now[journal.indexOf(set)]!.after.map(plain),
+          changed_by_apply_id: laterFor(set),
+        })),
+      },
     );
+  }
 
   // Each RRset goes from what the apply left back to what it replaced.
   const plan: JournalRRset[] = journal.map((set) => ({ name: set.name, type: set.type, before: set.after, after: set.before }));
@@ -130,6 +147,12 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
     buildState: after.buildState,
     ready: after.ready,
   };
+}
+
+/** A record without the journal's TXT strings, as answers show records. */
+function plain(record: JournalRecord): DnsRecord {
+  const { strings: _strings, ...rest } = record;
+  return rest;
 }
 
 function alreadyReverted(domain: string, applyId: number, at: Date | null): ApiError {
