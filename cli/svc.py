@@ -236,6 +236,16 @@ def cmd_setup(client, args):
     return client.request("POST" if args.check else "GET", path + ("/check" if args.check else ""))
 
 
+def cmd_setup_applies(client, args):
+    path = "/v1/domains/%s/setup/applies" % urllib.parse.quote(args.domain.strip(), safe="")
+    return cmd_get_page(path)(client, args)
+
+
+def cmd_setup_revert(client, args):
+    path = "/v1/domains/%s/setup/applies/%d/revert" % (urllib.parse.quote(args.domain.strip(), safe=""), args.apply_id)
+    return client.request("POST", path, {"dry_run": args.dry_run})
+
+
 def cmd_get(client, args):
     return client.request("GET", args.path)
 
@@ -554,6 +564,23 @@ def build_parser():
     sub.add_argument("--apply", type=int, metavar="CONNECTION_ID",
                      help="publish the records not yet verified through this DNS connection (GET /v1/dns-connections lists them)")
     sub.add_argument("--dry-run", action="store_true", help="with --apply: print the changes without making them")
+
+    sub = add("setup-applies", "the journal of a domain's publishes, to undo one",
+              "Each apply that wrote records for DOMAIN (and each revert), newest first, with every RRset it touched "
+              "as read before and after the write (GET /v1/domains/DOMAIN/setup/applies). has_more says whether "
+              "another page follows. Needs a key with scope read.", cmd_setup_applies)
+    sub.add_argument("domain", metavar="DOMAIN", help="a domain on one of your orders, e.g. example.com")
+    sub.add_argument("--limit", type=int, metavar="N", help="applies per page, 1 to 100 (default 10)")
+    sub.add_argument("--starting-after", metavar="APPLY_ID", help="the apply_id of the last apply of the previous page")
+
+    sub = add("setup-revert", "undo a publish: put back the records an apply replaced",
+              "Puts back exactly the RRsets apply APPLY_ID replaced (TTLs included) and removes what it added, "
+              "through the connection it used (POST /v1/domains/DOMAIN/setup/applies/APPLY_ID/revert). Refused, "
+              "listing them, when the zone changed since the apply; an apply is reverted once. With --dry-run it "
+              "only prints the changes. Needs a key with scope write.", cmd_setup_revert)
+    sub.add_argument("domain", metavar="DOMAIN", help="a domain on one of your orders, e.g. example.com")
+    sub.add_argument("apply_id", type=int, metavar="APPLY_ID", help="an apply_id from svc setup-applies DOMAIN")
+    sub.add_argument("--dry-run", action="store_true", help="print the changes without making them")
 
     for name, summary, description, path, cursor in (
             ("dashboard", "domains grouped by the order that paid for them",

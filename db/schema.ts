@@ -451,6 +451,21 @@ export interface DnsConnectionTable {
   deleted_at: Timestamp | null;
 }
 
+/** One publish (kind apply) or its undoing (kind revert) at a DNS provider: the journal of docs/domain-publishing.md. */
+export interface SetupApplyTable {
+  id: Generated<number>;
+  account_id: number;
+  domain: string;
+  connection_id: number;
+  kind: 'apply' | 'revert';
+  /** For a revert: the apply it undid. */
+  reverts_apply_id: number | null;
+  /** JSON text: each RRset touched, [{ name, type, before: [...], after: [...] }], records as DnsRecord. */
+  rrsets: string;
+  applied_at: CreatedAt;
+  reverted_at: Timestamp | null;
+}
+
 /** A received DMARC aggregate (kind dmarc) or TLS-RPT (kind tls) report, stored once per (kind, org_name, report_id). */
 export interface ReportTable {
   id: Generated<number>;
@@ -655,6 +670,7 @@ export interface Database {
   verified_domains: VerifiedDomainTable;
   worker_heartbeats: WorkerHeartbeatTable;
   dns_connections: DnsConnectionTable;
+  setup_applies: SetupApplyTable;
   dnsbl_liveness: DnsblLivenessTable;
   reports: ReportTable;
   dmarc_report_rows: DmarcReportRowTable;
@@ -693,6 +709,8 @@ export type PromotionCode = Selectable<PromotionCodeTable>;
 export type NewPromotionCode = Insertable<PromotionCodeTable>;
 export type DnsConnectionRow = Selectable<DnsConnectionTable>;
 export type NewDnsConnection = Insertable<DnsConnectionTable>;
+export type SetupApplyRow = Selectable<SetupApplyTable>;
+export type NewSetupApply = Insertable<SetupApplyTable>;
 export type DnsblLivenessRow = Selectable<DnsblLivenessTable>;
 export type NewDnsblLiveness = Insertable<DnsblLivenessTable>;
 export type ReportRow = Selectable<ReportTable>;

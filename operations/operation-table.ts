@@ -549,6 +549,45 @@ export const domainSetupRows = [
     // Destructive: a real apply replaces records at the provider (another provider's MX, an old SPF); a dry run changes nothing.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   },
+  {
+    name: 'list_domain_setup_applies',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/domains/{domain}/setup/applies',
+    document: 'domain-setup-applies',
+    scope: 'read',
+    rateLimit: 'read',
+    summary:
+      'The journal of a domain\'s publishes, newest first: each apply that wrote records (and each revert), with every RRset it touched as read before and after the write: {"data": [{"apply_id", "applied_at", "connection_id", "changes", "reverted_at"}], "has_more": true|false}; page on with starting_after=<last apply_id>.',
+    params: [setupDomainParam, ...pageParams('Applies', 'apply_id')],
+    annotations: READING,
+    ...PAGED,
+  },
+  {
+    name: 'revert_domain_setup_apply',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/domains/{domain}/setup/applies/{apply_id}/revert',
+    document: 'revert-domain-setup-apply',
+    unwrap: 'revertDomainSetupApply',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Undoes an apply: puts back exactly the RRsets it replaced (TTLs included) and removes what it added, through the connection it used. {"dry_run": true} shows the changes and makes none. Refused with 409 conflict, listing them, when the zone changed since the apply; an apply is reverted once.',
+    params: [
+      setupDomainParam,
+      { name: 'apply_id', in: 'path', type: 'integer', required: true, description: 'An apply_id from GET /v1/domains/{domain}/setup/applies.' },
+      {
+        name: 'dry_run',
+        in: 'body',
+        type: 'boolean',
+        required: true,
+        description: 'true: answer the changes without making them (try this first); false: make them.',
+      },
+    ],
+    // Destructive: a revert removes the records the apply published (the domain's mail may stop working); a dry run changes nothing.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
 ] as const satisfies readonly OperationRow[];
 
 /** GET /v1/events on REST and MCP: each event's data_json text becomes the object "data". */

@@ -73,6 +73,7 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   place_order: [402, 404, 409, 502],
   create_card_setup_link: [422, 502],
   apply_domain_setup: [409, 422, 502],
+  revert_domain_setup_apply: [409, 422, 502],
 };
 
 /** Header inputs whose format is a rule of the API (SPEC 4.2, Idempotency). */

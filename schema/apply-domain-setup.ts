@@ -10,7 +10,7 @@ const ChangeActionEnum = builder.enumType('DnsChangeAction', {
   values: CHANGE_ACTIONS,
 });
 
-const PublishedRecordRef = builder.objectRef<DnsRecord>('PublishedRecord').implement({
+export const PublishedRecordRef = builder.objectRef<DnsRecord>('PublishedRecord').implement({
   description: 'One resource record at the DNS provider.',
   fields: (t) => ({
     type: t.exposeString('type', { description: 'MX, TXT, A or CNAME.' }),
@@ -39,6 +39,10 @@ const AppliedSetupRef = builder.objectRef<AppliedSetup>('AppliedDomainSetup').im
     changes: t.field({ type: [DnsChangeRef], description: '[] when every record is already served as wanted.', resolve: (a) => a.changes }),
     buildState: t.field({ type: BuildStateEnum, description: "The domain's build state, checked again after a real apply.", resolve: (a) => a.buildState }),
     ready: t.exposeBoolean('ready', { description: 'Every required record verified by our own checks.' }),
+    applyId: t.exposeInt('applyId', {
+      nullable: true,
+      description: 'The journal entry of a real apply that wrote records (domainSetupApplies; revertDomainSetupApply puts them back); null otherwise.',
+    }),
   }),
 });
 

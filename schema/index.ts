@@ -28,6 +28,7 @@ import './domain-verification.js';
 import './domain-setup.js';
 import './dns-connections.js';
 import './apply-domain-setup.js';
+import './setup-applies.js';
 import './mailboxes.js';
 import './reports.js';
 

@@ -498,6 +498,12 @@ export type SequencerInput = {
   sequencer: Sequencer;
 };
 
+/** apply: a publish of the setup. revert: the undoing of one (revertsApplyId). */
+export enum SetupApplyKind {
+  Apply = 'apply',
+  Revert = 'revert'
+}
+
 /** What the record is for: mail hosts, SPF, DKIM, DMARC, web forwarding, proof of control, TLS reports (optional). */
 export enum SetupRecordPurpose {
   Dkim = 'dkim',
@@ -611,7 +617,7 @@ export type ApplyDomainSetupMutationVariables = Exact<{
 }>;
 
 
-export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
+export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, apply_id: number | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type InvoiceFieldsFragment = { number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
 
@@ -848,6 +854,15 @@ export type DomainMailboxesQueryVariables = Exact<{
 
 export type DomainMailboxesQuery = { domainMailboxes: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, first_name: string, last_name: string }> } };
 
+export type DomainSetupAppliesQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+  limit: InputMaybe<Scalars['Int']['input']>;
+  startingAfter: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type DomainSetupAppliesQuery = { page: { data: Array<{ kind: SetupApplyKind, apply_id: number, reverts_apply_id: number | null, applied_at: string, connection_id: number, reverted_at: string | null, changes: Array<{ name: string, type: string, before: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, after: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, replaced: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, added: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> }>, pageInfo: { has_more: boolean } } };
+
 export type DomainSetupZoneQueryVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
@@ -1003,6 +1018,15 @@ export type RevealMailboxCredentialsMutationVariables = Exact<{
 
 
 export type RevealMailboxCredentialsMutation = { revealMailboxCredentials: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, username: string, password: string | null, first_name: string, last_name: string, imap_host: string, imap_port: number, smtp_host: string, smtp_port: number }> } };
+
+export type RevertDomainSetupApplyMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+  applyId: Scalars['Int']['input'];
+  dryRun: Scalars['Boolean']['input'];
+}>;
+
+
+export type RevertDomainSetupApplyMutation = { revertDomainSetupApply: { domain: string, ready: boolean | null, apply_id: number, connection_id: number, dry_run: boolean, revert_apply_id: number | null, reverted_at: string | null, build_state: BuildState | null, changes: Array<{ name: string, type: string, before: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, after: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, replaced: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, added: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type SegmentEspQueryVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];

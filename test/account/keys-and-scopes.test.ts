@@ -51,6 +51,8 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'request-plan': { input: { message: 'Matrix test' } },
   'pay-invoices': { input: {} },
   'apply-domain-setup': { domain: 'example.com', connectionId: 1, dryRun: true },
+  'domain-setup-applies': { domain: 'example.com' },
+  'revert-domain-setup-apply': { domain: 'example.com', applyId: 1, dryRun: true },
   'domain-sources': { domain: 'example.com' },
   'upload-report': { input: { content: Buffer.from('<feedback/>').toString('base64') } },
   'domain-mailboxes': { domain: 'example.com' },
@@ -61,7 +63,7 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
 
 function request(row: (typeof accountRows)[number], key: string | null) {
   const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-    String(['workspace_id', 'webhook_id', 'delivery_id', 'connection_id'].includes(name) ? 1 : name === 'domain' ? 'example.com' : 'sub_x'),
+    String(['workspace_id', 'webhook_id', 'delivery_id', 'connection_id', 'apply_id'].includes(name) ? 1 : name === 'domain' ? 'example.com' : 'sub_x'),
   );
   return service.api(path, {
     method: row.method,

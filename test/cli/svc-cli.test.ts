@@ -350,6 +350,8 @@ describe('help', () => {
     'report-days',
     'alert-settings',
     'upload-report',
+    'setup-applies',
+    'setup-revert',
     'requests',
     'workspaces',
     'get',

@@ -47,6 +47,8 @@ const SPEC_TOOLS: Record<string, Scope> = {
   get_domain_setup: 'read',
   check_domain_setup: 'read',
   apply_domain_setup: 'write',
+  list_domain_setup_applies: 'read',
+  revert_domain_setup_apply: 'write',
   list_domain_mailboxes: 'read',
   reveal_mailbox_credentials: 'write',
   reset_mailbox_password: 'write',

@@ -7,6 +7,7 @@ import { checkDomainSetup, findSetupDomain, setupEnvironment } from '../setup/ge
 import type { BuildState, WantedRecordWithStatus } from '../setup/setup-record.js';
 import type { DnsRecord, PlannedChange } from './dns-publisher.js';
 import { publishRecords } from './publish-records.js';
+import { recordSetupApply } from './apply-journal.js';
 
 export interface AppliedSetup {
   readonly domain: string;
@@ -18,6 +19,8 @@ export interface AppliedSetup {
   readonly buildState: BuildState;
   /** Every required record verified, by our own checks after the apply. */
   readonly ready: boolean;
+  /** The journal entry of a real apply that wrote records (GET .../setup/applies; revert puts them back); null otherwise. */
+  readonly applyId: number | null;
 }
 
 /** An SPF `conflict` on one record is the merge that would pass 10 lookups (two records are the other conflict, which the plan fixes). */
@@ -57,9 +60,10 @@ export async function applyDomainSetup(raw: string, connectionId: number, dryRun
     throw new ApiError(409, 'spf_lookup_limit', `The SPF record of ${pastLimit.name} is not published for you: ${pastLimit.detail} Nothing was changed.`);
   const result = await publishRecords(ctx, connectionId, pending.map(asDnsRecord), dryRun);
   if (dryRun || result.changes.length === 0)
-    return { domain: setup.domain, connectionId, dryRun, changes: result.changes, buildState: setup.buildState, ready: setup.ready };
+    return { domain: setup.domain, connectionId, dryRun, changes: result.changes, buildState: setup.buildState, ready: setup.ready, applyId: null };
+  const applyId = result.journal ? await recordSetupApply(ctx, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: result.journal }) : null;
   // A fresh check context: the request's own remembers the lookups made before the records were published.
   const fresh = ctx.services.createCheckContext({ budget: ctx.scope().budget, signal: ctx.scope().signal });
   const after = await checkDomainSetup(row.domain, { ...ctx, checks: () => fresh });
-  return { domain: after.domain, connectionId, dryRun, changes: result.changes, buildState: after.buildState, ready: after.ready };
+  return { domain: after.domain, connectionId, dryRun, changes: result.changes, buildState: after.buildState, ready: after.ready, applyId };
 }

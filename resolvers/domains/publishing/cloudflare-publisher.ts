@@ -103,6 +103,23 @@ export function createCloudflarePublisher(token: string, options: CloudflareOpti
         await call(() => client.dns.records.batch({ zone_id: id, deletes, posts }), zoneName);
       }
     },
+
+    async rewriteRecords(remove, add) {
+      const byZone = new Map<string, { id: string; deletes: { id: string }[]; posts: PostRecord[] }>();
+      const entryOf = async (record: DnsRecord) => {
+        const zone = await zoneOf(normalizeName(record.name));
+        const entry = byZone.get(zone.name) ?? { id: zone.id, deletes: [], posts: [] };
+        byZone.set(zone.name, entry);
+        return entry;
+      };
+      for (const r of remove) {
+        const recordId = ids.get(idKey(r));
+        if (!recordId) throw new Error(`Removing a ${r.type} record at ${r.name} that was not read first.`);
+        (await entryOf(r)).deletes.push({ id: recordId });
+      }
+      for (const r of add) (await entryOf(r)).posts.push(toPost(r));
+      for (const [zoneName, { id, deletes, posts }] of byZone) await call(() => client.dns.records.batch({ zone_id: id, deletes, posts }), zoneName);
+    },
   };
 }
 
@@ -124,8 +141,8 @@ function fromContent(type: CloudflareType, content: string): string {
 }
 
 function toPost(record: DnsRecord): PostRecord {
-  // Cloudflare takes a TTL of 60 to 86400 seconds (1 means automatic).
-  const ttl = Math.min(86_400, Math.max(60, record.ttl));
+  // Cloudflare takes a TTL of 60 to 86400 seconds, or 1 for automatic (kept, so a revert puts an automatic TTL back as it was).
+  const ttl = record.ttl === 1 ? 1 : Math.min(86_400, Math.max(60, record.ttl));
   const type = cloudflareType(record.type);
   const name = normalizeName(record.name);
   switch (type) {

@@ -27,4 +27,17 @@ export interface PlannedChange {
 export interface DnsPublisher {
   readRecords(name: string, type: string): Promise<DnsRecord[]>;
   applyChanges(changes: readonly PlannedChange[]): Promise<void>;
+  /**
+   * Removes `remove` and adds `add` (each zone in one change, as applyChanges): how a revert puts an
+   * apply's RRsets back (apply-journal.ts). Every record in `remove` was read through this publisher
+   * first; a TXT in `add` with `strings` is written as exactly those character-strings.
+   */
+  rewriteRecords(remove: readonly DnsRecord[], add: readonly JournalRecord[]): Promise<void>;
+  /** A TXT record's character-strings (base64 each) as the server split it, when this publisher read it and can tell. */
+  servedStrings?(record: DnsRecord): readonly string[] | undefined;
+}
+
+/** A record as the apply journal keeps it: a TXT also with its character-strings as served (base64 each), so a revert writes back the same bytes. */
+export interface JournalRecord extends DnsRecord {
+  readonly strings?: readonly string[];
 }

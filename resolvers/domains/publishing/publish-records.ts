@@ -2,12 +2,15 @@ import type { Context } from '../../context.js';
 import type { DnsRecord, PlannedChange } from './dns-publisher.js';
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord, planChanges } from './plan-changes.js';
+import { journalOf, type JournalRRset } from './apply-journal.js';
 
 export interface PublishResult {
   readonly connectionId: number;
   readonly dryRun: boolean;
   /** The changes made, or with dryRun the ones that would be; empty when the records are already served. */
   readonly changes: readonly PlannedChange[];
+  /** After a write: each RRset touched, as read before and after it (the apply journal); null when nothing was written. */
+  readonly journal: readonly JournalRRset[] | null;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function publishRecords(ctx: Context, connectionId: number, wanted:
   // One at a time: a customer's DNS server is not ours to load, and a setup has only a handful of names.
   for (const { name, type } of pairs) existing.push(...(await publisher.readRecords(name, type)));
   const changes = planChanges(records, existing);
-  if (!dryRun && changes.length > 0) await publisher.applyChanges(changes);
-  return { connectionId, dryRun, changes };
+  if (dryRun || changes.length === 0) return { connectionId, dryRun, changes, journal: null };
+  await publisher.applyChanges(changes);
+  return { connectionId, dryRun, changes, journal: await journalOf(publisher, changes, existing) };
 }

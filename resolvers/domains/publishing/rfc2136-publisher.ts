@@ -168,6 +168,46 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
           );
       }
     },
+
+    async rewriteRecords(remove, add) {
+      // Removals first, then additions, in one UPDATE per zone: the server applies it whole or not at all.
+      const byZone = new Map<string, Buffer[]>();
+      const put = async (record: DnsRecord, encoded: Buffer) => {
+        const zone = await zoneOf(normalizeName(record.name));
+        byZone.set(zone, [...(byZone.get(zone) ?? []), encoded]);
+      };
+      for (const r of remove) await put(r, encodeRecord(r, CLASS_NONE, 0, servedTxt.get(txtKey(r))));
+      for (const r of add)
+        await put(
+          r,
+          encodeRecord(
+            r,
+            CLASS_IN,
+            r.ttl,
+            r.strings?.map((c) => Buffer.from(c, 'base64')),
+          ),
+        );
+      for (const [zone, records] of byZone) {
+        const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
+        const { rcode } = await ask(message);
+        if (rcode === 'REFUSED' || rcode === 'NOTZONE')
+          throw new ApiError(
+            422,
+            'dns_update_refused',
+            `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change these names and types. Nothing was changed in ${zone}.`,
+          );
+        if (rcode !== 'NOERROR')
+          throw new ApiError(
+            502,
+            'dns_update_failed',
+            `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
+          );
+      }
+    },
+
+    servedStrings(record) {
+      return record.type.toUpperCase() === 'TXT' ? servedTxt.get(txtKey(record))?.map((c) => c.toString('base64')) : undefined;
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import { ErrorBanner, QueryState } from '../ui/status';
 import { Chip } from '../ui/chip';
 import { formatDateTime } from '../ui/format';
 import { PublishForMe } from './domain-setup-publish';
+import { PublishHistory } from './domain-setup-applies';
 
 const DomainSetupDocument = graphql(`
   query DomainSetup($domain: String!) {
@@ -83,6 +84,8 @@ export function DomainSetupPage() {
   const params = useParams<{ domain: string }>();
   const domain = decodeURIComponent(params.domain ?? '').toLowerCase();
   const [result, reexecute] = useQuery({ query: DomainSetupDocument, variables: { domain } });
+  // Counts publishes made on this page, so the list of publishes reads again after each.
+  const [publishes, setPublishes] = useState(0);
   const [checking, check] = useMutation(CheckDomainSetupDocument);
   const [checked, setChecked] = useState<Setup | null>(null);
   const [announce, setAnnounce] = useState('');
@@ -168,6 +171,15 @@ export function DomainSetupPage() {
             <PublishForMe
               domain={setup.domain}
               onPublished={() => {
+                void checkNow(true);
+                reexecute({ requestPolicy: 'network-only' });
+                setPublishes((n) => n + 1);
+              }}
+            />
+            <PublishHistory
+              domain={setup.domain}
+              refreshKey={publishes}
+              onReverted={() => {
                 void checkNow(true);
                 reexecute({ requestPolicy: 'network-only' });
               }}

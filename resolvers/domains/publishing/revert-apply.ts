@@ -1,0 +1,173 @@
+import type { Context } from '../../context.js';
+import { ApiError } from '../../api-error.js';
+import { claimSetupApplyRevert, findSetupApply, listStandingAppliesAfter, releaseSetupApplyRevert } from '../../../db/setup-applies.js';
+import { checkDomainSetup, findSetupDomain } from '../setup/get-domain-setup.js';
+import type { BuildState } from '../setup/setup-record.js';
+import { inOrder, readJournal, recordSetupApply, recordsLeaving, sameRRset, withStrings, type JournalRRset } from './apply-journal.js';
+import type { DnsRecord, JournalRecord } from './dns-publisher.js';
+import { openDnsPublisher } from './dns-connections.js';
+import { normalizeRecord } from './plan-changes.js';
+import { changeOf, type SetupApplyChange } from './list-setup-applies.js';
+
+export interface RevertedApply {
+  readonly applyId: number;
+  readonly domain: string;
+  readonly connectionId: number;
+  readonly dryRun: boolean;
+  /** Each RRset: `before` what the zone holds now (what the apply left), `after` what the revert puts back. */
+  readonly changes: readonly SetupApplyChange[];
+  /** The revert's own journal entry; null for a dry run. */
+  readonly revertApplyId: number | null;
+  /** When the apply was reverted; null for a dry run. */
+  readonly revertedAt: Date | null;
+  /** The domain's build state, checked again after a real revert; null for a dry run. */
+  readonly buildState: BuildState | null;
+  /** Every required record verified after the revert; null for a dry run. */
+  readonly ready: boolean | null;
+}
+
+/**
+ * POST /v1/domains/{domain}/setup/applies/{apply_id}/revert: puts back exactly the RRsets an apply
+ * replaced, removing what it added (docs/domain-publishing.md, "Undo").
+ *
+ * 1. The apply must be one of this domain's, of the caller's account (404), not a revert's own
+ *    entry and not reverted already (409).
+ * 2. Every RRset it touched is read again through its connection's server: one that no longer holds
+ *    exactly what the apply left (a record, a value or a TTL changed since) refuses the whole revert
+ *    with a 409 `conflict` listing each, and nothing is written. The customer's later change wins.
+ * 3. A dry run answers the changes. Otherwise the apply is claimed (two reverts at once: one writes),
+ *    the records are written in one change per zone, and the claim is given back if the write fails.
+ * 4. The revert is journaled as an entry of its own, and the setup is checked again, as after an apply.
+ */
+export async function revertSetupApply(raw: string, applyId: number, dryRun: boolean, ctx: Context): Promise<RevertedApply> {
+  const row = await findSetupDomain(ctx, raw);
+  const db = ctx.services.db;
+  const entry = await findSetupApply(db, row.account_id, row.domain, applyId);
+  if (!entry)
+    throw new ApiError(404, 'apply_not_found', `There is no apply ${applyId} of ${row.domain}; GET /v1/domains/${row.domain}/setup/applies lists its applies.`);
+  if (entry.kind === 'revert')
+    throw new ApiError(
+      409,
+      'not_an_apply',
+      `Entry ${applyId} of ${row.domain} is the revert of apply ${entry.reverts_apply_id}, not an apply; to publish those records again, apply the setup (POST /v1/domains/${row.domain}/setup/apply).`,
+    );
+  if (entry.reverted_at) throw alreadyReverted(row.domain, applyId, entry.reverted_at);
+
+  const journal = readJournal(entry.rrsets);
+  const { publisher } = await openDnsPublisher(ctx, entry.connection_id).catch((error: unknown) => {
+    // The connection the apply wrote through is the only one that may undo it (another may reach another server).
+    if (error instanceof ApiError && error.code === 'dns_connection_not_found')
+      throw new ApiError(
+        409,
+        'dns_connection_deleted',
+        `Apply ${applyId} of ${row.domain} was made through DNS connection ${entry.connection_id}, which was deleted, so it cannot be reverted for you: put back the records listed in its "changes" (before) at your DNS provider by hand.`,
+      );
+    throw error;
+  });
+  const now: JournalRRset[] = [];
+  for (const set of journal)
+    now.push({ ...set, after: withStrings(publisher, inOrder((await publisher.readRecords(set.name, set.type)).map(normalizeRecord))) });
+  const changed = journal.filter((set, i) => !sameRRset(now[i]!.after, set.after));
+  if (changed.length > 0) {
+    // A later apply that still stands and wrote one of these RRsets is the likely change: name it, so it can be reverted first.
+    const later = (await listStandingAppliesAfter(db, row.account_id, row.domain, applyId)).map((r) => ({ id: r.id, sets: readJournal(r.rrsets) }));
+    const laterFor = (set: JournalRRset) => later.find((l) => l.sets.some((s) => s.name === set.name && s.type === set.type))?.id ?? null;
+    const laterIds = [...new Set(changed.map(laterFor).filter((id) => id !== null))];
+    const advice =
+      laterIds.length > 0
+        ? `Apply ${laterIds.join(' and ')} changed them since: revert ${laterIds.length === 1 ? 'it' : 'those'} first (newest first), then this one.`
+        : 'Put those records back as the apply left them to revert it, or change them by hand.';
+    throw new ApiError(
+      409,
+      'conflict',
+      `The zone changed since apply ${applyId}, so nothing was reverted: ${changed.map((set) => describeChange(set, now[journal.indexOf(set)]!.after)).join('; ')}. ${advice}`,
+      {
+        conflicts: changed.map((set) => ({
+          name: set.name,
+          type: set.type,
+          left_by_apply: set.after.map(plain),
+          now: now[journal.indexOf(set)]!.after.map(plain),
+          changed_by_apply_id: laterFor(set),
+        })),
+      },
+    );
+  }
+
+  // Each RRset goes from what the apply left back to what it replaced.
+  const plan: JournalRRset[] = journal.map((set) => ({ name: set.name, type: set.type, before: set.after, after: set.before }));
+  const remove = plan.flatMap((set) => recordsLeaving(set.before, set.after));
+  const add = plan.flatMap((set) => recordsLeaving(set.after, set.before));
+  if (dryRun)
+    return {
+      applyId,
+      domain: row.domain,
+      connectionId: entry.connection_id,
+      dryRun,
+      changes: plan.map(changeOf),
+      revertApplyId: null,
+      revertedAt: null,
+      buildState: null,
+      ready: null,
+    };
+
+  const at = ctx.now();
+  if (!(await claimSetupApplyRevert(db, applyId, at))) throw alreadyReverted(row.domain, applyId, null);
+  try {
+    if (remove.length + add.length > 0) await publisher.rewriteRecords(remove, add);
+  } catch (error) {
+    await releaseSetupApplyRevert(db, applyId);
+    throw error;
+  }
+  const written: JournalRRset[] = [];
+  for (const set of plan)
+    written.push({
+      ...set,
+      after: await publisher.readRecords(set.name, set.type).then(
+        (read) => withStrings(publisher, inOrder(read.map(normalizeRecord))),
+        () => set.after,
+      ),
+    });
+  const revertApplyId = await recordSetupApply(ctx, {
+    accountId: row.account_id,
+    domain: row.domain,
+    connectionId: entry.connection_id,
+    rrsets: written,
+    revertsApplyId: applyId,
+  });
+  const fresh = ctx.services.createCheckContext({ budget: ctx.scope().budget, signal: ctx.scope().signal });
+  const after = await checkDomainSetup(row.domain, { ...ctx, checks: () => fresh });
+  return {
+    applyId,
+    domain: row.domain,
+    connectionId: entry.connection_id,
+    dryRun,
+    changes: written.map(changeOf),
+    revertApplyId,
+    revertedAt: at,
+    buildState: after.buildState,
+    ready: after.ready,
+  };
+}
+
+/** A record without the journal's TXT strings, as answers show records. */
+function plain(record: JournalRecord): DnsRecord {
+  const { strings: _strings, ...rest } = record;
+  return rest;
+}
+
+function alreadyReverted(domain: string, applyId: number, at: Date | null): ApiError {
+  return new ApiError(
+    409,
+    'already_reverted',
+    `Apply ${applyId} of ${domain} was already reverted${at ? ` at ${at.toISOString()}` : ''}; an apply is reverted once. To publish its records again, apply the setup.`,
+  );
+}
+
+function describeChange(set: JournalRRset, now: readonly DnsRecord[]): string {
+  return `${set.type} at ${set.name} now holds ${show(now)} where the apply left ${show(set.after)}`;
+}
+
+function show(records: readonly DnsRecord[]): string {
+  if (records.length === 0) return 'nothing';
+  return records.map((r) => `${r.priority !== undefined && r.type === 'MX' ? `${r.priority} ` : ''}"${r.value}" (TTL ${r.ttl})`).join(', ');
+}
