@@ -10,6 +10,7 @@ import { checkCostRule } from './check-cost-rule.js';
 import { refuseNulLiterals } from './refuse-nul-literals.js';
 import { refuseMissingOperationType } from './refuse-missing-operation-type.js';
 import { useJitErrorLocations } from './jit-error-locations.js';
+import { refuseBadVariables } from './refuse-bad-variables.js';
 
 export interface YogaServerContext {
   readonly appContext: Context;
@@ -68,6 +69,9 @@ export function createGraphqlServer(options: {
       }),
       // Our own rules: check units per operation (docs/checks.md, "Limits on one request") and no NUL in literals.
       ownValidationRules,
+      // Variables in the wrong shape refused from their structure, before graphql-jit's check or
+      // graphql-js's coercion would word them with the value sent (refuse-bad-variables.ts).
+      refuseBadVariables(options.audience === 'public' ? 'public' : 'api'),
       // The stack of each bug behind a masked 500, logged with the request's ids.
       logUnexpectedErrors,
       // Executes each validated document as compiled JavaScript (graphql-jit, cached per parsed
