@@ -17,7 +17,15 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../resolvers/api-error.js';
-import { camelToSnake, describeExpectedType, invalidFieldError, missingFieldError, unknownFieldError, type Door, type Listener } from '../operations/describe-input-error.js';
+import {
+  camelToSnake,
+  describeExpectedType,
+  invalidFieldError,
+  missingFieldError,
+  unknownFieldError,
+  type Door,
+  type Listener,
+} from '../operations/describe-input-error.js';
 import { apiErrorToGraphQLError } from './mask-error.js';
 
 /**
@@ -85,7 +93,13 @@ function variableProblem(schema: GraphQLSchema, definition: VariableDefinitionNo
 }
 
 /** One refusal of coerceInputValue, told by where it is and what the schema wants there. */
-function describe(name: string, variableType: GraphQLInputType, path: readonly (string | number)[], invalidValue: unknown, error: GraphQLError): VariableProblem {
+function describe(
+  name: string,
+  variableType: GraphQLInputType,
+  path: readonly (string | number)[],
+  invalidValue: unknown,
+  error: GraphQLError,
+): VariableProblem {
   // A scalar's own refusal in our words (an ApiError thrown by its parseValue) is the answer as it is.
   if (error.originalError instanceof ApiError) return { kind: 'refused', error: error.originalError };
   const type = typeAt(variableType, path);

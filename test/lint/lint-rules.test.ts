@@ -98,8 +98,14 @@ describe('npm run lint keeps the house rules', () => {
 
   it('oxlint refuses a regex whose time grows faster than its input (eslint-plugin-regexp through jsPlugins); a linear one passes', () => {
     // The pattern that once read graphql-js messages holding a caller's value (issue 32), and a split at the first blanks.
-    write('regex-planted/slow.ts', "export const kind = (m: string) => /(\\w+) cannot represent/.exec(m)?.[1];\nexport const split = (s: string) => /^(\\S+)\\s+(.*)$/.exec(s);\n");
-    write('regex-planted/linear.ts', "export const kind = (m: string) => /^(\\w+) cannot represent/.exec(m)?.[1];\nexport const split = (s: string) => /^(\\S+)\\s+(?!\\s)(.*)$/.exec(s);\n");
+    write(
+      'regex-planted/slow.ts',
+      'export const kind = (m: string) => /(\\w+) cannot represent/.exec(m)?.[1];\nexport const split = (s: string) => /^(\\S+)\\s+(.*)$/.exec(s);\n',
+    );
+    write(
+      'regex-planted/linear.ts',
+      'export const kind = (m: string) => /^(\\w+) cannot represent/.exec(m)?.[1];\nexport const split = (s: string) => /^(\\S+)\\s+(?!\\s)(.*)$/.exec(s);\n',
+    );
     const result = run('oxlint', ['--format', 'json', 'regex-planted']);
     expect(result.status).toBe(1);
     const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string }[] }).diagnostics.map((d) => `${d.filename} ${d.code}`).sort();
