@@ -11,6 +11,7 @@ import { refuseNulLiterals } from './refuse-nul-literals.js';
 import { refuseMissingOperationType } from './refuse-missing-operation-type.js';
 import { useJitErrorLocations } from './jit-error-locations.js';
 import { refuseBadVariables } from './refuse-bad-variables.js';
+import { maskEchoedLiterals } from './mask-echoed-literals.js';
 
 export interface YogaServerContext {
   readonly appContext: Context;
@@ -72,6 +73,8 @@ export function createGraphqlServer(options: {
       // Variables in the wrong shape refused from their structure, before graphql-jit's check or
       // graphql-js's coercion would word them with the value sent (refuse-bad-variables.ts).
       refuseBadVariables(options.audience === 'public' ? 'public' : 'api'),
+      // GraphQL's refusals of a literal print it: never a secret, never more than a few characters.
+      maskEchoedLiterals,
       // The stack of each bug behind a masked 500, logged with the request's ids.
       logUnexpectedErrors,
       // Executes each validated document as compiled JavaScript (graphql-jit, cached per parsed
