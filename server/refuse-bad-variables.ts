@@ -109,12 +109,12 @@ function describe(
   const named = getNamedType(type);
   if (isInputObjectType(named)) {
     if (typeof invalidValue !== 'object' || Array.isArray(invalidValue)) return { kind: 'invalid', field, expectedType: named.name };
-    const object = invalidValue as Record<string, unknown>;
+    const object: object = invalidValue;
     // coerceInputValue reports an object's own refusals in this order: a missing required field
     // (fields in their order), then a field the type does not define (keys in their order).
     const fields = named.getFields();
     for (const f of Object.values(fields)) {
-      if (object[f.name] === undefined && f.defaultValue === undefined && isNonNullType(f.type)) return { kind: 'missing', field: f.name };
+      if (Reflect.get(object, f.name) === undefined && f.defaultValue === undefined && isNonNullType(f.type)) return { kind: 'missing', field: f.name };
     }
     const unknown = Object.keys(object).find((k) => !Object.hasOwn(fields, k));
     if (unknown !== undefined) {
@@ -181,7 +181,7 @@ export function variableProblemToApiError(problem: VariableProblem, door: Door, 
 export function refuseBadVariables(listener: Listener): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const problem = firstVariableProblem(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined);
+      const problem = firstVariableProblem(args.schema, args.document, args.operationName, args.variableValues);
       if (!problem) return;
       const operation = operationOf(args.document, args.operationName);
       const located = operation?.variableDefinitions?.length ? new GraphQLError('', { nodes: operation.variableDefinitions[0] }) : undefined;
