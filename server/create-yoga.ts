@@ -79,9 +79,9 @@ export function createGraphqlServer(options: {
       logUnexpectedErrors,
       // Executes each validated document as compiled JavaScript (graphql-jit, cached per parsed
       // document): the 500-domain dashboard's thousands of fields without graphql-js's walk per field.
-      // graphql-jit words variable coercion refusals its own way, and REST and MCP answer those from
-      // graphql-js's wording (400 unknown field, 422 wrong shape): variables that graphql-js would
-      // refuse run through graphql-js, so the refusal is the same on every door.
+      // graphql-jit words variable coercion refusals its own way: variables that graphql-js would
+      // refuse (refuseBadVariables above answers those first) run through graphql-js, so a refusal
+      // is the same on every door.
       options.jit !== false && useGraphQlJit({}, { enableIf: variablesCoerce }),
       options.jit !== false && useJitErrorLocations(),
     ],
