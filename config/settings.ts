@@ -388,7 +388,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       smtpUrl: e.SMTP_URL,
       alertFrom: e.ALERT_FROM,
       // Beside the embedded database by default, so a DATA_DIR elsewhere keeps its mail with it.
-      outboxDir: e.ALERT_OUTBOX_DIR ?? `${e.DATA_DIR.replace(/\/+$/, '')}/outbox`,
+      outboxDir: e.ALERT_OUTBOX_DIR ?? `${e.DATA_DIR.replace(/(?<!\/)\/+$/, '')}/outbox`,
       leaseMs: e.JOB_LEASE_MS,
       testPauses: e.JOB_TEST_PAUSE,
       reportsRetentionDays: e.REPORTS_RETENTION_DAYS,

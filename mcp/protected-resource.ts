@@ -6,7 +6,7 @@ export const PROTECTED_RESOURCE_PREFIX = '/.well-known/oauth-protected-resource'
 
 /** The account MCP endpoint as an OAuth protected resource: its identifier is its URL. */
 export function mcpResource(apiUrl: string): string {
-  return `${apiUrl.replace(/\/+$/, '')}/mcp`;
+  return `${apiUrl.replace(/(?<!\/)\/+$/, '')}/mcp`;
 }
 
 /** Where a client reads the resource's metadata (RFC 9728 section 3.1: the well-known prefix between host and path). */
@@ -22,7 +22,7 @@ export function protectedResourceMetadataUrl(apiUrl: string): string {
  * made in the portal, both in the Authorization header (docs/mcp.md, "Sign-in").
  */
 export function protectedResourceMetadata(apiUrl: string): Record<string, unknown> {
-  const base = apiUrl.replace(/\/+$/, '');
+  const base = apiUrl.replace(/(?<!\/)\/+$/, '');
   return {
     resource: mcpResource(apiUrl),
     authorization_servers: [base],

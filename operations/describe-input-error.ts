@@ -2,8 +2,8 @@ import { ApiError } from '../resolvers/api-error.js';
 
 /**
  * The one error model for input a caller sent in the wrong shape, worded for the door it came
- * through. Used by the REST and MCP doors and by the translation of GraphQL's coercion errors
- * (server/graphql-error-to-api-error.ts), so each says the same thing the same way.
+ * through. Used by the REST and MCP doors and by the refusal of GraphQL variables in the wrong
+ * shape (server/refuse-bad-variables.ts, from their structure), so each says the same thing the same way.
  *
  * The class, decided once from SPEC 7: on the account API "a field is not in the expected shape" is
  * a 422, and an unknown field, a missing one, a field of the wrong type and a malformed

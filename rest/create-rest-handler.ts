@@ -46,7 +46,9 @@ export function createRestHandler(options: {
         const principal = options.cors ? { kind: 'address' as const, clientAddress: info.clientAddress } : await principalOf(ctx);
         Object.assign(headers, rateLimitHeaders(await lookAtAllowance(options.services.rateLimits, principal)));
         const allow = [...found.allow, ...(options.cors ? ['POST', 'OPTIONS'] : [])].join(', ');
-        throw new ApiError(405, 'method_not_allowed', `Use ${allow} on ${url.pathname}; ${request.method} is not accepted there.`, { allow });
+        // The path as sent, cut short: a caller may send a path of a megabyte.
+        const path = url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}…` : url.pathname;
+        throw new ApiError(405, 'method_not_allowed', `Use ${allow} on ${path}; ${request.method} is not accepted there.`, { allow });
       }
       const { row, pathParams } = found.match;
       const ctx = createContext(options.services, {

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { SECRET_INPUT } from './secret-input-extension.js';
 import { sameSpellings, type DoorEnum } from './door-enum-extension.js';
 import {
   createDnsConnection,
@@ -54,8 +55,12 @@ const DnsConnectionInput = builder.inputType('DnsConnectionInput', {
     port: t.int({ required: false, description: 'rfc2136: 1 to 65535; 53 when left out.' }),
     keyName: t.string({ required: false, description: 'rfc2136: the TSIG key’s name, as in the server’s key statement.' }),
     algorithm: t.field({ type: TsigAlgorithmEnum, required: false, description: 'rfc2136: hmac-sha256 (the default) or hmac-sha512.' }),
-    secret: t.string({ required: false, description: 'rfc2136: the TSIG secret in base64. Stored encrypted, never shown again.' }),
-    apiToken: t.string({ required: false, description: 'cloudflare: an API token with Zone > DNS > Edit. Stored encrypted, never shown again.' }),
+    secret: t.string({ required: false, description: 'rfc2136: the TSIG secret in base64. Stored encrypted, never shown again.', extensions: SECRET_INPUT }),
+    apiToken: t.string({
+      required: false,
+      description: 'cloudflare: an API token with Zone > DNS > Edit. Stored encrypted, never shown again.',
+      extensions: SECRET_INPUT,
+    }),
   }),
 });
 

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { SECRET_INPUT } from './secret-input-extension.js';
 import {
   createKeyForPerson,
   findViewer,
@@ -113,8 +114,8 @@ const PasswordChangeRef = builder.objectRef<{ changed: boolean; otherSessionsEnd
 
 const ChangePasswordInput = builder.inputType('ChangePasswordInput', {
   fields: (t) => ({
-    currentPassword: t.string({ required: true, description: 'The password you sign in with now.' }),
-    newPassword: t.string({ required: true, description: 'At least 10 characters.' }),
+    currentPassword: t.string({ required: true, description: 'The password you sign in with now.', extensions: SECRET_INPUT }),
+    newPassword: t.string({ required: true, description: 'At least 10 characters.', extensions: SECRET_INPUT }),
   }),
 });
 

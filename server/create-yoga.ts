@@ -10,6 +10,8 @@ import { checkCostRule } from './check-cost-rule.js';
 import { refuseNulLiterals } from './refuse-nul-literals.js';
 import { refuseMissingOperationType } from './refuse-missing-operation-type.js';
 import { useJitErrorLocations } from './jit-error-locations.js';
+import { refuseBadVariables } from './refuse-bad-variables.js';
+import { maskEchoedLiterals } from './mask-echoed-literals.js';
 
 export interface YogaServerContext {
   readonly appContext: Context;
@@ -68,13 +70,18 @@ export function createGraphqlServer(options: {
       }),
       // Our own rules: check units per operation (docs/checks.md, "Limits on one request") and no NUL in literals.
       ownValidationRules,
+      // Variables in the wrong shape refused from their structure, before graphql-jit's check or
+      // graphql-js's coercion would word them with the value sent (refuse-bad-variables.ts).
+      refuseBadVariables(options.audience === 'public' ? 'public' : 'api'),
+      // GraphQL's refusals of a literal print it: never a secret, never more than a few characters.
+      maskEchoedLiterals,
       // The stack of each bug behind a masked 500, logged with the request's ids.
       logUnexpectedErrors,
       // Executes each validated document as compiled JavaScript (graphql-jit, cached per parsed
       // document): the 500-domain dashboard's thousands of fields without graphql-js's walk per field.
-      // graphql-jit words variable coercion refusals its own way, and REST and MCP answer those from
-      // graphql-js's wording (400 unknown field, 422 wrong shape): variables that graphql-js would
-      // refuse run through graphql-js, so the refusal is the same on every door.
+      // graphql-jit words variable coercion refusals its own way: variables that graphql-js would
+      // refuse (refuseBadVariables above answers those first) run through graphql-js, so a refusal
+      // is the same on every door.
       options.jit !== false && useGraphQlJit({}, { enableIf: variablesCoerce }),
       options.jit !== false && useJitErrorLocations(),
     ],

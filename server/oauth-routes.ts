@@ -45,7 +45,7 @@ export function createOAuthRoutes(services: Services, trustedProxies: ReadonlySe
   const trustProxy = trustedProxies.size > 0;
   const providers = new Map<string, Promise<Provider>>();
   const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
-  const issuerFor = (apiUrl: string) => apiUrl.replace(/\/+$/, '');
+  const issuerFor = (apiUrl: string) => apiUrl.replace(/(?<!\/)\/+$/, '');
   const issuerOf = (req: IncomingMessage) => (services.config.apiPort === 0 ? `http://${hostOf(req)}` : issuerFor(services.config.apiUrl));
   const providerFor = (issuer: string) => {
     let made = providers.get(issuer);

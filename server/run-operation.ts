@@ -7,15 +7,17 @@ import { ApiError } from '../resolvers/api-error.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
+import { firstVariableProblem, variableProblemToApiError } from './refuse-bad-variables.js';
 import { enumAnswerToWire, enumVariablesToGraphql } from '../operations/enum-spellings.js';
-import type { Door, Listener } from '../operations/describe-input-error.js';
+import type { Door } from '../operations/describe-input-error.js';
 
 /**
  * The operation runner REST and MCP are given: a row's operation runs in-process through the same
  * envelop pipeline as /graphql (the parse and validation caches, armor's limits, our validation
  * rules, the context, scope-auth in the schema, error masking), with no HTTP request, JSON body or
- * JSON answer in between. A resolver's refusal reaches the door as the ApiError it threw; only
- * GraphQL's own refusals (variable coercion, validation) are turned into ApiErrors from their text.
+ * JSON answer in between. A resolver's refusal reaches the door as the ApiError it threw; variables
+ * in the wrong shape are refused from their structure (refuse-bad-variables.ts), and GraphQL's own
+ * validation refusals from their extensions (graphql-error-to-api-error.ts).
  */
 export function createOperationRunner(yoga: Yoga): RunOperation {
   return async function runOperation(row: OperationRow, variables: Record<string, unknown>, ctx: Context, door: Exclude<Door, 'graphql'>): Promise<unknown> {
@@ -24,11 +26,14 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
     const enveloped = yoga.getEnveloped({ appContext: ctx });
     const document = enveloped.parse(source);
     const invalid = enveloped.validate(enveloped.schema, document);
-    if (invalid.length > 0) throw graphqlErrorToApiError(invalid, door, row.listener);
+    if (invalid.length > 0) throw graphqlErrorToApiError(invalid);
     const variableValues = enumVariablesToGraphql(enveloped.schema, document, operationName, variables);
+    // Variables in the wrong shape, told from their structure for this door (never from graphql-js's message text).
+    const problem = firstVariableProblem(enveloped.schema, document, operationName, variableValues);
+    if (problem) throw variableProblemToApiError(problem, door, row.listener);
     const contextValue = await enveloped.contextFactory();
     const result = (await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues, operationName })) as ExecutionResult;
-    if (result.errors?.length) throw firstApiError(result.errors, door, row.listener);
+    if (result.errors?.length) throw firstApiError(result.errors);
     if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
     const data = enumAnswerToWire(enveloped.schema, document, operationName, result.data as Record<string, unknown>);
     const answer = row.unwrap ? data[row.unwrap] : data;
@@ -40,11 +45,11 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
  * The masked errors keep the ApiError a resolver threw (or the one masking made: 500, 503) as their
  * originalError; the first of those is the answer. Without one, the errors are GraphQL's own.
  */
-function firstApiError(errors: readonly GraphQLError[], door: Door, listener: Listener): ApiError {
+function firstApiError(errors: readonly GraphQLError[]): ApiError {
   for (const error of errors) {
     if (error.originalError instanceof ApiError) return error.originalError;
   }
   const masked = errors.find((e) => typeof e.extensions.status === 'number');
   if (masked) return new ApiError(Number(masked.extensions.status), String(masked.extensions.code ?? 'internal_error'), masked.message);
-  return graphqlErrorToApiError(errors, door, listener);
+  return graphqlErrorToApiError(errors);
 }

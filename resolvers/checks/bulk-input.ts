@@ -12,6 +12,8 @@ export const VERIFY_EMAIL_LIMIT = 5000;
 export const SEGMENT_ESP_LIMIT = 1000;
 export const NAMESERVERS_LIMIT = 1000;
 export const URIBL_LIMIT = 100;
+/** The longest item a bulk list takes: a domain name is at most 253 characters, an address 254. */
+export const BULK_ITEM_MAX_CHARS = 320;
 
 /**
  * A bulk parameter as a list: a comma-separated string (the GET form) or an array of strings (the
@@ -31,6 +33,13 @@ export function parseBulkInput(raw: unknown, param: string, limit: number, examp
   const seen = new Set<string>();
   for (const item of strings) {
     const trimmed = item.trim();
+    // Refused whole and never repeated: an answer listing each item would send a megabyte back.
+    if (trimmed.length > BULK_ITEM_MAX_CHARS) {
+      throw badRequest(
+        'invalid_parameter',
+        `"${param}" holds a value of ${trimmed.length} characters; each is at most ${BULK_ITEM_MAX_CHARS}, such as "${example.split(',')[0] || 'example.com'}".`,
+      );
+    }
     if (trimmed !== '') seen.add(trimmed);
   }
   if (seen.size === 0) {

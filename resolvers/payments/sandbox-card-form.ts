@@ -158,7 +158,7 @@ function parseExpiry(fields: Readonly<Record<string, string | undefined>>, at: D
   let month: number;
   let year: number;
   if (raw !== '') {
-    const m = /^(\d{1,2})\s*[/-]?\s*(\d{2}|\d{4})$/.exec(raw.replace(/\s+/g, ' '));
+    const m = /^(\d{1,2}) ?[/-]? ?(\d{2}|\d{4})$/.exec(raw.replace(/\s+/g, ' '));
     if (!m) return { ok: false, message: 'Write the expiry as MM / YY, for example 12 / 30.' };
     month = Number(m[1]);
     year = Number(m[2]);

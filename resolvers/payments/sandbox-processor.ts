@@ -39,7 +39,7 @@ export class SandboxProcessor implements PaymentProcessor {
   private readonly ttlMs: number;
 
   constructor(options: SandboxProcessorOptions) {
-    this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+    this.apiUrl = options.apiUrl.replace(/(?<!\/)\/+$/, '');
     this.store = options.store;
     this.now = options.now ?? (() => new Date());
     this.ttlMs = options.setupLinkTtlMs ?? ONE_HOUR_MS;

@@ -16,7 +16,7 @@ export function isRole(value: unknown): value is Role {
 /** E-mail addresses are compared lower-cased and trimmed; a shape check only (the mail is the proof). */
 export function normalizeEmail(value: unknown): string {
   const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (!/^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/.test(email) || email.length > 254) {
+  if (!isEmailShape(email) || email.length > 254) {
     throw new ApiError(422, 'invalid_email', 'Send "email" as an e-mail address such as ana@example.com.');
   }
   return email;
@@ -62,4 +62,10 @@ export async function signUp(
     const userId = await insertUser(trx, { account_id: accountId, email, password_hash: passwordHash, role: 'owner' });
     return { accountId, userId };
   });
+}
+
+/** local@domain, the domain holding a dot after its first character and before its last two, told without a backtracking pattern. */
+function isEmailShape(email: string): boolean {
+  const m = /^[^\s@]{1,64}@([^\s@]+)$/.exec(email);
+  return m !== null && (m[1] ?? '').slice(1, -2).includes('.');
 }

@@ -96,6 +96,22 @@ describe('npm run lint keeps the house rules', () => {
     expect(found[0]?.help).toContain('db/<table>.ts');
   });
 
+  it('oxlint refuses a regex whose time grows faster than its input (eslint-plugin-regexp through jsPlugins); a linear one passes', () => {
+    // The pattern that once read graphql-js messages holding a caller's value (issue 32), and a split at the first blanks.
+    write(
+      'regex-planted/slow.ts',
+      'export const kind = (m: string) => /(\\w+) cannot represent/.exec(m)?.[1];\nexport const split = (s: string) => /^(\\S+)\\s+(.*)$/.exec(s);\n',
+    );
+    write(
+      'regex-planted/linear.ts',
+      'export const kind = (m: string) => /^(\\w+) cannot represent/.exec(m)?.[1];\nexport const split = (s: string) => /^(\\S+)\\s+(?!\\s)(.*)$/.exec(s);\n',
+    );
+    const result = run('oxlint', ['--format', 'json', 'regex-planted']);
+    expect(result.status).toBe(1);
+    const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string }[] }).diagnostics.map((d) => `${d.filename} ${d.code}`).sort();
+    expect(found).toEqual(['regex-planted/slow.ts regexp(no-super-linear-backtracking)', 'regex-planted/slow.ts regexp(no-super-linear-move)']);
+  });
+
   it('a skipped test must say why on its line', () => {
     write('skips/silent.test.ts', "import { it } from 'vitest';\nit.skip('x', () => {});\n"); // reason: a scratch file the skipped-test rule must catch
     const silent = run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/lint-skipped-tests.ts'), 'skips']);

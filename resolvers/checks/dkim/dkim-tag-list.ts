@@ -45,7 +45,7 @@ export function parseTagList(text: string): TagListResult {
       };
     }
     // FWS in a TXT record is spaces and tabs; CRLF folding cannot occur there but is harmless to accept.
-    const value = rawValue.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    const value = rawValue.replace(/^[ \t\r\n]+|(?<![ \t\r\n])[ \t\r\n]+$/g, '');
     if (!TAG_VALUE.test(value)) {
       return {
         ok: false,

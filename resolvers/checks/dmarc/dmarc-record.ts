@@ -79,7 +79,7 @@ const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~%$&'()*+;=:@/?#[\]]+$/;
 const KEYWORD = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const KNOWN_TAGS = new Set(['v', 'p', 'sp', 'np', 'adkim', 'aspf', 'pct', 'rua', 'ruf', 'ri', 'fo', 'rf', 't', 'psd']);
 const MAX_UINT32 = 4_294_967_295;
-const WSP = /^[ \t]+|[ \t]+$/g;
+const WSP = /^[ \t]+|(?<![ \t])[ \t]+$/g;
 
 /** Does this TXT text claim to be a DMARC record? Case-insensitive, so "v=dmarc1" is caught and reported. */
 export function looksLikeDmarc(text: string): boolean {

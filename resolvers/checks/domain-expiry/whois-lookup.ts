@@ -26,12 +26,18 @@ export function queryWhois(host: string, port: number, query: string, timeoutMs:
 const NOT_FOUND =
   /^(no match|not found|no entries found|no data found|no object found|domain not found|status:\s*(free|available)|% no such domain|the queried object does not exist)/im;
 
-const REGISTRAR = [/^\s*registrar(?: name)?:[ \t]*(.+)$/im, /^\s*sponsoring registrar:[ \t]*(.+)$/im, /^\s*registrar:\s*\n\s*(?:name:)?[ \t]*(.+)$/im];
+// Each value starts at its first non-blank character ([ \t]* then [^ \t\r\n], never two quantifiers
+// that take the same characters: a WHOIS answer is a stranger's text).
+const REGISTRAR = [
+  /^[ \t]*registrar(?: name)?:[ \t]*([^ \t\r\n].*)$/im,
+  /^[ \t]*sponsoring registrar:[ \t]*([^ \t\r\n].*)$/im,
+  /^[ \t]*registrar:[ \t\r]*\n[ \t]*(?:name:[ \t]*)?([^ \t\r\n].*)$/im,
+];
 const CREATED = [
-  /^\s*(?:creation date|created(?: on)?|registered(?: on)?|registration (?:date|time)|domain registration date|record created)[^:\n]*:[ \t]*(.+)$/im,
+  /^[ \t]*(?:creation date|created(?: on)?|registered(?: on)?|registration (?:date|time)|domain registration date|record created)[^:\n]*:[ \t]*([^ \t\r\n].*)$/im,
 ];
 const EXPIRES = [
-  /^\s*(?:registry expiry date|registrar registration expiration date|expiration date|expiry date|expires(?: on)?|expire|paid-till|renewal date|valid until|domain expiration date)[^:\n]*:[ \t]*(.+)$/im,
+  /^[ \t]*(?:registry expiry date|registrar registration expiration date|expiration date|expiry date|expires(?: on)?|expire|paid-till|renewal date|valid until|domain expiration date)[^:\n]*:[ \t]*([^ \t\r\n].*)$/im,
 ];
 
 const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 };

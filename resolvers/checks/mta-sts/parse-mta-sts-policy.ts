@@ -40,7 +40,7 @@ export function parseMtaStsPolicy(text: string): ParsedMtaStsPolicy {
   const mx: string[] = [];
   const lines = text.split(/\r?\n/);
   lines.forEach((raw, index) => {
-    const line = raw.replace(/[ \t]+$/, '');
+    const line = raw.replace(/(?<![ \t])[ \t]+$/, '');
     if (line === '') return;
     const colon = line.indexOf(':');
     if (colon <= 0) {

@@ -26,7 +26,7 @@ export function parseMtaStsRecord(text: string): MtaStsRecord {
   const problems: string[] = [];
   const extensions: Record<string, string> = {};
   let id: string | null = null;
-  const fields = text.split(';').map((f) => f.replace(/^[ \t]+|[ \t]+$/g, ''));
+  const fields = text.split(';').map((f) => f.replace(/^[ \t]+|(?<![ \t])[ \t]+$/g, ''));
   if (fields[0] !== 'v=STSv1') problems.push('the record must begin with "v=STSv1" (case-sensitive)');
   // A trailing separator is allowed: an empty last field is not an error.
   if (fields.length > 1 && fields.at(-1) === '') fields.pop();

@@ -38,7 +38,7 @@ export function parseTlsRptRecord(text: string): TlsRptRecord {
       .map((u) => u.trim())
       .filter((u) => u !== '');
     for (const uri of rua) {
-      if (/^mailto:[^@\s]+@[^@\s]+\.[^@\s]+$/i.test(uri)) continue;
+      if (isMailtoAddress(uri)) continue;
       if (/^https:\/\/[^\s/]+/i.test(uri)) continue;
       problems.push(`"${uri}" is neither a mailto: address nor an https: URL`);
     }
@@ -46,4 +46,10 @@ export function parseTlsRptRecord(text: string): TlsRptRecord {
   }
   if (rua === null) problems.push('the record has no rua field saying where reports go');
   return { rua: rua ?? [], problems };
+}
+
+/** mailto:local@domain where the domain holds a dot with something either side, told without a backtracking pattern. */
+function isMailtoAddress(uri: string): boolean {
+  const m = /^mailto:[^@\s]+@([^@\s]+)$/i.exec(uri);
+  return m !== null && (m[1] ?? '').slice(1, -1).includes('.');
 }

@@ -84,7 +84,7 @@ function invalid(error: string): { kind: 'invalid'; error: string } {
 }
 
 function parseMechanism(text: string): TermParse {
-  const m = /^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$/.exec(text);
+  const m = /^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)([^a-zA-Z0-9\n\r\u2028\u2029].*)?$/.exec(text);
   if (!m) return invalid(`"${text}" is neither a mechanism nor a modifier`);
   const [, q = '', rawName = '', rest = ''] = m;
   const name = rawName.toLowerCase();

@@ -103,7 +103,7 @@ export function parseMacroString(text: string, options: { readonly explanation?:
 }
 
 // toplabel = ( *alphanum ALPHA *alphanum ) / ( 1*alphanum "-" *( alphanum / "-" ) alphanum ), matched greedily.
-const TOPLABEL = /^(?:[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])$/i;
+const TOPLABEL = /^(?:[0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])$/i;
 
 /**
  * domain-spec = macro-string domain-end; domain-end = ( "." toplabel [ "." ] ) / macro-expand.
