@@ -116,7 +116,10 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
       const { rcode, packet } = await query(wanted, type);
       if (rcode === 'NXDOMAIN') return [];
       if (rcode !== 'NOERROR') throw notServed(wanted, rcode);
-      return (packet.answers ?? []).flatMap((a) => (normalizeName(a.name) === wanted && a.type === type.toUpperCase() ? toRecord(a, servedTxt) : []));
+      // A CNAME at the name comes with the asked type's answer and is kept, so nothing is planned over an alias.
+      return (packet.answers ?? []).flatMap((a) =>
+        normalizeName(a.name) === wanted && (a.type === type.toUpperCase() || a.type === 'CNAME') ? toRecord(a, servedTxt) : [],
+      );
     },
 
     async applyChanges(changes) {
