@@ -312,6 +312,10 @@ describe('merges that keep everything of the customer’s', () => {
     expect(dmarc).toMatchObject({ status: 'delegated', value: `v=DMARC1; p=quarantine; rua=mailto:reports@dmarc-host.test,${OURS}` });
     expect(dmarc.found[0]).toBe(`CNAME ${hosted}.dmarc-host.test`);
     expect(dmarc.detail).toContain(`Add ${OURS} to its rua= at ${hosted}.dmarc-host.test`);
+    // The zone snippet does not offer a TXT to paste beside the alias.
+    const snippet = await (await h.service.api(`/v1/domains/${hosted}/setup/zone`)).text();
+    expect(snippet).toContain(`; _dmarc.${hosted}.\t3600\tIN\tTXT\t`);
+    expect(snippet).not.toMatch(new RegExp(`^_dmarc\\.`, 'm'));
     const dry = await apply(hosted, bindId, true);
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(dry.body.changes.some((c: any) => c.record.name === `_dmarc.${hosted}`)).toBe(false);
