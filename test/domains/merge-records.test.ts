@@ -26,7 +26,10 @@ describe('merging Google into the customer’s SPF', () => {
   });
 
   it('two records that cannot be combined without choosing for the customer are refused naming what to remove', () => {
-    expect(mergeSpf(['v=spf1 redirect=_spf.esp.test', 'v=spf1 a ~all'], G)).toMatchObject({ ok: false, reason: expect.stringContaining('redirect=_spf.esp.test') });
+    expect(mergeSpf(['v=spf1 redirect=_spf.esp.test', 'v=spf1 a ~all'], G)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('redirect=_spf.esp.test'),
+    });
     expect(mergeSpf(['v=spf1 a exp=one.test ~all', 'v=spf1 mx exp=two.test ~all'], G)).toMatchObject({ ok: false, reason: expect.stringContaining('exp=') });
     expect(mergeSpf(['v=spf1 +all', 'v=spf1 a ~all'], G)).toMatchObject({ ok: false, reason: expect.stringContaining('+all') });
   });

@@ -91,7 +91,9 @@ describe('planning the changes that publish a setup', () => {
     })();
     expect(error).toMatchObject({ status: 409, code: 'zone_changed', detail: expect.stringContaining('would drop include:spf.esp-a.net') });
     // The all qualifier and the case of a term are not a loss.
-    expect(() => planChanges([txt('example.com', 'v=spf1 IP4:192.0.2.1 include:_spf.google.com -all')], [txt('example.com', 'v=spf1 ip4:192.0.2.1 ~all')])).not.toThrow();
+    expect(() =>
+      planChanges([txt('example.com', 'v=spf1 IP4:192.0.2.1 include:_spf.google.com -all')], [txt('example.com', 'v=spf1 ip4:192.0.2.1 ~all')]),
+    ).not.toThrow();
   });
 
   it('never lowers a DMARC policy or drops a report address', () => {
@@ -101,9 +103,9 @@ describe('planning the changes that publish a setup', () => {
     expect(() => planChanges([at(`v=DMARC1; p=reject; rua=${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')])).toThrow(
       /would drop the report address mailto:agg@example.com/,
     );
-    expect(() => planChanges([at(`v=DMARC1; p=reject; sp=none; rua=mailto:agg@example.com,${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')])).toThrow(
-      /would lower sp=reject/,
-    );
+    expect(() =>
+      planChanges([at(`v=DMARC1; p=reject; sp=none; rua=mailto:agg@example.com,${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')]),
+    ).toThrow(/would lower sp=reject/);
     expect(planChanges([at(`v=DMARC1; p=reject; rua=mailto:agg@example.com,${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')])).toHaveLength(1);
   });
 

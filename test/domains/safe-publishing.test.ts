@@ -7,7 +7,14 @@ import { graphql } from '../support/test-service.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
 import { startFailingResolver, type FailingResolver } from '../support/failing-resolver.js';
-import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
 import { DEMO_VERIFICATION_TOKEN, verificationValue } from '../../resolvers/orders/verification-record.js';
 
@@ -254,7 +261,10 @@ describe('no write from an unknown read (RFC 2136, a real BIND)', () => {
       expect(spf.detail).toContain('_spf.google.com');
       const refused = await apply(googleFails, bindId, true);
       expect(refused.status).toBe(503);
-      expect(refused.body).toMatchObject({ code: 'dns_lookup_failed', detail: expect.stringContaining('the TXT lookup for _spf.google.com failed (servfail)') });
+      expect(refused.body).toMatchObject({
+        code: 'dns_lookup_failed',
+        detail: expect.stringContaining('the TXT lookup for _spf.google.com failed (servfail)'),
+      });
     } finally {
       resolver.heal();
     }

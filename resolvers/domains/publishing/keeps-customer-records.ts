@@ -59,7 +59,11 @@ function dmarcTags(text: string): Record<string, string | undefined> {
   const tags: Record<string, string> = {};
   for (const part of text.split(';')) {
     const at = part.indexOf('=');
-    if (at > 0) tags[part.slice(0, at).trim().toLowerCase()] = part.slice(at + 1).trim().toLowerCase();
+    if (at > 0)
+      tags[part.slice(0, at).trim().toLowerCase()] = part
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
   }
   return tags;
 }

@@ -26,7 +26,12 @@ export function publishableRecords(records: readonly WantedRecordWithStatus[], f
       `Nothing was published: ${unknown.map((r) => `${r.purpose.toUpperCase()} (${r.type} ${r.name}): ${r.detail}`).join(' ')} A record that could not be read is never written over; apply again once the lookup succeeds, and if it keeps failing check the domain's name servers (the check-nameservers check) and its DNSSEC.`,
     );
   const refused = pending.find((r) => r.refusal !== undefined);
-  if (refused?.refusal) throw new ApiError(refused.refusal.status, refused.refusal.code, `The ${refused.purpose.toUpperCase()} record of ${refused.name} is not published for you: ${refused.refusal.detail} Nothing was changed.`);
+  if (refused?.refusal)
+    throw new ApiError(
+      refused.refusal.status,
+      refused.refusal.code,
+      `The ${refused.purpose.toUpperCase()} record of ${refused.name} is not published for you: ${refused.refusal.detail} Nothing was changed.`,
+    );
   const stray = pending.find((r) => r.purpose === 'forwarding' && r.value !== forwardTarget);
   if (stray) throw new Error(`The forwarding record of ${stray.name} points at ${stray.value}, not FORWARD_TARGET; it is never published.`);
   return pending;

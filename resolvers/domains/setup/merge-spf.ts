@@ -52,7 +52,10 @@ export function mergeSpf(existing: readonly string[], include: string): SpfMerge
   for (const record of records) {
     for (const term of spfTerms(record)) {
       if (REDIRECT.test(term))
-        return { ok: false, reason: `"${record}" ends in ${term}, which cannot be combined with another record: remove that record or its redirect, then apply` };
+        return {
+          ok: false,
+          reason: `"${record}" ends in ${term}, which cannot be combined with another record: remove that record or its redirect, then apply`,
+        };
       if (ALL.test(term)) {
         alls.add(spfTermKey(term));
         continue;
@@ -63,7 +66,8 @@ export function mergeSpf(existing: readonly string[], include: string): SpfMerge
   }
   const exps = modifiers.filter((t) => EXP.test(t));
   if (exps.length > 1) return { ok: false, reason: `the records explain failures differently (${exps.join(', ')}): remove all but one exp=, then apply` };
-  if (alls.has('all')) return { ok: false, reason: '+all in one record authorises every server on the internet: remove that term (or that record), then apply' };
+  if (alls.has('all'))
+    return { ok: false, reason: '+all in one record authorises every server on the internet: remove that term (or that record), then apply' };
   const all = ALL_ORDER.find((a) => alls.has(a));
   const hasInclude = mechanisms.some((t) => isInclude(t, include));
   return { ok: true, value: ['v=spf1', ...mechanisms, ...(hasInclude ? [] : [wanted]), ...(all ? [all] : []), ...modifiers].join(' '), unchanged: false };

@@ -82,8 +82,7 @@ export async function spfStatus(record: WantedRecord, ctx: CheckContext): Promis
       found,
       detail: `${record.name} publishes ${found.length} SPF records, which makes SPF fail for every sender (permerror): replace them with the one record shown, which keeps every sender of both and includes ${GOOGLE_SPF_INCLUDE} (${lookups}).`,
     };
-  if (merge.unchanged)
-    return { ...record, value: merge.value, status: 'verified', found, detail: `The SPF record authorises Google (${lookups}).` };
+  if (merge.unchanged) return { ...record, value: merge.value, status: 'verified', found, detail: `The SPF record authorises Google (${lookups}).` };
   if (found.length === 0)
     return { ...record, value: merge.value, status: 'missing', found, detail: `${record.name} publishes no SPF record: publish the TXT record shown.` };
   return {
