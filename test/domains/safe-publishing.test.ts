@@ -29,7 +29,7 @@ import { DEMO_VERIFICATION_TOKEN, verificationValue } from '../../resolvers/orde
  */
 const run = promisify(execFile);
 const domain = (i: number): string => FREE_DOMAINS[i]!;
-const [failing, googleFails, twoSpf, rejectDmarc, hosted, hostedOk, cfFailing, cfTwoSpf, cfStale] = [
+const [failing, googleFails, twoSpf, rejectDmarc, hosted, hostedOk, cfFailing, cfTwoSpf, cfStale, overTwo] = [
   domain(16),
   domain(17),
   domain(18),
@@ -39,8 +39,9 @@ const [failing, googleFails, twoSpf, rejectDmarc, hosted, hostedOk, cfFailing, c
   domain(28),
   domain(29),
   domain(9),
+  domain(8),
 ] as const;
-const ALL = [failing, googleFails, twoSpf, rejectDmarc, hosted, hostedOk, cfFailing, cfTwoSpf, cfStale];
+const ALL = [failing, googleFails, twoSpf, rejectDmarc, hosted, hostedOk, cfFailing, cfTwoSpf, cfStale, overTwo];
 const ON_CLOUDFLARE = [cfFailing, cfTwoSpf, cfStale];
 const OURS = 'mailto:dmarc@reports.example.net';
 const proof = `_inbox-verification IN TXT "${verificationValue(DEMO_VERIFICATION_TOKEN)}"`;
@@ -117,6 +118,16 @@ beforeAll(async () => {
         records: [
           `${hosted} IN TXT "v=DMARC1; p=quarantine; rua=mailto:reports@dmarc-host.test"`,
           `${hostedOk} IN TXT "v=DMARC1; p=quarantine; rua=mailto:reports@dmarc-host.test,${OURS}"`,
+        ],
+      },
+      // Two records of 4 and 3 lookups: combined with Google's 4, 11.
+      {
+        name: overTwo,
+        records: [
+          proof,
+          '@ IN TXT "v=spf1 a:h0 a:h1 a:h2 a:h3 ~all"'.replace(/a:h(\d)/g, `a:h$1.${overTwo}`),
+          '@ IN TXT "v=spf1 a:h4 a:h5 a:h6 -all"'.replace(/a:h(\d)/g, `a:h$1.${overTwo}`),
+          ...[0, 1, 2, 3, 4, 5, 6].map((i) => `h${i} IN A 192.0.2.${i + 1}`),
         ],
       },
       { name: 'esp-a.test', records: ['spf IN TXT "v=spf1 ip4:198.51.100.0/24 ~all"'] },
@@ -298,6 +309,22 @@ describe('merges that keep everything of the customer’s', () => {
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect(applied.body.changes).toEqual(dry.body.changes);
     expect((await askBind(bind.port, twoSpf, 'TXT')).filter((t) => t.startsWith('v=spf1'))).toEqual([combined]);
+  });
+
+  it('two SPF records whose combination would pass 10 lookups (Google’s include counted 4) are refused with spf_lookup_limit', async () => {
+    const before = await zoneDump(overTwo);
+    const spf = recordOf(await setupOf(overTwo), 'spf');
+    expect(spf.status).toBe('conflict');
+    expect(spf.detail).toContain('would make 11 DNS lookups');
+    for (const dryRun of [true, false]) {
+      const refused = await apply(overTwo, bindId, dryRun);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({
+        code: 'spf_lookup_limit',
+        detail: expect.stringContaining(`The SPF record of ${overTwo} is not published for you`),
+      });
+    }
+    expect(await zoneDump(overTwo)).toBe(before);
   });
 
   it('DMARC p=reject (GraphQL apply): policy, sp, pct, alignment, fo, ruf and the customer’s rua kept, our rua added', async () => {

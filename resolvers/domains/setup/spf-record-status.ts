@@ -2,7 +2,7 @@ import type { CheckContext } from '../../checks/check-context.js';
 import { analyzeSpfTree } from '../../checks/spf/analyze-spf-tree.js';
 import { isSpfRecordText } from '../../checks/spf/parse-spf-record.js';
 import { isMissing } from '../../checks/dns/dns-types.js';
-import { MAX_DNS_LOOKUPS } from '../../checks/spf/spf-result.js';
+import { MAX_DNS_LOOKUPS, MAX_VOID_LOOKUPS } from '../../checks/spf/spf-result.js';
 import { validatedDomainFor } from '../../checks/spf/spf-mechanism-dns.js';
 import { createSpfRecordLookup } from '../../checks/spf/spf-record-lookup.js';
 import { parseSpfRecordCached } from '../../checks/spf/spf-parse-cache.js';
@@ -12,7 +12,9 @@ import { txtTexts } from './record-status.js';
 import type { WantedRecord, WantedRecordWithStatus } from './setup-record.js';
 
 /** What counting a record's DNS lookups over its whole tree found. */
-type LookupCount = { readonly ok: true; readonly lookups: number; readonly overLimit: boolean } | { readonly ok: false; readonly failures: readonly string[] };
+type LookupCount =
+  | { readonly ok: true; readonly lookups: number; readonly overLimit: boolean; readonly voidNames: readonly string[] | null }
+  | { readonly ok: false; readonly failures: readonly string[] };
 
 /**
  * Counts the DNS lookups of `text` as if it were the SPF record of `domain` (RFC 7208 4.6.4), over
@@ -32,8 +34,16 @@ async function countSpfLookups(domain: string, text: string, ctx: CheckContext):
     hasIp: false,
   });
   if (tree.dnsFailures.length > 0) return { ok: false, failures: tree.dnsFailures };
-  // The walk stops at the 11th lookup (receivers do): stopped there, the record is past the limit whatever the count says.
-  return { ok: true, lookups: tree.root.lookups, overLimit: tree.root.lookups > MAX_DNS_LOOKUPS || tree.stopped?.reason === 'dns_lookups' };
+  // The walk stops where receivers stop: at the 11th lookup or an mx of more than 10 names the record
+  // is past the limit whatever the count says; at the 3rd void lookup it is a permerror whose count
+  // is not complete, so it is not counted at all (voidNames).
+  const stop = tree.stopped?.reason;
+  return {
+    ok: true,
+    lookups: tree.root.lookups,
+    overLimit: tree.root.lookups > MAX_DNS_LOOKUPS || stop === 'dns_lookups' || stop === 'mx_names',
+    voidNames: stop === 'void_lookups' ? tree.voidNames : null,
+  };
 }
 
 /**
@@ -67,6 +77,10 @@ export async function spfStatus(record: WantedRecord, ctx: CheckContext): Promis
       found,
       detail: `A DNS lookup in the SPF record's tree failed (${count.failures.join('; ')}), so its DNS lookups cannot be counted and the merge is not published: it is checked again shortly.`,
     };
+  if (count.voidNames) {
+    const detail = `The SPF record${found.length > 1 ? 's' : ''} of ${record.name} point${found.length > 1 ? '' : 's'} at names that do not exist or hold no records (${count.voidNames.join(', ')}); past ${MAX_VOID_LOOKUPS} such lookups receivers fail SPF (permerror) and stop counting. Remove those terms, then merge.`;
+    return { ...record, value: merge.value, status: 'conflict', found, detail, refusal: { status: 409, code: 'spf_void_lookups', detail } };
+  }
   const lookups = `${count.lookups} of ${MAX_DNS_LOOKUPS} DNS lookups`;
   if (count.overLimit) {
     const detail = merge.unchanged
