@@ -230,7 +230,9 @@ export const environmentSchema = z.object({
     .string()
     .optional()
     .transform((raw, ctx) => {
-      const value = (given(raw) ?? 'reports.localhost').toLowerCase().replace(/\.$/, '');
+      const given_ = given(raw);
+      if (given_ === undefined) return null;
+      const value = given_.toLowerCase().replace(/\.$/, '');
       if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(value))
         return refuse(ctx, `REPORTS_DOMAIN must be a domain name such as reports.example.com, not "${raw}".`);
       return value;
@@ -239,7 +241,8 @@ export const environmentSchema = z.object({
     .string()
     .optional()
     .transform((raw, ctx) => {
-      const value = given(raw) ?? '127.0.0.1';
+      const value = given(raw);
+      if (value === undefined) return null;
       if (!/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(value))
         return refuse(ctx, `FORWARD_TARGET must be an IPv4 address (the forwarding listener's), not "${raw}".`);
       return value;

@@ -117,6 +117,9 @@ export interface ServiceConfig {
 
 /** A development key, the same for everyone: only good for data nobody minds reading. */
 const DEV_SECRETS_KEY = Buffer.from('dev-only-secrets-key-not-secret!', 'utf8');
+/** Outside production only: a domain nobody's mail reaches, and the loopback address. */
+const DEV_REPORTS_DOMAIN = 'reports.localhost';
+const DEV_FORWARD_TARGET = '127.0.0.1';
 
 export interface LogSettings {
   /** LOG_LEVEL=silent turns logs off (tests). */
@@ -444,8 +447,19 @@ function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): 
   const host = e.HOST;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const production = e.NODE_ENV === 'production';
-  if (production && e.SECRETS_KEY === null)
-    throw new Error('SECRETS_KEY must be set when NODE_ENV=production: 32 random bytes as base64 or hex (openssl rand -base64 32); it seals secrets at rest.');
+  if (production) {
+    // Each missing variable named at once: a development default here would seal secrets with a
+    // public key, send customers' DMARC reports nowhere, or publish A 127.0.0.1 over their website.
+    const missing = [
+      e.SECRETS_KEY === null &&
+        'SECRETS_KEY must be set when NODE_ENV=production: 32 random bytes as base64 or hex (openssl rand -base64 32); it seals secrets at rest.',
+      e.REPORTS_DOMAIN === null &&
+        "REPORTS_DOMAIN must be set when NODE_ENV=production: the domain whose dmarc@ address receives customers' DMARC aggregate reports (e.g. reports.example.com).",
+      e.FORWARD_TARGET === null &&
+        "FORWARD_TARGET must be set when NODE_ENV=production: the public IPv4 address of the forwarding listener, which applies publish as each forwarding domain's apex A record.",
+    ].filter((m): m is string => typeof m === 'string');
+    if (missing.length > 0) throw new Error(missing.join(' '));
+  }
   return {
     host,
     publicPort: e.PUBLIC_PORT,
@@ -458,8 +472,8 @@ function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): 
     maxBodyBytes: 1024 * 1024,
     secretsKey: e.SECRETS_KEY ?? DEV_SECRETS_KEY,
     secretsKeyIsDefault: e.SECRETS_KEY === null,
-    reportsDomain: e.REPORTS_DOMAIN,
-    forwardTarget: e.FORWARD_TARGET,
+    reportsDomain: e.REPORTS_DOMAIN ?? DEV_REPORTS_DOMAIN,
+    forwardTarget: e.FORWARD_TARGET ?? DEV_FORWARD_TARGET,
     setupTlsRpt: e.SETUP_TLS_RPT,
     setupRecheck: { firstMs: e.SETUP_RECHECK_FIRST_MS, maxMs: e.SETUP_RECHECK_MAX_MS, liveMs: e.SETUP_RECHECK_LIVE_MS },
     defaultPlans: e.DEFAULT_PLAN_SKUS,

@@ -515,9 +515,10 @@ export enum SetupRecordPurpose {
   Verification = 'verification'
 }
 
-/** verified: published as wanted. missing: nothing there. wrong: something else is there (see found). conflict: what is there fights the record (two SPF records, another provider’s MX, SPF past 10 lookups). unknown: the lookup failed; checked again. */
+/** verified: published as wanted. missing: nothing there. wrong: something else is there (see found). conflict: what is there fights the record (two SPF records, another provider’s MX, SPF past 10 lookups). unknown: the lookup failed; checked again. delegated: the name is an alias (CNAME) of a record hosted elsewhere (a hosted DMARC policy), changed there and never overwritten. */
 export enum SetupRecordStatus {
   Conflict = 'conflict',
+  Delegated = 'delegated',
   Missing = 'missing',
   Unknown = 'unknown',
   Verified = 'verified',

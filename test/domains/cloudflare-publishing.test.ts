@@ -18,7 +18,7 @@ const ZONE = 'cf-publish.test';
 const wanted: DnsRecord[] = [
   { type: 'MX', name: ZONE, value: 'smtp.google.com', ttl: 3600, priority: 1 },
   { type: 'TXT', name: ZONE, value: 'v=spf1 include:other.test include:_spf.google.com ~all', ttl: 3600 },
-  { type: 'TXT', name: `_dmarc.${ZONE}`, value: 'v=DMARC1; p=none', ttl: 3600 },
+  { type: 'TXT', name: `_dmarc.${ZONE}`, value: 'v=DMARC1; p=quarantine; rua=mailto:dmarc@reports.example.net', ttl: 3600 },
   { type: 'TXT', name: `google._domainkey.${ZONE}`, value: `v=DKIM1; k=rsa; p=${'A'.repeat(392)}`, ttl: 3600 },
 ];
 
@@ -101,7 +101,7 @@ describe('Cloudflare through its official SDK', () => {
         `${ZONE} MX 1 smtp.google.com`,
         `${ZONE} TXT v=spf1 include:other.test include:_spf.google.com ~all`,
         `${ZONE} TXT keep=this`,
-        `_dmarc.${ZONE} TXT v=DMARC1; p=none`,
+        `_dmarc.${ZONE} TXT v=DMARC1; p=quarantine; rua=mailto:dmarc@reports.example.net`,
         `google._domainkey.${ZONE} TXT v=DKIM1; k=rsa; p=${'A'.repeat(392)}`,
       ].sort(),
     );

@@ -301,7 +301,12 @@ describe('settings', () => {
   it('production refuses to start without SECRETS_KEY, and takes a 32-byte key', () => {
     expect(() => serviceConfigFromEnv({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY must be set when NODE_ENV=production/);
     expect(() => serviceConfigFromEnv({ NODE_ENV: 'production', SECRETS_KEY: 'abc' })).toThrow(/32 bytes/);
-    const config = serviceConfigFromEnv({ NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32) });
+    const config = serviceConfigFromEnv({
+      NODE_ENV: 'production',
+      SECRETS_KEY: 'ab'.repeat(32),
+      REPORTS_DOMAIN: 'reports.example.com',
+      FORWARD_TARGET: '192.0.2.80',
+    });
     expect(config.secretsKey).toEqual(Buffer.alloc(32, 0xab));
     expect(config.secretsKeyIsDefault).toBe(false);
     expect(() => serviceConfigFromEnv({ FORWARD_TARGET: 'forward.example.com' })).toThrow(/FORWARD_TARGET must be an IPv4 address/);

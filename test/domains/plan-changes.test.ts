@@ -28,7 +28,7 @@ describe('planning the changes that publish a setup', () => {
     mx('mx2.other-provider.net', 20),
     txt('example.com', 'v=spf1 include:mailgun.org ~all'),
     txt('example.com', 'google-site-verification=keepme'),
-    txt('_dmarc.example.com', 'v=DMARC1; p=reject'),
+    txt('_dmarc.example.com', 'v=DMARC1; p=none'),
     { type: 'A', name: 'example.com', value: '192.0.2.1', ttl: 300 },
   ];
 
@@ -55,7 +55,7 @@ describe('planning the changes that publish a setup', () => {
   });
 
   it('two SPF records (a conflict) become the one wanted; names and hosts compare without case or final dot', () => {
-    const spf = txt('example.com', 'v=spf1 include:_spf.google.com ~all');
+    const spf = txt('example.com', 'v=spf1 a mx include:_spf.google.com ~all');
     const two = [txt('Example.COM.', 'v=spf1 a ~all'), txt('example.com', 'v=spf1 mx -all')];
     expect(planChanges([spf], two)).toEqual([{ action: 'replace', record: spf, replaces: [txt('example.com', 'v=spf1 a ~all'), two[1]] }]);
     expect(planChanges([mx('smtp.google.com', 1)], [mx('SMTP.Google.com.', 1, 'EXAMPLE.com')])).toEqual([]);
@@ -77,5 +77,42 @@ describe('planning the changes that publish a setup', () => {
       { action: 'replace', record: cname, replaces: [{ ...cname, value: 'old.example.net' }] },
     ]);
     expect(planChanges([cname], [{ ...cname, value: 'Forward.Example.net.' }])).toEqual([]);
+  });
+
+  it('never drops a term of a replaced SPF record, whatever the caller wanted: a 409 before anything is planned', () => {
+    const spf = txt('example.com', 'v=spf1 include:_spf.google.com ~all');
+    const error = (() => {
+      try {
+        planChanges([spf], [txt('example.com', 'v=spf1 include:spf.esp-a.net include:_spf.google.com ~all')]);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(error).toMatchObject({ status: 409, code: 'zone_changed', detail: expect.stringContaining('would drop include:spf.esp-a.net') });
+    // The all qualifier and the case of a term are not a loss.
+    expect(() =>
+      planChanges([txt('example.com', 'v=spf1 IP4:192.0.2.1 include:_spf.google.com -all')], [txt('example.com', 'v=spf1 ip4:192.0.2.1 ~all')]),
+    ).not.toThrow();
+  });
+
+  it('never lowers a DMARC policy or drops a report address', () => {
+    const ours = 'mailto:dmarc@reports.example.net';
+    const at = (value: string) => txt('_dmarc.example.com', value);
+    expect(() => planChanges([at(`v=DMARC1; p=none; rua=${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')])).toThrow(/would lower p=reject/);
+    expect(() => planChanges([at(`v=DMARC1; p=reject; rua=${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')])).toThrow(
+      /would drop the report address mailto:agg@example.com/,
+    );
+    expect(() =>
+      planChanges([at(`v=DMARC1; p=reject; sp=none; rua=mailto:agg@example.com,${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')]),
+    ).toThrow(/would lower sp=reject/);
+    expect(planChanges([at(`v=DMARC1; p=reject; rua=mailto:agg@example.com,${ours}`)], [at('v=DMARC1; p=reject; rua=mailto:agg@example.com')])).toHaveLength(1);
+  });
+
+  it('plans nothing at a name that holds a CNAME (a hosted DMARC policy): a 409 naming the alias', () => {
+    const alias = { type: 'CNAME', name: '_dmarc.example.com', value: 'example.com.dmarc.host.example', ttl: 300 };
+    expect(() => planChanges([txt('_dmarc.example.com', 'v=DMARC1; p=none; rua=mailto:dmarc@reports.example.net')], [alias])).toThrow(
+      expect.objectContaining({ code: 'cname_at_name', detail: expect.stringContaining('alias (CNAME) of example.com.dmarc.host.example') }),
+    );
   });
 });

@@ -31,7 +31,7 @@ const dkim = `v=DKIM1; k=rsa; p=${randomBytes(270).toString('base64')}`;
 const wanted: DnsRecord[] = [
   { type: 'MX', name: ZONE, value: 'smtp.google.com', ttl: 3600, priority: 1 },
   { type: 'TXT', name: ZONE, value: 'v=spf1 include:other-provider.test include:_spf.google.com ~all', ttl: 3600 },
-  { type: 'TXT', name: `_dmarc.${ZONE}`, value: 'v=DMARC1; p=none; rua=mailto:dmarc@reports.example.net', ttl: 3600 },
+  { type: 'TXT', name: `_dmarc.${ZONE}`, value: 'v=DMARC1; p=reject; rua=mailto:dmarc@reports.example.net', ttl: 3600 },
   { type: 'TXT', name: `google._domainkey.${ZONE}`, value: dkim, ttl: 3600 },
   { type: 'TXT', name: ZONE, value: 'inbox-verification=token123', ttl: 3600 },
 ];
@@ -148,7 +148,7 @@ describe('RFC 2136 with TSIG against BIND', () => {
     const after = await zoneNow();
     expect(after.mx).toEqual(['1 smtp.google.com']);
     expect(after.txt).toEqual(['inbox-verification=token123', 'keep=this', 'v=spf1 include:other-provider.test include:_spf.google.com ~all']);
-    expect(after.dmarc).toEqual(['v=DMARC1; p=none; rua=mailto:dmarc@reports.example.net']);
+    expect(after.dmarc).toEqual(['v=DMARC1; p=reject; rua=mailto:dmarc@reports.example.net']);
     // A 2048-bit key's record is longer than one 255-byte string: split on the wire, whole when read.
     expect(after.dkim).toEqual([dkim]);
     expect(await askBind(bind.port, `www.${ZONE}`, 'A')).toEqual(['192.0.2.80']);

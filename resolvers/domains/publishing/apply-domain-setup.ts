@@ -8,6 +8,7 @@ import type { BuildState, WantedRecordWithStatus } from '../setup/setup-record.j
 import type { DnsRecord, PlannedChange } from './dns-publisher.js';
 import { publishRecords } from './publish-records.js';
 import { recordSetupApply } from './apply-journal.js';
+import { publishableRecords } from './refuse-unsafe-publish.js';
 
 export interface AppliedSetup {
   readonly domain: string;
@@ -23,11 +24,6 @@ export interface AppliedSetup {
   readonly applyId: number | null;
 }
 
-/** An SPF `conflict` on one record is the merge that would pass 10 lookups (two records are the other conflict, which the plan fixes). */
-function spfPastLookupLimit(record: WantedRecordWithStatus): boolean {
-  return record.purpose === 'spf' && record.status === 'conflict' && record.found.length <= 1;
-}
-
 function asDnsRecord(record: WantedRecordWithStatus): DnsRecord {
   return { type: record.type, name: record.name, value: record.value, ttl: record.ttl, ...(record.priority !== undefined && { priority: record.priority }) };
 }
@@ -36,8 +32,9 @@ function asDnsRecord(record: WantedRecordWithStatus): DnsRecord {
  * POST /v1/domains/{domain}/setup/apply: publishes the domain's required records that our checks do
  * not find verified through one of the caller's DNS connections (docs/domain-publishing.md). The
  * domain must be on the caller's orders (404) and proved theirs (409 domain_not_verified); a record
- * already verified is never passed on (so Google's legacy ASPMX set, which verifies, stays), and an
- * SPF merge past 10 lookups is refused rather than published. After a real apply the setup is
+ * already verified is never passed on (so Google's legacy ASPMX set, which verifies, stays), and a
+ * failed lookup or an unsafe merge refuses the whole apply before anything is written
+ * (refuse-unsafe-publish.ts). After a real apply the setup is
  * checked again and its build state recorded, as "check now" does, so the answer (and the jobs)
  * see the records at once.
  */
@@ -54,10 +51,7 @@ export async function applyDomainSetup(raw: string, connectionId: number, dryRun
     );
   }
   const setup = await computeDomainSetup(setupEnvironment(ctx), row);
-  const pending = setup.records.filter((r) => r.required && r.status !== 'verified');
-  const pastLimit = pending.find(spfPastLookupLimit);
-  if (pastLimit)
-    throw new ApiError(409, 'spf_lookup_limit', `The SPF record of ${pastLimit.name} is not published for you: ${pastLimit.detail} Nothing was changed.`);
+  const pending = publishableRecords(setup.records, ctx.services.config.forwardTarget);
   const result = await publishRecords(ctx, connectionId, pending.map(asDnsRecord), dryRun);
   if (dryRun || result.changes.length === 0)
     return { domain: setup.domain, connectionId, dryRun, changes: result.changes, buildState: setup.buildState, ready: setup.ready, applyId: null };

@@ -66,15 +66,17 @@ export function createCloudflarePublisher(token: string, options: CloudflareOpti
       const zone = await zoneOf(wanted);
       const records: DnsRecord[] = [];
       await call(async () => {
-        for await (const r of client.dns.records.list({ zone_id: zone.id, type: cfType, name: { exact: wanted }, per_page: 100 })) {
-          if (normalizeName(r.name) !== wanted || r.type !== cfType) continue;
+        // Every type at the name: a CNAME there is reported beside the asked type, so nothing is planned over an alias.
+        for await (const r of client.dns.records.list({ zone_id: zone.id, name: { exact: wanted }, per_page: 100 })) {
+          if (normalizeName(r.name) !== wanted || (r.type !== cfType && r.type !== 'CNAME')) continue;
+          const type = r.type === 'CNAME' ? 'CNAME' : cfType;
           const priority = 'priority' in r && typeof r.priority === 'number' ? r.priority : undefined;
           const record: DnsRecord = {
-            type: cfType,
+            type,
             name: wanted,
-            value: fromContent(cfType, r.content ?? ''),
+            value: fromContent(type, r.content ?? ''),
             ttl: r.ttl,
-            ...(cfType === 'MX' && { priority: priority ?? 0 }),
+            ...(type === 'MX' && { priority: priority ?? 0 }),
           };
           ids.set(idKey(record), r.id);
           records.push(record);

@@ -1,4 +1,5 @@
 import type { DnsRecord, PlannedChange } from './dns-publisher.js';
+import { refuseBesideAlias, refuseLosingCustomerRecords } from './keeps-customer-records.js';
 
 /**
  * The changes that make `existing` serve `wanted`, and nothing else:
@@ -13,8 +14,15 @@ import type { DnsRecord, PlannedChange } from './dns-publisher.js';
  * - Nothing else is ever removed: a record this plan does not replace stays.
  * - A record already served with the wanted value is left alone whatever its TTL, so applying the
  *   plan twice changes nothing the second time.
+ * - Never harm what the customer has (keeps-customer-records.ts): a replaced SPF record whose terms
+ *   the new one does not all keep, a replaced DMARC record whose policy would fall or whose report
+ *   addresses would be dropped, or any record at a name that holds a CNAME (a TXT beside an alias is
+ *   not allowed, and replacing the alias takes away what it points at: a hosted DMARC policy) makes
+ *   the plan throw a 409 before anything is written. The setup computes merges that pass; this is
+ *   the last line should the zone hold something else than the checks read.
  *
- * Pure: the publisher reads `existing` (every record at each wanted name and type) and applies the result.
+ * Pure: the publisher reads `existing` (every record at each wanted name and type, and a CNAME at
+ * the name) and applies the result.
  */
 export function planChanges(wanted: readonly DnsRecord[], existing: readonly DnsRecord[]): PlannedChange[] {
   const changes: PlannedChange[] = [];
@@ -28,6 +36,7 @@ export function planChanges(wanted: readonly DnsRecord[], existing: readonly Dns
   for (const [key, group] of groups) {
     const here = present.filter((r) => keyOf(r) === key);
     const type = group[0]!.type;
+    if (type !== 'CNAME') refuseBesideAlias(group[0]!, present);
     if (SET_TYPES.has(type)) changes.push(...planSet(group, here));
     else if (type === 'CNAME') changes.push(...planSet(group.slice(0, 1), here));
     else if (type === 'TXT') for (const record of group) changes.push(...planTxt(record, here));
@@ -53,6 +62,7 @@ function planTxt(record: DnsRecord, here: readonly DnsRecord[]): PlannedChange[]
   const tagged = here.filter((r) => versionTag(r.value) === tag);
   if (tagged.length === 1 && tagged[0]!.value === record.value) return [];
   if (tagged.length === 0) return [{ action: 'add', record }];
+  refuseLosingCustomerRecords(tag, record, tagged);
   return [{ action: 'replace', record, replaces: inOrder(tagged) }];
 }
 

@@ -136,9 +136,12 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
     async readRecords(name, type) {
       const wanted = normalizeName(name);
       const { rcode, packet } = await query(wanted, type);
-      if (rcode === 'NXDOMAIN') return [];
-      if (rcode !== 'NOERROR') throw notServed(wanted, rcode);
-      return (packet.answers ?? []).flatMap((a) => (normalizeName(a.name) === wanted && a.type === type.toUpperCase() ? toRecord(a, servedTxt) : []));
+      if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') throw notServed(wanted, rcode);
+      // A CNAME at the name comes with the asked type's answer (with NXDOMAIN too, when its target does
+      // not exist: RFC 6604) and is kept, so nothing is planned over an alias.
+      return (packet.answers ?? []).flatMap((a) =>
+        normalizeName(a.name) === wanted && (a.type === type.toUpperCase() || a.type === 'CNAME') ? toRecord(a, servedTxt) : [],
+      );
     },
 
     async applyChanges(changes) {

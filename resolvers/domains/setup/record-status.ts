@@ -2,6 +2,7 @@ import type { DnsAnswer, DnsLookup } from '../../checks/dns/dns-types.js';
 import { isMissing } from '../../checks/dns/dns-types.js';
 import { parseDkimKeyRecord } from '../../checks/dkim/dkim-key-record.js';
 import { looksLikeDmarc, parseDmarcRecord } from '../../checks/dmarc/dmarc-record.js';
+import { mergeDmarc } from './merge-dmarc.js';
 import { GOOGLE_MX, LEGACY_GOOGLE_MX_HOSTS, isGoogleMxHost } from './google-workspace.js';
 import type { WantedRecord, WantedRecordWithStatus } from './setup-record.js';
 
@@ -90,29 +91,49 @@ export async function dmarcStatus(record: WantedRecord, dns: DnsLookup, reportAd
   const fail = failed(record, answer);
   if (fail) return fail;
   const found = txtTexts(answer).filter(looksLikeDmarc);
+  if (answer.canonical && answer.canonical !== record.name) return hostedDmarcStatus(record, answer.canonical, found, reportAddress);
   if (found.length === 0) return with_(record, { status: 'missing', found, detail: `No DMARC record at ${record.name}: publish the TXT record shown.` });
-  if (found.length > 1)
-    return with_(record, {
-      status: 'conflict',
-      found,
-      detail: `${record.name} holds ${found.length} DMARC records, so receivers ignore them all (RFC 7489 6.6.3). Keep only one.`,
-    });
+  if (found.length > 1) {
+    const detail = `${record.name} holds ${found.length} DMARC records, so receivers ignore them all (RFC 7489 6.6.3). Keep only one (with every rua= address you use and mailto:${reportAddress}); which policy stays is yours to choose, so it is not published for you.`;
+    return { ...with_(record, { status: 'conflict', found, detail }), refusal: { status: 409, code: 'dmarc_conflict', detail } };
+  }
   const parsed = parseDmarcRecord(found[0]!);
-  if (!parsed.ok)
-    return with_(record, {
-      status: 'wrong',
-      found,
-      detail: `The DMARC record at ${record.name} is invalid (${parsed.errors[0]?.message ?? 'unreadable'}): replace it with the one shown.`,
-    });
+  if (!parsed.ok) {
+    const detail = `The DMARC record at ${record.name} is invalid (${parsed.errors[0]?.message ?? 'unreadable'}): correct it and add mailto:${reportAddress} to its rua=. It is not replaced for you, since its policy may be stricter than ours.`;
+    return { ...with_(record, { status: 'wrong', found, detail }), refusal: { status: 409, code: 'dmarc_invalid', detail } };
+  }
   const reports = parsed.record.rua.some((u) => u.address.toLowerCase() === `mailto:${reportAddress}`);
   if (!reports)
     return with_(record, {
       status: 'wrong',
+      value: mergeDmarc(found[0]!, reportAddress),
       found,
-      detail: `The DMARC record at ${record.name} does not send aggregate reports to mailto:${reportAddress}, so we cannot watch who sends as the domain: add it to rua= (any p= of the ramp is fine).`,
+      detail: `The DMARC record at ${record.name} does not send aggregate reports to mailto:${reportAddress}, so we cannot watch who sends as the domain: add it to rua=, as the record shown does (your policy p=${parsed.record.p} and every other tag and address kept).`,
     });
   // Any policy of the ramp (none, quarantine, reject) with our reports is what we want.
-  return with_(record, { status: 'verified', found, detail: `DMARC p=${parsed.record.p} with reports to ${reportAddress} is published.` });
+  return with_(record, { status: 'verified', value: found[0]!, found, detail: `DMARC p=${parsed.record.p} with reports to ${reportAddress} is published.` });
+}
+
+/**
+ * `_dmarc` is an alias (CNAME) of a policy hosted elsewhere, often by a DMARC reporting service: a
+ * TXT cannot sit beside a CNAME, and replacing the alias would take the policy from its host, so it
+ * is never written here. Verified through the target when the hosted record already sends us reports.
+ */
+function hostedDmarcStatus(record: WantedRecord, target: string, found: readonly string[], reportAddress: string): WantedRecordWithStatus {
+  const parsed = found.length === 1 ? parseDmarcRecord(found[0]!) : null;
+  if (parsed?.ok && parsed.record.rua.some((u) => u.address.toLowerCase() === `mailto:${reportAddress}`))
+    return with_(record, {
+      status: 'verified',
+      value: found[0]!,
+      found: [`CNAME ${target}`, ...found],
+      detail: `${record.name} is an alias of ${target}, whose DMARC policy p=${parsed.record.p} sends reports to ${reportAddress}.`,
+    });
+  return with_(record, {
+    status: 'delegated',
+    value: parsed?.ok ? mergeDmarc(found[0]!, reportAddress) : record.value,
+    found: [`CNAME ${target}`, ...found],
+    detail: `${record.name} is an alias (CNAME) of ${target}: your DMARC policy is hosted there, so it is never overwritten here. Add mailto:${reportAddress} to its rua= at ${target} (or with the service that hosts it), as the record shown does.`,
+  });
 }
 
 export async function forwardingStatus(record: WantedRecord, dns: DnsLookup): Promise<WantedRecordWithStatus> {

@@ -15,8 +15,10 @@ export type SetupRecordType = (typeof RECORD_TYPES)[number];
  * there but not what is wanted (`found` says what). conflict: what is there fights the wanted record
  * (two SPF records, an MX of another provider, a merge past SPF's 10 lookups). unknown: the lookup
  * failed (timeout, SERVFAIL), so we cannot tell; a failed lookup is never reported as missing.
+ * delegated: the name is an alias (CNAME) of a record hosted elsewhere (a hosted DMARC policy): it
+ * is changed there, never overwritten here.
  */
-export const RECORD_STATUSES = ['verified', 'missing', 'wrong', 'conflict', 'unknown'] as const;
+export const RECORD_STATUSES = ['verified', 'missing', 'wrong', 'conflict', 'unknown', 'delegated'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
 // The build states live beside the domains table's column type (db/status-values.ts).
@@ -48,6 +50,18 @@ export interface WantedRecordWithStatus extends WantedRecord {
   /** What the DNS holds at that name and type (MX as "priority host"), when not verified; [] when nothing. */
   readonly found: readonly string[];
   /** A sentence: what was found and what to change. */
+  readonly detail: string;
+  /**
+   * Set when publishing `value` for the customer would be unsafe (a merge past 10 SPF lookups, SPF
+   * records that cannot be combined without choosing for them, two DMARC records): an apply
+   * refuses with it and writes nothing.
+   */
+  readonly refusal?: PublishRefusal;
+}
+
+export interface PublishRefusal {
+  readonly status: number;
+  readonly code: string;
   readonly detail: string;
 }
 

@@ -73,6 +73,7 @@ const STATUS_WORDS: Record<string, string> = {
   wrong: 'wrong',
   conflict: 'conflict',
   unknown: 'not checked',
+  delegated: 'hosted elsewhere',
 };
 
 /**
@@ -227,7 +228,7 @@ function RecordCard(props: { record: SetupRecord }) {
   const { record } = props;
   const what = `${PURPOSES[record.purpose] ?? record.purpose} record`;
   const value = record.value;
-  const showFound = (record.status === 'wrong' || record.status === 'conflict') && record.found.length > 0;
+  const showFound = (record.status === 'wrong' || record.status === 'conflict' || record.status === 'delegated') && record.found.length > 0;
   return (
     <li className="card setup-record" aria-label={what} data-purpose={record.purpose} data-status={record.status}>
       <div className="setup-record-head">
