@@ -39,6 +39,11 @@ const AppliedSetupRef = builder.objectRef<AppliedSetup>('AppliedDomainSetup').im
     changes: t.field({ type: [DnsChangeRef], description: '[] when every record is already served as wanted.', resolve: (a) => a.changes }),
     buildState: t.field({ type: BuildStateEnum, description: "The domain's build state, checked again after a real apply.", resolve: (a) => a.buildState }),
     ready: t.exposeBoolean('ready', { description: 'Every required record verified by our own checks.' }),
+    cachesMayHoldUntil: t.exposeString('cachesMayHoldUntil', {
+      nullable: true,
+      description: "After an apply that changed records: until when resolvers may keep the old answer (the replaced records' TTL, or the zone's negative TTL).",
+    }),
+    cacheNote: t.exposeString('cacheNote', { nullable: true, description: 'The same in a sentence; null with it.' }),
   }),
 });
 
