@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { graphql } from '../support/test-service.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
+import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT, googleZoneLines } from '../support/google-mail-zone.js';
 import {
   FREE_DOMAINS,
   orderBody,
@@ -79,7 +80,7 @@ beforeAll(async () => {
       { name: onCloudflare, records: [proof] },
       { name: unverified, records: [proof] },
       // Google's own SPF record, which the merged record includes (BIND here does not recurse).
-      { name: 'google.com', records: ['_spf IN TXT "v=spf1 ip4:35.190.247.0/24 ~all"'] },
+      { name: 'google.com', records: googleZoneLines([...GOOGLE_SPF_FLAT, ...GOOGLE_MX_HOSTS]) },
     ],
   });
   cloudflare = await startFakeCloudflare([onCloudflare]);
@@ -88,6 +89,8 @@ beforeAll(async () => {
     rateLimits: { order: 1000 },
     env: {
       DNS_SERVERS: `127.0.0.1:${bind.port}`,
+      // The zones' own name servers (ns1.<zone>, 127.0.0.1) are asked directly on BIND's port.
+      DNS_AUTHORITATIVE_PORT: String(bind.port),
       DNS_TIMEOUT_MS: '2000',
       DNS_TRIES: '2',
       JOBS: 'on',
