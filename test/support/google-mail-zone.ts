@@ -18,7 +18,9 @@ export const GOOGLE_SPF_CHAIN: ZoneRecord[] = [
   {
     name: '_netblocks2.google.com',
     type: 'TXT',
-    data: ['v=spf1 ip6:2001:4860:4000::/36 ip6:2404:6800:4000::/36 ip6:2607:f8b0:4000::/36 ip6:2800:3f0:4000::/36 ip6:2a00:1450:4000::/36 ip6:2c0f:fb50:4000::/36 ~all'],
+    data: [
+      'v=spf1 ip6:2001:4860:4000::/36 ip6:2404:6800:4000::/36 ip6:2607:f8b0:4000::/36 ip6:2800:3f0:4000::/36 ip6:2a00:1450:4000::/36 ip6:2c0f:fb50:4000::/36 ~all',
+    ],
   },
   {
     name: '_netblocks3.google.com',

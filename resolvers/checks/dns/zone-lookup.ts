@@ -109,3 +109,13 @@ export function createZoneLookup(base: DnsLookup, servers: ZoneServers): DnsLook
     ...(base.signal && { signal: base.signal }),
   };
 }
+
+/**
+ * The lookup to read `domain`'s own names with: its zone's servers when they can be found, else
+ * `base` (the resolver), with where the answer comes from in words.
+ */
+export async function readZoneOf(base: DnsLookup, domain: string): Promise<{ readonly dns: DnsLookup; readonly readFrom: string; readonly zone: string }> {
+  const servers = await findZoneServers(base, domain);
+  if ('reason' in servers) return { dns: base, readFrom: `the resolver (the zone's own servers could not be asked: ${servers.reason})`, zone: domain };
+  return { dns: createZoneLookup(base, servers), readFrom: `the name servers of ${servers.zone} (${servers.nameservers.join(', ')})`, zone: servers.zone };
+}

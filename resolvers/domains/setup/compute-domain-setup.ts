@@ -4,7 +4,7 @@ import type { Database } from '../../../db/schema.js';
 import type { CheckContext } from '../../checks/check-context.js';
 import type { DnsAnswer, DnsLookup } from '../../checks/dns/dns-types.js';
 import { isMissing } from '../../checks/dns/dns-types.js';
-import { createZoneLookup, findZoneServers, withinZone } from '../../checks/dns/zone-lookup.js';
+import { readZoneOf, withinZone } from '../../checks/dns/zone-lookup.js';
 import { checkHost } from '../../checks/spf/check-host.js';
 import { parseSpfIp } from '../../checks/spf/spf-ip.js';
 import type { ServiceConfig } from '../../../config/settings.js';
@@ -127,15 +127,7 @@ export function setupReason(records: readonly WantedRecordWithStatus[], hasDkimK
  * the answer says so in `readFrom`.
  */
 async function zoneReading(env: SetupEnvironment, domain: string): Promise<{ readonly dns: DnsLookup; readonly readFrom: string; readonly zone: string }> {
-  if (env.zone) return { ...env.zone, zone: domain };
-  const servers = await findZoneServers(env.checks.dns, domain);
-  if ('reason' in servers)
-    return { dns: env.checks.dns, readFrom: `the resolver (the zone's own servers could not be asked: ${servers.reason})`, zone: domain };
-  return {
-    dns: createZoneLookup(env.checks.dns, servers),
-    readFrom: `the name servers of ${servers.zone} (${servers.nameservers.join(', ')})`,
-    zone: servers.zone,
-  };
+  return env.zone ? { ...env.zone, zone: domain } : readZoneOf(env.checks.dns, domain);
 }
 
 /** What a record's answer holds, as comparable text (MX "priority host", TXT strings joined). */
