@@ -1,5 +1,6 @@
 import type { DnsAnswer, DnsLookup } from '../../checks/dns/dns-types.js';
 import { isMissing } from '../../checks/dns/dns-types.js';
+import { permanentFailureAdvice } from '../../checks/dns/failure-advice.js';
 import { parseDkimKeyRecord } from '../../checks/dkim/dkim-key-record.js';
 import { looksLikeDmarc, parseDmarcRecord } from '../../checks/dmarc/dmarc-record.js';
 import { GOOGLE_MX, LEGACY_GOOGLE_MX_HOSTS, isGoogleMxHost } from './google-workspace.js';
@@ -12,10 +13,12 @@ const with_ = (record: WantedRecord, judged: Judged): WantedRecordWithStatus => 
 /** A lookup that failed (timeout, SERVFAIL) says nothing about the record: unknown, never missing. */
 function failed(record: WantedRecord, answer: DnsAnswer): WantedRecordWithStatus | null {
   if (answer.ok || isMissing(answer)) return null;
+  // A failure retrying does not mend (DNSSEC bogus, a refusal, a resolver that does not recurse) says who can fix it.
+  const advice = permanentFailureAdvice(answer);
   return with_(record, {
     status: 'unknown',
     found: [],
-    detail: `The ${record.type} lookup for ${record.name} failed (${answer.detail}); this is not a missing record. It is checked again shortly.`,
+    detail: `The ${record.type} lookup for ${record.name} failed (${answer.detail}); this is not a missing record. ${advice ?? 'It is checked again shortly.'}`,
   });
 }
 
