@@ -13,7 +13,7 @@ import { PublishForMe } from './domain-setup-publish';
 const DomainSetupDocument = graphql(`
   query DomainSetup($domain: String!) {
     domainSetup(domain: $domain) {
-      domain buildState ready reason checkedAt
+      domain buildState ready reason checkedAt readFrom cachesMayHoldUntil cacheNote
       records { purpose type name value priority ttl required status found detail }
     }
   }
@@ -22,7 +22,7 @@ const DomainSetupDocument = graphql(`
 const CheckDomainSetupDocument = graphql(`
   mutation CheckDomainSetup($domain: String!) {
     checkDomainSetup(domain: $domain) {
-      domain buildState ready reason checkedAt
+      domain buildState ready reason checkedAt readFrom cachesMayHoldUntil cacheNote
       records { purpose type name value priority ttl required status found detail }
     }
   }
@@ -207,6 +207,16 @@ function StateCard(props: { setup: Setup }) {
           {setup.reason}
         </p>
       ) : null}
+      {setup.cachesMayHoldUntil ? (
+        <p className="banner banner-info" data-testid="cache-note">
+          <strong>Caches: </strong>
+          Your zone already serves the records. Other DNS resolvers may keep the old answer until {formatDateTime(setup.cachesMayHoldUntil)}.{' '}
+          {setup.cacheNote}
+        </p>
+      ) : null}
+      <p className="hint" data-testid="read-from">
+        Read from {setup.readFrom}, not from a cache.
+      </p>
     </section>
   );
 }
