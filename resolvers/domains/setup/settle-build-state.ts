@@ -70,9 +70,7 @@ export async function settleBuildState(
   const reason =
     to === 'live'
       ? null
-      : to === setup.buildState && setup.reason !== null
-        ? setup.reason
-        : failing.length > 0
+      : failing.length > 0
           ? failing.map((r) => `${r.purpose.toUpperCase()} ${r.status}: ${r.detail}`).join(' ')
           : setup.ready
             ? 'Every record is verified; waiting for the mail provider to report the mailboxes created.'
