@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { graphql } from '../support/test-service.js';
@@ -48,6 +49,16 @@ function staleView(withProof: boolean): ZoneRecord[] {
       data: { mname: `ns1.${DOMAIN}`, rname: `hostmaster.${DOMAIN}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 600 },
     },
   ];
+}
+
+/** Changes the zone with BIND's own nsupdate: the test's hand on the DNS, not the service's. */
+async function nsupdate(lines: readonly string[]): Promise<void> {
+  const child = spawn('/usr/bin/nsupdate', ['-y', `${bind.key.algorithm}:${bind.key.name}:${bind.key.secret}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdin.end([`server 127.0.0.1 ${bind.port}`, `zone ${DOMAIN}`, ...lines, 'send', ''].join('\n'));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`nsupdate failed (${code}): ${err}`);
 }
 
 async function connection(secret: string): Promise<number> {
@@ -176,6 +187,19 @@ describe('reading the zone itself', () => {
     const refused = await apply({ connection_id: wrong, dry_run: true });
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('tsig_key_refused');
+  });
+
+  it('one read, one answer: the MX removed reads needs_attention and not ready at once, stored so; put back, live and ready', async () => {
+    await nsupdate([`update delete ${DOMAIN}. MX`]);
+    const broken = await getSetup();
+    expect(broken).toMatchObject({ build_state: 'needs_attention', ready: false });
+    expect(broken.reason).toContain(`MX (${DOMAIN}) is missing`);
+    const stored = () => h.service.services.db.selectFrom('domains').select('build_state').where('domain', '=', DOMAIN).executeTakeFirstOrThrow();
+    expect((await stored()).build_state).toBe('needs_attention');
+    await nsupdate([`update add ${DOMAIN}. 3600 MX 1 smtp.google.com.`]);
+    const back = await getSetup();
+    expect(back).toMatchObject({ build_state: 'live', ready: true, reason: null });
+    expect((await stored()).build_state).toBe('live');
   });
 
   it('proof of control is read from the zone: the resolver has no record, the zone has it, and the domain is verified', async () => {
