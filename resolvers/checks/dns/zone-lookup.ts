@@ -56,11 +56,10 @@ export async function findZoneServers(dns: DnsLookup, domain: string): Promise<Z
  */
 export function createZoneLookup(base: DnsLookup, servers: ZoneServers): DnsLookup {
   const askServer = base.askServer?.bind(base);
-  const answers = new Map<string, Promise<DnsAnswer>>();
 
   async function fromZone<T extends DnsRecordType>(name: string, type: T): Promise<DnsAnswer<T>> {
     const problems: string[] = [];
-    let kind: DnsFailureKind = 'timeout';
+    let refusals = 0;
     for (const address of servers.addresses) {
       if (!askServer) break;
       const reply: DirectReply<T> = await askServer(address, name, type);
@@ -73,13 +72,15 @@ export function createZoneLookup(base: DnsLookup, servers: ZoneServers): DnsLook
         return answer;
       }
       if (reply.ok) {
-        kind = reply.rcode === 'REFUSED' ? 'refused' : kind === 'timeout' ? 'servfail' : kind;
+        if (reply.rcode === 'REFUSED') refusals += 1;
         problems.push(`${address} answered ${reply.rcode} without authority`);
       } else {
         if (reply.failure === 'budget' || reply.failure === 'cancelled') return { ok: false, name, type, failure: reply.failure, detail: reply.detail };
         problems.push(`${address}: ${reply.detail}`);
       }
     }
+    // Every server refusing is an answer (they do not serve the zone), not an outage.
+    const kind: DnsFailureKind = refusals > 0 && refusals === servers.addresses.length ? 'refused' : 'timeout';
     return {
       ok: false,
       name,
@@ -90,15 +91,9 @@ export function createZoneLookup(base: DnsLookup, servers: ZoneServers): DnsLook
   }
 
   return {
+    // No cache of its own: base.askServer asks each (server, name, type) once per request.
     lookup<T extends DnsRecordType>(name: string, type: T): Promise<DnsAnswer<T>> {
-      if (!withinZone(name, servers.zone)) return base.lookup(name, type);
-      const key = `${normaliseQuestionName(name)}|${type}`;
-      let answer = answers.get(key);
-      if (!answer) {
-        answer = fromZone(normaliseQuestionName(name), type);
-        answers.set(key, answer);
-      }
-      return answer as Promise<DnsAnswer<T>>;
+      return withinZone(name, servers.zone) ? fromZone(normaliseQuestionName(name), type) : base.lookup(name, type);
     },
     // Direct questions go through base.askServer, so base counts them.
     get questionsAsked() {
