@@ -141,6 +141,29 @@ describe('reading the zone itself', () => {
     expect(await askBind(bind.port, DOMAIN, 'MX')).toEqual([]);
   });
 
+  it('a dry run against a server that does not serve the zone fails as the apply does, naming it', async () => {
+    const other = await startBindServer({ zones: [{ name: 'unrelated.test', records: [] }] });
+    try {
+      const created = await postJson(h.service, '/v1/dns-connections', {
+        kind: 'rfc2136',
+        server: '127.0.0.1',
+        port: other.port,
+        key_name: other.key.name,
+        algorithm: other.key.algorithm,
+        secret: other.key.secret,
+      });
+      expect(created.status).toBe(200);
+      const dry = await apply({ connection_id: created.body.connection_id, dry_run: true });
+      const real = await apply({ connection_id: created.body.connection_id, dry_run: false });
+      expect(dry.status).toBe(422);
+      expect(dry.body).toMatchObject({ code: 'dns_zone_not_served', detail: expect.stringContaining(`does not answer for ${DOMAIN}`) });
+      expect(real.status).toBe(422);
+      expect(real.body.detail).toBe(dry.body.detail);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('right after an apply the setup is live and verified from the zone while the resolver still says missing, with until when caches may hold it (REST, GraphQL, MCP)', async () => {
     const id = await connection(bind.key.secret);
     const applied = await apply({ connection_id: id, dry_run: false });
