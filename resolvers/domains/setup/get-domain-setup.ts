@@ -30,11 +30,14 @@ export async function findSetupDomain(ctx: Context, raw: string) {
 export async function getDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
   const row = await findSetupDomain(ctx, raw);
   const env = setupEnvironment(ctx);
+  const began = ctx.now();
   const setup = await computeDomainSetup(env, row);
   if (setup.buildState === row.build_state) return setup;
   // The evaluation moved the state (records appeared, or broke): the stored state follows it.
-  const settled = await settleBuildState(ctx.services.db, row, setup, row.mailboxes_created_at !== null, ctx.services.config.setupRecheck, ctx.now());
+  const settled = await settleBuildState(ctx.services.db, row, setup, row.mailboxes_created_at !== null, ctx.services.config.setupRecheck, began);
   if (settled.eventId) await ctx.services.jobs?.eventRecorded(settled.eventId);
+  // Another check moved the state first: answer from the state it recorded.
+  if (settled.to !== setup.buildState) return computeDomainSetup(env, { ...row, build_state: settled.to });
   return setup;
 }
 
