@@ -71,10 +71,10 @@ export async function settleBuildState(
     to === 'live'
       ? null
       : failing.length > 0
-          ? failing.map((r) => `${r.purpose.toUpperCase()} ${r.status}: ${r.detail}`).join(' ')
-          : setup.ready
-            ? 'Every record is verified; waiting for the mail provider to report the mailboxes created.'
-            : (setup.reason ?? null);
+        ? failing.map((r) => `${r.purpose.toUpperCase()} ${r.status}: ${r.detail}`).join(' ')
+        : setup.ready
+          ? 'Every record is verified; waiting for the mail provider to report the mailboxes created.'
+          : (setup.reason ?? null);
   return db.transaction().execute(async (trx) => {
     const setupChecks = await lockDomainSetupChecks(trx, domain.id);
     const checks = to === 'live' ? 0 : (setupChecks ?? 0) + 1;

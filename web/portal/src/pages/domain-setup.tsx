@@ -210,8 +210,7 @@ function StateCard(props: { setup: Setup }) {
       {setup.cachesMayHoldUntil ? (
         <p className="banner banner-info" data-testid="cache-note">
           <strong>Caches: </strong>
-          Your zone already serves the records. Other DNS resolvers may keep the old answer until {formatDateTime(setup.cachesMayHoldUntil)}.{' '}
-          {setup.cacheNote}
+          Your zone already serves the records. Other DNS resolvers may keep the old answer until {formatDateTime(setup.cachesMayHoldUntil)}. {setup.cacheNote}
         </p>
       ) : null}
       <p className="hint" data-testid="read-from">
