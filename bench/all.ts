@@ -299,6 +299,15 @@ await step('domain-setup', async () => {
     null,
   );
   row('domain-setup', 'setup check after publishing: every domain ready', String(c.verified.all_verified), 'true', c.verified.all_verified);
+  const z = c.authoritative;
+  row(
+    'domain-setup',
+    `setup check read from the zone's name server ÷ through the resolver (all published): DNS questions ${z.dns_questions} / ${c.verified.dns_questions}, wall ${z.wall_ms} / ${c.verified.wall_ms} ms`,
+    `${z.questions_ratio} / ${z.wall_ratio}`,
+    '-',
+    null,
+  );
+  row('domain-setup', "setup check read from the zone's name server: every domain ready", String(z.all_verified), 'true', z.all_verified);
   const a = f.apply;
   row('domain-setup', `apply on ${a.domains} domains against BIND, 4 at a time: wall time (${a.ms_per_domain} ms per domain)`, `${a.wall_ms} ms`, '-', null);
   row(

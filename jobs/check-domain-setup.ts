@@ -29,7 +29,9 @@ export async function checkSetupOnce(env: JobEnvironment, domainId: number): Pro
   }
   const { checks } = jobCheckContext(env.services);
   const began = new Date();
-  const setup = await computeDomainSetup({ db, config: env.services.config, checks, now: () => new Date() }, domain);
+  // The row as it is now (the mailboxes may have just been marked), so the evaluation and the stored state agree.
+  const row = { ...domain, mailboxes_created_at: mailboxes ? (domain.mailboxes_created_at ?? began) : null };
+  const setup = await computeDomainSetup({ db, config: env.services.config, checks, now: () => new Date() }, row);
   const settled = await settleBuildState(db, domain, setup, mailboxes, env.services.config.setupRecheck, began);
   if (settled.eventId) await env.enqueue('fan_out_event', { eventId: settled.eventId }, { key: `fan_out:${settled.eventId}` });
   if (settled.to === 'live' && settled.from !== 'live') await queueDueMonitoring(env, domain.order_id);

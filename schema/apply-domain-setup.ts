@@ -43,6 +43,11 @@ const AppliedSetupRef = builder.objectRef<AppliedSetup>('AppliedDomainSetup').im
       nullable: true,
       description: 'The journal entry of a real apply that wrote records (domainSetupApplies; revertDomainSetupApply puts them back); null otherwise.',
     }),
+    cachesMayHoldUntil: t.exposeString('cachesMayHoldUntil', {
+      nullable: true,
+      description: "After an apply that changed records: until when resolvers may keep the old answer (the replaced records' TTL, or the zone's negative TTL).",
+    }),
+    cacheNote: t.exposeString('cacheNote', { nullable: true, description: 'The same in a sentence; null with it.' }),
   }),
 });
 

@@ -52,6 +52,15 @@ const DomainSetupRef = builder.objectRef<DomainSetup>('DomainSetup').implement({
     ready: t.exposeBoolean('ready', { description: 'Every required record is verified.' }),
     reason: t.exposeString('reason', { nullable: true, description: 'Why the domain is not live, or needs attention; null when live.' }),
     checkedAt: t.exposeString('checkedAt', { description: 'When these lookups ran (now: nothing is cached).' }),
+    readFrom: t.exposeString('readFrom', {
+      description: "Where the records were read: the zone's own name servers (not a cache), or the resolver when they could not be found.",
+    }),
+    cachesMayHoldUntil: t.exposeString('cachesMayHoldUntil', {
+      nullable: true,
+      description:
+        'When resolvers may still give the old answer for records the zone already serves changed (their remaining TTL, or the negative TTL); null when they agree.',
+    }),
+    cacheNote: t.exposeString('cacheNote', { nullable: true, description: 'The same in a sentence naming the records; null with it.' }),
     records: t.field({ type: [SetupRecordRef], resolve: (s) => s.records }),
   }),
 });

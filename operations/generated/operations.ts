@@ -618,7 +618,7 @@ export type ApplyDomainSetupMutationVariables = Exact<{
 }>;
 
 
-export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, apply_id: number | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
+export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, apply_id: number | null, caches_may_hold_until: string | null, cache_note: string | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type InvoiceFieldsFragment = { number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
 
@@ -738,7 +738,7 @@ export type CheckDomainSetupMutationVariables = Exact<{
 }>;
 
 
-export type CheckDomainSetupMutation = { checkDomainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
+export type CheckDomainSetupMutation = { checkDomainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, read_from: string, caches_may_hold_until: string | null, cache_note: string | null, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
 
 export type CheckMtaStsQueryVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -876,7 +876,7 @@ export type DomainSetupQueryVariables = Exact<{
 }>;
 
 
-export type DomainSetupQuery = { domainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
+export type DomainSetupQuery = { domainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, read_from: string, caches_may_hold_until: string | null, cache_note: string | null, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
 
 export type DomainSourcesQueryVariables = Exact<{
   domain: Scalars['String']['input'];

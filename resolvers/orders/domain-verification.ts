@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { findDomainVerificationToken, insertDomainVerificationTokenOnce } from '../../db/domain-verification-tokens.js';
 import { insertVerifiedDomains, listVerifiedDomains } from '../../db/verified-domains.js';
+import { permanentFailureAdvice } from '../checks/dns/failure-advice.js';
 import type { DnsLookup } from '../checks/dns/dns-types.js';
 import { verificationName, verificationValue } from './verification-record.js';
 
@@ -25,14 +26,15 @@ export async function verifiedDomains(db: Kysely<Database>, accountId: number, d
 
 export type TxtReading =
   | { readonly seen: true }
-  | { readonly seen: false; readonly why: 'absent' | 'other_value' | 'lookup_failed'; readonly failure?: string };
+  | { readonly seen: false; readonly why: 'absent' | 'other_value' | 'lookup_failed'; readonly failure?: string; readonly advice?: string };
 
 /** Looks the TXT up now, through the checks' DNS; a record is its character-strings joined (RFC 7208 3.3 style). */
 export async function readVerificationTxt(dns: DnsLookup, domain: string, token: string): Promise<TxtReading> {
   const answer = await dns.lookup(verificationName(domain), 'TXT');
   if (!answer.ok) {
     if (answer.failure === 'nxdomain' || answer.failure === 'nodata') return { seen: false, why: 'absent' };
-    return { seen: false, why: 'lookup_failed', failure: answer.failure };
+    const advice = permanentFailureAdvice(answer);
+    return { seen: false, why: 'lookup_failed', failure: answer.failure, ...(advice && { advice }) };
   }
   const wanted = verificationValue(token);
   if (answer.records.some((r) => r.data.join('').trim() === wanted)) return { seen: true };
@@ -49,7 +51,9 @@ export async function recordVerified(db: Kysely<Database>, accountId: number, do
 export function unverifiedSentence(domain: string, token: string, reading: Exclude<TxtReading, { seen: true }>): string {
   const publish = `publish TXT at ${verificationName(domain)} with the value "${verificationValue(token)}"`;
   if (reading.why === 'lookup_failed')
-    return `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}); make sure you ${publish}, then try again.`;
+    return reading.advice
+      ? `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}). ${reading.advice}`
+      : `Whether ${domain} is yours could not be checked (the TXT lookup at ${verificationName(domain)} failed: ${reading.failure}); make sure you ${publish}, then try again.`;
   if (reading.why === 'other_value')
     return `${domain} is not verified as yours: ${verificationName(domain)} has TXT records, but none is "${verificationValue(token)}"; ${publish}, then try again.`;
   return `${domain} is not verified as yours: ${publish} at your DNS provider, then try again (it stays verified once seen).`;

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { normalizeDomain } from '../checks/normalize-domain.js';
+import { readZoneOf } from '../checks/dns/zone-lookup.js';
 import { readVerificationTxt, recordVerified, unverifiedSentence, verificationToken, verifiedDomains } from './domain-verification.js';
 import { verificationRecord, type VerificationRecord } from './verification-record.js';
 
@@ -32,7 +33,10 @@ export async function verifyDomain(rawDomain: string, ctx: Context): Promise<Dom
       detail: `${domain} is verified as yours since ${known.verified_at.toISOString()}; it can be ordered.`,
     };
   }
-  const reading = await readVerificationTxt(ctx.checks().dns, domain, token);
+  // Read from the zone's own servers, not a cache: a record just published is seen at once, and a
+  // "does not exist" the resolver cached before it was published is not taken for the truth.
+  const { dns } = await readZoneOf(ctx.checks().dns, domain);
+  const reading = await readVerificationTxt(dns, domain, token);
   if (!reading.seen) return { domain, verified: false, verifiedAt: null, record, detail: unverifiedSentence(domain, token, reading) };
   await recordVerified(db, accountId, [domain], ctx.now());
   const [recorded] = await verifiedDomains(db, accountId, [domain]);

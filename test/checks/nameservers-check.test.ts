@@ -4,7 +4,8 @@ import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkNameservers } from '../../resolvers/checks/nameservers/check-nameservers.js';
 import { DNS_PROVIDERS } from '../../resolvers/checks/nameservers/dns-provider-table.js';
 import { hostHasSuffix, matchSuffixRule } from '../../resolvers/checks/nameservers/match-host-suffix.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup, DIRECT_TIMEOUT_MS } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import type { DnsLookup } from '../../resolvers/checks/dns/dns-types.js';
 import { createQuestionBudget } from '../../resolvers/checks/dns/question-budget.js';
 import { startTestDnsServer, startTestDnsServersOnOnePort, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
@@ -246,5 +247,87 @@ describe('check-nameservers for one domain: delegation health', () => {
     expect(budget.used).toBe(2);
     await lookup.lookup('healthy.example', 'NS');
     expect(await lookup.askServer!('127.0.0.6', 'broken.example', 'SOA')).toMatchObject({ ok: false, failure: 'budget' });
+  });
+});
+
+describe('check-nameservers for a lame delegation: answered from the parent side, servers probed in parallel', () => {
+  const a = (name: string, data: string): ZoneRecord => ({ name, type: 'A', data });
+  const lameSoa: ZoneRecord = {
+    name: 'lame.example',
+    type: 'SOA',
+    data: { mname: 'ns1.lame.example', rname: 'hostmaster.lame.example', serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 300 },
+  };
+  let resolver: TestDnsServer;
+  let direct: TestDnsServer[] = [];
+
+  beforeAll(async () => {
+    // The resolver never answers about lame.example (a resolver still timing out on its servers).
+    resolver = await startTestDnsServer({
+      records: [...ns('example', 'a.nic.example'), a('a.nic.example', '127.0.0.22')],
+      behaviours: { 'lame.example': 'timeout', '*.lame.example': 'timeout' },
+    });
+    direct = await startTestDnsServersOnOnePort([
+      {
+        // The parent: a referral to three servers, with glue.
+        address: '127.0.0.22',
+        zones: ['example'],
+        delegations: ['lame.example'],
+        recursionAvailable: false,
+        records: [
+          ...ns('lame.example', 'ns1.lame.example', 'ns2.lame.example', 'ns3.lame.example'),
+          a('ns1.lame.example', '127.0.0.23'),
+          a('ns2.lame.example', '127.0.0.24'),
+          a('ns3.lame.example', '127.0.0.25'),
+        ],
+      },
+      // bind9 not serving the zone: REFUSED.
+      { address: '127.0.0.23', recursionAvailable: false, records: [], behaviours: { 'lame.example': 'refused' } },
+      // A cache holding the zone's SOA: answers without AA.
+      { address: '127.0.0.24', authoritative: false, records: [lameSoa] },
+      // Silent.
+      { address: '127.0.0.25', recursionAvailable: false, records: [], behaviours: { 'lame.example': 'timeout' } },
+    ]);
+  });
+  afterAll(() => Promise.all([resolver?.close(), ...direct.map((s) => s.close())]));
+
+  it('is answered while the resolver is still waiting, counted as delegated, every server probed before any answered, none saying "try again"', async () => {
+    // The resolver's own deadline is long (5 s × 2 tries); the direct questions have their own 1 s each.
+    const base = createDnsLookup({ servers: [resolver.server], timeoutMs: 5000, tries: 2, concurrency: 16, authoritativePort: direct[0]!.port });
+    expect(DIRECT_TIMEOUT_MS).toBeLessThanOrEqual(1000);
+    const events: string[] = [];
+    let resolverDone = false;
+    const dns: DnsLookup = {
+      lookup(name, type) {
+        const answer = base.lookup(name, type);
+        if (name === 'lame.example' && type === 'NS') void answer.then(() => (resolverDone = true));
+        return answer;
+      },
+      async askServer(address, name, type) {
+        if (type === 'SOA') events.push(`start ${address}`);
+        const reply = await base.askServer!(address, name, type);
+        if (type === 'SOA') events.push(`end ${address}`);
+        return reply;
+      },
+      get questionsAsked() {
+        return base.questionsAsked;
+      },
+    };
+    const answer = await checkNameservers({ domains: 'lame.example' }, { ...dnsOnlyCheckContext(resolver), dns });
+    // Answered before the resolver's NS lookup gave up.
+    expect(resolverDone).toBe(false);
+    const result = answer.results[0]!;
+    expect(result).toMatchObject({ outcome: 'lookup_failed', zone: 'lame.example' });
+    expect(result.delegation?.servers.map((s) => [s.nameserver, s.status])).toEqual([
+      ['ns1.lame.example', 'lame'],
+      ['ns2.lame.example', 'lame'],
+      ['ns3.lame.example', 'unreachable'],
+    ]);
+    expect(result.reason).toMatch(/^No name server of lame\.example serves it/);
+    expect(JSON.stringify(answer)).not.toMatch(/try again/i);
+    expect(answer.summary).toBe('1 of 1 domain(s) have name servers (1 delegated to servers that do not serve it).');
+    // In parallel: the three servers were all asked before the first reply came back.
+    const starts = events.filter((e) => e.startsWith('start')).length;
+    expect(starts).toBe(3);
+    expect(events.slice(0, 3).every((e) => e.startsWith('start'))).toBe(true);
   });
 });

@@ -171,6 +171,12 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
     const dashboard = await (await service.api('/v1/portal/dashboard')).json();
     const row = dashboard.orders.flatMap((o: { domains: unknown[] }) => o.domains).find((d: { domain: string }) => d.domain === domain);
     expect(row).toMatchObject({ build_state: 'live', build_problems: [] });
+    // The grade the README promises for it on the checks page: its records work (Google's SPF chain
+    // and MX host are in the demo DNS); DMARC p=none, the setup's first step, caps it at B.
+    const promised = /check-deliverability\?domain=([a-z.-]+)"\s+# ([A-F]) (\d+)/.exec(tryingIt);
+    expect(promised?.[1]).toBe(domain);
+    const grade = await (await service.pub(`/.platform/functions/check-deliverability?domain=${domain}`)).json();
+    expect([grade.grade, grade.score], JSON.stringify(grade.findings)).toEqual([promised?.[2], Number(promised?.[3])]);
   });
 
   it('lets every other demo domain be ordered, and refuses the Google-attached one', async () => {

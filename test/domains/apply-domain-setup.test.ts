@@ -5,8 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { graphql } from '../support/test-service.js';
+import { publicCheckRows } from '../../operations/public-check-rows.js';
+import { loadDocument } from '../../operations/operation-document.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
+import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT, googleZoneLines } from '../support/google-mail-zone.js';
 import {
   FREE_DOMAINS,
   orderBody,
@@ -79,7 +82,7 @@ beforeAll(async () => {
       { name: onCloudflare, records: [proof] },
       { name: unverified, records: [proof] },
       // Google's own SPF record, which the merged record includes (BIND here does not recurse).
-      { name: 'google.com', records: ['_spf IN TXT "v=spf1 ip4:35.190.247.0/24 ~all"'] },
+      { name: 'google.com', records: googleZoneLines([...GOOGLE_SPF_FLAT, ...GOOGLE_MX_HOSTS]) },
     ],
   });
   cloudflare = await startFakeCloudflare([onCloudflare]);
@@ -88,6 +91,8 @@ beforeAll(async () => {
     rateLimits: { order: 1000 },
     env: {
       DNS_SERVERS: `127.0.0.1:${bind.port}`,
+      // The zones' own name servers (ns1.<zone>, 127.0.0.1) are asked directly on BIND's port.
+      DNS_AUTHORITATIVE_PORT: String(bind.port),
       DNS_TIMEOUT_MS: '2000',
       DNS_TRIES: '2',
       JOBS: 'on',
@@ -102,6 +107,9 @@ beforeAll(async () => {
       DNS_PUBLISH_TIMEOUT_MS: '3000',
       CLOUDFLARE_API_BASE: cloudflare.url,
       ALERT_OUTBOX_DIR: `/tmp/outbox-apply-${process.pid}`,
+      // The grade's registration part asks nobody outside.
+      RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/none',
+      REGISTRATION_TIMEOUT_MS: '300',
     },
   });
   await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
@@ -161,13 +169,18 @@ describe('publishing a domain’s setup through RFC 2136 (a real BIND)', () => {
     const first = await graphql(
       h.service,
       `mutation($d: String!, $c: Int!, $dry: Boolean!) { applyDomainSetup(domain: $d, connectionId: $c, dryRun: $dry) {
-         domain dryRun buildState ready changes { action record { type name value ttl priority } replaces { type value } } } }`,
+         domain dryRun buildState ready cachesMayHoldUntil cacheNote changes { action record { type name value ttl priority } replaces { type value } } } }`,
       { d: plain, c: id, dry: false },
     );
     expect(first.body.errors).toBeUndefined();
     const applied = first.body.data.applyDomainSetup;
     expect(applied).toMatchObject({ domain: plain, dryRun: false, buildState: 'live', ready: true });
     expect(applied.changes.map((c: any) => c.action)).toEqual(['add', 'add', 'add', 'add', 'add']);
+    // Every name had nothing: caches may hold "does not exist" for the zone's negative TTL (the SOA's 300 s).
+    const holdFor = Date.parse(applied.cachesMayHoldUntil) - Date.now();
+    expect(holdFor).toBeGreaterThan(200_000);
+    expect(holdFor).toBeLessThanOrEqual(300_000);
+    expect(applied.cacheNote).toContain(applied.cachesMayHoldUntil);
     const zone = await zoneOf(plain);
     expect(zone.mx).toEqual(['1 smtp.google.com']);
     expect(zone.txt).toEqual(['keep=this', 'v=spf1 include:_spf.google.com ~all']);
@@ -184,6 +197,29 @@ describe('publishing a domain’s setup through RFC 2136 (a real BIND)', () => {
     const again = toolAnswer(await mcp.callTool({ name: 'apply_domain_setup', arguments: { domain: plain, connection_id: id, dry_run: false } }));
     expect(again).toMatchObject({ domain: plain, dry_run: false, changes: [], build_state: 'live', ready: true });
     expect(await zoneOf(plain)).toEqual(zone);
+  });
+
+  it('the domain just made live grades at least B on the public check-deliverability, through REST, GraphQL and MCP', async () => {
+    expect((await h.service.api(`/v1/domains/${plain}/setup`).then((r) => r.json())).build_state).toBe('live');
+    const row = publicCheckRows.find((r) => r.name === 'check_deliverability')!;
+    const rest = await h.service.pub(`${row.path}?domain=${plain}`);
+    expect(rest.status).toBe(200);
+    const viaRest = await rest.json();
+    const gql = await h.service.pub('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: loadDocument(row.document).source, variables: { domain: plain } }),
+    });
+    const gqlBody = await gql.json();
+    expect(gqlBody.errors).toBeUndefined();
+    const viaGraphql = row.reshape!(gqlBody.data[row.unwrap!]);
+    const publicMcp = new Client({ name: 'grade-test', version: '1' });
+    await publicMcp.connect(new StreamableHTTPClientTransport(new URL(`${h.service.publicUrl}/mcp`)));
+    const tool = await publicMcp.callTool({ name: 'check_deliverability', arguments: { domain: plain } });
+    await publicMcp.close();
+    expect(tool.isError).toBeFalsy();
+    const viaMcp = toolAnswer(tool);
+    for (const answer of [viaRest, viaGraphql, viaMcp]) expect(['A', 'B'], JSON.stringify(answer.findings)).toContain(answer.grade);
   });
 
   it('the MCP tool is listed as destructive, with connection_id and dry_run required', async () => {

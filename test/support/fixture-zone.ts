@@ -1,6 +1,7 @@
 import type { ZoneRecord } from './dns-server.js';
 import { dnsblTestPoints } from './dnsbl-test-points.js';
 import { verificationRecords } from './domain-verification.js';
+import { GOOGLE_MX_HOSTS, GOOGLE_SPF_CHAIN } from './google-mail-zone.js';
 
 /**
  * A small, well-configured sending domain (good.test) and a poorly configured one (bad.test), shared
@@ -59,6 +60,10 @@ export const orderingDemoZone: ZoneRecord[] = [
   { name: googleAttachedDemoDomain, type: 'NS', data: 'ns1.good.test' },
   { name: googleAttachedDemoDomain, type: 'MX', data: { preference: 1, exchange: 'aspmx.l.google.com' } },
   ...verificationRecords([...orderableDemoDomains, googleAttachedDemoDomain]),
+  // Google's SPF chain and MX host addresses, so a demo domain published for Google verifies (its
+  // SPF passes Google's address, its MX resolves) and grades A on the checks page.
+  ...GOOGLE_SPF_CHAIN,
+  ...GOOGLE_MX_HOSTS,
 ];
 
 /**

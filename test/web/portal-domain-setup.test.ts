@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
+import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT, googleZoneLines } from '../support/google-mail-zone.js';
 import { orderBody, postJson, saveCardThroughSandboxPage } from '../orders/support/ordering-fixture.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
 import { DEMO_VERIFICATION_TOKEN, verificationName, verificationValue } from '../../resolvers/orders/verification-record.js';
@@ -74,12 +75,18 @@ async function statusOf(page: Page, purpose: string): Promise<string | null> {
 beforeAll(async () => {
   bind = await startBindServer({
     resolver: true,
-    zones: [{ name: DOMAIN, records: [`${verificationName(DOMAIN)}. IN TXT "${verificationValue(DEMO_VERIFICATION_TOKEN)}"`] }],
+    zones: [
+      { name: DOMAIN, records: [`${verificationName(DOMAIN)}. IN TXT "${verificationValue(DEMO_VERIFICATION_TOKEN)}"`] },
+      // Google's SPF and MX host addresses: a record verifies only when it works.
+      { name: 'google.com', records: googleZoneLines([...GOOGLE_SPF_FLAT, ...GOOGLE_MX_HOSTS]) },
+    ],
   });
   service = await startTestService({
     googleTenancy: { probe: async () => 'unmanaged' },
     env: {
       DNS_SERVERS: `127.0.0.1:${bind.port}`,
+      // The zone's own name server (ns1.<domain>, 127.0.0.1) is asked directly on BIND's port.
+      DNS_AUTHORITATIVE_PORT: String(bind.port),
       DNS_TIMEOUT_MS: '2000',
       DNS_TRIES: '2',
       JOBS: 'on',
@@ -128,6 +135,8 @@ describe('the setup page of a domain', () => {
       expect(await statusOf(page, 'verification')).toBe('verified');
       expect(await card(page, 'mx').locator('.chip').textContent()).toBe('missing');
       expect(await page.getByTestId('state-words').textContent()).toContain('waiting for the records below');
+      // Read from the zone's own name server, not a cache.
+      expect(await page.getByTestId('read-from').textContent()).toBe(`Read from the name servers of ${DOMAIN} (ns1.${DOMAIN}), not from a cache.`);
       expect(await page.getByTestId('state-reason').textContent()).toContain('MX');
       // Words for people: no API paths or documentation files on the page.
       const text = (await page.locator('main').textContent()) ?? '';

@@ -55,6 +55,7 @@ export function answerFromReply<T extends DnsRecordType>(
   const ede = readExtendedDnsError(packet);
   const extra: { dnssec: DnssecStatus; ede?: ExtendedDnsError } = { dnssec: dnssecOfReply(rcode, packet, ede, reading), ...(ede ? { ede } : {}) };
   const because = ede ? `: ${describeExtendedDnsError(ede)}` : '';
+  const negative = negativeTtlOf(packet);
   if (reading.recursionDesired && rcode !== 'REFUSED') {
     // RA clear on a reply to a recursive question, or a referral where an answer belongs: the
     // server only serves its own zones, so anything it says (or does not) is not about this name.
@@ -74,7 +75,7 @@ export function answerFromReply<T extends DnsRecordType>(
   if (rcode === 'NXDOMAIN') {
     // RFC 6604: with a CNAME chain in the answer, NXDOMAIN is about the chain's last target, not the name asked.
     const end = chainEnd(name, packet.answers ?? []);
-    if (end === name) return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)`, ...extra };
+    if (end === name) return { ok: false, name, type, failure: 'nxdomain', detail: `${name} does not exist (NXDOMAIN)`, ...negative, ...extra };
     return {
       ok: false,
       name,
@@ -82,6 +83,7 @@ export function answerFromReply<T extends DnsRecordType>(
       failure: 'nxdomain',
       detail: `${name} is an alias (CNAME) of ${end}, which does not exist (NXDOMAIN)`,
       canonical: end,
+      ...negative,
       ...extra,
     };
   }
@@ -109,7 +111,7 @@ export function answerFromReply<T extends DnsRecordType>(
     owner = bareName(target);
   }
   const alias = owner === bareName(name) ? {} : { canonical: owner };
-  if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record`, ...alias, ...extra };
+  if (records.length === 0) return { ok: false, name, type, failure: 'nodata', detail: `${name} has no ${type} record`, ...alias, ...negative, ...extra };
   return { ok: true, name, type, records, ...alias, ...extra };
 }
 
@@ -123,6 +125,15 @@ function dnssecOfReply(rcode: string, packet: DecodedPacket, ede: ExtendedDnsErr
   if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') return 'indeterminate';
   if (!reading.recursionDesired || !packet.flag_ra || (rcode === 'NOERROR' && referralNameservers(packet).length > 0)) return 'indeterminate';
   return packet.flag_ad ? 'secure' : 'insecure';
+}
+
+/** RFC 2308 5: a negative answer is cached for the lesser of its SOA's TTL and the SOA's minimum field. */
+function negativeTtlOf(packet: DecodedPacket): { negativeTtl?: number } {
+  const soa = (packet.authorities ?? []).find((a) => a.type === 'SOA');
+  const ttl = packetField(soa, 'ttl');
+  const minimum = packetField(packetField(soa, 'data'), 'minimum');
+  if (typeof ttl !== 'number') return {};
+  return { negativeTtl: typeof minimum === 'number' ? Math.min(ttl, minimum) : ttl };
 }
 
 /** The last owner of the CNAME chain that starts at `name` in an answer section (`name` itself when there is none). */

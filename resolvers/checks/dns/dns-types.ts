@@ -97,6 +97,12 @@ export type DnsAnswer<T extends DnsRecordType = DnsRecordType> =
       readonly dnssec?: DnssecStatus;
       readonly ede?: ExtendedDnsError;
       readonly canonical?: string;
+      /**
+       * NXDOMAIN and no-data only: how long a cache may keep this negative answer, the lesser of the
+       * SOA's TTL and its minimum field from the authority section (RFC 2308 5); a resolver's copy
+       * counts down. Absent when the reply carried no SOA.
+       */
+      readonly negativeTtl?: number;
     };
 
 /**

@@ -8,6 +8,7 @@ import { NAMESERVERS_LIMIT, parseBulkDomains } from '../bulk-input.js';
 import { DNS_PROVIDERS } from './dns-provider-table.js';
 import { matchSuffixRule } from './match-host-suffix.js';
 import { checkDelegationHealth, parentView } from './delegation-health.js';
+import { permanentFailureAdvice } from '../dns/failure-advice.js';
 import type { DelegationHealth, ParentView } from './delegation-health.js';
 
 export interface NameserversInput {
@@ -66,7 +67,8 @@ function failureReason(answer: DnsAnswer): string {
   // "Try again" only where trying again can help: a bogus zone or our own resolver's set-up will not.
   if (answer.dnssec === 'bogus')
     return `The NS lookup failed DNSSEC validation: ${answer.detail}. The zone's signatures or its DS record at the registrar must be fixed; retrying will not help.`;
-  if (answer.failure === 'not_recursive') return `The NS lookup could not be made: ${answer.detail}.`;
+  const advice = permanentFailureAdvice(answer);
+  if (advice) return `The NS lookup failed (${answer.failure}): ${answer.detail}. ${advice}`;
   return `The NS lookup failed (${answer.failure}): ${answer.detail}. This is not a missing record; try again.`;
 }
 
@@ -123,7 +125,9 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
     items.map(
       (item): Promise<NameserverResult> =>
         item.ok
-          ? lookupNameservers(item.domain, item.unicode, ctx)
+          ? item.domain === only && early
+            ? resolverOrLame(item.domain, item.unicode, ctx, early)
+            : lookupNameservers(item.domain, item.unicode, ctx)
           : Promise.resolve<NameserverResult>({
               domain: item.input,
               domain_unicode: null,
@@ -141,7 +145,7 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
   if (single && single.outcome === 'ok' && single.zone) {
     const parent = single.zone === only ? early : undefined;
     results = [{ ...single, delegation: await checkDelegationHealth(ctx.dns, single.zone, single.nameservers, parent) }];
-  } else if (single && single.outcome === 'lookup_failed' && single.dnssec !== 'bogus' && only !== null && early) {
+  } else if (single && !single.delegation && single.outcome === 'lookup_failed' && single.dnssec !== 'bogus' && only !== null && early) {
     // The resolver could not give the zone's NS set (SERVFAIL or no answer): the parent's side says
     // which servers the zone is delegated to and what each of them answers.
     const delegation = await checkDelegationHealth(ctx.dns, only, null, early);
@@ -162,7 +166,10 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
   for (const r of failed) findings.push({ severity: r.delegation ? 'error' : 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` });
   for (const r of results) if (r.delegation && r.zone) findings.push(...delegationFindings(r.zone, r.delegation));
 
-  const resolved = results.filter((r) => r.outcome === 'ok').length;
+  // A domain delegated to servers none of which serves it still has name servers: it is counted,
+  // and the summary says how many of them are lame.
+  const lame = results.filter((r) => r.outcome === 'lookup_failed' && isLameDelegation(r.delegation)).length;
+  const resolved = results.filter((r) => r.outcome === 'ok').length + lame;
   // A failed NS lookup explained by the delegation (every server lame or silent) is a finding, not an outage.
   const explained = failed.filter(
     (r) => r.delegation && r.delegation.parent_nameservers !== null && r.delegation.servers.every((s) => s.status !== 'authoritative'),
@@ -171,7 +178,7 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
   const summary =
     status === 'error'
       ? `The NS lookups failed for all ${results.length} domain(s); nothing could be determined.`
-      : `${resolved} of ${results.length} domain(s) have name servers${
+      : `${resolved} of ${results.length} domain(s) have name servers${lame > 0 ? ` (${lame} delegated to servers that do not serve it)` : ''}${
           Object.keys(counts).length > 0
             ? `; providers: ${Object.entries(counts)
                 .map(([k, v]) => `${k} ${v}`)
@@ -179,6 +186,39 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
             : ''
         }.`;
   return { status, summary, findings, results, provider_counts: counts };
+}
+
+/** Delegated by the parent, and no server it names answers for the zone with authority. */
+function isLameDelegation(d: DelegationHealth | null | undefined): d is DelegationHealth {
+  return !!d && (d.parent_nameservers?.length ?? 0) > 0 && d.servers.length > 0 && d.servers.every((s) => s.status !== 'authoritative');
+}
+
+/**
+ * One domain: the resolver's NS lookup raced against the parent's side. A resolver facing a lame
+ * delegation spends its own timeouts on every server before it gives up; the parent's referral and
+ * the servers asked directly (in parallel, each with its own 1 s deadline: DIRECT_TIMEOUT_MS) tell
+ * within about that second, so a lame delegation is answered then, without waiting for the resolver.
+ */
+async function resolverOrLame(domain: string, unicode: string | null, ctx: CheckContext, early: Promise<ParentView>): Promise<NameserverResult> {
+  const viaResolver = lookupNameservers(domain, unicode, ctx);
+  const lame = checkDelegationHealth(ctx.dns, domain, null, early)
+    .then((d) => (isLameDelegation(d) ? d : null))
+    .catch(() => null);
+  const first = await Promise.race([viaResolver.then((result) => ({ result })), lame.then((delegation) => ({ delegation }))]);
+  if ('result' in first) return first.result;
+  if (first.delegation === null) return viaResolver;
+  return {
+    domain,
+    domain_unicode: unicode,
+    zone: domain,
+    outcome: 'lookup_failed',
+    nameservers: [],
+    providers: [],
+    provider: null,
+    dnssec: null,
+    reason: lameReason(domain, null, first.delegation),
+    delegation: first.delegation,
+  };
 }
 
 /**

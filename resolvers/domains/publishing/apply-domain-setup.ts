@@ -2,13 +2,15 @@ import type { Context } from '../../context.js';
 import { ApiError } from '../../api-error.js';
 import { verifiedDomains, verificationToken } from '../../orders/domain-verification.js';
 import { verificationName, verificationValue } from '../../orders/verification-record.js';
-import { computeDomainSetup } from '../setup/compute-domain-setup.js';
+import { computeDomainSetup, type SetupEnvironment } from '../setup/compute-domain-setup.js';
 import { checkDomainSetup, findSetupDomain, setupEnvironment } from '../setup/get-domain-setup.js';
 import type { BuildState, WantedRecordWithStatus } from '../setup/setup-record.js';
 import type { DnsRecord, PlannedChange } from './dns-publisher.js';
 import { publishRecords } from './publish-records.js';
 import { recordSetupApply } from './apply-journal.js';
 import { publishableRecords } from './refuse-unsafe-publish.js';
+import { openDnsPublisher } from './dns-connections.js';
+import { createPublisherLookup } from './publisher-lookup.js';
 
 export interface AppliedSetup {
   readonly domain: string;
@@ -22,6 +24,39 @@ export interface AppliedSetup {
   readonly ready: boolean;
   /** The journal entry of a real apply that wrote records (GET .../setup/applies; revert puts them back); null otherwise. */
   readonly applyId: number | null;
+  /**
+   * After a real apply that changed records: until when resolvers may still give the old answer
+   * (the replaced records' TTL, or the zone's negative TTL for names that had nothing); null otherwise.
+   */
+  readonly cachesMayHoldUntil: string | null;
+  /** The same in a sentence; null with it. */
+  readonly cacheNote: string | null;
+}
+
+/**
+ * The setup read through the connection itself (its server asked with TSIG-signed queries, or
+ * Cloudflare's API), never a cache: the plan is made from what the zone holds, and a key or server
+ * the write would fail with fails here, the dry run included, with the same error.
+ */
+async function connectionEnvironment(ctx: Context, connectionId: number, domain: string, checks = ctx.checks()): Promise<SetupEnvironment> {
+  const { publisher } = await openDnsPublisher(ctx, connectionId);
+  return {
+    ...setupEnvironment(ctx),
+    checks,
+    zone: { dns: createPublisherLookup(checks.dns, publisher, domain), readFrom: `the DNS server of connection ${connectionId}` },
+  };
+}
+
+/** How long caches may keep what an apply replaced: the old records' TTL, or the SOA's negative TTL for a name that had nothing. */
+async function cachesAfter(ctx: Context, domain: string, changes: readonly PlannedChange[], at: Date): Promise<{ until: string; seconds: number } | null> {
+  if (changes.length === 0) return null;
+  let seconds = Math.max(0, ...changes.flatMap((c) => (c.replaces ?? []).map((r) => r.ttl)));
+  if (changes.some((c) => (c.replaces ?? []).length === 0)) {
+    const soa = await ctx.checks().dns.lookup(domain, 'SOA');
+    const record = soa.ok ? soa.records[0] : undefined;
+    seconds = Math.max(seconds, record ? Math.min(record.ttl, record.data.minimum) : 0);
+  }
+  return { until: new Date(at.getTime() + seconds * 1000).toISOString(), seconds };
 }
 
 function asDnsRecord(record: WantedRecordWithStatus): DnsRecord {
@@ -50,14 +85,36 @@ export async function applyDomainSetup(raw: string, connectionId: number, dryRun
       `${row.domain} is not verified as yours, so its records are not published for you: publish TXT at ${verificationName(row.domain)} with the value "${verificationValue(token)}", then POST /v1/domains/${row.domain}/verify and apply again.`,
     );
   }
-  const setup = await computeDomainSetup(setupEnvironment(ctx), row);
+  const setup = await computeDomainSetup(await connectionEnvironment(ctx, connectionId, row.domain), row);
   const pending = publishableRecords(setup.records, ctx.services.config.forwardTarget);
   const result = await publishRecords(ctx, connectionId, pending.map(asDnsRecord), dryRun);
+  const none = { cachesMayHoldUntil: null, cacheNote: null };
   if (dryRun || result.changes.length === 0)
-    return { domain: setup.domain, connectionId, dryRun, changes: result.changes, buildState: setup.buildState, ready: setup.ready, applyId: null };
+    return { domain: setup.domain, connectionId, dryRun, changes: result.changes, buildState: setup.buildState, ready: setup.ready, applyId: null, ...none };
+  const appliedAt = ctx.now();
   const applyId = result.journal ? await recordSetupApply(ctx, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: result.journal }) : null;
-  // A fresh check context: the request's own remembers the lookups made before the records were published.
+  // Read again through the connection, with a fresh check context: the request's own remembers the
+  // lookups made before the records were published. The zone is the truth at once.
   const fresh = ctx.services.createCheckContext({ budget: ctx.scope().budget, signal: ctx.scope().signal });
-  const after = await checkDomainSetup(row.domain, { ...ctx, checks: () => fresh });
-  return { domain: after.domain, connectionId, dryRun, changes: result.changes, buildState: after.buildState, ready: after.ready, applyId };
+  const after = await checkDomainSetup(row.domain, ctx, await connectionEnvironment(ctx, connectionId, row.domain, fresh));
+  const cached = await cachesAfter(ctx, row.domain, result.changes, appliedAt);
+  const until =
+    [cached?.until, after.cachesMayHoldUntil]
+      .filter((u): u is string => typeof u === 'string')
+      .sort()
+      .pop() ?? null;
+  return {
+    domain: after.domain,
+    connectionId,
+    dryRun,
+    changes: result.changes,
+    buildState: after.buildState,
+    ready: after.ready,
+    applyId,
+    cachesMayHoldUntil: until,
+    cacheNote:
+      until === null
+        ? null
+        : `The zone serves the new records now; resolvers that asked before may keep the old answer until ${until} (the replaced records' TTL, or the zone's negative TTL for names that had none).`,
+  };
 }

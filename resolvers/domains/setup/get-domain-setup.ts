@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccountId } from '../../auth/require-account.js';
 import { normalizeDomain } from '../../checks/normalize-domain.js';
-import { computeDomainSetup, setupReason, type SetupEnvironment } from './compute-domain-setup.js';
+import { computeDomainSetup, type SetupEnvironment } from './compute-domain-setup.js';
 import { settleBuildState } from './settle-build-state.js';
 import { zoneSnippet } from './zone-snippet.js';
 import type { DomainSetup } from './setup-record.js';
@@ -26,24 +26,36 @@ export async function findSetupDomain(ctx: Context, raw: string) {
   return row;
 }
 
-/** GET /v1/domains/{domain}/setup: the records the domain needs and each one's status, looked up now. */
+/** GET /v1/domains/{domain}/setup: the records the domain needs and each one's status, read now from the zone. */
 export async function getDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
-  return computeDomainSetup(setupEnvironment(ctx), await findSetupDomain(ctx, raw));
+  const row = await findSetupDomain(ctx, raw);
+  const env = setupEnvironment(ctx);
+  const began = ctx.now();
+  const setup = await computeDomainSetup(env, row);
+  if (setup.buildState === row.build_state) return setup;
+  // The evaluation moved the state (records appeared, or broke): the stored state follows it.
+  const settled = await settleBuildState(ctx.services.db, row, setup, row.mailboxes_created_at !== null, ctx.services.config.setupRecheck, began);
+  if (settled.eventId) await ctx.services.jobs?.eventRecorded(settled.eventId);
+  // Another check moved the state first: answer from the state it recorded.
+  if (settled.to !== setup.buildState) return computeDomainSetup(env, { ...row, build_state: settled.to });
+  return setup;
 }
 
 /**
  * POST /v1/domains/{domain}/setup/check: checks now and records what the check justifies, as the
  * jobs would (a waiting domain whose records appeared goes live at once; a live one whose records
- * broke needs attention), then answers the setup with the state it now has.
+ * broke needs attention; the next check is scheduled), then answers the setup from that same
+ * evaluation. `env` lets the apply pass its own reader (the connection's server).
  */
-export async function checkDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
+export async function checkDomainSetup(raw: string, ctx: Context, env: SetupEnvironment = setupEnvironment(ctx)): Promise<DomainSetup> {
   const row = await findSetupDomain(ctx, raw);
   const began = ctx.now();
-  const setup = await computeDomainSetup(setupEnvironment(ctx), row);
+  const setup = await computeDomainSetup(env, row);
   const settled = await settleBuildState(ctx.services.db, row, setup, row.mailboxes_created_at !== null, ctx.services.config.setupRecheck, began);
   if (settled.eventId) await ctx.services.jobs?.eventRecorded(settled.eventId);
-  if (settled.to === 'live') return { ...setup, buildState: 'live', reason: null };
-  return { ...setup, buildState: settled.to, reason: setup.reason ?? setupReason(setup.records, true) };
+  // Another check moved the state first: answer from the state it recorded.
+  if (settled.to !== setup.buildState) return computeDomainSetup(env, { ...row, build_state: settled.to });
+  return setup;
 }
 
 /** GET /v1/domains/{domain}/setup/zone: the wanted records as a BIND zone-file snippet. */

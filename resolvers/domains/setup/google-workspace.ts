@@ -28,3 +28,9 @@ export const GOOGLE_SPF_INCLUDE = '_spf.google.com';
 
 /** Google's default DKIM selector: the key is published at google._domainkey.<domain>. */
 export const GOOGLE_DKIM_SELECTOR = 'google';
+
+/**
+ * An address Google sends Workspace mail from (35.190.247.0/24, listed in _netblocks.google.com
+ * under _spf.google.com): the setup's SPF is verified only when check_host passes it.
+ */
+export const GOOGLE_SENDING_ADDRESS = '35.190.247.13';

@@ -1,5 +1,6 @@
 import type { DnsAnswer, DnsLookup } from '../../checks/dns/dns-types.js';
 import { isMissing } from '../../checks/dns/dns-types.js';
+import { permanentFailureAdvice } from '../../checks/dns/failure-advice.js';
 import { parseDkimKeyRecord } from '../../checks/dkim/dkim-key-record.js';
 import { looksLikeDmarc, parseDmarcRecord } from '../../checks/dmarc/dmarc-record.js';
 import { mergeDmarc } from './merge-dmarc.js';
@@ -13,10 +14,12 @@ const with_ = (record: WantedRecord, judged: Judged): WantedRecordWithStatus => 
 /** A lookup that failed (timeout, SERVFAIL) says nothing about the record: unknown, never missing. */
 function failed(record: WantedRecord, answer: DnsAnswer): WantedRecordWithStatus | null {
   if (answer.ok || isMissing(answer)) return null;
+  // A failure retrying does not mend (DNSSEC bogus, a refusal, a resolver that does not recurse) says who can fix it.
+  const advice = permanentFailureAdvice(answer);
   return with_(record, {
     status: 'unknown',
     found: [],
-    detail: `The ${record.type} lookup for ${record.name} failed (${answer.detail}); this is not a missing record. It is checked again shortly.`,
+    detail: `The ${record.type} lookup for ${record.name} failed (${answer.detail}); this is not a missing record. ${advice ?? 'It is checked again shortly.'}`,
   });
 }
 
@@ -75,7 +78,8 @@ export async function dkimStatus(record: WantedRecord, dns: DnsLookup): Promise<
     });
   const parsed = parseDkimKeyRecord(keys[0]!);
   const wanted = parseDkimKeyRecord(record.value);
-  if (parsed.ok && wanted.ok && parsed.record.p === wanted.record.p)
+  // The key the adapter holds, byte for byte: both p= values decoded, not only compared as text.
+  if (parsed.ok && wanted.ok && parsed.record.p !== '' && sameKeyBytes(parsed.record.p, wanted.record.p))
     return with_(record, { status: 'verified', found: keys, detail: `The DKIM key is published at ${record.name}.` });
   return with_(record, {
     status: 'wrong',
@@ -84,6 +88,11 @@ export async function dkimStatus(record: WantedRecord, dns: DnsLookup): Promise<
       ? `${record.name} publishes another key than the one your mail is signed with: replace it with the TXT record shown.`
       : `The DKIM record at ${record.name} cannot be read (${parsed.message}): replace it with the TXT record shown.`,
   });
+}
+
+function sameKeyBytes(published: string, wanted: string): boolean {
+  const bytes = (p: string) => Buffer.from(p.replace(/\s+/g, ''), 'base64');
+  return bytes(published).equals(bytes(wanted));
 }
 
 export async function dmarcStatus(record: WantedRecord, dns: DnsLookup, reportAddress: string): Promise<WantedRecordWithStatus> {

@@ -60,7 +60,9 @@ export async function settleBuildState(
   /** When the check began, before its lookups. */
   now: Date,
 ): Promise<SettledSetup> {
-  const from = setup.buildState;
+  // The stored state, which the conditional update compares with; the setup's evaluation (the same
+  // nextBuildState over the same records, computeDomainSetup) says where it goes.
+  const from = isBuildState(domain.build_state) ? domain.build_state : setup.buildState;
   const to = nextBuildState(from, setup, mailboxesCreated);
   if (from === 'queued' || from === 'building' || awaitsRebuild(from, mailboxesCreated)) return { from, to, eventId: null };
   const failing = setup.records.filter((r) => r.required && r.status !== 'verified');

@@ -73,6 +73,16 @@ export interface DomainSetup {
   /** Why the domain is not live yet or needs attention (a sentence); null when live. */
   readonly reason: string | null;
   readonly checkedAt: string;
+  /** Where the records were read: the zone's name servers, a publish's connection, or (none found) the resolver. */
+  readonly readFrom: string;
+  /**
+   * When resolvers may still give the old answer for a record the zone already serves changed (the
+   * resolver's remaining TTL, or the zone's negative TTL for a name cached as missing); null when
+   * the resolver already agrees with the zone.
+   */
+  readonly cachesMayHoldUntil: string | null;
+  /** The same in a sentence naming the records; null with it. */
+  readonly cacheNote: string | null;
   readonly records: readonly WantedRecordWithStatus[];
 }
 

@@ -1,6 +1,7 @@
 import type { ZoneRecord, TestDnsServer } from '../../support/dns-server.js';
 import { startTestDnsServer } from '../../support/dns-server.js';
 import { verificationRecords } from '../../support/domain-verification.js';
+import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT } from '../../support/google-mail-zone.js';
 import type { GoogleTenancyProbe } from '../../../resolvers/checks/provider-domain/google-tenancy-probe.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import type { StartOptions } from '../../../server/start-service.js';
@@ -26,6 +27,10 @@ export function orderingZone(): ZoneRecord[] {
     { name: 'no-delegation.com', type: 'A', data: '192.0.2.10' },
     // Each delegated domain carries the demo accounts' verification record, as its owner would publish.
     ...verificationRecords([...FREE_DOMAINS, 'taken-tenant.com', 'maybe-tenant.com', 'flaky-dns.com']),
+    // Google's SPF (one record, so lookup counts stay as the tests set them) and MX hosts: a setup's
+    // SPF and MX verify only when they work (check_host passes Google's address; the host resolves).
+    ...GOOGLE_SPF_FLAT,
+    ...GOOGLE_MX_HOSTS,
   ];
 }
 

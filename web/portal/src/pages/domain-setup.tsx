@@ -14,7 +14,7 @@ import { PublishHistory } from './domain-setup-applies';
 const DomainSetupDocument = graphql(`
   query DomainSetup($domain: String!) {
     domainSetup(domain: $domain) {
-      domain buildState ready reason checkedAt
+      domain buildState ready reason checkedAt readFrom cachesMayHoldUntil cacheNote
       records { purpose type name value priority ttl required status found detail }
     }
   }
@@ -23,7 +23,7 @@ const DomainSetupDocument = graphql(`
 const CheckDomainSetupDocument = graphql(`
   mutation CheckDomainSetup($domain: String!) {
     checkDomainSetup(domain: $domain) {
-      domain buildState ready reason checkedAt
+      domain buildState ready reason checkedAt readFrom cachesMayHoldUntil cacheNote
       records { purpose type name value priority ttl required status found detail }
     }
   }
@@ -220,6 +220,15 @@ function StateCard(props: { setup: Setup }) {
           {setup.reason}
         </p>
       ) : null}
+      {setup.cachesMayHoldUntil ? (
+        <p className="banner banner-info" data-testid="cache-note">
+          <strong>Caches: </strong>
+          Your zone already serves the records. Other DNS resolvers may keep the old answer until {formatDateTime(setup.cachesMayHoldUntil)}. {setup.cacheNote}
+        </p>
+      ) : null}
+      <p className="hint" data-testid="read-from">
+        Read from {setup.readFrom}, not from a cache.
+      </p>
     </section>
   );
 }
