@@ -23,10 +23,6 @@ export function listReferralEarnings(db: Db, accountId: number) {
     .execute();
 }
 
-export async function insertReferral(db: Db, referral: NewReferral): Promise<void> {
-  await db.insertInto('referrals').values(referral).execute();
-}
-
 /**
  * Inserts the account's referral row unless it has one; false when it had one already or the code is
  * taken by another account (the caller draws another).

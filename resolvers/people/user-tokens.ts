@@ -92,7 +92,12 @@ export async function useToken(
   if (typeof token !== 'string' || token.length > 200) return null;
   const row = await markUserTokenUsed(db, hashToken(token), purpose, new Date());
   return row
-    ? { userId: row.user_id, accountId: row.account_id, email: row.email, role: row.role, accountName: row.account_name,
+    ? {
+        userId: row.user_id,
+        accountId: row.account_id,
+        email: row.email,
+        role: row.role,
+        accountName: row.account_name,
         passwordHash: row.password_hash,
         referredByAccountId: row.referred_by_account_id,
       }

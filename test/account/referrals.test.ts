@@ -6,7 +6,14 @@ import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { DEMO_VERIFICATION_TOKEN } from '../../resolvers/orders/verification-record.js';
 import { adminCommands } from '../../admin/commands.js';
 import { cookieOf, outboxMailsTo, tokenMailedTo } from '../auth/auth-support.js';
-import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 
 /**
  * Referrals as a new account meets them (docs/ordering.md, "Referrals"): a code from the start, a link
