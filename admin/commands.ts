@@ -13,6 +13,7 @@ import { createUser, isRole, normalizeEmail } from '../resolvers/people/users.js
 import { generatePassword } from '../resolvers/people/passwords.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { giveDefaultPlans, STANDARD_PLANS } from '../resolvers/account/default-plans.js';
+import { giveReferralCode } from '../resolvers/referrals/referral-code.js';
 import { hasAccount, insertAccount } from '../db/accounts.js';
 import { findApiKey, listApiKeys } from '../db/api-keys.js';
 import { findPlanBySku, setPlanPrice, setPlanUnitAmount } from '../db/plans.js';
@@ -87,6 +88,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       const id = await db.transaction().execute(async (trx) => {
         const accountId = await insertAccount(trx, name);
         await giveDefaultPlans(trx, accountId, plans);
+        await giveReferralCode(trx, accountId);
         return accountId;
       });
       return { account_id: id, plans: plans.map((p) => p.sku) };

@@ -17,7 +17,8 @@ import { insertMailboxes } from '../db/mailboxes.js';
 import { insertDomainAnalytics } from '../db/domain-analytics.js';
 import { insertInvoices } from '../db/invoices.js';
 import { insertChangeRequest, insertRequestReply } from '../db/change-requests.js';
-import { insertReferral, insertReferralEarnings } from '../db/referrals.js';
+import { insertReferralEarnings } from '../db/referrals.js';
+import { giveReferralCode } from '../resolvers/referrals/referral-code.js';
 
 export interface DemoAccount {
   readonly accountId: number;
@@ -353,7 +354,7 @@ export async function seedDemo(
       created_at: at(2),
     });
 
-    await insertReferral(trx, { account_id: id, code: `DEMO-${tag.toUpperCase()}`, payout_destination: 'Bank account ending 6789' });
+    await giveReferralCode(trx, id, { code: `DEMO-${tag.toUpperCase()}`, payoutDestination: 'Bank account ending 6789' });
     await insertReferralEarnings(trx, [
       { account_id: id, referred_account: 'Northwind Outreach', amount: 2500, currency: 'usd', status: 'paid', earned_at: at(40) },
       { account_id: id, referred_account: 'Contoso Growth', amount: 1200, currency: 'usd', status: 'pending', earned_at: at(5) },

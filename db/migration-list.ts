@@ -23,6 +23,7 @@ import * as oauth from './migrations/2026_11_29_0100_oauth.js';
 import * as reportPtrAndAlertThreshold from './migrations/2026_11_29_0400_report_ptr_and_alert_threshold.js';
 import * as setupApplies from './migrations/2026_11_29_0600_setup_applies.js';
 import * as secretsCanary from './migrations/2026_11_30_0100_secrets_canary.js';
+import * as referredAccounts from './migrations/2026_11_30_0300_referred_accounts.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0400_report_ptr_and_alert_threshold': reportPtrAndAlertThreshold,
   '2026_11_29_0600_setup_applies': setupApplies,
   '2026_11_30_0100_secrets_canary': secretsCanary,
+  '2026_11_30_0300_referred_accounts': referredAccounts,
 };

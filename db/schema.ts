@@ -16,6 +16,8 @@ export interface AccountTable {
   orders_per_hour: number | null;
   /** The account's DMARC pass-rate threshold (percent) for dmarc.failures; null means the default. */
   dmarc_alert_pass_rate: number | null;
+  /** The account whose referral code this one signed up with (docs/ordering.md, "Referrals"); null for none. */
+  referred_by_account_id: number | null;
 }
 
 /** A person who signs in to the portal (docs/people.md). */
@@ -57,6 +59,8 @@ export interface UserTokenTable {
   account_name: string | null;
   /** A sign-up's password (argon2id hash), until its address is confirmed. */
   password_hash: string | null;
+  /** A sign-up's referrer (the account whose code it carried), until its address is confirmed. */
+  referred_by_account_id: number | null;
 }
 
 export interface ApiKeyTable {
@@ -258,6 +262,10 @@ export interface ReferralEarningTable {
   currency: string;
   status: ReferralEarningStatus;
   earned_at: Timestamp;
+  /** The referred account; one earning each (its first paid invoice). Null for the demo's made-up earnings. */
+  referred_account_id: number | null;
+  /** The invoice that earned it. */
+  invoice_id: number | null;
 }
 
 export interface DomainAnalyticsTable {

@@ -28,7 +28,7 @@ export function markUserTokenUsed(db: Kysely<Database>, tokenId: string, purpose
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning(['user_id', 'account_id', 'email', 'role', 'account_name', 'password_hash'])
+    .returning(['user_id', 'account_id', 'email', 'role', 'account_name', 'password_hash', 'referred_by_account_id'])
     .executeTakeFirst();
 }
 

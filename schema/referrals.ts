@@ -15,7 +15,9 @@ const EarningRef = builder.objectRef<ReferralEarningView>('ReferralEarning').imp
 const ReferralsRef = builder.objectRef<Referrals>('Referrals').implement({
   fields: (t) => ({
     code: t.exposeString('code', { nullable: true }),
-    link: t.exposeString('link', { nullable: true }),
+    link: t.exposeString('link', { nullable: true, description: 'The referral link: the portal sign-up page carrying the code.' }),
+    terms: t.exposeString('terms', { description: 'The referral terms, in a sentence for people.' }),
+    sharePercent: t.exposeInt('sharePercent', { description: "Percent of the referred account's first paid invoice the referrer earns." }),
     payoutDestination: t.exposeString('payoutDestination', { nullable: true }),
     currency: t.exposeString('currency'),
     earnedTotal: t.exposeInt('earnedTotal'),

@@ -12,6 +12,7 @@ import { parseJsonBounded } from '../operations/parse-json-bounded.js';
 import { findUserIdByEmail, findUserSignIn, setUserPasswordHash } from '../db/users.js';
 import { authenticateSession } from '../resolvers/people/authenticate-session.js';
 import { revokeAssistantsOfPerson } from '../resolvers/oauth/connected-assistants.js';
+import { referrerOfCode } from '../resolvers/referrals/referral-code.js';
 
 /** How long a sign-in answer waits once an e-mail address has met more wrong passwords than signInSlow allows (from anywhere). */
 const SLOW_DOWN_MS = 1000;
@@ -39,6 +40,9 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
         throw new ApiError(422, 'invalid_account_name', 'Send "account_name": your company or agency name, 1 to 100 characters.');
       const email = normalizeEmail(body.email);
       const passwordHash = await hashPassword(requirePassword(body.password));
+      // Optional; an unknown code is a 422 (docs/people.md): codes are shared in public, so saying
+      // which exist tells nothing about anyone's e-mail address.
+      const referredByAccountId = await referrerOfCode(db, body.referral_code);
       // The answer is the same whether or not the address has an account: its holder learns by e-mail.
       const taken = await findUserIdByEmail(db, email);
       if (taken) {
@@ -52,7 +56,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
           info.logIds,
         );
       } else {
-        const token = await issueSignUp(db, { email, accountName, passwordHash });
+        const token = await issueSignUp(db, { email, accountName, passwordHash, referredByAccountId });
         await sendPeopleMail(
           services.mailer,
           email,
@@ -73,7 +77,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const used = await useToken(db, 'sign_up', body.token);
       if (!used?.email || !used.accountName || !used.passwordHash)
         throw new ApiError(400, 'invalid_token', 'The confirmation link is unknown, used or expired; sign up again to get a new one.');
-      const { accountId, userId } = await signUp(db, used.accountName, used.email, used.passwordHash, config.defaultPlans);
+      const { accountId, userId } = await signUp(db, used.accountName, used.email, used.passwordHash, config.defaultPlans, used.referredByAccountId);
       return signedIn(userId, { account_id: accountId, user_id: userId, email: used.email, role: 'owner', account_name: used.accountName }, 201);
     },
     async '/auth/sign-in'(body, request, info) {

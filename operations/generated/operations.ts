@@ -960,7 +960,7 @@ export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, 
 export type ReferralsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ReferralsQuery = { referrals: { code: string | null, link: string | null, currency: string, payout_destination: string | null, earned_total: number, pending_total: number, paid_total: number, earnings: Array<{ amount: number, currency: string, status: ReferralEarningStatus, referred_account: string, earned_at: string }> } };
+export type ReferralsQuery = { referrals: { code: string | null, link: string | null, terms: string, currency: string, share_percent: number, payout_destination: string | null, earned_total: number, pending_total: number, paid_total: number, earnings: Array<{ amount: number, currency: string, status: ReferralEarningStatus, referred_account: string, earned_at: string }> } };
 
 export type RenameWorkspaceMutationVariables = Exact<{
   workspaceId: Scalars['Int']['input'];

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError } from '../api-error.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
+import { creditReferrer } from '../referrals/credit-referrer.js';
 
 /** What one attempt did to one invoice. */
 export interface InvoicePaymentOutcome {
@@ -61,6 +62,7 @@ export async function payOpenInvoices(
         paid_at: new Date(paid.paidAt),
         hosted_invoice_url: paid.hostedInvoiceUrl,
       });
+      await creditReferrer(db, accountId);
       outcomes.push({ ...base, outcome: 'paid', message: `Invoice ${invoice.number} is paid.` });
     } catch (error) {
       const outcome = outcomeOf(error);

@@ -2,6 +2,7 @@ import { findInvoiceByProcessorId, insertInvoiceOnce, updateInvoice } from '../.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { MirroredInvoice } from '../payments/payment-processor.js';
+import { creditReferrer } from '../referrals/credit-referrer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -42,12 +43,17 @@ export async function recordInvoice(
     processor_event_created: eventCreated,
     ...fields,
   });
-  if (inserted) return;
+  if (inserted) {
+    if (invoice.status === 'paid') await creditReferrer(db, accountId, now);
+    return;
+  }
   const stored = await findInvoiceByProcessorId(db, invoice.processor_id);
   const storedAt = stored.processor_event_created === null ? null : Number(stored.processor_event_created);
   const newer = eventCreated !== null && (storedAt === null || eventCreated >= storedAt);
   if (newer) {
     await updateInvoice(db, stored.id, { ...fields, processor_event_created: eventCreated, order_id: stored.order_id ?? orderId });
+    // An invoice paid later (a retried charge, paid at the processor): the referrer's credit, once.
+    if (invoice.status === 'paid') await creditReferrer(db, accountId, now);
   } else if (orderId !== null && stored.order_id === null) {
     await updateInvoice(db, stored.id, { order_id: orderId });
   }

@@ -52,7 +52,10 @@ export async function dropPendingInvitations(db: Kysely<Database> | Transaction<
 }
 
 /** A sign-up waiting for its address to be confirmed: the account's name and the password's hash wait with it. */
-export async function issueSignUp(db: Kysely<Database>, signUp: { email: string; accountName: string; passwordHash: string }): Promise<string> {
+export async function issueSignUp(
+  db: Kysely<Database>,
+  signUp: { email: string; accountName: string; passwordHash: string; referredByAccountId: number | null },
+): Promise<string> {
   const token = newToken();
   await insertUserToken(db, {
     id: hashToken(token),
@@ -60,6 +63,7 @@ export async function issueSignUp(db: Kysely<Database>, signUp: { email: string;
     email: signUp.email,
     account_name: signUp.accountName,
     password_hash: signUp.passwordHash,
+    referred_by_account_id: signUp.referredByAccountId,
     expires_at: new Date(Date.now() + LIFETIME_MS.sign_up),
   });
   return token;
@@ -72,6 +76,8 @@ export interface UsedToken {
   readonly role: Role | null;
   readonly accountName: string | null;
   readonly passwordHash: string | null;
+  /** A sign-up's referrer: the account whose referral code it carried. */
+  readonly referredByAccountId: number | null;
 }
 
 /**
@@ -86,7 +92,15 @@ export async function useToken(
   if (typeof token !== 'string' || token.length > 200) return null;
   const row = await markUserTokenUsed(db, hashToken(token), purpose, new Date());
   return row
-    ? { userId: row.user_id, accountId: row.account_id, email: row.email, role: row.role, accountName: row.account_name, passwordHash: row.password_hash }
+    ? {
+        userId: row.user_id,
+        accountId: row.account_id,
+        email: row.email,
+        role: row.role,
+        accountName: row.account_name,
+        passwordHash: row.password_hash,
+        referredByAccountId: row.referred_by_account_id,
+      }
     : null;
 }
 

@@ -6,6 +6,8 @@ import { ApiError } from '../api-error.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { giveDefaultPlans } from '../account/default-plans.js';
 import type { DefaultPlan } from '../../config/settings.js';
+import { giveReferralCode } from '../referrals/referral-code.js';
+import { setAccountReferrer } from '../../db/referrals.js';
 
 export type Role = 'owner' | 'member';
 
@@ -45,13 +47,18 @@ function emailTaken(email: string): ApiError {
   return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or use "Forgot your password?" on the sign-in page.`);
 }
 
-/** A confirmed self sign-up: a new account with its owner and the operator's default plans, in one transaction (the password came hashed with the sign-up). */
+/**
+ * A confirmed self sign-up: a new account with its owner, the operator's default plans, its own
+ * referral code and, when the sign-up carried one, its referrer, in one transaction (the password
+ * came hashed with the sign-up).
+ */
 export async function signUp(
   db: Kysely<Database>,
   accountName: string,
   email: string,
   passwordHash: string,
   defaultPlans: readonly DefaultPlan[] = [],
+  referredByAccountId: number | null = null,
 ): Promise<{ accountId: number; userId: number }> {
   const taken = await findUserIdByEmail(db, email);
   if (taken) throw emailTaken(email);
@@ -59,6 +66,8 @@ export async function signUp(
     const accountId = await insertAccount(trx, accountName);
     // A new customer can order at once: the operator's default plans (DEFAULT_PLAN_SKUS).
     await giveDefaultPlans(trx, accountId, defaultPlans);
+    await giveReferralCode(trx, accountId);
+    if (referredByAccountId !== null) await setAccountReferrer(trx, accountId, referredByAccountId);
     const userId = await insertUser(trx, { account_id: accountId, email, password_hash: passwordHash, role: 'owner' });
     return { accountId, userId };
   });

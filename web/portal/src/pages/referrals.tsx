@@ -10,7 +10,7 @@ import { formatDate, formatMoney } from '../ui/format';
 const ReferralsDocument = graphql(`
   query Referrals {
     referrals {
-      code link payoutDestination currency earnedTotal pendingTotal paidTotal
+      code link terms sharePercent payoutDestination currency earnedTotal pendingTotal paidTotal
       earnings { referredAccount amount currency status earnedAt }
     }
   }
@@ -27,6 +27,7 @@ export function ReferralsPage() {
         {(data) => (
           <>
             <ReferralLink referrals={data.referrals} />
+            <ReferralTerms referrals={data.referrals} />
             <div className="stats">
               <div className="stat">
                 <strong>{formatMoney(data.referrals.earnedTotal, data.referrals.currency)}</strong>earned in all
@@ -77,12 +78,35 @@ function ReferralLink(props: { referrals: Referrals }) {
           </button>
         </div>
         <small id={`${linkId}-hint`} className="hint">
-          Accounts that sign up through this link earn you a share of what they pay.
+          Accounts that sign up through this link earn you a share of their first paid invoice (see below).
         </small>
       </div>
       {copied ? <Notice tone="ok">{copied}</Notice> : null}
       <ErrorBanner message={copyError} />
       <p className="aside">Payouts go to {payoutDestination ?? 'no destination yet'}.</p>
+    </section>
+  );
+}
+
+/** The terms in words: who counts, what is earned and when, where it goes. */
+function ReferralTerms(props: { referrals: Referrals }) {
+  const { terms, sharePercent, payoutDestination } = props.referrals;
+  return (
+    <section className="card card-titled" aria-labelledby="referral-terms-heading">
+      <h2 id="referral-terms-heading">How referrals work</h2>
+      <p>{terms}</p>
+      <ul>
+        <li>Share your link. It opens the sign-up page with your code filled in; someone signing up another way can type the code.</li>
+        <li>
+          When that account pays its first invoice, you earn {sharePercent}% of what was charged. An invoice a promotion made free does not count; their next
+          paid one does.
+        </li>
+        <li>Each referred account earns you this once. A code counts only when an account opens with it; an account already open cannot add one later.</li>
+        <li>
+          Earnings show below as pending at once, and as paid once we have paid them out
+          {payoutDestination ? ` to ${payoutDestination}` : '; write to us to set where payouts go'}.
+        </li>
+      </ul>
     </section>
   );
 }
