@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ingestReports } from '../resolvers/reports/ingest-reports.js';
+import { ReportPoolBusy, type ReportPool } from '../resolvers/reports/report-pool.js';
 import { log } from '../observability/log.js';
 
 export interface ReportSmtpOptions {
@@ -16,6 +17,8 @@ export interface ReportSmtpOptions {
   /** REPORTS_SMTP_TLS_CERT / REPORTS_SMTP_TLS_KEY: PEM files read once at start; with them the listener offers STARTTLS. */
   readonly tls?: { readonly certFile: string; readonly keyFile: string } | null;
   readonly db: Kysely<Database>;
+  /** The threads that unpack and parse what arrives (report-pool.ts): nothing a stranger sent is decoded on the main thread. */
+  readonly pool: ReportPool;
 }
 
 /** Reads a PEM file named by a setting, or stops the start with a sentence naming the setting. */
@@ -91,7 +94,7 @@ export async function serveReportSmtp(options: ReportSmtpOptions): Promise<{ rea
           log('warn', 'report_message_too_large', { bytes: size, max: options.maxBytes, remote: session.remoteAddress });
           return callback(new SmtpRefusal(552, `Message exceeds the ${options.maxBytes} byte limit`));
         }
-        ingestReports(options.db, `smtp:${session.id}`, Buffer.concat(chunks), { via: 'smtp', allowMessage: true }).then(
+        ingestReports(options.db, options.pool, `smtp:${session.id}`, Buffer.concat(chunks), { via: 'smtp', allowMessage: true }).then(
           (files) => {
             log('info', 'report_message', {
               remote: session.remoteAddress,
@@ -101,6 +104,10 @@ export async function serveReportSmtp(options: ReportSmtpOptions): Promise<{ rea
             callback();
           },
           (error: unknown) => {
+            if (error instanceof ReportPoolBusy) {
+              log('warn', 'report_message_deferred', { remote: session.remoteAddress, reason: error.message });
+              return callback(new SmtpRefusal(451, 'Every report worker is busy; try again later'));
+            }
             log('error', 'report_message_failed', { reason: error instanceof Error ? error.message : String(error) });
             callback(new SmtpRefusal(451, 'The report could not be stored; try again later'));
           },

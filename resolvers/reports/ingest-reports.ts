@@ -7,10 +7,10 @@ import { recordReportFile } from '../../observability/metrics.js';
 import { log } from '../../observability/log.js';
 import type { DmarcReport } from './parse-dmarc.js';
 import type { TlsReport } from './parse-tls-rpt.js';
-import { readReports, type ParsedReport } from './read-reports.js';
+import type { ParsedReport } from './read-reports.js';
 import type { ReportLimits } from './report-limits.js';
 import { raiseReportAlerts } from './report-alerts.js';
-import { createConcurrencyLimit } from '../checks/dns/concurrency-limit.js';
+import type { ReportPool } from './report-pool.js';
 
 /** What became of one file: stored, already stored (duplicate), dropped (no account owns its domain) or refused (with why). */
 export interface IngestedFile {
@@ -38,26 +38,24 @@ export interface IngestOptions {
 }
 
 /**
- * Reports unpacked and parsed at once in this process, whichever door they came by (SMTP's 50
- * connections, uploads): each may hold its input and up to REPORT_LIMITS.maxUnpackedTotalBytes
- * unpacked, so the rest wait their turn rather than multiply that in memory.
+ * Reads every report in `bytes` and stores each once; never throws for bad input (each file's
+ * outcome says why). Unpacking and parsing run in the report pool's threads (report-pool.ts), whose
+ * bounded queue also bounds the inputs held at once: a full queue throws ReportPoolBusy.
  */
-const INGESTING_AT_ONCE = 2;
-const ingestSlots = createConcurrencyLimit(INGESTING_AT_ONCE);
-
-/** Reads every report in `bytes` and stores each once; never throws for bad input (each file's outcome says why). */
-export async function ingestReports(db: Kysely<Database>, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
-  return ingestSlots.run(() => ingestNow(db, name, bytes, options));
-}
-
-async function ingestNow(db: Kysely<Database>, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
-  const outcomes = await readReports(name, bytes, { allowMessage: options.allowMessage, ...(options.limits ? { limits: options.limits } : {}) });
+export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
+  const answer = await pool.read({
+    name,
+    bytes,
+    allowMessage: options.allowMessage,
+    dkimDnsServers: null,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   const files: IngestedFile[] = [];
-  for (const outcome of outcomes) {
-    if ('refusal' in outcome) {
-      recordReportFile(options.via, 'unknown', 'refused', outcome.refusal.code);
-      log('warn', 'report_refused', { via: options.via, file: outcome.name.slice(0, 200), code: outcome.refusal.code, detail: outcome.refusal.detail });
-      files.push(blank(outcome.name, 'refused', null, outcome.refusal.code, outcome.refusal.detail));
+  for (const outcome of answer.files) {
+    if ('refused' in outcome) {
+      recordReportFile(options.via, 'unknown', 'refused', outcome.refused.code);
+      log('warn', 'report_refused', { via: options.via, file: outcome.name.slice(0, 200), code: outcome.refused.code, detail: outcome.refused.detail });
+      files.push(blank(outcome.name, 'refused', null, outcome.refused.code, outcome.refused.detail));
       continue;
     }
     files.push(await storeReport(db, outcome.name, outcome.report, options));

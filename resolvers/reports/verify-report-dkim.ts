@@ -1,0 +1,31 @@
+import { Resolver } from 'node:dns/promises';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+
+/** One DKIM signature of a report message: its signing domain (d=, lower case) and mailauth's result (pass, fail, neutral, policy, ...). */
+export interface DkimVerdict {
+  readonly signingDomain: string;
+  readonly result: string;
+}
+
+/** How long one key lookup may take: a report that cannot be verified in time is stored unauthenticated, not held. */
+const DKIM_DNS_TIMEOUT_MS = 3000;
+
+/**
+ * Verifies every DKIM signature of a raw message (RFC 6376, with mailauth) against the keys the
+ * service's own DNS servers (DNS_SERVERS) answer. Runs in the report worker: the body hash is CPU
+ * in proportion to the message. Never throws: a message that cannot be verified has no verdicts.
+ */
+export async function verifyReportDkim(message: Buffer, dnsServers: readonly string[]): Promise<DkimVerdict[]> {
+  const resolver = new Resolver({ timeout: DKIM_DNS_TIMEOUT_MS, tries: 1 });
+  if (dnsServers.length > 0) resolver.setServers([...dnsServers]);
+  try {
+    const verified = await dkimVerify(message, {
+      resolver: (name: string, rrtype: string) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>,
+    });
+    return verified.results
+      .filter((r) => typeof r.signingDomain === 'string')
+      .map((r) => ({ signingDomain: (r.signingDomain ?? '').toLowerCase(), result: String(r.status?.result ?? 'none') }));
+  } catch {
+    return [];
+  }
+}
