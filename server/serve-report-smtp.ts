@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ingestReports } from '../resolvers/reports/ingest-reports.js';
 import { ReportPoolBusy, type ReportPool } from '../resolvers/reports/report-pool.js';
+import { findReportDomainOwner } from '../db/reports.js';
+import { recordReportFile, recordReportSmtpRefusal } from '../observability/metrics.js';
 import { log } from '../observability/log.js';
 
 export interface ReportSmtpOptions {
@@ -33,6 +35,42 @@ function readPem(path: string, variable: string, kind: RegExp): Buffer {
   if (!kind.test(pem.toString('latin1')))
     throw new Error(`${variable} "${path}" holds no PEM ${variable.endsWith('CERT') ? 'certificate' : 'private key'}; point it at the right file.`);
   return pem;
+}
+
+/** At most this many domains a message names are looked up (a message carries at most 20 reports). */
+const MAX_NAMED_DOMAINS = 20;
+
+/**
+ * One message, read in the report pool's threads: first screened (the domains its subject and file
+ * names give, nothing decoded), and dropped unread unless one of them belongs to an account; then
+ * unpacked and parsed, each report stored only for a domain the message named. A dropped message is
+ * still accepted (250): senders do not read bounces, and a refusal would tell a stranger which
+ * domains are customers'.
+ */
+async function readMessage(options: ReportSmtpOptions, session: SMTPServerSession, bytes: Buffer): Promise<void> {
+  const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : null;
+  const screen = await options.pool.screen(bytes);
+  const owned: string[] = [];
+  for (const domain of screen.domains.slice(0, MAX_NAMED_DOMAINS)) if (await findReportDomainOwner(options.db, domain)) owned.push(domain);
+  if (owned.length === 0) {
+    const reason = screen.domains.length === 0 ? 'no_domain' : 'unknown_domain';
+    recordReportSmtpRefusal(reason);
+    recordReportFile('smtp', 'unknown', 'unknown_domain');
+    log('info', 'report_message_dropped', {
+      remote: session.remoteAddress,
+      from,
+      reason,
+      named: screen.domains.slice(0, MAX_NAMED_DOMAINS),
+      bytes: bytes.length,
+    });
+    return;
+  }
+  const files = await ingestReports(options.db, options.pool, `smtp:${session.id}`, bytes, { via: 'smtp', allowMessage: true, expectedDomains: owned });
+  log('info', 'report_message', {
+    remote: session.remoteAddress,
+    from,
+    files: files.map((f) => ({ status: f.status, kind: f.kind, org: f.orgName, domain: f.domain, code: f.code })),
+  });
 }
 
 /** The local parts receivers send reports to: the DMARC record's rua and the TLS-RPT record's rua (docs/reports.md). */
@@ -94,18 +132,12 @@ export async function serveReportSmtp(options: ReportSmtpOptions): Promise<{ rea
           log('warn', 'report_message_too_large', { bytes: size, max: options.maxBytes, remote: session.remoteAddress });
           return callback(new SmtpRefusal(552, `Message exceeds the ${options.maxBytes} byte limit`));
         }
-        ingestReports(options.db, options.pool, `smtp:${session.id}`, Buffer.concat(chunks), { via: 'smtp', allowMessage: true }).then(
-          (files) => {
-            log('info', 'report_message', {
-              remote: session.remoteAddress,
-              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
-              files: files.map((f) => ({ status: f.status, kind: f.kind, org: f.orgName, domain: f.domain, code: f.code })),
-            });
-            callback();
-          },
+        readMessage(options, session, Buffer.concat(chunks)).then(
+          () => callback(),
           (error: unknown) => {
             if (error instanceof ReportPoolBusy) {
               log('warn', 'report_message_deferred', { remote: session.remoteAddress, reason: error.message });
+              recordReportSmtpRefusal('busy');
               return callback(new SmtpRefusal(451, 'Every report worker is busy; try again later'));
             }
             log('error', 'report_message_failed', { reason: error instanceof Error ? error.message : String(error) });

@@ -35,6 +35,11 @@ export interface IngestOptions {
   readonly allowMessage: boolean;
   readonly limits?: ReportLimits;
   readonly now?: Date;
+  /**
+   * SMTP: the owned domains the message named before it was read (its subject and file names,
+   * screen-report-message.ts); a report inside for any other domain is dropped, not stored.
+   */
+  readonly expectedDomains?: readonly string[];
 }
 
 /**
@@ -64,9 +69,20 @@ export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name
 }
 
 async function storeReport(db: Kysely<Database>, file: string, report: ParsedReport, options: IngestOptions): Promise<IngestedFile> {
-  const owner = await findReportDomainOwner(db, report.domain);
   const messages = report.kind === 'dmarc' ? sum(report.records.map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions + p.failedSessions));
   const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages };
+  if (options.expectedDomains && !options.expectedDomains.includes(report.domain)) {
+    recordReportFile(options.via, report.kind, 'unknown_domain');
+    log('warn', 'report_domain_mismatch', { via: options.via, kind: report.kind, domain: report.domain, named: options.expectedDomains, org: report.orgName });
+    return {
+      ...base,
+      status: 'unknown_domain',
+      id: null,
+      code: 'unknown_domain',
+      detail: `The report is for ${report.domain}, which the message's subject and file names do not name (${options.expectedDomains.join(', ')}); it was dropped.`,
+    };
+  }
+  const owner = await findReportDomainOwner(db, report.domain);
   if (!owner || (options.accountId !== undefined && owner.account_id !== options.accountId)) {
     recordReportFile(options.via, report.kind, 'unknown_domain');
     log('info', 'report_dropped', { via: options.via, kind: report.kind, domain: report.domain, org: report.orgName, report_id: report.reportId });

@@ -66,7 +66,7 @@ async function ehloLines(port: number): Promise<string[]> {
 function report(reportId: string) {
   return [
     {
-      filename: 'google.xml.gz',
+      filename: `google.com!${domain}!1!2!${reportId}.xml.gz`,
       contentType: 'application/gzip',
       content: gzip(dmarcFixture('google.xml', { domain, begin: new Date(Date.now() - 86_400_000), reportId })),
     },
