@@ -21,6 +21,8 @@ export interface ReportSmtpOptions {
   readonly db: Kysely<Database>;
   /** The threads that unpack and parse what arrives (report-pool.ts): nothing a stranger sent is decoded on the main thread. */
   readonly pool: ReportPool;
+  /** DNS_SERVERS: where the DKIM keys of a report message are asked (only a report its reporter signed counts, docs/reports.md). */
+  readonly dkimDnsServers?: readonly string[];
 }
 
 /** Reads a PEM file named by a setting, or stops the start with a sentence naming the setting. */
@@ -65,11 +67,16 @@ async function readMessage(options: ReportSmtpOptions, session: SMTPServerSessio
     });
     return;
   }
-  const files = await ingestReports(options.db, options.pool, `smtp:${session.id}`, bytes, { via: 'smtp', allowMessage: true, expectedDomains: owned });
+  const files = await ingestReports(options.db, options.pool, `smtp:${session.id}`, bytes, {
+    via: 'smtp',
+    allowMessage: true,
+    expectedDomains: owned,
+    dkimDnsServers: options.dkimDnsServers ?? [],
+  });
   log('info', 'report_message', {
     remote: session.remoteAddress,
     from,
-    files: files.map((f) => ({ status: f.status, kind: f.kind, org: f.orgName, domain: f.domain, code: f.code })),
+    files: files.map((f) => ({ status: f.status, kind: f.kind, org: f.orgName, domain: f.domain, authenticated: f.authenticated, code: f.code })),
   });
 }
 

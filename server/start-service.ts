@@ -117,6 +117,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             tls: settings.reports.smtpTls,
             db: database.db,
             pool: reportPool,
+            dkimDnsServers: settings.dns.servers,
           });
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);

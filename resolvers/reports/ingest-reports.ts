@@ -11,6 +11,7 @@ import type { ParsedReport } from './read-reports.js';
 import type { ReportLimits } from './report-limits.js';
 import { raiseReportAlerts } from './report-alerts.js';
 import type { ReportPool } from './report-pool.js';
+import { isSignedByReporter } from './report-authenticity.js';
 
 /** What became of one file: stored, already stored (duplicate), dropped (no account owns its domain) or refused (with why). */
 export interface IngestedFile {
@@ -24,6 +25,8 @@ export interface IngestedFile {
   readonly id: number | null;
   /** Messages (DMARC) or sessions (TLS-RPT) in the report. */
   readonly messages: number | null;
+  /** Signed by the reporting organisation (SMTP) or uploaded with the domain's account key; only these count and alert. */
+  readonly authenticated: boolean;
   readonly code: string | null;
   readonly detail: string | null;
 }
@@ -40,6 +43,8 @@ export interface IngestOptions {
    * screen-report-message.ts); a report inside for any other domain is dropped, not stored.
    */
   readonly expectedDomains?: readonly string[];
+  /** SMTP: the DNS servers the message's DKIM keys are asked of (DNS_SERVERS); a report is authenticated only when its reporter signed it. */
+  readonly dkimDnsServers?: readonly string[];
 }
 
 /**
@@ -52,7 +57,7 @@ export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name
     name,
     bytes,
     allowMessage: options.allowMessage,
-    dkimDnsServers: null,
+    dkimDnsServers: options.via === 'smtp' ? (options.dkimDnsServers ?? []) : null,
     ...(options.limits ? { limits: options.limits } : {}),
   });
   const files: IngestedFile[] = [];
@@ -63,14 +68,17 @@ export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name
       files.push(blank(outcome.name, 'refused', null, outcome.refused.code, outcome.refused.detail));
       continue;
     }
-    files.push(await storeReport(db, outcome.name, outcome.report, options));
+    // An upload comes with the account's key and is stored for its own domains only (checked below);
+    // a message counts only when the reporting organisation signed it.
+    const authenticated = options.via === 'upload' ? options.accountId !== undefined : isSignedByReporter(outcome.report, answer.dkim);
+    files.push(await storeReport(db, outcome.name, outcome.report, authenticated, options));
   }
   return files;
 }
 
-async function storeReport(db: Kysely<Database>, file: string, report: ParsedReport, options: IngestOptions): Promise<IngestedFile> {
+async function storeReport(db: Kysely<Database>, file: string, report: ParsedReport, authenticated: boolean, options: IngestOptions): Promise<IngestedFile> {
   const messages = report.kind === 'dmarc' ? sum(report.records.map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions + p.failedSessions));
-  const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages };
+  const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages, authenticated };
   if (options.expectedDomains && !options.expectedDomains.includes(report.domain)) {
     recordReportFile(options.via, report.kind, 'unknown_domain');
     log('warn', 'report_domain_mismatch', { via: options.via, kind: report.kind, domain: report.domain, named: options.expectedDomains, org: report.orgName });
@@ -95,6 +103,7 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
   const passed =
     report.kind === 'dmarc' ? sum(report.records.filter((r) => r.dmarcPass).map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions));
   const day = dayOf(report.begin, report.end);
+  const now = options.now ?? new Date();
   const id = await db.transaction().execute(async (trx) => {
     const reportRowId = await insertReport(trx, {
       kind: report.kind,
@@ -113,12 +122,14 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
       records: report.kind === 'dmarc' ? report.records.length : report.policies.length,
       skipped_records: report.kind === 'dmarc' ? report.skippedRecords : 0,
       received_via: options.via,
+      authenticated,
     });
     if (reportRowId === null) return null;
-    if (report.kind === 'dmarc') await insertDmarcReportRows(trx, dmarcRows(report, reportRowId, owner.domain_id, day));
-    else await insertTlsReportPolicies(trx, tlsRows(report, reportRowId, owner.domain_id, day));
-    // The report and the alerts it raises commit together (the sweep fans the events out).
-    await raiseReportAlerts(trx, owner, report, reportRowId, day);
+    if (report.kind === 'dmarc') await insertDmarcReportRows(trx, dmarcRows(report, reportRowId, owner.domain_id, day, authenticated));
+    else await insertTlsReportPolicies(trx, tlsRows(report, reportRowId, owner.domain_id, day, authenticated));
+    // The report and the alerts it raises commit together (the sweep fans the events out). Only a
+    // report known to be its reporter's may alert, and only one whose period is near its receipt.
+    if (authenticated && alertableDates(report, now)) await raiseReportAlerts(trx, owner, report, reportRowId, day, now);
     return reportRowId;
   });
   recordReportFile(options.via, report.kind, id === null ? 'duplicate' : 'stored');
@@ -133,8 +144,9 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
   return { ...base, status: 'stored', id, code: null, detail: null };
 }
 
-function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, day: string) {
+function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, day: string, authenticated: boolean) {
   return report.records.map((r) => ({
+    authenticated,
     report_id: reportRowId,
     domain_id: domainId,
     day,
@@ -155,8 +167,9 @@ function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, d
   }));
 }
 
-function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: string) {
+function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: string, authenticated: boolean) {
   return report.policies.map((p) => ({
+    authenticated,
     report_id: reportRowId,
     domain_id: domainId,
     day,
@@ -176,6 +189,17 @@ function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: 
   }));
 }
 
+/** A report may alert when its period ended at most this long before it arrived ... */
+export const ALERT_MAX_AGE_DAYS = 60;
+/** ... and began at most this far after it (clocks drift; a week ahead is a made-up date). */
+export const ALERT_MAX_AHEAD_DAYS = 7;
+
+/** Whether the report's period is near enough its receipt to alert: older or future-dated ones are stored and counted, silently. */
+function alertableDates(report: ParsedReport, now: Date): boolean {
+  const day = 86_400_000;
+  return report.end.getTime() >= now.getTime() - ALERT_MAX_AGE_DAYS * day && report.begin.getTime() <= now.getTime() + ALERT_MAX_AHEAD_DAYS * day;
+}
+
 /** The report's day: the UTC day of its period's middle (receivers' days start at midnight UTC, or nearly). */
 function dayOf(begin: Date, end: Date): string {
   return new Date((begin.getTime() + end.getTime()) / 2).toISOString().slice(0, 10);
@@ -186,5 +210,5 @@ function sum(values: readonly number[]): number {
 }
 
 function blank(file: string, status: IngestedFile['status'], kind: IngestedFile['kind'], code: string, detail: string): IngestedFile {
-  return { file, status, kind, reportId: null, orgName: null, domain: null, id: null, messages: null, code, detail };
+  return { file, status, kind, reportId: null, orgName: null, domain: null, id: null, messages: null, authenticated: false, code, detail };
 }

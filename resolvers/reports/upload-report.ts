@@ -72,5 +72,15 @@ export async function uploadReport(input: { readonly content: string; readonly f
 }
 
 function fileForRest(f: IngestedFile) {
-  return { file: f.file, status: f.status, kind: f.kind, report_id: f.reportId, org_name: f.orgName, domain: f.domain, code: f.code, detail: f.detail };
+  return {
+    file: f.file,
+    status: f.status,
+    kind: f.kind,
+    report_id: f.reportId,
+    org_name: f.orgName,
+    domain: f.domain,
+    authenticated: f.authenticated,
+    code: f.code,
+    detail: f.detail,
+  };
 }

@@ -65,6 +65,7 @@ describe('POST /v1/reports on REST', () => {
             domain,
             id: expect.any(Number),
             messages: 40,
+            authenticated: true,
             code: null,
             detail: null,
           },
