@@ -22,6 +22,7 @@ import * as mailboxAccounts from './migrations/2026_11_28_1200_mailbox_accounts.
 import * as oauth from './migrations/2026_11_29_0100_oauth.js';
 import * as reportPtrAndAlertThreshold from './migrations/2026_11_29_0400_report_ptr_and_alert_threshold.js';
 import * as reportAuthenticated from './migrations/2026_11_30_0300_report_authenticated.js';
+import * as reportDuplicatesPerAccount from './migrations/2026_11_30_0310_report_duplicates_per_account.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0100_oauth': oauth,
   '2026_11_29_0400_report_ptr_and_alert_threshold': reportPtrAndAlertThreshold,
   '2026_11_30_0300_report_authenticated': reportAuthenticated,
+  '2026_11_30_0310_report_duplicates_per_account': reportDuplicatesPerAccount,
 };

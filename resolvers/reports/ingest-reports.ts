@@ -139,7 +139,7 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
       status: 'duplicate',
       id: null,
       code: 'duplicate',
-      detail: `This report (${report.orgName}, ${report.reportId}) was already stored; it was not counted twice.`,
+      detail: `This report (${report.orgName}, ${report.reportId}) was already stored for ${report.domain}; it was not counted twice.`,
     };
   return { ...base, status: 'stored', id, code: null, detail: null };
 }
