@@ -118,6 +118,13 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             db: database.db,
             pool: reportPool,
             dkimDnsServers: settings.dns.servers,
+            limits: {
+              perAddress: settings.reports.smtpPerAddress,
+              messageDeadlineMs: settings.reports.smtpMessageDeadlineMs,
+              minBytesPerSecond: settings.reports.smtpMinBytesPerSecond,
+              rateWindowMs: settings.reports.smtpRateWindowMs,
+            },
+            postmaster: settings.reports.postmasterForward === null ? null : { forwardTo: settings.reports.postmasterForward, mailer },
           });
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);

@@ -109,7 +109,7 @@ describe('reports by SMTP', () => {
   it('mail for any other address is refused at RCPT with 550', async () => {
     const refused = await send(
       [{ filename: 'a.xml', content: Buffer.from(dmarcFixture('yahoo.xml', { domain, reportId: 'smtp-wrong-rcpt' })), contentType: 'text/xml' }],
-      'postmaster@reports.example.net',
+      'abuse@reports.example.net',
     ).then(
       () => null,
       (error: { responseCode?: number }) => error.responseCode,
