@@ -49,7 +49,7 @@ function isQueueFull(error: unknown): boolean {
 
 export function createReportPool(options: ReportPoolOptions): ReportPool {
   const launch = workerLaunch();
-  const pool = new Piscina({
+  const pool = new Piscina<ReportTask, MessageScreen | ReadAnswer>({
     filename: launch.filename,
     execArgv: launch.execArgv,
     minThreads: 0,
@@ -64,9 +64,9 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
   // Tasks of this pool running and waiting, for the report_tasks gauge (piscina runs them in order).
   let running = 0;
   let waiting = 0;
-  const run = async <T>(task: ReportTask): Promise<T> => {
+  const run = async (task: ReportTask): Promise<MessageScreen | ReadAnswer> => {
     if (closed) throw new ReportPoolBusy();
-    let answer: Promise<unknown>;
+    let answer: Promise<MessageScreen | ReadAnswer>;
     try {
       answer = pool.run(task);
     } catch (error) {
@@ -77,7 +77,7 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
     else waiting++;
     recordReportTask(state, 1);
     try {
-      return (await answer) as T;
+      return await answer;
     } catch (error) {
       throw isQueueFull(error) ? new ReportPoolBusy() : error;
     } finally {
@@ -92,8 +92,16 @@ export function createReportPool(options: ReportPoolOptions): ReportPool {
     }
   };
   return {
-    screen: (bytes) => run<MessageScreen>({ op: 'screen', bytes }),
-    read: (task) => run<ReadAnswer>({ op: 'read', ...task }),
+    async screen(bytes) {
+      const answer = await run({ op: 'screen', bytes });
+      if (!('domains' in answer)) throw new Error('The report worker answered a screen with a read');
+      return answer;
+    },
+    async read(task) {
+      const answer = await run({ op: 'read', ...task });
+      if (!('files' in answer)) throw new Error('The report worker answered a read with a screen');
+      return answer;
+    },
     async close() {
       closed = true;
       // Reports being read finish (the listeners are already shut); then the threads end.

@@ -20,7 +20,8 @@ export async function verifyReportDkim(message: Buffer, dnsServers: readonly str
   if (dnsServers.length > 0) resolver.setServers([...dnsServers]);
   try {
     const verified = await dkimVerify(message, {
-      resolver: (name: string, rrtype: string) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>,
+      // DKIM asks for TXT records only (the key at selector._domainkey.domain).
+      resolver: (name: string, rrtype: string) => (rrtype === 'TXT' ? resolver.resolveTxt(name) : Promise.reject(new Error(`${rrtype} is not asked for DKIM`))),
     });
     return verified.results
       .filter((r) => typeof r.signingDomain === 'string')
