@@ -60,6 +60,7 @@ export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name
     dkimDnsServers: options.via === 'smtp' ? (options.dkimDnsServers ?? []) : null,
     ...(options.limits ? { limits: options.limits } : {}),
   });
+  if (answer.dkimError !== null) log('warn', 'report_dkim_unverified', { via: options.via, file: name.slice(0, 200), reason: answer.dkimError });
   const files: IngestedFile[] = [];
   for (const outcome of answer.files) {
     if ('refused' in outcome) {

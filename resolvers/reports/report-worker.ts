@@ -27,6 +27,8 @@ export type ReportTask =
 export interface ReadAnswer {
   readonly files: readonly WorkerFileOutcome[];
   readonly dkim: readonly DkimVerdict[];
+  /** Why the message's DKIM could not be verified at all (its reports are then unauthenticated); null when it was. */
+  readonly dkimError: string | null;
 }
 
 export default async function runReportTask(task: ReportTask): Promise<MessageScreen | ReadAnswer> {
@@ -34,10 +36,11 @@ export default async function runReportTask(task: ReportTask): Promise<MessageSc
   if (task.op === 'screen') return screenReportMessage(bytes);
   const [outcomes, dkim] = await Promise.all([
     readReports(task.name, bytes, { allowMessage: task.allowMessage, ...(task.limits ? { limits: task.limits } : {}) }),
-    task.dkimDnsServers ? verifyReportDkim(bytes, task.dkimDnsServers) : Promise.resolve([]),
+    task.dkimDnsServers ? verifyReportDkim(bytes, task.dkimDnsServers) : Promise.resolve({ verdicts: [], error: null }),
   ]);
   return {
     files: outcomes.map((o) => ('refusal' in o ? { name: o.name, refused: { code: o.refusal.code, detail: o.refusal.detail } } : o)),
-    dkim,
+    dkim: dkim.verdicts,
+    dkimError: dkim.error,
   };
 }
