@@ -8,6 +8,7 @@ import { benchDashboard, printDashboardFigures } from './dashboard.js';
 import { benchMemory, printMemoryFigures, MEMORY_GROWTH_BOUND_MB } from './memory.js';
 import { benchPortal, printPortalFigures, PORTAL_FIRST_LOAD_JS_GZIP_KB } from './portal.js';
 import { benchReports } from './reports.js';
+import { benchReportStall } from './report-stall.js';
 
 /**
  * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
@@ -224,6 +225,22 @@ await step('reports', async () => {
   row('reports', `analytics over a year of reports, 500 domains (${r.year.rows} rows): ms`, r.year.analytics_ms, 'measured', null);
   row('reports', 'the same over 30 days: ms', r.year.analytics_30d_ms, 'measured', null);
   row('reports', "one domain's sources over a year: ms", r.year.sources_ms, 'measured', null);
+});
+
+await step('report-stall', async () => {
+  const r = await benchReportStall();
+  console.log(JSON.stringify(r, null, 1));
+  for (const door of ['rest', 'smtp'] as const) {
+    const f = r[door];
+    row(
+      'report-stall',
+      `p99 of GET /healthz while a 10 MiB report is ingested by ${door.toUpperCase()} / idle p99 (${round(r.idle_p99_ms)} ms)`,
+      f.ratio,
+      '<= 2',
+      f.ratio <= 2,
+    );
+    row('report-stall', `longest GET /healthz meanwhile (${door.toUpperCase()}, ms)`, f.max_ms, '<= 100', f.max_ms <= 100);
+  }
 });
 
 await step('portal', async () => {

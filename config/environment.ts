@@ -260,6 +260,13 @@ export const environmentSchema = z.object({
     }),
   REPORTS_SMTP_MAX_BYTES: wholeNumber('REPORTS_SMTP_MAX_BYTES', 10 * 1024 * 1024, 1024, 'bytes of one message', 50 * 1024 * 1024),
   REPORTS_RETENTION_DAYS: wholeNumber('REPORTS_RETENTION_DAYS', 180, 1, 'days', 3650),
+  REPORTS_WORKERS: wholeNumber('REPORTS_WORKERS', 2, 1, 'worker threads', 64),
+  REPORTS_QUEUE: wholeNumber('REPORTS_QUEUE', 8, 1, 'waiting reports', 10_000),
+  REPORTS_SMTP_PER_ADDRESS: wholeNumber('REPORTS_SMTP_PER_ADDRESS', 3, 1, 'connections from one address', 1000),
+  REPORTS_SMTP_MESSAGE_DEADLINE_MS: wholeNumber('REPORTS_SMTP_MESSAGE_DEADLINE_MS', 300_000, 100, 'milliseconds', 3_600_000),
+  REPORTS_SMTP_MIN_BYTES_PER_SECOND: wholeNumber('REPORTS_SMTP_MIN_BYTES_PER_SECOND', 100, 1, 'bytes a second', 100_000_000),
+  REPORTS_SMTP_RATE_WINDOW_MS: wholeNumber('REPORTS_SMTP_RATE_WINDOW_MS', 30_000, 100, 'milliseconds', 3_600_000),
+  REPORTS_POSTMASTER_FORWARD: text(null),
   // PEM files of the report listener's certificate (with its chain) and private key: set both to offer STARTTLS.
   REPORTS_SMTP_TLS_CERT: text(null),
   REPORTS_SMTP_TLS_KEY: text(null),

@@ -54,6 +54,18 @@ export interface ReportsSettings {
   readonly retentionDays: number;
   /** REPORTS_SMTP_TLS_CERT and REPORTS_SMTP_TLS_KEY: PEM files; with both, the listener offers STARTTLS; null: plain text only. */
   readonly smtpTls: { readonly certFile: string; readonly keyFile: string } | null;
+  /** REPORTS_WORKERS (2): worker threads that unpack and parse reports; REPORTS_QUEUE (8): reports that may wait for one (past it: SMTP 451, REST 503). */
+  readonly workers: number;
+  readonly queue: number;
+  /** REPORTS_SMTP_PER_ADDRESS (3): connections one remote address may hold open at once. */
+  readonly smtpPerAddress: number;
+  /** REPORTS_SMTP_MESSAGE_DEADLINE_MS (5 min): the longest one message's DATA may take. */
+  readonly smtpMessageDeadlineMs: number;
+  /** REPORTS_SMTP_MIN_BYTES_PER_SECOND (100) over each REPORTS_SMTP_RATE_WINDOW_MS (30 s): a slower connection is dropped. */
+  readonly smtpMinBytesPerSecond: number;
+  readonly smtpRateWindowMs: number;
+  /** REPORTS_POSTMASTER_FORWARD: where mail to postmaster@<REPORTS_DOMAIN> is forwarded (through SMTP_URL); null: logged and dropped. */
+  readonly postmasterForward: string | null;
 }
 
 /** The settings of publishing records through customers' DNS connections. */
@@ -407,6 +419,13 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       smtpPort: e.REPORTS_SMTP_PORT,
       smtpMaxBytes: e.REPORTS_SMTP_MAX_BYTES,
       retentionDays: e.REPORTS_RETENTION_DAYS,
+      workers: e.REPORTS_WORKERS,
+      queue: e.REPORTS_QUEUE,
+      smtpPerAddress: e.REPORTS_SMTP_PER_ADDRESS,
+      smtpMessageDeadlineMs: e.REPORTS_SMTP_MESSAGE_DEADLINE_MS,
+      smtpMinBytesPerSecond: e.REPORTS_SMTP_MIN_BYTES_PER_SECOND,
+      smtpRateWindowMs: e.REPORTS_SMTP_RATE_WINDOW_MS,
+      postmasterForward: e.REPORTS_POSTMASTER_FORWARD,
       smtpTls:
         e.REPORTS_SMTP_TLS_CERT !== null && e.REPORTS_SMTP_TLS_KEY !== null ? { certFile: e.REPORTS_SMTP_TLS_CERT, keyFile: e.REPORTS_SMTP_TLS_KEY } : null,
     },

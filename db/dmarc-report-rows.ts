@@ -1,14 +1,22 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database, NewDmarcReportRow } from './schema.js';
 
-const CHUNK = 500;
+const CHUNK = 250;
 
+/**
+ * Inserts a report's rows in chunks, giving the event loop a turn between them: embedded PGlite runs
+ * each statement on this thread, and its promises resolve as microtasks, so 20,000 rows in one go
+ * would hold every other request for seconds.
+ */
 export async function insertDmarcReportRows(db: Kysely<Database>, rows: readonly NewDmarcReportRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK)
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    if (i > 0) await setImmediate();
     await db
       .insertInto('dmarc_report_rows')
       .values(rows.slice(i, i + CHUNK))
       .execute();
+  }
 }
 
 export interface SourceFigures {
@@ -24,7 +32,7 @@ export interface SourceFigures {
   readonly last_day: string;
 }
 
-/** The domain's sources from `sinceDay` on ('YYYY-MM-DD'), by messages, most first. */
+/** The domain's sources from `sinceDay` on, from authenticated reports only ('YYYY-MM-DD'), by messages, most first. */
 export async function findDomainSources(db: Kysely<Database>, domainId: number, sinceDay: string, limit = 200): Promise<SourceFigures[]> {
   const rows = await db
     .selectFrom('dmarc_report_rows as r')
@@ -43,6 +51,7 @@ export async function findDomainSources(db: Kysely<Database>, domainId: number, 
     ])
     .where('r.domain_id', '=', domainId)
     .where('r.day', '>=', sinceDay)
+    .where('r.authenticated', '=', true)
     .groupBy('r.source_ip')
     .orderBy('messages', 'desc')
     .orderBy('r.source_ip')
@@ -69,7 +78,7 @@ export interface DomainReportFigures {
   readonly failing_sources: number;
 }
 
-/** Messages, DMARC passes and sources with failures per domain from `sinceDay` on; a domain without rows is absent. */
+/** Messages, DMARC passes and sources with failures per domain from `sinceDay` on (authenticated reports); a domain without rows is absent. */
 export async function findReportFigures(db: Kysely<Database>, domainIds: readonly number[], sinceDay: string): Promise<DomainReportFigures[]> {
   if (domainIds.length === 0) return [];
   const rows = await db
@@ -85,6 +94,7 @@ export async function findReportFigures(db: Kysely<Database>, domainIds: readonl
     ])
     .where('r.domain_id', 'in', [...domainIds])
     .where('r.day', '>=', sinceDay)
+    .where('r.authenticated', '=', true)
     .groupBy('r.domain_id')
     .execute();
   return rows.map((r) => ({ domain_id: r.domain_id, messages: Number(r.messages), passed: Number(r.passed), failing_sources: Number(r.failing_sources) }));
@@ -96,7 +106,7 @@ export function dayText(value: unknown): string {
   return String(value).slice(0, 10);
 }
 
-/** Which of `sourceIps` appear for the domain in reports other than `exceptReportId`. */
+/** Which of `sourceIps` appear for the domain in authenticated reports other than `exceptReportId`. */
 export async function findSourcesSeenBefore(
   db: Kysely<Database>,
   domainId: number,
@@ -111,6 +121,7 @@ export async function findSourcesSeenBefore(
     .where('domain_id', '=', domainId)
     .where('source_ip', 'in', [...sourceIps])
     .where('report_id', '!=', exceptReportId)
+    .where('authenticated', '=', true)
     .execute();
   return new Set(rows.map((r) => r.source_ip));
 }
@@ -122,7 +133,7 @@ export interface DailyReportFigures {
   readonly passed: number;
 }
 
-/** Messages and DMARC passes per domain and report day from `sinceDay` on, oldest day first; a day without rows is absent (not 0). */
+/** Messages and DMARC passes per domain and report day from `sinceDay` on (authenticated reports), oldest day first; a day without rows is absent (not 0). */
 export async function findDailyReportFigures(db: Kysely<Database>, domainIds: readonly number[], sinceDay: string): Promise<DailyReportFigures[]> {
   if (domainIds.length === 0) return [];
   const rows = await db
@@ -135,6 +146,7 @@ export async function findDailyReportFigures(db: Kysely<Database>, domainIds: re
     ])
     .where('r.domain_id', 'in', [...domainIds])
     .where('r.day', '>=', sinceDay)
+    .where('r.authenticated', '=', true)
     .groupBy(['r.domain_id', 'r.day'])
     .orderBy('r.domain_id')
     .orderBy('r.day')

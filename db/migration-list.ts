@@ -24,6 +24,8 @@ import * as reportPtrAndAlertThreshold from './migrations/2026_11_29_0400_report
 import * as setupApplies from './migrations/2026_11_29_0600_setup_applies.js';
 import * as secretsCanary from './migrations/2026_11_30_0100_secrets_canary.js';
 import * as referredAccounts from './migrations/2026_11_30_0300_referred_accounts.js';
+import * as reportAuthenticated from './migrations/2026_11_30_0300_report_authenticated.js';
+import * as reportDuplicatesPerAccount from './migrations/2026_11_30_0310_report_duplicates_per_account.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -55,4 +57,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0600_setup_applies': setupApplies,
   '2026_11_30_0100_secrets_canary': secretsCanary,
   '2026_11_30_0300_referred_accounts': referredAccounts,
+  '2026_11_30_0300_report_authenticated': reportAuthenticated,
+  '2026_11_30_0310_report_duplicates_per_account': reportDuplicatesPerAccount,
 };

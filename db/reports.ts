@@ -6,12 +6,16 @@ export function findReportDomainOwner(db: Kysely<Database>, domain: string): Pro
   return db.selectFrom('domains').select(['id as domain_id', 'account_id']).where('domain', '=', domain).orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
-/** Inserts the report, or nothing when the same kind, organisation and report id is already stored: the new id, or null for a duplicate. */
+/**
+ * Inserts the report, or nothing when the same account already holds it for the same domain (kind,
+ * organisation, report id, and whether it is authenticated): the new id, or null for a duplicate.
+ * Another account's reports never make one a duplicate.
+ */
 export async function insertReport(db: Kysely<Database>, report: NewReport): Promise<number | null> {
   const row = await db
     .insertInto('reports')
     .values(report)
-    .onConflict((oc) => oc.columns(['kind', 'org_name', 'report_id']).doNothing())
+    .onConflict((oc) => oc.columns(['account_id', 'domain', 'kind', 'org_name', 'report_id', 'authenticated']).doNothing())
     .returning('id')
     .executeTakeFirst();
   return row?.id ?? null;

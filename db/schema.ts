@@ -498,6 +498,8 @@ export interface ReportTable {
   /** smtp or upload. */
   received_via: string;
   received_at: CreatedAt;
+  /** DKIM-signed by the reporting organisation (SMTP), or uploaded by the domain's account: only these count (docs/reports.md). */
+  authenticated: Generated<boolean>;
 }
 
 export interface DmarcReportRowTable {
@@ -519,6 +521,8 @@ export interface DmarcReportRowTable {
   spf_domain: string | null;
   /** Comma-separated reason types (forwarded, mailing_list, ...), or null. */
   reasons: string | null;
+  /** The report's flag, copied so the figures filter without a join. */
+  authenticated: Generated<boolean>;
 }
 
 export interface TlsReportPolicyTable {
@@ -532,6 +536,8 @@ export interface TlsReportPolicyTable {
   failed_sessions: ColumnType<string, number, number>;
   /** JSON array of {result_type, sending_mta_ip, receiving_mx_hostname, failed_sessions}. */
   failures: string;
+  /** The report's flag, copied so the figures filter without a join. */
+  authenticated: Generated<boolean>;
 }
 
 export interface WebhookDeliveryTable {

@@ -21,6 +21,7 @@ export async function findTlsFigures(
     .select((eb) => ['domain_id', eb.fn.sum<string>('successful_sessions').as('successful'), eb.fn.sum<string>('failed_sessions').as('failed')])
     .where('domain_id', 'in', [...domainIds])
     .where('day', '>=', sinceDay)
+    .where('authenticated', '=', true)
     .groupBy('domain_id')
     .execute();
   return rows.map((r) => ({ domain_id: r.domain_id, successful: Number(r.successful), failed: Number(r.failed) }));

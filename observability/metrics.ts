@@ -77,6 +77,24 @@ const reportRefusals = new Counter({
   labelNames: ['code'],
   registers: [registry],
 });
+const reportTasks = new Gauge({
+  name: 'report_tasks',
+  help: 'Report files in the worker pool now, by state (running in a worker thread, waiting for one).',
+  labelNames: ['state'],
+  registers: [registry],
+});
+const reportSmtpConnections = new Counter({
+  name: 'report_smtp_connections_total',
+  help: 'Connections to the report SMTP listener, by outcome (accepted, or refused: per_address, busy).',
+  labelNames: ['outcome'],
+  registers: [registry],
+});
+const reportSmtpRefusals = new Counter({
+  name: 'report_smtp_refusals_total',
+  help: 'Report messages and connections the SMTP listener refused or dropped, by reason (unknown_domain, no_domain, busy, too_large, deadline, too_slow, postmaster).',
+  labelNames: ['reason'],
+  registers: [registry],
+});
 const queueDepth = new Gauge({ name: 'job_queue_depth', help: 'Jobs in the queue at scrape time, by state.', labelNames: ['state'], registers: [registry] });
 
 let readQueue: (() => Promise<{ waiting: number; running: number; retrying: number; failed: number }>) | null = null;
@@ -145,6 +163,17 @@ export function recordAlertEmail(transport: string): void {
 export function recordReportFile(via: string, kind: string, outcome: 'stored' | 'duplicate' | 'unknown_domain' | 'refused', code?: string): void {
   reportFiles.inc({ via, kind, outcome });
   if (code) reportRefusals.inc({ code });
+}
+
+/** A report task entered (+1) or left (-1) the worker pool, running or waiting. */
+export function recordReportTask(state: 'running' | 'waiting', change: 1 | -1): void {
+  reportTasks.inc({ state }, change);
+}
+export function recordReportSmtpConnection(outcome: 'accepted' | 'per_address' | 'busy'): void {
+  reportSmtpConnections.inc({ outcome });
+}
+export function recordReportSmtpRefusal(reason: 'unknown_domain' | 'no_domain' | 'busy' | 'too_large' | 'deadline' | 'too_slow' | 'postmaster'): void {
+  reportSmtpRefusals.inc({ reason });
 }
 
 export function watchQueueDepth(read: typeof readQueue): void {

@@ -15,6 +15,7 @@ import type { LogIds } from '../observability/log-ids.js';
 import type { AlertMailer } from './alerts/alert-mailer.js';
 import type { DnsblLivenessBoard } from './checks/blacklist/dnsbl-liveness-board.js';
 import type { MailboxProvider } from './mailboxes/mailbox-provider.js';
+import type { ReportPool } from './reports/report-pool.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */
 export interface Services {
@@ -47,6 +48,8 @@ export interface Services {
   readonly mailer?: AlertMailer;
   /** SELF_SIGN_UP=off: POST /auth/sign-up refuses, people join by invitation or create-user only. */
   readonly selfSignUp?: boolean;
+  /** The worker threads that unpack and parse reports (resolvers/reports/report-pool.ts); absent in bare test setups. */
+  readonly reportPool?: ReportPool;
   /** Keys made in the portal read sk_test_ in sandbox mode, sk_live_ with Stripe; test when absent. */
   readonly keyMode?: 'live' | 'test';
   /** Test-only hooks (SERVICE_FAULT, IDEMPOTENCY_CLAIM_MS); absent in bare test setups. */

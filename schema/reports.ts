@@ -34,6 +34,10 @@ const ReportFileRef = builder.objectRef<IngestedFile>('ReportFile').implement({
     domain: t.exposeString('domain', { nullable: true }),
     id: t.exposeInt('id', { nullable: true, description: 'The stored report (GET /v1/portal/reports); null unless stored now.' }),
     messages: t.exposeInt('messages', { nullable: true, description: 'DMARC: messages reported; TLS-RPT: sessions.' }),
+    authenticated: t.exposeBoolean('authenticated', {
+      description:
+        'Uploaded with your key for your own domain, or (by SMTP) DKIM-signed by the reporting organisation: only these count in analytics, sources and alerts.',
+    }),
     code: t.exposeString('code', {
       nullable: true,
       description: 'Why it was not stored (duplicate, unknown_domain, decompression_bomb, dtd_refused, invalid_xml, ...).',
@@ -86,6 +90,10 @@ const ReportSummaryRef = builder.objectRef<ReportSummary>('ReportSummary').imple
     records: t.exposeInt('records', { description: 'DMARC: <record> rows; TLS-RPT: policies.' }),
     receivedVia: t.exposeString('receivedVia', { description: 'smtp or upload.' }),
     receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
+    authenticated: t.exposeBoolean('authenticated', {
+      description:
+        'true: uploaded with the account key, or by SMTP DKIM-signed by (and aligned with) the reporting organisation. false: stored and listed, but not counted in analytics, sources or alerts.',
+    }),
   }),
 });
 

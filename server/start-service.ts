@@ -20,6 +20,7 @@ import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
 import { serveMetrics } from './serve-metrics.js';
 import { loadForwardingCertificate, serveForwarding, serveForwardingTls } from './serve-forwarding.js';
 import { serveReportSmtp } from './serve-report-smtp.js';
+import { createReportPool, type ReportPool } from '../resolvers/reports/report-pool.js';
 import { bodyLimitsByRoute } from './body-limits-by-route.js';
 import { operationTable } from '../operations/operation-table.js';
 import { createAlertMailer } from '../jobs/alert-mailer.js';
@@ -84,6 +85,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite: options.pglite });
   let startedJobs: RunningJobs | undefined;
+  let reportPool: ReportPool | undefined;
   try {
     await migrateToLatest(database.db);
     // Another key than the one the secrets were sealed with stops here, with a sentence, rather than
@@ -103,7 +105,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     const jobs = await startJobs(baseServices, database, { config: settings.jobs, faults: options.jobFaults ?? new Set() });
     startedJobs = jobs;
     const mailer = createAlertMailer(settings.jobs.smtpUrl, settings.jobs.alertFrom, settings.jobs.outboxDir);
-    const services: Services = { ...baseServices, jobs: jobs.hooks, mailer, selfSignUp: settings.selfSignUp, mailboxProvider: jobs.environment.adapter };
+    reportPool = createReportPool({ threads: settings.reports.workers, queue: settings.reports.queue });
+    const services: Services = {
+      ...baseServices,
+      jobs: jobs.hooks,
+      mailer,
+      selfSignUp: settings.selfSignUp,
+      mailboxProvider: jobs.environment.adapter,
+      reportPool,
+    };
     const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
     const forwarding = settings.forwardPort === null ? null : await serveForwarding(database.db, settings.forwardPort, config.host);
     const forwardingTls = forwardCertificate === null ? null : await serveForwardingTls(database.db, forwardCertificate, config.host);
@@ -117,6 +127,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
             maxBytes: settings.reports.smtpMaxBytes,
             tls: settings.reports.smtpTls,
             db: database.db,
+            pool: reportPool,
+            dkimDnsServers: settings.dns.servers,
+            limits: {
+              perAddress: settings.reports.smtpPerAddress,
+              messageDeadlineMs: settings.reports.smtpMessageDeadlineMs,
+              minBytesPerSecond: settings.reports.smtpMinBytesPerSecond,
+              rateWindowMs: settings.reports.smtpRateWindowMs,
+            },
+            postmaster: settings.reports.postmasterForward === null ? null : { forwardTo: settings.reports.postmasterForward, mailer },
           });
     const yoga = createGraphqlServer({ graphiql: !config.production });
     const trustedProxies = trustedProxySet(settings.trustedProxies);
@@ -189,12 +208,15 @@ export async function startService(config: ServiceConfig, options: StartOptions 
           await Promise.all([settleInFlight(publicServer, HANDLER_GRACE_MS), settleInFlight(apiServer, HANDLER_GRACE_MS)]);
           // In-flight jobs finish (graphile-worker releases its locks) before the database closes.
           await jobs.stop().catch(() => {});
+          // The report threads end once every listener is shut (a report being read finishes first).
+          await services.reportPool?.close().catch(() => {});
           mailer.close();
           await services.rateLimits.close().catch(() => {});
           await database.close().catch(() => {});
         })()),
     };
   } catch (error) {
+    await reportPool?.close().catch(() => {});
     await startedJobs?.stop().catch(() => {});
     await database.close().catch(() => {});
     throw error;

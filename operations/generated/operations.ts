@@ -984,7 +984,7 @@ export type ReportsQueryVariables = Exact<{
 }>;
 
 
-export type ReportsQuery = { reports: { has_more: boolean, data: Array<{ id: number, kind: ReportKind, domain: string, begin: string, end: string, messages: number, passed: number, records: number, org_name: string, report_id: string, pass_rate: number | null, received_via: string, received_at: string }> } };
+export type ReportsQuery = { reports: { has_more: boolean, data: Array<{ id: number, kind: ReportKind, domain: string, begin: string, end: string, messages: number, passed: number, records: number, authenticated: boolean, org_name: string, report_id: string, pass_rate: number | null, received_via: string, received_at: string }> } };
 
 export type RequestPlanMutationVariables = Exact<{
   input: PlanRequestInput;
@@ -1089,7 +1089,7 @@ export type UploadReportMutationVariables = Exact<{
 }>;
 
 
-export type UploadReportMutation = { uploadReport: { stored: number, duplicates: number, files: Array<{ file: string, status: ReportFileStatus, kind: ReportKind | null, domain: string | null, id: number | null, messages: number | null, code: string | null, detail: string | null, report_id: string | null, org_name: string | null }> } };
+export type UploadReportMutation = { uploadReport: { stored: number, duplicates: number, files: Array<{ file: string, status: ReportFileStatus, kind: ReportKind | null, domain: string | null, id: number | null, messages: number | null, authenticated: boolean, code: string | null, detail: string | null, report_id: string | null, org_name: string | null }> } };
 
 export type VerifyDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];

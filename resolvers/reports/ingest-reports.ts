@@ -7,10 +7,11 @@ import { recordReportFile } from '../../observability/metrics.js';
 import { log } from '../../observability/log.js';
 import type { DmarcReport } from './parse-dmarc.js';
 import type { TlsReport } from './parse-tls-rpt.js';
-import { readReports, type ParsedReport } from './read-reports.js';
+import type { ParsedReport } from './read-reports.js';
 import type { ReportLimits } from './report-limits.js';
 import { raiseReportAlerts } from './report-alerts.js';
-import { createConcurrencyLimit } from '../checks/dns/concurrency-limit.js';
+import type { ReportPool } from './report-pool.js';
+import { isSignedByReporter } from './report-authenticity.js';
 
 /** What became of one file: stored, already stored (duplicate), dropped (no account owns its domain) or refused (with why). */
 export interface IngestedFile {
@@ -24,6 +25,8 @@ export interface IngestedFile {
   readonly id: number | null;
   /** Messages (DMARC) or sessions (TLS-RPT) in the report. */
   readonly messages: number | null;
+  /** Signed by the reporting organisation (SMTP) or uploaded with the domain's account key; only these count and alert. */
+  readonly authenticated: boolean;
   readonly code: string | null;
   readonly detail: string | null;
 }
@@ -35,40 +38,60 @@ export interface IngestOptions {
   readonly allowMessage: boolean;
   readonly limits?: ReportLimits;
   readonly now?: Date;
+  /**
+   * SMTP: the owned domains the message named before it was read (its subject and file names,
+   * screen-report-message.ts); a report inside for any other domain is dropped, not stored.
+   */
+  readonly expectedDomains?: readonly string[];
+  /** SMTP: the DNS servers the message's DKIM keys are asked of (DNS_SERVERS); a report is authenticated only when its reporter signed it. */
+  readonly dkimDnsServers?: readonly string[];
 }
 
 /**
- * Reports unpacked and parsed at once in this process, whichever door they came by (SMTP's 50
- * connections, uploads): each may hold its input and up to REPORT_LIMITS.maxUnpackedTotalBytes
- * unpacked, so the rest wait their turn rather than multiply that in memory.
+ * Reads every report in `bytes` and stores each once; never throws for bad input (each file's
+ * outcome says why). Unpacking and parsing run in the report pool's threads (report-pool.ts), whose
+ * bounded queue also bounds the inputs held at once: a full queue throws ReportPoolBusy.
  */
-const INGESTING_AT_ONCE = 2;
-const ingestSlots = createConcurrencyLimit(INGESTING_AT_ONCE);
-
-/** Reads every report in `bytes` and stores each once; never throws for bad input (each file's outcome says why). */
-export async function ingestReports(db: Kysely<Database>, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
-  return ingestSlots.run(() => ingestNow(db, name, bytes, options));
-}
-
-async function ingestNow(db: Kysely<Database>, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
-  const outcomes = await readReports(name, bytes, { allowMessage: options.allowMessage, ...(options.limits ? { limits: options.limits } : {}) });
+export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name: string, bytes: Buffer, options: IngestOptions): Promise<IngestedFile[]> {
+  const answer = await pool.read({
+    name,
+    bytes,
+    allowMessage: options.allowMessage,
+    dkimDnsServers: options.via === 'smtp' ? (options.dkimDnsServers ?? []) : null,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  if (answer.dkimError !== null) log('warn', 'report_dkim_unverified', { via: options.via, file: name.slice(0, 200), reason: answer.dkimError });
   const files: IngestedFile[] = [];
-  for (const outcome of outcomes) {
-    if ('refusal' in outcome) {
-      recordReportFile(options.via, 'unknown', 'refused', outcome.refusal.code);
-      log('warn', 'report_refused', { via: options.via, file: outcome.name.slice(0, 200), code: outcome.refusal.code, detail: outcome.refusal.detail });
-      files.push(blank(outcome.name, 'refused', null, outcome.refusal.code, outcome.refusal.detail));
+  for (const outcome of answer.files) {
+    if ('refused' in outcome) {
+      recordReportFile(options.via, 'unknown', 'refused', outcome.refused.code);
+      log('warn', 'report_refused', { via: options.via, file: outcome.name.slice(0, 200), code: outcome.refused.code, detail: outcome.refused.detail });
+      files.push(blank(outcome.name, 'refused', null, outcome.refused.code, outcome.refused.detail));
       continue;
     }
-    files.push(await storeReport(db, outcome.name, outcome.report, options));
+    // An upload comes with the account's key and is stored for its own domains only (checked below);
+    // a message counts only when the reporting organisation signed it.
+    const authenticated = options.via === 'upload' ? options.accountId !== undefined : isSignedByReporter(outcome.report, answer.dkim);
+    files.push(await storeReport(db, outcome.name, outcome.report, authenticated, options));
   }
   return files;
 }
 
-async function storeReport(db: Kysely<Database>, file: string, report: ParsedReport, options: IngestOptions): Promise<IngestedFile> {
-  const owner = await findReportDomainOwner(db, report.domain);
+async function storeReport(db: Kysely<Database>, file: string, report: ParsedReport, authenticated: boolean, options: IngestOptions): Promise<IngestedFile> {
   const messages = report.kind === 'dmarc' ? sum(report.records.map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions + p.failedSessions));
-  const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages };
+  const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages, authenticated };
+  if (options.expectedDomains && !options.expectedDomains.includes(report.domain)) {
+    recordReportFile(options.via, report.kind, 'unknown_domain');
+    log('warn', 'report_domain_mismatch', { via: options.via, kind: report.kind, domain: report.domain, named: options.expectedDomains, org: report.orgName });
+    return {
+      ...base,
+      status: 'unknown_domain',
+      id: null,
+      code: 'unknown_domain',
+      detail: `The report is for ${report.domain}, which the message's subject and file names do not name (${options.expectedDomains.join(', ')}); it was dropped.`,
+    };
+  }
+  const owner = await findReportDomainOwner(db, report.domain);
   if (!owner || (options.accountId !== undefined && owner.account_id !== options.accountId)) {
     recordReportFile(options.via, report.kind, 'unknown_domain');
     log('info', 'report_dropped', { via: options.via, kind: report.kind, domain: report.domain, org: report.orgName, report_id: report.reportId });
@@ -81,6 +104,7 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
   const passed =
     report.kind === 'dmarc' ? sum(report.records.filter((r) => r.dmarcPass).map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions));
   const day = dayOf(report.begin, report.end);
+  const now = options.now ?? new Date();
   const id = await db.transaction().execute(async (trx) => {
     const reportRowId = await insertReport(trx, {
       kind: report.kind,
@@ -99,12 +123,14 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
       records: report.kind === 'dmarc' ? report.records.length : report.policies.length,
       skipped_records: report.kind === 'dmarc' ? report.skippedRecords : 0,
       received_via: options.via,
+      authenticated,
     });
     if (reportRowId === null) return null;
-    if (report.kind === 'dmarc') await insertDmarcReportRows(trx, dmarcRows(report, reportRowId, owner.domain_id, day));
-    else await insertTlsReportPolicies(trx, tlsRows(report, reportRowId, owner.domain_id, day));
-    // The report and the alerts it raises commit together (the sweep fans the events out).
-    await raiseReportAlerts(trx, owner, report, reportRowId, day);
+    if (report.kind === 'dmarc') await insertDmarcReportRows(trx, dmarcRows(report, reportRowId, owner.domain_id, day, authenticated));
+    else await insertTlsReportPolicies(trx, tlsRows(report, reportRowId, owner.domain_id, day, authenticated));
+    // The report and the alerts it raises commit together (the sweep fans the events out). Only a
+    // report known to be its reporter's may alert, and only one whose period is near its receipt.
+    if (authenticated && alertableDates(report, now)) await raiseReportAlerts(trx, owner, report, reportRowId, day, now);
     return reportRowId;
   });
   recordReportFile(options.via, report.kind, id === null ? 'duplicate' : 'stored');
@@ -114,13 +140,14 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
       status: 'duplicate',
       id: null,
       code: 'duplicate',
-      detail: `This report (${report.orgName}, ${report.reportId}) was already stored; it was not counted twice.`,
+      detail: `This report (${report.orgName}, ${report.reportId}) was already stored for ${report.domain}; it was not counted twice.`,
     };
   return { ...base, status: 'stored', id, code: null, detail: null };
 }
 
-function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, day: string) {
+function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, day: string, authenticated: boolean) {
   return report.records.map((r) => ({
+    authenticated,
     report_id: reportRowId,
     domain_id: domainId,
     day,
@@ -141,8 +168,9 @@ function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, d
   }));
 }
 
-function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: string) {
+function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: string, authenticated: boolean) {
   return report.policies.map((p) => ({
+    authenticated,
     report_id: reportRowId,
     domain_id: domainId,
     day,
@@ -162,6 +190,17 @@ function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: 
   }));
 }
 
+/** A report may alert when its period ended at most this long before it arrived ... */
+export const ALERT_MAX_AGE_DAYS = 60;
+/** ... and began at most this far after it (clocks drift; a week ahead is a made-up date). */
+export const ALERT_MAX_AHEAD_DAYS = 7;
+
+/** Whether the report's period is near enough its receipt to alert: older or future-dated ones are stored and counted, silently. */
+function alertableDates(report: ParsedReport, now: Date): boolean {
+  const day = 86_400_000;
+  return report.end.getTime() >= now.getTime() - ALERT_MAX_AGE_DAYS * day && report.begin.getTime() <= now.getTime() + ALERT_MAX_AHEAD_DAYS * day;
+}
+
 /** The report's day: the UTC day of its period's middle (receivers' days start at midnight UTC, or nearly). */
 function dayOf(begin: Date, end: Date): string {
   return new Date((begin.getTime() + end.getTime()) / 2).toISOString().slice(0, 10);
@@ -172,5 +211,5 @@ function sum(values: readonly number[]): number {
 }
 
 function blank(file: string, status: IngestedFile['status'], kind: IngestedFile['kind'], code: string, detail: string): IngestedFile {
-  return { file, status, kind, reportId: null, orgName: null, domain: null, id: null, messages: null, code, detail };
+  return { file, status, kind, reportId: null, orgName: null, domain: null, id: null, messages: null, authenticated: false, code, detail };
 }

@@ -20,6 +20,8 @@ export interface ReportSummary {
   readonly records: number;
   readonly receivedVia: string;
   readonly receivedAt: Date;
+  /** Counted in analytics, sources and alerts (docs/reports.md, "Authenticated reports"). */
+  readonly authenticated: boolean;
 }
 
 export interface ReportPage {
@@ -68,6 +70,7 @@ export async function listReportsPage(args: PageArgs & { readonly domain?: strin
       records: r.records,
       receivedVia: r.received_via,
       receivedAt: r.received_at,
+      authenticated: r.authenticated,
     };
   });
   return pageOf(summaries, request, (r) => String(r.id));

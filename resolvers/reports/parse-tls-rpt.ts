@@ -23,6 +23,8 @@ export interface TlsPolicySummary {
 export interface TlsReport {
   readonly kind: 'tls';
   readonly orgName: string;
+  /** `contact-info` (an address, usually): its domain is the reporting organisation's, which must sign the message (docs/reports.md). */
+  readonly contact: string | null;
   readonly reportId: string;
   /** The domain of the first policy (a TLS-RPT report covers one policy domain in practice). */
   readonly domain: string;
@@ -64,6 +66,7 @@ const reportSchema = z.object({
   'organization-name': text,
   'date-range': z.object({ 'start-datetime': text, 'end-datetime': text }),
   'report-id': text,
+  'contact-info': z.string().max(1000).optional(),
   policies: z.array(z.unknown()).min(1),
 });
 
@@ -116,7 +119,16 @@ export function parseTlsReport(json: string, limits: ReportLimits = REPORT_LIMIT
   }
   const domain = policies[0]?.policyDomain ?? '';
   if (!/^[a-z0-9._-]{1,253}$/.test(domain)) throw new ReportRefusal('not_a_report', 'The first policy-domain of the TLS-RPT report is not a domain name.');
-  return { kind: 'tls', orgName: data['organization-name'].slice(0, 200), reportId: data['report-id'].slice(0, 200), domain, begin, end, policies };
+  return {
+    kind: 'tls',
+    orgName: data['organization-name'].slice(0, 200),
+    contact: data['contact-info']?.slice(0, 200) ?? null,
+    reportId: data['report-id'].slice(0, 200),
+    domain,
+    begin,
+    end,
+    policies,
+  };
 }
 
 function describe(error: z.ZodError): string {

@@ -15,7 +15,7 @@ export const DMARC_ALERT_MIN_MESSAGES = 10;
  * The alerts one stored report may raise (docs/reports.md, "Alerts"): dmarc.failures when the
  * report's DMARC pass rate is under the account's threshold (DMARC_ALERT_PASS_RATE by default), or when an address never reported before
  * for the domain sends failing mail as it; tls.failures when a TLS-RPT report counts failed
- * sessions. At most one of each per domain and report day (the event id is made from them); the
+ * sessions. At most one of each per domain and day of receipt (the event id is made from them); the
  * sweep fans events out to webhooks and alert e-mails. Returns the ids of events recorded.
  */
 export async function raiseReportAlerts(
@@ -24,7 +24,10 @@ export async function raiseReportAlerts(
   report: DmarcReport | TlsReport,
   reportRowId: number,
   day: string,
+  receivedAt: Date,
 ): Promise<string[]> {
+  // At most one of each per domain and day of RECEIPT: the report's own dates are the sender's to write.
+  const receiptDay = receivedAt.toISOString().slice(0, 10);
   if (report.kind === 'tls') {
     const failed = report.policies.reduce((s, p) => s + p.failedSessions, 0);
     if (failed === 0) return [];
@@ -43,7 +46,7 @@ export async function raiseReportAlerts(
         result_types: types,
         message: `${report.orgName} reports ${failed} of ${failed + successful} TLS sessions to ${report.domain} failed on ${day}${types.length ? ` (${types.join(', ')})` : ''}. Check the MTA-STS policy and the MX certificates.`,
       },
-      `evt_tls_failures_${owner.domain_id}_${day}`,
+      `evt_tls_failures_${owner.domain_id}_${receiptDay}`,
     );
     return id ? [id] : [];
   }
@@ -78,7 +81,7 @@ export async function raiseReportAlerts(
       new_failing_sources: newFailing.slice(0, 20).map(([source_ip, count]) => ({ source_ip, messages: count })),
       message: `${report.orgName} reports that for ${report.domain} on ${day} ${why}. GET /v1/portal/domains/${report.domain}/sources shows who sends as the domain.`,
     },
-    `evt_dmarc_failures_${owner.domain_id}_${day}`,
+    `evt_dmarc_failures_${owner.domain_id}_${receiptDay}`,
   );
   return id ? [id] : [];
 }

@@ -3,6 +3,10 @@ import { requireAccountId } from '../auth/require-account.js';
 import type { Context } from '../context.js';
 import { ingestReports, type IngestedFile } from './ingest-reports.js';
 import { REPORT_LIMITS } from './report-limits.js';
+import { ReportPoolBusy } from './report-pool.js';
+
+/** How long a caller refused for a full report queue is asked to wait. */
+const REPORTS_BUSY_RETRY_SECONDS = 30;
 
 /**
  * The largest body POST /v1/reports takes, past the listener's 1 MiB: a file of
@@ -35,7 +39,26 @@ export async function uploadReport(input: { readonly content: string; readonly f
   const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
   if (bytes.length > REPORT_LIMITS.maxInputBytes) throw new ApiError(413, 'report_too_large', `The file is ${bytes.length} bytes. ${REPORT_UPLOAD_TOO_LARGE}`);
   const filename = (input.filename ?? 'upload').slice(0, 200);
-  const files = await ingestReports(ctx.services.db, filename, bytes, { via: 'upload', accountId, allowMessage: true });
+  const pool = ctx.services.reportPool;
+  if (!pool)
+    throw new ApiError(503, 'reports_unavailable', 'This instance reads no reports (it was started without its report workers); try again later.', {
+      retry_after: 30,
+    });
+  let files: IngestedFile[];
+  try {
+    files = await ingestReports(ctx.services.db, pool, filename, bytes, { via: 'upload', accountId, allowMessage: true });
+  } catch (error) {
+    if (error instanceof ReportPoolBusy)
+      throw new ApiError(
+        503,
+        'reports_busy',
+        `Every report worker is busy and the queue is full; send the file again after ${REPORTS_BUSY_RETRY_SECONDS} seconds (Retry-After).`,
+        {
+          retry_after: REPORTS_BUSY_RETRY_SECONDS,
+        },
+      );
+    throw error;
+  }
   const stored = files.filter((f) => f.status === 'stored').length;
   const duplicates = files.filter((f) => f.status === 'duplicate').length;
   const first = files[0];
@@ -49,5 +72,15 @@ export async function uploadReport(input: { readonly content: string; readonly f
 }
 
 function fileForRest(f: IngestedFile) {
-  return { file: f.file, status: f.status, kind: f.kind, report_id: f.reportId, org_name: f.orgName, domain: f.domain, code: f.code, detail: f.detail };
+  return {
+    file: f.file,
+    status: f.status,
+    kind: f.kind,
+    report_id: f.reportId,
+    org_name: f.orgName,
+    domain: f.domain,
+    authenticated: f.authenticated,
+    code: f.code,
+    detail: f.detail,
+  };
 }

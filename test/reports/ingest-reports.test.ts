@@ -24,6 +24,11 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   domain = row.domain;
 });
+function pool() {
+  const running = service.services.reportPool;
+  if (!running) throw new Error('The service started no report pool');
+  return running;
+}
 afterAll(async () => {
   await service?.close();
 });
@@ -32,10 +37,10 @@ describe('storing reports', () => {
   it('a report is stored with its rows; the same report again is a duplicate, stored once', async () => {
     const db = service.services.db;
     const xml = gzip(dmarcFixture('google.xml', { domain, reportId: 'store-once-1' }));
-    const [first] = await ingestReports(db, 'google.xml.gz', xml, { via: 'smtp', allowMessage: true });
+    const [first] = await ingestReports(db, pool(), 'google.xml.gz', xml, { via: 'smtp', allowMessage: true });
     expect(first).toMatchObject({ status: 'stored', kind: 'dmarc', domain, orgName: 'google.com', reportId: 'store-once-1', messages: 123 });
     const before = await counter('duplicate');
-    const [again] = await ingestReports(db, 'google.xml.gz', xml, { via: 'smtp', allowMessage: true });
+    const [again] = await ingestReports(db, pool(), 'google.xml.gz', xml, { via: 'smtp', allowMessage: true });
     expect(again).toMatchObject({ status: 'duplicate', id: null, code: 'duplicate' });
     expect(await counter('duplicate')).toBe(before + 1);
     const stored = await db.selectFrom('reports').select(['id', 'messages', 'messages_passed', 'records']).where('report_id', '=', 'store-once-1').execute();
@@ -54,7 +59,7 @@ describe('storing reports', () => {
 
   it('a report for a domain no account owns is dropped and counted', async () => {
     const before = await counter('unknown_domain');
-    const [outcome] = await ingestReports(service.services.db, 'x.xml', Buffer.from(dmarcFixture('yahoo.xml', { domain: 'nobody-owns-this.test' })), {
+    const [outcome] = await ingestReports(service.services.db, pool(), 'x.xml', Buffer.from(dmarcFixture('yahoo.xml', { domain: 'nobody-owns-this.test' })), {
       via: 'smtp',
       allowMessage: true,
     });
@@ -66,7 +71,7 @@ describe('storing reports', () => {
 
   it("an upload for another account's domain is refused", async () => {
     const other = await service.seedAccount();
-    const [outcome] = await ingestReports(service.services.db, 'x.xml', Buffer.from(dmarcFixture('yahoo.xml', { domain, reportId: 'other-acct' })), {
+    const [outcome] = await ingestReports(service.services.db, pool(), 'x.xml', Buffer.from(dmarcFixture('yahoo.xml', { domain, reportId: 'other-acct' })), {
       via: 'upload',
       accountId: other.accountId,
       allowMessage: true,
@@ -76,7 +81,7 @@ describe('storing reports', () => {
 
   it('a TLS-RPT report is stored with its policies', async () => {
     const json = reportFixture('microsoft-tlsrpt.json').replaceAll('northwind-mail.test', domain);
-    const [outcome] = await ingestReports(service.services.db, 'ms.json', Buffer.from(json), {
+    const [outcome] = await ingestReports(service.services.db, pool(), 'ms.json', Buffer.from(json), {
       via: 'upload',
       accountId: service.demo.accountId,
       allowMessage: false,
@@ -92,7 +97,7 @@ describe('storing reports', () => {
   });
 
   it('a refused file is counted by reason and stores nothing', async () => {
-    const [outcome] = await ingestReports(service.services.db, 'x.xml', Buffer.from('<!DOCTYPE x [<!ENTITY a "b">]><feedback/>'), {
+    const [outcome] = await ingestReports(service.services.db, pool(), 'x.xml', Buffer.from('<!DOCTYPE x [<!ENTITY a "b">]><feedback/>'), {
       via: 'smtp',
       allowMessage: true,
     });
@@ -104,7 +109,7 @@ describe('storing reports', () => {
   it('retention deletes reports whose period ended before the cut-off, with their rows', async () => {
     const db = service.services.db;
     const old = new Date(Date.now() - 200 * 86_400_000);
-    const [outcome] = await ingestReports(db, 'old.xml', Buffer.from(dmarcFixture('google.xml', { domain, reportId: 'old-one', begin: old })), {
+    const [outcome] = await ingestReports(db, pool(), 'old.xml', Buffer.from(dmarcFixture('google.xml', { domain, reportId: 'old-one', begin: old })), {
       via: 'smtp',
       allowMessage: true,
     });

@@ -77,6 +77,7 @@ describe('GET /v1/portal/reports', () => {
       records: 1,
       received_via: 'upload',
       received_at: expect.any(String),
+      authenticated: true,
     });
     const next = await get(`/v1/portal/reports?limit=3&starting_after=${first.body.data[2].id}`);
     expect(next.body).toEqual({ data: [expect.objectContaining({ org_name: 'google.com', messages: 123, passed: 120, pass_rate: 97.6 })], has_more: false });

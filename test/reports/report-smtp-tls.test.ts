@@ -66,7 +66,7 @@ async function ehloLines(port: number): Promise<string[]> {
 function report(reportId: string) {
   return [
     {
-      filename: 'google.xml.gz',
+      filename: `google.com!${domain}!1!2!${reportId}.xml.gz`,
       contentType: 'application/gzip',
       content: gzip(dmarcFixture('google.xml', { domain, begin: new Date(Date.now() - 86_400_000), reportId })),
     },
@@ -126,9 +126,22 @@ describe('STARTTLS with a certificate', () => {
   });
 });
 
+function pool() {
+  const running = service.services.reportPool;
+  if (!running) throw new Error('The service started no report pool');
+  return running;
+}
+
 describe('without a certificate', () => {
   it("STARTTLS is neither advertised nor taken (smtp-server's bundled key is no one's certificate), so a sender that requires TLS cannot deliver", async () => {
-    const plain = await serveReportSmtp({ port: 0, host: '127.0.0.1', reportsDomain: REPORTS_DOMAIN, maxBytes: 100_000, db: service.services.db });
+    const plain = await serveReportSmtp({
+      port: 0,
+      host: '127.0.0.1',
+      reportsDomain: REPORTS_DOMAIN,
+      maxBytes: 100_000,
+      db: service.services.db,
+      pool: pool(),
+    });
     try {
       const lines = await ehloLines(plain.port);
       expect(lines.some((l) => /STARTTLS/.test(l))).toBe(false);
@@ -168,7 +181,7 @@ describe('certificate settings', () => {
   });
 
   it('a file that cannot be read, or holds no key, stops the listener from starting with a sentence naming the setting', async () => {
-    const base = { port: 0, host: '127.0.0.1', reportsDomain: REPORTS_DOMAIN, maxBytes: 100_000, db: service.services.db };
+    const base = { port: 0, host: '127.0.0.1', reportsDomain: REPORTS_DOMAIN, maxBytes: 100_000, db: service.services.db, pool: pool() };
     await expect(serveReportSmtp({ ...base, tls: { certFile: join(ca.dir, 'missing.pem'), keyFile: join(ca.dir, 'smtp-key.pem') } })).rejects.toThrow(
       /REPORTS_SMTP_TLS_CERT ".*missing\.pem" cannot be read \(ENOENT\)/,
     );

@@ -36,11 +36,12 @@ function send(
   attachments: { filename: string; content: Buffer; contentType: string }[],
   to = 'dmarc@reports.example.net',
   from = 'noreply-dmarc-support@google.com',
+  subject = `Report domain: ${domain} Submitter: google.com Report-ID: <x>`,
 ) {
   return transport.sendMail({
     from,
     to,
-    subject: `Report domain: ${domain} Submitter: google.com Report-ID: <x>`,
+    subject,
     text: 'This is an aggregate report.',
     attachments,
   });
@@ -108,7 +109,7 @@ describe('reports by SMTP', () => {
   it('mail for any other address is refused at RCPT with 550', async () => {
     const refused = await send(
       [{ filename: 'a.xml', content: Buffer.from(dmarcFixture('yahoo.xml', { domain, reportId: 'smtp-wrong-rcpt' })), contentType: 'text/xml' }],
-      'postmaster@reports.example.net',
+      'abuse@reports.example.net',
     ).then(
       () => null,
       (error: { responseCode?: number }) => error.responseCode,
@@ -152,5 +153,46 @@ describe('reports by SMTP', () => {
       (await metric('report_files_total', { via: 'smtp', outcome: 'unknown_domain' })) - unknown,
     ]).toEqual([1, 1, 1, 1]);
     expect(await stored('smtp-unknown')).toEqual([]);
+  });
+
+  it('a message that names only domains no account has is dropped before anything in it is unpacked or parsed, and counted', async () => {
+    const bombs = await metric('report_refusals_total', { code: 'decompression_bomb' });
+    const dropped = await metric('report_smtp_refusals_total', { reason: 'unknown_domain' });
+    const info = await send(
+      [{ filename: 'google.com!nobody-owns-this.test!1!2.xml.gz', content: gzipSync(Buffer.alloc(60 * 1024 * 1024)), contentType: 'application/gzip' }],
+      undefined,
+      undefined,
+      'Report Domain: nobody-owns-this.test Submitter: google.com Report-ID: <drop-1>',
+    );
+    // Accepted (a refusal would tell a stranger which domains are customers'), but never unpacked: no bomb was seen.
+    expect(info.accepted).toEqual(['dmarc@reports.example.net']);
+    expect((await metric('report_smtp_refusals_total', { reason: 'unknown_domain' })) - dropped).toBe(1);
+    expect((await metric('report_refusals_total', { code: 'decompression_bomb' })) - bombs).toBe(0);
+  });
+
+  it('a message that names no domain at all (neither subject nor file name) is dropped unread', async () => {
+    const before = await metric('report_smtp_refusals_total', { reason: 'no_domain' });
+    await send(
+      [{ filename: 'report.xml', content: Buffer.from(dmarcFixture('yahoo.xml', { domain, reportId: 'smtp-unnamed' })), contentType: 'text/xml' }],
+      undefined,
+      undefined,
+      'Aggregate report',
+    );
+    expect((await metric('report_smtp_refusals_total', { reason: 'no_domain' })) - before).toBe(1);
+    expect(await stored('smtp-unnamed')).toEqual([]);
+  });
+
+  it('a report inside for a domain the message did not name is not stored, even when another account owns it', async () => {
+    const other = await service.seedAccount();
+    const otherDomain = (await service.services.db.selectFrom('domains').select('domain').where('account_id', '=', other.accountId).executeTakeFirstOrThrow())
+      .domain;
+    await send([
+      {
+        filename: `google.com!${domain}!1!2.xml`,
+        content: Buffer.from(dmarcFixture('yahoo.xml', { domain: otherDomain, reportId: 'smtp-smuggled' })),
+        contentType: 'text/xml',
+      },
+    ]);
+    expect(await stored('smtp-smuggled')).toEqual([]);
   });
 });

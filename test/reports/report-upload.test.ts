@@ -65,6 +65,7 @@ describe('POST /v1/reports on REST', () => {
             domain,
             id: expect.any(Number),
             messages: 40,
+            authenticated: true,
             code: null,
             detail: null,
           },
@@ -165,6 +166,25 @@ describe('POST /v1/reports on REST', () => {
     });
     const bad = await upload(Buffer.from([0x3c, 0x61, 0xff, 0x3e]), 'application/xml');
     expect([bad.status, bad.body.code]).toEqual([400, 'invalid_text']);
+  });
+
+  it("duplicates are per account and domain: another account's report with the same organisation and id neither suppresses nor shows through", async () => {
+    const other = await service.seedAccount();
+    const otherDomain = (
+      await service.services.db.selectFrom('domains').select('domain').where('account_id', '=', other.accountId).orderBy('id').executeTakeFirstOrThrow()
+    ).domain;
+    const theirs = await upload(dmarcFixture('google.xml', { domain: otherDomain, reportId: 'collide-001' }), 'application/xml', '', other.key);
+    expect(theirs.body).toMatchObject({ stored: 1, duplicates: 0 });
+    const ours = await upload(dmarcFixture('google.xml', { domain, reportId: 'collide-001' }), 'application/xml');
+    expect(ours.body).toMatchObject({ stored: 1, duplicates: 0, files: [{ status: 'stored', domain, code: null }] });
+    // Each account lists its own report only.
+    const listed = await service.api('/v1/portal/reports?limit=100');
+    const mine = ((await listed.json()) as { data: { report_id: string; domain: string }[] }).data.filter((r) => r.report_id === 'collide-001');
+    expect(mine).toEqual([expect.objectContaining({ domain })]);
+    // The same report again is a duplicate for its own account, naming nothing of the other's.
+    const again = await upload(dmarcFixture('google.xml', { domain, reportId: 'collide-001' }), 'application/xml');
+    expect(again.body).toMatchObject({ stored: 0, duplicates: 1, files: [{ status: 'duplicate' }] });
+    expect(JSON.stringify(again.body)).not.toContain(otherDomain);
   });
 
   it('needs the write scope', async () => {
