@@ -77,6 +77,8 @@ function commandRuns(): Record<string, string[][] | null> {
       ['setup', 'example.com', '--zone'],
       ['setup', 'example.com', '--apply', '3', '--dry-run'],
     ],
+    'setup-applies': [['setup-applies', 'example.com']],
+    'setup-revert': [['setup-revert', 'example.com', '7', '--dry-run']],
     dashboard: [['dashboard']],
     orders: [['orders']],
     billing: [['billing']],
