@@ -21,6 +21,8 @@ export interface SandboxCardFormView {
   readonly errorField?: 'card_number' | 'expiry' | 'cvc' | 'name' | null;
   /** Values to keep after an error (never the card number or CVC). */
   readonly values?: { readonly name?: string; readonly expiry?: string };
+  /** The open invoices saving the card pays at once (the HTTP layer fills this in); empty when nothing is charged. */
+  readonly dueNow?: readonly { readonly number: string; readonly amount: number; readonly currency: string }[];
 }
 
 /** The page for a link that is unknown, already used or expired, with a sentence saying why. */
