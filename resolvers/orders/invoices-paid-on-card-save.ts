@@ -15,10 +15,7 @@ export interface InvoiceDueOnCardSave {
  * processor holds, oldest first, the same list afterCardSaved pays (payOpenInvoices). The card page
  * names them so that "nothing is charged now" is said only when it is true.
  */
-export async function listInvoicesDueOnCardSave(
-  services: Pick<Services, 'db' | 'payments'>,
-  customerId: string,
-): Promise<readonly InvoiceDueOnCardSave[]> {
+export async function listInvoicesDueOnCardSave(services: Pick<Services, 'db' | 'payments'>, customerId: string): Promise<readonly InvoiceDueOnCardSave[]> {
   const account = await findAccountByCustomer(services.db, customerId);
   if (!account) return [];
   const open = await listOpenInvoicesToPay(services.db, account.id, null);

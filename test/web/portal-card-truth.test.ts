@@ -103,7 +103,10 @@ describe('the card pages tell a new account what saving a card pays', () => {
         expect(await page.locator('#due-now').count()).toBe(0);
         expect(await page.getByText('Nothing is charged when you save it.').isVisible()).toBe(true);
         await fillTestCard(page);
-        await Promise.all([page.waitForURL(`${service.apiUrl}/portal/billing?card=saved`), page.getByRole('button', { name: 'Save card', exact: true }).click()]);
+        await Promise.all([
+          page.waitForURL(`${service.apiUrl}/portal/billing?card=saved`),
+          page.getByRole('button', { name: 'Save card', exact: true }).click(),
+        ]);
         const again = page.getByRole('status').filter({ hasText: 'Your card is saved' });
         await again.waitFor();
         // The invoice paid minutes ago was paid by the first card; this save charged nothing.

@@ -50,8 +50,8 @@ function OwnersPlaceOrders(props: { people: NewOrderSetupQuery['people'] }) {
   const owners = props.people.filter((p) => p.role === 'owner');
   return (
     <Notice tone="info">
-      <strong>An owner places orders.</strong> You are a member of {viewer.accountName}: you can build an order here and see its price, but
-      placing it (which charges the card) is for an owner.{' '}
+      <strong>An owner places orders.</strong> You are a member of {viewer.accountName}: you can build an order here and see its price, but placing it (which
+      charges the card) is for an owner.{' '}
       {owners.length > 0 ? (
         <>
           Ask {owners.length === 1 ? 'the owner' : 'an owner'}:{' '}

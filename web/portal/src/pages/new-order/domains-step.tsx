@@ -298,15 +298,15 @@ function BulkDomains(props: {
           spellCheck={false}
         />
         <small id="bulk-domains-hint" className="hint">
-          One domain on each line, such as example.com (a line of domains separated by commas works too). Each new domain gets a copy of domain 1's
-          mailboxes; edit them afterwards if you like.
+          One domain on each line, such as example.com (a line of domains separated by commas works too). Each new domain gets a copy of domain 1's mailboxes;
+          edit them afterwards if you like.
         </small>
       </div>
       {notDomains.length > 0 ? (
         <div role="alert" className="banner banner-error bulk-not-domains">
           <p>
-            {notDomains.length === 1 ? 'One line was not added: it is' : `${notDomains.length} lines were not added: they are`} not domain names. They are
-            still in the box above; fix or remove them and add again.
+            {notDomains.length === 1 ? 'One line was not added: it is' : `${notDomains.length} lines were not added: they are`} not domain names. They are still
+            in the box above; fix or remove them and add again.
           </p>
           <ul>
             {notDomains.map((n) => (
