@@ -24,6 +24,55 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
   'tls.failures': (d) => `TLS failures delivering to ${String(d.domain)}`,
 };
 
+/**
+ * The portal page a person opens about the event, and what the link is for. E-mails speak of the
+ * portal's pages, never of API paths, event ids or field names.
+ */
+const PAGES: Record<string, (d: Record<string, unknown>) => { readonly path: string; readonly what: string }> = {
+  'order.placed': () => ({ path: '/orders', what: 'See the order on the Orders page' }),
+  'domain.live': (d) => ({ path: `/domains/${encodeURIComponent(String(d.domain))}/setup`, what: `See the setup of ${String(d.domain)}` }),
+  'domain.needs_attention': (d) => ({
+    path: `/domains/${encodeURIComponent(String(d.domain))}/setup`,
+    what: `Open the setup of ${String(d.domain)} to see what needs doing`,
+  }),
+  'domain.listed': () => ({ path: '/', what: 'See your domains on the Dashboard' }),
+  'domain.delisted': () => ({ path: '/', what: 'See your domains on the Dashboard' }),
+  'monitor.changed': () => ({ path: '/', what: 'See your domains on the Dashboard' }),
+  'invoice.past_due': () => ({ path: '/billing', what: 'Pay it, or add a card, on the Billing page' }),
+  'invoice.paid': () => ({ path: '/billing', what: 'See your invoices on the Billing page' }),
+  'dmarc.failures': (d) => ({ path: '/analytics', what: `See who sends mail as ${String(d.domain)} on the Analytics page` }),
+  'tls.failures': (d) => ({ path: '/analytics', what: `See the TLS reports for ${String(d.domain)} on the Analytics page` }),
+};
+
+const MAILBOX_PAGE = (d: Record<string, unknown>) =>
+  typeof d.domain === 'string'
+    ? { path: `/domains/${encodeURIComponent(d.domain)}/mailboxes`, what: `See the mailboxes of ${d.domain}` }
+    : { path: '/orders', what: 'See your orders and their mailboxes' };
+
+/** A time as people read it: "27 November 2026, 20:55 UTC". */
+function readableTime(iso: string): string {
+  const at = new Date(iso);
+  const day = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const time = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${day}, ${time} UTC`;
+}
+
+/** The e-mail's text: what happened, what to do, a link to the portal page concerned, and when. */
+export function alertEmailText(event: { readonly type: string; readonly created: string; readonly data: Record<string, unknown> }, apiUrl: string): string {
+  const subject = (SUBJECTS[event.type] ?? (() => event.type))(event.data);
+  const page = (PAGES[event.type] ?? (event.type.startsWith('mailbox.') ? MAILBOX_PAGE : () => ({ path: '/', what: 'Open the portal' })))(event.data);
+  const lines = [
+    typeof event.data.message === 'string' ? event.data.message : subject + '.',
+    typeof event.data.reason === 'string' && event.data.reason ? `What to do: ${event.data.reason}` : null,
+    '',
+    `${page.what}:`,
+    `${apiUrl}/portal${page.path}`,
+    '',
+    `This happened on ${readableTime(event.created)}. Choose who gets these e-mails in Settings: ${apiUrl}/portal/settings`,
+  ];
+  return lines.filter((l) => l !== null).join('\n') + '\n';
+}
+
 /** One alert e-mail per event and address; the alert_emails row keeps a retry from sending it twice. */
 export const sendAlertEmail: TaskFunction = async (payload: { eventId: string; email: string }, env) => {
   const { db, mailer } = env;
@@ -33,13 +82,8 @@ export const sendAlertEmail: TaskFunction = async (payload: { eventId: string; e
   if (!row) return;
   const event = eventBody(row);
   const subject = (SUBJECTS[event.type] ?? (() => event.type))(event.data);
-  const lines = [
-    typeof event.data.message === 'string' ? event.data.message : subject + '.',
-    typeof event.data.reason === 'string' && event.data.reason ? `What to do: ${event.data.reason}` : '',
-    '',
-    `Event ${event.id} (${event.type}) at ${event.created}.`,
-  ].filter((l, i) => l !== '' || i > 1);
-  await mailer.send({ to: payload.email, subject, text: lines.join('\n') + '\n', id: `${event.id}.${payload.email}` });
+  const text = alertEmailText(event, env.services.config.apiUrl);
+  await mailer.send({ to: payload.email, subject, text, id: `${event.id}.${payload.email}` });
   await insertAlertEmail(db, event.id, payload.email, mailer.transport);
   recordAlertEmail(mailer.transport);
 };

@@ -12,10 +12,25 @@ import {
 } from '../resolvers/account/get-dashboard.js';
 import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
 
+const BuildProblemRecordRef = builder.objectRef<NonNullable<DashboardDomain['buildProblems'][number]['record']>>('BuildProblemRecord').implement({
+  description: 'The record to publish for a failing setup record.',
+  fields: (t) => ({
+    type: t.exposeString('type'),
+    name: t.exposeString('name'),
+    value: t.exposeString('value'),
+  }),
+});
+
 const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][number]>('BuildProblem').implement({
   fields: (t) => ({
     code: t.exposeString('code', { description: 'build_mx_missing, build_spf, build_dkim, build_dmarc or build_forwarding (docs/checks.md).' }),
     message: t.exposeString('message', { description: 'What is wrong and what to publish, in a sentence.' }),
+    record: t.field({
+      type: BuildProblemRecordRef,
+      nullable: true,
+      description: 'The record the sentence speaks of, to publish; null for problems found before records were kept.',
+      resolve: (p) => p.record,
+    }),
   }),
 });
 

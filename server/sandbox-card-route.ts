@@ -2,7 +2,9 @@ import type { Services } from '../resolvers/context.js';
 import { SANDBOX_CARD_PATH } from '../resolvers/payments/sandbox-processor.js';
 import { handleSandboxCardForm, showSandboxCardPage } from '../resolvers/payments/sandbox-card-form.js';
 import { afterCardSaved } from '../resolvers/orders/after-card-saved.js';
+import { listInvoicesDueOnCardSave } from '../resolvers/orders/invoices-paid-on-card-save.js';
 import { renderSandboxPage, SANDBOX_PAGE_HEADERS } from '../web/sandbox-card-page.js';
+import type { SandboxCardPageView } from '../resolvers/payments/sandbox-card-form.js';
 
 /**
  * GET and POST {api_url}/sandbox/card?token=...: the sandbox processor's card page, a person's page
@@ -15,7 +17,7 @@ export async function handleSandboxCardRoute(request: Request, services: Service
   const token = url.searchParams.get('token');
   if (request.method === 'GET' || request.method === 'HEAD') {
     const page = await showSandboxCardPage(token, services.sandboxStore);
-    return new Response(renderSandboxPage(page.view), { status: page.status, headers: SANDBOX_PAGE_HEADERS });
+    return new Response(renderSandboxPage(await withDueNow(page.view, services)), { status: page.status, headers: SANDBOX_PAGE_HEADERS });
   }
   if (request.method !== 'POST') {
     return new Response('Use GET to open the card page and POST to save the card.', {
@@ -30,5 +32,13 @@ export async function handleSandboxCardRoute(request: Request, services: Service
     await afterCardSaved(services, result.customerId);
     return new Response(null, { status: 303, headers: { location: result.redirectTo, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
   }
-  return new Response(renderSandboxPage(result.view), { status: result.status, headers: SANDBOX_PAGE_HEADERS });
+  return new Response(renderSandboxPage(await withDueNow(result.view, services)), { status: result.status, headers: SANDBOX_PAGE_HEADERS });
+}
+
+/** The form with what saving the card will pay at once, so the page never says "nothing now" untruly. */
+async function withDueNow(view: SandboxCardPageView, services: Services): Promise<SandboxCardPageView> {
+  if (view.kind !== 'form') return view;
+  const row = await services.sandboxStore.findSetupToken(view.token);
+  if (!row) return view;
+  return { ...view, dueNow: await listInvoicesDueOnCardSave(services, row.customer_id) };
 }

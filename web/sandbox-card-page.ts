@@ -33,7 +33,7 @@ export function renderSandboxCardPage(input: Omit<SandboxCardFormView, 'kind'>):
     'Save a card (sandbox)',
     `<form class="card" method="post" action="${escapeHtml(input.formAction)}" novalidate>
       <h1>Save a card for future orders</h1>
-      <p class="lead">Orders and renewals are charged to this card. You are not charged now.</p>
+      ${dueNowText(input.dueNow ?? [])}
       ${error}
       <input type="hidden" name="token" value="${escapeHtml(input.token)}">
       <label for="card_number">Card number</label>
@@ -50,10 +50,42 @@ export function renderSandboxCardPage(input: Omit<SandboxCardFormView, 'kind'>):
       </div>
       <label for="name">Name on card</label>
       <input id="name" name="name" autocomplete="cc-name" placeholder="Ada Lovelace" maxlength="100" value="${escapeHtml(input.values?.name ?? '')}"${invalid('name')}>
-      <button type="submit">Save card</button>
+      <button type="submit">${escapeHtml(saveLabel(input.dueNow ?? []))}</button>
       ${cancel}
     </form>`,
   );
+}
+
+type DueNow = NonNullable<SandboxCardFormView['dueNow']>;
+
+/** What saving pays at once, invoice by invoice, or that nothing is charged now (only when so). */
+function dueNowText(dueNow: DueNow): string {
+  if (dueNow.length === 0) return '<p class="lead">Orders and renewals are charged to this card. Nothing is charged when you save it.</p>';
+  const items = dueNow.map((i) => `<li>Invoice ${escapeHtml(i.number)}: <strong>${escapeHtml(money(i.amount, i.currency))}</strong></li>`).join('');
+  const total = totalOf(dueNow);
+  const pays = total ? `Saving this card pays ${escapeHtml(total)} now` : 'Saving this card pays these now';
+  return `<div class="due-now" id="due-now"><p><strong>${pays}</strong>, for what is open on your account:</p><ul>${items}</ul><p>After that, orders and renewals are charged to this card.</p></div>`;
+}
+
+function saveLabel(dueNow: DueNow): string {
+  if (dueNow.length === 0) return 'Save card';
+  const total = totalOf(dueNow);
+  return total ? `Save card and pay ${total}` : 'Save card and pay what is open';
+}
+
+/** The sum, when every invoice is in one currency; null otherwise. */
+function totalOf(dueNow: DueNow): string | null {
+  const currency = dueNow[0]?.currency;
+  if (!currency || dueNow.some((i) => i.currency !== currency)) return null;
+  return money(
+    dueNow.reduce((sum, i) => sum + i.amount, 0),
+    currency,
+  );
+}
+
+/** Minor units as people read them: $17.50. */
+function money(minor: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(minor / 100);
 }
 
 /** The page for a link that is unknown, already used or expired. */
@@ -89,6 +121,8 @@ function page(title: string, body: string): string {
   button{margin-top:22px;width:100%;padding:12px;font:inherit;font-weight:600;color:#fff;background:#635bff;border:0;border-radius:8px;cursor:pointer}
   button:hover{background:#5147e5}
   .cancel{display:block;text-align:center;margin-top:14px;color:#56607a;font-size:14px}
+  .due-now{background:#fffaeb;border:1px solid #fedf89;border-radius:8px;padding:10px 14px;margin:0 0 16px;font-size:14px}
+  .due-now p{margin:4px 0}.due-now ul{margin:4px 0;padding-left:20px}
   .error{background:#fef3f2;border:1px solid #fecdca;color:#b42318;border-radius:8px;padding:10px 12px;font-size:14px}
   @media (max-width:480px){main{margin:16px auto}.card{padding:20px;border-radius:10px}.row{flex-direction:column;gap:0}}
 </style>

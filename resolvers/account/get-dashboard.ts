@@ -18,7 +18,20 @@ export interface DashboardDomain {
   /** Why the domain needs attention, as a sentence; null otherwise. */
   readonly buildReason: string | null;
   /** What our own DNS checks found at the build (jobs/verify-domain-dns.ts); empty before a build or when all is well. */
-  readonly buildProblems: readonly { readonly code: string; readonly message: string }[];
+  readonly buildProblems: readonly BuildProblem[];
+}
+
+/** One failing record of the domain's setup: the sentence, and the record to publish (null on problems stored before records were kept). */
+export interface BuildProblem {
+  readonly code: string;
+  readonly message: string;
+  readonly record: { readonly type: string; readonly name: string; readonly value: string } | null;
+}
+
+function buildProblemsOf(stored: string | null): BuildProblem[] {
+  if (!stored) return [];
+  const rows = JSON.parse(stored) as { code: string; message: string; record?: BuildProblem['record'] }[];
+  return rows.map((p) => ({ code: p.code, message: p.message, record: p.record ?? null }));
 }
 
 export interface DashboardOrder {
@@ -146,6 +159,6 @@ function dashboardDomain(d: {
     workspaceId: d.workspace_id,
     workspaceName: d.workspace_name,
     buildReason: d.build_reason,
-    buildProblems: d.build_problems ? JSON.parse(d.build_problems) : [],
+    buildProblems: buildProblemsOf(d.build_problems),
   };
 }

@@ -21,6 +21,8 @@ export interface SandboxCardFormView {
   readonly errorField?: 'card_number' | 'expiry' | 'cvc' | 'name' | null;
   /** Values to keep after an error (never the card number or CVC). */
   readonly values?: { readonly name?: string; readonly expiry?: string };
+  /** The open invoices saving the card pays at once (the HTTP layer fills this in); empty when nothing is charged. */
+  readonly dueNow?: readonly { readonly number: string; readonly amount: number; readonly currency: string }[];
 }
 
 /** The page for a link that is unknown, already used or expired, with a sentence saying why. */
@@ -115,7 +117,8 @@ export async function handleSandboxCardForm(
   );
   if (!redeemed) {
     // Another post with this token won the race, or it expired a moment ago.
-    const detail = 'This card link was already used or has expired. Ask for a new one (POST /v1/payment-method/setup-link).';
+    const detail =
+      'This card link was already used or has expired. Ask for a new one: “Add a card” on the portal’s Billing page, or POST /v1/payment-method/setup-link from a program.';
     return { ok: false, status: 410, code: 'setup_link_used', detail, view: { kind: 'gone', message: detail } };
   }
   return { ok: true, status: 303, redirectTo: redeemed.success_url, customerId: redeemed.customer_id };
@@ -128,7 +131,8 @@ async function checkToken(token: string | null | undefined, store: SandboxStore,
       ok: false,
       status: 404,
       code: 'setup_link_unknown',
-      detail: 'This card link is not valid. Ask for a new one (POST /v1/payment-method/setup-link).',
+      detail:
+        'This card link is not valid. Ask for a new one: “Add a card” on the portal’s Billing page, or POST /v1/payment-method/setup-link from a program.',
     };
   }
   if (row.used_at !== null) {
@@ -144,7 +148,8 @@ async function checkToken(token: string | null | undefined, store: SandboxStore,
       ok: false,
       status: 410,
       code: 'setup_link_expired',
-      detail: 'This card link has expired (links work for one hour). Ask for a new one (POST /v1/payment-method/setup-link).',
+      detail:
+        'This card link has expired (links work for one hour). Ask for a new one: “Add a card” on the portal’s Billing page, or POST /v1/payment-method/setup-link from a program.',
     };
   }
   return { ok: true, row };

@@ -79,7 +79,7 @@ export async function raiseReportAlerts(
       threshold,
       failing_sources: [...failing.entries()].slice(0, 20).map(([source_ip, count]) => ({ source_ip, messages: count })),
       new_failing_sources: newFailing.slice(0, 20).map(([source_ip, count]) => ({ source_ip, messages: count })),
-      message: `${report.orgName} reports that for ${report.domain} on ${day} ${why}. GET /v1/portal/domains/${report.domain}/sources shows who sends as the domain.`,
+      message: `${report.orgName} reports that for ${report.domain} on ${day} ${why}. The portal's Analytics page shows who sends mail as the domain.`,
     },
     `evt_dmarc_failures_${owner.domain_id}_${receiptDay}`,
   );

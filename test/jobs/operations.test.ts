@@ -87,6 +87,13 @@ describe('operations', () => {
     );
     expect(mail).toContain(`Subject: ${domain.domain} needs your attention`);
     expect(mail).toContain('unlock the domain at your registrar');
+    // People's words: a link to the domain's setup page in the portal, no API path, event id or ISO time.
+    // The body, after the headers (the Message-ID header carries the event id for threading, not for people).
+    const body = mail.slice(mail.search(/\r?\n\r?\n/)).replace(/=\r?\n/g, '');
+    expect(body).toContain(`Open the setup of ${domain.domain} to see what needs doing:`);
+    expect(body).toContain(`${service.services.config.apiUrl}/portal/domains/${domain.domain}/setup`);
+    expect(body).not.toContain(eventId);
+    expect(body).not.toMatch(/\/v1\/|\d{4}-\d\d-\d\dT\d\d:/);
     const row = await service.services.db
       .selectFrom('domains')
       .select(['build_state', 'build_reason'])

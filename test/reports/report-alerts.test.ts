@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dmarcFixture, reportFixture } from '../support/report-files.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { alertEmailText } from '../../jobs/send-alert-email.js';
 
 /** dmarc.failures and tls.failures: raised by stored reports, once per domain and day, listed in /v1/events and subscribable by webhooks. */
 let service: TestService;
@@ -45,6 +46,20 @@ describe('report alerts', () => {
         message: expect.stringMatching(/never seen before/),
       }),
     ]);
+  });
+
+  it("the dmarc.failures e-mail speaks of the portal's Analytics page, with its link, and no API path, event id or ISO time", async () => {
+    const response = await service.api('/v1/events?limit=100');
+    const page = (await response.json()) as { data: { id: string; type: string; created: string; data: Record<string, unknown> }[] };
+    const event = page.data.find((e) => e.type === 'dmarc.failures' && e.data.domain === domains[0]);
+    expect(event).toBeDefined();
+    const apiUrl = service.services.config.apiUrl;
+    const text = alertEmailText(event!, apiUrl);
+    expect(text).toContain(`See who sends mail as ${domains[0]} on the Analytics page:\n${apiUrl}/portal/analytics\n`);
+    expect(text).toContain("The portal's Analytics page shows who sends mail as the domain.");
+    expect(text).not.toContain(event!.id);
+    expect(text).not.toMatch(/\/v1\/|GET |\d{4}-\d\d-\d\dT\d\d:/);
+    expect(text).toMatch(/This happened on \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC\./);
   });
 
   it('a pass rate under 90% raises it; a report where all passes raises nothing', async () => {

@@ -108,7 +108,10 @@ describe('billing in Chromium', () => {
         await Promise.all([page.waitForURL(`${service.apiUrl}/portal/billing?card=saved`), page.getByRole('button', { name: 'Save card' }).click()]);
 
         await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
-        expect(await page.getByRole('status').filter({ hasText: 'Your card is saved' }).isVisible()).toBe(true);
+        // The notice comes with billing's data (it names what the card paid just now): wait for it.
+        const saved = page.getByRole('status').filter({ hasText: 'Your card is saved' });
+        await saved.waitFor();
+        expect(await saved.textContent()).toMatch(/It paid invoice INV-[A-Z0-9-]+-0004 \(\$17\.50\) just now\./);
         const card = page.locator('.card-on-file');
         await card.waitFor();
         expect((await card.textContent())?.replace(/\s+/g, ' ')).toMatch(/visa ending in 4242, expires 12\/2030/);

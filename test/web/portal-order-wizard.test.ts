@@ -121,13 +121,15 @@ describe('the new-order wizard in Chromium', () => {
         const box3 = second.getByRole('group', { name: 'Mailbox 1 of domain 2' });
         await box3.getByLabel('First name').fill('Alan');
         await box3.getByLabel('Last name').fill('Turing');
-        const problems = page.getByRole('list', { name: 'Problems by domain' });
+        // The problem sits under the domain it concerns, as a sentence, and the panel says where.
+        const problems = second.getByRole('list', { name: 'Problems with domain 2' });
         await problems.waitFor({ timeout: 10_000 });
-        expect(await problems.getByRole('heading', { level: 4 }).allTextContents()).toEqual([`Domain 2: ${UNPROVED}`]);
+        expect(await page.getByRole('list', { name: 'Problems with domain 1' }).count()).toBe(0);
         expect(await problems.textContent()).toContain(`_inbox-verification.${UNPROVED}`);
         expect(await problems.textContent()).toContain(`inbox-verification=${DEMO_VERIFICATION_TOKEN}`);
         expect(await problems.getByRole('link', { name: 'Domain verification' }).getAttribute('href')).toBe('/portal/verification');
-        expect(await page.getByRole('alert').filter({ hasText: 'cannot be placed as sent' }).count()).toBe(1);
+        expect(await page.getByRole('alert').filter({ hasText: 'This order cannot be placed yet: one problem to fix, shown under domain 2.' }).count()).toBe(1);
+        expect(await page.getByText('listed in "problems"').count()).toBe(0);
         expect(await page.getByRole('button', { name: 'Continue to review' }).isDisabled()).toBe(true);
         await screenshot(page, 'new-order-2-problem-desktop');
         await expectAxeClean(page, 'all');

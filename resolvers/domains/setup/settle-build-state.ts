@@ -67,6 +67,8 @@ export async function settleBuildState(
   if (from === 'queued' || from === 'building' || awaitsRebuild(from, mailboxesCreated)) return { from, to, eventId: null };
   const failing = setup.records.filter((r) => r.required && r.status !== 'verified');
   const problems = failing.map((r) => ({ code: `setup_${r.purpose}_${r.status}`, message: r.detail }));
+  // Stored with the record to publish, so the dashboard shows the record its sentence speaks of.
+  const storedProblems = failing.map((r, i) => ({ ...problems[i]!, record: { type: r.type, name: r.name, value: r.value } }));
   const reason =
     to === 'live'
       ? null
@@ -82,7 +84,7 @@ export async function settleBuildState(
     const moved = await recordDomainSetupCheck(trx, domain.id, from, now, {
       build_state: to,
       build_reason: reason,
-      build_problems: JSON.stringify(problems),
+      build_problems: JSON.stringify(storedProblems),
       setup_next_check_at: next,
       setup_checks: checks,
       ...(to === 'live' && from !== 'live' && { built_at: now }),

@@ -55,11 +55,11 @@ export function BillingPage() {
   return (
     <Page title="Billing">
       {paid ? <Notice tone="ok">{paid}</Notice> : null}
-      {returned === 'saved' ? <Notice tone="ok">Your card is saved. It is the card charged from now on.</Notice> : null}
       {returned === 'cancelled' ? <Notice>No card was saved: you left the card page before saving.</Notice> : null}
       <QueryState {...result}>
         {(data) => (
           <>
+            {returned === 'saved' ? <CardSaved invoices={data.billing.invoicesConnection.nodes} /> : null}
             <PastDueBanner billing={data.billing} card={data.paymentMethod} onPaid={setPaid} />
             <div className="stats">
               <div className="stat">
@@ -81,7 +81,7 @@ export function BillingPage() {
                 <strong>{formatMoney(data.billing.pastDueAmount, data.billing.currency)}</strong>past due
               </div>
             </div>
-            <CardOnFile card={data.paymentMethod} />
+            <CardOnFile card={data.paymentMethod} dueNow={dueOnCardSave(data.billing)} />
             <Invoices invoices={paged.pages.flatMap((p) => p.billing.invoicesConnection.nodes)} />
             <ShowMore
               label="Show more invoices"
@@ -132,7 +132,37 @@ function PayNow(props: { onPaid: (detail: string) => void }) {
   );
 }
 
-function CardOnFile(props: { card: Card }) {
+/**
+ * What saving a card pays at once: every open invoice (the service pays them all when a card is
+ * saved, as Stripe's invoices.pay does). Past-due ones are all in pastDueInvoices; open ones not yet
+ * due are among the newest, on the first page.
+ */
+function dueOnCardSave(billing: Billing): readonly { number: string; amount: number; currency: string; pastDue: boolean }[] {
+  const due = new Map<string, { number: string; amount: number; currency: string; pastDue: boolean }>();
+  for (const i of billing.pastDueInvoices) due.set(i.number, { number: i.number, amount: i.amountDue - i.amountPaid, currency: i.currency, pastDue: true });
+  for (const i of billing.invoicesConnection.nodes) {
+    if (i.status === 'open' && i.amountRemaining > 0 && !due.has(i.number))
+      due.set(i.number, { number: i.number, amount: i.amountRemaining, currency: i.currency, pastDue: i.pastDue });
+  }
+  return [...due.values()];
+}
+
+/** The confirmation on coming back from the card page: the card is saved, and what it paid just now. */
+function CardSaved(props: { invoices: readonly Invoice[] }) {
+  // Paid in the last ten minutes: the invoices the saved card paid on the way back here.
+  const since = Date.now() - 10 * 60_000;
+  const paid = props.invoices.filter((i) => i.status === 'paid' && i.paidAt && new Date(i.paidAt).getTime() >= since);
+  return (
+    <Notice tone="ok">
+      Your card is saved. It is the card charged from now on.
+      {paid.length > 0
+        ? ` It paid ${paid.map((i) => `invoice ${i.number} (${formatMoney(i.amountPaid, i.currency)})`).join(', ')} just now.`
+        : ' Nothing was charged when you saved it.'}
+    </Notice>
+  );
+}
+
+function CardOnFile(props: { card: Card; dueNow: ReturnType<typeof dueOnCardSave> }) {
   const [state, createLink] = useMutation(CreateCardSetupLinkDocument);
   const [leaving, setLeaving] = useState(false);
   const { card } = props;
@@ -165,6 +195,14 @@ function CardOnFile(props: { card: Card }) {
       <button type="button" className="primary" disabled={state.fetching || leaving} onClick={() => void addCard()}>
         {state.fetching || leaving ? 'Opening the card page…' : label}
       </button>
+      {props.dueNow.length > 0 ? (
+        <p className="card-due-now">
+          <strong>Saving a card pays now:</strong>{' '}
+          {props.dueNow.map((i) => `invoice ${i.number}, ${formatMoney(i.amount, i.currency)}${i.pastDue ? ' (past due)' : ''}`).join('; ')}.
+        </p>
+      ) : (
+        <p className="card-due-now">Nothing is charged when you save a card; orders and renewals are charged to it.</p>
+      )}
       <p className="aside">You save the card on the payment processor's page, then come back here.</p>
     </section>
   );

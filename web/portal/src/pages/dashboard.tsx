@@ -18,7 +18,7 @@ const DashboardDocument = graphql(`
       domainsConnection(first: $first, after: $after) {
         orders {
           orderId reference product status createdAt
-          domains { domain buildState buildReason mailboxCount workspaceName buildProblems { code message } }
+          domains { domain buildState buildReason mailboxCount workspaceName buildProblems { code message record { type name value } } }
         }
         pageInfo { hasNextPage endCursor }
       }
@@ -146,13 +146,43 @@ function OrderGroups(props: { orders: readonly Order[]; search: string; state: s
                     </td>
                     <td data-label="State">
                       <Chip value={d.buildState} label={d.buildState === 'waiting_for_dns' ? 'waiting for DNS' : undefined} />
-                      {d.buildReason ? <div className="hint">{d.buildReason}</div> : null}
+                      {/* The reason repeats the problems' sentences: shown only when there is no problem list to say it. */}
+                      {d.buildReason && d.buildProblems.length === 0 ? <div className="hint">{d.buildReason}</div> : null}
                       {d.buildProblems.length > 0 ? (
-                        <ul className="problems">
+                        <ul className="problems" aria-label={`Setup problems of ${d.domain}`}>
                           {d.buildProblems.map((p) => (
-                            <li key={p.code}>{p.message}</li>
+                            <li key={p.code}>
+                              {p.message}
+                              {p.record ? (
+                                <dl className="problem-record">
+                                  <div>
+                                    <dt>Type</dt>
+                                    <dd>
+                                      <code>{p.record.type}</code>
+                                    </dd>
+                                  </div>
+                                  <div>
+                                    <dt>Name</dt>
+                                    <dd>
+                                      <code>{p.record.name}</code>
+                                    </dd>
+                                  </div>
+                                  <div>
+                                    <dt>Value</dt>
+                                    <dd>
+                                      <code>{p.record.value}</code>
+                                    </dd>
+                                  </div>
+                                </dl>
+                              ) : null}
+                            </li>
                           ))}
                         </ul>
+                      ) : null}
+                      {d.buildProblems.length > 0 ? (
+                        <Link href={setupPath(d.domain)} className="hint">
+                          Publish {d.buildProblems.length === 1 ? 'it' : 'them'} from the setup of {d.domain}
+                        </Link>
                       ) : null}
                     </td>
                     <td data-label="Mailboxes">

@@ -5,6 +5,7 @@ import { graphql } from '../gql';
 import type { NewOrderSetupQuery } from '../gql/graphql';
 import { Page } from '../ui/page';
 import { Notice, QueryState } from '../ui/status';
+import { useViewer } from '../session';
 import { blankDraft, loadDraft, saveDraft, toOrderInput, type OrderDraft } from './new-order/order-draft';
 import { useOrderPreview } from './new-order/use-order-preview';
 import { PlanStep } from './new-order/plan-step';
@@ -15,6 +16,7 @@ const NewOrderSetupDocument = graphql(`
   query NewOrderSetup {
     catalogue { sku product description unitAmount currency interval mailboxesPerUnit orderable whyNot }
     paymentMethod { onFile brand last4 expMonth expYear }
+    people { email role }
   }
 `);
 
@@ -38,8 +40,39 @@ export function NewOrderPage() {
   );
 }
 
+/**
+ * Placing an order needs orders:place, which only owners hold (docs/people.md): a member learns it
+ * here, before building anything, with the owners to ask.
+ */
+function OwnersPlaceOrders(props: { people: NewOrderSetupQuery['people'] }) {
+  const { viewer } = useViewer();
+  if (viewer.role === 'owner') return null;
+  const owners = props.people.filter((p) => p.role === 'owner');
+  return (
+    <Notice tone="info">
+      <strong>An owner places orders.</strong> You are a member of {viewer.accountName}: you can build an order here and see its price, but placing it (which
+      charges the card) is for an owner.{' '}
+      {owners.length > 0 ? (
+        <>
+          Ask {owners.length === 1 ? 'the owner' : 'an owner'}:{' '}
+          {owners.map((o, i) => (
+            <span key={o.email}>
+              {i > 0 ? ', ' : ''}
+              <a href={`mailto:${o.email}?subject=${encodeURIComponent('Please place an order')}`}>{o.email}</a>
+            </span>
+          ))}
+          , or to make you an owner in Settings, People.
+        </>
+      ) : (
+        'Ask an owner of the account to place it, or to make you an owner.'
+      )}
+    </Notice>
+  );
+}
+
 function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
   const { catalogue, paymentMethod } = props.setup;
+  const { viewer } = useViewer();
   const orderable = catalogue.filter((p) => p.orderable);
   const [restored] = useState(loadDraft);
   // A draft kept from earlier in this tab opens on its domains (the review asks to confirm afresh).
@@ -79,7 +112,8 @@ function Wizard(props: { setup: NewOrderSetupQuery; recheckCard: () => void }) {
   const index = STEPS.findIndex((s) => s.step === step);
   return (
     <div className="wizard">
-      {!paymentMethod.onFile ? (
+      <OwnersPlaceOrders people={props.setup.people} />
+      {!paymentMethod.onFile && viewer.role === 'owner' ? (
         <Notice tone="warn">
           No card is on file. You can build and preview an order, but placing it charges a card: <Link href="/billing">add a card on the Billing page</Link>.
         </Notice>

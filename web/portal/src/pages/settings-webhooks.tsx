@@ -29,6 +29,12 @@ const DeleteWebhookDocument = graphql(`
   }
 `);
 
+const SendTestWebhookDocument = graphql(`
+  mutation SendTestWebhook($webhookId: Int!) {
+    sendTestWebhook(webhookId: $webhookId) { deliveryId eventId status }
+  }
+`);
+
 const WebhookDeliveriesDocument = graphql(`
   query WebhookDeliveries($webhookId: Int!, $first: Int!, $after: String) {
     webhookDeliveriesConnection(webhookId: $webhookId, first: $first, after: $after) {
@@ -139,6 +145,22 @@ function EndpointItem(props: { endpoint: Endpoint; onChanged: () => void }) {
   const [asking, setAsking] = useState(false);
   const [showDeliveries, setShowDeliveries] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [testing, sendTest] = useMutation(SendTestWebhookDocument);
+  const [sent, setSent] = useState<string | null>(null);
+  // Bumped after a test is sent, so the deliveries list asks again and shows it.
+  const [sentCount, setSentCount] = useState(0);
+  const sendTestEvent = async () => {
+    setMessage(null);
+    setSent(null);
+    const answer = await sendTest({ webhookId: endpoint.webhookId });
+    if (answer.error) {
+      setMessage(errorSentence(answer.error));
+      return;
+    }
+    setSent(`A test event is on its way to ${endpoint.url}. Its delivery is listed below: refresh with "Show deliveries" to see how it went.`);
+    setShowDeliveries(true);
+    setSentCount((n) => n + 1);
+  };
   const confirmDelete = async () => {
     const answer = await remove({ webhookId: endpoint.webhookId });
     if (answer.error) setMessage(errorSentence(answer.error));
@@ -154,9 +176,14 @@ function EndpointItem(props: { endpoint: Endpoint; onChanged: () => void }) {
         {endpoint.events.includes('*') ? 'Every event' : endpoint.events.join(', ')} · added {formatDateTime(endpoint.createdAt)}
       </p>
       <ErrorBanner message={message} />
+      {sent ? <Notice tone="ok">{sent}</Notice> : null}
       <div className="toolbar">
         <button type="button" aria-expanded={showDeliveries} onClick={() => setShowDeliveries(!showDeliveries)}>
           {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
+        </button>
+        <button type="button" disabled={testing.fetching} onClick={() => void sendTestEvent()}>
+          {testing.fetching ? 'Sending…' : 'Send test event'}
+          <span className="sr-only"> to {endpoint.url}</span>
         </button>
         {asking ? (
           <ConfirmButtons
@@ -171,7 +198,7 @@ function EndpointItem(props: { endpoint: Endpoint; onChanged: () => void }) {
           </button>
         )}
       </div>
-      {showDeliveries ? <Deliveries webhookId={endpoint.webhookId} /> : null}
+      {showDeliveries ? <Deliveries key={sentCount} webhookId={endpoint.webhookId} /> : null}
     </li>
   );
 }

@@ -7,14 +7,15 @@ import {
   copyMailboxes,
   mailboxCount,
   ORDER_LIMITS,
-  parseDomainList,
+  readDomainLines,
+  type NotADomain,
   type DomainDraft,
   type MailboxDraft,
   type OrderDraft,
 } from './order-draft';
-import { isPromotionRefusal } from './preview-result';
+import { isPromotionRefusal, type PreviewProblems } from './preview-result';
 import type { OrderPreviewHandle } from './use-order-preview';
-import { PreviewPanel } from './preview-panel';
+import { DomainIssues, PreviewPanel } from './preview-panel';
 
 const count = (n: number) => n.toLocaleString('en-US');
 /** The address a first name suggests, kept in step until the person edits the address themselves. */
@@ -37,6 +38,14 @@ export function DomainsStep(props: {
   const { draft, setDraft, preview } = props;
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
   const total = mailboxCount(draft);
+  // The preview's problems, each under the domain row it concerns (refusals, or warnings of a priced order).
+  const problems: readonly PreviewProblems[] =
+    preview.state.kind === 'refused'
+      ? preview.state.problems
+      : preview.state.kind === 'priced'
+        ? preview.state.preview.problems.map((p) => ({ ...p, issues: p.issues.map((i) => ({ ...i, record: null })) }))
+        : [];
+  const problemsOfRow = (i: number) => problems.filter((g) => props.rows[g.index] === i);
 
   const setDomain = (key: number, change: (d: DomainDraft) => DomainDraft) =>
     setDraft((d) => ({ ...d, domains: d.domains.map((row) => (row.key === key ? change(row) : row)) }));
@@ -113,6 +122,14 @@ export function DomainsStep(props: {
                 }}
               />
             </div>
+            {problemsOfRow(i).map((group) => (
+              <DomainIssues
+                key={`${group.index}-${group.domain}`}
+                problems={group}
+                label={`Problems with domain ${i + 1}`}
+                withRecords={preview.state.kind === 'refused'}
+              />
+            ))}
             {row.mailboxes.map((m, j) => (
               <fieldset key={m.key} className="mailbox-row">
                 <legend>
@@ -240,32 +257,67 @@ function BulkDomains(props: {
   withinLimits: (domains: number, mailboxes: number) => boolean;
 }) {
   const [text, setText] = useState('');
+  const [notDomains, setNotDomains] = useState<readonly NotADomain[]>([]);
+  const [added, setAdded] = useState<string | null>(null);
   const add = () => {
     const { draft } = props;
     const have = new Set(draft.domains.map((d) => d.domain.trim().toLowerCase()).filter(Boolean));
-    const fresh = parseDomainList(text).filter((d) => !have.has(d));
-    if (fresh.length === 0) return;
+    const read = readDomainLines(text);
+    const fresh = read.domains.filter((d) => !have.has(d));
+    setNotDomains(read.notDomains);
+    // The lines that were not domains stay in the box, to be fixed; the domains leave it for the rows.
+    const keep = read.notDomains.map((n) => n.text).join('\n');
+    if (fresh.length === 0) {
+      setAdded(read.notDomains.length === 0 && read.domains.length > 0 ? 'These domains are on the order already.' : null);
+      setText(keep);
+      return;
+    }
     const template = draft.domains[0]!.mailboxes;
     // A first row still empty takes the first pasted domain instead of staying blank.
     const reuseFirst = draft.domains.length === 1 && !draft.domains[0]!.domain.trim();
     const domains = draft.domains.length + fresh.length - (reuseFirst ? 1 : 0);
     if (!props.withinLimits(domains, mailboxCount(draft) + template.length * (fresh.length - (reuseFirst ? 1 : 0)))) return;
     props.setDraft((d) => {
-      const added = fresh.map((domain) => ({ ...blankDomain(template), domain }));
-      return { ...d, domains: reuseFirst ? [{ ...d.domains[0]!, domain: fresh[0]! }, ...added.slice(1)] : [...d.domains, ...added] };
+      const rows = fresh.map((domain) => ({ ...blankDomain(template), domain }));
+      return { ...d, domains: reuseFirst ? [{ ...d.domains[0]!, domain: fresh[0]! }, ...rows.slice(1)] : [...d.domains, ...rows] };
     });
-    setText('');
+    setAdded(`Added ${fresh.length === 1 ? 'one domain' : `${fresh.length} domains`}: ${fresh.join(', ')}.`);
+    setText(keep);
   };
   return (
     <details className="bulk-domains">
       <summary>Add many domains at once</summary>
       <div className="field">
         <label htmlFor="bulk-domains">Domains, one per line</label>
-        <textarea id="bulk-domains" value={text} onChange={(e) => setText(e.target.value)} aria-describedby="bulk-domains-hint" spellCheck={false} />
+        <textarea
+          id="bulk-domains"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-describedby="bulk-domains-hint"
+          aria-invalid={notDomains.length > 0 ? true : undefined}
+          spellCheck={false}
+        />
         <small id="bulk-domains-hint" className="hint">
-          Each new domain gets a copy of domain 1's mailboxes; edit them afterwards if you like.
+          One domain on each line, such as example.com (a line of domains separated by commas works too). Each new domain gets a copy of domain 1's mailboxes;
+          edit them afterwards if you like.
         </small>
       </div>
+      {notDomains.length > 0 ? (
+        <div role="alert" className="banner banner-error bulk-not-domains">
+          <p>
+            {notDomains.length === 1 ? 'One line was not added: it is' : `${notDomains.length} lines were not added: they are`} not domain names. They are still
+            in the box above; fix or remove them and add again.
+          </p>
+          <ul>
+            {notDomains.map((n) => (
+              <li key={n.line}>
+                Line {n.line}, “{n.text.length > 80 ? `${n.text.slice(0, 80)}…` : n.text}”, is {n.why}.
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {added ? <p role="status">{added}</p> : null}
       <button type="button" onClick={add}>
         Add these domains
       </button>

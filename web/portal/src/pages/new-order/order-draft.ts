@@ -72,14 +72,58 @@ export function toOrderInput(draft: OrderDraft): SentOrder {
   return { input: { sku: draft.sku, domains, ...(code ? { promotionCode: code } : {}) }, rows };
 }
 
-/** Domains pasted one per line (or separated by commas or spaces), blanks and repeats dropped. */
-export function parseDomainList(text: string): string[] {
-  const seen = new Set<string>();
-  for (const word of text.split(/[\s,;]+/)) {
-    const domain = word.trim().toLowerCase();
-    if (domain) seen.add(domain);
+/** A pasted line that is not a domain name, and why, in words. */
+export interface NotADomain {
+  /** 1-based, as a person counts lines. */
+  readonly line: number;
+  readonly text: string;
+  readonly why: string;
+}
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A host name such as example.com, as the service takes it (IDN names in their ASCII form). */
+export function isDomainName(text: string): boolean {
+  const name = text.trim().replace(/\.$/, '').toLowerCase();
+  if (name === '' || /[\s/@:,;]/.test(name)) return false;
+  let ascii: string;
+  try {
+    ascii = new URL(`http://${name}`).hostname;
+  } catch {
+    return false;
   }
-  return [...seen];
+  const labels = ascii.split('.');
+  return ascii.length <= 253 && labels.length >= 2 && labels.every((l) => LABEL.test(l)) && !/^[0-9]+$/.test(labels.at(-1) ?? '');
+}
+
+/** Why a piece of text is not a domain name, said as a person would fix it. */
+function whyNotADomain(text: string): string {
+  if (text.includes('@')) return `an e-mail address, not a domain: use the part after the @ (${text.slice(text.lastIndexOf('@') + 1) || 'the domain'})`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.includes('/')) return 'a web address: keep only the host name, such as example.com';
+  if (/[,;]/.test(text)) return 'not a list of domain names: put one domain on each line';
+  if (!text.includes('.')) return 'not a domain name: a domain has a dot, such as example.com';
+  return 'not a domain name: use letters, digits and hyphens separated by dots, such as example.com';
+}
+
+/**
+ * Domains pasted one per line, blanks and repeats dropped. A line with commas, semicolons or spaces is
+ * taken as a list only when every piece is a domain name (a pasted "a.com, b.com"); otherwise the whole
+ * line is reported, so a line of names ("Wes, Ann") never turns into domains.
+ */
+export function readDomainLines(text: string): { readonly domains: string[]; readonly notDomains: NotADomain[] } {
+  const seen = new Set<string>();
+  const notDomains: NotADomain[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    const pieces = line.split(/[\s,;]+/).filter(Boolean);
+    if (pieces.length > 0 && pieces.every(isDomainName)) {
+      for (const piece of pieces) seen.add(piece.toLowerCase().replace(/\.$/, ''));
+    } else {
+      notDomains.push({ line: i + 1, text: line, why: whyNotADomain(line) });
+    }
+  });
+  return { domains: [...seen], notDomains };
 }
 
 /** A copy of these mailboxes with fresh keys (for another domain row). */

@@ -23,9 +23,8 @@ export function PreviewPanel(props: { preview: OrderPreviewHandle; rows: readonl
       {state.kind === 'refused' ? (
         <>
           <p role="alert" className="banner banner-error">
-            {state.detail}
+            {state.problems.length > 0 ? problemsSentence(state.problems, props.rows) : state.detail}
           </p>
-          <ProblemList problems={state.problems} rows={props.rows} />
         </>
       ) : null}
       {state.kind === 'priced' || state.kind === 'refused' ? (
@@ -82,62 +81,87 @@ function PricedOrder(props: { preview: Preview; rows: readonly number[] }) {
       </dl>
       {preview.problems.length > 0 ? (
         <>
-          <p className="hint">Warnings: the order can be placed, but read these first.</p>
-          <ProblemList problems={preview.problems.map((p) => ({ ...p, issues: p.issues.map((i) => ({ ...i, record: null })) }))} rows={props.rows} />
+          <p className="hint">
+            The order can be placed, but read the {preview.problems.length === 1 ? 'warning' : 'warnings'} shown under{' '}
+            {domainNames(preview.problems, props.rows)} first.
+          </p>
         </>
       ) : null}
     </>
   );
 }
 
-/** Every issue, grouped by domain, with the record to publish when a domain is not proved yours. */
+/** "domain 2 (b.com)" and "domains 1 and 3": where the problems are, as the rows are numbered. */
+function domainNames(problems: readonly { readonly index: number }[], rows: readonly number[]): string {
+  const numbers = [...new Set(problems.map((g) => rows[g.index]).filter((r): r is number => r !== undefined))].map((r) => r + 1);
+  if (numbers.length === 0) return 'the domains';
+  if (numbers.length === 1) return `domain ${numbers[0]}`;
+  return `domains ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
+}
+
+/** The refusal in the portal's words: how many problems, and where they are shown. */
+function problemsSentence(problems: readonly PreviewProblems[], rows: readonly number[]): string {
+  const count = problems.reduce((n, g) => n + g.issues.filter((i) => i.severity === 'error').length, 0);
+  const what = count === 1 ? 'one problem to fix' : `${count} problems to fix`;
+  return `This order cannot be placed yet: ${what}, shown under ${domainNames(problems, rows)}. Fix ${count === 1 ? 'it' : 'them'} and the preview checks again.`;
+}
+
+/** One domain's issues, shown under its row: sentences, and the record to publish when it is not proved yours. */
+export function DomainIssues(props: { problems: PreviewProblems; label: string; withRecords: boolean }) {
+  return (
+    <ul className="domain-problems row-problems" aria-label={props.label}>
+      {props.problems.issues.map((issue, n) => (
+        <li key={`${issue.code}-${n}`} className={`issue issue-${issue.severity === 'error' ? 'error' : 'warning'}`}>
+          <strong>{issue.severity === 'error' ? 'Must fix:' : 'Warning:'}</strong> {issue.message}
+          {issue.record && props.withRecords ? (
+            <div className="record">
+              <p>Publish this record at your DNS provider, then choose “Check again”:</p>
+              <dl>
+                <div>
+                  <dt>Name</dt>
+                  <dd>
+                    <code>{issue.record.name}</code>
+                  </dd>
+                </div>
+                <div>
+                  <dt>Type</dt>
+                  <dd>
+                    <code>{issue.record.type}</code>
+                  </dd>
+                </div>
+                <div>
+                  <dt>Value</dt>
+                  <dd>
+                    <code>{issue.record.value}</code>
+                  </dd>
+                </div>
+              </dl>
+              <p>
+                <Link href="/verification">Domain verification</Link> lists your token and the domains already proved.
+              </p>
+            </div>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Every issue, grouped by domain (the review step, where the rows are not on screen). */
 export function ProblemList(props: { problems: readonly PreviewProblems[]; rows: readonly number[] }) {
   if (props.problems.length === 0) return null;
   return (
-    <ul className="domain-problems" aria-label="Problems by domain">
+    <div className="problem-groups">
       {props.problems.map((group) => {
         const row = props.rows[group.index];
+        const name = row === undefined ? group.domain : `Domain ${row + 1}: ${group.domain}`;
         return (
-          <li key={`${group.index}-${group.domain}`}>
-            <h4>{row === undefined ? group.domain : `Domain ${row + 1}: ${group.domain}`}</h4>
-            <ul>
-              {group.issues.map((issue, n) => (
-                <li key={`${issue.code}-${n}`} className={`issue issue-${issue.severity === 'error' ? 'error' : 'warning'}`}>
-                  <strong>{issue.severity === 'error' ? 'Must fix:' : 'Warning:'}</strong> {issue.message}
-                  {issue.record ? (
-                    <div className="record">
-                      <p>Publish this record at your DNS provider, then choose “Check again”:</p>
-                      <dl>
-                        <div>
-                          <dt>Name</dt>
-                          <dd>
-                            <code>{issue.record.name}</code>
-                          </dd>
-                        </div>
-                        <div>
-                          <dt>Type</dt>
-                          <dd>
-                            <code>{issue.record.type}</code>
-                          </dd>
-                        </div>
-                        <div>
-                          <dt>Value</dt>
-                          <dd>
-                            <code>{issue.record.value}</code>
-                          </dd>
-                        </div>
-                      </dl>
-                      <p>
-                        <Link href="/verification">Domain verification</Link> lists your token and the domains already proved.
-                      </p>
-                    </div>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </li>
+          <div key={`${group.index}-${group.domain}`}>
+            <h4>{name}</h4>
+            <DomainIssues problems={group} label={`Problems with ${name}`} withRecords />
+          </div>
         );
       })}
-    </ul>
+    </div>
   );
 }
