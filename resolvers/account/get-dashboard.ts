@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { findAccount } from '../../db/accounts.js';
 import { countAccountDomains, findAccountDomain, listDashboardDomains, listDashboardDomainsPage } from '../../db/domains.js';
 import { countAccountOrders, listOrdersWithPlans } from '../../db/orders.js';
@@ -28,10 +29,20 @@ export interface BuildProblem {
   readonly record: { readonly type: string; readonly name: string; readonly value: string } | null;
 }
 
+/** The stored problems (settle-build-state.ts writes them); older rows carry no record. */
+const StoredProblems = z.array(
+  z.object({
+    code: z.string(),
+    message: z.string(),
+    record: z.object({ type: z.string(), name: z.string(), value: z.string() }).nullish(),
+  }),
+);
+
 function buildProblemsOf(stored: string | null): BuildProblem[] {
   if (!stored) return [];
-  const rows = JSON.parse(stored) as { code: string; message: string; record?: BuildProblem['record'] }[];
-  return rows.map((p) => ({ code: p.code, message: p.message, record: p.record ?? null }));
+  const parsed = StoredProblems.safeParse(JSON.parse(stored));
+  if (!parsed.success) return [];
+  return parsed.data.map((p) => ({ code: p.code, message: p.message, record: p.record ?? null }));
 }
 
 export interface DashboardOrder {

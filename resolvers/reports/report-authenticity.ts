@@ -10,12 +10,13 @@ import type { DkimVerdict } from './verify-report-dkim.js';
 export function reportingDomain(report: ParsedReport): string | null {
   const address = report.kind === 'dmarc' ? report.orgEmail : report.contact;
   const fromAddress = address?.includes('@') ? address.slice(address.lastIndexOf('@') + 1) : null;
-  const candidate = (fromAddress ?? report.orgName)
+  const lowered = (fromAddress ?? report.orgName)
     .trim()
     .toLowerCase()
-    .replace(/^mailto:/, '')
-    .replace(/[>\s].*$/, '')
-    .replace(/\.$/, '');
+    .replace(/^mailto:/, '');
+  // Everything before the first '>' or blank: cut by index, not by a regex that would rescan the tail.
+  const end = lowered.search(/[>\s]/);
+  const candidate = (end === -1 ? lowered : lowered.slice(0, end)).replace(/\.$/, '');
   return /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/.test(candidate) ? candidate : null;
 }
 

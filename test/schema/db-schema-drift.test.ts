@@ -69,7 +69,11 @@ const source = readFileSync(fileURLToPath(new URL('../../db/schema.ts', import.m
 /** The top-level `export interface Name { ... }` blocks, comments removed, by name. */
 function interfaces(text: string): Map<string, string> {
   const found = new Map<string, string>();
-  const withoutComments = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const withoutComments = text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .map((line) => (line.includes('//') ? line.slice(0, line.indexOf('//')) : line))
+    .join('\n');
   for (const match of withoutComments.matchAll(/^export interface (\w+) \{\n([\s\S]*?)^\}/gm)) found.set(match[1]!, match[2]!);
   return found;
 }
