@@ -114,7 +114,12 @@ describe('dry runs against servers on the internet', () => {
 
 describe('the ports an RFC 2136 server may listen on', () => {
   it('unset, 53 only in production and any port elsewhere; DNS_CONNECTIONS_PORTS lists others or "any"', () => {
-    const production = { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64') };
+    const production = {
+      NODE_ENV: 'production',
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      REPORTS_DOMAIN: 'reports.example.com',
+      FORWARD_TARGET: '198.51.100.7',
+    };
     expect(readSettings(production).publishing.allowedPorts).toEqual([53]);
     expect(readSettings({ ...production, DNS_CONNECTIONS_PORTS: '53, 5353' }).publishing.allowedPorts).toEqual([53, 5353]);
     expect(readSettings({ ...production, DNS_CONNECTIONS_PORTS: 'any' }).publishing.allowedPorts).toBeNull();

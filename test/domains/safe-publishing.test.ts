@@ -19,11 +19,12 @@ import { waitFor } from '../jobs/webhook-receiver.js';
 import { DEMO_VERIFICATION_TOKEN, verificationValue } from '../../resolvers/orders/verification-record.js';
 
 /**
- * An apply never harms what a customer's zone holds. The service's lookups go through a resolver
- * in front of a real BIND that can be made to fail (SERVFAIL, REFUSED, no answer); the publisher
- * writes to BIND over RFC 2136 (or to the Cloudflare fake). A failed read anywhere (the records
- * being planned, Google's include in the SPF tree) writes nothing, whatever the door and dry run or
- * not; two SPF records are combined in one order whatever order DNS answers them in; a p=reject
+ * An apply never harms what a customer's zone holds. A proxy that can be made to fail (SERVFAIL,
+ * REFUSED, no answer) stands in front of a real BIND: the service's resolver, the domains' name
+ * servers (DNS_AUTHORITATIVE_PORT) and, for one connection, the RFC 2136 server the apply reads
+ * the zone from and writes to (the Cloudflare fake can fail its reads too). A failed read anywhere
+ * (the records being planned, through the connection; Google's include in the SPF tree, through
+ * the resolver) writes nothing, whatever the door and dry run or not; two SPF records are combined in one order whatever order DNS answers them in; a p=reject
  * DMARC keeps its policy and the customer's report addresses; a CNAME at _dmarc is never written
  * over.
  */
@@ -58,6 +59,8 @@ let resolver: FailingResolver;
 let cloudflare: FakeCloudflare;
 let mcp: Client;
 let bindId: number;
+/** The same BIND reached through the failing proxy: what the apply reads through it can fail. */
+let proxiedId: number;
 let cloudflareId: number;
 
 const apply = (domain: string, connectionId: number, dryRun: boolean) =>
@@ -154,6 +157,7 @@ beforeAll(async () => {
     rateLimits: { order: 1000 },
     env: {
       DNS_SERVERS: resolver.server,
+      DNS_AUTHORITATIVE_PORT: resolver.server.split(':')[1]!,
       DNS_TIMEOUT_MS: '1000',
       DNS_TRIES: '2',
       JOBS: 'on',
@@ -183,6 +187,15 @@ beforeAll(async () => {
     secret: bind.key.secret,
   });
   bindId = made.body.connection_id;
+  const proxied = await postJson(h.service, '/v1/dns-connections', {
+    kind: 'rfc2136',
+    server: '127.0.0.1',
+    port: Number(resolver.server.split(':')[1]),
+    key_name: bind.key.name,
+    algorithm: bind.key.algorithm,
+    secret: bind.key.secret,
+  });
+  proxiedId = proxied.body.connection_id;
   cloudflareId = (await postJson(h.service, '/v1/dns-connections', { kind: 'cloudflare', api_token: cloudflare.token })).body.connection_id;
   mcp = new Client({ name: 'safe-publishing-test', version: '1' });
   await mcp.connect(
@@ -198,7 +211,7 @@ afterAll(async () => {
 });
 
 describe('no write from an unknown read (RFC 2136, a real BIND)', () => {
-  it('a resolver answering SERVFAIL: REST apply is a 503 naming the lookup, and the zone is unchanged byte for byte', async () => {
+  it('a server answering SERVFAIL: REST apply is a 503 naming the lookup, and the zone is unchanged byte for byte', async () => {
     const before = await zoneDump(failing);
     // The dump is the zone: its SOA (whose serial any update moves) and the customer's records.
     expect(before).toMatch(new RegExp(`^${failing.replace(/\./g, '\\.')}\\.\\s+\\d+\\s+IN\\s+SOA\\s`, 'm'));
@@ -206,10 +219,10 @@ describe('no write from an unknown read (RFC 2136, a real BIND)', () => {
     resolver.fail(failing, 'servfail');
     resolver.fail(`_dmarc.${failing}`, 'servfail');
     try {
-      const refused = await apply(failing, bindId, false);
+      const refused = await apply(failing, proxiedId, false);
       expect(refused.status, JSON.stringify(refused.body)).toBe(503);
       expect(refused.body).toMatchObject({ code: 'dns_lookup_failed' });
-      expect(refused.body.detail).toContain(`the resolver failed to look up TXT ${failing} (SERVFAIL)`);
+      expect(refused.body.detail).toContain(`failed to look up TXT ${failing} (SERVFAIL)`);
       expect(refused.body.detail).toContain('Nothing was published');
       expect(refused.body.detail).toMatch(/apply again once the lookup succeeds/);
       // The setup says unknown, never missing, and never proposes the bare default over the customer's record.
@@ -222,17 +235,17 @@ describe('no write from an unknown read (RFC 2136, a real BIND)', () => {
     expect(await askBind(bind.port, failing, 'TXT')).toContain(customerSpf);
   });
 
-  it('a resolver answering REFUSED: a REST dry run refuses the same way; GraphQL carries the code and the 503', async () => {
+  it('a server answering REFUSED: a REST dry run refuses the same way; GraphQL carries the code and the 503', async () => {
     const before = await zoneDump(failing);
     resolver.fail(failing, 'refused', 'TXT');
     try {
-      const dry = await apply(failing, bindId, true);
-      expect(dry.status).toBe(503);
+      const dry = await apply(failing, proxiedId, true);
+      expect(dry.status, JSON.stringify(dry.body)).toBe(503);
       expect(dry.body).toMatchObject({ code: 'dns_lookup_failed', detail: expect.stringContaining(`refused to look up TXT ${failing} (REFUSED)`) });
       const gql = await graphql(
         h.service,
         'mutation($d: String!, $c: Int!) { applyDomainSetup(domain: $d, connectionId: $c, dryRun: false) { domain changes { action } } }',
-        { d: failing, c: bindId },
+        { d: failing, c: proxiedId },
       );
       expect(gql.body.data?.applyDomainSetup ?? null).toBeNull();
       expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'dns_lookup_failed', status: 503, detail: expect.stringContaining('(REFUSED)') });
@@ -242,11 +255,11 @@ describe('no write from an unknown read (RFC 2136, a real BIND)', () => {
     expect(await zoneDump(failing)).toBe(before);
   });
 
-  it('a resolver that never answers: the MCP tool refuses with the same sentence, nothing written', async () => {
+  it('a server that never answers: the MCP tool refuses with the same sentence, nothing written', async () => {
     const before = await zoneDump(failing);
     resolver.fail(`_dmarc.${failing}`, 'timeout');
     try {
-      const result = await mcp.callTool({ name: 'apply_domain_setup', arguments: { domain: failing, connection_id: bindId, dry_run: false } });
+      const result = await mcp.callTool({ name: 'apply_domain_setup', arguments: { domain: failing, connection_id: proxiedId, dry_run: false } });
       expect(result.isError).toBe(true);
       expect(toolText(result)).toContain(`DMARC (TXT _dmarc.${failing})`);
       expect(toolText(result)).toContain('Nothing was published');
@@ -256,7 +269,7 @@ describe('no write from an unknown read (RFC 2136, a real BIND)', () => {
     expect(await zoneDump(failing)).toBe(before);
   });
 
-  it('with the resolver healed, the same apply keeps the customer’s SPF and p=reject DMARC (nothing to merge but our rua)', async () => {
+  it('healed, the same apply keeps the customer’s SPF and p=reject DMARC (nothing to merge but our rua)', async () => {
     const applied = await apply(failing, bindId, false);
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect((await askBind(bind.port, failing, 'TXT')).filter((t) => t.startsWith('v=spf1'))).toEqual([customerSpf]);
@@ -366,18 +379,18 @@ describe('merges that keep everything of the customer’s', () => {
 });
 
 describe('the Cloudflare fake under the same rules', () => {
-  it('a failing resolver writes nothing to Cloudflare: 503 before any batch', async () => {
+  it('Cloudflare failing the read writes nothing: 503 before any batch', async () => {
     const before = cloudflareRecords(cfFailing);
     const sent = batches();
-    resolver.fail(cfFailing, 'servfail');
+    cloudflare.failReads(cfFailing);
     try {
       for (const dryRun of [true, false]) {
         const refused = await apply(cfFailing, cloudflareId, dryRun);
-        expect(refused.status).toBe(503);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(503);
         expect(refused.body).toMatchObject({ code: 'dns_lookup_failed', detail: expect.stringContaining(`TXT ${cfFailing}`) });
       }
     } finally {
-      resolver.heal();
+      cloudflare.failReads(null);
     }
     expect(cloudflareRecords(cfFailing)).toEqual(before);
     expect(batches()).toBe(sent);
@@ -391,11 +404,13 @@ describe('the Cloudflare fake under the same rules', () => {
     expect(cloudflareRecords(cfTwoSpf).filter((r) => r.startsWith('TXT') && r.includes('v=spf1'))).toEqual([`TXT ${cfTwoSpf}  ${combined}`]);
   });
 
-  it('a zone holding another SPF than the resolver read is refused (409 zone_changed), not overwritten', async () => {
-    const before = cloudflareRecords(cfStale);
-    const refused = await apply(cfStale, cloudflareId, false);
-    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'zone_changed', detail: expect.stringContaining('would drop include:spf.esp-b.test') });
-    expect(cloudflareRecords(cfStale)).toEqual(before);
+  it('a zone holding another SPF than the resolver has is read at Cloudflare: its sender is kept, not overwritten from the stale view', async () => {
+    const held = 'v=spf1 include:spf.esp-a.test include:spf.esp-b.test ~all';
+    const applied = await apply(cfStale, cloudflareId, false);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const spf = applied.body.changes.find((c: any) => c.record.value.startsWith('v=spf1'));
+    const merged = 'v=spf1 include:spf.esp-a.test include:spf.esp-b.test include:_spf.google.com ~all';
+    expect(spf).toMatchObject({ action: 'replace', record: { value: merged }, replaces: [{ value: held }] });
+    expect(cloudflareRecords(cfStale).filter((r) => r.includes('v=spf1'))).toEqual([`TXT ${cfStale}  ${merged}`]);
   });
 });

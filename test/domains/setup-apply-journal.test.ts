@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { graphql } from '../support/test-service.js';
 import { startBindServer, type BindServer } from '../support/bind-server.js';
+import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT, googleZoneLines } from '../support/google-mail-zone.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
 import {
   FREE_DOMAINS,
@@ -139,7 +140,8 @@ beforeAll(async () => {
       { name: journaled, records: customerRecords },
       { name: handEdited, records: customerRecords },
       { name: onCloudflare, records: [proof] },
-      { name: 'google.com', records: ['_spf IN TXT "v=spf1 ip4:35.190.247.0/24 ~all"'] },
+      // Google's side as it works (SPF passes Google's sending address, the MX host resolves), so a published setup verifies.
+      { name: 'google.com', records: googleZoneLines([...GOOGLE_SPF_FLAT, ...GOOGLE_MX_HOSTS]) },
     ],
   });
   cloudflare = await startFakeCloudflare([onCloudflare]);
@@ -150,6 +152,8 @@ beforeAll(async () => {
     rateLimits: { order: 1000 },
     env: {
       DNS_SERVERS: `127.0.0.1:${bind.port}`,
+      // The setup reads the zone itself: its name server ns1.<domain> (127.0.0.1) on BIND's port.
+      DNS_AUTHORITATIVE_PORT: String(bind.port),
       DNS_TIMEOUT_MS: '2000',
       DNS_TRIES: '2',
       JOBS: 'on',

@@ -36,6 +36,8 @@ export interface FakeCloudflare {
   readonly requests: { readonly method: string; readonly path: string; readonly authorization: string | null }[];
   records(zone: string): FakeCloudflareRecord[];
   addRecord(zone: string, record: { name: string; type: string; content: string; ttl?: number; priority?: number }): void;
+  /** Answer every listing of a zone's records with a 503 (Cloudflare failing the read), or null to answer them again. */
+  failReads(zone: string | null): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ const id = () => randomBytes(16).toString('hex');
 
 export async function startFakeCloudflare(zoneNames: readonly string[], token = `cf_${randomBytes(20).toString('hex')}`): Promise<FakeCloudflare> {
   const zones = zoneNames.map((name) => ({ id: id(), name, records: [] as FakeCloudflareRecord[] }));
+  let failingReads: string | null = null;
   const requests: { method: string; path: string; authorization: string | null }[] = [];
   const zoneById = (zoneId: string) => zones.find((z) => z.id === zoneId);
   const makeRecord = (zone: (typeof zones)[number], body: Record<string, unknown>): FakeCloudflareRecord | string => {
@@ -121,6 +124,7 @@ export async function startFakeCloudflare(zoneNames: readonly string[], token = 
       if (!match || !zone) return fail(res, 404, 7003, 'Could not route to the requested resource');
       const sub = match[2];
       if (req.method === 'GET' && !sub) {
+        if (failingReads === zone.name) return fail(res, 503, 10000, 'Service temporarily unavailable');
         const name = (url.searchParams.get('name.exact') ?? url.searchParams.get('name'))?.toLowerCase();
         const type = url.searchParams.get('type');
         return page(
@@ -186,6 +190,9 @@ export async function startFakeCloudflare(zoneNames: readonly string[], token = 
       const made = makeRecord(zone, { ttl: 300, ...record });
       if (typeof made === 'string') throw new Error(made);
       zone.records.push(made);
+    },
+    failReads(zone) {
+      failingReads = zone;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

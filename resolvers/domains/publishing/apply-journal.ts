@@ -31,13 +31,19 @@ export async function journalOf(publisher: DnsPublisher, changes: readonly Plann
       ...before.filter((r) => !changes.some((c) => (c.replaces ?? []).some((gone) => sameRecord(normalizeRecord(gone), r)))),
       ...changes.map((c) => normalizeRecord(c.record)).filter((r) => r.name === name && r.type === type),
     ]);
+    // readRecords also reports a CNAME at the name (so nothing is planned over an alias): the RRset is the type's alone.
     const after = await publisher.readRecords(name, type).then(
-      (read) => inOrder(read.map(normalizeRecord)),
+      (read) => inOrder(ofType(read.map(normalizeRecord), type)),
       () => expected,
     );
     sets.push({ name, type, before: withStrings(publisher, before), after: withStrings(publisher, after) });
   }
   return sets;
+}
+
+/** The records of one type: a publisher's read may add a CNAME at the name, which is not part of the RRset journaled or reverted. */
+export function ofType<T extends DnsRecord>(records: readonly T[], type: string): T[] {
+  return records.filter((r) => r.type.toUpperCase() === type.toUpperCase());
 }
 
 /** TXT records with their character-strings as the publisher read them (RFC 2136), so a revert writes the same bytes back. */

@@ -1,5 +1,6 @@
 import type { Answer } from 'dns-packet';
-import type { DnsAnswer, DnsLookup, DnsRecordType } from '../../checks/dns/dns-types.js';
+import { ApiError } from '../../api-error.js';
+import type { DnsAnswer, DnsFailureKind, DnsLookup, DnsRecordType } from '../../checks/dns/dns-types.js';
 import { normaliseQuestionName } from '../../checks/dns/create-dns-lookup.js';
 import { answerFromReply } from '../../checks/dns/answer-from-reply.js';
 import { withinZone } from '../../checks/dns/zone-lookup.js';
@@ -26,12 +27,34 @@ function asAnswer(record: DnsRecord): Answer[] {
 }
 
 /**
+ * The publisher errors that are a failed read of one name (the server failed or refused the question,
+ * or gave no answer in time; Cloudflare's API failed or did not answer), by the kind of lookup
+ * failure they are. They become a failed answer, so the record is `unknown` and the apply refuses
+ * with 503 dns_lookup_failed naming it (refuse-unsafe-publish.ts): no write from an unknown read.
+ * A key refused or a zone not served stays the publisher's own error, as the write would give it.
+ */
+function failedRead(error: unknown): { kind: DnsFailureKind; detail: string } | null {
+  if (!(error instanceof ApiError)) return null;
+  switch (error.code) {
+    case 'dns_lookup_failed':
+      return { kind: error.detail.includes('(REFUSED)') ? 'refused' : 'servfail', detail: error.detail };
+    case 'dns_server_unreachable':
+    case 'dns_provider_unreachable':
+      return { kind: 'timeout', detail: error.detail.replace(/ Nothing was changed\.$/, '') };
+    case 'dns_provider_failed':
+      return { kind: 'servfail', detail: error.detail.replace(/ Nothing was changed\.$/, '') };
+    default:
+      return null;
+  }
+}
+
+/**
  * A lookup that reads the domain's own names through a publisher: for an RFC 2136 connection the
  * connection's server asked with TSIG-signed queries, for Cloudflare its API; every other name (an
  * SPF include, an MX host) through `base`. So a publish (and its dry run) judges what the zone it
  * will write holds now, and a key or server the publish would fail with fails the read the same
- * way: the publisher's ApiError is thrown, not turned into an answer. Each name and type is read
- * once per lookup.
+ * way: the publisher's ApiError is thrown, not turned into an answer, except a failed read
+ * (failedRead), which is a failed lookup. Each name and type is read once per lookup.
  */
 export function createPublisherLookup(base: DnsLookup, publisher: DnsPublisher, zone: string): DnsLookup {
   const read = new Map<string, Promise<DnsRecord[]>>();
@@ -42,7 +65,15 @@ export function createPublisherLookup(base: DnsLookup, publisher: DnsPublisher, 
       records = publisher.readRecords(name, type);
       read.set(key, records);
     }
-    const answers = (await records).flatMap(asAnswer);
+    let served: DnsRecord[];
+    try {
+      served = await records;
+    } catch (error) {
+      const failed = failedRead(error);
+      if (!failed) throw error;
+      return { ok: false, name, type, failure: failed.kind, detail: failed.detail };
+    }
+    const answers = served.flatMap(asAnswer);
     const flags = { flag_qr: true, flag_aa: true, flag_tc: false, flag_rd: false, flag_ra: false, flag_z: false, flag_ad: false, flag_cd: false };
     return answerFromReply(name, type, { type: 'response', id: 0, flags: 0, ...flags, questions: [], answers }, { recursionDesired: false });
   }

@@ -3,7 +3,7 @@ import { ApiError } from '../../api-error.js';
 import { claimSetupApplyRevert, findSetupApply, listStandingAppliesAfter, releaseSetupApplyRevert } from '../../../db/setup-applies.js';
 import { checkDomainSetup, findSetupDomain } from '../setup/get-domain-setup.js';
 import type { BuildState } from '../setup/setup-record.js';
-import { inOrder, readJournal, recordSetupApply, recordsLeaving, sameRRset, withStrings, type JournalRRset } from './apply-journal.js';
+import { inOrder, ofType, readJournal, recordSetupApply, recordsLeaving, sameRRset, withStrings, type JournalRRset } from './apply-journal.js';
 import type { DnsRecord, JournalRecord } from './dns-publisher.js';
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord } from './plan-changes.js';
@@ -66,7 +66,7 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
   });
   const now: JournalRRset[] = [];
   for (const set of journal)
-    now.push({ ...set, after: withStrings(publisher, inOrder((await publisher.readRecords(set.name, set.type)).map(normalizeRecord))) });
+    now.push({ ...set, after: withStrings(publisher, inOrder(ofType((await publisher.readRecords(set.name, set.type)).map(normalizeRecord), set.type))) });
   const changed = journal.filter((set, i) => !sameRRset(now[i]!.after, set.after));
   if (changed.length > 0) {
     // A later apply that still stands and wrote one of these RRsets is the likely change: name it, so it can be reverted first.
@@ -123,7 +123,7 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
     written.push({
       ...set,
       after: await publisher.readRecords(set.name, set.type).then(
-        (read) => withStrings(publisher, inOrder(read.map(normalizeRecord))),
+        (read) => withStrings(publisher, inOrder(ofType(read.map(normalizeRecord), set.type))),
         () => set.after,
       ),
     });

@@ -32,6 +32,8 @@ const RCODES: Record<number, string> = { 0: 'NOERROR', 1: 'FORMERR', 2: 'SERVFAI
 interface Answered {
   readonly rcode: string;
   readonly packet: DecodedPacket;
+  /** False for an unsigned SERVFAIL or REFUSED, which says nothing about the zone. */
+  readonly signed: boolean;
 }
 
 /**
@@ -70,6 +72,9 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
       verdict = { ok: false, error: null, reason: 'its TSIG record is malformed' };
     }
     if (!verdict.ok) {
+      // An unsigned SERVFAIL or REFUSED (a server or middlebox that failed the question before
+      // checking the key) is a failed answer, never taken as what the zone holds: the caller refuses.
+      if (verdict.error === null && (rcode === 'SERVFAIL' || rcode === 'REFUSED')) return { rcode, packet, signed: false };
       if (verdict.error !== null || rcode === 'NOTAUTH')
         throw new ApiError(
           422,
@@ -78,7 +83,7 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         );
       throw await badAnswer(deadline, verdict.reason);
     }
-    return { rcode, packet };
+    return { rcode, packet, signed: true };
   }
 
   /**
@@ -135,7 +140,15 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
   return {
     async readRecords(name, type) {
       const wanted = normalizeName(name);
-      const { rcode, packet } = await query(wanted, type);
+      const { rcode, packet, signed } = await query(wanted, type);
+      // A failed read (SERVFAIL, or a REFUSED the server did not sign) is not an empty name: nothing
+      // may be planned over it. A signed REFUSED is the server saying it does not serve the zone.
+      if (rcode === 'SERVFAIL' || (rcode === 'REFUSED' && !signed))
+        throw new ApiError(
+          503,
+          'dns_lookup_failed',
+          `the DNS server ${where} ${rcode === 'SERVFAIL' ? 'failed' : 'refused'} to look up ${type.toUpperCase()} ${wanted} (${rcode})`,
+        );
       if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') throw notServed(wanted, rcode);
       // A CNAME at the name comes with the asked type's answer (with NXDOMAIN too, when its target does
       // not exist: RFC 6604) and is kept, so nothing is planned over an alias.
