@@ -97,11 +97,14 @@ describe('reconnection monitor', () => {
       .execute();
     expect(record).toEqual([{ id: event.data.disconnection_id, status: 'suspended', reconnected_at: null, local_part: 'sam' }]);
     const mail = await waitFor('the alert e-mail', async () =>
-      readdirSync(outbox).find((f) => readFileSync(join(outbox, f), 'utf8').includes('mailbox.disconnected')),
+      readdirSync(outbox).find((f) => readFileSync(join(outbox, f), 'utf8').includes(`Subject: ${suspended} is disconnected`)),
     );
     const text = readFileSync(join(outbox, mail), 'utf8');
     expect(text).toMatch(/To: ops@example\.com/);
     expect(text).toContain(`Subject: ${suspended} is disconnected (suspended)`);
+    // People's words: a link to the domain's mailboxes in the portal, no event type or id.
+    expect(text).toMatch(/\/portal\/domains\/[^/\s]+\/mailboxes/);
+    expect(text).not.toContain('mailbox.disconnected');
   });
 
   it('an order with the reconnection switch off is not watched: its suspended mailbox stays as recorded', async () => {
