@@ -29,7 +29,9 @@
  * - the demo account's random tag in its domain names, order references, invoice numbers and
  *   referral code (admin/seed-demo.ts draws it per account; upper or lower case): `<tag>`;
  * - the ports the two listeners picked (port 0): `127.0.0.1:<api>` / `127.0.0.1:<public>`;
- * - any remaining UUID (none today: a request id the service made up would be one): `<uuid>`.
+ * - any remaining UUID (none today: a request id the service made up would be one): `<uuid>`;
+ * - event ids (`evt_` and 24 random hex digits, resolvers/events): `evt_<id>`. Reading the demo's
+ *   seeded `live` domain whose records the zone lacks records a `domain.needs_attention` event.
  * Nothing else: an answer whose byte changes otherwise fails.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -208,7 +210,8 @@ function normalize(text: string): string {
     .replace(new RegExp(tag, 'gi'), '<tag>')
     .replaceAll(new URL(service.apiUrl).host, '127.0.0.1:<api>')
     .replaceAll(new URL(service.publicUrl).host, '127.0.0.1:<public>')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+    .replace(/\bevt_[0-9a-f]{24}\b/g, 'evt_<id>');
 }
 
 /**
