@@ -6,9 +6,13 @@ export interface ReceivedDelivery {
   readonly status: number;
 }
 
-/** A local endpoint answering what `answer` says for each body (default 200), recording every POST. */
+/**
+ * A local endpoint answering what `answer` says for each body (default 200), recording every POST
+ * once it is answered. `answer` may return a promise: the POST is held open until it settles (a test
+ * uses that to keep an attempt in flight while something else happens).
+ */
 export async function startWebhookReceiver(
-  answer: (body: string, earlier: readonly ReceivedDelivery[]) => number = () => 200,
+  answer: (body: string, earlier: readonly ReceivedDelivery[]) => number | Promise<number> = () => 200,
 ): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
   const received: ReceivedDelivery[] = [];
   const server: Server = createServer((req, res) => {
@@ -16,8 +20,8 @@ export async function startWebhookReceiver(
     req.on('data', (chunk) => {
       body += chunk;
     });
-    req.on('end', () => {
-      const status = answer(body, received);
+    req.on('end', async () => {
+      const status = await answer(body, received);
       received.push({ headers: req.headers, body, status });
       res.writeHead(status).end();
     });
