@@ -153,11 +153,9 @@ describe('slow receivers', () => {
       },
       60_000,
     );
-    for (const a of done) {
-      expect(a.duration_ms).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
-      if (a.status_code === null) expect(a.error).toMatch(/^timeout: /);
-      else expect(a).toMatchObject({ status_code: 200, error: expect.stringMatching(/^answer_cut: /) });
-    }
+    expect(Math.min(...done.map((a) => a.duration_ms))).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    const outcomes = done.map((a) => `${a.status_code} ${a.error?.split(':')[0]}`);
+    expect(outcomes.filter((o) => o !== '200 answer_cut' && o !== 'null timeout')).toEqual([]);
   }, 150_000);
 });
 

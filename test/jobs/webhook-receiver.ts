@@ -20,10 +20,11 @@ export async function startWebhookReceiver(
     req.on('data', (chunk) => {
       body += chunk;
     });
-    req.on('end', async () => {
-      const status = await answer(body, received);
-      received.push({ headers: req.headers, body, status });
-      res.writeHead(status).end();
+    req.on('end', () => {
+      void Promise.resolve(answer(body, received)).then((status) => {
+        received.push({ headers: req.headers, body, status });
+        res.writeHead(status).end();
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
