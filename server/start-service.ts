@@ -77,7 +77,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite: options.pglite });
   let startedJobs: RunningJobs | undefined;
   try {
-    await migrateToLatest(database.db);
+    const migrated = await migrateToLatest(database.db);
+    if (migrated.length > 0) log('info', 'database migrated', { migrations: migrated });
     let demoKey: string | null = null;
     let demoUser: DemoUser | null = null;
     if (options.seedWhenEmpty && database.kind === 'pglite') {
