@@ -41,12 +41,5 @@ export async function startWebhookReceiver(
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** The shared helper (test/support/wait-for.ts), re-exported for the job tests that import it from here. */
+export { waitFor } from '../support/wait-for.js';
