@@ -111,6 +111,7 @@ describe('trying webhooks', () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       ids.push((await recordEvent(db, account.accountId, 'domain.live', { domain: `d${i}.example` }))!);
+      // Not a wait for anything: the events need distinct created_at times for the newest-first order.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const get = async (query: string) => {
