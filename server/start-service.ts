@@ -87,7 +87,8 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   let startedJobs: RunningJobs | undefined;
   let reportPool: ReportPool | undefined;
   try {
-    await migrateToLatest(database.db);
+    const migrated = await migrateToLatest(database.db);
+    if (migrated.length > 0) log('info', 'database migrated', { migrations: migrated });
     // Another key than the one the secrets were sealed with stops here, with a sentence, rather than
     // as 500s on every sealed secret later.
     await checkSecretsKey(database.db, config.secretsKey, config.secretsKeyIsDefault);

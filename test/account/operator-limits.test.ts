@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait-for.js';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -83,13 +84,17 @@ describe('per-account limits set by the operator', () => {
     expect(before.ok && (before.result.keys as { last_used_at: string | null }[])[0]!.last_used_at).toBeNull();
     await service.api('/v1/portal/orders', { key: mine.key });
     // last_used_at is written after the answer, without the request waiting on it.
-    let keys: { key_id: number; prefix: string; scopes: string[]; last_used_at: string | null; revoked_at: string | null }[] = [];
-    for (let i = 0; i < 50; i += 1) {
-      const listed = await admin('list-keys', '--account', String(mine.accountId));
-      keys = listed.ok ? (listed.result.keys as typeof keys) : [];
-      if (keys[0]?.last_used_at) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    type Listed = { key_id: number; prefix: string; scopes: string[]; last_used_at: string | null; revoked_at: string | null }[];
+    const keys = await waitFor(
+      'last_used_at written',
+      async () => {
+        const listed = await admin('list-keys', '--account', String(mine.accountId));
+        const found = listed.ok ? (listed.result.keys as Listed) : [];
+        return found[0]?.last_used_at ? found : null;
+      },
+      20_000,
+      20,
+    );
     expect(keys).toEqual([
       expect.objectContaining({ key_id: mine.keyId, prefix: mine.key.slice(0, 14), scopes: ['read', 'write', 'orders:place'], revoked_at: null }),
     ]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait-for.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +18,7 @@ describe('npm start on an empty embedded database', () => {
   });
 
   it("prints the demo key (sk_test_ in sandbox mode) and the demo owner's e-mail and password, which sign in", async () => {
-    const deadline = Date.now() + 10_000;
-    while (!/password: \S+/.test(server.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the password in the banner', () => /password: \S+/.test(server.stdout()));
     const out = server.stdout();
     expect(out).toMatch(/^ {2}sk_test_[A-Za-z0-9_-]{40,}$/m);
     expect(out).toContain('e-mail:   demo@example.com');

@@ -159,6 +159,8 @@ describe('blocklist liveness on every door', () => {
   });
 
   it('once the probe is older than twice the interval, each request asks the test points again', async () => {
+    // The state awaited is the probe's age, which only the clock changes (the probe runs in the
+    // service, whose clock the test does not hold): a fixed wait past twice the interval.
     await new Promise((resolve) => setTimeout(resolve, 2 * INTERVAL_MS + 200));
     const listing = await throughEachDoor('check_blacklist', { input: DOMAIN });
     for (const call of listing) expect(call.asked.filter(isTestPoint)).toHaveLength(2 * DNSBL_LISTS.length);

@@ -70,9 +70,8 @@ describe('SVG Tiny PS validation', () => {
   it('does not expand entities declared in a DOCTYPE (a "billion laughs" file stays small and fast)', () => {
     const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY e${i + 1} "${`&e${i};`.repeat(10)}">`).join('');
     const bomb = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY e0 "lol">${levels}]>${withRoot(TINY_PS, '<title>&e9;</title>')}`;
-    const started = Date.now();
+    // Expanded, &e9; would be a billion copies of "lol": the check would not finish within the test's time.
     const result = check(bomb);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(result.valid).toBe(true);
   });
 

@@ -5,6 +5,7 @@ import { checkHost } from '../../resolvers/checks/spf/check-host.js';
 import { parseSpfIp } from '../../resolvers/checks/spf/spf-ip.js';
 import type { SpfIp } from '../../resolvers/checks/spf/spf-ip.js';
 import { startTestDnsServer } from '../support/dns-server.js';
+import { waitFor } from '../support/wait-for.js';
 import type { TestDnsServer, ZoneRecord } from '../support/dns-server.js';
 import { benchSpfLookahead } from '../../bench/checks-spf.js';
 
@@ -66,7 +67,11 @@ function inFlightProbe(inner: DnsLookup): { dns: DnsLookup; max: () => number } 
 
 const client = (): SpfIp => parseSpfIp('203.0.113.5') as SpfIp;
 const stranger = (): SpfIp => parseSpfIp('203.0.113.200') as SpfIp;
-const engine = () => createDnsLookup({ servers: [dns.server], timeoutMs: 1000, tries: 1, concurrency: 32 });
+// No question here is meant to time out (the failing one is a SERVFAIL): 5 s for a server in this busy process.
+const engine = () => createDnsLookup({ servers: [dns.server], timeoutMs: 5000, tries: 1, concurrency: 32 });
+/** Every question this lookup sent has reached the server: what is not there by then was never asked. */
+const allArrived = (lookup: DnsLookup, before: number) =>
+  waitFor('the questions sent to reach the server', () => dns.questions.length - before >= lookup.questionsAsked);
 const run = (domain: string, ip: SpfIp, lookup: DnsLookup, lookahead = true) =>
   checkHost({ ip, domain, sender: `x@${domain}`, helo: domain }, { dns: lookup, now: () => new Date(), lookahead });
 
@@ -98,8 +103,7 @@ describe('SPF look-ahead', () => {
     const answer = await run('early.la.test', client(), engine());
     expect(answer).toMatchObject({ result: 'pass', matched_mechanism: 'ip4:203.0.113.5', lookup_count: 0 });
     // The failing question really was asked: the look-ahead ran ahead of the decision.
-    await new Promise((r) => setTimeout(r, 60));
-    expect(dns.questions.slice(before).map((q) => q.name)).toContain('broken.la.test');
+    await waitFor('the failing question at the server', () => dns.questions.slice(before).some((q) => q.name === 'broken.la.test'));
   });
 
   it('lets a matching include decide before a failing later term is applied', async () => {
@@ -119,10 +123,11 @@ describe('SPF look-ahead', () => {
 
   it('never looks ahead past the tenth lookup', async () => {
     const before = dns.questions.length;
-    const answer = await run('many-a.la.test', stranger(), engine());
+    const lookup = engine();
+    const answer = await run('many-a.la.test', stranger(), lookup);
     expect(answer.result).toBe('permerror');
     expect(answer.lookup_count).toBe(11);
-    await new Promise((r) => setTimeout(r, 60));
+    await allArrived(lookup, before);
     const asked = new Set(dns.questions.slice(before).map((q) => q.name));
     for (const h of hosts.slice(0, 10)) expect(asked).toContain(h);
     for (const h of hosts.slice(10)) expect(asked).not.toContain(h);
@@ -130,9 +135,10 @@ describe('SPF look-ahead', () => {
 
   it('does not fetch includes beyond the tenth lookup', async () => {
     const before = dns.questions.length;
-    const answer = await run('many-includes.la.test', stranger(), engine());
+    const lookup = engine();
+    const answer = await run('many-includes.la.test', stranger(), lookup);
     expect(answer.result).toBe('permerror');
-    await new Promise((r) => setTimeout(r, 60));
+    await allArrived(lookup, before);
     const asked = new Set(dns.questions.slice(before).map((q) => q.name));
     expect(asked).toContain('inc10.la.test');
     expect(asked).not.toContain('inc11.la.test');

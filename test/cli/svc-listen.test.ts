@@ -4,7 +4,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
+import { metricsText } from '../../observability/metrics.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * `svc listen --forward-to URL` against a live service: events made through REST
@@ -148,14 +150,18 @@ async function listen(args: string[], key = account.key): Promise<Listening> {
   };
 }
 
-async function waitFor<T>(what: string, probe: () => T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** GET /v1/events answered so far by the service in this process (its request counter). */
+async function eventListReads(): Promise<number> {
+  return [...(await metricsText()).matchAll(/^http_requests_total\{[^}]*method="GET",route="\/v1\/events",[^}]*\} (\d+)$/gm)].reduce(
+    (n, m) => n + Number(m[1]),
+    0,
+  );
+}
+
+/** Waits until the command has read the events list `more` further times: what it would have sent by then, it has sent. */
+async function moreListReads(more: number): Promise<void> {
+  const then = await eventListReads();
+  await waitFor(`${more} more reads of the events list`, async () => (await eventListReads()) >= then + more);
 }
 
 const idsOf = (received: readonly Received[]) => received.map((r) => (JSON.parse(r.body) as { id: string }).id);
@@ -174,7 +180,7 @@ describe('svc listen --forward-to', () => {
       const made = [await testEvent(), await testEvent(), await testEvent()];
       await waitFor('three forwards', () => receiver.received.length >= 3 && receiver.received);
       // Two more reads of the list go by: nothing is sent twice.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await moreListReads(2);
       expect(idsOf(receiver.received)).toEqual(made);
       expect(idsOf(receiver.received)).not.toContain(before);
 
@@ -219,7 +225,7 @@ describe('svc listen --forward-to', () => {
         .values({ id: late, account_id: account.accountId, type: 'webhook.test', data: '{"late":true}', created_at: new Date(Date.now() - 20_000) })
         .execute();
       await run.line(new RegExp(`\\[${late}\\]\\s+<-- 200 OK`));
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await moreListReads(2);
       expect(idsOf(receiver.received)).toEqual([first, late]);
       expect(await run.interrupt()).toBe(0);
     } finally {
@@ -238,7 +244,7 @@ describe('svc listen --forward-to', () => {
       await waitFor('the replay', () => receiver.received.length >= listed.data.length && receiver.received);
       const fresh = await testEvent();
       await waitFor('the new one', () => receiver.received.length > listed.data.length && receiver.received);
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await moreListReads(2);
       expect(idsOf(receiver.received)).toEqual([...listed.data.map((e) => e.id)].reverse().concat(fresh));
       expect(receiver.received.every((r) => r.verified)).toBe(true);
       expect(await run.interrupt()).toBe(0);
@@ -283,7 +289,7 @@ describe('svc listen --forward-to', () => {
 
       const filtered = await listen(['--forward-to', receiver.url, '--interval', '0.5', '--events', 'domain.live']);
       const skipped = await testEvent();
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await moreListReads(2);
       expect(idsOf(receiver.received)).toEqual([id]);
       expect(filtered.stdout()).not.toContain(skipped);
       expect(await filtered.interrupt()).toBe(0);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait-for.js';
 import { googleAttachedDemoDomain, orderableDemoDomains } from '../support/fixture-zone.js';
 import { repoRoot } from '../support/spawn-server.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -126,11 +127,7 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
     expect(devDnsOut).toMatch(/key_name dev-update-key, algorithm hmac-sha256, secret \S+/);
     const domain = 'northwind-mail.test';
     const state = async () => (await (await service.api(`/v1/domains/${domain}/setup`)).json()).build_state;
-    const deadline = Date.now() + 20_000;
-    while ((await state()) !== 'waiting_for_dns') {
-      if (Date.now() > deadline) throw new Error('the ordered domain was not built');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor('the ordered domain built', async () => (await state()) === 'waiting_for_dns', 20_000, 100);
     const connectionJson = /-d '(\{"kind":"rfc2136"[^']+\})'/.exec(tryingIt)?.[1];
     expect(connectionJson).toBeDefined();
     const connection = JSON.parse(connectionJson!);

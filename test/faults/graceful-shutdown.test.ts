@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.js';
+import { waitFor } from '../support/wait-for.js';
 import { migratedDataDir } from '../support/test-database.js';
 
 /**
@@ -35,12 +36,11 @@ describe('SIGTERM while a slow request is in flight', () => {
     }));
     // SIGTERM once the request has reached its DNS lookup (whose answer then takes 2 s), however
     // long a loaded machine takes to get it there: a fixed 500 ms was once not enough.
-    const asked = Date.now() + 10_000;
-    while (dns.questions.length === 0 && Date.now() < asked) await new Promise((r) => setTimeout(r, 20));
-    expect(dns.questions.length, 'the request reached its DNS lookup').toBeGreaterThan(0);
+    await waitFor('the request at its DNS lookup', () => dns.questions.length > 0, 30_000);
     server.signal('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-
+    // The process logs "shutting down" and closes its listeners in the same turn of its event loop
+    // (server/main.ts, start-service.ts stop()), so once the line is out the port refuses: no fixed wait.
+    await waitFor('"shutting down" in the log', () => server.logLines().some((l) => l.message === 'shutting down'), 30_000);
     const refused = await fetch(`${server.publicUrl}/healthz`).then(
       () => 'answered',
       (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message),
@@ -53,12 +53,12 @@ describe('SIGTERM while a slow request is in flight', () => {
     expect(answer.body.records).toEqual([expect.objectContaining({ exchange: 'mx.good.test' })]);
     expect(answer.at).toBeGreaterThanOrEqual(DELAY_MS - 50);
 
-    const code = await Promise.race([server.exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
-    expect(code).toBe(0);
+    // The exit itself, however long a busy machine takes to get there (the test's timeout guards a hang).
+    expect(await server.exited).toBe(0);
     const lines = server.logLines();
     const shutdown = lines.findIndex((l) => l.message === 'shutting down' && l.signal === 'SIGTERM');
     const served = lines.findIndex((l) => l.message === 'request' && String(l.path).includes('check-dns') && l.status === 200);
     expect(shutdown).toBeGreaterThanOrEqual(0);
     expect(served).toBeGreaterThan(shutdown); // logged after the signal: it finished during the shutdown
-  }, 30_000);
+  }, 90_000);
 });

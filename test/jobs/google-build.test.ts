@@ -9,6 +9,7 @@ import { graphql } from '../support/test-service.js';
 import { FREE_DOMAINS, orderBody, orderingZone, postJson, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 import { cancelAtFakeStripe, saveCardAtFakeStripe } from '../orders/support/stripe-webhooks.js';
 import { FAST_SETUP_RECHECK, publishedSetup } from './jobs-zone.js';
+import { waitForJobsFinished } from './finished-jobs.js';
 import { waitFor } from './webhook-receiver.js';
 import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
 import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-provider.js';
@@ -150,7 +151,8 @@ describe('a build with PROVISIONING=google, through the jobs', () => {
 
     // Sweeps and setup checks pass (every 300 ms) and leave both as the build left them: the reason
     // stays Google's, no mailbox is taken for made, and the reconnection monitor reports nothing.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Three sweeps finished (each queues the checks the one before may not have seen run).
+    await waitForJobsFinished('sweep', 3);
     expect(await domainRow(refused)).toMatchObject({ build_state: 'needs_attention', build_reason: refusedRow.build_reason, mailboxes_created_at: null });
     expect(await domainRow(noDkim)).toMatchObject({ build_state: 'needs_attention', build_reason: noDkimRow.build_reason, mailboxes_created_at: null });
     const checkedNow = await postJson(h.service, `/v1/domains/${refused}/setup/check`, {});
@@ -173,7 +175,8 @@ describe('a build with PROVISIONING=google, through the jobs', () => {
     const live = await db().selectFrom('events').select('data').where('type', '=', 'domain.live').execute();
     expect(live.map((e) => JSON.parse(e.data).domain)).toEqual([good]);
     // Its records published do not make a domain Google refused live: its mailboxes do not exist.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The good domain went live on these records; three sweeps more have had the refused one checked too.
+    await waitForJobsFinished('sweep', 3);
     expect((await domainRow(refused)).build_state).toBe('needs_attention');
   }, 60_000);
 

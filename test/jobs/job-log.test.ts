@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { waitFor } from '../support/wait-for.js';
 import { configureLog, flushLog } from '../../observability/log.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open-database.js';
@@ -32,7 +33,7 @@ describe('log lines of a job', () => {
       };
       await queue.enqueue('sweep', {});
       await queue.startWorkers([{ name: 'jobs', tasks: { ...TASKS, sweep: failing }, concurrency: 1 }], () => ({}) as JobEnvironment);
-      for (let i = 0; i < 100 && ran === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor('the failing job to run', () => ran > 0, 10_000, 20);
       await queue.stop();
       flushLog();
       const lines = written

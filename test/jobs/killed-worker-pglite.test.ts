@@ -89,9 +89,19 @@ describe.skipIf(usingPostgres)(`a process killed mid-job on embedded PGlite${rea
     console.info(`killed-worker (PGlite): restart to the build finished in ${Date.now() - restartedAt} ms, start-up included`);
 
     await waitFor('the domain.live delivery', async () => liveDeliveries(receiver.received, domain).length > 0);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // No build, fan-out or delivery job left (the queue as `admin jobs` reads it): one that could
+    // send domain.live again would be there or have run.
+    const after = await waitFor(
+      'no build, fan-out or delivery job left',
+      async () => {
+        const state = await runAdmin(['jobs'], { DATA_DIR: dataDir });
+        const tasks = state.by_task as Record<string, number>;
+        return (tasks.build_domain ?? 0) + (tasks.fan_out_event ?? 0) + (tasks.deliver_webhook ?? 0) === 0 ? state : null;
+      },
+      60_000,
+      1000,
+    );
     expect(liveDeliveries(receiver.received, domain)).toHaveLength(1);
-    const after = await runAdmin(['jobs'], { DATA_DIR: dataDir });
     expect((after.by_task as Record<string, number>).build_domain ?? 0).toBe(0);
     expect(after).toMatchObject({ failed: 0 });
   }, 150_000);

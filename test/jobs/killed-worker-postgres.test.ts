@@ -146,7 +146,12 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
       async () => (await client.query('select 1 from domain_analytics a join domains d on d.id = a.domain_id where d.domain = $1', [domain])).rows.length > 0,
       30_000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // No due build, fan-out, delivery or monitoring job left: one that could deliver or record again has run.
+    await waitFor('no due job left that could repeat something', async () => {
+      const { rows } = await client.query(`select count(*)::int as n from graphile_worker.jobs
+        where task_identifier in ('build_domain', 'fan_out_event', 'deliver_webhook', 'monitor_domain') and run_at <= now()`);
+      return rows[0].n === 0;
+    });
     expect(liveDeliveries(receiver.received, domain).map((e) => e.id)).toEqual([events.rows[0].id]);
     const days = await client.query('select count(*)::int as n from domain_analytics a join domains d on d.id = a.domain_id where d.domain = $1', [domain]);
     expect(days.rows[0].n).toBe(1);

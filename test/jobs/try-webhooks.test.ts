@@ -1,10 +1,15 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasGraphileJobs } from '../../db/job-queue.js';
 import { recordEvent } from '../../resolvers/events/record-event.js';
 import { verifySignature } from '../../resolvers/webhooks/sign-payload.js';
 import { graphql, startTestService, type TestService } from '../support/test-service.js';
 import { startWebhookReceiver, waitFor } from './webhook-receiver.js';
 
-/** Trying webhooks: a test event, a resend, the events list; through REST, GraphQL and MCP, on both databases. */
+/**
+ * Trying webhooks: a test event, a resend, the events list; through REST, GraphQL and MCP, on both
+ * databases. And one delivery run by two jobs at once is sent once.
+ */
 let service: TestService;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const send = async (method: string, path: string, body?: unknown) => {
@@ -29,13 +34,34 @@ const mcp = async (name: string, args: Record<string, unknown>) => {
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   service = await startTestService({
-    env: { JOBS: 'on', JOBS_POLL_INTERVAL_MS: '50', JOBS_SWEEP_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', WEBHOOK_RETRY_BASE_MS: '600000' },
+    env: {
+      JOBS: 'on',
+      JOBS_POLL_INTERVAL_MS: '50',
+      JOBS_SWEEP_INTERVAL_MS: '3600000',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
+      WEBHOOK_RETRY_BASE_MS: '600000',
+      // No attempt in this file is meant to meet the deadline. The receivers run in this process: one
+      // starved of CPU for longer than the deadline records a timeout for a 200 it was sent, and the
+      // next copy of the job sends again (the webhook-delivery-safety flake of stop 29).
+      WEBHOOK_TIMEOUT_MS: '120000',
+    },
   });
 }, 30_000);
 afterAll(async () => {
   await service?.close();
   await receiver?.close();
 });
+
+/** Which of these job keys are still queued or running (graphile-worker's table on PostgreSQL, else the in-process one). */
+async function queuedKeys(keys: string[]): Promise<string[]> {
+  const db = service.services.db;
+  if (await hasGraphileJobs(db)) {
+    const { rows } = await sql<{ key: string }>`select key from graphile_worker.jobs where key in (${sql.join(keys)})`.execute(db);
+    return rows.map((r) => r.key);
+  }
+  const rows = await db.selectFrom('job_queue').select('job_key').where('job_key', 'in', keys).execute();
+  return rows.map((r) => r.job_key!);
+}
 
 describe('trying webhooks', () => {
   it('a test event reaches the endpoint signed, whatever it is subscribed to; a resend sends the same event id again', async () => {
@@ -85,6 +111,7 @@ describe('trying webhooks', () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       ids.push((await recordEvent(db, account.accountId, 'domain.live', { domain: `d${i}.example` }))!);
+      // Not a wait for anything: the events need distinct created_at times for the newest-first order.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const get = async (query: string) => {
@@ -133,4 +160,84 @@ describe('trying webhooks', () => {
     const gql = await graphql(service, '{ events(limit: 1) { data { id type dataJson } hasMore } }', {}, account.key);
     expect(gql.body.data.events).toEqual({ data: [{ id: seen[0], type: expect.any(String), dataJson: expect.stringMatching(/^\{/) }], hasMore: true });
   }, 30_000);
+
+  it('the same delivery run by two jobs at once is sent once, with its event id in Webhook-Id; a cut-off attempt shows as interrupted', async () => {
+    const db = service.services.db;
+    const enqueue = service.jobs.environment.enqueue;
+    const account = await service.seedAccount();
+    // The first POST is held unanswered until the other copy of the job has run, so the two copies
+    // really overlap: the second finds attempt 1 claimed and in flight.
+    let posts = 0;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = await startWebhookReceiver(async () => {
+      posts += 1;
+      await released;
+      return 200;
+    });
+    try {
+      const made = await service.api('/v1/webhooks', {
+        method: 'POST',
+        key: account.key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: held.url, events: ['domain.live'] }),
+      });
+      expect(made.status).toBe(200);
+      const webhookId = ((await made.json()) as { webhook_id: number }).webhook_id;
+      const eventId = (await recordEvent(db, account.accountId, 'domain.live', { domain: 'twice.example' }))!;
+      const delivery = await db
+        .insertInto('webhook_deliveries')
+        .values({ endpoint_id: webhookId, event_id: eventId, status: 'pending', next_attempt_at: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // Two copies of the job, as a key queued again while its first copy ran once made.
+      const keys = ['twice-a', 'twice-b'];
+      await Promise.all(keys.map((key) => enqueue('deliver_webhook', { deliveryId: delivery.id }, { key })));
+      await waitFor('the first POST', async () => posts > 0);
+      await waitFor('one copy finished (or a second POST) while the first POST is in flight', async () => posts > 1 || (await queuedKeys(keys)).length === 1);
+      expect(posts).toBe(1);
+      release();
+      await waitFor('both copies finished', async () => (await queuedKeys(keys)).length === 0);
+      // Both copies have ended, and the delivery with them: nothing else can POST it now.
+      expect(posts).toBe(1);
+      expect(held.received).toHaveLength(1);
+      expect(held.received[0]!.headers['webhook-id']).toBe(eventId);
+      const listed = await service.api(`/v1/webhooks/${webhookId}/deliveries`, { key: account.key });
+      expect(((await listed.json()) as { webhook_deliveries: unknown[] }).webhook_deliveries[0]).toMatchObject({
+        event_id: eventId,
+        status: 'delivered',
+        attempts: [{ attempt: 1, status_code: 200, error: null }],
+      });
+
+      // A worker that died mid-POST left its attempt open: the next run closes it as interrupted and sends attempt 2.
+      const second = (await recordEvent(db, account.accountId, 'domain.live', { domain: 'cut.example' }))!;
+      const cut = await db
+        .insertInto('webhook_deliveries')
+        .values({ endpoint_id: webhookId, event_id: second, status: 'pending', attempts: 1, next_attempt_at: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('webhook_attempts')
+        .values({ delivery_id: cut.id, attempt: 1, account_id: account.accountId, at: new Date(Date.now() - 3_600_000), duration_ms: 0, finished_at: null })
+        .execute();
+      await enqueue('deliver_webhook', { deliveryId: cut.id }, { key: `deliver:${cut.id}:2` });
+      await waitFor('the cut delivery delivered', async () => {
+        const d = await db.selectFrom('webhook_deliveries').select('status').where('id', '=', cut.id).executeTakeFirst();
+        return d?.status === 'delivered';
+      });
+      const again = (await (await service.api(`/v1/webhooks/${webhookId}/deliveries`, { key: account.key })).json()) as {
+        webhook_deliveries: { event_id: string; attempts: unknown[] }[];
+      };
+      const shown = again.webhook_deliveries.find((d) => d.event_id === second)!;
+      expect(shown.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, status_code: null, error: expect.stringMatching(/^attempt_interrupted: /) }),
+        expect.objectContaining({ attempt: 2, status_code: 200, error: null }),
+      ]);
+    } finally {
+      release();
+      await held.close();
+    }
+  }, 60_000);
 });

@@ -6,9 +6,13 @@ export interface ReceivedDelivery {
   readonly status: number;
 }
 
-/** A local endpoint answering what `answer` says for each body (default 200), recording every POST. */
+/**
+ * A local endpoint answering what `answer` says for each body (default 200), recording every POST
+ * once it is answered. `answer` may return a promise: the POST is held open until it settles (a test
+ * uses that to keep an attempt in flight while something else happens).
+ */
 export async function startWebhookReceiver(
-  answer: (body: string, earlier: readonly ReceivedDelivery[]) => number = () => 200,
+  answer: (body: string, earlier: readonly ReceivedDelivery[]) => number | Promise<number> = () => 200,
 ): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
   const received: ReceivedDelivery[] = [];
   const server: Server = createServer((req, res) => {
@@ -17,9 +21,10 @@ export async function startWebhookReceiver(
       body += chunk;
     });
     req.on('end', () => {
-      const status = answer(body, received);
-      received.push({ headers: req.headers, body, status });
-      res.writeHead(status).end();
+      void Promise.resolve(answer(body, received)).then((status) => {
+        received.push({ headers: req.headers, body, status });
+        res.writeHead(status).end();
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -36,12 +41,5 @@ export async function startWebhookReceiver(
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** The shared helper (test/support/wait-for.ts), re-exported for the job tests that import it from here. */
+export { waitFor } from '../support/wait-for.js';

@@ -6,6 +6,7 @@ import { graphql } from '../support/test-service.js';
 import { FREE_DOMAINS, orderBody, postJson, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 import { cancelAtFakeStripe, saveCardAtFakeStripe } from '../orders/support/stripe-webhooks.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
+import { waitForJobsFinished } from '../jobs/finished-jobs.js';
 import type { SandboxAdapter } from '../../jobs/provisioning-adapter.js';
 
 /**
@@ -146,7 +147,7 @@ describe('cancelling an order suspends its mailboxes', () => {
     const again = await cancelAtFakeStripe(h.service, fake, SECRET, cancelled.subscription_id);
     expect(again.status).toBe(200);
     // Several sweeps (every 300 ms) pass, each of which would queue a suspension of a cancelled order with active mailboxes.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitForJobsFinished('sweep', 3);
     expect(await h.service.services.db.selectFrom('events').select('id').where('type', '=', 'mailbox.suspended').execute()).toHaveLength(2);
     expect(await h.service.services.db.selectFrom('events').select('id').where('type', '=', 'mailbox.disconnected').execute()).toEqual([]);
   });

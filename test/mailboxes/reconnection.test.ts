@@ -11,6 +11,7 @@ import {
   type OrderingHarness,
 } from '../orders/support/ordering-fixture.js';
 import { startWebhookReceiver, waitFor } from '../jobs/webhook-receiver.js';
+import { waitForJobsFinished } from '../jobs/finished-jobs.js';
 import type { SandboxAdapter } from '../../jobs/provisioning-adapter.js';
 
 /**
@@ -108,8 +109,9 @@ describe('reconnection monitor', () => {
   });
 
   it('an order with the reconnection switch off is not watched: its suspended mailbox stays as recorded', async () => {
-    // Several monitoring periods have passed since the build.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Several monitoring periods (MONITOR_INTERVAL_MS, 1 s) pass: the watched order's mailboxes are
+    // checked three more times, and the unwatched one's would have been due as often.
+    await waitForJobsFinished('check_mailboxes', 3);
     expect(await statusOf(unwatched)).toEqual({ [`alex@${unwatched}`]: 'active', [`sam@${unwatched}`]: 'active' });
     const events = await h.service.services.db.selectFrom('events').select('data').where('type', '=', 'mailbox.disconnected').execute();
     expect(events.map((e) => JSON.parse(e.data).email)).toEqual([suspended]);
@@ -126,7 +128,8 @@ describe('reconnection monitor', () => {
     expect(await statusOf(watched)).toEqual({ [`alex@${watched}`]: 'active', [suspended]: 'active' });
     const record = await h.service.services.db.selectFrom('mailbox_disconnections').select('reconnected_at').executeTakeFirstOrThrow();
     expect(record.reconnected_at).toBeInstanceOf(Date);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Two more checks of the watched mailboxes, which would tell it again if they were to.
+    await waitForJobsFinished('check_mailboxes', 2);
     const types = (await h.service.services.db.selectFrom('events').select('type').where('type', 'like', 'mailbox.%').execute()).map((e) => e.type).sort();
     expect(types).toEqual(['mailbox.disconnected', 'mailbox.reconnected']);
   });

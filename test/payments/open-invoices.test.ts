@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait-for.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
@@ -128,12 +129,7 @@ describe('with the sandbox processor', () => {
     expect(paid.status).toBe(409);
     expect(paid.body.code).toBe('nothing_to_pay');
     // The receipt: amount, domains and a link, e-mailed through the jobs.
-    const deadline = Date.now() + 20_000;
-    let receipt: string | undefined;
-    while (!receipt && Date.now() < deadline) {
-      receipt = mailsTo('books@agency.example').find((m) => m.includes(`Receipt: invoice ${number} is paid`));
-      if (!receipt) await new Promise((r) => setTimeout(r, 200));
-    }
+    const receipt = await waitFor('the receipt e-mail', () => mailsTo('books@agency.example').find((m) => m.includes(`Receipt: invoice ${number} is paid`)));
     expect(receipt).toContain(`${(owed / 100).toFixed(2)} USD charged`);
     expect(receipt).toMatch(/Domains \(\d+\): [a-z0-9.-]+\.com/);
     expect(receipt).toContain('/portal/billing');
@@ -143,12 +139,7 @@ describe('with the sandbox processor', () => {
     const domain = FREE_DOMAINS[30]!;
     const placed = await postJson(h.service, '/v1/orders', orderBody([domain], 2), { headers: { 'idempotency-key': 'money-order-mail-1' } });
     expect(placed.status).toBe(200);
-    const deadline = Date.now() + 20_000;
-    let mail: string | undefined;
-    while (!mail && Date.now() < deadline) {
-      mail = mailsTo('books@agency.example').find((m) => m.includes(`Order ${placed.body.reference} placed`));
-      if (!mail) await new Promise((r) => setTimeout(r, 200));
-    }
+    const mail = await waitFor('the order e-mail', () => mailsTo('books@agency.example').find((m) => m.includes(`Order ${placed.body.reference} placed`)));
     expect(mail).toContain(`${(placed.body.charged.amount / 100).toFixed(2)} USD was charged`);
     expect(mail).toContain(`Domains (1): ${domain}.`);
     expect(mail).toContain('/portal/billing');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { connect, type Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor as waitForState } from '../support/wait-for.js';
 import { readEnvironment } from '../../config/environment.js';
 import { serveReportSmtp } from '../../server/serve-report-smtp.js';
 import { dmarcFixture, gzip } from '../support/report-files.js';
@@ -53,9 +54,7 @@ async function ehloLines(port: number): Promise<string[]> {
   socket.on('data', (chunk: string) => {
     text += chunk;
   });
-  const waitFor = async (pattern: RegExp) => {
-    for (let i = 0; i < 100 && !pattern.test(text); i++) await new Promise((r) => setTimeout(r, 20));
-  };
+  const waitFor = (pattern: RegExp) => waitForState(`${pattern} from the SMTP server`, () => pattern.test(text), 20_000, 20);
   await waitFor(/^220 /m);
   socket.write('EHLO tester.example\r\n');
   await waitFor(/^250 /m);

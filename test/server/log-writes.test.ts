@@ -5,6 +5,7 @@ import { repoRoot } from '../support/spawn-server.js';
 
 describe('log writes', () => {
   afterEach(() => {
+    vi.useRealTimers();
     configureLog({ silent: true });
     vi.restoreAllMocks();
   });
@@ -17,12 +18,16 @@ describe('log writes', () => {
       return true;
     });
     flushLog();
+    // The flush is a deadline: on fake timers, nothing is written 1 ms before it, one write at it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     for (let i = 0; i < 3; i++) log('info', 'request', { n: i });
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     log('info', 'request', { n: 3 });
     expect(writes).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS + 20));
+    vi.advanceTimersByTime(FLUSH_AFTER_MS - 1);
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(1);
     expect(writes).toHaveLength(1);
     expect(
       writes[0]!

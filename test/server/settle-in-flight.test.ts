@@ -1,17 +1,24 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveHttp, settleInFlight } from '../../server/serve-http.js';
 
 describe('settleInFlight', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('waits for a handler whose caller hung up, which server.close() does not', async () => {
     let finished = false;
     let started!: () => void;
     const reached = new Promise<void>((resolve) => (started = resolve));
+    // The handler ends when the test says so, not after a fixed time.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const server = serveHttp(
       async () => {
         started();
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        await released;
         finished = true;
         return new Response('{}', { headers: { 'content-type': 'application/json' } });
       },
@@ -28,22 +35,42 @@ describe('settleInFlight', () => {
     await hungUp;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     expect(finished).toBe(false); // close() is done: no connection is left, the handler still runs
-    await settleInFlight(server, 5000);
+    let settled = false;
+    const settling = settleInFlight(server, 60_000).then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false); // still waiting for the handler
+    release();
+    await settling;
     expect(finished).toBe(true);
   });
 
   it('gives up after its cap', async () => {
-    const server = serveHttp(() => new Promise<Response>(() => {}), { maxBodyBytes: 1024, name: 'test' });
+    let started!: () => void;
+    const reached = new Promise<void>((resolve) => (started = resolve));
+    const server = serveHttp(
+      () => {
+        started();
+        return new Promise<Response>(() => {});
+      },
+      { maxBodyBytes: 1024, name: 'test' },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     const req = request({ host: '127.0.0.1', port, path: '/' });
     req.on('error', () => {});
     req.end();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await reached;
     req.destroy();
-    const before = performance.now();
-    await settleInFlight(server, 200);
-    expect(performance.now() - before).toBeGreaterThanOrEqual(190);
+    // The cap on fake timers: not given up 1 ms before it, given up at it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let settled = false;
+    const settling = settleInFlight(server, 200).then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(199);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await settling;
+    expect(settled).toBe(true);
+    vi.useRealTimers();
     server.close();
   });
 });

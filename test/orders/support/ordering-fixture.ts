@@ -49,7 +49,7 @@ export interface OrderingHarness {
   close(): Promise<void>;
 }
 
-export async function startOrderingService(options: StartOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<OrderingHarness> {
+export async function startOrderingService(options: StartOptions & { env?: NodeJS.ProcessEnv; socketless?: boolean } = {}): Promise<OrderingHarness> {
   const dns = await startTestDnsServer({ records: orderingZone(), behaviours: { 'flaky-dns.com': 'servfail' } });
   const service = await startTestService({
     googleTenancy: tenancyProbe,
