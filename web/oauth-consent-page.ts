@@ -7,7 +7,10 @@ import { escapeHtml } from './sandbox-card-page.js';
 export const CONSENT_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` on the form's POST
+  // (Fetch, "serializing a request origin"), and the consent answer is taken only with the portal's
+  // own Origin (server/oauth-routes.ts). No Referer leaves for another site either way.
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   // form-action also governs the redirects after the POST: to /oauth/authorize here, then to the
   // assistant's registered redirect URI (https, or http on loopback).
