@@ -174,6 +174,20 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
     expect(promised?.[1]).toBe(domain);
     const grade = await (await service.pub(`/.platform/functions/check-deliverability?domain=${domain}`)).json();
     expect([grade.grade, grade.score], JSON.stringify(grade.findings)).toEqual([promised?.[2], Number(promised?.[3])]);
+
+    // The journal and its undo, as the README shows them: the revert removes the five records from
+    // the demo DNS (the setup, read again, finds them missing) and is not taken twice.
+    expect(tryingIt).toContain(`$API/v1/domains/${domain}/setup/applies`);
+    expect(applied.body.apply_id).toEqual(expect.any(Number));
+    const journal = await (await service.api(`/v1/domains/${domain}/setup/applies`)).json();
+    expect(journal.data.map((a: { apply_id: number }) => a.apply_id)).toEqual([applied.body.apply_id]);
+    const undo = await postJson(service, `/v1/domains/${domain}/setup/applies/${applied.body.apply_id}/revert`, { dry_run: false });
+    expect(undo.status, JSON.stringify(undo.body)).toBe(200);
+    expect(undo.body).toMatchObject({ ready: false, build_state: 'needs_attention' });
+    const setup = await (await service.api(`/v1/domains/${domain}/setup`)).json();
+    expect(setup.records.filter((r: { required: boolean }) => r.required).map((r: { status: string }) => r.status)).not.toContain('verified');
+    const twice = await postJson(service, `/v1/domains/${domain}/setup/applies/${applied.body.apply_id}/revert`, { dry_run: false });
+    expect(twice.body.code).toBe('already_reverted');
   });
 
   it('lets every other demo domain be ordered, and refuses the Google-attached one', async () => {

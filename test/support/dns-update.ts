@@ -172,7 +172,8 @@ export function applyUpdate(records: readonly ZoneRecord[], update: DecodedPacke
     }
     const record = toZoneRecord(change);
     if (!record) return { rcode: RCODE_REFUSED };
-    if (klass === 'NONE') next = next.filter((r) => !sameData(r, record));
+    // dns-packet names class 254 (NONE, RFC 2136 section 2.5.4: delete this record) UNKNOWN_254.
+    if (klass === 'NONE' || klass === 'UNKNOWN_254') next = next.filter((r) => !sameData(r, record));
     else if (!next.some((r) => sameData(r, record))) next.push(record);
   }
   return { rcode: 0, records: next };

@@ -119,14 +119,34 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
     throw error;
   }
   const written: JournalRRset[] = [];
+  const unread: JournalRRset[] = [];
   for (const set of plan)
     written.push({
       ...set,
       after: await publisher.readRecords(set.name, set.type).then(
         (read) => withStrings(publisher, inOrder(ofType(read.map(normalizeRecord), set.type))),
-        () => set.after,
+        () => {
+          unread.push(set);
+          return set.after;
+        },
       ),
     });
+  // A server that answered the update but still serves what the apply left did not revert it: say so
+  // rather than record a revert nobody can see (the zone is as it was, so the revert can be tried again).
+  const notApplied = written.filter((set, i) => !unread.includes(plan[i]!) && !sameRRset(set.after, plan[i]!.after));
+  if (notApplied.length > 0) {
+    const stillAsApplied = notApplied.every((set) => sameRRset(set.after, plan[written.indexOf(set)]!.before));
+    if (stillAsApplied) await releaseSetupApplyRevert(db, applyId);
+    throw new ApiError(
+      502,
+      'dns_update_not_applied',
+      `The DNS server of connection ${entry.connection_id} accepted the revert of apply ${applyId} but does not serve it: ${notApplied
+        .map((set) => `${set.type} at ${set.name} holds ${show(set.after)} where the revert put ${show(plan[written.indexOf(set)]!.after)}`)
+        .join(
+          '; ',
+        )}. ${stillAsApplied ? 'Nothing changed, so the apply is not marked reverted; check the server and revert again.' : 'The zone is now neither as the apply left it nor as it was before; check the server and put the records listed back by hand.'}`,
+    );
+  }
   const revertApplyId = await recordSetupApply(ctx, {
     accountId: row.account_id,
     domain: row.domain,
