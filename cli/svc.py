@@ -216,7 +216,8 @@ def cmd_setup_link(client, args):
 
 
 def cmd_verify(client, args):
-    answer = client.request("POST", "/v1/domains/%s/verify" % urllib.parse.quote(args.domain.strip(), safe=""))
+    body = {"connection_id": args.connection} if args.connection is not None else None
+    answer = client.request("POST", "/v1/domains/%s/verify" % urllib.parse.quote(args.domain.strip(), safe=""), body)
     if isinstance(answer, dict) and answer.get("verified") is False:
         # The answer still goes to stdout (it names the record to publish); the exit status says "not yet".
         sys.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False) + "\n")
@@ -547,8 +548,11 @@ def build_parser():
     sub = add("verify", "check now whether a domain's verification record is published",
               "Looks the TXT at _inbox-verification.DOMAIN up now (POST /v1/domains/DOMAIN/verify). Prints the "
               "answer; exits 0 when the domain is verified (it then stays verified), 1 when not, with what to "
-              "publish on stderr. Needs a key with scope write.", cmd_verify)
+              "publish on stderr. With --connection ID the record is first published through that DNS connection "
+              "of yours (GET /v1/dns-connections lists them), so the domain is proved at once. Needs a key with scope write.", cmd_verify)
     sub.add_argument("domain", metavar="DOMAIN", help="the domain to verify, e.g. example.com")
+    sub.add_argument("--connection", type=int, metavar="ID",
+                     help="publish the proof record through this DNS connection first (GET /v1/dns-connections lists them)")
 
     sub = add("setup", "the records a domain needs, each with its status, and its build state",
               "Shows the records DOMAIN needs (MX, SPF merged into yours, DKIM, DMARC, forwarding, proof of control), "

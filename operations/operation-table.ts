@@ -466,8 +466,17 @@ export const domainVerificationRows = [
     scope: 'write',
     rateLimit: 'change',
     summary:
-      'Check now: looks the TXT at _inbox-verification.<domain> up and answers verified true or false with a sentence; once verified, a domain stays verified for your account.',
-    params: [{ name: 'domain', in: 'path', type: 'string', required: true, description: 'The domain to verify, e.g. example.com.' }],
+      'Check now: looks the TXT at _inbox-verification.<domain> up and answers verified true or false with a sentence; once verified, a domain stays verified for your account. With {"connection_id": 3} the TXT is first published through that DNS connection of yours (the one record written to a domain not yet proved: a key that changes the zone is proof), then read from the zone\'s own servers, so the answer is verified true at once.',
+    params: [
+      { name: 'domain', in: 'path', type: 'string', required: true, description: 'The domain to verify, e.g. example.com.' },
+      {
+        name: 'connection_id',
+        in: 'body',
+        type: 'integer',
+        required: false,
+        description: 'Optional: a connection_id from GET /v1/dns-connections to publish the proof TXT through first; leave it out to only check.',
+      },
+    ],
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
 ] as const satisfies readonly OperationRow[];

@@ -65,7 +65,13 @@ export function createRestHandler(options: {
       await refuseWithoutKeyOrScope(row.scope, ctx);
       const bodyFields = row.params.some((p) => p.in === 'body');
       const raw = row.rawBody && !isJsonBody(request) ? row.rawBody : undefined;
-      const body = raw ? await readRawBody(request, url, raw) : row.bodyVariable || publicPost || bodyFields ? await readJsonBody(request) : undefined;
+      // A row whose body fields are all optional (verify_domain's connection_id) may be called with no body, as before it had any.
+      const bodyOptional = bodyFields && !row.bodyVariable && !publicPost && row.params.every((p) => p.in !== 'body' || !p.required);
+      const body = raw
+        ? await readRawBody(request, url, raw)
+        : row.bodyVariable || publicPost || bodyFields
+          ? await readJsonBody(request, bodyOptional)
+          : undefined;
       // A call that takes no body may send none or {}: anything else is a mistake to report before
       // the operation runs (a reset sent with a misspelt field must not reset regardless).
       if (body === undefined && request.method !== 'GET' && request.method !== 'HEAD') await refuseUnexpectedBody(request, row);
@@ -135,8 +141,9 @@ function isReplayed(answer: unknown): boolean {
   return typeof answer === 'object' && answer !== null && (answer as { replayed?: unknown }).replayed === true;
 }
 
-async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+async function readJsonBody(request: Request, mayBeEmpty = false): Promise<Record<string, unknown>> {
   const text = await request.text();
+  if (text.trim() === '' && mayBeEmpty) return {};
   if (text.trim() === '') throw badRequest('missing_body', 'Send a JSON object as the request body.');
   const value = parseJsonBounded(text, {
     code: 'malformed_json',

@@ -60,9 +60,16 @@ builder.queryField('domainVerification', (t) =>
 builder.mutationField('verifyDomain', (t) =>
   t.field({
     type: DomainVerificationResultRef,
-    description: 'Looks the TXT at _inbox-verification.<domain> up now; once it holds your token the domain stays verified.',
+    description:
+      'Looks the TXT at _inbox-verification.<domain> up now; once it holds your token the domain stays verified. With connectionId the TXT is first published through that DNS connection of yours.',
     authScopes: { write: true },
-    args: { domain: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => verifyDomain(args.domain, ctx),
+    args: {
+      domain: t.arg.string({ required: true }),
+      connectionId: t.arg.int({
+        required: false,
+        description: 'One of your DNS connections: the proof TXT is published through it first, then read from the zone, so the domain is proved at once.',
+      }),
+    },
+    resolve: (_root, args, ctx) => verifyDomain(args.domain, ctx, args.connectionId),
   }),
 );

@@ -1093,6 +1093,7 @@ export type UploadReportMutation = { uploadReport: { stored: number, duplicates:
 
 export type VerifyDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];
+  connectionId: InputMaybe<Scalars['Int']['input']>;
 }>;
 
 

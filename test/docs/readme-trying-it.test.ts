@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
 import { googleAttachedDemoDomain, orderableDemoDomains } from '../support/fixture-zone.js';
 import { repoRoot } from '../support/spawn-server.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { startTestService, TEST_ADMIN_SETTINGS, type TestService } from '../support/test-service.js';
+import { runAdminCommand } from '../../admin/run-admin-command.js';
 import { postJson, saveCardThroughSandboxPage } from '../orders/support/ordering-fixture.js';
 
 // A newcomer's first ten minutes, offline: `npm run dev-dns` beside the service, then the README's
@@ -188,6 +189,39 @@ describe('README "Trying it", offline against npm run dev-dns', () => {
     expect(setup.records.filter((r: { required: boolean }) => r.required).map((r: { status: string }) => r.status)).not.toContain('verified');
     const twice = await postJson(service, `/v1/domains/${domain}/setup/applies/${applied.body.apply_id}/revert`, { dry_run: false });
     expect(twice.body.code).toBe('already_reverted');
+  });
+
+  it("a new account proves a demo domain through the README's DNS connection to the demo DNS: its development key works for every account", async () => {
+    const made = await runAdminCommand(service.services.db, ['create-account', '--name', 'README newcomer'], TEST_ADMIN_SETTINGS);
+    if (!made.ok) throw new Error(made.error);
+    const keyMade = await runAdminCommand(
+      service.services.db,
+      ['create-key', '--account', String(made.result.account_id), '--scopes', 'read,write'],
+      TEST_ADMIN_SETTINGS,
+    );
+    if (!keyMade.ok) throw new Error(keyMade.error);
+    const key = String(keyMade.result.key);
+    const proof = /-d '(\{"connection_id":\d+\})' \$API\/v1\/domains\/([\w.-]+)\/verify/.exec(tryingIt);
+    expect(proof).not.toBeNull();
+    const domain = proof![2]!;
+    expect(orderableDemoDomains).toContain(domain);
+    const before = await postJson(service, `/v1/domains/${domain}/verify`, undefined, { key });
+    expect(before.body.verified, JSON.stringify(before.body)).toBe(false);
+    const connection = JSON.parse(/-d '(\{"kind":"rfc2136"[^']+\})'/.exec(tryingIt)![1]!);
+    const created = await postJson(service, '/v1/dns-connections', { ...connection, port: Number(devDnsAddress.split(':')[1]) }, { key });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const proved = await postJson(service, `/v1/domains/${domain}/verify`, { ...JSON.parse(proof![1]!), connection_id: created.body.connection_id }, { key });
+    expect(proved.status, JSON.stringify(proved.body)).toBe(200);
+    expect(proved.body).toMatchObject({ domain, verified: true });
+    const preview = await postJson(
+      service,
+      '/v1/orders/preview',
+      { sku: 'google-inbox-unwarmed', domains: [{ domain, mailboxes: [{ first_name: 'Ada', last_name: 'Lovelace', local_part: 'ada' }] }] },
+      { key },
+    );
+    expect(preview.body.problems ?? [], JSON.stringify(preview.body)).not.toContainEqual(
+      expect.objectContaining({ issues: expect.arrayContaining([expect.objectContaining({ code: 'domain_not_verified' })]) }),
+    );
   });
 
   it('lets every other demo domain be ordered, and refuses the Google-attached one', async () => {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { DomainVerificationQuery, VerifyDomainMutation } from '../gql/graphql';
@@ -6,7 +7,8 @@ import { errorSentence } from '../api';
 import { Page } from '../ui/page';
 import { ErrorBanner, QueryState } from '../ui/status';
 import { Chip } from '../ui/chip';
-import { Field } from '../ui/field';
+import { Field, SelectField } from '../ui/field';
+import { DnsConnectionsDocument, connectionWords } from './settings-dns';
 import { formatDate } from '../ui/format';
 
 const DomainVerificationDocument = graphql(`
@@ -20,8 +22,8 @@ const DomainVerificationDocument = graphql(`
 `);
 
 const VerifyDomainDocument = graphql(`
-  mutation VerifyDomain($domain: String!) {
-    verifyDomain(domain: $domain) {
+  mutation VerifyDomain($domain: String!, $connectionId: Int) {
+    verifyDomain(domain: $domain, connectionId: $connectionId) {
       domain verified verifiedAt detail
     }
   }
@@ -32,7 +34,8 @@ type Result = VerifyDomainMutation['verifyDomain'];
 
 /**
  * Proving domains are the account's own: the token and the TXT record to publish, a "check now" per
- * domain, and the domains already proved (they stay proved).
+ * domain (or "prove it with a DNS connection": the record published through one of the account's
+ * connections, then checked at once), and the domains already proved (they stay proved).
  */
 export function VerificationPage() {
   const [result, reexecute] = useQuery({ query: DomainVerificationDocument });
@@ -84,12 +87,19 @@ function RecordToPublish(props: { verification: Verification }) {
   );
 }
 
+/** "" in the "Prove it with" choice: the record the person published themselves, only checked. */
+const PUBLISHED_MYSELF = '';
+
 function CheckNow(props: { onVerified: () => void }) {
   const [state, verify] = useMutation(VerifyDomainDocument);
+  const [connections] = useQuery({ query: DnsConnectionsDocument });
   const [domain, setDomain] = useState('');
+  const [how, setHow] = useState(PUBLISHED_MYSELF);
   const [results, setResults] = useState<readonly Result[]>([]);
-  const check = async (name: string) => {
-    const answer = await verify({ domain: name });
+  // A key that cannot list connections still checks: the choice then offers only the record published by hand.
+  const usable = connections.data?.dnsConnections ?? [];
+  const check = async (name: string, connectionId: number | null = null) => {
+    const answer = await verify({ domain: name, connectionId });
     const checked = answer.data?.verifyDomain;
     if (!checked) return;
     // Newest answer first, one row per domain.
@@ -98,11 +108,21 @@ function CheckNow(props: { onVerified: () => void }) {
   };
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    await check(domain.trim());
+    await check(domain.trim(), how === PUBLISHED_MYSELF ? null : Number(how));
   };
+  const viaConnection = how !== PUBLISHED_MYSELF;
   return (
     <section className="card card-titled" aria-labelledby="check-heading">
       <h2 id="check-heading">Check a domain</h2>
+      <p>
+        Published the record yourself? Check it now. Or prove it with a DNS connection: we publish the record through one of your connections (a key that
+        changes the zone proves it is yours) and check it at once.{' '}
+        {usable.length === 0 && !connections.fetching ? (
+          <>
+            You have no DNS connection yet: <Link href="/settings">add one in Settings</Link>.
+          </>
+        ) : null}
+      </p>
       <form className="toolbar" onSubmit={(event) => void submit(event)}>
         <Field
           label="Domain"
@@ -115,8 +135,19 @@ function CheckNow(props: { onVerified: () => void }) {
           value={domain}
           onChange={(e) => setDomain(e.target.value)}
         />
+        {usable.length > 0 ? (
+          <SelectField
+            label="Prove it with"
+            value={how}
+            onChange={(e) => setHow(e.target.value)}
+            options={[
+              { value: PUBLISHED_MYSELF, label: 'The record I published' },
+              ...usable.map((c) => ({ value: String(c.connectionId), label: `DNS connection ${c.connectionId}: ${connectionWords(c)}` })),
+            ]}
+          />
+        ) : null}
         <button type="submit" className="primary" disabled={state.fetching}>
-          {state.fetching ? 'Checking…' : 'Check now'}
+          {state.fetching ? (viaConnection ? 'Publishing…' : 'Checking…') : viaConnection ? 'Publish and check' : 'Check now'}
         </button>
       </form>
       <ErrorBanner message={errorSentence(state.error)} />
