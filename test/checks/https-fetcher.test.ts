@@ -99,9 +99,13 @@ describe('the HTTPS fetcher', () => {
   });
 
   it('gives up at the deadline', async () => {
-    // What ended the fetch is read from its code, not from a stopwatch.
-    const result = await fetcher.get('https://site.fetch.test/slow', { maxBytes: 1000, timeoutMs: 300 });
-    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+    // What ended the fetch is read from its code, not from a stopwatch. The slow page answers after
+    // 1.5 s, so without the deadline the fetch would succeed. The deadline reads "timeout" once the TLS
+    // handshake is done and "unreachable" before it (a busy machine may not finish the handshake in
+    // time): either way the deadline ended it, since the server is up and never refuses.
+    const result = await fetcher.get('https://site.fetch.test/slow', { maxBytes: 1000, timeoutMs: 1000 });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && ['timeout', 'unreachable'].includes(result.code), JSON.stringify(result)).toBe(true);
   });
 
   it('refuses a certificate issued for another name', async () => {
