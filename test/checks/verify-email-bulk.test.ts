@@ -5,6 +5,7 @@ import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js
 import type { DnsAnswer, DnsLookup, DnsRecordType } from '../../resolvers/checks/dns/dns-types.js';
 import { VERIFY_EMAIL_CHUNK, verifyEmail } from '../../resolvers/checks/verify-email/verify-email.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
+import { startTestService, type TestService } from '../support/test-service.js';
 
 /**
  * Issue 32, item 2: a full bulk call (5,000 addresses) asks each name once, and does not hold the
@@ -31,10 +32,23 @@ const emails = Array.from(
 );
 
 let server: TestDnsServer;
+let service: TestService;
 beforeAll(async () => {
   server = await startTestDnsServer({ records });
+  service = await startTestService({
+    env: { DNS_SERVERS: server.server, DNS_TIMEOUT_MS: '5000', DNS_TRIES: '1' },
+    googleTenancy: { probe: async () => 'unknown' },
+    rateLimits: { public: 10_000 },
+    socketless: true,
+  });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await service?.close();
+  await server?.close();
+});
+
+/** The questions since `before` about the fixture's names (the running service may ask about others). */
+const fixtureQuestions = (before: number) => server.questions.slice(before).filter((q) => /\.(?:bulk|hosts)\.example$/i.test(q.name));
 
 const context = (dns: DnsLookup): CheckContext => ({
   dns,
@@ -47,7 +61,7 @@ describe('verify-email over 5,000 addresses', () => {
     const before = server.questions.length;
     const dns = createDnsLookup({ servers: [server.server], timeoutMs: 5000, tries: 1, concurrency: 32 });
     const answer = await verifyEmail({ emails }, context(dns));
-    const asked = server.questions.slice(before);
+    const asked = fixtureQuestions(before);
     const names = new Set(asked.map((q) => q.name.toLowerCase()));
     expect(asked.length).toBe(DOMAINS + HOSTS);
     expect(names.size).toBe(DOMAINS + HOSTS);
@@ -93,5 +107,21 @@ describe('verify-email over 5,000 addresses', () => {
     expect(askedInTurn.size).toBeGreaterThanOrEqual(VERIFY_EMAIL_LIMIT / VERIFY_EMAIL_CHUNK);
     // The answers are built in chunks too: the loop turned again after the last question.
     expect(turn - Math.max(...askedInTurn.keys())).toBeGreaterThanOrEqual(VERIFY_EMAIL_LIMIT / VERIFY_EMAIL_CHUNK - 1);
+  });
+
+  it('through the public REST door too: 707 questions for the 707 names, every address answered in order', async () => {
+    const before = server.questions.length;
+    const response = await service.pub('/.platform/functions/verify-email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ emails }),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { results: { email: string; valid: boolean | null }[] };
+    const asked = fixtureQuestions(before);
+    expect(asked.length).toBe(DOMAINS + HOSTS);
+    expect(new Set(asked.map((q) => `${q.name.toLowerCase()}`)).size).toBe(DOMAINS + HOSTS);
+    expect(answer.results.map((r) => r.email)).toEqual(emails);
+    expect(answer.results.every((r) => r.valid === true)).toBe(true);
   });
 });
