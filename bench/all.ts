@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { benchBulk } from './bulk.js';
+import { VERIFY_LIMIT_RUN, benchBulk } from './bulk.js';
 import { benchBounds } from './bounds.js';
 import { benchCraftedSpfTree, benchSpfLookahead, type SpfLookaheadFigures } from './checks-spf.js';
 import { benchSpfCpu } from './spf-cpu.js';
@@ -116,6 +116,15 @@ await step('bulk', async () => {
   for (const r of f.runs) {
     row('bulk', `${r.name}: questions / distinct`, r.questions_per_distinct, '1.0', r.questions_per_distinct <= 1.0001);
     row('bulk', `${r.name}: wall / ideal`, r.wall_per_ideal, '<= 1.5', r.wall_per_ideal <= 1.5);
+    if (r.name === VERIFY_LIMIT_RUN) {
+      row(
+        'bulk',
+        `${r.name}: longest event-loop stall, ms CPU (${r.longest_stall_ms} ms wall)`,
+        r.longest_stall_cpu_ms,
+        '<= 100',
+        r.longest_stall_cpu_ms <= 100,
+      );
+    }
   }
   console.log(JSON.stringify(f, null, 1));
 });

@@ -99,11 +99,28 @@ interface DomainVerdict {
  */
 export const MAX_MX_HOSTS_PER_DOMAIN = 5;
 
+/** What the lookups of one MX host found, whatever its spelling or preference in an MX set. */
+type HostLookup = Pick<MxHostInspection, 'cname_target' | 'addresses' | 'resolves'>;
+
+/** Per call: each MX host's lookups by lower-cased name, so a host shared by many domains is inspected once. */
+type HostLookups = Map<string, Promise<HostLookup>>;
+
+async function lookUpHost(dns: DnsLookup, exchange: string): Promise<HostLookup> {
+  // An alias shows in the A answer's CNAME chain: no CNAME question is needed.
+  const a = await dns.lookup(exchange, 'A');
+  if (a.ok) return { cname_target: a.canonical ?? null, addresses: a.records.map((r) => r.data), resolves: true };
+  const aaaa = await dns.lookup(exchange, 'AAAA');
+  const target = a.canonical ?? aaaa.canonical ?? null;
+  const addresses = aaaa.ok ? aaaa.records.map((r) => r.data) : [];
+  const resolves = addresses.length > 0 ? true : isMissing(a) && isMissing(aaaa) ? false : null;
+  return { cname_target: target, addresses, resolves };
+}
+
 /**
- * The most preferred hosts, each asked CNAME and A at once, and AAAA only when it has no A (an
- * IPv6-only host is still a mail host). Address literals are not looked up.
+ * The most preferred hosts, each asked A, and AAAA only when it has no A (an IPv6-only host is
+ * still a mail host). Address literals are not looked up.
  */
-async function inspectHosts(dns: DnsLookup, mx: readonly MxRecord[]): Promise<MxHostInspection[]> {
+async function inspectHosts(dns: DnsLookup, mx: readonly MxRecord[], hostLookups: HostLookups): Promise<MxHostInspection[]> {
   const seen = new Set<string>();
   const unique = mx
     .filter((m) => {
@@ -116,19 +133,18 @@ async function inspectHosts(dns: DnsLookup, mx: readonly MxRecord[]): Promise<Mx
   return Promise.all(
     unique.map(async ({ exchange, preference }): Promise<MxHostInspection> => {
       if (isIP(exchange) !== 0) return { exchange, preference, is_address: true, cname_target: null, addresses: [], resolves: false };
-      // An alias shows in the A answer's CNAME chain: no CNAME question is needed.
-      const a = await dns.lookup(exchange, 'A');
-      if (a.ok) return { exchange, preference, is_address: false, cname_target: a.canonical ?? null, addresses: a.records.map((r) => r.data), resolves: true };
-      const aaaa = await dns.lookup(exchange, 'AAAA');
-      const target = a.canonical ?? aaaa.canonical ?? null;
-      const addresses = aaaa.ok ? aaaa.records.map((r) => r.data) : [];
-      const resolves = addresses.length > 0 ? true : isMissing(a) && isMissing(aaaa) ? false : null;
-      return { exchange, preference, is_address: false, cname_target: target, addresses, resolves };
+      const key = exchange.toLowerCase();
+      let pending = hostLookups.get(key);
+      if (!pending) {
+        pending = lookUpHost(dns, exchange);
+        hostLookups.set(key, pending);
+      }
+      return { exchange, preference, is_address: false, ...(await pending) };
     }),
   );
 }
 
-async function verifyDomain(dns: DnsLookup, domain: string): Promise<DomainVerdict> {
+async function verifyDomain(dns: DnsLookup, domain: string, hostLookups: HostLookups): Promise<DomainVerdict> {
   const route = await resolveMailRoute(dns, domain);
   const plain = (valid: boolean | null, reason: EmailReason, detail: string): DomainVerdict => ({ route, valid, reason, detail, issues: [] });
   switch (route.kind) {
@@ -143,7 +159,7 @@ async function verifyDomain(dns: DnsLookup, domain: string): Promise<DomainVerdi
     case 'implicit_mx':
       return plain(true, 'deliverable', `${domain} has no MX; mail goes to its own address (implicit MX, RFC 5321 section 5.1).`);
     case 'mx': {
-      const hosts = await inspectHosts(dns, route.mx);
+      const hosts = await inspectHosts(dns, route.mx, hostLookups);
       const issues = mxRuleFindings(domain, hosts, route.with_null_mx);
       const verdict = (valid: boolean | null, reason: EmailReason, detail: string): DomainVerdict => ({
         route,
@@ -169,58 +185,88 @@ async function verifyDomain(dns: DnsLookup, domain: string): Promise<DomainVerdi
 }
 
 /**
+ * Addresses handled between two turns of the event loop. A call holds up to VERIFY_EMAIL_LIMIT
+ * addresses, and their syntax checks and answers in one synchronous stretch held every other
+ * request up to a second (issue 32, item 2): in chunks, the longest stretch is one chunk's work.
+ */
+export const VERIFY_EMAIL_CHUNK = 250;
+
+/** Lets the event loop run its other work (timers, sockets, other requests) before the next chunk. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** `work` on each item, in chunks of VERIFY_EMAIL_CHUNK with a turn of the event loop between them. */
+async function inChunks<T, R>(items: readonly T[], work: (item: T) => R): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += 1) {
+    if (i > 0 && i % VERIFY_EMAIL_CHUNK === 0) await yieldToLoop();
+    out.push(work(items[i] as T));
+  }
+  return out;
+}
+
+const invalidSyntax = (email: string, message: string): EmailResult => ({
+  email,
+  valid: false,
+  syntax_valid: false,
+  reason: 'invalid_syntax',
+  detail: message,
+  domain: null,
+  domain_unicode: null,
+  mx: [],
+  implicit_mx: false,
+  null_mx: false,
+  disposable: false,
+  role: false,
+  mx_issues: [],
+});
+
+/**
  * Per address: syntax (email-syntax.ts), the domain's mail route from DNS (MX, RFC 7505 null MX,
  * RFC 5321 implicit MX), whether the domain is disposable and whether the local part is a role.
- * Each distinct domain is resolved once; every lookup goes through the request's DnsLookup, which
- * de-duplicates (name, type) questions and keeps at most DNS_CONCURRENCY in flight. No SMTP.
+ * Each distinct domain is resolved once and each distinct MX host inspected once per call; every
+ * lookup goes through the request's DnsLookup, which de-duplicates (name, type) questions and keeps
+ * at most DNS_CONCURRENCY in flight. No SMTP. The per-address work runs in chunks that yield to
+ * the event loop (VERIFY_EMAIL_CHUNK).
  */
 export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): Promise<VerifyEmailAnswer> {
   const emails = parseBulkInput(input.emails, 'emails', VERIFY_EMAIL_LIMIT, 'ana@example.com,bo@example.org');
   const verdicts = new Map<string, Promise<DomainVerdict>>();
-  const results = await Promise.all(
-    emails.map(async (email): Promise<EmailResult> => {
-      const syntax = checkEmailSyntax(email);
-      if (!syntax.valid) {
-        return {
-          email,
-          valid: false,
-          syntax_valid: false,
-          reason: 'invalid_syntax',
-          detail: syntax.message,
-          domain: null,
-          domain_unicode: null,
-          mx: [],
-          implicit_mx: false,
-          null_mx: false,
-          disposable: false,
-          role: false,
-          mx_issues: [],
-        };
-      }
-      let pending = verdicts.get(syntax.domain);
-      if (!pending) {
-        pending = verifyDomain(ctx.dns, syntax.domain);
-        verdicts.set(syntax.domain, pending);
-      }
-      const verdict = await pending;
-      const route = verdict.route;
-      return {
-        email,
-        valid: verdict.valid,
-        syntax_valid: true,
-        reason: verdict.reason,
-        detail: verdict.detail,
-        domain: syntax.domain,
-        domain_unicode: syntax.domain_unicode,
-        mx: route.kind === 'mx' ? route.mx : route.kind === 'implicit_mx' ? [{ preference: 0, exchange: syntax.domain }] : [],
-        implicit_mx: route.kind === 'implicit_mx',
-        null_mx: route.kind === 'null_mx',
-        disposable: isDisposableDomain(syntax.domain),
-        role: isRoleLocalPart(syntax.local),
-        mx_issues: verdict.issues,
-      };
-    }),
-  );
+  const disposable = new Map<string, boolean>();
+  const hostLookups: HostLookups = new Map();
+  // Syntax first, chunk by chunk; a domain's lookups start as soon as its first address is read.
+  const checked = await inChunks(emails, (email) => {
+    const syntax = checkEmailSyntax(email);
+    if (syntax.valid && !verdicts.has(syntax.domain)) {
+      const pending = verifyDomain(ctx.dns, syntax.domain, hostLookups);
+      // Awaited below; a rejection must not count as unhandled while later chunks are read.
+      pending.catch(() => undefined);
+      verdicts.set(syntax.domain, pending);
+      disposable.set(syntax.domain, isDisposableDomain(syntax.domain));
+    }
+    return { email, syntax };
+  });
+  const settled = new Map<string, DomainVerdict>();
+  await Promise.all([...verdicts].map(async ([domain, pending]) => settled.set(domain, await pending)));
+  const results = await inChunks(checked, ({ email, syntax }): EmailResult => {
+    if (!syntax.valid) return invalidSyntax(email, syntax.message);
+    const verdict = settled.get(syntax.domain) as DomainVerdict;
+    const route = verdict.route;
+    return {
+      email,
+      valid: verdict.valid,
+      syntax_valid: true,
+      reason: verdict.reason,
+      detail: verdict.detail,
+      domain: syntax.domain,
+      domain_unicode: syntax.domain_unicode,
+      mx: route.kind === 'mx' ? route.mx : route.kind === 'implicit_mx' ? [{ preference: 0, exchange: syntax.domain }] : [],
+      implicit_mx: route.kind === 'implicit_mx',
+      null_mx: route.kind === 'null_mx',
+      disposable: disposable.get(syntax.domain) === true,
+      role: isRoleLocalPart(syntax.local),
+      mx_issues: verdict.issues,
+    };
+  });
 
   const counts = {
     valid: results.filter((r) => r.valid === true).length,
