@@ -354,6 +354,10 @@ describe('every operation answers byte for byte as recorded (test/wire/golden/)'
     it.each(DOORS)(`${row.name} through %s`, async (door) => {
       const c = cases[row.name];
       expect(c, `no case for ${row.name}`).toBeDefined();
+      // Events recorded during the file (reading the seeded live domain records domain.needs_attention)
+      // take created_at from the database's clock, as the folders do: pinned as PGlite has it.
+      if (row.name === 'list_events')
+        await sql`update events set created_at = ${FIXED_NOW} where account_id = ${service.demo.accountId}`.execute(service.services.db);
       const recorded = await call(row, door, c!);
       const problem = !row.annotations.readOnlyHint
         ? refused(recorded, door)
