@@ -153,7 +153,7 @@ describe('the mailboxes page', () => {
           const eventsBefore = (await resets()).length;
 
           // Asked first; Cancel changes nothing.
-          await page.getByRole('button', { name: `Reset the password of ${email}` }).click();
+          await page.getByRole('button', { name: `Reset password for ${email}` }).click();
           expect(await page.getByText(`Give ${email} a new password? The old one stops working at once.`).isVisible()).toBe(true);
           await expectAxeClean(page);
           await page.getByRole('button', { name: 'Cancel' }).click();
@@ -162,7 +162,7 @@ describe('the mailboxes page', () => {
           expect(await resets()).toHaveLength(eventsBefore);
 
           // Confirmed: the new password is shown once, and it is the one now sealed for the mailbox.
-          await page.getByRole('button', { name: `Reset the password of ${email}` }).click();
+          await page.getByRole('button', { name: `Reset password for ${email}` }).click();
           await page.getByRole('button', { name: 'Yes, reset it' }).click();
           const shown = page.locator('.new-password code');
           await shown.waitFor();
