@@ -114,6 +114,14 @@ export function checkPortalPagesAt(viewport: PortalViewport): PortalAtViewport {
       .orderBy('id')
       .executeTakeFirstOrThrow();
     liveDomain = live.domain;
+    // A DNS connection, so the setup page shows its "DNS connection" picker (once 438 px wide on a 390 px phone).
+    const connection = await service.api('/v1/dns-connections', {
+      method: 'POST',
+      key: service.demo.key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'cloudflare', label: 'Our Cloudflare account for every sending domain', api_token: 'cf_portal_pages_0123456789abcdef' }),
+    });
+    if (connection.status !== 200) throw new Error(`the DNS connection was refused: ${connection.status} ${await connection.text()}`);
     const person = await createUserInAccount(service, service.demo.accountId, 'owner');
     if (!runBrowserTests) return;
     browser = await launchChromium();
