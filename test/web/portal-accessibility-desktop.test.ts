@@ -13,9 +13,9 @@ import { countRoutePaths } from '../support/portal-routes.js';
 
 /**
  * Every portal page, signed in and signed out, at 1280×900: no serious or critical axe-core
- * violation (WCAG 2.0 A/AA, 2.1 AA), one h1, no sideways scroll, a full-page screenshot; and the
+ * violation (WCAG 2.0 A/AA and 2.1 A/AA, and every rule about names), one h1, no sideways scroll, a full-page screenshot; and the
  * keyboard path through the frame (skip link, navigation in order, focus on the new page's heading).
- * The signed-in pages come from routes.tsx itself, so a new page is covered. The phone's half is
+ * The signed-in pages come from routes.tsx itself, so a new page is covered; a live domain's setup and mailboxes pages too. The phone's half is
  * portal-accessibility-phone.test.ts.
  */
 

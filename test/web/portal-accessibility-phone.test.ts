@@ -6,7 +6,7 @@ import { expectAxeClean } from '../support/axe.js';
 
 /**
  * Every portal page, signed in and signed out, at 390×844: no serious or critical axe-core
- * violation (WCAG 2.0 A/AA, 2.1 AA), one h1, no sideways scroll, a full-page screenshot; and the
+ * violation (WCAG 2.0 A/AA and 2.1 A/AA, and every rule about names), one h1, no sideways scroll, a full-page screenshot; and the
  * keyboard path through the phone's menu. The desktop's half is portal-accessibility-desktop.test.ts.
  */
 

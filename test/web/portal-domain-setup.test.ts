@@ -309,6 +309,46 @@ describe('the setup page of a domain', () => {
 
 describe('DNS connections in settings', () => {
   it.skipIf(!runBrowserTests)(
+    `"Add a DNS connection in Settings" opens the DNS connections section, scrolled to and focused, with a way back to the domain${skipNote}`,
+    async () => {
+      expect(await restConnections()).toEqual([]);
+      const portal = await signedInPortal(browser!, service, { viewport: PHONE });
+      try {
+        const { page } = portal;
+        await openSetup(page);
+        await page.getByRole('region', { name: 'Publish for me' }).getByRole('link', { name: 'Add a DNS connection in Settings' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+        expect(new URL(page.url()).hash).toBe('#dns-connections');
+        // The section takes the focus (a screen reader starts there) and is on the screen, not 5,000 px below.
+        await page.waitForFunction(() => document.activeElement?.id === 'dns-connections');
+        await pageSettled(page);
+        const section = page.getByRole('region', { name: 'DNS connections' });
+        const heading = section.getByRole('heading', { level: 2, name: 'DNS connections' });
+        await page.waitForFunction(() => {
+          const box = document.getElementById('dns-connections-heading')!.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        });
+        expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+        expect(await heading.isVisible()).toBe(true);
+        await expectAxeClean(page);
+        await expectAxeClean(page, 'names');
+
+        // The way back leads to the setup of the domain the link was opened from.
+        await section.getByRole('link', { name: `Back to the setup of ${DOMAIN}` }).click();
+        await page.getByRole('heading', { level: 1, name: `Setup of ${DOMAIN}` }).waitFor();
+        expect(new URL(page.url()).pathname).toBe(`/portal/domains/${DOMAIN}/setup`);
+
+        // Only a setup page of this portal is a way back: any other return_to shows no link.
+        await page.goto(`${service.apiUrl}/portal/settings?return_to=${encodeURIComponent('https://example.com/x')}#dns-connections`);
+        await page.waitForFunction(() => document.activeElement?.id === 'dns-connections');
+        expect(await section.getByRole('link', { name: /^Back to/ }).count()).toBe(0);
+      } finally {
+        await portal.close();
+      }
+    },
+  );
+
+  it.skipIf(!runBrowserTests)(
     `adds an RFC 2136 connection with the secret in a password field, never shown again; deletes one after confirming${skipNote}`,
     async () => {
       const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });

@@ -130,8 +130,6 @@ describe('a new account in the portal', () => {
       await sent.waitFor();
       // The deliveries open by themselves and list the test event the service queued.
       await endpoint.getByRole('table').getByText('webhook.test', { exact: true }).waitFor();
-      // WCAG rules: the page's People section still has a "Make member" button whose spoken name does not
-      // hold its visible text (label-content-name-mismatch, not part of this change).
       await expectAxeClean(page);
       expect(portal.offsite).toEqual([]);
     } finally {

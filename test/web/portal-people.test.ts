@@ -235,12 +235,12 @@ describe('people in the portal', () => {
             .filter({ hasText: `${invitee} as member, invited by ${owner.email}; the link works until` })
             .count(),
         ).toBe(0);
-        await page.getByRole('button', { name: `Make ${invitee} an owner` }).click();
+        await page.getByRole('button', { name: `Make owner: ${invitee}` }).click();
         await page
           .getByRole('status')
           .filter({ hasText: `${invitee} is now an owner.` })
           .waitFor();
-        await page.getByRole('button', { name: `Make ${invitee} a member` }).click();
+        await page.getByRole('button', { name: `Make member: ${invitee}` }).click();
         await page
           .getByRole('status')
           .filter({ hasText: `${invitee} is now a member.` })

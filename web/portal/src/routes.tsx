@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { DashboardPage } from './pages/dashboard';
 import { OrdersPage } from './pages/orders';
+import { MailboxesIndexPage } from './pages/mailboxes-index';
 import { FoldersPage } from './pages/folders';
 import { BillingPage } from './pages/billing';
 import { AnalyticsPage } from './pages/analytics';
@@ -20,6 +21,7 @@ export interface PortalRoute {
 export const routes: readonly PortalRoute[] = [
   { path: '/', label: 'Dashboard', component: DashboardPage },
   { path: '/orders', label: 'Orders', component: OrdersPage },
+  { path: '/mailboxes', label: 'Mailboxes', component: MailboxesIndexPage },
   { path: '/new-order', label: 'New order', component: NewOrderPage },
   { path: '/folders', label: 'Folders', component: FoldersPage },
   { path: '/analytics', label: 'Analytics', component: AnalyticsPage },

@@ -11,7 +11,7 @@ import { setupPath } from './domain-setup';
 import { mailboxesPath } from './mailboxes';
 import { ShowMore, usePagedQuery } from '../ui/paged-query';
 
-const DashboardDocument = graphql(`
+export const DashboardDocument = graphql(`
   query Dashboard($first: Int!, $after: String) {
     dashboard {
       domainCount mailboxCount orderCount
@@ -29,7 +29,7 @@ const DashboardDocument = graphql(`
 type Order = DashboardQuery['dashboard']['domainsConnection']['orders'][number];
 
 /** The pages' orders in one list: an order whose domains span two pages becomes one group again. */
-function mergeOrders(pages: readonly DashboardQuery[]): Order[] {
+export function mergeOrders(pages: readonly DashboardQuery[]): Order[] {
   const orders: Order[] = [];
   for (const order of pages.flatMap((p) => p.dashboard.domainsConnection.orders)) {
     const last = orders.at(-1);

@@ -6,7 +6,7 @@ import type { ApplyDomainSetupMutation } from '../gql/graphql';
 import { errorSentence } from '../api';
 import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { SelectField } from '../ui/field';
-import { DnsConnectionsDocument, connectionWords } from './settings-dns';
+import { DnsConnectionsDocument, connectionWords, dnsConnectionsPath } from './settings-dns';
 
 const ApplyDomainSetupDocument = graphql(`
   mutation ApplyDomainSetup($domain: String!, $connectionId: Int!, $dryRun: Boolean!) {
@@ -70,7 +70,8 @@ export function PublishForMe(props: { domain: string; onPublished: () => void })
           if (data.dnsConnections.length === 0)
             return (
               <p>
-                We can publish the records of {props.domain} at your DNS provider for you. <Link href="/settings">Add a DNS connection in Settings</Link> first.
+                We can publish the records of {props.domain} at your DNS provider for you.{' '}
+                <Link href={dnsConnectionsPath(props.domain)}>Add a DNS connection in Settings</Link> first.
               </p>
             );
           const connectionId = chosen ?? data.dnsConnections[0]!.connectionId;

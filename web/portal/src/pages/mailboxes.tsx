@@ -156,7 +156,7 @@ export function MailboxesPage() {
                             <button
                               type="button"
                               className="small"
-                              aria-label={`Reset the password of ${m.email}`}
+                              aria-label={`Reset password for ${m.email}`}
                               disabled={resetting.fetching}
                               onClick={() => {
                                 setNewPassword(null);

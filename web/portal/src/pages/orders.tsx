@@ -28,6 +28,9 @@ const EXPORT_FORMATS: readonly { value: string; label: string }[] = [
   { value: 'smartlead', label: 'Smartlead' },
 ];
 
+/** The id of an order's card on the Mailboxes page (its export sits there, beside the credentials). */
+export const mailboxesOrderId = (reference: string) => `mailboxes-${reference.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+
 /** The buttons of one order: the usual three, and its sequencer's format if that is another (not other or none). */
 function exportFormatsFor(sequencer: string): readonly { value: string; label: string }[] {
   if (EXPORT_FORMATS.some((f) => f.value === sequencer) || sequencer === 'other' || sequencer === 'none') return EXPORT_FORMATS;
@@ -35,7 +38,7 @@ function exportFormatsFor(sequencer: string): readonly { value: string; label: s
   return own ? [...EXPORT_FORMATS, { value: own.value, label: own.label }] : EXPORT_FORMATS;
 }
 
-const OrdersDocument = graphql(`
+export const OrdersDocument = graphql(`
   query Orders($first: Int!, $after: String) {
     ordersConnection(first: $first, after: $after) {
       nodes {
@@ -207,7 +210,9 @@ function OrderCard(props: { order: Order; outcome: Outcome | null; onOutcome: (o
           ))}
         </div>
       </fieldset>
-      <ExportButtons subscriptionId={order.subscriptionId} reference={order.reference} sequencer={current} />
+      <p>
+        <Link href={`/mailboxes#${mailboxesOrderId(order.reference)}`}>Mailboxes of order {order.reference}, with their credentials and export</Link>
+      </p>
       {props.outcome ? props.outcome.ok ? <Notice tone="ok">{props.outcome.text}</Notice> : <ErrorBanner message={props.outcome.text} /> : null}
     </section>
   );
@@ -248,7 +253,7 @@ function Switch(props: { label: string; hint: string; checked: boolean; onChange
  * The order's active mailboxes with their passwords as a CSV file in a sequencer's import columns.
  * Each export is recorded as a credentials reveal (the account's people are told).
  */
-function ExportButtons(props: { subscriptionId: string; reference: string; sequencer: string }) {
+export function ExportButtons(props: { subscriptionId: string; reference: string; sequencer: string }) {
   const client = useClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Link, useSearch } from 'wouter';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import type { DnsConnectionInput, DnsConnectionKind, DnsConnectionsQuery } from '../gql/graphql';
@@ -7,6 +8,7 @@ import { ErrorBanner, Notice, QueryState } from '../ui/status';
 import { Field, SelectField } from '../ui/field';
 import { formatDate } from '../ui/format';
 import { ConfirmButtons } from '../ui/confirm-buttons';
+import { useHashTarget } from '../ui/hash-target';
 
 export const DnsConnectionsDocument = graphql(`
   query DnsConnections {
@@ -34,6 +36,22 @@ export function connectionWords(c: DnsConnection): string {
   return c.label ? `${c.label} (${where})` : where;
 }
 
+/** The settings address that opens this section, with a way back to the setup of `domain`. */
+export const dnsConnectionsPath = (domain: string) =>
+  `/settings?return_to=${encodeURIComponent(`/domains/${encodeURIComponent(domain)}/setup`)}#dns-connections`;
+
+/** Where `?return_to=` leads back to: only a domain's setup page in this portal, never another site. */
+function returnTo(search: string): { path: string; domain: string } | null {
+  const path = new URLSearchParams(search).get('return_to');
+  const match = path ? /^\/domains\/([^/?#]+)\/setup$/.exec(path) : null;
+  if (!path || !match) return null;
+  try {
+    return { path, domain: decodeURIComponent(match[1]!) };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Settings → DNS connections: where "publish for me" writes a domain's records. A server that takes
  * signed dynamic updates (BIND, Knot, PowerDNS and several providers) or a Cloudflare API token. The
@@ -42,9 +60,16 @@ export function connectionWords(c: DnsConnection): string {
 export function DnsConnectionsSection() {
   const [result, refetch] = useQuery({ query: DnsConnectionsDocument });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const back = returnTo(useSearch());
+  useHashTarget(result.data !== undefined);
   return (
-    <section className="card settings-section" aria-labelledby="dns-connections-heading">
+    <section id="dns-connections" tabIndex={-1} className="card settings-section" aria-labelledby="dns-connections-heading">
       <h2 id="dns-connections-heading">DNS connections</h2>
+      {back ? (
+        <p>
+          <Link href={back.path}>Back to the setup of {back.domain}</Link>
+        </p>
+      ) : null}
       <p className="aside">
         With a connection to your DNS provider, a domain’s setup page can publish its records for you. Secrets and tokens are stored encrypted and never shown
         again, here or anywhere.

@@ -150,7 +150,7 @@ function PeopleTable(props: { people: readonly Person[]; isOwner: boolean; myId:
                             className="small"
                             disabled={roleChange.fetching}
                             onClick={() => void setRole(person, other)}
-                            aria-label={`Make ${person.email} ${other === 'owner' ? 'an owner' : 'a member'}`}
+                            aria-label={`Make ${other}: ${person.email}`}
                           >
                             Make {other}
                           </button>
