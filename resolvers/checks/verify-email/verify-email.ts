@@ -197,9 +197,9 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 /** `work` on each item, in chunks of VERIFY_EMAIL_CHUNK with a turn of the event loop between them. */
 async function inChunks<T, R>(items: readonly T[], work: (item: T) => R): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += 1) {
+  for (const [i, item] of items.entries()) {
     if (i > 0 && i % VERIFY_EMAIL_CHUNK === 0) await yieldToLoop();
-    out.push(work(items[i] as T));
+    out.push(work(item));
   }
   return out;
 }
@@ -249,7 +249,9 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
   await Promise.all([...verdicts].map(async ([domain, pending]) => settled.set(domain, await pending)));
   const results = await inChunks(checked, ({ email, syntax }): EmailResult => {
     if (!syntax.valid) return invalidSyntax(email, syntax.message);
-    const verdict = settled.get(syntax.domain) as DomainVerdict;
+    const verdict = settled.get(syntax.domain);
+    // Every valid address's domain was asked above, so its verdict is there.
+    if (!verdict) throw new Error(`verify-email: no verdict for ${syntax.domain}`);
     const route = verdict.route;
     return {
       email,
