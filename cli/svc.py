@@ -216,7 +216,7 @@ def cmd_setup_link(client, args):
 
 
 def cmd_verify(client, args):
-    body = {"connection_id": args.connection} if args.connection is not None else None
+    body = {"connection_id": connection_id(client, args.connection)} if args.connection is not None else None
     answer = client.request("POST", "/v1/domains/%s/verify" % urllib.parse.quote(args.domain.strip(), safe=""), body)
     if isinstance(answer, dict) and answer.get("verified") is False:
         # The answer still goes to stdout (it names the record to publish); the exit status says "not yet".
@@ -226,12 +226,28 @@ def cmd_verify(client, args):
     return answer
 
 
+def connection_id(client, value):
+    """A DNS connection's id from what was typed: the id itself, or its label (GET /v1/dns-connections)."""
+    value = value.strip()
+    if value.isdigit():
+        return int(value)
+    answer = client.request("GET", "/v1/dns-connections")
+    connections = answer if isinstance(answer, list) else answer.get("data", [])
+    found = [c for c in connections if (c.get("label") or "").strip().lower() == value.lower()]
+    if len(found) == 1:
+        return found[0]["connection_id"]
+    names = ", ".join("%s (%s)" % (c["connection_id"], c.get("label") or "no label") for c in connections) or "none yet"
+    if not found:
+        raise Refusal("No DNS connection is labelled \"%s\"; give its id or its label. Yours: %s." % (value, names))
+    raise Refusal("%d DNS connections are labelled \"%s\"; give the id of one. Yours: %s." % (len(found), value, names))
+
+
 def cmd_setup(client, args):
     path = "/v1/domains/%s/setup" % urllib.parse.quote(args.domain.strip(), safe="")
     if args.dry_run and args.apply is None:
-        raise Refusal("--dry-run goes with --apply CONNECTION_ID: svc setup DOMAIN --apply 3 --dry-run")
+        raise Refusal("--dry-run goes with --apply CONNECTION: svc setup DOMAIN --apply 3 --dry-run")
     if args.apply is not None:
-        return client.request("POST", path + "/apply", {"connection_id": args.apply, "dry_run": args.dry_run})
+        return client.request("POST", path + "/apply", {"connection_id": connection_id(client, args.apply), "dry_run": args.dry_run})
     if args.zone:
         return client.request("GET", path + "/zone")
     return client.request("POST" if args.check else "GET", path + ("/check" if args.check else ""))
@@ -551,8 +567,9 @@ def build_parser():
               "publish on stderr. With --connection ID the record is first published through that DNS connection "
               "of yours (GET /v1/dns-connections lists them), so the domain is proved at once. Needs a key with scope write.", cmd_verify)
     sub.add_argument("domain", metavar="DOMAIN", help="the domain to verify, e.g. example.com")
-    sub.add_argument("--connection", type=int, metavar="ID",
-                     help="publish the proof record through this DNS connection first (GET /v1/dns-connections lists them)")
+    sub.add_argument("--connection", metavar="CONNECTION",
+                     help="publish the proof record through this DNS connection first, by id or label "
+                          "(GET /v1/dns-connections lists them)")
 
     sub = add("setup", "the records a domain needs, each with its status, and its build state",
               "Shows the records DOMAIN needs (MX, SPF merged into yours, DKIM, DMARC, forwarding, proof of control), "
@@ -565,8 +582,9 @@ def build_parser():
     sub.add_argument("domain", metavar="DOMAIN", help="a domain on one of your orders, e.g. example.com")
     sub.add_argument("--check", action="store_true", help="check now and record the build state the records justify")
     sub.add_argument("--zone", action="store_true", help="print the records as a BIND zone-file snippet")
-    sub.add_argument("--apply", type=int, metavar="CONNECTION_ID",
-                     help="publish the records not yet verified through this DNS connection (GET /v1/dns-connections lists them)")
+    sub.add_argument("--apply", metavar="CONNECTION",
+                     help="publish the records not yet verified through this DNS connection, by id or label "
+                          "(GET /v1/dns-connections lists them)")
     sub.add_argument("--dry-run", action="store_true", help="with --apply: print the changes without making them")
 
     sub = add("setup-applies", "the journal of a domain's publishes, to undo one",

@@ -360,5 +360,21 @@ describe('svc setup DOMAIN --apply', () => {
     const shown = await run(['setup', plain, '--apply', String(id), '--dry-run']);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ domain: plain, connection_id: id, dry_run: true, changes: [] });
+    // The connection by its label, as people name it; an unknown label lists the ones there are.
+    const label = `bind-${Math.random().toString(36).slice(2, 8)}`;
+    const labelled = await connection({
+      kind: 'rfc2136',
+      label,
+      server: '127.0.0.1',
+      port: bind.port,
+      key_name: bind.key.name,
+      algorithm: bind.key.algorithm,
+      secret: bind.key.secret,
+    });
+    const byLabel = await run(['setup', plain, '--apply', label.toUpperCase(), '--dry-run']);
+    expect(byLabel.code).toBe(0);
+    expect(JSON.parse(byLabel.stdout)).toMatchObject({ connection_id: labelled, dry_run: true });
+    const unknown = await run(['setup', plain, '--apply', 'no-such-label', '--dry-run']);
+    expect(unknown.code).not.toBe(0);
   });
 });

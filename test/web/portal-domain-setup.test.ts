@@ -391,6 +391,10 @@ describe('DNS connections in settings', () => {
         await page.reload();
         await section.getByTestId('dns-connection').filter({ hasText: 'Our BIND' }).waitFor();
         expect(await page.content()).not.toContain(bind.key.secret);
+        // Its id is shown, as the CLI and the API take it.
+        const listed = (await (await service.api('/v1/dns-connections')).json()) as { connection_id: number; label: string | null }[];
+        const ours = listed.find((c) => c.label === 'Our BIND');
+        expect(await section.getByTestId('dns-connection').filter({ hasText: 'Our BIND' }).textContent()).toContain(`connection ${ours?.connection_id}`);
       } finally {
         await portal.close();
       }

@@ -202,7 +202,8 @@ function ConnectionItem(props: { connection: DnsConnection; onChanged: () => voi
   return (
     <li className="webhook" data-testid="dns-connection">
       <p>
-        <strong>{connection.label ?? (connection.kind === 'cloudflare' ? 'Cloudflare' : connection.server)}</strong>
+        <strong>{connection.label ?? (connection.kind === 'cloudflare' ? 'Cloudflare' : connection.server)}</strong>{' '}
+        <span className="hint">connection {connection.connectionId}</span>
       </p>
       <p className="hint">
         {connection.kind === 'cloudflare'
