@@ -126,6 +126,8 @@ describe('the mailboxes page', () => {
         await page.reload();
         await page.getByRole('heading', { level: 1, name: 'Mailboxes' }).waitFor();
         await pageSettled(page);
+        // The order cards load after the heading: wait for the card's own button, then count.
+        await group.getByRole('button', { name: /^Saleshandy/ }).waitFor();
         expect(await group.getByRole('button').count()).toBe(4);
         for (const name of ['IMAP/SMTP (any tool)', 'Instantly', 'Smartlead', 'Saleshandy (your sequencer)'])
           expect(await group.getByRole('button', { name, exact: true }).count(), name).toBe(1);
