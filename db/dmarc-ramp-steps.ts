@@ -11,9 +11,30 @@ export function listDmarcRampSteps(db: Kysely<Database>, accountId: number, doma
   return db.selectFrom('dmarc_ramp_steps').selectAll().where('account_id', '=', accountId).where('domain', '=', domain).orderBy('id').execute();
 }
 
-/** The domains of accounts that let the ramp act on its own, with their account. */
-export function listAutoRampAccounts(db: Kysely<Database>): Promise<{ id: number }[]> {
-  return db.selectFrom('accounts').select('id').where('dmarc_ramp_auto', '=', true).orderBy('id').execute();
+/**
+ * Accounts that let the ramp act on its own and whose ramp has not run on `today` ('YYYY-MM-DD'),
+ * each marked as run today as it is taken, so instances sharing the sweep queue one run a day.
+ */
+export function takeAutoRampAccountsDue(db: Kysely<Database>, today: string): Promise<{ id: number }[]> {
+  return db
+    .updateTable('accounts')
+    .set({ dmarc_ramp_run_on: today })
+    .where('dmarc_ramp_auto', '=', true)
+    .where((eb) => eb.or([eb('dmarc_ramp_run_on', 'is', null), eb('dmarc_ramp_run_on', '<', today)]))
+    .returning('id')
+    .execute();
+}
+
+/** The account's domains that are proved its own: the ones the automatic ramp may publish to. */
+export function listVerifiedRampDomains(db: Kysely<Database>, accountId: number): Promise<{ domain: string }[]> {
+  return db
+    .selectFrom('domains')
+    .innerJoin('verified_domains', (join) => join.onRef('verified_domains.domain', '=', 'domains.domain').onRef('verified_domains.account_id', '=', 'domains.account_id'))
+    .select('domains.domain')
+    .distinct()
+    .where('domains.account_id', '=', accountId)
+    .orderBy('domains.domain')
+    .execute();
 }
 
 export async function findDmarcRampAuto(db: Kysely<Database>, accountId: number): Promise<boolean> {

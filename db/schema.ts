@@ -20,6 +20,8 @@ export interface AccountTable {
   referred_by_account_id: number | null;
   /** The account lets the DMARC ramp advance (and revert) its domains' policies on its own (docs/dmarc-ramp.md). */
   dmarc_ramp_auto: Generated<boolean>;
+  /** The day the automatic ramp last ran for the account; null before its first run. */
+  dmarc_ramp_run_on: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A person who signs in to the portal (docs/people.md). */

@@ -24,14 +24,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema.createIndex('dmarc_ramp_steps_account_domain').on('dmarc_ramp_steps').columns(['account_id', 'domain', 'id']).execute();
-  // Automatic advancing is the account's choice, off until it says so.
+  // Automatic advancing is the account's choice, off until it says so; the sweep runs it once a day (run_on).
   await db.schema
     .alterTable('accounts')
     .addColumn('dmarc_ramp_auto', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('dmarc_ramp_run_on', 'date')
     .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('accounts').dropColumn('dmarc_ramp_run_on').execute();
   await db.schema.alterTable('accounts').dropColumn('dmarc_ramp_auto').execute();
   await db.schema.dropTable('dmarc_ramp_steps').ifExists().execute();
 }

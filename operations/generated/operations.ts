@@ -147,6 +147,20 @@ export enum DmarcPsd {
   Y = 'y'
 }
 
+/** none: p=none (monitoring); quarantine_25: p=quarantine; pct=25; quarantine: p=quarantine; reject: p=reject. The ramp climbs one step at a time (docs/dmarc-ramp.md). */
+export enum DmarcRampStep {
+  None = 'none',
+  Quarantine = 'quarantine',
+  Quarantine_25 = 'quarantine_25',
+  Reject = 'reject'
+}
+
+/** advanced: a step published; reverted: a step undone through the journal. */
+export enum DmarcRampStepKind {
+  Advanced = 'advanced',
+  Reverted = 'reverted'
+}
+
 /** Why a report destination could not be judged. */
 export enum DmarcReportProblem {
   LookupFailed = 'lookup_failed',
@@ -583,7 +597,7 @@ export enum WebhookDeliveryStatus {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, mailbox.suspended, dmarc.failures, tls.failures; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, mailbox.suspended, dmarc.failures, tls.failures, domain.dmarc_advanced, domain.dmarc_reverted; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -593,6 +607,15 @@ export type WorkspaceNameInput = {
   /** 1 to 100 characters. */
   name: Scalars['String']['input'];
 };
+
+export type AdvanceDmarcRampMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+  connectionId: Scalars['Int']['input'];
+  dryRun: Scalars['Boolean']['input'];
+}>;
+
+
+export type AdvanceDmarcRampMutation = { advanceDmarcRamp: { domain: string, connection_id: number, dry_run: boolean, from_step: DmarcRampStep, to_step: DmarcRampStep, record_before: string, record_after: string, apply_id: number | null, step_id: number | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -843,6 +866,18 @@ export type DeleteWorkspaceMutationVariables = Exact<{
 
 export type DeleteWorkspaceMutation = { deleteWorkspace: { deleted: boolean, workspace_id: number, unfiled_domain_count: number } };
 
+export type DmarcRampSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DmarcRampSettingsQuery = { dmarcRampSettings: { auto_advance: boolean } };
+
+export type DmarcRampQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type DmarcRampQuery = { dmarcRamp: { domain: string, step: DmarcRampStep | null, record: string | null, ready: boolean, read_from: string, next_step: DmarcRampStep | null, blocked_by: string | null, auto_advance: boolean, connection_id: number | null, window: { from: string, to: string, days: number, messages: number, passed: number, pass_rate: number | null }, failing_sources: Array<{ ptr: string | null, service: string | null, failed: number, source_ip: string, own_sender: boolean | null }>, revert_offered: { reason: string, step_id: number, apply_id: number } | null, timeline: Array<{ id: number, kind: DmarcRampStepKind, automatic: boolean, reason: string, at: string, from_step: DmarcRampStep, to_step: DmarcRampStep, record_before: string, record_after: string, apply_id: number, pass_rate: number | null }> } };
+
 export type DnsConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1059,6 +1094,13 @@ export type SetAlertSettingsMutationVariables = Exact<{
 
 
 export type SetAlertSettingsMutation = { setAlertSettings: { dmarc_pass_rate_threshold: number, dmarc_pass_rate_threshold_source: AlertSettingSource, dmarc_pass_rate_threshold_default: number, dmarc_min_messages: number } };
+
+export type SetDmarcRampSettingsMutationVariables = Exact<{
+  autoAdvance: Scalars['Boolean']['input'];
+}>;
+
+
+export type SetDmarcRampSettingsMutation = { setDmarcRampSettings: { auto_advance: boolean } };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];
