@@ -24,6 +24,7 @@ export const SpfTerm = builder.objectRef<SpfTermNode>('SpfTerm').implement({
   description: 'One term of an SPF record, with the record it includes or redirects to.',
   fields: (t) => ({
     term: t.exposeString('term'),
+    // String, not an enum: +, -, ~ and ? are not GraphQL names, so enum values would change on the wire.
     qualifier: t.exposeString('qualifier', { nullable: true, description: 'The qualifier as written: +, -, ~ or ?; null when the term has none.' }),
     mechanism: t.exposeString('mechanism'),
     value: t.exposeString('value', { nullable: true }),
