@@ -114,7 +114,7 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
           }
           const field = fields[selection.name.value];
           if (!field) throw new Error(`${typeName} has no field ${selection.name.value}.`);
-          // A field the answer leaves out instead of answering null (schema/answer-type-dsl.ts, `~`).
+          // A field the answer leaves out instead of answering null (schema/check-answers/wire-extensions.ts, absentWhenNull).
           const ext = field.extensions as { absentWhenNull?: boolean; absentUnless?: string } | undefined;
           if (ext?.absentWhenNull) {
             absent.add(key);

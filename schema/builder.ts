@@ -20,7 +20,7 @@ export const builder = new SchemaBuilder<{
   AuthScopes: { read: boolean; write: boolean; ordersPlace: boolean; session: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
-    // The two open-ended parts of the check answers (schema/check-answers.ts says why).
+    // The two open-ended parts of the check answers (schema/check-answers/spf.ts and nameservers.ts say why).
     SpfRecordTree: { Input: unknown; Output: unknown };
     ProviderCounts: { Input: unknown; Output: unknown };
   };
