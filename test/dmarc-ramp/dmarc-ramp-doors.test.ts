@@ -32,7 +32,7 @@ let connectionId: number;
 const day = (daysAgo: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - daysAgo));
 
 async function upload(body: Buffer): Promise<void> {
-  const response = await h.service.api('/v1/reports', { method: 'POST', headers: { 'content-type': 'application/gzip' }, body });
+  const response = await h.service.api('/v1/reports', { method: 'POST', headers: { 'content-type': 'application/gzip' }, body: new Uint8Array(body) });
   expect(response.status, await response.clone().text()).toBe(200);
 }
 
