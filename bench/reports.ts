@@ -19,7 +19,13 @@ export interface ReportsFigures {
   readonly big: { readonly bytes: number; readonly records: number; readonly ms_per_report: number; readonly records_per_second: number };
   readonly small: { readonly reports: number; readonly reports_per_second: number };
   readonly peak_rss_mb: number;
-  readonly year: { readonly rows: number; readonly analytics_ms: number; readonly analytics_30d_ms: number; readonly sources_ms: number; readonly ramp_ms: number };
+  readonly year: {
+    readonly rows: number;
+    readonly analytics_ms: number;
+    readonly analytics_30d_ms: number;
+    readonly sources_ms: number;
+    readonly ramp_ms: number;
+  };
 }
 
 function bigReport(domain: string, id: string, records: number): string {
@@ -107,7 +113,12 @@ export async function benchReports(): Promise<ReportsFigures> {
       const failing = sources
         .filter((r) => r.passed < r.messages)
         .map((r) => ({ sourceIp: r.source_ip, ptr: null, service: null, failed: r.messages - r.passed, ownSender: false }));
-      const judged = judgeRampReadiness(`domain-${id}`, 'none', { from, to: from, days: counts.days, messages: counts.messages, passed: counts.passed }, failing);
+      const judged = judgeRampReadiness(
+        `domain-${id}`,
+        'none',
+        { from, to: from, days: counts.days, messages: counts.messages, passed: counts.passed },
+        failing,
+      );
       if (judged.ready) ready += 1;
     }
     const rampMs = performance.now() - started;

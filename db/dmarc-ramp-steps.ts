@@ -29,7 +29,9 @@ export function takeAutoRampAccountsDue(db: Kysely<Database>, today: string): Pr
 export function listVerifiedRampDomains(db: Kysely<Database>, accountId: number): Promise<{ domain: string }[]> {
   return db
     .selectFrom('domains')
-    .innerJoin('verified_domains', (join) => join.onRef('verified_domains.domain', '=', 'domains.domain').onRef('verified_domains.account_id', '=', 'domains.account_id'))
+    .innerJoin('verified_domains', (join) =>
+      join.onRef('verified_domains.domain', '=', 'domains.domain').onRef('verified_domains.account_id', '=', 'domains.account_id'),
+    )
     .select('domains.domain')
     .distinct()
     .where('domains.account_id', '=', accountId)

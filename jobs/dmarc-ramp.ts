@@ -21,8 +21,7 @@ export const dmarcRampTask: TaskFunction = async (payload: { accountId: number }
     if (!connection) continue;
     try {
       const ramp = await getDmarcRamp(domain, ctx);
-      if (ramp.revertOffered)
-        await revertSetupApply(domain, ramp.revertOffered.applyId, false, ctx, { automatic: true, reason: ramp.revertOffered.reason });
+      if (ramp.revertOffered) await revertSetupApply(domain, ramp.revertOffered.applyId, false, ctx, { automatic: true, reason: ramp.revertOffered.reason });
       else if (ramp.ready) await advanceDmarcRamp(domain, connection.connection_id, false, ctx, true);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -1069,7 +1069,9 @@ export const dmarcRampRows = [
     rateLimit: 'change',
     summary:
       'Turns the automatic DMARC ramp on or off: {"auto_advance": true}. On, each proved domain with a DNS connection advances when ready and goes back a step when mail suffers, through the journaled apply, with domain.dmarc_advanced and domain.dmarc_reverted events.',
-    params: [{ name: 'auto_advance', in: 'body', type: 'boolean', required: true, description: 'true: advance and undo on its own; false: only when you ask.' }],
+    params: [
+      { name: 'auto_advance', in: 'body', type: 'boolean', required: true, description: 'true: advance and undo on its own; false: only when you ask.' },
+    ],
     annotations: REPLACING,
   },
 ] as const satisfies readonly OperationRow[];

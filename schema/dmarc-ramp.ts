@@ -1,6 +1,6 @@
 import { builder } from './builder.js';
 import { DnsChangeRef } from './apply-domain-setup.js';
-import { RAMP_STEPS } from '../resolvers/dmarc-ramp/ramp-steps.js';
+import { RAMP_STEPS, isRampStep } from '../resolvers/dmarc-ramp/ramp-steps.js';
 import type { FailingSource, RampFigures } from '../resolvers/dmarc-ramp/ramp-readiness.js';
 import { getDmarcRamp, type DmarcRamp, type RampRevertOffer, type RampTimelineEntry } from '../resolvers/dmarc-ramp/get-dmarc-ramp.js';
 import { advanceDmarcRamp, type AdvancedDmarcRamp } from '../resolvers/dmarc-ramp/advance-dmarc-ramp.js';
@@ -19,7 +19,7 @@ const DmarcRampStepKindEnum = builder.enumType('DmarcRampStepKind', {
   values: RAMP_STEP_KINDS,
 });
 
-const step = (value: string): (typeof RAMP_STEPS)[number] => RAMP_STEPS.find((s) => s === value) ?? 'none';
+const step = (value: string): (typeof RAMP_STEPS)[number] => (isRampStep(value) ? value : 'none');
 
 const RampWindowRef = builder.objectRef<RampFigures & { readonly passRate: number | null }>('DmarcRampWindow').implement({
   description: 'The authenticated aggregate reports readiness is judged on: since the current step was taken, at most 30 days back.',
@@ -77,16 +77,29 @@ const DmarcRampRef = builder.objectRef<DmarcRamp>('DmarcRamp').implement({
   description: "A domain's way to DMARC enforcement, from its authenticated aggregate reports (docs/dmarc-ramp.md).",
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    step: t.field({ type: DmarcRampStepEnum, nullable: true, description: 'The step the published record stands on; null when it could not be read.', resolve: (r) => r.step }),
+    step: t.field({
+      type: DmarcRampStepEnum,
+      nullable: true,
+      description: 'The step the published record stands on; null when it could not be read.',
+      resolve: (r) => r.step,
+    }),
     record: t.exposeString('record', { nullable: true, description: 'The DMARC record read from the zone; null when none is published or the read failed.' }),
     readFrom: t.exposeString('readFrom'),
-    nextStep: t.field({ type: DmarcRampStepEnum, nullable: true, description: 'null at the top, or when the record could not be read.', resolve: (r) => r.nextStep }),
+    nextStep: t.field({
+      type: DmarcRampStepEnum,
+      nullable: true,
+      description: 'null at the top, or when the record could not be read.',
+      resolve: (r) => r.nextStep,
+    }),
     ready: t.exposeBoolean('ready', { description: 'The next step is safe to publish now.' }),
     blockedBy: t.exposeString('blockedBy', { nullable: true, description: 'What stands in the way, in a sentence; null when ready or at the top.' }),
     window: t.field({ type: RampWindowRef, resolve: (r) => r.window }),
     failingSources: t.field({ type: [FailingSourceRef], description: 'Most failed messages first.', resolve: (r) => r.failingSources }),
     autoAdvance: t.exposeBoolean('autoAdvance', { description: 'Your account lets the ramp advance and undo on its own.' }),
-    connectionId: t.exposeInt('connectionId', { nullable: true, description: "The DNS connection the automatic ramp publishes through: the one of the domain's latest apply." }),
+    connectionId: t.exposeInt('connectionId', {
+      nullable: true,
+      description: "The DNS connection the automatic ramp publishes through: the one of the domain's latest apply.",
+    }),
     revertOffered: t.field({ type: RevertOfferRef, nullable: true, resolve: (r) => r.revertOffered }),
     timeline: t.field({ type: [TimelineEntryRef], description: 'Oldest first.', resolve: (r) => r.timeline }),
   }),

@@ -60,7 +60,7 @@ export async function advanceDmarcRamp(raw: string, connectionId: number, dryRun
     throw new ApiError(409, 'ramp_at_top', `${row.domain} already publishes ${describeStep(from)}, the last step of the ramp. Nothing was changed.`);
   if (!judged.ready) throw new ApiError(409, 'ramp_not_ready', `${judged.blockedBy} Nothing was changed.`);
   const to = judged.nextStep;
-  const after = raiseDmarc(before, to as Exclude<RampStep, 'none'>, dmarcReportAddress(ctx.services.config.reportsDomain));
+  const after = raiseDmarc(before, to, dmarcReportAddress(ctx.services.config.reportsDomain));
   const record = { type: 'TXT', name: `_dmarc.${row.domain}`, value: after, ttl: facts.read.ttl ?? SETUP_TTL };
   const result = await publishRecords(ctx, connectionId, [record], dryRun);
   const base = { domain: row.domain, connectionId, dryRun, fromStep: from, toStep: to, recordBefore: before, recordAfter: after, changes: result.changes };

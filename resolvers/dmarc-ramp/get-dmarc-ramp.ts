@@ -107,7 +107,17 @@ export async function gatherRampFacts(
     sources.filter((s) => s.passed < s.messages).map((s) => ({ sourceIp: s.source_ip, failed: s.messages - s.passed })),
   );
   const figures: RampFigures = { from, to: day(now), days: counts.days, messages: counts.messages, passed: counts.passed };
-  return { domainId: owned.id, domain: owned.domain, accountId, read, readFrom: zone.readFrom, figures, failing, steps, revertOffered: revertOffer(steps, figures, failing) };
+  return {
+    domainId: owned.id,
+    domain: owned.domain,
+    accountId,
+    read,
+    readFrom: zone.readFrom,
+    figures,
+    failing,
+    steps,
+    revertOffered: revertOffer(steps, figures, failing),
+  };
 }
 
 /**
@@ -122,7 +132,8 @@ function revertOffer(steps: readonly DmarcRampStepRow[], figures: RampFigures, f
   const rate = passRateOf(figures.messages, figures.passed);
   let reason: string | null = null;
   if (own.length > 0) reason = `Since ${last.to_step} was published, mail from your own sender ${own.map((s) => s.sourceIp).join(', ')} fails DMARC.`;
-  else if (rate !== null && figures.messages >= DMARC_ALERT_MIN_MESSAGES && rate < RAMP_MIN_PASS_RATE) reason = `Since ${last.to_step} was published, ${rate}% of the ${figures.messages} reported messages pass DMARC (under ${RAMP_MIN_PASS_RATE}%).`;
+  else if (rate !== null && figures.messages >= DMARC_ALERT_MIN_MESSAGES && rate < RAMP_MIN_PASS_RATE)
+    reason = `Since ${last.to_step} was published, ${rate}% of the ${figures.messages} reported messages pass DMARC (under ${RAMP_MIN_PASS_RATE}%).`;
   return reason === null ? null : { stepId: last.id, applyId: last.apply_id, reason };
 }
 

@@ -56,14 +56,28 @@ export async function identifyFailingSources(
     examined.map(async (source): Promise<FailingSource> => {
       const ptr = names.get(source.sourceIp) ?? null;
       const service = ptr ? matchSuffixRule(ptr, SENDING_SERVICES) : null;
-      return { sourceIp: source.sourceIp, ptr, service: service?.name ?? null, failed: source.failed, ownSender: await isOwnSender(checks, domain, source.sourceIp, service?.spfIncludes ?? [], includes) };
+      return {
+        sourceIp: source.sourceIp,
+        ptr,
+        service: service?.name ?? null,
+        failed: source.failed,
+        ownSender: await isOwnSender(checks, domain, source.sourceIp, service?.spfIncludes ?? [], includes),
+      };
     }),
   );
-  const rest = ordered.slice(RAMP_SOURCES_EXAMINED).map((s): FailingSource => ({ sourceIp: s.sourceIp, ptr: null, service: null, failed: s.failed, ownSender: null }));
+  const rest = ordered
+    .slice(RAMP_SOURCES_EXAMINED)
+    .map((s): FailingSource => ({ sourceIp: s.sourceIp, ptr: null, service: null, failed: s.failed, ownSender: null }));
   return [...identified, ...rest];
 }
 
-async function isOwnSender(checks: CheckContext, domain: string, address: string, serviceIncludes: readonly string[], includes: readonly string[] | null): Promise<boolean | null> {
+async function isOwnSender(
+  checks: CheckContext,
+  domain: string,
+  address: string,
+  serviceIncludes: readonly string[],
+  includes: readonly string[] | null,
+): Promise<boolean | null> {
   if (includes === null) return null;
   if (serviceIncludes.some((i) => includes.includes(i))) return true;
   const ip = parseSpfIp(address);

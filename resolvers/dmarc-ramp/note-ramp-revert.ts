@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { insertDmarcRampStep, listDmarcRampSteps } from '../../db/dmarc-ramp-steps.js';
 import { recordEvent } from '../events/record-event.js';
-import { describeStep, type RampStep } from './ramp-steps.js';
+import { describeStep, isRampStep } from './ramp-steps.js';
 
 /**
  * When a journal revert undoes an apply that was a ramp advance, the ramp's timeline says so and a
@@ -41,6 +41,6 @@ export async function noteRampRevert(
     apply_id: entry.revertApplyId,
     reverts_apply_id: entry.applyId,
     automatic: note?.automatic ?? false,
-    message: `The DMARC policy of ${entry.domain} is back to ${describeStep(advance.from_step as RampStep)}: ${reason}`,
+    message: `The DMARC policy of ${entry.domain} is back to ${isRampStep(advance.from_step) ? describeStep(advance.from_step) : advance.from_step}: ${reason}`,
   });
 }

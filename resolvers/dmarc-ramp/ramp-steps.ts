@@ -19,6 +19,11 @@ export function stepOf(record: string | null): RampStep {
   return 'none';
 }
 
+/** Whether a stored text is one of the steps. */
+export function isRampStep(value: string): value is RampStep {
+  return RAMP_STEPS.some((s) => s === value);
+}
+
 /** The step after `step`, or null at the top. */
 export function nextStep(step: RampStep): RampStep | null {
   return RAMP_STEPS[RAMP_STEPS.indexOf(step) + 1] ?? null;
@@ -45,13 +50,13 @@ export function describeStep(step: RampStep): string {
  * publish refuses any record whose policy would fall (keeps-customer-records.ts), so a lower step is
  * never written by an advance.
  */
-export function raiseDmarc(existing: string, step: Exclude<RampStep, 'none'>, reportAddress: string): string {
+export function raiseDmarc(existing: string, step: RampStep, reportAddress: string): string {
   const merged = mergeDmarc(existing, reportAddress);
   const tags = merged
     .split(';')
     .map((t) => t.trim())
     .filter((t) => t !== '');
-  const policy = step === 'reject' ? 'reject' : 'quarantine';
+  const policy = step === 'reject' ? 'reject' : step === 'none' ? 'none' : 'quarantine';
   const pAt = tags.findIndex((t) => tagName(t) === 'p');
   if (pAt >= 0) tags[pAt] = `p=${policy}`;
   else tags.splice(1, 0, `p=${policy}`);
@@ -72,7 +77,14 @@ export function dmarcTagMap(record: string): Map<string, string> {
   const tags = new Map<string, string>();
   for (const part of record.split(';')) {
     const at = part.indexOf('=');
-    if (at > 0) tags.set(part.slice(0, at).trim().toLowerCase(), part.slice(at + 1).trim().toLowerCase());
+    if (at > 0)
+      tags.set(
+        part.slice(0, at).trim().toLowerCase(),
+        part
+          .slice(at + 1)
+          .trim()
+          .toLowerCase(),
+      );
   }
   return tags;
 }

@@ -5,7 +5,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { graphql } from '../support/test-service.js';
 import { startBindServer, type BindServer } from '../support/bind-server.js';
 import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT, googleZoneLines } from '../support/google-mail-zone.js';
-import { FREE_DOMAINS, orderBody, postJson, saveCardThroughSandboxPage, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
+import {
+  FREE_DOMAINS,
+  orderBody,
+  postJson,
+  saveCardThroughSandboxPage,
+  startOrderingService,
+  type OrderingHarness,
+} from '../orders/support/ordering-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { dmarcFixture, gzip } from '../support/report-files.js';
 import { DEMO_VERIFICATION_TOKEN, verificationValue } from '../../resolvers/orders/verification-record.js';
@@ -33,7 +40,7 @@ const day = (daysAgo: number) => new Date(Date.UTC(new Date().getUTCFullYear(), 
 
 async function upload(body: Buffer): Promise<void> {
   const response = await h.service.api('/v1/reports', { method: 'POST', headers: { 'content-type': 'application/gzip' }, body: new Uint8Array(body) });
-  expect(response.status, await response.clone().text()).toBe(200);
+  if (response.status !== 200) throw new Error(`the upload answered ${response.status}: ${await response.text()}`);
 }
 
 /** Reports of `fixture` for `domain`, one a day for `days` days ending yesterday. */
@@ -99,11 +106,11 @@ beforeAll(async () => {
     algorithm: bind.key.algorithm,
     secret: bind.key.secret,
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  if (created.status !== 200) throw new Error(`the connection was refused: ${JSON.stringify(created.body)}`);
   connectionId = created.body.connection_id;
   for (const domain of ALL) {
     const applied = await postJson(h.service, `/v1/domains/${domain}/setup/apply`, { connection_id: connectionId, dry_run: false });
-    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    if (applied.status !== 200) throw new Error(`the apply of ${domain} was refused: ${JSON.stringify(applied.body)}`);
   }
   await uploadDays('yahoo.xml', ready, 14);
   await uploadDays('google.xml', ownFails, 14);
@@ -176,7 +183,14 @@ describe('the DMARC ramp', () => {
     expect(after.body).toMatchObject({ step: 'quarantine_25', next_step: 'quarantine', ready: false, record: raised });
     expect(after.body.blocked_by).toContain('needs 14');
     expect(after.body.timeline).toEqual([
-      expect.objectContaining({ kind: 'advanced', from_step: 'none', to_step: 'quarantine_25', apply_id: done.body.apply_id, automatic: false, record_after: raised }),
+      expect.objectContaining({
+        kind: 'advanced',
+        from_step: 'none',
+        to_step: 'quarantine_25',
+        apply_id: done.body.apply_id,
+        automatic: false,
+        record_after: raised,
+      }),
     ]);
     const events = await h.service.api('/v1/events?limit=100').then((r) => r.json());
     expect(events.data.some((e: any) => e.type === 'domain.dmarc_advanced' && e.data.domain === ready && e.data.to_step === 'quarantine_25')).toBe(true);
@@ -185,7 +199,12 @@ describe('the DMARC ramp', () => {
   it('GraphQL and MCP read the same ramp; MCP refuses an advance that is not ready, in a sentence', async () => {
     const gql = await graphql(h.service, `query($d: String!) { dmarcRamp(domain: $d) { step nextStep ready timeline { kind toStep } } }`, { d: ready });
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data?.dmarcRamp).toEqual({ step: 'quarantine_25', nextStep: 'quarantine', ready: false, timeline: [{ kind: 'advanced', toStep: 'quarantine_25' }] });
+    expect(gql.body.data?.dmarcRamp).toEqual({
+      step: 'quarantine_25',
+      nextStep: 'quarantine',
+      ready: false,
+      timeline: [{ kind: 'advanced', toStep: 'quarantine_25' }],
+    });
     const read = toolAnswer(await mcp.callTool({ name: 'get_dmarc_ramp', arguments: { domain: ready } }));
     expect(read).toMatchObject({ domain: ready, step: 'quarantine_25' });
     const refused = await mcp.callTool({ name: 'advance_dmarc_ramp', arguments: { domain: ready, connection_id: connectionId, dry_run: true } });
@@ -221,9 +240,7 @@ describe('the DMARC ramp', () => {
       return body.timeline.length === 1 ? body : null;
     });
     expect(advanced.timeline[0]).toMatchObject({ kind: 'advanced', to_step: 'quarantine_25', automatic: true });
-    expect(await servedDmarc(automatic)).toEqual([
-      `v=DMARC1; p=quarantine; pct=25; rua=mailto:agg@${automatic},mailto:dmarc@reports.example.net; fo=1`,
-    ]);
+    expect(await servedDmarc(automatic)).toEqual([`v=DMARC1; p=quarantine; pct=25; rua=mailto:agg@${automatic},mailto:dmarc@reports.example.net; fo=1`]);
     expect((await ramp(ownFails)).body.timeline).toEqual([]);
 
     // Today's report: the address the SPF authorizes fails DMARC since the step. The next daily run undoes it.

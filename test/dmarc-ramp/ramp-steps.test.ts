@@ -25,7 +25,9 @@ describe('the ramp steps', () => {
     expect(raiseDmarc(`v=DMARC1; p=quarantine; pct=25; rua=mailto:${OURS}`, 'quarantine', OURS)).toBe(`v=DMARC1; p=quarantine; rua=mailto:${OURS}`);
     expect(raiseDmarc(`v=DMARC1; p=quarantine; rua=mailto:${OURS}; pct=100`, 'reject', OURS)).toBe(`v=DMARC1; p=reject; rua=mailto:${OURS}`);
     // A record without p= (invalid, taken as none by receivers) gets it after v=.
-    expect(raiseDmarc('v=DMARC1; rua=mailto:a@example.com', 'quarantine_25', OURS)).toBe(`v=DMARC1; p=quarantine; pct=25; rua=mailto:a@example.com,mailto:${OURS}`);
+    expect(raiseDmarc('v=DMARC1; rua=mailto:a@example.com', 'quarantine_25', OURS)).toBe(
+      `v=DMARC1; p=quarantine; pct=25; rua=mailto:a@example.com,mailto:${OURS}`,
+    );
   });
 });
 

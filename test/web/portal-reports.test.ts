@@ -106,7 +106,9 @@ describe('the analytics page draws DMARC reports', () => {
         // setup comes first), three days of reports, no step taken yet, and no button to advance.
         const ramp = page.getByRole('region', { name: `DMARC ramp, ${domain}` });
         await ramp.getByText('No step taken yet.').waitFor();
-        expect(await ramp.textContent()).toContain('Policy now: Monitoring only (p=none). Next: A quarter of failing mail to spam (p=quarantine; pct=25), not yet.');
+        expect(await ramp.textContent()).toContain(
+          'Policy now: Monitoring only (p=none). Next: A quarter of failing mail to spam (p=quarantine; pct=25), not yet.',
+        );
         expect(await ramp.textContent()).toContain(`${domain} publishes no DMARC record; apply its setup first`);
         expect(await ramp.textContent()).toContain('Judged on 3 days of reports');
         expect(await ramp.getByRole('button', { name: 'Advance to the next step' }).count()).toBe(0);
