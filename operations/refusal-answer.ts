@@ -16,7 +16,12 @@ export interface DoorWords {
  */
 export function refusalAnswer(error: unknown, words: DoorWords): ApiError | null {
   if (error instanceof ApiError) return error;
-  if (!(error instanceof DomainError)) return null;
+  if (error instanceof DomainError) return domainErrorAnswer(error, words);
+  return null;
+}
+
+/** A rule's refusal as one door answers it: its status, its wire code, its sentence in the door's words, its fields. */
+export function domainErrorAnswer(error: DomainError, words: DoorWords): ApiError {
   const spelling: TermSpelling = { input: (name) => words.inputs[name], operation: words.operation };
   return new ApiError(HTTP_STATUS_BY_CODE[error.code], WIRE_CODE[error.code] ?? error.code, spell(error.words, spelling), error.fields);
 }
