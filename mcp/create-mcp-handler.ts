@@ -9,7 +9,7 @@ import { readParams } from '../operations/read-params.js';
 import { unknownInputsError } from '../operations/describe-input-error.js';
 import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
-import type { ApiError } from '../resolvers/api-error.js';
+import type { ApiError } from '../operations/api-error.js';
 import { mcpAnswerOf } from './mcp-error-words.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';

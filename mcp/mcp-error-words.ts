@@ -1,4 +1,4 @@
-import type { ApiError } from '../resolvers/api-error.js';
+import type { ApiError } from '../operations/api-error.js';
 import { refusalAnswer, restCallOf, type DoorWords } from '../operations/refusal-answer.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from './api-error.js';
 import { DomainError, spell, type InputName, type OperationTerm, type TermSpelling } from '../resolvers/domain-error.js';
 import { HTTP_STATUS_BY_CODE, WIRE_CODE } from './error-statuses.js';
 import { operationTable, type OperationRow } from './operation-table.js';

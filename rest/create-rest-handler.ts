@@ -4,7 +4,7 @@ import { readParams } from '../operations/read-params.js';
 import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, JSON_ANSWER_HEADERS, jsonTextResponse } from '../operations/json-response.js';
 import { etagOf, notModified } from './conditional-read.js';
-import { ApiError, badRequest } from '../resolvers/api-error.js';
+import { ApiError, badRequest } from '../operations/api-error.js';
 import { restAnswerOf } from './rest-error-words.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';

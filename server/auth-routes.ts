@@ -1,6 +1,6 @@
 import type { Services } from '../resolvers/context.js';
 import type { RequestInfo } from './serve-http.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
 import { DomainError } from '../resolvers/domain-error.js';
 import { restAnswerOf } from '../rest/rest-error-words.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';

@@ -4,7 +4,7 @@ import type { GraphQLParams } from 'graphql-yoga';
 import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
 import { graphqlAnswerOf } from './graphql-error-words.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';

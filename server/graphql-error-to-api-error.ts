@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
 import { isRefusal, type Refusal } from '../operations/refusal-answer.js';
 
 /** The most of a GraphQL message an answer repeats (a refusal never needs more; a caller may send megabytes). */

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LogIds } from '../observability/log-ids.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
 import { DomainError } from '../resolvers/domain-error.js';
 import { domainErrorAnswer, isRefusal, type Refusal } from '../operations/refusal-answer.js';
 import { GRAPHQL_WORDS } from './graphql-error-words.js';

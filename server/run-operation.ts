@@ -3,7 +3,7 @@ import type { OperationRow } from '../operations/operation-table.js';
 import type { RunOperation } from '../operations/run-operation-type.js';
 import { loadDocument } from '../operations/operation-document.js';
 import type { Context } from '../resolvers/context.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
 import { isRefusal, type Refusal } from '../operations/refusal-answer.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import type { Yoga } from './create-yoga.js';

@@ -1,5 +1,5 @@
 import type { Services } from '../resolvers/context.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
 import { restAnswerOf } from '../rest/rest-error-words.js';
 import { stripeWebhookSecretOf } from './create-payments.js';
 import { verifyStripeWebhook } from '../resolvers/payments/verify-stripe-webhook.js';

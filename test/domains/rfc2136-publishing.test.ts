@@ -5,7 +5,7 @@ import { createContext } from '../../resolvers/context.js';
 import { publishRecords } from '../../resolvers/domains/publishing/publish-records.js';
 import { DomainError } from '../../resolvers/domain-error.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
-import type { ApiError } from '../../resolvers/api-error.js';
+import type { ApiError } from '../../operations/api-error.js';
 import type { DnsRecord } from '../../resolvers/domains/publishing/dns-publisher.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
 import { startTestService, type TestService } from '../support/test-service.js';
