@@ -5,7 +5,6 @@ import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js
 import type { BimiContext } from '../../resolvers/checks/bimi/check-bimi.js';
 import { loadMarkRoots } from '../../resolvers/checks/bimi/mark-roots.js';
 import { DomainError } from '../../resolvers/domain-error.js';
-import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { join } from 'node:path';

@@ -1,7 +1,6 @@
 import { readSettings } from '../../config/settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../resolvers/domain-error.js';
-import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { checkDomainExpiry } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 import type { ExpiryContext } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 import { DEFAULT_RDAP_BOOTSTRAP_URL } from '../../config/settings.js';

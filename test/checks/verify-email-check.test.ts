@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../resolvers/domain-error.js';
-import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { VERIFY_EMAIL_LIMIT } from '../../resolvers/checks/bulk-input.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';

@@ -1,6 +1,5 @@
 import { readSettings } from '../../config/settings.js';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../resolvers/domain-error.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { createPaymentProcessor } from '../../resolvers/payments/create-payment-processor.js';
 import { createMemorySandboxStore } from '../../resolvers/payments/memory-sandbox-store.js';

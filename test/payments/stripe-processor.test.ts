@@ -1,7 +1,6 @@
 import { readSettings } from '../../config/settings.js';
 import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DomainError } from '../../resolvers/domain-error.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
 import {
   CardDeclinedError,
