@@ -1,7 +1,7 @@
 import { DomainError, operation, sentence } from '../domain-error.js';
 
 /**
- * The refusals a payment processor can give, as ApiErrors so the order flow throws them straight
+ * The refusals a payment processor can give, as DomainErrors so the order flow throws them straight
  * through (SPEC 7: 402 declined, 409 cannot go ahead, 502 processor unreachable; in each, nothing
  * was charged).
  */
