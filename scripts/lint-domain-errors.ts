@@ -27,7 +27,9 @@ export function domainErrorProblems(file: string, text: string): string[] {
     }
   });
   for (const match of code.matchAll(/new ApiError\(|extends ApiError\b|\bbadRequest\(/g)) {
-    problems.push(`${lineOf(match.index)}: ${match[0]} in resolvers/: throw a DomainError (a code and a sentence); the doors give the status (operations/error-statuses.ts)`);
+    problems.push(
+      `${lineOf(match.index)}: ${match[0]} in resolvers/: throw a DomainError (a code and a sentence); the doors give the status (operations/error-statuses.ts)`,
+    );
   }
   const starts = [...code.matchAll(/new DomainError\(/g)].map((m) => m.index + m[0].length);
   if (/extends DomainError\b/.test(code)) starts.push(...[...code.matchAll(/\bsuper\(/g)].map((m) => m.index + m[0].length));
@@ -36,7 +38,8 @@ export function domainErrorProblems(file: string, text: string): string[] {
     if (args.includes('/v1/')) {
       problems.push(`${lineOf(start)}: a REST path in a DomainError's sentence: name the call with operation('<row name>') so each door words it`);
     }
-    if (/\bstatus:\s*\d{3}\b/.test(args)) problems.push(`${lineOf(start)}: an HTTP status in a DomainError's fields: the doors give the status (operations/error-statuses.ts)`);
+    if (/\bstatus:\s*\d{3}\b/.test(args))
+      problems.push(`${lineOf(start)}: an HTTP status in a DomainError's fields: the doors give the status (operations/error-statuses.ts)`);
   }
   return problems;
 }

@@ -50,7 +50,10 @@ function isAnalyticsPeriod(value: string): value is AnalyticsPeriod {
 export function parsePeriod(raw: string | null | undefined): AnalyticsPeriod {
   const value = raw ?? '7d';
   if (isAnalyticsPeriod(value)) return value;
-  throw new DomainError('invalid_period', `"period" must be one of ${Object.keys(ANALYTICS_PERIODS).join(', ')}; "${String(value).slice(0, 20)}" is not accepted.`);
+  throw new DomainError(
+    'invalid_period',
+    `"period" must be one of ${Object.keys(ANALYTICS_PERIODS).join(', ')}; "${String(value).slice(0, 20)}" is not accepted.`,
+  );
 }
 
 function pct(part: number, whole: number): number | null {

@@ -45,7 +45,8 @@ export async function payInvoices(input: PayInvoicesInput | null | undefined, ct
   if (paid.length === 0) {
     // Our own sentences: these refusals are about invoices, not about placing an order.
     if (results.some((r) => r.outcome === 'no_card'))
-      throw new DomainError('no_payment_method',
+      throw new DomainError(
+        'no_payment_method',
         'No card is on file, so nothing was charged. Add a card on the billing page (or through a card setup link), then pay again.',
       );
     if (results.some((r) => r.outcome === 'declined'))

@@ -30,7 +30,8 @@ export async function requestPlan(input: PlanRequestInput, ctx: Context): Promis
   const accountId = await requireAccountId(ctx);
   const message = input.message.trim();
   if (message === '') throw new DomainError('message_empty', 'Say in "message" what you want to order (for example: 20 Google inboxes a month).');
-  if (message.length > MESSAGE_MAX) throw new DomainError('message_too_long', `"message" is at most ${MESSAGE_MAX} characters; this one has ${message.length}.`);
+  if (message.length > MESSAGE_MAX)
+    throw new DomainError('message_too_long', `"message" is at most ${MESSAGE_MAX} characters; this one has ${message.length}.`);
   const sku = input.sku?.trim() || null;
   if (sku !== null && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(sku))
     throw new DomainError('sku_malformed', '"sku" is a plan\'s sku as the catalogue lists it (such as google-inbox-warmed), or leave it out.');

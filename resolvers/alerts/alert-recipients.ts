@@ -24,7 +24,8 @@ const ADDRESS = /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-
 
 function checkEmails(input: AlertRecipientsInput): string[] {
   if (!Array.isArray(input.emails)) {
-    throw new DomainError('invalid_alert_recipients',
+    throw new DomainError(
+      'invalid_alert_recipients',
       'Send "emails": the list of addresses that should receive alert e-mails besides your people ([] for none).',
     );
   }
@@ -32,7 +33,8 @@ function checkEmails(input: AlertRecipientsInput): string[] {
   const wrong = input.emails.map((e, index) => ({ e: String(e), index })).filter(({ e }) => !ADDRESS.test(e.trim().toLowerCase()) || e.trim().length > 254);
   if (wrong.length > 0) {
     const first = wrong[0]!;
-    throw new DomainError('invalid_email',
+    throw new DomainError(
+      'invalid_email',
       `emails[${first.index}] ("${first.e.slice(0, 80)}") is not an e-mail address; send addresses such as ops@example.com.`,
       {
         invalid: wrong.slice(0, MAX_ALERT_RECIPIENTS).map(({ e, index }) => ({ index, email: e.slice(0, 254) })),
@@ -40,7 +42,8 @@ function checkEmails(input: AlertRecipientsInput): string[] {
     );
   }
   if (emails.length > MAX_ALERT_RECIPIENTS) {
-    throw new DomainError('too_many_alert_recipients',
+    throw new DomainError(
+      'too_many_alert_recipients',
       `An account may have ${MAX_ALERT_RECIPIENTS} extra alert addresses; you sent ${emails.length}. Use a team list address for more people.`,
     );
   }

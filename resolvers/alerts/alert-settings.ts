@@ -39,7 +39,8 @@ export async function setAlertSettings(input: AlertSettingsInput, ctx: Context):
   const accountId = await requireAccountId(ctx);
   const raw = input.dmarcPassRateThreshold ?? null;
   if (raw !== null && !(Number.isFinite(raw) && raw > 0 && raw <= 100))
-    throw new DomainError('invalid_threshold',
+    throw new DomainError(
+      'invalid_threshold',
       `dmarc_pass_rate_threshold is a percentage above 0 and at most 100 (e.g. 95), not ${raw}; send null for the default of ${DMARC_ALERT_PASS_RATE}.`,
     );
   const own = raw === null ? null : Math.round(raw * 10) / 10;

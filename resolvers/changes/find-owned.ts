@@ -14,14 +14,16 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export async function findOwnedWorkspace(db: Db, accountId: number, workspaceId: number) {
   const row = await findWorkspace(db, accountId, workspaceId);
-  if (!row) throw new DomainError('workspace_not_found', sentence`There is no workspace ${workspaceId} on this account; ${operation('list_workspaces')} lists yours.`);
+  if (!row)
+    throw new DomainError('workspace_not_found', sentence`There is no workspace ${workspaceId} on this account; ${operation('list_workspaces')} lists yours.`);
   return row;
 }
 
 export async function findOwnedOrder(db: Db, accountId: number, subscriptionId: string) {
   const row = await findAccountOrderSettings(db, accountId, subscriptionId);
   if (!row)
-    throw new DomainError('order_not_found',
+    throw new DomainError(
+      'order_not_found',
       sentence`There is no order with subscription_id "${subscriptionId.slice(0, 80)}" on this account; ${operation('list_orders')} lists yours.`,
     );
   return row;
@@ -30,6 +32,7 @@ export async function findOwnedOrder(db: Db, accountId: number, subscriptionId: 
 export async function findOwnedDomain(db: Db, accountId: number, domain: string) {
   const name = domain.trim().toLowerCase().replace(/\.$/, '');
   const row = await findAccountDomain(db, accountId, name);
-  if (!row) throw new DomainError('domain_not_found', sentence`There is no domain "${name.slice(0, 253)}" on this account; ${operation('get_dashboard')} lists yours.`);
+  if (!row)
+    throw new DomainError('domain_not_found', sentence`There is no domain "${name.slice(0, 253)}" on this account; ${operation('get_dashboard')} lists yours.`);
   return row;
 }

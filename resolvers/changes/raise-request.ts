@@ -36,7 +36,8 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
   }
   const summary = input.summary.trim();
   if (summary === '') throw new DomainError('summary_empty', 'Say what you want changed in "summary" (one or two sentences).');
-  if (summary.length > SUMMARY_MAX) throw new DomainError('summary_too_long', `"summary" is at most ${SUMMARY_MAX} characters; this one has ${summary.length}.`);
+  if (summary.length > SUMMARY_MAX)
+    throw new DomainError('summary_too_long', `"summary" is at most ${SUMMARY_MAX} characters; this one has ${summary.length}.`);
   let forwardTo: string | null = null;
   if (kind === 'forwarding') {
     if (input.forwardTo === undefined || input.forwardTo === null || input.forwardTo.trim() === '') {

@@ -8,6 +8,7 @@ export function checkWorkspaceName(raw: string): string {
   if (name === '') throw new DomainError('workspace_name_empty', 'Give the workspace a name: "name" must have at least one character that is not a space.');
   if (name.length > WORKSPACE_NAME_MAX)
     throw new DomainError('workspace_name_too_long', `A workspace name is at most ${WORKSPACE_NAME_MAX} characters; this one has ${name.length}.`);
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new DomainError('workspace_name_invalid', 'A workspace name cannot hold line breaks or other control characters.');
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    throw new DomainError('workspace_name_invalid', 'A workspace name cannot hold line breaks or other control characters.');
   return name;
 }

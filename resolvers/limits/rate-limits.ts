@@ -118,7 +118,8 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   };
 
   const unavailable = () =>
-    new DomainError('rate_limit_unavailable',
+    new DomainError(
+      'rate_limit_unavailable',
       `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`,
       { retry_after: 5 },
     );
@@ -135,7 +136,8 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
           const spec = RATE_LIMIT_CLASSES[kind];
           recordRateLimitRefusal(kind);
           const asked = count > 1 ? ` (this request asked for ${count})` : '';
-          throw new DomainError('rate_limited',
+          throw new DomainError(
+            'rate_limited',
             `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : spec.duration === 3600 ? 'hour' : `${spec.duration / 60} minutes`} per ${spec.per}${asked}; wait ${retryAfter} seconds and retry.`,
             { retry_after: retryAfter, remaining: Math.max(0, error.remainingPoints), limit: points },
           );

@@ -82,7 +82,8 @@ export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSign
     claimCheck(field) {
       const cost = CHECK_COSTS[field] ?? 1;
       if (spent + cost > MAX_CHECK_COST) {
-        throw new DomainError('too_many_checks',
+        throw new DomainError(
+          'too_many_checks',
           `This request asks for more checks than one request may run: ${MAX_CHECK_COST} check units, counting every alias, batched operation and MCP message (${describeCheckCosts()}; ${spent} were spent before this one, which costs ${cost}). Send the rest in another request.`,
           { limit: MAX_CHECK_COST },
         );

@@ -36,7 +36,8 @@ const SUSPENDED_ORDER_STATUSES = new Set(['unpaid', 'cancelled', 'paused']);
 
 export function refuseSuspendedOrder(status: string, what: string): void {
   if (SUSPENDED_ORDER_STATUSES.has(status))
-    throw new DomainError('order_suspended',
+    throw new DomainError(
+      'order_suspended',
       sentence`The order's subscription is ${status}, so ${what} are not available; pay its open invoice on the portal's Billing page (or ${operation('pay_invoices')}) and ask again.`,
       { order_status: status },
     );
@@ -105,14 +106,16 @@ export async function resetMailboxPassword(rawEmail: string, ctx: Context): Prom
   const { domain } = normalizeDomain(rawEmail.slice(at + 1), 'email');
   const mailbox = await findAccountMailbox(ctx.services.db, accountId, localPart, domain);
   if (!mailbox)
-    throw new DomainError('mailbox_not_found',
+    throw new DomainError(
+      'mailbox_not_found',
       sentence`There is no mailbox ${localPart}@${domain} on your orders; ${operation('list_domain_mailboxes', { domain })} lists a domain's mailboxes.`,
     );
   refuseSuspendedOrder(mailbox.order_status, "this mailbox's credentials");
   const email = `${mailbox.local_part}@${mailbox.domain}`;
   const status = statusOf(mailbox.status);
   if (status === 'pending')
-    throw new DomainError('mailbox_pending',
+    throw new DomainError(
+      'mailbox_pending',
       sentence`${email} is not created at the provider yet, so it has no password to reset; its domain's build makes one (${operation('get_domain_setup', { domain: mailbox.domain })} shows the build state).`,
     );
   const password = await replacePassword(ctx, mailbox.id, email);

@@ -51,7 +51,8 @@ export async function revokeConnectedAssistant(ctx: Context, connectionId: strin
   const me = await signedInPerson(ctx);
   const grant = await findOAuthGrantOfUser(ctx.services.db, me.userId, connectionId);
   if (!grant) {
-    throw new DomainError('connection_not_found',
+    throw new DomainError(
+      'connection_not_found',
       `You have no connected assistant ${connectionId}; list them with connectedAssistants (the portal's settings) and use a connectionId from there.`,
     );
   }

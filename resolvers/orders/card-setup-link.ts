@@ -11,7 +11,8 @@ export interface CardSetupLink {
 /** A return URL must be an absolute http(s) URL (SPEC 7: otherwise a 422). */
 function returnUrl(value: string | null | undefined, field: 'success_url' | 'cancel_url'): string {
   if (value === undefined || value === null || value.trim() === '') {
-    throw new DomainError('missing_field',
+    throw new DomainError(
+      'missing_field',
       `Send "${field}": the http(s) page the person returns to ${field === 'success_url' ? 'after saving the card' : 'if they cancel'}.`,
     );
   }
@@ -19,7 +20,8 @@ function returnUrl(value: string | null | undefined, field: 'success_url' | 'can
   try {
     url = new URL(value.trim());
   } catch {
-    throw new DomainError('invalid_return_url',
+    throw new DomainError(
+      'invalid_return_url',
       `"${field}" must be an absolute http or https URL, such as https://example.com/card-saved; "${value.slice(0, 100)}" is not.`,
     );
   }

@@ -9,7 +9,11 @@ import type { Plan } from '../../db/schema.js';
  */
 export async function findOrderablePlan(ctx: Context, accountId: number, sku: string): Promise<Plan> {
   const plan = await findPlanBySku(ctx.services.db, accountId, sku);
-  if (!plan) throw new DomainError('sku_not_found', sentence`There is no sku "${sku.slice(0, 80)}" in your catalogue; ${operation('list_catalogue')} lists what you can order.`);
+  if (!plan)
+    throw new DomainError(
+      'sku_not_found',
+      sentence`There is no sku "${sku.slice(0, 80)}" in your catalogue; ${operation('list_catalogue')} lists what you can order.`,
+    );
   if (!plan.orderable) {
     throw new DomainError('sku_not_orderable', `"${plan.sku}" cannot be ordered through the API: ${plan.why_not ?? 'it is ordered in the portal.'}`, {
       why_not: plan.why_not,

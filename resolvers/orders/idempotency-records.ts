@@ -27,12 +27,14 @@ export const DEFAULT_CLAIM_MS = 120_000;
  */
 export function checkIdempotencyKey(key: string | null | undefined): string {
   if (key === undefined || key === null || key === '') {
-    throw new DomainError('idempotency_key_missing',
+    throw new DomainError(
+      'idempotency_key_missing',
       sentence`Send ${input('idempotency_key')}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.`,
     );
   }
   if (!KEY.test(key)) {
-    throw new DomainError('idempotency_key_malformed',
+    throw new DomainError(
+      'idempotency_key_malformed',
       sentence`${input('idempotency_key', true)} must be 8 to 64 characters, each a letter, digit, ".", "-", ":" or "_"; "${key.slice(0, 70)}" is not. A UUID works.`,
     );
   }

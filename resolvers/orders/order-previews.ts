@@ -31,7 +31,8 @@ export async function refuseIfPriceChanged(ctx: Context, accountId: number, orde
     seen.interval === plan.interval &&
     seen.mailboxes_per_unit === plan.mailboxes_per_unit;
   if (same) return;
-  throw new DomainError('price_changed',
+  throw new DomainError(
+    'price_changed',
     sentence`The price of "${plan.sku}" changed since you previewed this order (${formatMoney(seen.unit_amount, seen.currency)} per ${seen.mailboxes_per_unit} mailbox${seen.mailboxes_per_unit === 1 ? '' : 'es'} a ${seen.interval} then, ${formatMoney(plan.unit_amount, plan.currency)} per ${plan.mailboxes_per_unit} a ${plan.interval} now), so nothing was charged. Preview it again (${operation('preview_order')}), then place it.`,
     { previewed_unit_amount: seen.unit_amount, unit_amount: plan.unit_amount, currency: plan.currency },
   );

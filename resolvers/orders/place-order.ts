@@ -65,7 +65,8 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
     if (!card) throw new NoPaymentMethodError();
     const priceRef = plan.processor_price_id ?? (payments.kind === 'sandbox' ? `plan_${plan.id}` : null);
     if (!priceRef) {
-      throw new DomainError('plan_not_priced',
+      throw new DomainError(
+        'plan_not_priced',
         `"${plan.sku}" has no price at the payment processor yet, so it cannot be charged; nothing was charged. Ask the operator to set it up.`,
       );
     }
@@ -112,7 +113,8 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       await ctx.services.payments.cancelSubscription(subscription.subscriptionId).catch(() => undefined);
       await giveBackHolds();
       await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
-      throw new DomainError('domain_taken_while_placing',
+      throw new DomainError(
+        'domain_taken_while_placing',
         `A domain of this order was placed on another order a moment ago, so this order was not recorded and its subscription ${subscription.subscriptionId} was cancelled. ` +
           'If the first invoice was charged, quote that id to support for a refund; then preview again.',
       );

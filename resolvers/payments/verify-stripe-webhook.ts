@@ -20,7 +20,8 @@ export function verifyStripeWebhook(
     return Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret, toleranceSeconds);
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
-      throw new DomainError('invalid_webhook_signature',
+      throw new DomainError(
+        'invalid_webhook_signature',
         'The Stripe-Signature header does not match this body and the webhook secret (or it is too old); only Stripe can send events here.',
       );
     }

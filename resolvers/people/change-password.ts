@@ -24,7 +24,8 @@ export async function changePassword(
   const user = await findUserCredentials(db, me.userId);
   await rateLimits.consume('signInEmail', `${ctx.clientAddress} ${user.email}`);
   if (!(await checkPassword(user.password_hash, input.currentPassword.slice(0, 200)))) {
-    throw new DomainError('wrong_password',
+    throw new DomainError(
+      'wrong_password',
       'The current password is not right; type the one you sign in with, or sign out and reset it from the sign-in page.',
     );
   }

@@ -51,7 +51,8 @@ export async function cancelInvitation(ctx: Context, rawEmail: string): Promise<
 }
 
 function noInvitation(email: string): DomainError {
-  return new DomainError('invitation_not_found',
+  return new DomainError(
+    'invitation_not_found',
     `There is no pending invitation for ${email} on your account; list them with the invitations query, or invite the address.`,
   );
 }

@@ -51,7 +51,8 @@ export async function createKeyForPerson(
   const scopes = [...new Set(input.scopes)];
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new DomainError('invalid_scopes',
+    throw new DomainError(
+      'invalid_scopes',
       `Scopes must be one or more of ${SCOPES.join(', ')}${unknown.length ? `; "${unknown.join('", "')}" is not one` : ''}.`,
     );
   }
@@ -59,7 +60,8 @@ export async function createKeyForPerson(
   // A key holds at most what its maker's role holds (docs/people.md): no member-made orders:place key.
   const beyond = valid.filter((s) => !roleMay(role, s));
   if (beyond.length > 0) {
-    throw new DomainError('scope_beyond_role',
+    throw new DomainError(
+      'scope_beyond_role',
       `As a ${role} you can give a key only ${scopesOfRole(role).join(', ')}; leave out ${beyond.join(', ')}, or ask an owner of your account to make that key.`,
       { role, scopes_allowed: scopesOfRole(role) },
     );
@@ -89,7 +91,8 @@ export const MAX_ROLL_GRACE_HOURS = 7 * 24;
 function checkExpiry(expiresAt: Date, now: Date): void {
   const latest = new Date(now.getTime() + MAX_KEY_LIFETIME_DAYS * 86_400_000);
   if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime() || expiresAt > latest) {
-    throw new DomainError('invalid_expiry',
+    throw new DomainError(
+      'invalid_expiry',
       `Give expiresAt as a time after now and before ${latest.toISOString().slice(0, 10)} (at most ${MAX_KEY_LIFETIME_DAYS / 365} years), or leave it out for a key that does not expire.`,
     );
   }
@@ -110,7 +113,8 @@ export interface RolledKey extends NewKey {
 export async function rollKeyForPerson(ctx: Context, keyId: number, graceHours: number, now: Date = new Date()): Promise<RolledKey> {
   const { accountId, userId, role } = await requirePermission(ctx, 'revokeOwnKeys');
   if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROLL_GRACE_HOURS) {
-    throw new DomainError('invalid_grace_period',
+    throw new DomainError(
+      'invalid_grace_period',
       `Give graceHours as a whole number of hours from 0 (the old key stops now) to ${MAX_ROLL_GRACE_HOURS} (a week).`,
     );
   }
@@ -129,7 +133,8 @@ export async function rollKeyForPerson(ctx: Context, keyId: number, graceHours: 
     const scopes = old.scopes.split(',').filter(isScope);
     const beyond = scopes.filter((s) => !roleMay(role, s));
     if (beyond.length > 0) {
-      throw new DomainError('scope_beyond_role',
+      throw new DomainError(
+        'scope_beyond_role',
         `Key ${keyId} holds ${beyond.join(', ')}, which a ${role} cannot give a key; ask an owner of your account to roll it.`,
         { role, scopes_allowed: scopesOfRole(role) },
       );

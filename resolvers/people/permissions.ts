@@ -37,7 +37,8 @@ export function scopesOfRole(role: Role): Scope[] {
 /** The 403 for a signed-in person whose role lacks a permission, naming the role and who can. */
 export function roleRefusal(role: Role, permission: Permission): DomainError {
   const owners = PERMISSION_MATRIX[permission].owner;
-  return new DomainError(owners ? 'owner_only' : 'role_forbidden',
+  return new DomainError(
+    owners ? 'owner_only' : 'role_forbidden',
     `As a ${role} of this account you cannot ${PERMISSION_MATRIX[permission].doing}; ask an owner of your account${owners ? ' to do it or to make you an owner' : ''}.`,
     { role, permission },
   );

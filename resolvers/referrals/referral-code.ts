@@ -47,7 +47,8 @@ export async function referrerOfCode(db: Db, value: unknown): Promise<number | n
   if (code === '') return null;
   const referral = CODE_SHAPE.test(code) ? await findReferralByCode(db, code) : undefined;
   if (!referral)
-    throw new DomainError('unknown_referral_code',
+    throw new DomainError(
+      'unknown_referral_code',
       `No account has the referral code "${code.slice(0, 40)}"; check it with the person who shared it, or clear the referral code to sign up without one.`,
     );
   return referral.account_id;

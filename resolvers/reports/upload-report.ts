@@ -50,7 +50,8 @@ export async function uploadReport(input: { readonly content: string; readonly f
     files = await ingestReports(ctx.services.db, pool, filename, bytes, { via: 'upload', accountId, allowMessage: true });
   } catch (error) {
     if (error instanceof ReportPoolBusy)
-      throw new DomainError('reports_busy',
+      throw new DomainError(
+        'reports_busy',
         `Every report worker is busy and the queue is full; send the file again after ${REPORTS_BUSY_RETRY_SECONDS} seconds (Retry-After).`,
         {
           retry_after: REPORTS_BUSY_RETRY_SECONDS,

@@ -54,7 +54,10 @@ export async function resendWebhookDelivery(webhookId: number, deliveryId: numbe
   const db = ctx.services.db;
   const row = await findWebhookDelivery(db, endpointId, deliveryId);
   if (!row)
-    throw new DomainError('delivery_not_found', sentence`Endpoint ${webhookId} has no delivery ${deliveryId}; ${operation('list_webhook_deliveries', { webhook_id: webhookId })} lists them.`);
+    throw new DomainError(
+      'delivery_not_found',
+      sentence`Endpoint ${webhookId} has no delivery ${deliveryId}; ${operation('list_webhook_deliveries', { webhook_id: webhookId })} lists them.`,
+    );
   const reopened = await reopenWebhookDelivery(db, row.id, new Date());
   if (!reopened) throw new DomainError('delivery_pending', `Delivery ${deliveryId} is already being tried; wait for its attempt to finish, then resend it.`);
   await queue(ctx, row.id);

@@ -56,7 +56,8 @@ function checkEvents(events: readonly string[] | null | undefined): string {
 }
 
 async function checkUrl(url: string | null | undefined, ctx: Context): Promise<string> {
-  if (!url || url.length > 2000) throw new DomainError('invalid_url', 'Send "url": the https:// address (at most 2000 characters) that should receive the events.');
+  if (!url || url.length > 2000)
+    throw new DomainError('invalid_url', 'Send "url": the https:// address (at most 2000 characters) that should receive the events.');
   const vetted = await vetEndpoint(url, ctx.services.jobs?.allowPrivateEndpoints ?? false);
   if (!vetted.ok) throw new DomainError('endpoint_refused', vetted.detail);
   return vetted.url.toString();

@@ -187,8 +187,14 @@ describe('checkSpf', () => {
   });
 
   it('refuses a bad ip, sender or domain with a 400 that says what to pass', async () => {
-    expect(restAnswerOf(await checkSpf({ domain: 'good.test', ip: '300.1.1.1' }, ctx()).catch((e: unknown) => e))).toMatchObject({ status: 400, code: 'invalid_ip' });
-    expect(restAnswerOf(await checkSpf({ domain: 'good.test', ip: '192.0.2.1', sender: 'nobody' }, ctx()).catch((e: unknown) => e))).toMatchObject({ status: 400, code: 'invalid_sender' });
+    expect(restAnswerOf(await checkSpf({ domain: 'good.test', ip: '300.1.1.1' }, ctx()).catch((e: unknown) => e))).toMatchObject({
+      status: 400,
+      code: 'invalid_ip',
+    });
+    expect(restAnswerOf(await checkSpf({ domain: 'good.test', ip: '192.0.2.1', sender: 'nobody' }, ctx()).catch((e: unknown) => e))).toMatchObject({
+      status: 400,
+      code: 'invalid_sender',
+    });
     const error = await checkSpf({ domain: 'user@good.test' }, ctx()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(restAnswerOf(error)?.status).toBe(400);

@@ -76,7 +76,11 @@ describe('Cloudflare through its official SDK', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(restAnswerOf(error)).toMatchObject({ status: 422, code: 'dns_zone_not_served', detail: expect.stringMatching(/add the zone to the Cloudflare account/) });
+    expect(restAnswerOf(error)).toMatchObject({
+      status: 422,
+      code: 'dns_zone_not_served',
+      detail: expect.stringMatching(/add the zone to the Cloudflare account/),
+    });
   });
 
   it('a dry run makes no change; applying twice is one batch, then nothing', async () => {

@@ -49,7 +49,8 @@ describe('a rule refuses with a code and a sentence; each door words it', () => 
       '"limit" is a whole number from 1 to 100, not 0.',
       '"first" is a whole number from 1 to 100, not 0.',
     ]);
-    const cursor = (name: string) => `"${name}" must be an event id (evt_...) from a previous page of this list; "x" is not one of yours. Leave it out for the first page.`;
+    const cursor = (name: string) =>
+      `"${name}" must be an event id (evt_...) from a previous page of this list; "x" is not one of yours. Leave it out for the first page.`;
     expect(wordedByDoors(invalidCursor('an event id (evt_...)', 'x'))).toEqual([cursor('starting_after'), cursor('starting_after'), cursor('after')]);
   });
 
@@ -58,7 +59,9 @@ describe('a rule refuses with a code and a sentence; each door words it', () => 
       'delivery_not_found',
       sentence`Endpoint 7 has no delivery 9; ${operation('list_webhook_deliveries', { webhook_id: 7 })} lists them, ${operation('list_domain_mailboxes')} too.`,
     );
-    expect(new Set(wordedByDoors(error))).toEqual(new Set(['Endpoint 7 has no delivery 9; GET /v1/webhooks/7/deliveries lists them, GET /v1/portal/domains/{domain}/mailboxes too.']));
+    expect(new Set(wordedByDoors(error))).toEqual(
+      new Set(['Endpoint 7 has no delivery 9; GET /v1/webhooks/7/deliveries lists them, GET /v1/portal/domains/{domain}/mailboxes too.']),
+    );
     expect(wordedByDoors(new NoPaymentMethodError())[0]).toBe(
       'No card is on file, so nothing was charged. Open the link from POST /v1/payment-method/setup-link in a browser to save a card, then place the order again.',
     );

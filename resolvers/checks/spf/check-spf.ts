@@ -85,7 +85,10 @@ function readSender(raw: string | undefined, domain: string): string {
   const sender = raw.trim();
   const at = sender.lastIndexOf('@');
   if (at < 0 || at === sender.length - 1 || sender.length > 320 || /[\s\x00-\x1f\x7f]/.test(sender)) {
-    throw new DomainError('invalid_sender', `"sender" must be an email address such as bounce@${domain} (the MAIL FROM address), not "${sender.slice(0, 60)}".`);
+    throw new DomainError(
+      'invalid_sender',
+      `"sender" must be an email address such as bounce@${domain} (the MAIL FROM address), not "${sender.slice(0, 60)}".`,
+    );
   }
   return at === 0 ? `postmaster${sender}` : sender;
 }
@@ -94,7 +97,10 @@ function readHelo(raw: string | undefined, domain: string): string {
   if (raw === undefined || raw.trim() === '') return domain;
   const helo = raw.trim();
   if (helo.length > 255 || /[\s\x00-\x1f\x7f]/.test(helo)) {
-    throw new DomainError('invalid_helo', `"helo" must be the host name a server gives in HELO, such as mail.${domain}, without spaces and at most 255 characters.`);
+    throw new DomainError(
+      'invalid_helo',
+      `"helo" must be the host name a server gives in HELO, such as mail.${domain}, without spaces and at most 255 characters.`,
+    );
   }
   return helo;
 }

@@ -79,7 +79,8 @@ export async function applyDomainSetup(raw: string, connectionId: number, dryRun
   const [verified] = await verifiedDomains(db, row.account_id, [row.domain]);
   if (!verified) {
     const token = await verificationToken(db, row.account_id);
-    throw new DomainError('domain_not_verified',
+    throw new DomainError(
+      'domain_not_verified',
       sentence`${row.domain} is not verified as yours, so its records are not published for you: publish TXT at ${verificationName(row.domain)} with the value "${verificationValue(token)}", then ${operation('verify_domain', { domain: row.domain })} and apply again.`,
     );
   }

@@ -52,7 +52,8 @@ export function createCloudflarePublisher(token: string, options: CloudflareOpti
         return found;
       }
     }
-    throw new DomainError('dns_zone_not_served',
+    throw new DomainError(
+      'dns_zone_not_served',
       `No Cloudflare zone holding ${name} is reachable with this connection's token: add the zone to the Cloudflare account, or make a token whose zone resources include it.`,
     );
   }
@@ -164,7 +165,8 @@ async function call<T>(run: () => Promise<T>, zone?: string): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof AuthenticationError || error instanceof PermissionDeniedError)
-      throw new DomainError('cloudflare_token_refused',
+      throw new DomainError(
+        'cloudflare_token_refused',
         `Cloudflare refused the connection's API token (${error.status}): make a token with the Zone > DNS > Edit permission on the zone, and create the connection again with it. Nothing was changed.`,
       );
     if (error instanceof APIConnectionError)

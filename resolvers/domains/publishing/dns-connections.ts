@@ -186,7 +186,10 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
     throw new DomainError('invalid_secret', 'Send "secret": the TSIG key\'s secret in base64, as in the server\'s key statement (tsig-keygen prints it).');
   const bytes = Buffer.from(secret, 'base64').length;
   if (bytes < 16 || bytes > 512)
-    throw new DomainError('invalid_secret', `The TSIG secret decodes to ${bytes} bytes; a key of 16 to 512 bytes is needed (tsig-keygen makes 32 for hmac-sha256).`);
+    throw new DomainError(
+      'invalid_secret',
+      `The TSIG secret decodes to ${bytes} bytes; a key of 16 to 512 bytes is needed (tsig-keygen makes 32 for hmac-sha256).`,
+    );
   // SSRF: the server must be a public address now, and is vetted again at each use (dns-server-address.ts).
   await vetDnsServer(server, ctx.services.publishing.allowPrivateAddresses);
   return { settings: { server, port, keyName, algorithm }, secret };

@@ -29,7 +29,8 @@ export async function vetDnsServer(server: string, allowPrivate: boolean): Promi
     for (const address of addresses) {
       const refusal = addressRefusal(address);
       if (refusal)
-        throw new DomainError('dns_server_refused',
+        throw new DomainError(
+          'dns_server_refused',
           `${host === address ? host : `${host} resolves to ${address}, which`} is not a public address (${refusal}); a DNS connection's server must be reachable on the internet.`,
         );
     }
@@ -44,7 +45,8 @@ export async function vetDnsServer(server: string, allowPrivate: boolean): Promi
  */
 export function vetDnsServerPort(port: number, allowedPorts: readonly number[] | null): void {
   if (allowedPorts === null || allowedPorts.includes(port)) return;
-  throw new DomainError('dns_server_port_refused',
+  throw new DomainError(
+    'dns_server_port_refused',
     `This service connects to DNS servers on port ${allowedPorts.join(', ')} only, not ${port}; send "port": ${allowedPorts[0] ?? 53} (or leave it out for 53), or ask the operator to allow port ${port} (DNS_CONNECTIONS_PORTS).`,
   );
 }

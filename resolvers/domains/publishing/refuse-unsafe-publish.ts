@@ -20,7 +20,8 @@ export function publishableRecords(records: readonly WantedRecordWithStatus[], f
   const pending = records.filter((r) => r.required && r.status !== 'verified' && r.status !== 'delegated');
   const unknown = pending.filter((r) => r.status === 'unknown');
   if (unknown.length > 0)
-    throw new DomainError('dns_lookup_failed',
+    throw new DomainError(
+      'dns_lookup_failed',
       `Nothing was published: ${unknown.map((r) => `${r.purpose.toUpperCase()} (${r.type} ${r.name}): ${r.detail}`).join(' ')} A record that could not be read is never written over; apply again once the lookup succeeds, and if it keeps failing check the domain's name servers (the check-nameservers check) and its DNSSEC.`,
     );
   const refused = pending.find((r) => r.refusal !== undefined);

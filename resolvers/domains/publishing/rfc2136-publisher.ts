@@ -76,7 +76,8 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
       // checking the key) is a failed answer, never taken as what the zone holds: the caller refuses.
       if (verdict.error === null && (rcode === 'SERVFAIL' || rcode === 'REFUSED')) return { rcode, packet, signed: false };
       if (verdict.error !== null || rcode === 'NOTAUTH')
-        throw new DomainError('tsig_key_refused',
+        throw new DomainError(
+          'tsig_key_refused',
           `The DNS server ${where} refused the TSIG key "${settings.keyName}" (${verdict.error ?? rcode}): check the key name, algorithm and secret against the server's key${verdict.error === 'BADTIME' ? ', and both clocks' : ''}. Nothing was changed.`,
         );
       throw await badAnswer(deadline, verdict.reason);
@@ -95,14 +96,16 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
     if (options.allowPrivateAddresses) return new DomainError('dns_server_unreachable', `The DNS server ${where} ${cause}. Nothing was changed.`);
     const left = deadline - performance.now();
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
-    return new DomainError('dns_server_unreachable',
+    return new DomainError(
+      'dns_server_unreachable',
       `The DNS server ${where} did not answer a signed DNS message; check the connection's server, port and key, and that the server accepts DNS over TCP from this service. Nothing was changed.`,
     );
   }
 
   async function badAnswer(deadline: number, reason: string): Promise<DomainError> {
     if (!options.allowPrivateAddresses) return unanswered(deadline, reason);
-    return new DomainError('dns_server_bad_answer',
+    return new DomainError(
+      'dns_server_bad_answer',
       `The DNS server ${where} answered, but ${reason}; check that the connection points at the zone's primary server.`,
     );
   }
@@ -124,7 +127,8 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
   }
 
   function notServed(name: string, rcode: string): DomainError {
-    return new DomainError('dns_zone_not_served',
+    return new DomainError(
+      'dns_zone_not_served',
       `The DNS server ${where} does not answer for ${name} (${rcode}): point the connection at the primary server of the zone that holds ${name}.`,
     );
   }
@@ -136,7 +140,8 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
       // A failed read (SERVFAIL, or a REFUSED the server did not sign) is not an empty name: nothing
       // may be planned over it. A signed REFUSED is the server saying it does not serve the zone.
       if (rcode === 'SERVFAIL' || (rcode === 'REFUSED' && !signed))
-        throw new DomainError('dns_lookup_failed',
+        throw new DomainError(
+          'dns_lookup_failed',
           `the DNS server ${where} ${rcode === 'SERVFAIL' ? 'failed' : 'refused'} to look up ${type.toUpperCase()} ${wanted} (${rcode})`,
         );
       if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') throw notServed(wanted, rcode);
@@ -161,11 +166,13 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
         const { rcode } = await ask(message);
         if (rcode === 'REFUSED' || rcode === 'NOTZONE')
-          throw new DomainError('dns_update_refused',
+          throw new DomainError(
+            'dns_update_refused',
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change the names and types being published. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new DomainError('dns_update_failed',
+          throw new DomainError(
+            'dns_update_failed',
             `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
           );
       }
@@ -193,11 +200,13 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
         const { rcode } = await ask(message);
         if (rcode === 'REFUSED' || rcode === 'NOTZONE')
-          throw new DomainError('dns_update_refused',
+          throw new DomainError(
+            'dns_update_refused',
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change these names and types. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new DomainError('dns_update_failed',
+          throw new DomainError(
+            'dns_update_failed',
             `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
           );
       }

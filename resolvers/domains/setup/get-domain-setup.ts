@@ -18,7 +18,8 @@ export async function findSetupDomain(ctx: Context, raw: string) {
   const { domain } = normalizeDomain(raw);
   const row = await findSetupDomainByName(ctx.services.db, accountId, domain);
   if (!row)
-    throw new DomainError('domain_not_found',
+    throw new DomainError(
+      'domain_not_found',
       sentence`There is no domain "${domain}" on your orders; ${operation('get_dashboard')} lists yours, and only ordered domains have a setup.`,
     );
   return row;
