@@ -76,6 +76,9 @@ describe('segment-esp', () => {
 
   it('over the limit is a 400 naming it', async () => {
     const domains = Array.from({ length: SEGMENT_ESP_LIMIT + 1 }, (_, i) => `d${i}.example`);
-    expect(restAnswerOf(await segmentEsp({ domains }, ctx()).catch((e: unknown) => e))).toMatchObject({ status: 400, detail: expect.stringContaining(`limit is ${SEGMENT_ESP_LIMIT}`) });
+    expect(restAnswerOf(await segmentEsp({ domains }, ctx()).catch((e: unknown) => e))).toMatchObject({
+      status: 400,
+      detail: expect.stringContaining(`limit is ${SEGMENT_ESP_LIMIT}`),
+    });
   });
 });
