@@ -4,7 +4,8 @@ import type { GraphQLParams } from 'graphql-yoga';
 import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { graphqlAnswerOf } from './graphql-error-words.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';
 import { operationTable } from '../operations/operation-table.js';
@@ -106,7 +107,8 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
       ? await spendAllowance(services.rateLimits, principal, graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS))
       : await lookAtAllowance(services.rateLimits, principal);
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error, info.requestId);
+    const answer = graphqlAnswerOf(error);
+    if (answer) return errorResponse(answer, info.requestId);
     throw error;
   }
   const response = single ? await answerInProcess(yoga, request, single, appContext) : await answerThroughYoga(yoga, request, bytes, info, appContext);
