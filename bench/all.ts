@@ -249,6 +249,14 @@ await step('report-stall', async () => {
       f.ratio <= 2,
     );
     row('report-stall', `longest GET /healthz meanwhile (${door.toUpperCase()}, ms)`, f.max_ms, '<= 100', f.max_ms <= 100);
+    if (f.longest_stall_cpu_ms !== null)
+      row(
+        'report-stall',
+        `${door.toUpperCase()}: longest event-loop stall, ms main-thread CPU (${round(f.longest_stall_ms)} ms wall; idle ${round(r.idle_longest_stall_ms)} ms wall)`,
+        f.longest_stall_cpu_ms,
+        '<= 100',
+        f.longest_stall_cpu_ms <= 100,
+      );
   }
 });
 

@@ -78,7 +78,13 @@ export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name
   return files;
 }
 
-async function storeReport(db: Kysely<Database>, file: string, transit: ReportInTransit, authenticated: boolean, options: IngestOptions): Promise<IngestedFile> {
+async function storeReport(
+  db: Kysely<Database>,
+  file: string,
+  transit: ReportInTransit,
+  authenticated: boolean,
+  options: IngestOptions,
+): Promise<IngestedFile> {
   const { header: report, messages, passed } = transit;
   const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages, authenticated };
   if (options.expectedDomains && !options.expectedDomains.includes(report.domain)) {
