@@ -1,6 +1,6 @@
 import { findLatestApplyConnection, listVerifiedRampDomains } from '../db/dmarc-ramp-steps.js';
 import { log } from '../observability/log.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { DomainError } from '../resolvers/domain-error.js';
 import { advanceDmarcRamp } from '../resolvers/dmarc-ramp/advance-dmarc-ramp.js';
 import { getDmarcRamp } from '../resolvers/dmarc-ramp/get-dmarc-ramp.js';
 import { revertSetupApply } from '../resolvers/domains/publishing/revert-apply.js';
@@ -24,7 +24,7 @@ export const dmarcRampTask: TaskFunction = async (payload: { accountId: number }
       if (ramp.revertOffered) await revertSetupApply(domain, ramp.revertOffered.applyId, false, ctx, { automatic: true, reason: ramp.revertOffered.reason });
       else if (ramp.ready) await advanceDmarcRamp(domain, connection.connection_id, false, ctx, true);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       log('warn', 'the automatic DMARC ramp left a domain as it is', { account_id: payload.accountId, domain, code: error.code, detail: error.detail });
     }
   }

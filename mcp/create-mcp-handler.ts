@@ -9,7 +9,8 @@ import { readParams } from '../operations/read-params.js';
 import { unknownInputsError } from '../operations/describe-input-error.js';
 import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
-import { ApiError } from '../resolvers/api-error.js';
+import type { ApiError } from '../operations/api-error.js';
+import { mcpAnswerOf } from './mcp-error-words.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import { createContext, type Services } from '../resolvers/context.js';
@@ -91,13 +92,14 @@ export function createMcpHandler(options: McpHandlerOptions) {
       // Every JSON-RPC request and notification counts (SPEC 8: "every MCP message"), a batch by its
       // length; the client's answers to server requests do not. A body that is not JSON counts once.
       outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(options.requireKey ? 'read' : 'public', messageCount(parsedBody))));
-    } catch (error) {
-      if (error instanceof ApiError) {
+    } catch (thrown) {
+      const error = mcpAnswerOf(thrown);
+      if (error) {
         const challenge: Record<string, string> =
           error.status === 401 && options.challenge ? { 'WWW-Authenticate': options.challenge(ctx.sentKey, info.url ?? new URL(request.url)) } : {};
         return errorResponse(error, info.requestId, challenge);
       }
-      throw error;
+      throw thrown;
     }
 
     const server = new Server({ name: options.name, version: '2026-09-26' }, { capabilities: { tools: {} } });
@@ -125,14 +127,16 @@ export function createMcpHandler(options: McpHandlerOptions) {
         await refuseWithoutKeyOrScope(row.scope, ctx);
         const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx, 'mcp');
         return toolResult(answer, row, outputs.get(row)?.wrap);
-      } catch (error) {
-        if (error instanceof ApiError) {
+      } catch (thrown) {
+        // A rule's refusal in MCP's words, with the status of operations/error-statuses.ts (mcp-error-words.ts).
+        const error = mcpAnswerOf(thrown);
+        if (error) {
           if (error.status === 429 && typeof error.extras.limit === 'number') {
             outcomes.push({ limit: error.extras.limit, remaining: 0, resetSeconds: Number(error.extras.retry_after ?? 0) });
           }
           return toolError(error.detail, error);
         }
-        throw error;
+        throw thrown;
       }
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

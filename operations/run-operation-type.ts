@@ -5,7 +5,7 @@ import type { Door } from './describe-input-error.js';
 /**
  * How a door runs an operation-table row: the row's operation with these variables, for this
  * request's Context, called through `door` (its refusals are worded for it, with the status of the
- * row's listener); resolves to the REST answer or rejects with the ApiError the caller sees. The
+ * row's listener); resolves to the REST answer or rejects with the refusal: an ApiError, or a rule's DomainError the door words. The
  * server injects it (server/run-operation.ts builds it over the GraphQL pipeline), so the doors in
  * rest/ and mcp/ know the operation table and the schema's errors, never the server.
  */

@@ -4,7 +4,8 @@ import { readParams } from '../operations/read-params.js';
 import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, JSON_ANSWER_HEADERS, jsonTextResponse } from '../operations/json-response.js';
 import { etagOf, notModified } from './conditional-read.js';
-import { ApiError, badRequest } from '../resolvers/api-error.js';
+import { ApiError, badRequest } from '../operations/api-error.js';
+import { restAnswerOf } from './rest-error-words.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import { createContext, type Context, type Services } from '../resolvers/context.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
@@ -100,13 +101,15 @@ export function createRestHandler(options: {
         return new Response(text, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store', ...headers } });
       // The text made once above, for the ETag and the answer.
       return jsonTextResponse(200, text, { ...JSON_ANSWER_HEADERS, ...headers });
-    } catch (error) {
-      if (error instanceof ApiError) {
+    } catch (thrown) {
+      // A rule's refusal answered with REST's status and words (rest-error-words.ts).
+      const error = restAnswerOf(thrown);
+      if (error) {
         const extra = { ...headers };
         if (error.status === 405 && typeof error.extras.allow === 'string') extra.Allow = error.extras.allow;
         return errorResponse(error, info.requestId, extra);
       }
-      throw error;
+      throw thrown;
     }
   };
 }

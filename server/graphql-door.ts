@@ -4,7 +4,8 @@ import type { GraphQLParams } from 'graphql-yoga';
 import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { graphqlAnswerOf } from './graphql-error-words.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';
 import { operationTable } from '../operations/operation-table.js';
@@ -15,6 +16,7 @@ import { jsonTooDeep, tooDeepError } from '../operations/parse-json-bounded.js';
 import { accountCorsHeaders, CSRF_HEADER, isPortalOrigin } from './account-cors.js';
 import { logUnexpectedInAnswer } from './mask-error.js';
 import type { Context } from '../resolvers/context.js';
+import { holdsLargeList, stringifyInTurns } from './stringify-in-turns.js';
 
 /**
  * The allowance class of a root field that is not what its operation type says: previewOrder is a
@@ -106,7 +108,8 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
       ? await spendAllowance(services.rateLimits, principal, graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS))
       : await lookAtAllowance(services.rateLimits, principal);
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error, info.requestId);
+    const answer = graphqlAnswerOf(error);
+    if (answer) return errorResponse(answer, info.requestId);
     throw error;
   }
   const response = single ? await answerInProcess(yoga, request, single, appContext) : await answerThroughYoga(yoga, request, bytes, info, appContext);
@@ -220,7 +223,9 @@ async function answerInProcess(yoga: Yoga, request: Request, single: SingleOpera
   logUnexpectedInAnswer(result, appContext.logIds);
   const contentType = `${single.mediaType}; charset=utf-8`;
   if (!result.errors?.length && !result.extensions?.http) {
-    const text = JSON.stringify(result);
+    // A large answer (a keyless verifyEmail of 5,000 addresses is 1.7 MB) is written with turns of
+    // the event loop in between, so the requests that came meanwhile are not held; the text is the same.
+    const text = holdsLargeList(result) ? await stringifyInTurns(result) : JSON.stringify(result);
     return jsonTextResponse(200, text, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) });
   }
   const written = processRegularResult(result, yoga.fetchAPI, single.mediaType);

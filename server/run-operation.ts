@@ -3,7 +3,8 @@ import type { OperationRow } from '../operations/operation-table.js';
 import type { RunOperation } from '../operations/run-operation-type.js';
 import { loadDocument } from '../operations/operation-document.js';
 import type { Context } from '../resolvers/context.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { isRefusal, type Refusal } from '../operations/refusal-answer.js';
 import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
@@ -15,7 +16,7 @@ import type { Door } from '../operations/describe-input-error.js';
  * The operation runner REST and MCP are given: a row's operation runs in-process through the same
  * envelop pipeline as /graphql (the parse and validation caches, armor's limits, our validation
  * rules, the context, scope-auth in the schema, error masking), with no HTTP request, JSON body or
- * JSON answer in between. A resolver's refusal reaches the door as the ApiError it threw; variables
+ * JSON answer in between. A resolver's refusal reaches the door as the DomainError it threw (the door words it); variables
  * in the wrong shape are refused from their structure (refuse-bad-variables.ts), and GraphQL's own
  * validation refusals from their extensions (graphql-error-to-api-error.ts).
  */
@@ -42,12 +43,13 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
 }
 
 /**
- * The masked errors keep the ApiError a resolver threw (or the one masking made: 500, 503) as their
- * originalError; the first of those is the answer. Without one, the errors are GraphQL's own.
+ * The masked errors keep the DomainError a resolver threw (or the ApiError masking made: 500, 503)
+ * as their originalError; the first of those is the answer, a DomainError still to be worded by the
+ * door that catches it. Without one, the errors are GraphQL's own.
  */
-function firstApiError(errors: readonly GraphQLError[]): ApiError {
+function firstApiError(errors: readonly GraphQLError[]): Refusal {
   for (const error of errors) {
-    if (error.originalError instanceof ApiError) return error.originalError;
+    if (isRefusal(error.originalError)) return error.originalError;
   }
   const masked = errors.find((e) => typeof e.extensions.status === 'number');
   if (masked) return new ApiError(Number(masked.extensions.status), String(masked.extensions.code ?? 'internal_error'), masked.message);

@@ -1,5 +1,6 @@
 import type { Services } from '../resolvers/context.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { restAnswerOf } from '../rest/rest-error-words.js';
 import { stripeWebhookSecretOf } from './create-payments.js';
 import { verifyStripeWebhook } from '../resolvers/payments/verify-stripe-webhook.js';
 import { applyStripeEvent } from '../resolvers/orders/apply-stripe-event.js';
@@ -28,7 +29,8 @@ export function createStripeWebhookRoute(services: Services) {
       const event = verifyStripeWebhook(raw, request.headers.get('stripe-signature'), secret);
       return jsonResponse(200, await applyStripeEvent(services, event, new Date()), { 'X-Request-Id': requestId });
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, requestId);
+      const answer = restAnswerOf(error);
+      if (answer) return errorResponse(answer, requestId);
       throw error;
     }
   };

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ApiError } from '../api-error.js';
+import { DomainError, operation, sentence } from '../domain-error.js';
 import { insertDmarcRampStep } from '../../db/dmarc-ramp-steps.js';
 import { recordEvent } from '../events/record-event.js';
 import { findSetupDomain } from '../domains/setup/get-domain-setup.js';
@@ -46,19 +46,18 @@ export async function advanceDmarcRamp(raw: string, connectionId: number, dryRun
   const { publisher } = await openDnsPublisher(ctx, connectionId);
   const readFrom = `the DNS server of connection ${connectionId}`;
   const facts = await gatherRampFacts(ctx, row, row.account_id, { dns: createPublisherLookup(ctx.checks().dns, publisher, row.domain), readFrom });
-  if (!facts.read.ok) throw new ApiError(503, 'dns_lookup_failed', `${facts.read.problem} Nothing was changed; advance again when the server answers.`);
+  if (!facts.read.ok) throw new DomainError('dns_lookup_failed', `${facts.read.problem} Nothing was changed; advance again when the server answers.`);
   const before = facts.read.record;
   if (before === null)
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'ramp_not_ready',
-      `${row.domain} publishes no DMARC record at ${readFrom}; apply its setup first (POST /v1/domains/${row.domain}/setup/apply), then advance. Nothing was changed.`,
+      sentence`${row.domain} publishes no DMARC record at ${readFrom}; apply its setup first (${operation('apply_domain_setup', { domain: row.domain })}), then advance. Nothing was changed.`,
     );
   const from = stepOf(before);
   const judged = judgeRampReadiness(row.domain, from, facts.figures, facts.failing);
   if (judged.nextStep === null)
-    throw new ApiError(409, 'ramp_at_top', `${row.domain} already publishes ${describeStep(from)}, the last step of the ramp. Nothing was changed.`);
-  if (!judged.ready) throw new ApiError(409, 'ramp_not_ready', `${judged.blockedBy} Nothing was changed.`);
+    throw new DomainError('ramp_at_top', `${row.domain} already publishes ${describeStep(from)}, the last step of the ramp. Nothing was changed.`);
+  if (!judged.ready) throw new DomainError('ramp_not_ready', `${judged.blockedBy} Nothing was changed.`);
   const to = judged.nextStep;
   const after = raiseDmarc(before, to, dmarcReportAddress(ctx.services.config.reportsDomain));
   const record = { type: 'TXT', name: `_dmarc.${row.domain}`, value: after, ttl: facts.read.ttl ?? SETUP_TTL };

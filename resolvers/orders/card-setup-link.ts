@@ -1,4 +1,4 @@
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { ensureProcessorCustomer } from './processor-customer.js';
@@ -11,8 +11,7 @@ export interface CardSetupLink {
 /** A return URL must be an absolute http(s) URL (SPEC 7: otherwise a 422). */
 function returnUrl(value: string | null | undefined, field: 'success_url' | 'cancel_url'): string {
   if (value === undefined || value === null || value.trim() === '') {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'missing_field',
       `Send "${field}": the http(s) page the person returns to ${field === 'success_url' ? 'after saving the card' : 'if they cancel'}.`,
     );
@@ -21,16 +20,15 @@ function returnUrl(value: string | null | undefined, field: 'success_url' | 'can
   try {
     url = new URL(value.trim());
   } catch {
-    throw new ApiError(
-      422,
-      'invalid_url',
+    throw new DomainError(
+      'invalid_return_url',
       `"${field}" must be an absolute http or https URL, such as https://example.com/card-saved; "${value.slice(0, 100)}" is not.`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ApiError(422, 'invalid_url', `"${field}" must be an http or https URL; ${url.protocol.replace(/:$/, '')} links are not accepted.`);
+    throw new DomainError('invalid_return_url', `"${field}" must be an http or https URL; ${url.protocol.replace(/:$/, '')} links are not accepted.`);
   }
-  if (value.length > 2048) throw new ApiError(422, 'invalid_url', `"${field}" is longer than 2,048 characters.`);
+  if (value.length > 2048) throw new DomainError('invalid_return_url', `"${field}" is longer than 2,048 characters.`);
   return url.toString();
 }
 

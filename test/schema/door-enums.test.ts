@@ -4,7 +4,8 @@ import { schema } from '../../schema/index.js';
 import { operationTable } from '../../operations/operation-table.js';
 import { openApiDocument } from '../../rest/openapi.js';
 import { loadDocument } from '../../operations/operation-document.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 import { REQUEST_KINDS } from '../../resolvers/changes/request-kinds.js';
 import { ANALYTICS_PERIODS } from '../../resolvers/account/get-analytics.js';
@@ -81,8 +82,8 @@ describe('the REST and MCP doors keep the documented spelling', () => {
     } catch (error) {
       refusal = error;
     }
-    expect(refusal).toBeInstanceOf(ApiError);
-    expect(refusal).toMatchObject({ status: 400, code: 'unknown_sequencer', extras: { allowed: Object.keys(SEQUENCERS) } });
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(refusal)).toMatchObject({ status: 400, code: 'unknown_sequencer', extras: { allowed: Object.keys(SEQUENCERS) } });
     const kind = documentOf('raise-request');
     expect(() =>
       enumVariablesToGraphql(schema, kind.document, kind.operationName, { input: { subscriptionId: 'sub_x', kind: 'teleport', summary: 'x' } }),

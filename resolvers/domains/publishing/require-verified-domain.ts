@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { ApiError } from '../../api-error.js';
+import { DomainError, operation, sentence } from '../../domain-error.js';
 import { verifiedDomains, verificationToken } from '../../orders/domain-verification.js';
 import { verificationName, verificationValue } from '../../orders/verification-record.js';
 
@@ -9,9 +9,8 @@ export async function requireVerifiedDomain(db: Kysely<Database>, accountId: num
   const [verified] = await verifiedDomains(db, accountId, [domain]);
   if (verified) return;
   const token = await verificationToken(db, accountId);
-  throw new ApiError(
-    409,
+  throw new DomainError(
     'domain_not_verified',
-    `${domain} is not verified as yours, so its records are not published for you: publish TXT at ${verificationName(domain)} with the value "${verificationValue(token)}", then POST /v1/domains/${domain}/verify and apply again.`,
+    sentence`${domain} is not verified as yours, so its records are not published for you: publish TXT at ${verificationName(domain)} with the value "${verificationValue(token)}", then ${operation('verify_domain', { domain })} and apply again.`,
   );
 }
