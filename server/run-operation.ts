@@ -8,7 +8,8 @@ import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
 import { firstVariableProblem, variableProblemToApiError } from './refuse-bad-variables.js';
-import { answerToWire, rootWireKey, variablesFromWire } from '../operations/wire-shape.js';
+import { variablesFromWire } from '../operations/wire-shape.js';
+import { rowAnswer } from '../operations/row-answer.js';
 import type { Door } from '../operations/describe-input-error.js';
 
 /**
@@ -35,9 +36,7 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
     const result = (await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues, operationName })) as ExecutionResult;
     if (result.errors?.length) throw firstApiError(result.errors);
     if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
-    const data = answerToWire(enveloped.schema, document, operationName, result.data as Record<string, unknown>);
-    const answer = row.unwrap ? data[rootWireKey(enveloped.schema, document, operationName, row.unwrap)] : data;
-    return row.reshape ? row.reshape(answer) : answer;
+    return rowAnswer(enveloped.schema, row, result.data as Record<string, unknown>);
   };
 }
 
