@@ -56,8 +56,7 @@ export function printOperationDocument(schema: GraphQLSchema, row: OperationRow)
     return name;
   };
   const selection = (type: GraphQLNamedType, indent: string): string[] => {
-    if (isUnionType(type))
-      return type.getTypes().flatMap((member) => [`${indent}... on ${member.name} {`, ...selection(member, `${indent}  `), `${indent}}`]);
+    if (isUnionType(type)) return type.getTypes().flatMap((member) => [`${indent}... on ${member.name} {`, ...selection(member, `${indent}  `), `${indent}}`]);
     if (!isObjectType(type) && !isInterfaceType(type)) return [];
     const lines: string[] = [];
     for (const field of Object.values(type.getFields())) {

@@ -3,6 +3,7 @@ import {
   getNamedType,
   isEnumType,
   isInputObjectType,
+  isInputType,
   isInterfaceType,
   isListType,
   isNonNullType,
@@ -123,7 +124,8 @@ export function answerToWire(
   operationName: string | undefined,
   data: Record<string, unknown>,
 ): Record<string, unknown> {
-  return shaped(data, planOf(schema, document, operationName)) as Record<string, unknown>;
+  const answer = shaped(data, planOf(schema, document, operationName));
+  return isRecord(answer) ? answer : data;
 }
 
 /** The wire key of the document's root field `field` (the key data[unwrap] is under once shaped). */
@@ -166,7 +168,7 @@ export function variablesFromWire(
   for (const definition of operationOf(document, operationName).variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type);
-    if (type && out[name] !== undefined) out[name] = fromWire(type as GraphQLInputType, out[name]);
+    if (type && isInputType(type) && out[name] !== undefined) out[name] = fromWire(type, out[name]);
   }
   return out;
 }

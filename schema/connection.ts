@@ -29,7 +29,11 @@ const PageInfoRef = builder.objectRef<PageInfo>('PageInfo').implement({
       extensions: { wireName: 'has_more' } satisfies WireField,
     }),
     hasPreviousPage: t.exposeBoolean('hasPreviousPage', { description: 'The page was asked for after a cursor.', extensions: CURSOR_ONLY }),
-    startCursor: t.exposeString('startCursor', { nullable: true, description: 'The cursor of the first item; null on an empty page.', extensions: CURSOR_ONLY }),
+    startCursor: t.exposeString('startCursor', {
+      nullable: true,
+      description: 'The cursor of the first item; null on an empty page.',
+      extensions: CURSOR_ONLY,
+    }),
     endCursor: t.exposeString('endCursor', {
       nullable: true,
       description: "The cursor of the last item (its id as text, the REST door's starting_after); null on an empty page.",

@@ -89,7 +89,12 @@ builder.queryField('webhookDeliveries', (t) =>
   }),
 );
 
-const WebhookDeliveryConnectionRef = connectionOf('WebhookDelivery', WebhookDeliveryRef, 'A page of the deliveries to one endpoint, newest first.', 'webhook_deliveries');
+const WebhookDeliveryConnectionRef = connectionOf(
+  'WebhookDelivery',
+  WebhookDeliveryRef,
+  'A page of the deliveries to one endpoint, newest first.',
+  'webhook_deliveries',
+);
 
 builder.queryField('webhookDeliveriesConnection', (t) =>
   t.field({

@@ -23,10 +23,12 @@ export function camelToSnake(name: string): string {
 
 /** The key REST and MCP give a field (or an input field) in their answers and bodies. */
 export function wireNameOf(field: { readonly name: string; readonly extensions?: unknown }): string {
-  return (field.extensions as WireField | null | undefined)?.wireName ?? camelToSnake(field.name);
+  const { extensions } = field;
+  const wireName = typeof extensions === 'object' && extensions !== null && 'wireName' in extensions ? extensions.wireName : undefined;
+  return typeof wireName === 'string' ? wireName : camelToSnake(field.name);
 }
 
 /** Whether REST and MCP leave the field out of the documents they run (a row may still select it: OperationRow.alsoSelects). */
 export function omittedOnTheWire(field: GraphQLField<unknown, unknown>): boolean {
-  return Boolean(field.deprecationReason) || Boolean((field.extensions as WireField | null | undefined)?.wireOmit);
+  return Boolean(field.deprecationReason) || field.extensions.wireOmit === true;
 }

@@ -82,7 +82,12 @@ describe('the REST and MCP doors keep the documented spelling', () => {
     expect(JSON.stringify(answer)).toBe('{"set_monitors":{"subscription_id":"s","sequencer":null,"reconnection":true,"deliverability":false}}');
     const order = documentOf('preview-order');
     const variables = variablesFromWire(schema, order.document, order.operationName, {
-      order: { sku: 'x', promotion_code: 'P', domains: [{ domain: 'a.test', mailboxes: [{ first_name: 'Ada', last_name: 'L', local_part: 'ada' }] }], made_up: { a_b: 1 } },
+      order: {
+        sku: 'x',
+        promotion_code: 'P',
+        domains: [{ domain: 'a.test', mailboxes: [{ first_name: 'Ada', last_name: 'L', local_part: 'ada' }] }],
+        made_up: { a_b: 1 },
+      },
     });
     expect(JSON.stringify(variables)).toBe(
       '{"order":{"sku":"x","promotionCode":"P","domains":[{"domain":"a.test","mailboxes":[{"firstName":"Ada","lastName":"L","localPart":"ada"}]}],"madeUp":{"aB":1}}}',
@@ -100,9 +105,9 @@ describe('the REST and MCP doors keep the documented spelling', () => {
     expect(refusal).toBeInstanceOf(ApiError);
     expect(refusal).toMatchObject({ status: 400, code: 'unknown_sequencer', extras: { allowed: Object.keys(SEQUENCERS) } });
     const kind = documentOf('raise-request');
-    expect(() =>
-      variablesFromWire(schema, kind.document, kind.operationName, { input: { subscriptionId: 'sub_x', kind: 'teleport', summary: 'x' } }),
-    ).toThrow(/not a kind of request; send one of forwarding/);
+    expect(() => variablesFromWire(schema, kind.document, kind.operationName, { input: { subscriptionId: 'sub_x', kind: 'teleport', summary: 'x' } })).toThrow(
+      /not a kind of request; send one of forwarding/,
+    );
   });
 
   it('OpenAPI and the MCP input schemas list the documented spellings', () => {

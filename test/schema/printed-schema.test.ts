@@ -19,10 +19,11 @@ describe('the printed schema', () => {
   });
 
   it("every row's operation document is printed from the operation table and the schema, and current", () => {
-    for (const row of operationTable) expect(committed(`operations/documents/${row.document}.graphql`), row.name).toBe(printOperationDocument(declaredSchema, row));
+    for (const row of operationTable)
+      expect(committed(`operations/documents/${row.document}.graphql`), row.name).toBe(printOperationDocument(declaredSchema, row));
   });
 
-  it('operations/documents holds no document written by hand: each file is a row\'s, and says it is printed', () => {
+  it("operations/documents holds no document written by hand: each file is a row's, and says it is printed", () => {
     const files = readdirSync(new URL('../../operations/documents/', import.meta.url)).filter((f) => f.endsWith('.graphql'));
     expect(files.sort()).toEqual([...new Set(operationTable.map((row) => `${row.document}.graphql`))].sort());
     for (const file of files) expect(committed(`operations/documents/${file}`).split('\n')[0], file).toBe(PRINTED_HEADER);
