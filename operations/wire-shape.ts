@@ -168,17 +168,18 @@ export function variablesFromWire(
   for (const definition of operationOf(document, operationName).variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type);
-    if (type && isInputType(type) && out[name] !== undefined) out[name] = fromWire(type, out[name]);
+    if (type && isInputType(type) && out[name] !== undefined) out[name] = fromWire(type, out[name], false);
   }
   return out;
 }
 
-function fromWire(type: GraphQLInputType, value: unknown): unknown {
+/** `inBody`: the value sits in a JSON body (an input object), whose every key the door turns; a parameter's own value is left as sent. */
+function fromWire(type: GraphQLInputType, value: unknown, inBody: boolean): unknown {
   if (value === null || value === undefined) return value;
-  if (isNonNullType(type)) return fromWire(type.ofType, value);
-  if (isListType(type)) return Array.isArray(value) ? value.map((v) => fromWire(type.ofType, v)) : fromWire(type.ofType, value);
+  if (isNonNullType(type)) return fromWire(type.ofType, value, inBody);
+  if (isListType(type)) return Array.isArray(value) ? value.map((v) => fromWire(type.ofType, v, inBody)) : fromWire(type.ofType, value, inBody);
   if (isEnumType(type)) {
-    if (typeof value !== 'string') return value; // GraphQL refuses it, in the words of a wrong shape
+    if (typeof value !== 'string') return inBody ? mechanically(value) : value; // GraphQL refuses it, in the words of a wrong shape
     const name = enumNameOf(type, value);
     if (name !== undefined) return name;
     const refuse = doorEnumOf(type).refuseUnknown;
@@ -191,11 +192,11 @@ function fromWire(type: GraphQLInputType, value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, v]) => {
         const field = byWire.get(key) ?? fields[key];
-        return field ? [field.name, fromWire(field.type, v)] : [snakeToCamel(key), mechanically(v)];
+        return field ? [field.name, fromWire(field.type, v, true)] : [snakeToCamel(key), mechanically(v)];
       }),
     );
   }
-  return mechanically(value);
+  return inBody || isInputObjectType(type) ? mechanically(value) : value;
 }
 
 /** A value the schema does not describe (an unknown field, a JSON scalar): its keys turned by the mechanical rule, at every depth. */
