@@ -389,8 +389,9 @@ export async function benchDashboard(
           body: JSON.stringify({ query: source, operationName }),
         };
         const check = await fetch(gqlOptions.url, { method: 'POST', headers: gqlOptions.headers, body: gqlOptions.body });
-        const checked = (await check.json()) as { data?: { dashboard?: { domain_count?: number } } };
-        if (checked.data?.dashboard?.domain_count !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
+        // GraphQL's own names: the document selects without aliases (REST's snake_case is made at the door).
+        const checked = (await check.json()) as { data?: { dashboard?: { domainCount?: number } } };
+        if (checked.data?.dashboard?.domainCount !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
         // Warm-up (V8, pools, caches) for each target, then the measured runs.
         for (const warm of [{ url: restUrl, headers }, gqlOptions]) await autocannon({ ...warm, connections, duration: 2 });
         restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }, server.pid));

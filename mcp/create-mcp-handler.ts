@@ -7,7 +7,6 @@ import { inputSchemaFor } from '../operations/input-schema.js';
 import { bodySchemaFor } from '../operations/body-schema.js';
 import { readParams } from '../operations/read-params.js';
 import { unknownInputsError } from '../operations/describe-input-error.js';
-import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import type { ApiError } from '../operations/api-error.js';
 import { mcpAnswerOf } from './mcp-error-words.js';
@@ -203,7 +202,8 @@ function toolVariables(row: OperationRow, args: Record<string, unknown>, options
     else bodyArgs[name] = value;
   }
   const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), paramArgs, 'mcp');
-  if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(bodyArgs);
+  // Snake_case as sent: the operation runner names its fields as GraphQL does (operations/wire-shape.ts).
+  if (row.bodyVariable) variables[row.bodyVariable] = bodyArgs;
   for (const { header, variable } of row.headerVariables ?? []) {
     const argName = header.toLowerCase().replace(/-/g, '_');
     if (typeof args[argName] === 'string') variables[variable] = args[argName];

@@ -1,7 +1,6 @@
 import type { OperationRow } from '../operations/operation-table.js';
 import { createRouteMatcher } from './match-route.js';
 import { readParams } from '../operations/read-params.js';
-import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, JSON_ANSWER_HEADERS, jsonTextResponse } from '../operations/json-response.js';
 import { etagOf, notModified } from './conditional-read.js';
 import { ApiError, badRequest } from '../operations/api-error.js';
@@ -77,7 +76,8 @@ export function createRestHandler(options: {
       // the operation runs (a reset sent with a misspelt field must not reset regardless).
       if (body === undefined && request.method !== 'GET' && request.method !== 'HEAD') await refuseUnexpectedBody(request, row);
       const variables = readParams(row, pathParams, url.searchParams, publicPost || bodyFields ? body : undefined);
-      if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(body);
+      // Snake_case as sent: the operation runner names its fields as GraphQL does (operations/wire-shape.ts).
+      if (row.bodyVariable) variables[row.bodyVariable] = body;
       for (const { header, variable } of row.headerVariables ?? []) {
         const value = request.headers.get(header);
         if (value !== null) variables[variable] = value;

@@ -37,7 +37,7 @@ export interface CheckArg {
 /**
  * A public check, declared once: its name on every door, its arguments, the function that runs it
  * and its answer type (schema/check-answers/). The Pothos field (schema/checks.ts), the operation
- * document (operations/documents/<name>.graphql, printed by `npm run codegen`) and the operation-table row
+ * document (operations/documents/<name>.graphql, printed from its row by `npm run codegen`) and the operation-table row
  * (operations/public-check-rows.ts) are derived from it, so a new parameter is one line here.
  */
 export interface CheckDeclaration {

@@ -9,7 +9,8 @@ import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
 import { firstVariableProblem, variableProblemToApiError } from './refuse-bad-variables.js';
-import { enumAnswerToWire, enumVariablesToGraphql } from '../operations/enum-spellings.js';
+import { variablesFromWire } from '../operations/wire-shape.js';
+import { rowAnswer } from '../operations/row-answer.js';
 import type { Door } from '../operations/describe-input-error.js';
 
 /**
@@ -28,7 +29,7 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
     const document = enveloped.parse(source);
     const invalid = enveloped.validate(enveloped.schema, document);
     if (invalid.length > 0) throw graphqlErrorToApiError(invalid);
-    const variableValues = enumVariablesToGraphql(enveloped.schema, document, operationName, variables);
+    const variableValues = variablesFromWire(enveloped.schema, document, operationName, variables);
     // Variables in the wrong shape, told from their structure for this door (never from graphql-js's message text).
     const problem = firstVariableProblem(enveloped.schema, document, operationName, variableValues);
     if (problem) throw variableProblemToApiError(problem, door, row.listener);
@@ -36,9 +37,7 @@ export function createOperationRunner(yoga: Yoga): RunOperation {
     const result = (await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues, operationName })) as ExecutionResult;
     if (result.errors?.length) throw firstApiError(result.errors);
     if (!result.data) throw new ApiError(500, 'internal_error', 'The operation returned no data.');
-    const data = enumAnswerToWire(enveloped.schema, document, operationName, result.data as Record<string, unknown>);
-    const answer = row.unwrap ? data[row.unwrap] : data;
-    return row.reshape ? row.reshape(answer) : answer;
+    return rowAnswer(enveloped.schema, row, result.data as Record<string, unknown>);
   };
 }
 

@@ -152,7 +152,7 @@ describe('/graphql in-process and through yoga answer alike', () => {
     const ok = await answer(CASES['the dashboard, no Accept']!, true);
     expect(ok.status).toBe(200);
     expect(ok.headers['content-length']).toBe(String(Buffer.byteLength(ok.body)));
-    expect(JSON.parse(ok.body).data.dashboard.domain_count).toBeGreaterThan(0);
+    expect(JSON.parse(ok.body).data.dashboard.domainCount).toBeGreaterThan(0);
     expect((await answer(CASES['a key without the scope (403)']!, true)).status).toBe(403);
     expect((await answer(CASES["a resolver's refusal (422)"]!, true)).status).toBe(422);
     expect((await answer(CASES['a syntax error']!, true)).status).toBe(400);
