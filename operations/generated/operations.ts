@@ -615,7 +615,7 @@ export type AdvanceDmarcRampMutationVariables = Exact<{
 }>;
 
 
-export type AdvanceDmarcRampMutation = { advanceDmarcRamp: { domain: string, connection_id: number, dry_run: boolean, from_step: DmarcRampStep, to_step: DmarcRampStep, record_before: string, record_after: string, apply_id: number | null, step_id: number | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
+export type AdvanceDmarcRampMutation = { advanceDmarcRamp: { domain: string, connectionId: number, dryRun: boolean, fromStep: DmarcRampStep, toStep: DmarcRampStep, recordBefore: string, recordAfter: string, applyId: number | null, stepId: number | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -867,14 +867,14 @@ export type DeleteWorkspaceMutation = { deleteWorkspace: { workspaceId: number, 
 export type DmarcRampSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DmarcRampSettingsQuery = { dmarcRampSettings: { auto_advance: boolean } };
+export type DmarcRampSettingsQuery = { dmarcRampSettings: { autoAdvance: boolean } };
 
 export type DmarcRampQueryVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
 
 
-export type DmarcRampQuery = { dmarcRamp: { domain: string, step: DmarcRampStep | null, record: string | null, ready: boolean, read_from: string, next_step: DmarcRampStep | null, blocked_by: string | null, auto_advance: boolean, connection_id: number | null, window: { from: string, to: string, days: number, messages: number, passed: number, pass_rate: number | null }, failing_sources: Array<{ ptr: string | null, service: string | null, failed: number, source_ip: string, own_sender: boolean | null }>, revert_offered: { reason: string, step_id: number, apply_id: number } | null, timeline: Array<{ id: number, kind: DmarcRampStepKind, automatic: boolean, reason: string, at: string, from_step: DmarcRampStep, to_step: DmarcRampStep, record_before: string, record_after: string, apply_id: number, pass_rate: number | null }> } };
+export type DmarcRampQuery = { dmarcRamp: { domain: string, step: DmarcRampStep | null, record: string | null, readFrom: string, nextStep: DmarcRampStep | null, ready: boolean, blockedBy: string | null, autoAdvance: boolean, connectionId: number | null, window: { from: string, to: string, days: number, messages: number, passed: number, passRate: number | null }, failingSources: Array<{ sourceIp: string, ptr: string | null, service: string | null, failed: number, ownSender: boolean | null }>, revertOffered: { stepId: number, applyId: number, reason: string } | null, timeline: Array<{ id: number, kind: DmarcRampStepKind, fromStep: DmarcRampStep, toStep: DmarcRampStep, recordBefore: string, recordAfter: string, applyId: number, automatic: boolean, passRate: number | null, reason: string, at: string }> } };
 
 export type DnsConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1098,7 +1098,7 @@ export type SetDmarcRampSettingsMutationVariables = Exact<{
 }>;
 
 
-export type SetDmarcRampSettingsMutation = { setDmarcRampSettings: { auto_advance: boolean } };
+export type SetDmarcRampSettingsMutation = { setDmarcRampSettings: { autoAdvance: boolean } };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];
