@@ -6,7 +6,8 @@ import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
 import { ApiError } from '../resolvers/api-error.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
-import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';
+import { rateLimitHeaders } from '../resolvers/limits/door-policy.js';
+import { admitGraphqlRequest } from './admit-caller.js';
 import { operationTable } from '../operations/operation-table.js';
 import { errorResponse, jsonTextResponse } from '../operations/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
@@ -101,10 +102,8 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
   const single = inProcess && text !== null ? singleJsonOperation(request, text) : null;
   let outcome: RateLimitOutcome | null;
   try {
-    const principal = await principalOf(appContext);
-    outcome = runsOperation
-      ? await spendAllowance(services.rateLimits, principal, graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS))
-      : await lookAtAllowance(services.rateLimits, principal);
+    // The door policy (admit-caller.ts): the caller (key, portal session or address) and its spend, once.
+    outcome = await admitGraphqlRequest(appContext, runsOperation ? graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS) : null);
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error, info.requestId);
     throw error;
