@@ -51,7 +51,9 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
   const auth = createAuthRoutes(services);
   const portal = createPortalRoute();
-  const routes = routeTable(
+  // The OAuth authorization server's paths (/oauth/..., its metadata) are answered before this table,
+  // on Node's own request: serve-http's nodeRoute, given by server/oauth-routes.ts.
+  return routeTable(
     [
       // The two payment pages: the sandbox processor's card form and Stripe's events.
       { paths: [SANDBOX_CARD_PATH], handle: (request) => handleSandboxCardRoute(request, services) },
@@ -74,12 +76,6 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
         code: 'not_found',
         request_id: info.requestId,
       }),
+    (_request, info) => useListenerOrigin(services.payments, info.url.origin),
   );
-  // The OAuth authorization server's paths (/oauth/..., its metadata) are answered before this table,
-  // on Node's own request: serve-http's nodeRoute, given by server/oauth-routes.ts.
-  return async function apiApp(request, info) {
-    const url = info.url ?? new URL(request.url);
-    useListenerOrigin(services.payments, url.origin);
-    return routes(request, { ...info, url });
-  };
 }

@@ -27,7 +27,12 @@ export interface Route {
  * share an exact path or overlap by prefix, so the order of the groups decides nothing but speed: an
  * exact path is one Map lookup.
  */
-export function routeTable(routes: readonly Route[], notFound: (request: Request, info: RoutedInfo) => Response): FetchHandler {
+export function routeTable(
+  routes: readonly Route[],
+  notFound: (request: Request, info: RoutedInfo) => Response,
+  /** Told of every request before any route (the account listener notes the origin it is reached at). */
+  onRequest?: (request: Request, info: RoutedInfo) => void,
+): FetchHandler {
   const exact = new Map<string, RouteHandler[]>();
   const prefixed: { readonly prefix: string; readonly handle: RouteHandler }[] = [];
   const everywhere: RouteHandler[] = [];
@@ -39,6 +44,7 @@ export function routeTable(routes: readonly Route[], notFound: (request: Request
   return async function routed(request, requestInfo) {
     const url = requestInfo.url ?? new URL(request.url);
     const info: RoutedInfo = { ...requestInfo, url, path: url.pathname };
+    onRequest?.(request, info);
     for (const handle of exact.get(info.path) ?? []) {
       const answer = await handle(request, info);
       if (answer) return answer;
