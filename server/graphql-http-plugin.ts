@@ -25,12 +25,13 @@ export function useGraphqlDoorAnswers(): Plugin<Record<string, unknown>, Graphql
       const params = serverContext.parsedParams;
       if (params) setRequestParser(() => params);
     },
-    onResultProcess({ result, resultProcessor, setResultProcessor, serverContext }) {
+    onResultProcess(payload) {
+      const { result, serverContext } = payload;
       // Only where yoga chose its regular writer, whose media type the door worked out the same way.
       const mediaType = serverContext.regularMediaType;
-      if (resultProcessor !== processRegularResult || !mediaType || Array.isArray(result) || isAsyncIterable(result)) return;
+      if (payload.resultProcessor !== processRegularResult || !mediaType || Array.isArray(result) || isAsyncIterable(result)) return;
       const readByDoor = serverContext.parsedParams !== undefined;
-      setResultProcessor((single, fetchAPI) => {
+      payload.setResultProcessor((single, fetchAPI) => {
         if (Array.isArray(single) || isAsyncIterable(single)) return processRegularResult(single, fetchAPI, mediaType);
         if (readByDoor && !single.errors?.length && !single.extensions?.http) {
           const text = JSON.stringify(single);
