@@ -13,6 +13,7 @@ import { SignedInLinkPage } from './pages/signed-in-link';
 // sign-up, the first page of nearly every visit, are in the first load.
 const ResetPasswordPage = lazy(() => import('./pages/reset-password').then((m) => ({ default: m.ResetPasswordPage })));
 const AcceptInvitationPage = lazy(() => import('./pages/accept-invitation').then((m) => ({ default: m.AcceptInvitationPage })));
+const CardSavedPage = lazy(() => import('./pages/card-saved').then((m) => ({ default: m.CardSavedPage })));
 const ConfirmSignUpPage = lazy(() => import('./pages/confirm-sign-up').then((m) => ({ default: m.ConfirmSignUpPage })));
 
 /** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
