@@ -3,8 +3,8 @@ import { isReachableReturnUrl, portalCardReturnUrls } from '../../resolvers/orde
 
 const followed = (url: string, apiUrl = 'https://api.inbox.example.net') => isReachableReturnUrl(new URL(url), apiUrl);
 
-describe("which success_url the card page follows (judged from the address; the service never fetches it)", () => {
-  it('follows https on a public DNS name, and anything on the service\'s own host', () => {
+describe('which success_url the card page follows (judged from the address; the service never fetches it)', () => {
+  it("follows https on a public DNS name, and anything on the service's own host", () => {
     expect(followed('https://app.customer.io/card-saved?x=1')).toBe(true);
     expect(followed('https://shop.co.uk/back')).toBe(true);
     expect(followed('http://127.0.0.1:8080/portal/billing?card=saved', 'http://127.0.0.1:8080')).toBe(true);

@@ -32,7 +32,7 @@ describe('cards through the sandbox page', () => {
     expect(JSON.stringify(dashboard)).not.toContain(domain);
   });
 
-  it('setup link → card page → 303 to the portal (example.com is no one\'s site) → GET /v1/payment-method shows visa 4242', async () => {
+  it("setup link → card page → 303 to the portal (example.com is no one's site) → GET /v1/payment-method shows visa 4242", async () => {
     const before = await (await h.service.api('/v1/payment-method')).json();
     expect(before.on_file).toBe(false);
     const { location } = await saveCardThroughSandboxPage(h.service, '4242 4242 4242 4242');
