@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { ensureProcessorCustomer } from './processor-customer.js';
 import { isReachableReturnUrl, portalCardReturnUrls } from './card-return-url.js';
+import { serviceOrigin } from '../payments/service-origin.js';
 
 export interface CardSetupLink {
   readonly url: string;
@@ -40,7 +41,7 @@ export async function createCardSetupLink(
   ctx: Context,
 ): Promise<CardSetupLink> {
   const accountId = await requireAccountId(ctx);
-  const apiUrl = ctx.services.config.apiUrl;
+  const apiUrl = serviceOrigin(ctx.services.payments, ctx.services.config.apiUrl);
   const portal = portalCardReturnUrls(apiUrl);
   const followed = (url: URL | null, otherwise: string) => (url && isReachableReturnUrl(url, apiUrl) ? url.toString() : otherwise);
   const successUrl = followed(returnUrl(input.successUrl, 'success_url'), portal.saved);

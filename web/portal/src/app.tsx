@@ -39,6 +39,10 @@ export function App() {
                 <Route path="/sign-up">
                   <Redirect to="/" />
                 </Route>
+                {/* The card page's landing when the caller gave no reachable success_url: Billing confirms it. */}
+                <Route path="/card-saved">
+                  <Redirect to="/billing?card=saved" replace />
+                </Route>
                 <Route path="/confirm-sign-up">
                   <SignedInLinkPage what="a sign-up confirmation" />
                 </Route>
@@ -63,6 +67,9 @@ export function App() {
                 </Route>
                 <Route path="/reset-password">
                   <ResetPasswordPage />
+                </Route>
+                <Route path="/card-saved">
+                  <CardSavedPage />
                 </Route>
                 <Route path="/accept-invitation">
                   <AcceptInvitationPage onSignedIn={refresh} />
