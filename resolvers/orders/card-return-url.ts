@@ -42,6 +42,7 @@ export function isReachableReturnUrl(url: URL, apiUrl: string): boolean {
 
 /** The portal's own landing pages, used when the caller gave no reachable URL. */
 export function portalCardReturnUrls(apiUrl: string): { readonly saved: string; readonly cancelled: string } {
-  const base = apiUrl.replace(/\/+$/, '');
+  let base = apiUrl;
+  while (base.endsWith('/')) base = base.slice(0, -1);
   return { saved: `${base}/portal/card-saved`, cancelled: `${base}/portal/billing?card=cancelled` };
 }
