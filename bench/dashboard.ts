@@ -238,7 +238,7 @@ async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): 
   const ways: Record<keyof InProcessCpu, () => Promise<Response>> = {
     rest: () => app(new Request('http://127.0.0.1/v1/portal/dashboard', { headers: { authorization: `Bearer ${key}` } }), info),
     graphql: () => app(graphqlRequest(), info),
-    graphql_through_yoga: () => handleGraphql(yoga, services, graphqlRequest(), info, { inProcess: false }),
+    graphql_through_yoga: () => handleGraphql(yoga, services, graphqlRequest(), info, { readByDoor: false }),
   };
   const cpu = { rest: 0, graphql: 0, graphql_through_yoga: 0 };
   const perRound = 100;

@@ -5,6 +5,7 @@ import type { PaymentProcessor } from '../resolvers/payments/payment-processor.j
 import type { SandboxStore } from '../resolvers/payments/sandbox-store.js';
 import { createPaymentProcessor } from '../resolvers/payments/create-payment-processor.js';
 import { createKyselySandboxStore } from '../resolvers/payments/kysely-sandbox-store.js';
+import { learnServiceOrigin } from '../resolvers/payments/service-origin.js';
 
 export interface ServicePayments {
   readonly processor: PaymentProcessor;
@@ -38,12 +39,14 @@ export function createServicePayments(db: Kysely<Database>, config: ServiceConfi
   };
   const webhookSecret = stripe?.webhookSecret;
   if (webhookSecret) webhookSecrets.set(processor, webhookSecret);
-  if (config.apiPort === 0 && current.kind === 'sandbox') {
+  if (config.apiPort === 0) {
     let learned = false;
     learners.set(processor, (origin) => {
       if (learned) return;
       learned = true;
-      current = createPaymentProcessor({ apiUrl: origin, sandboxStore, stripe });
+      // The portal's card pages (resolvers/orders/card-return-url.ts) are on this origin too.
+      learnServiceOrigin(processor, origin);
+      if (current.kind === 'sandbox') current = createPaymentProcessor({ apiUrl: origin, sandboxStore, stripe });
     });
   }
   return { processor, sandboxStore };

@@ -1,11 +1,12 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { OperationRow } from '../operations/operation-table.js';
-import type { RunOperation } from '../operations/run-operation-type.js';
+import type { OperationInput, RunOperation } from '../operations/run-operation-type.js';
 import { loadDocument } from '../operations/operation-document.js';
 import type { Context } from '../resolvers/context.js';
 import { ApiError } from '../operations/api-error.js';
 import { isRefusal, type Refusal } from '../operations/refusal-answer.js';
-import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
+import type { RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
+import { admitOperation } from './admit-caller.js';
 import type { Yoga } from './create-yoga.js';
 import { graphqlErrorToApiError } from './graphql-error-to-api-error.js';
 import { firstVariableProblem, variableProblemToApiError } from './refuse-bad-variables.js';
@@ -14,7 +15,8 @@ import { rowAnswer } from '../operations/row-answer.js';
 import type { Door } from '../operations/describe-input-error.js';
 
 /**
- * The operation runner REST and MCP are given: a row's operation runs in-process through the same
+ * The operation runner REST and MCP are given: the call admitted by the door policy (admit-caller.ts:
+ * the allowance it spends, then its key and scope), then the row's operation runs in-process through the same
  * envelop pipeline as /graphql (the parse and validation caches, armor's limits, our validation
  * rules, the context, scope-auth in the schema, error masking), with no HTTP request, JSON body or
  * JSON answer in between. A resolver's refusal reaches the door as the DomainError it threw (the door words it); variables
@@ -22,8 +24,16 @@ import type { Door } from '../operations/describe-input-error.js';
  * validation refusals from their extensions (graphql-error-to-api-error.ts).
  */
 export function createOperationRunner(yoga: Yoga): RunOperation {
-  return async function runOperation(row: OperationRow, variables: Record<string, unknown>, ctx: Context, door: Exclude<Door, 'graphql'>): Promise<unknown> {
-    await refuseWithoutKeyOrScope(row.scope, ctx);
+  return async function runOperation(
+    row: OperationRow,
+    input: OperationInput,
+    ctx: Context,
+    door: Exclude<Door, 'graphql'>,
+    onSpent?: (outcome: RateLimitOutcome) => void,
+  ): Promise<unknown> {
+    // The door policy, once per call: what it spends and who may make it, before its input is read.
+    await admitOperation(row, ctx, door, onSpent);
+    const variables = typeof input === 'function' ? await input() : input;
     const { source, operationName } = loadDocument(row.document);
     const enveloped = yoga.getEnveloped({ appContext: ctx });
     const document = enveloped.parse(source);

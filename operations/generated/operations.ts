@@ -86,9 +86,9 @@ export enum CapPart {
 }
 
 export type CardSetupLinkInput = {
-  /** Required: the http(s) page to return to on cancel. */
+  /** Optional: the http(s) page to return to on cancel, on the same terms; otherwise the portal's billing page. */
   cancelUrl: InputMaybe<Scalars['String']['input']>;
-  /** Required: the http(s) page to return to after saving the card. */
+  /** Optional: the http(s) page to return to after saving the card, followed when reachable (the service's own host, or https on a public DNS name); otherwise the portal's page confirming the card is saved. */
   successUrl: InputMaybe<Scalars['String']['input']>;
 };
 
