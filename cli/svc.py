@@ -178,6 +178,10 @@ def cmd_report_days(client, args):
     return client.request("GET", "/v1/portal/reports/daily?" + urllib.parse.urlencode({"period": args.period}))
 
 
+def cmd_tls_days(client, args):
+    return client.request("GET", "/v1/portal/reports/tls-daily?" + urllib.parse.urlencode({"period": args.period}))
+
+
 def cmd_alert_settings(client, args):
     if args.dmarc_threshold is None:
         return client.request("GET", "/v1/alerts/settings")
@@ -653,6 +657,10 @@ def build_parser():
     sub = add("report-days", "reported messages and DMARC pass rate per day",
               "Every domain with the days a DMARC report covers: messages, passed, pass rate "
               "(GET /v1/portal/reports/daily). A domain without reports has no days.", cmd_report_days)
+    sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
+    sub = add("tls-days", "TLS sessions to your domains per day, from TLS-RPT reports",
+              "Every domain with the days a TLS-RPT report covers: successful and failed sessions and the success "
+              "rate (GET /v1/portal/reports/tls-daily). A domain without reports has no days.", cmd_tls_days)
     sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
     sub = add("dmarc-ramp", "the way to DMARC enforcement: where a domain stands, and the next step",
               "The step DOMAIN's published DMARC record stands on (none, quarantine_25, quarantine, reject), whether "

@@ -1012,6 +1012,21 @@ export const reportRows = [
     mcpTool: 'get_report_days',
     annotations: READING,
   },
+  {
+    name: 'get_tls_report_days',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/portal/reports/tls-daily',
+    document: 'tls-report-days',
+    unwrap: 'tlsReportDays',
+    scope: 'read',
+    rateLimit: 'read',
+    summary:
+      'TLS sessions to your domains per domain and day over the period (TLS-RPT reports, RFC 8460): successful and failed sessions and the success rate; every domain of yours, each with only the days a report covers (none: no report yet).',
+    params: [periodParam],
+    mcpTool: 'get_tls_report_days',
+    annotations: READING,
+  },
 ] as const satisfies readonly OperationRow[];
 
 /** The DMARC ramp (docs/dmarc-ramp.md): read it, advance it, and the account's automatic setting. */

@@ -1,3 +1,4 @@
+import { getTlsReportDays, type DomainTlsReportDays, type TlsReportDay, type TlsReportDays } from '../resolvers/reports/tls-report-days.js';
 import { builder } from './builder.js';
 import { sameSpellings, type DoorEnum } from './door-enum-extension.js';
 import type { IngestedFile } from '../resolvers/reports/ingest-reports.js';
@@ -212,5 +213,48 @@ builder.queryField('reportDays', (t) =>
     authScopes: { read: true },
     args: { period: t.arg({ type: AnalyticsPeriodEnum, required: false, description: 'Default P7D (7d on REST and MCP).' }) },
     resolve: (_root, args, ctx) => getReportDays(args.period, ctx),
+  }),
+);
+
+const TlsReportDayRef = builder.objectRef<TlsReportDay>('TlsReportDay').implement({
+  description: "One day's TLS-RPT reports for a domain (RFC 8460), summed over every reporter.",
+  fields: (t) => ({
+    day: t.exposeString('day', { description: "YYYY-MM-DD: the UTC day of the reports' periods." }),
+    successfulSessions: t.exposeInt('successfulSessions', { description: 'TLS sessions to the domain that succeeded.' }),
+    failedSessions: t.exposeInt('failedSessions', { description: "Sessions that could not set up TLS as the domain's MTA-STS or DANE policy requires." }),
+    successRate: t.exposeFloat('successRate', {
+      nullable: true,
+      description: 'successful of all sessions, in percent; null when the reports count no session.',
+    }),
+  }),
+});
+
+const DomainTlsReportDaysRef = builder.objectRef<DomainTlsReportDays>('DomainTlsReportDays').implement({
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    days: t.field({
+      type: [TlsReportDayRef],
+      description: 'Only the days a TLS report covers, oldest first: a day without a report is absent (never 0). Empty: no report yet in the period.',
+      resolve: (d) => [...d.days],
+    }),
+  }),
+});
+
+const TlsReportDaysRef = builder.objectRef<TlsReportDays>('TlsReportDays').implement({
+  fields: (t) => ({
+    period: t.field({ type: AnalyticsPeriodEnum, description: 'The period asked for, ending today.', resolve: (s) => s.period }),
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    domains: t.field({ type: [DomainTlsReportDaysRef], description: 'Every domain of the account, by name.', resolve: (s) => [...s.domains] }),
+  }),
+});
+
+builder.queryField('tlsReportDays', (t) =>
+  t.field({
+    type: TlsReportDaysRef,
+    description: 'TLS sessions (successful and failed) per domain and day over a period, from TLS-RPT reports: what the portal charts beside DMARC.',
+    authScopes: { read: true },
+    args: { period: t.arg({ type: AnalyticsPeriodEnum, required: false, description: 'Default P7D (7d on REST and MCP).' }) },
+    resolve: (_root, args, ctx) => getTlsReportDays(args.period, ctx),
   }),
 );

@@ -1116,6 +1116,13 @@ export type SetSequencerMutationVariables = Exact<{
 
 export type SetSequencerMutation = { setSequencer: { subscriptionId: string, sequencer: Sequencer | null, monitorReconnection: boolean, monitorDeliverability: boolean } };
 
+export type TlsReportDaysQueryVariables = Exact<{
+  period: InputMaybe<AnalyticsPeriod>;
+}>;
+
+
+export type TlsReportDaysQuery = { tlsReportDays: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, days: Array<{ day: string, successfulSessions: number, failedSessions: number, successRate: number | null }> }> } };
+
 export type UpdateWebhookMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];
   input: WebhookInput;

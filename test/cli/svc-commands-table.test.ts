@@ -86,6 +86,7 @@ function commandRuns(): Record<string, string[][] | null> {
     reports: [['reports']],
     sources: [['sources', 'example.com']],
     'report-days': [['report-days']],
+    'tls-days': [['tls-days', '--period', '30d']],
     'alert-settings': [['alert-settings'], ['alert-settings', '--dmarc-threshold', '90']],
     'dmarc-ramp': [
       ['dmarc-ramp', 'example.com'],

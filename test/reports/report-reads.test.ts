@@ -164,13 +164,22 @@ describe('GET /v1/portal/reports/daily', () => {
     expect(answer.body.domains.map((d: { domain: string }) => d.domain)).toEqual(owned.map((d) => d.domain));
     expect((await get('/v1/portal/reports/daily?period=2w')).body.code).toBe('invalid_period');
   });
+
+  it('answers TLS sessions per domain and day from TLS-RPT reports: successful, failed, success rate; none for a domain without', async () => {
+    const answer = await get('/v1/portal/reports/tls-daily?period=7d');
+    expect(answer.status).toBe(200);
+    const byName = new Map(answer.body.domains.map((d: { domain: string; days: unknown[] }) => [d.domain, d.days]));
+    expect(byName.get(domain)).toEqual([{ day: yesterday.toISOString().slice(0, 10), successful_sessions: 95, failed_sessions: 5, success_rate: 95 }]);
+    expect(byName.get(quiet)).toEqual([]);
+    expect((await get('/v1/portal/reports/tls-daily?period=2w')).body.code).toBe('invalid_period');
+  });
 });
 
 describe('GraphQL and MCP read the same', () => {
   it('GraphQL: reports, domainSources, analytics', async () => {
     const answer = await graphql(
       service,
-      `query($d: String!) { reports(limit: 1) { data { orgName kind } hasMore } domainSources(domain: $d, period: P7D) { sources { sourceIp passRate } } analytics { domains { domain reportedMessages } } reportDays(period: P7D) { domains { domain days { day messages passRate } } } }`,
+      `query($d: String!) { reports(limit: 1) { data { orgName kind } hasMore } domainSources(domain: $d, period: P7D) { sources { sourceIp passRate } } analytics { domains { domain reportedMessages } } reportDays(period: P7D) { domains { domain days { day messages passRate } } } tlsReportDays(period: P7D) { domains { domain days { failedSessions successRate } } } }`,
       { d: domain },
     );
     expect(answer.body.data.reports).toEqual({ data: [{ orgName: 'Microsoft Corporation', kind: 'tls' }], hasMore: true });
@@ -181,6 +190,7 @@ describe('GraphQL and MCP read the same', () => {
       days: [{ day: yesterday.toISOString().slice(0, 10), messages: 188, passRate: 98.4 }],
     });
     expect(answer.body.data.reportDays.domains).toContainEqual({ domain: quiet, days: [] });
+    expect(answer.body.data.tlsReportDays.domains).toContainEqual({ domain, days: [{ failedSessions: 5, successRate: 95 }] });
   });
 
   it('MCP: list_reports and get_domain_sources', async () => {
@@ -197,6 +207,11 @@ describe('GraphQL and MCP read the same', () => {
       const days = JSON.parse(text(await client.callTool({ name: 'get_report_days', arguments: { period: '7d' } })));
       expect(days.domains).toContainEqual({ domain, days: [{ day: yesterday.toISOString().slice(0, 10), messages: 188, passed: 185, pass_rate: 98.4 }] });
       expect(days.domains).toContainEqual({ domain: quiet, days: [] });
+      const tls = JSON.parse(text(await client.callTool({ name: 'get_tls_report_days', arguments: { period: '7d' } })));
+      expect(tls.domains).toContainEqual({
+        domain,
+        days: [{ day: yesterday.toISOString().slice(0, 10), successful_sessions: 95, failed_sessions: 5, success_rate: 95 }],
+      });
     } finally {
       await client.close();
     }

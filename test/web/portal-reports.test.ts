@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
-import { dmarcFixture, gzip } from '../support/report-files.js';
+import { dmarcFixture, gzip, reportFixture } from '../support/report-files.js';
 import { expectAxeClean } from '../support/axe.js';
 
 /**
@@ -46,6 +46,13 @@ beforeAll(async () => {
     dmarcFixture('yahoo.xml', { domain, begin: daysAgo(2), reportId: 'page-yahoo' }),
     dmarcFixture('microsoft.xml', { domain, begin: daysAgo(1), reportId: 'page-ms' }),
   ];
+  // And one TLS-RPT report yesterday: 95 sessions succeeded, 5 failed (sts-policy-fetch-error).
+  const tls = reportFixture('microsoft-tlsrpt.json')
+    .replaceAll('northwind-mail.test', domain)
+    .replace('2026-11-24T00:00:00Z', daysAgo(1).toISOString())
+    .replace('2026-11-24T23:59:59Z', new Date(daysAgo(1).getTime() + 86_399_000).toISOString());
+  const sent = await service.api('/v1/reports', { method: 'POST', headers: { 'content-type': 'application/tlsrpt+json' }, body: tls });
+  if (sent.status !== 200) throw new Error(`The TLS upload answered ${sent.status}: ${await sent.text()}`);
   for (const xml of files) {
     const response = await service.api('/v1/reports', { method: 'POST', headers: { 'content-type': 'application/gzip' }, body: new Uint8Array(gzip(xml)) });
     if (response.status !== 200) throw new Error(`The upload answered ${response.status}: ${await response.text()}`);
@@ -79,9 +86,13 @@ describe('the analytics page draws DMARC reports', () => {
         expect(await summary.getByRole('row').filter({ hasText: domain }).getByRole('cell').allTextContents()).toEqual(['188', '98.4%', '3']);
         expect(await summary.getByRole('row').filter({ hasText: quiet }).getByRole('cell').allTextContents()).toEqual(['no reports yet']);
 
-        // uPlot draws both charts on canvases once its chunk has loaded; each is one image named by its figures.
-        await page.locator('.day-chart canvas').nth(1).waitFor();
-        expect(await page.locator('.day-chart canvas').count()).toBe(2);
+        // uPlot draws the three charts on canvases once its chunk has loaded (messages and pass rate from
+        // DMARC, failed sessions from TLS-RPT); each is one image named by its figures.
+        await page.locator('.day-chart canvas').nth(2).waitFor();
+        expect(await page.locator('.day-chart canvas').count()).toBe(3);
+        expect(await page.getByRole('img', { name: /^Failed TLS sessions per day for/ }).getAttribute('aria-label')).toBe(
+          `Failed TLS sessions per day for ${domain}, last 7 days: ${daysAgo(1).toISOString().slice(0, 10)} 5 failed of 100. Days without a report are gaps.`,
+        );
         const volume = page.getByRole('img', { name: /^Messages reported per day for/ });
         expect(await volume.getAttribute('aria-label')).toBe(
           `Messages reported per day for ${domain}, last 7 days: ${daysAgo(3).toISOString().slice(0, 10)} 123; ${daysAgo(2).toISOString().slice(0, 10)} 25; ${daysAgo(1).toISOString().slice(0, 10)} 40. Days without a report are gaps.`,
@@ -115,8 +126,9 @@ describe('the analytics page draws DMARC reports', () => {
         expect(await ramp.getByRole('list', { name: `Sources failing DMARC for ${domain}` }).textContent()).toContain('203.0.113.77: 3 failed');
 
         const latest = page.getByRole('table', { name: `Latest reports for ${domain}` });
-        await latest.getByRole('row').nth(3).waitFor();
-        expect(await latest.getByRole('rowheader').allTextContents()).toEqual(['Enterprise Outlook', 'Yahoo', 'google.com']);
+        await latest.getByRole('row').nth(4).waitFor();
+        // Newest stored first: the TLS-RPT report was uploaded before the three DMARC ones.
+        expect(await latest.getByRole('rowheader').allTextContents()).toEqual(['Enterprise Outlook', 'Yahoo', 'google.com', 'Microsoft Corporation']);
         await screenshot(page, 'analytics-reports-desktop');
         await expectAxeClean(page);
 

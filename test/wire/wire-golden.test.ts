@@ -96,6 +96,7 @@ function casesFor(tag: string): Record<string, Case> {
     list_reports: {},
     get_domain_sources: { params: { domain: acme } },
     get_report_days: {},
+    get_tls_report_days: { params: { period: '30d' } },
     preview_order: {
       body: {
         order: {

@@ -7,6 +7,7 @@ import { SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
 import { DayChart, daysBetween } from '../ui/day-chart';
 import { DmarcRampPanel } from './analytics-dmarc-ramp';
+import { TlsDaysChart } from './analytics-tls-days';
 
 const ReportDaysDocument = graphql(`
   query ReportDays($period: AnalyticsPeriod) {
@@ -169,6 +170,7 @@ function DomainReports(props: { days: DomainDays; from: string; to: string; peri
             summary={`DMARC pass rate per day for ${domain}, ${props.periodLabel.toLowerCase()}: ${spoken(series.passRate, true)}. Days without a report are gaps.`}
           />
         </figure>
+        <TlsDaysChart domain={domain} period={props.period} periodLabel={props.periodLabel} />
         <DmarcRampPanel domain={domain} />
       </div>
       <SourcesTable domain={domain} period={props.period} />
