@@ -92,6 +92,16 @@ export async function listCertificatesDue(db: Kysely<Database>, now: Date, renew
   return rows.map((r) => r.domain);
 }
 
+/** Marks names as queued until `until`, so the next sweep does not queue them again while their jobs run. */
+export async function claimCertificateAttempts(db: Kysely<Database>, domains: readonly string[], until: Date): Promise<void> {
+  if (domains.length === 0) return;
+  await db
+    .insertInto('forwarding_certificates')
+    .values(domains.map((domain) => ({ domain, retry_at: until })))
+    .onConflict((oc) => oc.column('domain').doUpdateSet({ retry_at: until }))
+    .execute();
+}
+
 /** Whether `domain` is a live forwarded domain now (a job queued earlier re-checks before it asks the authority). */
 export async function isLiveForwardedDomain(db: Kysely<Database>, domain: string): Promise<boolean> {
   const row = await db
