@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { get } from 'node:https';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createTestCa, type TestCa } from './test-ca.js';
@@ -18,6 +19,8 @@ export interface PebbleServer {
   readonly caFile: string;
   /** The CA's PEM itself. */
   readonly caPem: string;
+  /** The root CA pebble made at this start (its management interface's /roots/0), PEM: what its certificates chain to. */
+  rootPem(): Promise<string>;
   /** Everything pebble wrote so far (its log). */
   output(): string;
   close(): Promise<void>;
@@ -78,7 +81,8 @@ export async function startPebble(options: PebbleOptions): Promise<PebbleServer>
     }),
   );
   const child: ChildProcess = spawn(PEBBLE_PATH, ['-config', configFile, '-dnsserver', options.dnsServer], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0' },
+    // PEBBLE_AUTHZREUSE=0: every order is validated afresh, so each one goes through the listener's HTTP-01 answer.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -98,6 +102,14 @@ export async function startPebble(options: PebbleOptions): Promise<PebbleServer>
     caFile,
     caPem: ca.certPem,
     output: () => output,
+    rootPem: () =>
+      new Promise((resolve, reject) => {
+        get(`https://localhost:${managementPort}/roots/0`, { ca: ca.certPem }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`pebble /roots/0 answered ${res.statusCode}: ${body}`))));
+        }).on('error', reject);
+      }),
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
