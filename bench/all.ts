@@ -229,7 +229,13 @@ await step('dashboard', async () => {
 await step('acme', async () => {
   const a = await benchAcme();
   process.stdout.write(`${JSON.stringify(a)}\n`);
-  row('acme', `certificates issued for ${a.domains} forwarded domains against local pebble (JOBS_CONCURRENCY ${a.concurrency}): ms per domain`, a.issue_ms_per_domain, 'measured', null);
+  row(
+    'acme',
+    `certificates issued for ${a.domains} forwarded domains against local pebble (JOBS_CONCURRENCY ${a.concurrency}): ms per domain`,
+    a.issue_ms_per_domain,
+    'measured',
+    null,
+  );
   row('acme', `certificates renewed for ${a.domains} forwarded domains: ms per domain`, a.renew_ms_per_domain, 'measured', null);
 });
 

@@ -39,11 +39,7 @@ export async function forwardingCertificateVersion(db: Kysely<Database>, domain:
 
 /** The state the setup's forwarding line reports: not_after once issued, the last failure and its retry. */
 export function findForwardingCertificateState(db: Kysely<Database>, domain: string) {
-  return db
-    .selectFrom('forwarding_certificates')
-    .select(['not_after', 'last_error', 'retry_at', 'issued_at'])
-    .where('domain', '=', domain)
-    .executeTakeFirst();
+  return db.selectFrom('forwarding_certificates').select(['not_after', 'last_error', 'retry_at', 'issued_at']).where('domain', '=', domain).executeTakeFirst();
 }
 
 /** Stores a newly issued certificate, replacing the one before and clearing any failure. */

@@ -40,7 +40,12 @@ export interface AcmeIssuer {
   /** A new account key (ECDSA P-256), PEM: made once per directory, then stored sealed. */
   newAccountKey(): Promise<string>;
   /** Orders a certificate for `domain` under the account of `accountKey`, proving control over HTTP-01. */
-  issue(request: { readonly domain: string; readonly accountKey: string; readonly accountUrl: string | null; readonly http01: Http01Responder }): Promise<IssuedCertificate>;
+  issue(request: {
+    readonly domain: string;
+    readonly accountKey: string;
+    readonly accountUrl: string | null;
+    readonly http01: Http01Responder;
+  }): Promise<IssuedCertificate>;
 }
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -60,7 +65,11 @@ const BACKOFF = { backoffAttempts: 12, backoffMin: 500, backoffMax: 15_000 } as 
  * by step here instead of by client.auto(), which reads the CSR back through @peculiar/x509.
  */
 async function certificateRequest(domain: string): Promise<[privateKeyPem: string, csr: Buffer]> {
-  const { privateKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+  const { privateKey } = await generateKeyPairAsync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
   const [, csr] = await acme.forge.createCsr({ commonName: domain, altNames: [domain] }, privateKey);
   return [privateKey, csr];
 }
@@ -96,7 +105,9 @@ export function createAcmeIssuer(options: AcmeIssuerOptions): AcmeIssuer {
         if (authz.status === 'valid') continue;
         const challenge = authz.challenges.find((c) => c.type === 'http-01');
         if (!challenge)
-          throw new Error(`The ACME authority offers no HTTP-01 challenge for ${domain} (only ${authz.challenges.map((c) => c.type).join(', ')}), so its certificate cannot be obtained here.`);
+          throw new Error(
+            `The ACME authority offers no HTTP-01 challenge for ${domain} (only ${authz.challenges.map((c) => c.type).join(', ')}), so its certificate cannot be obtained here.`,
+          );
         const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
         await http01.put({ domain, token: challenge.token, keyAuthorization });
         try {

@@ -15,16 +15,13 @@ const iso = (value: Date | string) => new Date(value).toISOString();
  * The sentence the setup's forwarding line ends with once the A record points at the listener:
  * whether a visitor typing https:// is forwarded, and if not yet, why and what happens next.
  */
-export function httpsSentence(
-  mode: ServiceConfig['forwardHttps'],
-  state: CertificateState | undefined,
-  live: boolean,
-  now: Date,
-): string {
+export function httpsSentence(mode: ServiceConfig['forwardHttps'], state: CertificateState | undefined, live: boolean, now: Date): string {
   if (mode === 'off')
     return 'HTTPS is off: this service obtains no certificates for forwarded domains, so only http:// addresses forward (the operator turns it on with ACME_DIRECTORY_URL).';
   if (mode === 'certificate') return "HTTPS is served with the operator's certificate.";
-  const failure = state?.last_error ? ` The last attempt failed (${state.last_error})${state.retry_at ? `; it is tried again at ${iso(state.retry_at)}` : ''}.` : '';
+  const failure = state?.last_error
+    ? ` The last attempt failed (${state.last_error})${state.retry_at ? `; it is tried again at ${iso(state.retry_at)}` : ''}.`
+    : '';
   if (state?.not_after && state.issued_at) {
     if (new Date(state.not_after).getTime() > now.getTime())
       return `HTTPS is on: the domain's certificate is valid until ${iso(state.not_after)} and is renewed before then.${failure}`;

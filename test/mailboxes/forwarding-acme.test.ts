@@ -135,7 +135,13 @@ describe('HTTPS on forwarded domains over ACME (pebble)', () => {
 
   it('a domain that goes live gets its own certificate from pebble, served by SNI: the name and pebble’s chain check out, and the 301 answers over HTTPS', async () => {
     const db = service.services.db;
-    const first = await db.selectFrom('domains').select('id').where('forward_to', 'is', null).where('build_state', '=', 'live').orderBy('id').executeTakeFirstOrThrow();
+    const first = await db
+      .selectFrom('domains')
+      .select('id')
+      .where('forward_to', 'is', null)
+      .where('build_state', '=', 'live')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     await db.updateTable('domains').set({ domain: LIVE, forward_to: target }).where('id', '=', first.id).execute();
     const row = await waitFor('the certificate of the live domain stored', async () => {
       const r = await certificateRow(LIVE);

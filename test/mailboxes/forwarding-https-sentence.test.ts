@@ -15,13 +15,17 @@ describe('the forwarding line’s HTTPS sentence', () => {
 
   it('says pending before the first certificate, with the last failure and its retry; on with the end date; lapsed once past it', () => {
     expect(httpsSentence('acme', undefined, false, now)).toMatch(/^HTTPS is pending: the domain gets its own certificate once it is live/);
-    expect(httpsSentence('acme', undefined, true, now)).toMatch(/^HTTPS is pending: the domain's certificate is being obtained; until then http:\/\/ addresses forward\.$/);
+    expect(httpsSentence('acme', undefined, true, now)).toMatch(
+      /^HTTPS is pending: the domain's certificate is being obtained; until then http:\/\/ addresses forward\.$/,
+    );
     const failed = { not_after: null, issued_at: null, last_error: 'urn:ietf:params:acme:error:connection', retry_at: new Date('2026-12-01T00:05:00Z') };
     expect(httpsSentence('acme', failed, true, now)).toContain(
       'The last attempt failed (urn:ietf:params:acme:error:connection); it is tried again at 2026-12-01T00:05:00.000Z.',
     );
     const issued = { not_after: new Date('2027-03-01T00:00:00Z'), issued_at: new Date('2026-12-01T00:00:00Z'), last_error: null, retry_at: null };
-    expect(httpsSentence('acme', issued, true, now)).toBe("HTTPS is on: the domain's certificate is valid until 2027-03-01T00:00:00.000Z and is renewed before then.");
+    expect(httpsSentence('acme', issued, true, now)).toBe(
+      "HTTPS is on: the domain's certificate is valid until 2027-03-01T00:00:00.000Z and is renewed before then.",
+    );
     expect(httpsSentence('acme', issued, true, new Date('2027-03-02T00:00:00Z'))).toMatch(/^HTTPS has lapsed: .*expired at 2027-03-01T00:00:00\.000Z/);
   });
 });

@@ -221,7 +221,10 @@ export async function computeDomainSetup(env: SetupEnvironment, domain: SetupDom
     { reportsDomain: env.config.reportsDomain, forwardTarget: env.config.forwardTarget, tlsRpt: env.config.setupTlsRpt },
   );
   const checks: CheckContext = { ...env.checks, dns: reading.dns };
-  const [records, cache] = await Promise.all([Promise.all(wanted.map((r) => judgeWorking(r, env, checks, https))), cacheView(env, reading.dns, wanted, reading.zone)]);
+  const [records, cache] = await Promise.all([
+    Promise.all(wanted.map((r) => judgeWorking(r, env, checks, https))),
+    cacheView(env, reading.dns, wanted, reading.zone),
+  ]);
   const allVerified = key !== undefined && records.every((r) => !r.required || r.status === 'verified');
   const mailboxesCreated = domain.mailboxes_created_at !== null;
   const stored = isBuildState(domain.build_state) ? domain.build_state : 'queued';
