@@ -131,6 +131,19 @@ describe('HTTPS on forwarded domains over ACME (pebble)', () => {
     await expect(handshake(WAITING)).rejects.toThrow();
     expect(await forwardingLine(WAITING)).toMatch(/points at the forwarding service\. HTTPS is pending: the domain gets its own certificate once it is live/);
     expect(await certificateRow(WAITING)).toBeUndefined();
+    // The HTTP-01 path answers only a challenge in flight for that name.
+    const url = new URL(service.forwardUrl!);
+    const unknownChallenge = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: '/.well-known/acme-challenge/no-such-token', headers: { host: WAITING } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(unknownChallenge.status).toBe(404);
+    expect(JSON.parse(unknownChallenge.body)).toMatchObject({ code: 'not_found', detail: expect.stringContaining('No ACME challenge with this token') });
   });
 
   it('a domain that goes live gets its own certificate from pebble, served by SNI: the name and pebble’s chain check out, and the 301 answers over HTTPS', async () => {
@@ -157,6 +170,13 @@ describe('HTTPS on forwarded domains over ACME (pebble)', () => {
     expect(shown).toMatchObject({ authorized: true, error: null });
     expect(await askHttps(LIVE, '/pricing?ref=mail')).toEqual({ status: 301, location: `https://${target}/pricing?ref=mail` });
     expect(await askHttp(LIVE, '/')).toEqual({ status: 301, location: `https://${target}/` });
+    // The ACME account's key is sealed too, bound to the directory.
+    const account = await db.selectFrom('acme_accounts').selectAll().executeTakeFirstOrThrow();
+    expect(account).toMatchObject({
+      directory_url: pebble.directoryUrl,
+      account_key_sealed: expect.stringMatching(/^v1\./),
+      account_url: expect.stringMatching(/^https:\/\/localhost:/),
+    });
     // The challenge was withdrawn once the order was valid.
     expect(await db.selectFrom('acme_challenges').select('token').execute()).toEqual([]);
   });
