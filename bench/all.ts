@@ -12,6 +12,7 @@ import buildPortal from '../test/support/build-portal.js';
 import { benchReports } from './reports.js';
 import { benchReportStall } from './report-stall.js';
 import { benchVerifyEmailDoor } from './verify-email-door.js';
+import { benchAcme } from './acme.js';
 
 /**
  * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
@@ -226,6 +227,19 @@ await step('dashboard', async () => {
     '-',
     null,
   );
+});
+
+await step('acme', async () => {
+  const a = await benchAcme();
+  process.stdout.write(`${JSON.stringify(a)}\n`);
+  row(
+    'acme',
+    `certificates issued for ${a.domains} forwarded domains against local pebble (JOBS_CONCURRENCY ${a.concurrency}): ms per domain`,
+    a.issue_ms_per_domain,
+    'measured',
+    null,
+  );
+  row('acme', `certificates renewed for ${a.domains} forwarded domains: ms per domain`, a.renew_ms_per_domain, 'measured', null);
 });
 
 await step('reports', async () => {

@@ -190,6 +190,15 @@ export const environmentSchema = z.object({
     }),
   FORWARD_TLS_CERT: text(null),
   FORWARD_TLS_KEY: text(null),
+  // Certificates for forwarded domains over ACME (docs/mailboxes.md, "HTTPS")
+  ACME_DIRECTORY_URL: url(
+    'ACME_DIRECTORY_URL',
+    ['https', 'http'],
+    "an ACME directory URL (RFC 8555), such as Let's Encrypt's https://acme-v02.api.letsencrypt.org/directory",
+  ),
+  ACME_CA_FILE: text(null),
+  ACME_EMAIL: text(null),
+  ACME_RENEW_BEFORE_DAYS: wholeNumber('ACME_RENEW_BEFORE_DAYS', 30, 1, 'days', 3650),
   SANDBOX_SUSPENDED_MAILBOXES: list(),
   PROVISIONING: choice('PROVISIONING', ['sandbox', 'google'], 'sandbox'),
   GOOGLE_SERVICE_ACCOUNT_FILE: z

@@ -15,7 +15,11 @@ export interface Settings {
   readonly metricsPort: number | null;
   /** FORWARD_PORT: unset, no forwarding listener; 0 picks a free port (tests). It binds HOST. */
   readonly forwardPort: number | null;
-  /** FORWARD_TLS_PORT with FORWARD_TLS_CERT and FORWARD_TLS_KEY: the forwarding listener over HTTPS too; null when unset. */
+  /**
+   * FORWARD_TLS_PORT, with ACME_DIRECTORY_URL (a certificate per forwarded domain) or with
+   * FORWARD_TLS_CERT and FORWARD_TLS_KEY (one certificate for all), or both: the forwarding listener
+   * over HTTPS too; null when unset.
+   */
   readonly forwardTls: ForwardTlsConfig | null;
   /** METRICS_HOST: the address the metrics listener binds, 127.0.0.1 unless set (never HOST, which production opens to the network). */
   readonly metricsHost: string;
@@ -115,6 +119,12 @@ export interface ServiceConfig {
   readonly forwardTarget: string;
   /** SETUP_TLS_RPT=1: each domain's setup also asks for a TLS-RPT record (optional, off by default). */
   readonly setupTlsRpt: boolean;
+  /**
+   * What the forwarding listener offers over HTTPS, as the setup's forwarding line says it: acme
+   * (ACME_DIRECTORY_URL: a certificate per domain), certificate (FORWARD_TLS_CERT only: the operator's
+   * one certificate), off (plain HTTP only).
+   */
+  readonly forwardHttps: 'acme' | 'certificate' | 'off';
   /**
    * How the jobs re-check a setup that is not ready (waiting_for_dns, needs_attention):
    * SETUP_RECHECK_FIRST_MS (2 minutes) after the first check, doubling each time up to
@@ -225,25 +235,49 @@ export interface StripeProcessorConfig {
   readonly webhookSecret?: string | null;
 }
 
-/** The forwarding listener's HTTPS side (docs/mailboxes.md, "Forwarding"): a port and one certificate with its key, as PEM files. */
+/**
+ * The forwarding listener's HTTPS side (docs/mailboxes.md, "HTTPS"): a port, the certificates
+ * obtained over ACME for each forwarded domain (chosen by SNI) and, where given, one operator
+ * certificate with its key as PEM files, served to names without one of their own.
+ */
 export interface ForwardTlsConfig {
   /** FORWARD_TLS_PORT: 0 picks a free port (tests). It binds HOST. */
   readonly port: number;
-  /** FORWARD_TLS_CERT: the certificate (chain) in PEM, naming the domains it serves (SANs or a wildcard). */
-  readonly certFile: string;
-  /** FORWARD_TLS_KEY: its private key in PEM. */
-  readonly keyFile: string;
+  /** FORWARD_TLS_CERT: the certificate (chain) in PEM, naming the domains it serves (SANs or a wildcard); null: none. */
+  readonly certFile: string | null;
+  /** FORWARD_TLS_KEY: its private key in PEM; null with certFile. */
+  readonly keyFile: string | null;
 }
 
-/** The three FORWARD_TLS_ variables go together: all three, or none. */
+/**
+ * FORWARD_TLS_PORT needs a certificate to serve: FORWARD_TLS_CERT with FORWARD_TLS_KEY, or the
+ * ACME certificates (ACME_DIRECTORY_URL); the two files go together and need the port.
+ */
 function forwardTlsOf(e: Environment): ForwardTlsConfig | null {
-  const given = [e.FORWARD_TLS_PORT, e.FORWARD_TLS_CERT, e.FORWARD_TLS_KEY].filter((v) => v !== null).length;
-  if (given === 0) return null;
-  if (e.FORWARD_TLS_PORT === null || e.FORWARD_TLS_CERT === null || e.FORWARD_TLS_KEY === null)
+  const files = [e.FORWARD_TLS_CERT, e.FORWARD_TLS_KEY].filter((v) => v !== null).length;
+  if (e.FORWARD_TLS_PORT === null && files === 0) return null;
+  if (e.FORWARD_TLS_PORT === null || files === 1 || (files === 0 && e.ACME_DIRECTORY_URL === null))
     throw new Error(
-      'HTTPS forwarding needs all three of FORWARD_TLS_PORT, FORWARD_TLS_CERT (the certificate, PEM) and FORWARD_TLS_KEY (its key, PEM); set the missing ones or clear all three (docs/mailboxes.md).',
+      'HTTPS forwarding needs all three of FORWARD_TLS_PORT, FORWARD_TLS_CERT (the certificate, PEM) and FORWARD_TLS_KEY (its key, PEM), or FORWARD_TLS_PORT with ACME_DIRECTORY_URL (a certificate per forwarded domain, obtained over ACME); set the missing ones or clear them (docs/mailboxes.md).',
     );
   return { port: e.FORWARD_TLS_PORT, certFile: e.FORWARD_TLS_CERT, keyFile: e.FORWARD_TLS_KEY };
+}
+
+/** Certificates for forwarded domains over ACME (RFC 8555), HTTP-01 on the forwarding listener (docs/mailboxes.md, "HTTPS"). */
+export interface AcmeSettings {
+  /** ACME_DIRECTORY_URL: the certificate authority's directory. */
+  readonly directoryUrl: string;
+  /** ACME_CA_FILE: PEM certificates trusted, beside Node's roots, for the directory's own HTTPS (a private or test ACME server); null: Node's roots only. */
+  readonly caFile: string | null;
+  /** ACME_EMAIL: the account's contact, where the authority writes about expiring certificates; null: none. */
+  readonly email: string | null;
+  /** ACME_RENEW_BEFORE_DAYS (30): a certificate is renewed once it has less than this left. */
+  readonly renewBeforeMs: number;
+}
+
+function acmeOf(e: Environment): AcmeSettings | null {
+  if (e.ACME_DIRECTORY_URL === null) return null;
+  return { directoryUrl: e.ACME_DIRECTORY_URL, caFile: e.ACME_CA_FILE, email: e.ACME_EMAIL, renewBeforeMs: e.ACME_RENEW_BEFORE_DAYS * 86_400_000 };
 }
 
 /** PROVISIONING=google: Google Workspace through the Directory API (docs/mailboxes.md). */
@@ -274,6 +308,8 @@ export interface JobsConfig {
   readonly monitorIntervalMs: number;
   /** JOBS_SWEEP_INTERVAL_MS (30 s): how often each instance looks for work the fast path missed. */
   readonly sweepIntervalMs: number;
+  /** ACME_DIRECTORY_URL and its settings: the sweep queues certificates for live forwarded domains; null: none are obtained. */
+  readonly acme: AcmeSettings | null;
   /** JOBS_CONCURRENCY (4): jobs run at once per instance. */
   readonly concurrency: number;
   /** JOBS_POLL_INTERVAL_MS (500 in-process; graphile-worker is woken by NOTIFY and polls every 2 s). */
@@ -392,6 +428,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
       google: googleProvisioning(e),
       monitorIntervalMs: e.MONITOR_INTERVAL_MS,
       sweepIntervalMs: e.JOBS_SWEEP_INTERVAL_MS,
+      acme: acmeOf(e),
       concurrency: e.JOBS_CONCURRENCY,
       pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,
       webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
@@ -445,6 +482,8 @@ const SERVICE_VARIABLES = {
   REPORTS_DOMAIN: true,
   FORWARD_TARGET: true,
   SETUP_TLS_RPT: true,
+  ACME_DIRECTORY_URL: true,
+  FORWARD_TLS_CERT: true,
   SETUP_RECHECK_FIRST_MS: true,
   SETUP_RECHECK_MAX_MS: true,
   SETUP_RECHECK_LIVE_MS: true,
@@ -494,6 +533,7 @@ function serviceConfigOf(e: Pick<Environment, keyof typeof SERVICE_VARIABLES>): 
     reportsDomain: e.REPORTS_DOMAIN ?? DEV_REPORTS_DOMAIN,
     forwardTarget: e.FORWARD_TARGET ?? DEV_FORWARD_TARGET,
     setupTlsRpt: e.SETUP_TLS_RPT,
+    forwardHttps: e.ACME_DIRECTORY_URL !== null ? 'acme' : e.FORWARD_TLS_CERT !== null ? 'certificate' : 'off',
     setupRecheck: { firstMs: e.SETUP_RECHECK_FIRST_MS, maxMs: e.SETUP_RECHECK_MAX_MS, liveMs: e.SETUP_RECHECK_LIVE_MS },
     defaultPlans: e.DEFAULT_PLAN_SKUS,
     operatorEmail: e.OPERATOR_EMAIL,

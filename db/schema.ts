@@ -670,6 +670,33 @@ export interface SecretsCanaryTable {
   created_at: CreatedAt;
 }
 
+export interface AcmeAccountTable {
+  directory_url: string;
+  account_key_sealed: string;
+  account_url: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ForwardingCertificateTable {
+  domain: string;
+  certificate_pem: string | null;
+  private_key_sealed: string | null;
+  not_before: Date | null;
+  not_after: Date | null;
+  issued_at: Date | null;
+  failed_attempts: Generated<number>;
+  last_error: string | null;
+  retry_at: Date | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface AcmeChallengeTable {
+  token: string;
+  domain: string;
+  key_authorization: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   accounts: AccountTable;
   source_ptr_names: SourcePtrNameTable;
@@ -721,6 +748,9 @@ export interface Database {
   oauth_records: OAuthRecordTable;
   oauth_keys: OAuthKeyTable;
   secrets_canary: SecretsCanaryTable;
+  acme_accounts: AcmeAccountTable;
+  forwarding_certificates: ForwardingCertificateTable;
+  acme_challenges: AcmeChallengeTable;
 }
 
 export type Account = Selectable<AccountTable>;

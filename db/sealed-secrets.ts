@@ -39,3 +39,25 @@ export function listSealedOAuthKeys(db: Kysely<Database>) {
 export async function setOAuthKeySealed(db: Kysely<Database>, kind: string, sealed: string): Promise<void> {
   await db.updateTable('oauth_keys').set({ value: sealed }).where('kind', '=', kind).execute();
 }
+
+export async function listSealedCertificateKeys(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom('forwarding_certificates')
+    .select(['domain', 'private_key_sealed'])
+    .where('private_key_sealed', 'is not', null)
+    .orderBy('domain')
+    .execute();
+  return rows.flatMap((r) => (r.private_key_sealed === null ? [] : [{ domain: r.domain, private_key_sealed: r.private_key_sealed }]));
+}
+
+export async function setCertificateKeySealed(db: Kysely<Database>, domain: string, sealed: string): Promise<void> {
+  await db.updateTable('forwarding_certificates').set({ private_key_sealed: sealed }).where('domain', '=', domain).execute();
+}
+
+export function listSealedAcmeAccountKeys(db: Kysely<Database>) {
+  return db.selectFrom('acme_accounts').select(['directory_url', 'account_key_sealed']).orderBy('directory_url').execute();
+}
+
+export async function setAcmeAccountKeySealed(db: Kysely<Database>, directoryUrl: string, sealed: string): Promise<void> {
+  await db.updateTable('acme_accounts').set({ account_key_sealed: sealed }).where('directory_url', '=', directoryUrl).execute();
+}

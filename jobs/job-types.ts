@@ -47,6 +47,7 @@ export const TASK_NAMES = [
   'check_mailboxes',
   'suspend_mailboxes',
   'dmarc_ramp',
+  'issue_forwarding_certificate',
 ] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 

@@ -10,6 +10,7 @@ import { probeDnsblLiveness } from './probe-dnsbl-liveness.js';
 import { checkMailboxes } from './check-mailboxes.js';
 import { suspendMailboxes } from './suspend-mailboxes.js';
 import { dmarcRampTask } from './dmarc-ramp.js';
+import { issueForwardingCertificate } from './issue-forwarding-certificate.js';
 
 /** The one table of task functions, run by graphile-worker on PostgreSQL and in-process on PGlite. */
 export const TASKS: Record<TaskName, TaskFunction> = {
@@ -24,4 +25,5 @@ export const TASKS: Record<TaskName, TaskFunction> = {
   check_mailboxes: checkMailboxes,
   suspend_mailboxes: suspendMailboxes,
   dmarc_ramp: dmarcRampTask,
+  issue_forwarding_certificate: issueForwardingCertificate,
 };

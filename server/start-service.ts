@@ -18,7 +18,7 @@ import { serveAdminSocket } from '../admin/admin-socket.js';
 import { configureLog, log } from '../observability/log.js';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.js';
 import { serveMetrics } from './serve-metrics.js';
-import { loadForwardingCertificate, serveForwarding, serveForwardingTls } from './serve-forwarding.js';
+import { loadForwardingTls, serveForwarding, serveForwardingTls } from './serve-forwarding.js';
 import { serveReportSmtp } from './serve-report-smtp.js';
 import { createReportPool, type ReportPool } from '../resolvers/reports/report-pool.js';
 import { bodyLimitsByRoute } from './body-limits-by-route.js';
@@ -41,7 +41,7 @@ export interface RunningService {
   readonly jobs: RunningJobs;
   /** The forwarding listener's URL when FORWARD_PORT is set, else null. */
   readonly forwardUrl: string | null;
-  /** The forwarding listener's HTTPS URL when FORWARD_TLS_PORT (with its certificate) is set, else null. */
+  /** The forwarding listener's HTTPS URL when FORWARD_TLS_PORT is set, else null. */
   readonly forwardTlsUrl: string | null;
   /** The metrics listener's URL when METRICS_PORT is set, else null. */
   readonly metricsUrl: string | null;
@@ -74,7 +74,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
   // no waiting, and nothing below reads the environment again.
   const settings = readSettings(options.env ?? process.env);
   checkDefaultPlans(config.defaultPlans);
-  const forwardCertificate = settings.forwardTls === null ? null : loadForwardingCertificate(settings.forwardTls);
+  const forwardTls = settings.forwardTls === null ? null : loadForwardingTls(settings.forwardTls);
   configureLog(settings.log);
   if (config.secretsKeyIsDefault) {
     // Production refuses to start without one (config/settings.ts); elsewhere say so at every start.
@@ -117,7 +117,7 @@ export async function startService(config: ServiceConfig, options: StartOptions 
     };
     const metrics = settings.metricsPort === null ? null : await serveMetrics(settings.metricsPort, settings.metricsHost);
     const forwarding = settings.forwardPort === null ? null : await serveForwarding(database.db, settings.forwardPort, config.host);
-    const forwardingTls = forwardCertificate === null ? null : await serveForwardingTls(database.db, forwardCertificate, config.host);
+    const forwardingTls = forwardTls === null ? null : await serveForwardingTls(database.db, forwardTls, config.secretsKey, config.host);
     const reportsSmtp =
       settings.reports.smtpPort === null
         ? null

@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
+  listSealedAcmeAccountKeys,
+  listSealedCertificateKeys,
   listSealedDkimKeys,
   listSealedDnsConnectionSecrets,
   listSealedMailboxPasswords,
   listSealedOAuthKeys,
+  setAcmeAccountKeySealed,
+  setCertificateKeySealed,
   setDkimKeySealed,
   setDnsConnectionSecretSealed,
   setMailboxPasswordSealed,
@@ -14,6 +18,7 @@ import { sealPurpose as dnsConnectionSealPurpose } from '../domains/publishing/d
 import { dkimSealPurpose } from '../domains/setup/dkim-keys.js';
 import { mailboxSealPurpose } from '../mailboxes/mailbox-provider.js';
 import { oauthKeySealPurpose } from '../oauth/oauth-keys.js';
+import { acmeAccountSealPurpose, certificateKeySealPurpose } from '../forwarding/certificate-seals.js';
 
 /** One value sealed with SECRETS_KEY, where it lives, what it is bound to, and how to write it back re-sealed. */
 export interface SealedSecret {
@@ -27,14 +32,17 @@ export interface SealedSecret {
 
 /**
  * Every sealed secret the database holds, table by table: DNS connection secrets, DKIM private keys,
- * mailbox passwords and the authorization server's keys (the canary is apart: secrets-canary.ts).
+ * mailbox passwords, the authorization server's keys, the ACME account keys and the forwarded
+ * domains' certificate keys (the canary is apart: secrets-canary.ts).
  */
 export async function listSealedSecrets(db: Kysely<Database>): Promise<SealedSecret[]> {
-  const [connections, dkim, mailboxes, oauth] = await Promise.all([
+  const [connections, dkim, mailboxes, oauth, acmeAccounts, certificates] = await Promise.all([
     listSealedDnsConnectionSecrets(db),
     listSealedDkimKeys(db),
     listSealedMailboxPasswords(db),
     listSealedOAuthKeys(db),
+    listSealedAcmeAccountKeys(db),
+    listSealedCertificateKeys(db),
   ]);
   return [
     ...connections.map((r) => ({
@@ -60,6 +68,18 @@ export async function listSealedSecrets(db: Kysely<Database>): Promise<SealedSec
       purpose: oauthKeySealPurpose(r.kind),
       sealed: r.value,
       write: (to: Kysely<Database>, sealed: string) => setOAuthKeySealed(to, r.kind, sealed),
+    })),
+    ...acmeAccounts.map((r) => ({
+      where: `acme_accounts ${r.directory_url}`,
+      purpose: acmeAccountSealPurpose(r.directory_url),
+      sealed: r.account_key_sealed,
+      write: (to: Kysely<Database>, sealed: string) => setAcmeAccountKeySealed(to, r.directory_url, sealed),
+    })),
+    ...certificates.map((r) => ({
+      where: `forwarding_certificates ${r.domain}`,
+      purpose: certificateKeySealPurpose(r.domain),
+      sealed: r.private_key_sealed,
+      write: (to: Kysely<Database>, sealed: string) => setCertificateKeySealed(to, r.domain, sealed),
     })),
   ];
 }

@@ -120,6 +120,23 @@ describe('forwarding over HTTPS', () => {
       certFile: '/c.pem',
       keyFile: '/k.pem',
     });
+    // With ACME, the port alone serves each domain's own certificate; the files still go together.
+    expect(readSettings({ ...base, FORWARD_TLS_PORT: '8443', ACME_DIRECTORY_URL: 'https://acme.example/directory' }).forwardTls).toEqual({
+      port: 8443,
+      certFile: null,
+      keyFile: null,
+    });
+    expect(() => readSettings({ ...base, FORWARD_TLS_PORT: '8443', ACME_DIRECTORY_URL: 'https://acme.example/directory', FORWARD_TLS_CERT: '/c.pem' })).toThrow(
+      /all three .* or FORWARD_TLS_PORT with ACME_DIRECTORY_URL/,
+    );
+    expect(readSettings({ ...base, ACME_DIRECTORY_URL: 'https://acme.example/directory', ACME_RENEW_BEFORE_DAYS: '20' }).jobs.acme).toEqual({
+      directoryUrl: 'https://acme.example/directory',
+      caFile: null,
+      email: null,
+      renewBeforeMs: 20 * 86_400_000,
+    });
+    expect(readSettings(base).jobs.acme).toBeNull();
+    expect(() => readSettings({ ...base, ACME_DIRECTORY_URL: 'acme.example' })).toThrow(/ACME_DIRECTORY_URL must be an ACME directory URL/);
     const other = selfSigned('other', ['other.example']);
     const notPem = join(dir, 'not.pem');
     writeFileSync(notPem, 'hello');

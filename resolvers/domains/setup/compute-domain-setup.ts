@@ -15,11 +15,13 @@ import { dkimStatus, dmarcStatus, exactTxtStatus, forwardingStatus, mxStatus } f
 import { spfStatus } from './spf-record-status.js';
 import { dmarcReportAddress, wantedRecords } from './wanted-records.js';
 import { isBuildState, type DomainSetup, type WantedRecord, type WantedRecordWithStatus } from './setup-record.js';
+import { findForwardingCertificateState } from '../../../db/forwarding-certificates.js';
+import { httpsSentence, type CertificateState } from '../../forwarding/https-sentence.js';
 
 /** What computing a setup needs: the database, the settings, and a check context (the request's, or a job's). */
 export interface SetupEnvironment {
   readonly db: Kysely<Database>;
-  readonly config: Pick<ServiceConfig, 'reportsDomain' | 'forwardTarget' | 'setupTlsRpt'>;
+  readonly config: Pick<ServiceConfig, 'reportsDomain' | 'forwardTarget' | 'setupTlsRpt' | 'forwardHttps'>;
   /** The request's (or job's) checks: their lookup is the caching resolver. */
   readonly checks: CheckContext;
   readonly now: () => Date;
@@ -44,7 +46,21 @@ export interface SetupDomainRow {
   readonly mailboxes_created_at?: Date | string | null;
 }
 
-function judge(record: WantedRecord, env: SetupEnvironment, checks: CheckContext): Promise<WantedRecordWithStatus> {
+/** The forwarding line once the A record points here: it also says whether https:// forwards (https-sentence.ts). */
+async function forwardingWithHttps(record: WantedRecord, checks: CheckContext, https: HttpsFacts): Promise<WantedRecordWithStatus> {
+  const judged = await forwardingStatus(record, checks.dns);
+  if (judged.status !== 'verified') return judged;
+  return { ...judged, detail: `${judged.detail} ${httpsSentence(https.mode, https.certificate, https.live, checks.now())}` };
+}
+
+/** What the forwarding line says of HTTPS: the operator's mode, the domain's certificate row, whether it is live. */
+interface HttpsFacts {
+  readonly mode: ServiceConfig['forwardHttps'];
+  readonly certificate: CertificateState | undefined;
+  readonly live: boolean;
+}
+
+function judge(record: WantedRecord, env: SetupEnvironment, checks: CheckContext, https: HttpsFacts): Promise<WantedRecordWithStatus> {
   const dns = checks.dns;
   switch (record.purpose) {
     case 'mx':
@@ -56,7 +72,7 @@ function judge(record: WantedRecord, env: SetupEnvironment, checks: CheckContext
     case 'dmarc':
       return dmarcStatus(record, dns, dmarcReportAddress(env.config.reportsDomain));
     case 'forwarding':
-      return forwardingStatus(record, dns);
+      return forwardingWithHttps(record, checks, https);
     case 'verification':
       return exactTxtStatus(record, dns, /^inbox-verification=/);
     case 'tls_rpt':
@@ -69,8 +85,8 @@ function judge(record: WantedRecord, env: SetupEnvironment, checks: CheckContext
  * RFC 7208) for an address Google sends from, and the MX host must have an address. (DKIM is
  * compared key byte for key byte and DMARC parsed with our rua in record-status.ts.)
  */
-async function judgeWorking(record: WantedRecord, env: SetupEnvironment, checks: CheckContext): Promise<WantedRecordWithStatus> {
-  const judged = await judge(record, env, checks);
+async function judgeWorking(record: WantedRecord, env: SetupEnvironment, checks: CheckContext, https: HttpsFacts): Promise<WantedRecordWithStatus> {
+  const judged = await judge(record, env, checks, https);
   if (judged.status !== 'verified') return judged;
   if (record.purpose === 'spf') return spfSends(judged, checks);
   if (record.purpose === 'mx') return mxReachable(judged, checks.dns);
@@ -187,11 +203,13 @@ async function cacheView(env: SetupEnvironment, zoneDns: DnsLookup, wanted: read
  * with `ready: false`, and settleBuildState stores the same state.
  */
 export async function computeDomainSetup(env: SetupEnvironment, domain: SetupDomainRow): Promise<DomainSetup> {
-  const [key, token, reading] = await Promise.all([
+  const [key, token, reading, certificate] = await Promise.all([
     findDkimKey(env.db, domain.id),
     verificationToken(env.db, domain.account_id),
     zoneReading(env, domain.domain),
+    domain.forward_to !== null && env.config.forwardHttps === 'acme' ? findForwardingCertificateState(env.db, domain.domain) : undefined,
   ]);
+  const https: HttpsFacts = { mode: env.config.forwardHttps, certificate, live: domain.build_state === 'live' };
   const wanted = wantedRecords(
     {
       domain: domain.domain,
@@ -203,7 +221,10 @@ export async function computeDomainSetup(env: SetupEnvironment, domain: SetupDom
     { reportsDomain: env.config.reportsDomain, forwardTarget: env.config.forwardTarget, tlsRpt: env.config.setupTlsRpt },
   );
   const checks: CheckContext = { ...env.checks, dns: reading.dns };
-  const [records, cache] = await Promise.all([Promise.all(wanted.map((r) => judgeWorking(r, env, checks))), cacheView(env, reading.dns, wanted, reading.zone)]);
+  const [records, cache] = await Promise.all([
+    Promise.all(wanted.map((r) => judgeWorking(r, env, checks, https))),
+    cacheView(env, reading.dns, wanted, reading.zone),
+  ]);
   const allVerified = key !== undefined && records.every((r) => !r.required || r.status === 'verified');
   const mailboxesCreated = domain.mailboxes_created_at !== null;
   const stored = isBuildState(domain.build_state) ? domain.build_state : 'queued';

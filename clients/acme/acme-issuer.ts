@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:https';
+import { rootCertificates } from 'node:tls';
+import { generateKeyPair, X509Certificate } from 'node:crypto';
+import { promisify } from 'node:util';
+import acme from 'acme-client';
+
+/**
+ * The ACME protocol (RFC 8555) through acme-client: an account key, an order for one name, its
+ * HTTP-01 challenge handed to the caller to serve, the certificate fetched. Nothing here knows the
+ * database or the domains: resolvers/forwarding/obtain-certificate.ts stores what this returns.
+ */
+
+export interface AcmeIssuerOptions {
+  readonly directoryUrl: string;
+  /** PEM certificates trusted beside Node's roots for the directory's HTTPS (a private or test authority). */
+  readonly caFile: string | null;
+  /** The account's contact (mailto:), where the authority writes about expiring certificates. */
+  readonly email: string | null;
+}
+
+/** Serves and withdraws one HTTP-01 answer: `/.well-known/acme-challenge/<token>` on `domain` answers `keyAuthorization`. */
+export interface Http01Responder {
+  put(challenge: { readonly domain: string; readonly token: string; readonly keyAuthorization: string }): Promise<void>;
+  remove(token: string): Promise<void>;
+}
+
+export interface IssuedCertificate {
+  /** The leaf and its chain, PEM. */
+  readonly certificatePem: string;
+  /** The leaf's private key, PEM (PKCS #1): the caller seals it. */
+  readonly privateKeyPem: string;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+  /** The account's URL at the authority (stored, so the next order skips the registration round trip). */
+  readonly accountUrl: string;
+}
+
+export interface AcmeIssuer {
+  /** A new account key (ECDSA P-256), PEM: made once per directory, then stored sealed. */
+  newAccountKey(): Promise<string>;
+  /** Orders a certificate for `domain` under the account of `accountKey`, proving control over HTTP-01. */
+  issue(request: {
+    readonly domain: string;
+    readonly accountKey: string;
+    readonly accountUrl: string | null;
+    readonly http01: Http01Responder;
+  }): Promise<IssuedCertificate>;
+}
+
+const generateKeyPairAsync = promisify(generateKeyPair);
+
+/**
+ * How acme-client polls an order or authorization still pending: from half a second up to 15 s,
+ * twelve times (its default starts at 5 s, which costs every issuance 5 s against an authority that
+ * validates at once). An authority's Retry-After still applies.
+ */
+const BACKOFF = { backoffAttempts: 12, backoffMin: 500, backoffMax: 15_000 } as const;
+
+/**
+ * The certificate's key (RSA 2048, made by Node) and a CSR naming `domain`. The CSR is made with
+ * acme-client's node-forge helpers rather than its @peculiar/x509 ones: with two copies of
+ * @peculiar/asn1-schema installed (2.8.0 hoisted, 2.11.1 under asn1-csr), those fail with "Cannot
+ * get schema for 'CertificationRequestInfo' target". For the same reason the order is driven step
+ * by step here instead of by client.auto(), which reads the CSR back through @peculiar/x509.
+ */
+async function certificateRequest(domain: string): Promise<[privateKeyPem: string, csr: Buffer]> {
+  const { privateKey } = await generateKeyPairAsync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  });
+  const [, csr] = await acme.forge.createCsr({ commonName: domain, altNames: [domain] }, privateKey);
+  return [privateKey, csr];
+}
+
+/**
+ * acme-client makes its requests through one shared axios instance; an extra CA for the directory
+ * (ACME_CA_FILE) is set on it once, for the whole process, as only one directory is configured.
+ */
+function trustDirectoryCa(caFile: string): void {
+  let pem: string;
+  try {
+    pem = readFileSync(caFile, 'utf8');
+  } catch (error) {
+    throw new Error(`ACME_CA_FILE (${caFile}) cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  acme.axios.defaults.httpsAgent = new Agent({ ca: [...rootCertificates, pem], keepAlive: true });
+}
+
+export function createAcmeIssuer(options: AcmeIssuerOptions): AcmeIssuer {
+  if (options.caFile !== null) trustDirectoryCa(options.caFile);
+  return {
+    async newAccountKey() {
+      return (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
+    },
+    async issue({ domain, accountKey, accountUrl, http01 }) {
+      const client = new acme.Client({ directoryUrl: options.directoryUrl, accountKey, ...(accountUrl !== null && { accountUrl }), ...BACKOFF });
+      if (accountUrl === null)
+        await client.createAccount({ termsOfServiceAgreed: true, ...(options.email !== null && { contact: [`mailto:${options.email}`] }) });
+      const [privateKeyPem, csr] = await certificateRequest(domain);
+      const order = await client.createOrder({ identifiers: [{ type: 'dns', value: domain }] });
+      for (const authz of await client.getAuthorizations(order)) {
+        // An authorization the account already holds (the authority may reuse one) needs no challenge.
+        if (authz.status === 'valid') continue;
+        const challenge = authz.challenges.find((c) => c.type === 'http-01');
+        if (!challenge)
+          throw new Error(
+            `The ACME authority offers no HTTP-01 challenge for ${domain} (only ${authz.challenges.map((c) => c.type).join(', ')}), so its certificate cannot be obtained here.`,
+          );
+        const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
+        await http01.put({ domain, token: challenge.token, keyAuthorization });
+        try {
+          await client.completeChallenge(challenge);
+          await client.waitForValidStatus(challenge);
+        } finally {
+          await http01.remove(challenge.token);
+        }
+      }
+      const finalized = await client.finalizeOrder(order, csr);
+      const certificatePem = await client.getCertificate(finalized);
+      const leaf = new X509Certificate(certificatePem);
+      return {
+        certificatePem,
+        privateKeyPem,
+        notBefore: new Date(leaf.validFrom),
+        notAfter: new Date(leaf.validTo),
+        accountUrl: client.getAccountUrl(),
+      };
+    },
+  };
+}
