@@ -1,7 +1,7 @@
 import { answerEnum, answerInterface, answerObject, answerScalar, answerUnion, type AnswerFields } from './answer-type-dsl.js';
 import type { CheckResultBase, Finding } from '../resolvers/checks/check-result.js';
 import type { CheckDnssec } from '../resolvers/checks/dns/dnssec-tally.js';
-import type { ExtendedDnsError } from '../resolvers/checks/dns/dns-types.js';
+import type { ExtendedDnsError } from '../clients/dns/dns-types.js';
 import type { checkSpf } from '../resolvers/checks/spf/check-spf.js';
 import type { SpfExpansionStop, SpfTermNode } from '../resolvers/checks/spf/spf-tree-types.js';
 import type { checkDkim } from '../resolvers/checks/dkim/check-dkim.js';

@@ -1,7 +1,7 @@
 import type { Services } from '../resolvers/context.js';
 import { ApiError } from '../resolvers/api-error.js';
 import { stripeWebhookSecretOf } from './create-payments.js';
-import { verifyStripeWebhook } from '../resolvers/payments/verify-stripe-webhook.js';
+import { verifyStripeWebhook } from '../clients/payments/verify-stripe-webhook.js';
 import { applyStripeEvent } from '../resolvers/orders/apply-stripe-event.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
 

@@ -1,7 +1,8 @@
 import { badRequest } from '../../api-error.js';
-import type { CheckContext, HttpsFetchResult } from '../check-context.js';
+import type { CheckContext } from '../check-context.js';
+import type { HttpsFetchResult } from '../../../clients/http/https-fetcher.js';
 import { statusFromFindings, type CheckResultBase, type CheckStatus, type Finding } from '../check-result.js';
-import { isMissing, type DnsAnswer } from '../dns/dns-types.js';
+import { isMissing, type DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 import { bimiDmarcRequirement, type BimiDmarcDetail } from './bimi-dmarc-requirement.js';

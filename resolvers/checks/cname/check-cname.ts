@@ -1,7 +1,7 @@
 import { parse as parseDomain } from 'tldts';
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type Finding } from '../check-result.js';
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { badRequest } from '../../api-error.js';
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type CheckStatus, type Finding } from '../check-result.js';
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { COMMON_DKIM_SELECTORS } from './common-selectors.js';
 import { assessDkimKey, type DkimKey } from './dkim-key-assessment.js';

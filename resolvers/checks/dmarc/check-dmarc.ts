@@ -1,6 +1,6 @@
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type Finding } from '../check-result.js';
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 import { looksLikeDmarc, parseDmarcRecord, type DmarcPolicy, type DmarcRecord } from './dmarc-record.js';

@@ -1,6 +1,7 @@
-import type { CheckContext, HttpsFetchResult } from '../check-context.js';
+import type { CheckContext } from '../check-context.js';
+import type { HttpsFetchResult } from '../../../clients/http/https-fetcher.js';
 import { statusFromFindings, type CheckResultBase, type Finding } from '../check-result.js';
-import { isMissing, type DnsAnswer } from '../dns/dns-types.js';
+import { isMissing, type DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { mxMatchesPattern } from './mx-matches-pattern.js';
 import { isMtaStsRecord, parseMtaStsRecord } from './parse-mta-sts-record.js';

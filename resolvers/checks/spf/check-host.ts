@@ -1,4 +1,4 @@
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { ParsedSpfRecord, SpfMechanismTerm } from './parse-spf-record.js';
 import type { SpfRecordLookup } from './spf-record-lookup.js';
 import { createSpfRecordLookup } from './spf-record-lookup.js';

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../../resolvers/api-error.js';
 
 /**
  * Checks the `Stripe-Signature` header of a webhook delivery against STRIPE_WEBHOOK_SECRET and

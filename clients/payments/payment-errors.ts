@@ -1,4 +1,4 @@
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../../resolvers/api-error.js';
 
 /**
  * The refusals a payment processor can give, as ApiErrors so the order flow throws them straight
