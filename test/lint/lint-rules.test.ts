@@ -66,6 +66,7 @@ describe('npm run lint keeps the house rules', () => {
     write('observability/planted-metrics.ts', "import { log } from '../resolvers/planted-log.js';\nexport const metric = log;\n");
     write('resolvers/planted-log.ts', "import { startService } from '../server/start-service.js';\nexport const log = startService;\n");
     write('db/planted-seed.ts', "import { placeOrder } from '../resolvers/orders/place-order.js';\nexport const seed = placeOrder;\n");
+    write('clients/planted-client.ts', "import { placeOrder } from '../resolvers/orders/place-order.js';\nexport const client = placeOrder;\n");
     write('mcp/planted-door.ts', "import { createRestHandler } from '../rest/create-rest-handler.js';\nexport const door = createRestHandler;\n");
     // Downward and same-floor imports pass.
     write(
@@ -73,10 +74,11 @@ describe('npm run lint keeps the house rules', () => {
       "import { log } from '../observability/log.js';\nimport { placeOrder } from '../resolvers/orders/place-order.js';\nexport const job = [log, placeOrder];\n",
     );
     write('server/planted-server.ts', "import { createRestHandler } from '../rest/create-rest-handler.js';\nexport const handler = createRestHandler;\n");
-    const result = run('oxlint', ['--format', 'json', 'observability', 'resolvers/planted-log.ts', 'db', 'mcp', 'jobs', 'server/planted-server.ts']);
+    const result = run('oxlint', ['--format', 'json', 'observability', 'resolvers/planted-log.ts', 'clients', 'db', 'mcp', 'jobs', 'server/planted-server.ts']);
     expect(result.status).toBe(1);
     const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string; help?: string }[] }).diagnostics;
     expect(found.map((d) => `${d.filename} ${d.code}`).sort()).toEqual([
+      'clients/planted-client.ts eslint(no-restricted-imports)',
       'db/planted-seed.ts eslint(no-restricted-imports)',
       'mcp/planted-door.ts eslint(no-restricted-imports)',
       'observability/planted-metrics.ts eslint(no-restricted-imports)',
