@@ -75,9 +75,9 @@ interface SpfCounters {
   voids: number;
   strictVoids: number;
   strictStop: string | null;
-  countLookup(term: string): void;
-  countStrict(term: string, n: number): void;
-  countVoid(name: string, term: string): void;
+  readonly countLookup: (term: string) => void;
+  readonly countStrict: (term: string, n: number) => void;
+  readonly countVoid: (name: string, term: string) => void;
 }
 
 function createSpfCounters(): SpfCounters {
@@ -86,7 +86,7 @@ function createSpfCounters(): SpfCounters {
     voids: 0,
     strictVoids: 0,
     strictStop: null,
-    countLookup(term) {
+    countLookup: (term) => {
       counts.lookups += 1;
       if (counts.lookups > MAX_DNS_LOOKUPS) {
         throw new SpfAbort(
@@ -96,13 +96,13 @@ function createSpfCounters(): SpfCounters {
       }
     },
     /** The pyspf count: every void RFC 7208 counts, plus an mx term's empty address lookups. */
-    countStrict(term, n) {
+    countStrict: (term, n) => {
       counts.strictVoids += n;
       if (counts.strictStop === null && counts.strictVoids > MAX_VOID_LOOKUPS) {
         counts.strictStop = `pyspf and policyd-spf reach void lookup number ${counts.strictVoids} at "${term}" (they count an mx term's address lookups that find nothing) and stop with permerror`;
       }
     },
-    countVoid(name, term) {
+    countVoid: (name, term) => {
       counts.countStrict(term, 1);
       counts.voids += 1;
       if (counts.voids > MAX_VOID_LOOKUPS) {
