@@ -87,6 +87,17 @@ describe('npm run lint keeps the house rules', () => {
     expect(found.find((d) => d.filename === 'db/planted-seed.ts')?.help).toContain('db/ may import only from its own floor and below');
   });
 
+  it('oxlint refuses a function over 120 lines in resolvers/ and admin/ (docs/lint.md, "Short functions"); elsewhere it passes', () => {
+    const long = `export function long(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(119)}  return n;\n}\n`;
+    write('resolvers/planted-long.ts', long);
+    write('admin/planted-long.ts', long);
+    write('rest/planted-long.ts', long);
+    const result = run('oxlint', ['--format', 'json', 'resolvers/planted-long.ts', 'admin/planted-long.ts', 'rest/planted-long.ts']);
+    expect(result.status).toBe(1);
+    const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string }[] }).diagnostics.map((d) => `${d.filename} ${d.code}`).sort();
+    expect(found).toEqual(['admin/planted-long.ts eslint(max-lines-per-function)', 'resolvers/planted-long.ts eslint(max-lines-per-function)']);
+  });
+
   it('oxlint refuses a query written outside db/ (SQL lives in db/<table>.ts); the same query in db/ passes', () => {
     const query = "import type { Kysely } from 'kysely';\nexport function f(db: Kysely<any>) {\n  return db.selectFrom('orders').selectAll().execute();\n}\n";
     write('webhooks-planted/inline-sql.ts', query);
