@@ -11,7 +11,7 @@ import { setBuildState } from '../jobs/set-build-state.js';
 import { BUILD_STATES, isBuildState } from '../resolvers/domains/setup/setup-record.js';
 import { createUser, isRole, normalizeEmail } from '../resolvers/people/users.js';
 import { generatePassword } from '../resolvers/people/passwords.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { DomainError } from '../resolvers/domain-error.js';
 import { giveDefaultPlans, STANDARD_PLANS } from '../resolvers/account/default-plans.js';
 import { giveReferralCode } from '../resolvers/referrals/referral-code.js';
 import { hasAccount, insertAccount } from '../db/accounts.js';
@@ -126,7 +126,7 @@ export const adminCommands: Record<string, AdminCommand> = {
         const userId = await createUser(db, accountId, normalizeEmail(values.email), password, role);
         return { user_id: userId, password };
       } catch (error) {
-        if (error instanceof ApiError) return fail(error.detail.replace('Send "email"', 'Give --email'));
+        if (error instanceof DomainError) return fail(error.detail.replace('Send "email"', 'Give --email'));
         throw error;
       }
     },

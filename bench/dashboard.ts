@@ -238,7 +238,7 @@ async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): 
   const ways: Record<keyof InProcessCpu, () => Promise<Response>> = {
     rest: () => app(new Request('http://127.0.0.1/v1/portal/dashboard', { headers: { authorization: `Bearer ${key}` } }), info),
     graphql: () => app(graphqlRequest(), info),
-    graphql_through_yoga: () => handleGraphql(yoga, services, graphqlRequest(), info, { inProcess: false }),
+    graphql_through_yoga: () => handleGraphql(yoga, services, graphqlRequest(), info, { readByDoor: false }),
   };
   const cpu = { rest: 0, graphql: 0, graphql_through_yoga: 0 };
   const perRound = 100;
@@ -389,8 +389,9 @@ export async function benchDashboard(
           body: JSON.stringify({ query: source, operationName }),
         };
         const check = await fetch(gqlOptions.url, { method: 'POST', headers: gqlOptions.headers, body: gqlOptions.body });
-        const checked = (await check.json()) as { data?: { dashboard?: { domain_count?: number } } };
-        if (checked.data?.dashboard?.domain_count !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
+        // GraphQL's own names: the document selects without aliases (REST's snake_case is made at the door).
+        const checked = (await check.json()) as { data?: { dashboard?: { domainCount?: number } } };
+        if (checked.data?.dashboard?.domainCount !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
         // Warm-up (V8, pools, caches) for each target, then the measured runs.
         for (const warm of [{ url: restUrl, headers }, gqlOptions]) await autocannon({ ...warm, connections, duration: 2 });
         restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }, server.pid));

@@ -212,7 +212,8 @@ def cmd_order(client, args):
 
 
 def cmd_setup_link(client, args):
-    return client.request("POST", "/v1/payment-method/setup-link", {"success_url": args.success_url, "cancel_url": args.cancel_url})
+    body = {name: value for name, value in (("success_url", args.success_url), ("cancel_url", args.cancel_url)) if value}
+    return client.request("POST", "/v1/payment-method/setup-link", body)
 
 
 def cmd_verify(client, args):
@@ -553,8 +554,9 @@ def build_parser():
               "Makes a link to the payment processor's page where a person saves a card "
               "(POST /v1/payment-method/setup-link). Card details never pass through the API or this client. "
               "Needs a key with scope orders:place.", cmd_setup_link)
-    sub.add_argument("--success-url", metavar="U", required=True, help="where the page sends the person once the card is saved")
-    sub.add_argument("--cancel-url", metavar="U", required=True, help="where the page sends the person who gives up")
+    sub.add_argument("--success-url", metavar="U", help="where the page sends the person once the card is saved, when reachable "
+                     "(https on a public name, or the service's own host); without it, the portal's page confirming it")
+    sub.add_argument("--cancel-url", metavar="U", help="where the page sends the person who gives up (the portal's billing page without it)")
 
     add("verification", "the TXT record that proves a domain is yours, and the domains verified",
         "Shows the account's verification token, the record to publish (TXT at _inbox-verification.<domain> "

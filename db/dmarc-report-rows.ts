@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database, NewDmarcReportRow } from './schema.js';
 
-const CHUNK = 250;
+const CHUNK = 100;
 
 /**
  * Inserts a report's rows in chunks, giving the event loop a turn between them: embedded PGlite runs

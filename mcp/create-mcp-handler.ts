@@ -7,11 +7,10 @@ import { inputSchemaFor } from '../operations/input-schema.js';
 import { bodySchemaFor } from '../operations/body-schema.js';
 import { readParams } from '../operations/read-params.js';
 import { unknownInputsError } from '../operations/describe-input-error.js';
-import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
-import { ApiError } from '../resolvers/api-error.js';
+import type { ApiError } from '../operations/api-error.js';
+import { mcpAnswerOf } from './mcp-error-words.js';
 import { unauthenticatedError } from '../resolvers/auth/auth-errors.js';
-import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
 import { createContext, type Services } from '../resolvers/context.js';
 import type { Caller } from '../resolvers/auth/api-keys.js';
 import type { RequestInfo } from '../operations/request-info.js';
@@ -39,8 +38,9 @@ export interface McpHandlerOptions {
  * transport per HTTP request, one tool per row (every row of the listener, named toolNameOf), each
  * running the row's operation in-process, so a tool answers exactly what its REST path answers and
  * a row added to the table is a tool with no more code. Each tool declares its answer's JSON Schema
- * as outputSchema and answers it as structuredContent beside the text (MCP 2025-06-18). The
- * schema's scope-auth refuses a tool the key lacks the scope for, naming the scope.
+ * as outputSchema and answers it as structuredContent beside the text (MCP 2025-06-18). Here the
+ * key is required and each message counted (the exchange's own policy); each tool call's spend,
+ * key and scope are decided by the operation runner (server/admit-caller.ts), as for REST.
  */
 export function createMcpHandler(options: McpHandlerOptions) {
   const tools = options.rows;
@@ -91,13 +91,14 @@ export function createMcpHandler(options: McpHandlerOptions) {
       // Every JSON-RPC request and notification counts (SPEC 8: "every MCP message"), a batch by its
       // length; the client's answers to server requests do not. A body that is not JSON counts once.
       outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(options.requireKey ? 'read' : 'public', messageCount(parsedBody))));
-    } catch (error) {
-      if (error instanceof ApiError) {
+    } catch (thrown) {
+      const error = mcpAnswerOf(thrown);
+      if (error) {
         const challenge: Record<string, string> =
           error.status === 401 && options.challenge ? { 'WWW-Authenticate': options.challenge(ctx.sentKey, info.url ?? new URL(request.url)) } : {};
         return errorResponse(error, info.requestId, challenge);
       }
-      throw error;
+      throw thrown;
     }
 
     const server = new Server({ name: options.name, version: '2026-09-26' }, { capabilities: { tools: {} } });
@@ -116,23 +117,26 @@ export function createMcpHandler(options: McpHandlerOptions) {
       const row = byName.get(call.params.name);
       if (!row) return toolError(`There is no tool "${call.params.name}"; list the tools to see the ones this key can use.`);
       try {
-        // A tool whose REST path changes something also spends the changing allowance, as REST
-        // does, so a key refused there cannot change through MCP (its message already read).
-        if (caller && row.scope !== null && row.rateLimit !== 'read' && caller.scopes.includes(row.scope)) {
-          outcomes.push(await spendAllowance(options.services.rateLimits, principal, spendFor(row.rateLimit)));
-        }
-        // Who may call it, before its arguments are read, as the REST door asks.
-        await refuseWithoutKeyOrScope(row.scope, ctx);
-        const answer = await options.runOperation(row, toolVariables(row, call.params.arguments ?? {}, options), ctx, 'mcp');
+        // The runner admits the call (a changing tool spends the changing allowance too, as its REST
+        // path does; who may call it: server/admit-caller.ts) before its arguments are read.
+        const answer = await options.runOperation(
+          row,
+          () => toolVariables(row, call.params.arguments ?? {}, options),
+          ctx,
+          'mcp',
+          (outcome) => outcomes.push(outcome),
+        );
         return toolResult(answer, row, outputs.get(row)?.wrap);
-      } catch (error) {
-        if (error instanceof ApiError) {
+      } catch (thrown) {
+        // A rule's refusal in MCP's words, with the status of operations/error-statuses.ts (mcp-error-words.ts).
+        const error = mcpAnswerOf(thrown);
+        if (error) {
           if (error.status === 429 && typeof error.extras.limit === 'number') {
             outcomes.push({ limit: error.extras.limit, remaining: 0, resetSeconds: Number(error.extras.retry_after ?? 0) });
           }
           return toolError(error.detail, error);
         }
-        throw error;
+        throw thrown;
       }
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -199,7 +203,8 @@ function toolVariables(row: OperationRow, args: Record<string, unknown>, options
     else bodyArgs[name] = value;
   }
   const variables = readParams(row, stringPathParams(row, args), new URLSearchParams(), paramArgs, 'mcp');
-  if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(bodyArgs);
+  // Snake_case as sent: the operation runner names its fields as GraphQL does (operations/wire-shape.ts).
+  if (row.bodyVariable) variables[row.bodyVariable] = bodyArgs;
   for (const { header, variable } of row.headerVariables ?? []) {
     const argName = header.toLowerCase().replace(/-/g, '_');
     if (typeof args[argName] === 'string') variables[variable] = args[argName];

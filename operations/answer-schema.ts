@@ -3,13 +3,14 @@ import { schema as graphqlSchema } from '../schema/index.js';
 import { loadDocument } from './operation-document.js';
 import type { OperationRow } from './operation-table.js';
 import { camelToSnake, selectionSchema, type JsonSchema } from './graphql-json-schema.js';
+import { rootWireKey } from './wire-shape.js';
 
 const answers = new WeakMap<OperationRow, JsonSchema>();
 
 /**
  * The JSON Schema of a row's REST answer, self-contained (no $ref): data[unwrap] when the row
  * unwraps, else the whole data object, from its operation document's selection against the GraphQL
- * schema (aliases give the names), reshaped as the row reshapes its answer. OpenAPI's 200 answers
+ * schema (wire names give the keys), reshaped as the row reshapes its answer. OpenAPI's 200 answers
  * and the MCP tools' output schemas are both this.
  */
 export function answerSchemaFor(row: OperationRow): JsonSchema {
@@ -20,7 +21,7 @@ export function answerSchemaFor(row: OperationRow): JsonSchema {
     if (!operation) throw new Error(`operations/documents/${row.document}.graphql holds no operation.`);
     const data = selectionSchema(graphqlSchema, document, operation);
     const properties = data.properties;
-    const selected = row.unwrap ? (isSchema(properties) ? properties[row.unwrap] : undefined) : data;
+    const selected = row.unwrap ? (isSchema(properties) ? properties[rootWireKey(graphqlSchema, document, undefined, row.unwrap)] : undefined) : data;
     if (!isSchema(selected)) throw new Error(`${row.name}: ${row.document}.graphql selects no "${row.unwrap}".`);
     answer = row.reshapeSchema ? row.reshapeSchema(selected) : selected;
     answers.set(row, answer);

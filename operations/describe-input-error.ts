@@ -1,4 +1,4 @@
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from './api-error.js';
 
 /**
  * The one error model for input a caller sent in the wrong shape, worded for the door it came

@@ -19,6 +19,7 @@ import {
 } from 'graphql';
 
 import { wireValuesOf } from '../schema/door-enum-extension.js';
+import { wireNameOf } from '../schema/wire-field-extension.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -42,10 +43,8 @@ export function refName(ref: string): string {
   return ref.slice(ref.lastIndexOf('/') + 1);
 }
 
-/** first_invoice ← firstInvoice: the REST door camelises body keys, so documented names are the snake ones. */
-export function camelToSnake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
+/** first_invoice ← firstInvoice: documented names are the snake ones (schema/wire-field-extension.ts). */
+export { camelToSnake } from '../schema/wire-field-extension.js';
 
 const isBuiltIn = (name: string): boolean => ['String', 'ID', 'Int', 'Float', 'Boolean', 'DateTime'].includes(name);
 
@@ -81,7 +80,8 @@ export function orNull(schema: JsonSchema): JsonSchema {
 
 /**
  * The JSON Schema of an operation's answer (its `data` object), derived from the selection set
- * against the schema: aliases give the property names, nullable fields allow null, and every
+ * against the schema: a field's wire name (or an alias) gives its property name as operations/wire-shape.ts
+ * names the answer's key, nullable fields allow null, and every
  * selected field is required (GraphQL always returns what was selected, null or not).
  */
 export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): JsonSchema {
@@ -107,14 +107,14 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
     const collect = (set: SelectionSetNode): void => {
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
-          const key = selection.alias?.value ?? selection.name.value;
           if (selection.name.value === '__typename') {
-            properties[key] = { type: 'string' };
+            properties[selection.alias?.value ?? '__typename'] = { type: 'string' };
             continue;
           }
           const field = fields[selection.name.value];
           if (!field) throw new Error(`${typeName} has no field ${selection.name.value}.`);
-          // A field the answer leaves out instead of answering null (schema/answer-type-dsl.ts, `~`).
+          const key = selection.alias?.value ?? wireNameOf(field);
+          // A field the answer leaves out instead of answering null (schema/check-answers/wire-extensions.ts, absentWhenNull).
           const ext = field.extensions as { absentWhenNull?: boolean; absentUnless?: string } | undefined;
           if (ext?.absentWhenNull) {
             absent.add(key);
@@ -169,8 +169,8 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
 }
 
 /**
- * The JSON Schema of a GraphQL input type, with snake_case property names (the REST door camelises
- * body keys) and unknown fields refused, as the schema refuses them. Input objects are registered in
+ * The JSON Schema of a GraphQL input type, with its fields' wire names (operations/wire-shape.ts turns
+ * them into GraphQL's) and unknown fields refused, as the schema refuses them. Input objects are registered in
  * `components` under their GraphQL name and referenced, so a shared type (a mailbox) is written once.
  */
 export function inputSchema(type: GraphQLInputType, components: Record<string, JsonSchema>, description?: string | null): JsonSchema {
@@ -195,7 +195,7 @@ function innerInputSchema(type: GraphQLInputType, components: Record<string, Jso
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(named.getFields())) {
-      const name = camelToSnake(field.name);
+      const name = wireNameOf(field);
       properties[name] =
         saysRequired(field.description) && !isNonNullType(field.type)
           ? innerInputSchema(field.type, components, field.description)

@@ -1,4 +1,4 @@
-import type { ApiError } from '../resolvers/api-error.js';
+import type { ApiError } from './api-error.js';
 import { refusalRateLimitHeaders } from '../resolvers/limits/door-policy.js';
 
 /**

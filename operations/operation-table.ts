@@ -43,10 +43,14 @@ export interface OperationRow {
   readonly method: HttpMethod;
   /** Path with {param} placeholders. */
   readonly path: string;
-  /** File in operations/documents/ holding the named GraphQL operation. */
+  /** File in operations/documents/ holding the named GraphQL operation, printed from the row (print-operation-document.ts). */
   readonly document: string;
   /** The REST answer is data[unwrap] when set, else the whole data object. */
   readonly unwrap?: string;
+  /** The schema field the operation calls, where the row does not unwrap it (its document is printed from it). */
+  readonly field?: string;
+  /** Fields the document selects although REST and MCP leave them out elsewhere ("WebhookEndpoint.secret"). */
+  readonly alsoSelects?: readonly string[];
   /** null for the public checks. */
   readonly scope: Scope | null;
   readonly rateLimit: RateLimitClass;
@@ -145,6 +149,7 @@ export const accountReadingRows: readonly OperationRow[] = [
     method: 'GET',
     path: '/v1/portal/orders',
     document: 'orders',
+    field: 'ordersConnection',
     scope: 'read',
     rateLimit: 'read',
     summary: 'The caller\'s orders, newest first, a page at a time: {"orders": [...], "has_more": true|false}; page on with starting_after=<last order_id>.',
@@ -199,6 +204,7 @@ export const accountReadingRows: readonly OperationRow[] = [
     method: 'GET',
     path: '/v1/portal/requests',
     document: 'requests',
+    field: 'requests',
     scope: 'read',
     rateLimit: 'read',
     summary: "Change requests and the service's replies.",
@@ -224,6 +230,7 @@ export const accountReadingRows: readonly OperationRow[] = [
     method: 'GET',
     path: '/v1/catalogue',
     document: 'catalogue',
+    field: 'catalogue',
     scope: 'read',
     rateLimit: 'read',
     summary: 'What can be ordered and at what price: only plans the caller is already on.',
@@ -564,6 +571,7 @@ export const domainSetupRows = [
     method: 'GET',
     path: '/v1/domains/{domain}/setup/applies',
     document: 'domain-setup-applies',
+    field: 'domainSetupApplies',
     scope: 'read',
     rateLimit: 'read',
     summary:
@@ -645,6 +653,7 @@ export const webhookRows = [
     path: '/v1/webhooks',
     document: 'create-webhook',
     unwrap: 'createWebhook',
+    alsoSelects: ['WebhookEndpoint.secret'],
     scope: 'write',
     rateLimit: 'change',
     summary: 'Registers an endpoint: {"url": "https://...", "events": ["domain.live"]}; the answer carries the signing secret, shown once.',
@@ -685,6 +694,7 @@ export const webhookRows = [
     method: 'GET',
     path: '/v1/webhooks/{webhook_id}/deliveries',
     document: 'webhook-deliveries',
+    field: 'webhookDeliveriesConnection',
     scope: 'write',
     rateLimit: 'read',
     summary:

@@ -1,15 +1,15 @@
 /**
- * The REST and MCP shape of a paged list read through a GraphQL connection. The operation document
- * selects the connection as `page` with its items under the list's own name and
- * `pageInfo { has_more: hasNextPage }`; the answer lifts both to where the list used to be, so an
- * answer keeps its fields and gains "has_more", Stripe's way:
- * `{"x": 1, "page": {"orders": [...], "pageInfo": {"has_more": true}}}` becomes
+ * The REST and MCP shape of a paged list read through a GraphQL connection. Named on the wire
+ * (schema/connection.ts), the connection is `page`, its items the list's own name and its
+ * `pageInfo { hasNextPage }` `page_info { has_more }`; the answer lifts both to where the list used
+ * to be, so an answer keeps its fields and gains "has_more", Stripe's way:
+ * `{"x": 1, "page": {"orders": [...], "page_info": {"has_more": true}}}` becomes
  * `{"x": 1, "orders": [...], "has_more": true}`.
  */
 export function pageForRest(answer: unknown): unknown {
   if (!isRecord(answer) || !isRecord(answer.page)) return answer;
   const { page, ...rest } = answer;
-  const { pageInfo, ...items } = page;
+  const { page_info: pageInfo, ...items } = page;
   return { ...rest, ...items, has_more: isRecord(pageInfo) ? pageInfo.has_more : false };
 }
 
@@ -20,9 +20,9 @@ export function pageSchemaForRest(schema: Schema): Schema {
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const page = properties.page;
   if (!isRecord(page) || !isRecord(page.properties)) throw new Error('pageSchemaForRest: the document selects no connection as "page".');
-  const { pageInfo, ...items } = page.properties;
+  const { page_info: pageInfo, ...items } = page.properties;
   const hasMore = isRecord(pageInfo) && isRecord(pageInfo.properties) ? pageInfo.properties.has_more : undefined;
-  if (!isRecord(hasMore)) throw new Error('pageSchemaForRest: the connection selects no pageInfo { has_more: hasNextPage }.');
+  if (!isRecord(hasMore)) throw new Error('pageSchemaForRest: the connection selects no pageInfo { hasNextPage } (page_info.has_more on the wire).');
   const { page: _page, ...rest } = properties;
   const required = (Array.isArray(schema.required) ? schema.required : []).filter((name) => name !== 'page');
   return {

@@ -1,4 +1,4 @@
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from './api-error.js';
 
 /**
  * The deepest nesting of arrays and objects a JSON text may have. Our own bodies nest a handful of

@@ -1,4 +1,4 @@
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from './api-error.js';
 import type { OperationRow } from './operation-table.js';
 import { snakeToCamel } from './snake-to-camel.js';
 import { inputNoun, inputShapeStatus, missingFieldError, unknownInputsError, type Door } from './describe-input-error.js';

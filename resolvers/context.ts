@@ -80,7 +80,7 @@ export interface Context {
   readonly scope: () => RequestScope;
   /** Whether the request carried any Authorization header (for the 401 sentence). */
   readonly sentKey: boolean;
-  /** The door the request came through, so a refusal names inputs as that door does (header, argument). */
+  /** The door the request came through: a fact some records keep (which door showed passwords), never a branch of wording (each door words its refusals, scripts/lint-domain-errors.ts). */
   readonly door: 'rest' | 'mcp' | 'graphql';
 }
 

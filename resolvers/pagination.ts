@@ -1,5 +1,4 @@
-import { badRequest, type ApiError } from './api-error.js';
-import type { Context } from './context.js';
+import { DomainError, input, sentence } from './domain-error.js';
 
 /** The most items one page holds, on every paged list (as GET /v1/events and /v1/portal/reports). */
 export const MAX_PAGE_LIMIT = 100;
@@ -34,16 +33,11 @@ export interface Page<T> {
   readonly cursorOf: (item: T) => string;
 }
 
-/** The names of the two inputs as the caller's door spells them, so a refusal names what they sent. */
-function inputNames(ctx: Context): { limit: string; cursor: string } {
-  return ctx.door === 'graphql' ? { limit: 'first', cursor: 'after' } : { limit: 'limit', cursor: 'starting_after' };
-}
-
 /** The page size and cursor, checked: a limit from 1 to 100 (default 10); an empty cursor is no cursor. */
-export function readPageArgs(args: PageArgs, ctx: Context, defaultLimit: number = DEFAULT_PAGE_LIMIT): PageRequest {
+export function readPageArgs(args: PageArgs, defaultLimit: number = DEFAULT_PAGE_LIMIT): PageRequest {
   const limit = args.first ?? defaultLimit;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
-    throw badRequest('invalid_limit', `"${inputNames(ctx).limit}" is a whole number from 1 to ${MAX_PAGE_LIMIT}, not ${limit}.`);
+    throw new DomainError('invalid_limit', sentence`"${input('page_limit')}" is a whole number from 1 to ${MAX_PAGE_LIMIT}, not ${limit}.`);
   const after = args.after === undefined || args.after === null || args.after === '' ? null : args.after;
   return { limit, after };
 }
@@ -52,10 +46,10 @@ export function readPageArgs(args: PageArgs, ctx: Context, defaultLimit: number 
  * The refusal of a cursor that names nothing of the caller's: unknown, from another account (or
  * another endpoint's list), or not the kind of id the list takes. `what` says what it must be.
  */
-export function invalidCursor(ctx: Context, what: string, given: string): ApiError {
-  return badRequest(
+export function invalidCursor(what: string, given: string): DomainError {
+  return new DomainError(
     'invalid_starting_after',
-    `"${inputNames(ctx).cursor}" must be ${what} from a previous page of this list; "${given.slice(0, 60)}" is not one of yours. Leave it out for the first page.`,
+    sentence`"${input('page_cursor')}" must be ${what} from a previous page of this list; "${given.slice(0, 60)}" is not one of yours. Leave it out for the first page.`,
   );
 }
 

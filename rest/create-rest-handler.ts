@@ -1,22 +1,22 @@
 import type { OperationRow } from '../operations/operation-table.js';
 import { createRouteMatcher } from './match-route.js';
 import { readParams } from '../operations/read-params.js';
-import { camelizeKeys } from '../operations/snake-to-camel.js';
 import { errorResponse, JSON_ANSWER_HEADERS, jsonTextResponse } from '../operations/json-response.js';
 import { etagOf, notModified } from './conditional-read.js';
-import { ApiError, badRequest } from '../resolvers/api-error.js';
-import { refuseWithoutKeyOrScope } from '../resolvers/auth/refuse-caller.js';
-import { createContext, type Context, type Services } from '../resolvers/context.js';
-import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
+import { ApiError, badRequest } from '../operations/api-error.js';
+import { restAnswerOf } from './rest-error-words.js';
+import { createContext, type Services } from '../resolvers/context.js';
+import { lookAtAllowance, principalOf, rateLimitHeaders } from '../resolvers/limits/door-policy.js';
 import type { RunOperation } from '../operations/run-operation-type.js';
 import type { RequestInfo } from '../operations/request-info.js';
 import { parseJsonBounded } from '../operations/parse-json-bounded.js';
 import { unknownInputsError } from '../operations/describe-input-error.js';
 
 /**
- * The REST door: matches a row of the operation table, counts the request against its allowance,
- * turns path, query and body into variables, and runs the row's operation in-process. It holds no
- * business rule; every refusal comes from the schema or a resolver.
+ * The REST door: matches a row of the operation table and runs the row's operation in-process,
+ * handing the runner how to turn path, query and body into variables. The runner decides what the
+ * call spends and who may make it (server/admit-caller.ts) before the input is read. It holds no
+ * business rule; every refusal comes from the door policy, the schema or a resolver.
  */
 export function createRestHandler(options: {
   readonly rows: readonly OperationRow[];
@@ -59,30 +59,10 @@ export function createRestHandler(options: {
         signal: info.signal ?? request.signal,
         door: 'rest',
       });
-      Object.assign(headers, rateLimitHeaders(await countRequest(row, ctx)));
-
-      // Who may call it, before its input is read (a caller without a key learns no input rule).
-      await refuseWithoutKeyOrScope(row.scope, ctx);
-      const bodyFields = row.params.some((p) => p.in === 'body');
-      const raw = row.rawBody && !isJsonBody(request) ? row.rawBody : undefined;
-      // A row whose body fields are all optional (verify_domain's connection_id) may be called with no body, as before it had any.
-      const bodyOptional = bodyFields && !row.bodyVariable && !publicPost && row.params.every((p) => p.in !== 'body' || !p.required);
-      const body = raw
-        ? await readRawBody(request, url, raw)
-        : row.bodyVariable || publicPost || bodyFields
-          ? await readJsonBody(request, bodyOptional)
-          : undefined;
-      // A call that takes no body may send none or {}: anything else is a mistake to report before
-      // the operation runs (a reset sent with a misspelt field must not reset regardless).
-      if (body === undefined && request.method !== 'GET' && request.method !== 'HEAD') await refuseUnexpectedBody(request, row);
-      const variables = readParams(row, pathParams, url.searchParams, publicPost || bodyFields ? body : undefined);
-      if (row.bodyVariable) variables[row.bodyVariable] = camelizeKeys(body);
-      for (const { header, variable } of row.headerVariables ?? []) {
-        const value = request.headers.get(header);
-        if (value !== null) variables[variable] = value;
-      }
-
-      const answer = await options.runOperation(row, variables, ctx, 'rest');
+      // The input is read once the runner has admitted the call (what it spends, told here for the
+      // headers; who may call it: server/admit-caller.ts), so a caller without a key learns no input rule.
+      const readVariables = () => readVariablesOf(request, url, row, pathParams, publicPost);
+      const answer = await options.runOperation(row, readVariables, ctx, 'rest', (outcome) => Object.assign(headers, rateLimitHeaders(outcome)));
       // A placement answered from its Idempotency-Key says so in a header too (as Stripe's does).
       if (row.headerVariables?.some((h) => h.header === 'Idempotency-Key') && isReplayed(answer)) headers['Idempotent-Replayed'] = 'true';
       const text = row.textAnswer && typeof answer === 'string' ? answer : JSON.stringify(answer);
@@ -100,27 +80,47 @@ export function createRestHandler(options: {
         return new Response(text, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store', ...headers } });
       // The text made once above, for the ETag and the answer.
       return jsonTextResponse(200, text, { ...JSON_ANSWER_HEADERS, ...headers });
-    } catch (error) {
-      if (error instanceof ApiError) {
+    } catch (thrown) {
+      // A rule's refusal answered with REST's status and words (rest-error-words.ts).
+      const error = restAnswerOf(thrown);
+      if (error) {
         const extra = { ...headers };
         if (error.status === 405 && typeof error.extras.allow === 'string') extra.Allow = error.extras.allow;
         return errorResponse(error, info.requestId, extra);
       }
-      throw error;
+      throw thrown;
     }
   };
 }
 
-/**
- * The door policy for one row: account rows count per key in the row's class (a GET always reads),
- * public rows per client address. A call to an account row without a valid key spends nothing (the
- * operation answers it 401); its headers show the client address's public allowance.
- */
-async function countRequest(row: OperationRow, ctx: Context) {
-  if (row.scope === null) return spendAllowance(ctx.services.rateLimits, { kind: 'address', clientAddress: ctx.clientAddress }, spendFor('public'));
-  const principal = await principalOf(ctx);
-  if (row.scope !== null && principal.kind !== 'key') return lookAtAllowance(ctx.services.rateLimits, principal);
-  return spendAllowance(ctx.services.rateLimits, principal, spendFor(row.method === 'GET' ? 'read' : row.rateLimit));
+/** A REST call's variables: path, query, JSON or raw body and header inputs of its row. */
+async function readVariablesOf(
+  request: Request,
+  url: URL,
+  row: OperationRow,
+  pathParams: Record<string, string>,
+  publicPost: boolean,
+): Promise<Record<string, unknown>> {
+  const bodyFields = row.params.some((p) => p.in === 'body');
+  const raw = row.rawBody && !isJsonBody(request) ? row.rawBody : undefined;
+  // A row whose body fields are all optional (verify_domain's connection_id) may be called with no body, as before it had any.
+  const bodyOptional = bodyFields && !row.bodyVariable && !publicPost && row.params.every((p) => p.in !== 'body' || !p.required);
+  const body = raw
+    ? await readRawBody(request, url, raw)
+    : row.bodyVariable || publicPost || bodyFields
+      ? await readJsonBody(request, bodyOptional)
+      : undefined;
+  // A call that takes no body may send none or {}: anything else is a mistake to report before
+  // the operation runs (a reset sent with a misspelt field must not reset regardless).
+  if (body === undefined && request.method !== 'GET' && request.method !== 'HEAD') await refuseUnexpectedBody(request, row);
+  const variables = readParams(row, pathParams, url.searchParams, publicPost || bodyFields ? body : undefined);
+  // Snake_case as sent: the operation runner names its fields as GraphQL does (operations/wire-shape.ts).
+  if (row.bodyVariable) variables[row.bodyVariable] = body;
+  for (const { header, variable } of row.headerVariables ?? []) {
+    const value = request.headers.get(header);
+    if (value !== null) variables[variable] = value;
+  }
+  return variables;
 }
 
 function isJsonBody(request: Request): boolean {

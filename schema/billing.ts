@@ -1,7 +1,7 @@
 import { builder } from './builder.js';
 import { InvoiceStatusEnum } from './status-enums.js';
 import { getBilling, listAllInvoices, listInvoicesPage, type Billing, type BillingInvoice, type InvoiceLine } from '../resolvers/account/get-billing.js';
-import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
+import { CONNECTION_ARGS_TEXT, PAGE_ON_THE_WIRE, connectionOf } from './connection.js';
 import { payInvoices, type PaidInvoices } from '../resolvers/account/pay-invoices.js';
 import type { InvoicePaymentOutcome } from '../resolvers/orders/pay-open-invoices.js';
 
@@ -34,7 +34,7 @@ const InvoiceRef = builder.objectRef<BillingInvoice>('Invoice').implement({
   }),
 });
 
-const InvoiceConnectionRef = connectionOf('Invoice', InvoiceRef, "A page of the account's invoices, newest first.");
+const InvoiceConnectionRef = connectionOf('Invoice', InvoiceRef, "A page of the account's invoices, newest first.", 'invoices');
 
 const NextChargeRef = builder.objectRef<NonNullable<Billing['nextCharge']>>('NextCharge').implement({
   fields: (t) => ({
@@ -59,6 +59,7 @@ const BillingRef = builder.objectRef<Billing>('Billing').implement({
     }),
     invoicesConnection: t.field({
       type: InvoiceConnectionRef,
+      extensions: PAGE_ON_THE_WIRE,
       description: `The invoices, newest first (by issue time), a page at a time: ${CONNECTION_ARGS_TEXT} (an invoice number).`,
       args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
       resolve: (_b, args, ctx) => listInvoicesPage(args, ctx),

@@ -1,6 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
-import { ApiError } from '../resolvers/api-error.js';
+import { DomainError } from '../resolvers/domain-error.js';
 import { missingScopeError, sessionRequiredError, unauthenticatedError } from '../resolvers/auth/auth-errors.js';
 import type { Context } from '../resolvers/context.js';
 import type { Scope } from '../resolvers/auth/scopes.js';
@@ -20,7 +20,7 @@ export const builder = new SchemaBuilder<{
   AuthScopes: { read: boolean; write: boolean; ordersPlace: boolean; session: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
-    // The two open-ended parts of the check answers (schema/check-answers.ts says why).
+    // The two open-ended parts of the check answers (schema/check-answers/spf.ts and nameservers.ts say why).
     SpfRecordTree: { Input: unknown; Output: unknown };
     ProviderCounts: { Input: unknown; Output: unknown };
   };
@@ -42,7 +42,7 @@ export const builder = new SchemaBuilder<{
 /** 401 when there is no valid key at all, 403 naming the scope when the key lacks it. */
 function unauthorized(context: Context, failure: AuthFailure): Error {
   const scopeFailure = findScopeFailure(failure);
-  if (scopeFailure?.kind === AuthScopeFailureType.AuthScopeFunction && scopeFailure.error instanceof ApiError) return scopeFailure.error;
+  if (scopeFailure?.kind === AuthScopeFailureType.AuthScopeFunction && scopeFailure.error instanceof DomainError) return scopeFailure.error;
   // The scope check awaited the caller, so it is known by now.
   const caller = context.knownCaller();
   if (!caller) return unauthenticatedError(context.sentKey);

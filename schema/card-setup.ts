@@ -3,8 +3,15 @@ import { createCardSetupLink, type CardSetupLink } from '../resolvers/orders/car
 
 const CardSetupLinkInput = builder.inputType('CardSetupLinkInput', {
   fields: (t) => ({
-    successUrl: t.string({ required: false, description: 'Required: the http(s) page to return to after saving the card.' }),
-    cancelUrl: t.string({ required: false, description: 'Required: the http(s) page to return to on cancel.' }),
+    successUrl: t.string({
+      required: false,
+      description:
+        "Optional: the http(s) page to return to after saving the card, followed when reachable (the service's own host, or https on a public DNS name); otherwise the portal's page confirming the card is saved.",
+    }),
+    cancelUrl: t.string({
+      required: false,
+      description: "Optional: the http(s) page to return to on cancel, on the same terms; otherwise the portal's billing page.",
+    }),
   }),
 });
 

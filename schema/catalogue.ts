@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import type { WireField } from './wire-field-extension.js';
 import { listCatalogue, type CatalogueEntry } from '../resolvers/account/list-catalogue.js';
 import { requestPlan, type PlanRequest } from '../resolvers/account/request-plan.js';
 
@@ -20,6 +21,7 @@ builder.queryField('catalogue', (t) =>
   t.field({
     type: [CatalogueEntryRef],
     description: 'What can be ordered and at what price: only plans the caller is already on.',
+    extensions: { wireName: 'plans' } satisfies WireField,
     authScopes: { read: true },
     resolve: (_root, _args, ctx) => listCatalogue(ctx),
   }),

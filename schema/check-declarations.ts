@@ -1,3 +1,4 @@
+import type { CheckAnswerName, CheckArgumentEnumName } from './check-answers/index.js';
 import type { FullCheckContext } from '../resolvers/checks/full-check-context.js';
 import { checkSpf } from '../resolvers/checks/spf/check-spf.js';
 import { checkDkim } from '../resolvers/checks/dkim/check-dkim.js';
@@ -29,14 +30,14 @@ export interface CheckArg {
   /** list: the most distinct items one call takes. */
   readonly maxItems?: number;
   /** enum: the GraphQL enum and its values. */
-  readonly enumType?: string;
+  readonly enumType?: CheckArgumentEnumName;
   readonly values?: readonly string[];
 }
 
 /**
  * A public check, declared once: its name on every door, its arguments, the function that runs it
- * and its answer type (schema/check-answers.ts). The Pothos field (schema/checks.ts), the operation
- * document (operations/documents/<name>.graphql, printed by `npm run codegen`) and the operation-table row
+ * and its answer type (schema/check-answers/). The Pothos field (schema/checks.ts), the operation
+ * document (operations/documents/<name>.graphql, printed from its row by `npm run codegen`) and the operation-table row
  * (operations/public-check-rows.ts) are derived from it, so a new parameter is one line here.
  */
 export interface CheckDeclaration {
@@ -46,8 +47,8 @@ export interface CheckDeclaration {
   readonly field: string;
   readonly summary: string;
   readonly args: readonly CheckArg[];
-  /** The answer's object type in schema/check-answers.ts. */
-  readonly answer: string;
+  /** The answer's object type (schema/check-answers/). */
+  readonly answer: CheckAnswerName;
   readonly run: (input: Record<string, unknown>, ctx: FullCheckContext) => Promise<unknown>;
 }
 

@@ -1,7 +1,7 @@
 import { builder } from './builder.js';
-import './check-answers.js';
-import { answerEnumRef, answerUnion } from './answer-type-dsl.js';
+import { checkAnswerTypes, checkArgumentEnums, UnfinishedCheck } from './check-answers/index.js';
 import { checkDeclarations, resultTypeName, type CheckArg, type CheckDeclaration } from './check-declarations.js';
+import type { CheckResultBase } from '../resolvers/checks/check-result.js';
 import type { Context } from '../resolvers/context.js';
 import { runBoundedCheck } from '../resolvers/limits/run-bounded-check.js';
 
@@ -14,27 +14,35 @@ const COMMON_KEYS: ReadonlySet<string> = new Set(['status', 'summary', 'findings
  * answer size), shared with the request's other aliases, batched operations and MCP messages.
  */
 function checkField(declaration: CheckDeclaration): void {
-  const result = answerUnion(
-    resultTypeName(declaration),
-    `${declaration.name}'s answer (${declaration.answer}), or UnfinishedCheck when the request's deadline cut it off before it answered.`,
-    [declaration.answer, 'UnfinishedCheck'],
+  const answer = checkAnswerTypes[declaration.answer];
+  const result = builder.unionType(resultTypeName(declaration), {
+    description: `${declaration.name}'s answer (${declaration.answer}), or UnfinishedCheck when the request's deadline cut it off before it answered.`,
+    types: [answer, UnfinishedCheck],
     // A cut-off answer holds only the common fields; every check's own answer holds more.
-    (value) => (Object.keys(value).some((key) => !COMMON_KEYS.has(key)) ? declaration.answer : 'UnfinishedCheck'),
-  );
+    resolveType: (value) => (Object.keys(value).some((key) => !COMMON_KEYS.has(key)) ? answer : UnfinishedCheck),
+  });
   builder.queryField(declaration.field, (t) =>
     t.field({
       type: result,
       description: `${declaration.summary} (${declaration.name}; fields and finding codes in docs/checks.md)`,
       args: Object.fromEntries(declaration.args.map((arg) => [arg.name, argOf(t.arg, arg)])),
-      resolve: (_root, args, ctx: Context) => {
+      resolve: async (_root, args, ctx: Context) => {
         const input: Record<string, unknown> = {};
         for (const [name, value] of Object.entries(args)) {
           if (value !== null && value !== undefined) input[name] = value;
         }
-        return runBoundedCheck(declaration.field, input, ctx, declaration.run);
+        const answer = await runBoundedCheck(declaration.field, input, ctx, declaration.run);
+        if (!isCheckResult(answer))
+          throw new Error(`${declaration.name} returned no check answer (an object with a status); its run in schema/check-declarations.ts must return one.`);
+        return answer;
       },
     }),
   );
+}
+
+/** Every check's run (and runBoundedCheck's cut-off answer) returns an object with the common fields. */
+function isCheckResult(value: unknown): value is CheckResultBase {
+  return typeof value === 'object' && value !== null && 'status' in value;
 }
 
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
@@ -45,7 +53,8 @@ function argOf(arg: ArgBuilder, spec: CheckArg) {
     case 'list':
       return arg.stringList({ required: true, description });
     case 'enum':
-      return arg({ type: answerEnumRef(spec.enumType ?? ''), required: spec.required, description });
+      if (spec.enumType === undefined) throw new Error(`The enum argument "${spec.name}" names no enumType in schema/check-declarations.ts.`);
+      return arg({ type: checkArgumentEnums[spec.enumType], required: spec.required, description });
     default:
       return arg.string({ required: spec.required, description });
   }

@@ -10,7 +10,8 @@ import {
   type DashboardOrder,
   type DashboardSummary,
 } from '../resolvers/account/get-dashboard.js';
-import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
+import type { WireField } from './wire-field-extension.js';
+import { CONNECTION_ARGS_TEXT, PAGE_ON_THE_WIRE, connectionOf } from './connection.js';
 
 const BuildProblemRecordRef = builder.objectRef<NonNullable<DashboardDomain['buildProblems'][number]['record']>>('BuildProblemRecord').implement({
   description: 'The record to publish for a failing setup record.',
@@ -29,6 +30,8 @@ const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][numbe
       type: BuildProblemRecordRef,
       nullable: true,
       description: 'The record the sentence speaks of, to publish; null for problems found before records were kept.',
+      // The portal's publish button reads it; the REST and MCP dashboard answer says the sentence only.
+      extensions: { wireOmit: true } satisfies WireField,
       resolve: (p) => p.record,
     }),
   }),
@@ -37,7 +40,8 @@ const BuildProblemRef = builder.objectRef<DashboardDomain['buildProblems'][numbe
 const DashboardDomainRef = builder.objectRef<DashboardDomain>('DashboardDomain').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    orderId: t.exposeInt('orderId', { description: 'The order that paid for the domain.' }),
+    // REST and MCP answer a domain inside its order, which carries the id.
+    orderId: t.exposeInt('orderId', { description: 'The order that paid for the domain.', extensions: { wireOmit: true } satisfies WireField }),
     buildState: t.field({ type: BuildStateEnum, resolve: (d) => d.buildState }),
     mailboxCount: t.exposeInt('mailboxCount'),
     forwardTo: t.exposeString('forwardTo', { nullable: true }),
@@ -69,6 +73,7 @@ const DashboardDomainConnectionRef = connectionOf<DashboardDomain, DashboardDoma
   'DashboardDomain',
   DashboardDomainRef,
   "A page of the account's domains, newest order first, then by name.",
+  null,
 );
 
 builder.objectField(DashboardDomainConnectionRef, 'orders', (t) =>
@@ -94,6 +99,7 @@ const DashboardRef = builder.objectRef<DashboardSummary>('Dashboard').implement(
     }),
     domainsConnection: t.field({
       type: DashboardDomainConnectionRef,
+      extensions: PAGE_ON_THE_WIRE,
       description: `The account's domains, newest order first and then by name, a page at a time: ${CONNECTION_ARGS_TEXT} (a domain name).`,
       args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
       resolve: (_d, args, ctx) => listDashboardDomainPage(args, ctx),

@@ -1,5 +1,5 @@
 import { getNamedType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
-import type { WireExtensions } from './answer-type-dsl.js';
+import type { WireExtensions } from './check-answers/wire-extensions.js';
 
 interface Shape {
   readonly absentWhenNull: Map<string, string | undefined>;

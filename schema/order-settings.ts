@@ -1,6 +1,7 @@
 import { builder } from './builder.js';
 import { setMonitors, setSequencer, type OrderSettings } from '../resolvers/changes/order-settings.js';
 import { SEQUENCERS, unknownSequencerError } from '../resolvers/changes/sequencers.js';
+import type { WireField } from './wire-field-extension.js';
 import { sameSpellings, type DoorEnum } from './door-enum-extension.js';
 
 /** The sending tools an order connects to; REST and MCP take them in any case and refuse others with the list. */
@@ -14,8 +15,9 @@ const OrderSettingsRef = builder.objectRef<OrderSettings>('OrderSettings').imple
   fields: (t) => ({
     subscriptionId: t.exposeString('subscriptionId'),
     sequencer: t.field({ type: SequencerEnum, nullable: true, resolve: (o) => o.sequencer }),
-    monitorReconnection: t.exposeBoolean('monitorReconnection'),
-    monitorDeliverability: t.exposeBoolean('monitorDeliverability'),
+    // The answer to setting the switches names them as the body does (MonitorsInput).
+    monitorReconnection: t.exposeBoolean('monitorReconnection', { extensions: { wireName: 'reconnection' } satisfies WireField }),
+    monitorDeliverability: t.exposeBoolean('monitorDeliverability', { extensions: { wireName: 'deliverability' } satisfies WireField }),
   }),
 });
 

@@ -2,7 +2,7 @@ import { builder } from './builder.js';
 import { OrderStatusEnum } from './status-enums.js';
 import { SequencerEnum } from './order-settings.js';
 import { listOrders, listOrdersPage, type OrderSummary } from '../resolvers/account/list-orders.js';
-import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
+import { CONNECTION_ARGS_TEXT, PAGE_ON_THE_WIRE, connectionOf } from './connection.js';
 
 export const OrderSummaryRef = builder.objectRef<OrderSummary>('OrderSummary').implement({
   fields: (t) => ({
@@ -36,11 +36,12 @@ builder.queryField('orders', (t) =>
   }),
 );
 
-const OrderConnectionRef = connectionOf('Order', OrderSummaryRef, "A page of the caller's orders, newest first.");
+const OrderConnectionRef = connectionOf('Order', OrderSummaryRef, "A page of the caller's orders, newest first.", 'orders');
 
 builder.queryField('ordersConnection', (t) =>
   t.field({
     type: OrderConnectionRef,
+    extensions: PAGE_ON_THE_WIRE,
     description: `The caller's orders, newest first (ties by orderId), a page at a time: ${CONNECTION_ARGS_TEXT} (an orderId).`,
     authScopes: { read: true },
     args: { first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },

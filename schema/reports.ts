@@ -115,7 +115,7 @@ builder.queryField('reports', (t) =>
   }),
 );
 
-const ReportConnectionRef = connectionOf('Report', ReportSummaryRef, "A page of the account's reports, newest received first.");
+const ReportConnectionRef = connectionOf('Report', ReportSummaryRef, "A page of the account's reports, newest received first.", 'data');
 
 builder.queryField('reportsConnection', (t) =>
   t.field({

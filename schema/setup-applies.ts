@@ -1,7 +1,7 @@
 import { builder } from './builder.js';
 import { BuildStateEnum } from './domain-setup.js';
 import { PublishedRecordRef } from './apply-domain-setup.js';
-import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
+import { CONNECTION_ARGS_TEXT, PAGE_ON_THE_WIRE, connectionOf } from './connection.js';
 import { listDomainSetupApplies, type SetupApply, type SetupApplyChange } from '../resolvers/domains/publishing/list-setup-applies.js';
 import { revertSetupApply, type RevertedApply } from '../resolvers/domains/publishing/revert-apply.js';
 
@@ -47,11 +47,12 @@ const SetupApplyRef = builder.objectRef<SetupApply>('SetupApply').implement({
   }),
 });
 
-const SetupApplyConnectionRef = connectionOf('SetupApply', SetupApplyRef, "A page of a domain's publishing journal, newest first.");
+const SetupApplyConnectionRef = connectionOf('SetupApply', SetupApplyRef, "A page of a domain's publishing journal, newest first.", 'data');
 
 builder.queryField('domainSetupApplies', (t) =>
   t.field({
     type: SetupApplyConnectionRef,
+    extensions: PAGE_ON_THE_WIRE,
     description: `The journal of a domain's publishes (applies that wrote records, and reverts), newest first, a page at a time: ${CONNECTION_ARGS_TEXT} (an applyId).`,
     authScopes: { read: true },
     args: { domain: t.arg.string({ required: true }), first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },

@@ -15,7 +15,8 @@ import { EVENT_TYPES } from '../resolvers/events/event-types.js';
 import { resendWebhookDelivery, sendTestWebhook, type QueuedDelivery } from '../resolvers/webhooks/try-webhooks.js';
 import { listEvents, listEventsPage, type EventPage } from '../resolvers/events/list-events.js';
 import type { EventBody } from '../resolvers/events/record-event.js';
-import { CONNECTION_ARGS_TEXT, connectionOf } from './connection.js';
+import type { WireField } from './wire-field-extension.js';
+import { CONNECTION_ARGS_TEXT, PAGE_ON_THE_WIRE, connectionOf } from './connection.js';
 
 const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   fields: (t) => ({
@@ -24,7 +25,12 @@ const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint')
     events: t.exposeStringList('events', { description: `Event types delivered: any of ${EVENT_TYPES.join(', ')}, or "*" for all.` }),
     description: t.exposeString('description', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    secret: t.exposeString('secret', { nullable: true, description: 'The signing secret; only in the answer that creates the endpoint.' }),
+    // Selected on REST and MCP by create_webhook alone (its row's alsoSelects): every other answer would say null.
+    secret: t.exposeString('secret', {
+      nullable: true,
+      description: 'The signing secret; only in the answer that creates the endpoint.',
+      extensions: { wireOmit: true } satisfies WireField,
+    }),
   }),
 });
 
@@ -83,11 +89,17 @@ builder.queryField('webhookDeliveries', (t) =>
   }),
 );
 
-const WebhookDeliveryConnectionRef = connectionOf('WebhookDelivery', WebhookDeliveryRef, 'A page of the deliveries to one endpoint, newest first.');
+const WebhookDeliveryConnectionRef = connectionOf(
+  'WebhookDelivery',
+  WebhookDeliveryRef,
+  'A page of the deliveries to one endpoint, newest first.',
+  'webhook_deliveries',
+);
 
 builder.queryField('webhookDeliveriesConnection', (t) =>
   t.field({
     type: WebhookDeliveryConnectionRef,
+    extensions: PAGE_ON_THE_WIRE,
     description: `The deliveries to one endpoint, newest first, each with its attempts, a page at a time: ${CONNECTION_ARGS_TEXT} (a deliveryId).`,
     authScopes: { write: true },
     args: { webhookId: t.arg.int({ required: true }), first: t.arg.int({ required: false }), after: t.arg.string({ required: false }) },
@@ -166,7 +178,7 @@ builder.queryField('events', (t) =>
   }),
 );
 
-const EventConnectionRef = connectionOf('Event', EventRef, "A page of the account's events, newest first.");
+const EventConnectionRef = connectionOf('Event', EventRef, "A page of the account's events, newest first.", 'data');
 
 builder.queryField('eventsConnection', (t) =>
   t.field({

@@ -3,7 +3,7 @@ import { WORKSPACE_NAME_MAX } from '../resolvers/changes/workspace-name.js';
 import { WorkspaceRef } from './workspaces.js';
 import { createWorkspace, deleteWorkspace, renameWorkspace, type DeletedWorkspace } from '../resolvers/changes/workspaces.js';
 import { fileDomain, type FiledDomain } from '../resolvers/changes/file-domain.js';
-import { badRequest } from '../resolvers/api-error.js';
+import { DomainError } from '../resolvers/domain-error.js';
 
 const WorkspaceNameInput = builder.inputType('WorkspaceNameInput', {
   fields: (t) => ({
@@ -73,7 +73,7 @@ builder.mutationField('fileDomain', (t) =>
     args: { domain: t.arg.string({ required: true }), input: t.arg({ type: FileDomainInput, required: true }) },
     resolve: (_root, args, ctx) => {
       if (args.input.workspaceId === undefined)
-        throw badRequest('workspace_id_missing', 'Send {"workspace_id": <id>} to file the domain, or {"workspace_id": null} to unfile it.');
+        throw new DomainError('workspace_id_missing', 'Send {"workspace_id": <id>} to file the domain, or {"workspace_id": null} to unfile it.');
       return fileDomain(args.domain, { workspaceId: args.input.workspaceId }, ctx);
     },
   }),

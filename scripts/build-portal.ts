@@ -35,6 +35,7 @@ function sourceHash(): string {
     ...filesUnder(join(portal, 'src')).sort(),
     join(portal, 'index.html'),
     join(portal, 'vite.config.ts'),
+    join(portal, 'gql-documents-plugin.ts'),
     join(portal, 'codegen.ts'),
     join(root, 'schema.graphql'),
     join(root, 'package-lock.json'),

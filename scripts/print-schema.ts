@@ -1,14 +1,17 @@
 // Prints the GraphQL schemas, sorted, to schema.graphql (account listener) and schema.public.graphql
-// (public listener), and each check's operation document to operations/documents/: committed, so a
-// changed schema shows in review.
-import { writeFileSync } from 'node:fs';
+// (public listener), and every row's operation document to operations/documents/ (printed from the
+// operation table and the schema: operations/print-operation-document.ts): committed, so a changed
+// schema shows in review. test/operations/printed-documents.test.ts fails when one is out of date.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
 import { declaredSchema, publicSchema, schema } from '../schema/index.js';
-import { checkDeclarations } from '../schema/check-declarations.js';
-import { checkDocument } from '../schema/check-document.js';
+import { operationTable } from '../operations/operation-table.js';
+import { printOperationDocument } from '../operations/print-operation-document.js';
 
 writeFileSync(new URL('../schema.graphql', import.meta.url), printSchema(schema) + '\n');
 writeFileSync(new URL('../schema.public.graphql', import.meta.url), printSchema(publicSchema) + '\n');
-for (const declaration of checkDeclarations) {
-  writeFileSync(new URL(`../operations/documents/${declaration.name}.graphql`, import.meta.url), checkDocument(declaredSchema, declaration));
-}
+const documents = new URL('../operations/documents/', import.meta.url);
+const printed = new Set(operationTable.map((row) => `${row.document}.graphql`));
+// A document whose row is gone goes with it.
+for (const file of readdirSync(documents)) if (file.endsWith('.graphql') && !printed.has(file)) rmSync(new URL(file, documents));
+for (const row of operationTable) writeFileSync(new URL(`${row.document}.graphql`, documents), printOperationDocument(declaredSchema, row));

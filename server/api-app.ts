@@ -17,8 +17,9 @@ import { SANDBOX_CARD_PATH } from '../clients/payments/sandbox-processor.js';
 import { useListenerOrigin } from './create-payments.js';
 import { createAuthRoutes } from './auth-routes.js';
 import { createPortalRoute } from './serve-portal.js';
+import { routeTable } from './route-table.js';
 
-/** {api_url}: the account API (/v1/...), /graphql and health. */
+/** {api_url}: the account API (/v1/...), /graphql, MCP, the portal, sign-in, the payment pages and health, as one route table. */
 export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const runOperation = createOperationRunner(yoga);
   const rows = operationTable.filter((r) => r.listener === 'api');
@@ -50,38 +51,31 @@ export function createApiApp(services: Services, yoga: Yoga): FetchHandler {
   const docs = createDocsRoutes(rows, 'api', services.config.apiUrl);
   const auth = createAuthRoutes(services);
   const portal = createPortalRoute();
-  return async function apiApp(request, info) {
-    const url = info.url ?? new URL(request.url);
-    const path = url.pathname;
-    useListenerOrigin(services.payments, url.origin);
-    // The two payment pages each read the URL again, so they are asked only on their own paths.
-    if (path === SANDBOX_CARD_PATH || path === STRIPE_WEBHOOK_PATH) {
-      const page = (await handleSandboxCardRoute(request, services)) ?? (await stripeWebhook(request, info.requestId));
-      if (page) return page;
-    }
-    const health = await healthResponse(path, services);
-    if (health) return health;
-    if (path.startsWith('/auth/')) {
-      const answer = await auth(request, info);
-      if (answer) return answer;
-    }
-    const portalPage = portal(request, info.requestId, path);
-    if (portalPage) return portalPage;
-    if (path === '/graphql') return handleGraphql(yoga, services, request, info);
-    if (path === '/mcp') return mcp(request, info);
-    if (path.startsWith(PROTECTED_RESOURCE_PREFIX)) {
-      const metadata = protectedResourceRoute(request, path, ownApiUrl(url), info.requestId);
-      if (metadata) return metadata;
-    }
-    if (path === CLI_PATH) return serveCli(request, info.requestId);
-    const reference = docs(request, path);
-    if (reference) return reference;
-    const answer = await rest(request, { ...info, url });
-    if (answer) return answer;
-    return jsonResponse(404, {
-      detail: `There is no ${path}; the account API's paths are under /v1 (see ${services.config.apiUrl}/docs).`,
-      code: 'not_found',
-      request_id: info.requestId,
-    });
-  };
+  // The OAuth authorization server's paths (/oauth/..., its metadata) are answered before this table,
+  // on Node's own request: serve-http's nodeRoute, given by server/oauth-routes.ts.
+  return routeTable(
+    [
+      // The two payment pages: the sandbox processor's card form and Stripe's events.
+      { paths: [SANDBOX_CARD_PATH], handle: (request) => handleSandboxCardRoute(request, services) },
+      { paths: [STRIPE_WEBHOOK_PATH], handle: (request, info) => stripeWebhook(request, info.requestId) },
+      { paths: ['/healthz', '/readyz'], handle: (_request, info) => healthResponse(info.path, services) },
+      // Sign-in, sign-out and invitations (answers null for a path under /auth/ it does not have).
+      { prefix: '/auth/', handle: auth },
+      { paths: ['/portal'], prefix: '/portal/', handle: (request, info) => portal(request, info.requestId, info.path) },
+      { paths: ['/graphql'], handle: (request, info) => handleGraphql(yoga, services, request, info) },
+      { paths: ['/mcp'], handle: mcp },
+      { prefix: PROTECTED_RESOURCE_PREFIX, handle: (request, info) => protectedResourceRoute(request, info.path, ownApiUrl(info.url), info.requestId) },
+      { paths: [CLI_PATH], handle: (request, info) => serveCli(request, info.requestId) },
+      { paths: ['/openapi.json', '/docs'], handle: (request, info) => docs(request, info.path) },
+      // The operation table's REST paths, matched by its own matcher (rest/match-route.ts).
+      { handle: rest },
+    ],
+    (_request, info) =>
+      jsonResponse(404, {
+        detail: `There is no ${info.path}; the account API's paths are under /v1 (see ${services.config.apiUrl}/docs).`,
+        code: 'not_found',
+        request_id: info.requestId,
+      }),
+    (_request, info) => useListenerOrigin(services.payments, info.url.origin),
+  );
 }

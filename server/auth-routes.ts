@@ -1,6 +1,8 @@
 import type { Services } from '../resolvers/context.js';
 import type { RequestInfo } from './serve-http.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { DomainError } from '../resolvers/domain-error.js';
+import { restAnswerOf } from '../rest/rest-error-words.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
 import { checkPassword, hashPassword } from '../resolvers/people/passwords.js';
 import { clearedSessionCookie, revokeSession, revokeUserSessions, sessionCookie, sessionTokenOf, startSession } from '../resolvers/people/sessions.js';
@@ -90,7 +92,7 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       const slow = await rateLimits.consume('signInSlow', email).then(
         () => false,
         (error: unknown) => {
-          if (error instanceof ApiError && error.status === 429) return true;
+          if (error instanceof DomainError && error.code === 'rate_limited') return true;
           throw error;
         },
       );
@@ -198,9 +200,10 @@ export function createAuthRoutes(services: Services): (request: Request, info: R
       if (request.method !== 'POST') throw new ApiError(405, 'method_not_allowed', `${path} takes POST with a JSON body.`);
       refuseCrossSite(request, config.apiUrl);
       return await route(await jsonBody(request), request, info);
-    } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, info.requestId);
-      throw error;
+    } catch (thrown) {
+      const error = restAnswerOf(thrown);
+      if (error) return errorResponse(error, info.requestId);
+      throw thrown;
     }
   };
 }

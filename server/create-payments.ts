@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { ServiceConfig, StripeProcessorConfig } from '../config/settings.js';
+import { learnServiceOrigin } from '../clients/payments/service-origin.js';
 import type { PaymentProcessor } from '../clients/payments/payment-processor.js';
 import type { SandboxStore } from '../clients/payments/sandbox-store.js';
 import { createPaymentProcessor } from '../clients/payments/create-payment-processor.js';
@@ -38,12 +39,14 @@ export function createServicePayments(db: Kysely<Database>, config: ServiceConfi
   };
   const webhookSecret = stripe?.webhookSecret;
   if (webhookSecret) webhookSecrets.set(processor, webhookSecret);
-  if (config.apiPort === 0 && current.kind === 'sandbox') {
+  if (config.apiPort === 0) {
     let learned = false;
     learners.set(processor, (origin) => {
       if (learned) return;
       learned = true;
-      current = createPaymentProcessor({ apiUrl: origin, sandboxStore, stripe });
+      // The portal's card pages (resolvers/orders/card-return-url.ts) are on this origin too.
+      learnServiceOrigin(processor, origin);
+      if (current.kind === 'sandbox') current = createPaymentProcessor({ apiUrl: origin, sandboxStore, stripe });
     });
   }
   return { processor, sandboxStore };

@@ -12,8 +12,9 @@ import { refuseMissingOperationType } from './refuse-missing-operation-type.js';
 import { useJitErrorLocations } from './jit-error-locations.js';
 import { refuseBadVariables } from './refuse-bad-variables.js';
 import { maskEchoedLiterals } from './mask-echoed-literals.js';
+import { useGraphqlDoorAnswers, type GraphqlDoorServerContext } from './graphql-http-plugin.js';
 
-export interface YogaServerContext {
+export interface YogaServerContext extends GraphqlDoorServerContext {
   readonly appContext: Context;
 }
 export type Yoga = YogaServerInstance<YogaServerContext, Context>;
@@ -77,6 +78,8 @@ export function createGraphqlServer(options: {
       maskEchoedLiterals,
       // The stack of each bug behind a masked 500, logged with the request's ids.
       logUnexpectedErrors,
+      // /graphql's parameters as its door read them, and its answers written as the door answers (400 for a refusal).
+      useGraphqlDoorAnswers(),
       // Executes each validated document as compiled JavaScript (graphql-jit, cached per parsed
       // document): the 500-domain dashboard's thousands of fields without graphql-js's walk per field.
       // graphql-jit words variable coercion refusals its own way: variables that graphql-js would

@@ -1,19 +1,19 @@
 import type { Services } from '../resolvers/context.js';
 import { createContext } from '../resolvers/context.js';
 import type { GraphQLParams } from 'graphql-yoga';
-import { isAsyncIterable, processRegularResult } from 'graphql-yoga';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { graphqlAnswerOf } from './graphql-error-words.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
-import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance } from '../resolvers/limits/door-policy.js';
+import { rateLimitHeaders } from '../resolvers/limits/door-policy.js';
+import { admitGraphqlRequest } from './admit-caller.js';
 import { operationTable } from '../operations/operation-table.js';
-import { errorResponse, jsonTextResponse } from '../operations/json-response.js';
+import { errorResponse } from '../operations/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
 import { sessionTokenOf } from '../resolvers/people/sessions.js';
 import { jsonTooDeep, tooDeepError } from '../operations/parse-json-bounded.js';
 import { accountCorsHeaders, CSRF_HEADER, isPortalOrigin } from './account-cors.js';
-import { logUnexpectedInAnswer } from './mask-error.js';
 import type { Context } from '../resolvers/context.js';
 
 /**
@@ -32,29 +32,29 @@ const FIELD_CLASS: ReadonlyMap<string, RateLimitClass> = new Map(
  * reading and changing allowances, else the client address's public allowance. GraphiQL's page (a
  * GET without a query) spends nothing, and is GraphiQL with its assets inline from @graphql-yoga/render-graphiql (no CDN).
  *
- * The common request, one operation POSTed as JSON and answered as JSON, runs in-process as REST's
- * operations do (answerInProcess): its body is read and parsed once, yoga's own params handling
- * runs the operation (the same envelop pipeline: caches, armor, our rules, masking, graphql-jit),
- * and the answer's status comes from the execution result. Everything else (GET, GraphiQL, batches,
- * other content types, odd parameters, streamed answers) goes through yoga's HTTP handling, as
- * before; the two answer alike (test/server/graphql-in-process.test.ts compares them).
+ * Every request takes one path, yoga's HTTP handling (the envelop pipeline: caches, armor, our rules,
+ * masking, graphql-jit). The body is read once, here, for the allowance; the common request, one
+ * operation POSTed as JSON and answered as JSON, hands yoga the parameters read from it, and its
+ * answer is written from the execution result without a second JSON parse (graphql-http-plugin.ts).
+ * Everything else (GET, GraphiQL, batches, other content types, odd parameters, streamed answers)
+ * is parsed by yoga from the body given back; the two answer alike (test/server/graphql-in-process.test.ts).
  */
 export async function handleGraphql(
   yoga: Yoga,
   services: Services,
   request: Request,
   info: RequestInfo,
-  options: { readonly inProcess?: boolean } = {},
+  options: { readonly readByDoor?: boolean } = {},
 ): Promise<Response> {
   const cors = accountCorsHeaders(request, services.config.apiUrl);
-  const response = await answerGraphql(yoga, services, request, info, options.inProcess !== false);
+  const response = await answerGraphql(yoga, services, request, info, options.readByDoor !== false);
   // Ours replace yoga's own CORS, which reflects any origin with credentials.
   for (const name of [...response.headers.keys()]) if (name.startsWith('access-control-')) response.headers.delete(name);
   for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
   return response;
 }
 
-async function answerGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo, inProcess: boolean): Promise<Response> {
+async function answerGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo, readByDoor: boolean): Promise<Response> {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { 'content-length': '0' } });
   const authorization = request.headers.get('authorization');
   // Only without a key does the cookie count; then the request must show it was made by script on a
@@ -97,27 +97,42 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
     clientAddress: info.clientAddress,
     signal: info.signal ?? request.signal,
   });
-  // One operation as JSON, answered as JSON: run in-process. Null sends the request through yoga.
-  const single = inProcess && text !== null ? singleJsonOperation(request, text) : null;
+  // One operation as JSON, answered as JSON: its parameters as the door read them. Null: yoga parses the body.
+  const single = readByDoor && text !== null ? singleJsonOperation(request, text) : null;
   let outcome: RateLimitOutcome | null;
   try {
-    const principal = await principalOf(appContext);
-    outcome = runsOperation
-      ? await spendAllowance(services.rateLimits, principal, graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS))
-      : await lookAtAllowance(services.rateLimits, principal);
+    // The door policy (admit-caller.ts): the caller (key, portal session or address) and its spend, once.
+    outcome = await admitGraphqlRequest(appContext, runsOperation ? graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS) : null);
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error, info.requestId);
+    const answer = graphqlAnswerOf(error);
+    if (answer) return errorResponse(answer, info.requestId);
     throw error;
   }
-  const response = single ? await answerInProcess(yoga, request, single, appContext) : await answerThroughYoga(yoga, request, bytes, info, appContext);
+  const response = await answerThroughYoga(yoga, request, single ? null : bytes, info, appContext, single);
   for (const [name, value] of Object.entries(rateLimitHeaders(outcome))) response.headers.set(name, value);
   return response;
 }
 
 const UTF8 = new TextDecoder();
 
-/** The request through yoga's HTTP handling, its body (read by the door) given back as it came. */
-async function answerThroughYoga(yoga: Yoga, request: Request, bytes: ArrayBuffer | null, info: RequestInfo, appContext: Context): Promise<Response> {
+/**
+ * The request through yoga's HTTP handling, the one path every /graphql request takes: with the
+ * parameters of its one JSON operation as the door read them (graphql-http-plugin.ts), or else its
+ * body (read by the door) given back as it came.
+ */
+async function answerThroughYoga(
+  yoga: Yoga,
+  request: Request,
+  bytes: ArrayBuffer | null,
+  info: RequestInfo,
+  appContext: Context,
+  single: SingleOperation | null,
+): Promise<Response> {
+  if (single) {
+    // The body is read: yoga is handed the request without it (its body limit would pipe the spent stream).
+    const bodiless = new Request(request.url, { method: request.method, headers: request.headers });
+    return yoga.fetch(bodiless, { appContext, parsedParams: single.params, regularMediaType: single.mediaType });
+  }
   // Yoga sees the connection's signal on its Request, as before serve-http stopped putting it there.
   const signal = info.signal ?? request.signal;
   const forYoga =
@@ -126,7 +141,7 @@ async function answerThroughYoga(yoga: Yoga, request: Request, bytes: ArrayBuffe
         ? new Request(request, { signal: info.signal })
         : request
       : new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal });
-  return requestErrorsAre400(await yoga.fetch(forYoga, { appContext }));
+  return yoga.fetch(forYoga, { appContext, regularMediaType: regularMediaType(request.headers.get('accept')) });
 }
 
 /** One GraphQL operation of a JSON body, and the media type its answer is sent as. */
@@ -205,36 +220,6 @@ function regularMediaType(accept: string | null): string | null {
   return chosen;
 }
 
-/**
- * One operation run in-process, as REST runs its operations: yoga's params handling executes it
- * (its parameter checks, the envelop pipeline, error masking), and the answer is written from the
- * execution result, with no Request parsing, Response re-reading or second JSON parse. A result
- * without errors is its JSON text (graphql-jit's stringify is JSON.stringify: create-yoga.ts sets
- * no custom serializer); one with errors goes through yoga's own result writer, so its status,
- * headers and errors read exactly as yoga writes them, and is 400 when nothing ran.
- */
-async function answerInProcess(yoga: Yoga, request: Request, single: SingleOperation, appContext: Context): Promise<Response> {
-  const result = await yoga.getResultForParams({ params: single.params, request }, { appContext });
-  // No subscriptions, @defer or @stream in the schema: a stream is a bug, never an answer.
-  if (!result || isAsyncIterable(result)) throw new Error('/graphql: one operation gave no single result.');
-  logUnexpectedInAnswer(result, appContext.logIds);
-  const contentType = `${single.mediaType}; charset=utf-8`;
-  if (!result.errors?.length && !result.extensions?.http) {
-    const text = JSON.stringify(result);
-    return jsonTextResponse(200, text, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) });
-  }
-  const written = processRegularResult(result, yoga.fetchAPI, single.mediaType);
-  const text = await written.text();
-  // Refused before execution (syntax, validation, armor's limits): errors and no data. GraphQL over
-  // HTTP answers that 200 for application/json; we answer 400, so any client sees the refusal.
-  const status = written.status === 200 && result.data === undefined && result.errors?.length ? 400 : written.status;
-  const headers: Record<string, string> = {};
-  written.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return jsonTextResponse(status, text, headers);
-}
-
 /** The operations a request asks for (a batch holds several), from the body the door read. */
 function paramsOf(request: Request, url: URL, text: string | null): GraphqlParams[] {
   if (text === null) return [{ query: url.searchParams.get('query'), operationName: url.searchParams.get('operationName') }];
@@ -246,24 +231,4 @@ function paramsOf(request: Request, url: URL, text: string | null): GraphqlParam
   } catch {
     return [{}];
   }
-}
-
-/**
- * A request refused before execution (syntax, validation, armor's limits) has errors and no `data`.
- * GraphQL over HTTP answers those 400 for application/graphql-response+json but 200 for plain JSON;
- * we answer 400 for both, so any client sees the refusal. (Yoga's path: batches, GET and the rest;
- * answerInProcess decides the same from the result.)
- */
-async function requestErrorsAre400(response: Response): Promise<Response> {
-  if (response.status !== 200 || !response.headers.get('content-type')?.includes('json')) return response;
-  const text = await response.text();
-  let status = 200;
-  try {
-    const body: unknown = JSON.parse(text);
-    if (typeof body === 'object' && body !== null && !('data' in body) && 'errors' in body && Array.isArray(body.errors) && body.errors.length > 0)
-      status = 400;
-  } catch {
-    /* not a single JSON result (batched or streamed): leave it */
-  }
-  return new Response(text, { status, headers: response.headers });
 }

@@ -1,19 +1,23 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LogIds } from '../observability/log-ids.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { DomainError } from '../resolvers/domain-error.js';
+import { domainErrorAnswer, isRefusal, type Refusal } from '../operations/refusal-answer.js';
+import { GRAPHQL_WORDS } from './graphql-error-words.js';
 import { log } from '../observability/log.js';
 import { DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnreachable } from './database-unreachable.js';
 
 /**
- * Yoga's error masking: an ApiError keeps its status, code, detail and extras in `extensions` (and
- * `http.status` for /graphql); anything else becomes a bare 500 with no internals. The masked error
+ * Yoga's error masking: a rule's DomainError (worded for /graphql, graphql-error-words.ts) or an
+ * ApiError keeps its status, code, detail and extras in `extensions` (and `http.status` for
+ * /graphql); anything else becomes a bare 500 with no internals. The masked error
  * keeps what it hides as its originalError (never sent), so logUnexpectedErrors (below, a plugin
  * that knows the request's ids) writes its stack to the log.
  */
 export function maskError(error: unknown): Error {
   const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-  if (original instanceof ApiError) {
+  if (isRefusal(original)) {
     return apiErrorToGraphQLError(original, error instanceof GraphQLError ? error : undefined);
   }
   if (isRequestFault(error)) return error;
@@ -42,7 +46,7 @@ function isRequestFault(error: unknown): error is GraphQLError {
 /** What an error of an answer hides when it is (or masking makes it) a bare 500: a bug to log; undefined for refusals and outages. */
 export function unexpectedCauseOf(error: GraphQLError): unknown {
   const original = error.originalError ?? error;
-  if (original instanceof ApiError || isRequestFault(error) || isDatabaseUnreachable(original)) return undefined;
+  if (isRefusal(original) || isRequestFault(error) || isDatabaseUnreachable(original)) return undefined;
   return original;
 }
 
@@ -100,13 +104,18 @@ interface YogaServerContextWithIds {
   readonly appContext?: YogaContextWithIds;
 }
 
-export function apiErrorToGraphQLError(apiError: ApiError, located?: GraphQLError): GraphQLError {
+/**
+ * A refusal as /graphql's error: a DomainError is worded for /graphql and stays the originalError,
+ * so REST and MCP, which run operations through the same pipeline, word it their own way.
+ */
+export function apiErrorToGraphQLError(refusal: Refusal, located?: GraphQLError): GraphQLError {
+  const apiError = refusal instanceof DomainError ? domainErrorAnswer(refusal, GRAPHQL_WORDS) : refusal;
   const headers: Record<string, string> = {};
   const retryAfter = apiError.extras.retry_after;
   if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
   return new GraphQLError(apiError.detail, {
     ...(located ? { nodes: located.nodes, source: located.source, positions: located.positions, path: located.path } : {}),
-    originalError: apiError,
+    originalError: refusal,
     extensions: { ...apiError.extras, code: apiError.code, status: apiError.status, detail: apiError.detail, http: { status: apiError.status, headers } },
   });
 }

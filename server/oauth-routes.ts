@@ -8,7 +8,7 @@ import { sessionTokenOf } from '../resolvers/people/sessions.js';
 import { roleRefusal, scopesOfRole } from '../resolvers/people/permissions.js';
 import { isScope, SCOPES, type Scope } from '../resolvers/auth/scopes.js';
 import { findUserWithAccount } from '../db/users.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { restAnswerOf } from '../rest/rest-error-words.js';
 import { clientAddressOf } from './client-address.js';
 import { mcpResource } from '../mcp/protected-resource.js';
 import { CONSENT_PAGE_HEADERS, consentPage, errorPage, type ConsentScopeView } from '../web/oauth-consent-page.js';
@@ -67,8 +67,9 @@ export function createOAuthRoutes(services: Services, trustedProxies: ReadonlySe
       const address = clientAddressOf(req.socket.remoteAddress ?? '', headerOf(req, 'x-forwarded-for'), trustedProxies);
       try {
         await services.rateLimits.consume('oauthRegistration', address);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+      } catch (thrown) {
+        const error = restAnswerOf(thrown);
+        if (!error) throw thrown;
         const retryAfter = typeof error.extras.retry_after === 'number' ? error.extras.retry_after : 60;
         res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retryAfter) });
         res.end(

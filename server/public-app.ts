@@ -11,6 +11,7 @@ import { toolsCatalogue } from '../operations/tools-catalogue.js';
 import type { FetchHandler } from './serve-http.js';
 import { createDocsRoutes } from './serve-docs.js';
 import { checksPageResponse } from '../web/checks-page.js';
+import { routeTable } from './route-table.js';
 
 /**
  * Browser-ready CORS: any page may call the checks, read the allowance headers and the request id
@@ -32,29 +33,29 @@ export function createPublicApp(services: Services, yoga: Yoga): FetchHandler {
   const rest = createRestHandler({ rows, runOperation, services, cors: true });
   const mcp = createMcpHandler({ name: 'deliverability-checks', rows, runOperation, services, requireKey: false });
   const docs = createDocsRoutes(rows, 'public', services.config.publicUrl);
+  const routes = routeTable(
+    [
+      { paths: ['/healthz', '/readyz'], handle: (_request, info) => healthResponse(info.path, services) },
+      // The checks page is read; any other method on / goes on to the 404.
+      { paths: ['/'], handle: (request) => (request.method === 'GET' || request.method === 'HEAD' ? checksPageResponse(request) : null) },
+      { paths: ['/graphql'], handle: (request, info) => handleGraphql(yoga, services, request, info) },
+      { paths: ['/mcp'], handle: mcp },
+      { paths: ['/tools.json'], handle: () => jsonResponse(200, toolsCatalogue(rows, services.config.publicUrl)) },
+      { paths: ['/openapi.json', '/docs'], handle: (request, info) => docs(request, info.path) },
+      // The operation table's check paths, matched by its own matcher (rest/match-route.ts).
+      { handle: rest },
+    ],
+    (_request, info) =>
+      jsonResponse(404, {
+        detail: `There is no ${info.path}; the checks are at /.platform/functions/<name> (see /tools.json).`,
+        code: 'not_found',
+        request_id: info.requestId,
+      }),
+  );
   return async function publicApp(request, info) {
-    const response = await route(request, info);
+    // Every path takes a CORS preflight.
+    const response = request.method === 'OPTIONS' ? new Response(null, { status: 204 }) : await routes(request, info);
     for (const [name, value] of Object.entries(PUBLIC_CORS)) response.headers.set(name, value);
     return response;
   };
-
-  async function route(request: Request, info: Parameters<FetchHandler>[1]): Promise<Response> {
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204 });
-    const path = (info.url ?? new URL(request.url)).pathname;
-    const health = await healthResponse(path, services);
-    if (health) return health;
-    if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) return checksPageResponse(request);
-    if (path === '/graphql') return handleGraphql(yoga, services, request, info);
-    if (path === '/mcp') return mcp(request, info);
-    if (path === '/tools.json') return jsonResponse(200, toolsCatalogue(rows, services.config.publicUrl));
-    const reference = docs(request, path);
-    if (reference) return reference;
-    const answer = await rest(request, info);
-    if (answer) return answer;
-    return jsonResponse(404, {
-      detail: `There is no ${path}; the checks are at /.platform/functions/<name> (see /tools.json).`,
-      code: 'not_found',
-      request_id: info.requestId,
-    });
-  }
 }

@@ -16,7 +16,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ApiError } from '../resolvers/api-error.js';
+import { isRefusal, type Refusal } from '../operations/refusal-answer.js';
 import {
   camelToSnake,
   describeExpectedType,
@@ -38,7 +38,7 @@ export type VariableProblem =
   | { readonly kind: 'unknown'; readonly field: string; readonly place: string | null }
   | { readonly kind: 'missing'; readonly field: string }
   | { readonly kind: 'invalid'; readonly field: string; readonly expectedType: string | null }
-  | { readonly kind: 'refused'; readonly error: ApiError };
+  | { readonly kind: 'refused'; readonly error: Refusal };
 
 /** The longest name of an unknown field a refusal repeats: a caller may send a key of any length. */
 const NAME_SHOWN = 60;
@@ -100,8 +100,8 @@ function describe(
   invalidValue: unknown,
   error: GraphQLError,
 ): VariableProblem {
-  // A scalar's own refusal in our words (an ApiError thrown by its parseValue) is the answer as it is.
-  if (error.originalError instanceof ApiError) return { kind: 'refused', error: error.originalError };
+  // A scalar's own refusal in our words (a DomainError thrown by its parseValue) is the answer as it is.
+  if (isRefusal(error.originalError)) return { kind: 'refused', error: error.originalError };
   const type = typeAt(variableType, path);
   const place = path.length > 0 ? placeOf(name, path) : null;
   const field = place ?? 'a field';
@@ -157,8 +157,8 @@ function placeOf(name: string, path: readonly (string | number)[]): string {
   return printed.split('.').slice(1).map(camelToSnake).join('.') || 'the body';
 }
 
-/** A problem as the ApiError a caller of this door, on this listener, reads (operations/describe-input-error.ts). */
-export function variableProblemToApiError(problem: VariableProblem, door: Door, listener: Listener): ApiError {
+/** A problem as the refusal a caller of this door, on this listener, reads (operations/describe-input-error.ts; a scalar's DomainError is worded by the door). */
+export function variableProblemToApiError(problem: VariableProblem, door: Door, listener: Listener): Refusal {
   switch (problem.kind) {
     case 'refused':
       return problem.error;

@@ -1,5 +1,4 @@
 import type { Services } from '../resolvers/context.js';
-import { SANDBOX_CARD_PATH } from '../clients/payments/sandbox-processor.js';
 import { handleSandboxCardForm, showSandboxCardPage } from '../clients/payments/sandbox-card-form.js';
 import { afterCardSaved } from '../resolvers/orders/after-card-saved.js';
 import { listInvoicesDueOnCardSave } from '../resolvers/orders/invoices-paid-on-card-save.js';
@@ -8,12 +7,12 @@ import type { SandboxCardPageView } from '../clients/payments/sandbox-card-form.
 
 /**
  * GET and POST {api_url}/sandbox/card?token=...: the sandbox processor's card page, a person's page
- * (HTML, urlencoded form), not part of the JSON API. Answers null for any other path, and when Stripe
- * serves (there is no sandbox page then).
+ * (HTML, urlencoded form), not part of the JSON API, registered for its path in the account
+ * listener's route table (server/api-app.ts). Answers null when Stripe serves (there is no sandbox page then).
  */
 export async function handleSandboxCardRoute(request: Request, services: Services): Promise<Response | null> {
+  if (services.payments.kind !== 'sandbox') return null;
   const url = new URL(request.url);
-  if (url.pathname !== SANDBOX_CARD_PATH || services.payments.kind !== 'sandbox') return null;
   const token = url.searchParams.get('token');
   if (request.method === 'GET' || request.method === 'HEAD') {
     const page = await showSandboxCardPage(token, services.sandboxStore);

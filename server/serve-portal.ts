@@ -3,7 +3,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { errorResponse } from '../operations/json-response.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
 
 /** Where scripts/build-portal.ts puts the built portal. */
 export const PORTAL_DIST = fileURLToPath(new URL('../web/portal/dist/', import.meta.url));

@@ -1,5 +1,6 @@
 import type { Services } from '../resolvers/context.js';
-import { ApiError } from '../resolvers/api-error.js';
+import { ApiError } from '../operations/api-error.js';
+import { restAnswerOf } from '../rest/rest-error-words.js';
 import { stripeWebhookSecretOf } from './create-payments.js';
 import { verifyStripeWebhook } from '../clients/payments/verify-stripe-webhook.js';
 import { applyStripeEvent } from '../resolvers/orders/apply-stripe-event.js';
@@ -9,12 +10,12 @@ export const STRIPE_WEBHOOK_PATH = '/webhooks/stripe';
 
 /**
  * POST {api_url}/webhooks/stripe: Stripe's events, verified against STRIPE_WEBHOOK_SECRET on the raw
- * body, mirrored into the billing tables. Answers null for any other path.
+ * body, mirrored into the billing tables. Registered for its one path in the account listener's
+ * route table (server/api-app.ts).
  */
 export function createStripeWebhookRoute(services: Services) {
   const secret = stripeWebhookSecretOf(services.payments);
-  return async function handleStripeWebhook(request: Request, requestId: string): Promise<Response | null> {
-    if (new URL(request.url).pathname !== STRIPE_WEBHOOK_PATH) return null;
+  return async function handleStripeWebhook(request: Request, requestId: string): Promise<Response> {
     try {
       if (request.method !== 'POST') throw new ApiError(405, 'method_not_allowed', 'Stripe posts events here; use POST.');
       if (services.payments.kind !== 'stripe' || !secret) {
@@ -28,7 +29,8 @@ export function createStripeWebhookRoute(services: Services) {
       const event = verifyStripeWebhook(raw, request.headers.get('stripe-signature'), secret);
       return jsonResponse(200, await applyStripeEvent(services, event, new Date()), { 'X-Request-Id': requestId });
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error, requestId);
+      const answer = restAnswerOf(error);
+      if (answer) return errorResponse(answer, requestId);
       throw error;
     }
   };

@@ -4,7 +4,7 @@ import type { InvoiceStatus } from '../../db/status-values.js';
  * What the order flow needs from a payment processor, whichever one is configured (Stripe when
  * STRIPE_SECRET_KEY is set, the embedded sandbox otherwise). Amounts are integer minor units.
  *
- * Refusals are thrown as the ApiError subclasses in payment-errors.ts, so the order flow can let them
+ * Refusals are thrown as the DomainError subclasses in payment-errors.ts, so the order flow can let them
  * through unchanged: CardDeclinedError (402), NoPaymentMethodError (409), ProcessorUnavailableError
  * (502), PaymentInProgressError (409), IdempotencyKeyReusedError (409).
  */

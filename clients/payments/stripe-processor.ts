@@ -310,7 +310,7 @@ function mapStripeError(error: unknown): unknown {
   ) {
     return new ProcessorUnavailableError(true, describe(error));
   }
-  return error; // our own ApiErrors pass through; configuration errors become a masked 500
+  return error; // our own DomainErrors pass through; configuration errors become a masked 500
 }
 
 function describe(error: unknown): string {

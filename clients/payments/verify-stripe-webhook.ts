@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
 
 /**
  * Checks the `Stripe-Signature` header of a webhook delivery against STRIPE_WEBHOOK_SECRET and
@@ -14,19 +14,18 @@ export function verifyStripeWebhook(
   toleranceSeconds: number = 300,
 ): Stripe.Event {
   if (!signatureHeader) {
-    throw new ApiError(400, 'missing_webhook_signature', 'The Stripe-Signature header is missing; only Stripe can send events here.');
+    throw new DomainError('missing_webhook_signature', 'The Stripe-Signature header is missing; only Stripe can send events here.');
   }
   try {
     return Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret, toleranceSeconds);
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
-      throw new ApiError(
-        400,
+      throw new DomainError(
         'invalid_webhook_signature',
         'The Stripe-Signature header does not match this body and the webhook secret (or it is too old); only Stripe can send events here.',
       );
     }
     // Signed by Stripe but not an event we can read (not JSON, or a thin event): still refused.
-    throw new ApiError(400, 'invalid_webhook_body', 'The webhook body is not a Stripe snapshot event.');
+    throw new DomainError('invalid_webhook_body', 'The webhook body is not a Stripe snapshot event.');
   }
 }

@@ -86,9 +86,9 @@ export enum CapPart {
 }
 
 export type CardSetupLinkInput = {
-  /** Required: the http(s) page to return to on cancel. */
+  /** Optional: the http(s) page to return to on cancel, on the same terms; otherwise the portal's billing page. */
   cancelUrl: InputMaybe<Scalars['String']['input']>;
-  /** Required: the http(s) page to return to after saving the card. */
+  /** Optional: the http(s) page to return to after saving the card, followed when reachable (the service's own host, or https on a public DNS name); otherwise the portal's page confirming the card is saved. */
   successUrl: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -597,19 +597,19 @@ export type WorkspaceNameInput = {
 export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AlertRecipientsQuery = { alertRecipients: { emails: Array<string>, max_emails: number } };
+export type AlertRecipientsQuery = { alertRecipients: { emails: Array<string>, maxEmails: number } };
 
 export type AlertSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AlertSettingsQuery = { alertSettings: { dmarc_pass_rate_threshold: number, dmarc_pass_rate_threshold_source: AlertSettingSource, dmarc_pass_rate_threshold_default: number, dmarc_min_messages: number } };
+export type AlertSettingsQuery = { alertSettings: { dmarcPassRateThreshold: number, dmarcPassRateThresholdSource: AlertSettingSource, dmarcPassRateThresholdDefault: number, dmarcMinMessages: number } };
 
 export type AnalyticsQueryVariables = Exact<{
   period: InputMaybe<AnalyticsPeriod>;
 }>;
 
 
-export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounce_rate: number | null, reply_rate: number | null, inbox_rate: number | null, spam_rate: number | null, reported_messages: number | null, dmarc_pass_rate: number | null, failing_sources: number | null, tls_sessions: number | null, tls_failure_rate: number | null }> } };
+export type AnalyticsQuery = { analytics: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, watched: boolean, sent: number | null, delivered: number | null, bounced: number | null, replied: number | null, bounceRate: number | null, replyRate: number | null, inboxRate: number | null, spamRate: number | null, reportedMessages: number | null, dmarcPassRate: number | null, failingSources: number | null, tlsSessions: number | null, tlsFailureRate: number | null }> } };
 
 export type ApplyDomainSetupMutationVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -618,9 +618,7 @@ export type ApplyDomainSetupMutationVariables = Exact<{
 }>;
 
 
-export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, ready: boolean, connection_id: number, dry_run: boolean, build_state: BuildState, apply_id: number | null, caches_may_hold_until: string | null, cache_note: string | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
-
-export type InvoiceFieldsFragment = { number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> };
+export type ApplyDomainSetupMutation = { applyDomainSetup: { domain: string, connectionId: number, dryRun: boolean, buildState: BuildState, ready: boolean, applyId: number | null, cachesMayHoldUntil: string | null, cacheNote: string | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type BillingQueryVariables = Exact<{
   limit: InputMaybe<Scalars['Int']['input']>;
@@ -628,19 +626,19 @@ export type BillingQueryVariables = Exact<{
 }>;
 
 
-export type BillingQuery = { billing: { currency: string, month_to_date_spend: number, past_due_amount: number, past_due_invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, next_charge: { amount: number, currency: string, date: string } | null, page: { invoices: Array<{ number: string, status: InvoiceStatus, currency: string, domains: Array<string>, amount_due: number, amount_paid: number, issued_at: string, due_at: string, paid_at: string | null, order_reference: string | null, past_due: boolean, amount_remaining: number, hosted_invoice_url: string | null, last_payment_error: string | null, lines: Array<{ description: string, quantity: number, amount: number, unit_amount: number }> }>, pageInfo: { has_more: boolean } } } };
+export type BillingQuery = { billing: { currency: string, monthToDateSpend: number, pastDueAmount: number, pastDueInvoices: Array<{ number: string, status: InvoiceStatus, amountDue: number, amountPaid: number, currency: string, issuedAt: string, dueAt: string, paidAt: string | null, orderReference: string | null, pastDue: boolean, amountRemaining: number, domains: Array<string>, hostedInvoiceUrl: string | null, lastPaymentError: string | null, lines: Array<{ description: string, quantity: number, unitAmount: number, amount: number }> }>, nextCharge: { amount: number, currency: string, date: string } | null, invoicesConnection: { nodes: Array<{ number: string, status: InvoiceStatus, amountDue: number, amountPaid: number, currency: string, issuedAt: string, dueAt: string, paidAt: string | null, orderReference: string | null, pastDue: boolean, amountRemaining: number, domains: Array<string>, hostedInvoiceUrl: string | null, lastPaymentError: string | null, lines: Array<{ description: string, quantity: number, unitAmount: number, amount: number }> }>, pageInfo: { hasNextPage: boolean } } } };
 
 export type CardSetupLinkMutationVariables = Exact<{
   input: CardSetupLinkInput;
 }>;
 
 
-export type CardSetupLinkMutation = { createCardSetupLink: { url: string, expires_at: string } };
+export type CardSetupLinkMutation = { createCardSetupLink: { url: string, expiresAt: string } };
 
 export type CatalogueQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CatalogueQuery = { plans: Array<{ sku: string, product: string, description: string, currency: string, interval: string, orderable: boolean, unit_amount: number, mailboxes_per_unit: number, why_not: string | null }> };
+export type CatalogueQuery = { catalogue: Array<{ sku: string, product: string, description: string, unitAmount: number, currency: string, interval: string, mailboxesPerUnit: number, orderable: boolean, whyNot: string | null }> };
 
 export type CheckBimiQueryVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -649,8 +647,8 @@ export type CheckBimiQueryVariables = Exact<{
 
 
 export type CheckBimiQuery = { checkBimi:
-    | { status: CheckStatus, summary: string, domain: string, selector: string, record: string | null, valid: boolean, declined: boolean, domain_unicode: string | null, record_domain: string | null, logo_url: string | null, authority_url: string | null, dmarc_enforced: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, dmarc_detail: { policy: DmarcPolicy | null, pct: number | null, changes: Array<string>, domain_record: string | null, organizational_domain: string, organizational_record: string | null, subdomain_policy: DmarcPolicy | null }, logo: { fetched: boolean, problems: Array<string>, size_bytes: number | null, svg_tiny_ps_valid: boolean | null } | null, certificate: { fetched: boolean, subject: string | null, issuer: string | null, expired: boolean | null, names: Array<string>, problems: Array<string>, valid_from: string | null, valid_to: string | null, covers_domain: boolean | null, mark_type: MarkType | null, logo_embedded: boolean, logo_matches: boolean | null, chain_trusted: boolean | null, trust_anchor: string | null } | null }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, selector: string, recordDomain: string | null, record: string | null, valid: boolean, declined: boolean, logoUrl: string | null, authorityUrl: string | null, dmarcEnforced: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, dmarcDetail: { domainRecord: string | null, organizationalDomain: string, organizationalRecord: string | null, policy: DmarcPolicy | null, subdomainPolicy: DmarcPolicy | null, pct: number | null, changes: Array<string> }, logo: { fetched: boolean, sizeBytes: number | null, svgTinyPsValid: boolean | null, problems: Array<string> } | null, certificate: { fetched: boolean, subject: string | null, issuer: string | null, validFrom: string | null, validTo: string | null, expired: boolean | null, coversDomain: boolean | null, names: Array<string>, markType: MarkType | null, logoEmbedded: boolean, logoMatches: boolean | null, chainTrusted: boolean | null, trustAnchor: string | null, problems: Array<string> } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckBlacklistQueryVariables = Exact<{
@@ -659,8 +657,8 @@ export type CheckBlacklistQueryVariables = Exact<{
 
 
 export type CheckBlacklistQuery = { checkBlacklist:
-    | { status: CheckStatus, summary: string, input: string, domain: string | null, input_kind: BlacklistInputKind, domain_unicode: string | null, listed_count: number, checked_count: number, unanswered_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, checked: { description: string, domain: string | null, addresses: Array<string>, mail_hosts: Array<string>, domain_lists: number, ip_lists: number }, lists: Array<{ list: string, zone: string, target: string, kind: DnsblKind, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, input: string, inputKind: BlacklistInputKind, domain: string | null, domainUnicode: string | null, listedCount: number, checkedCount: number, unansweredCount: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, checked: { description: string, domain: string | null, mailHosts: Array<string>, addresses: Array<string>, domainLists: number, ipLists: number }, lists: Array<{ list: string, listId: string, zone: string, target: string, kind: DnsblKind, listed: boolean | null, removalUrl: string, reason: string | null, alive: boolean | null, codes: Array<{ code: string, meaning: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckCnameQueryVariables = Exact<{
@@ -670,8 +668,8 @@ export type CheckCnameQueryVariables = Exact<{
 
 
 export type CheckCnameQuery = { checkCname:
-    | { status: CheckStatus, summary: string, host: string, expected: string | null, host_unicode: string | null, matches_expected: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, chain: Array<{ name: string, target: string, ttl: number }>, final: { name: string, addresses: Array<string> } }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, host: string, hostUnicode: string | null, expected: string | null, matchesExpected: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, chain: Array<{ name: string, target: string, ttl: number }>, final: { name: string, addresses: Array<string> } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDeliverabilityQueryVariables = Exact<{
@@ -680,8 +678,8 @@ export type CheckDeliverabilityQueryVariables = Exact<{
 
 
 export type CheckDeliverabilityQuery = { checkDeliverability:
-    | { status: CheckStatus, summary: string, domain: string, grade: Grade | null, score: number | null, domain_unicode: string | null, unchecked_weight: number, not_scored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, breakdown: { spf: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dkim: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, dmarc: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, mx: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, blacklists: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null }, domain_age: { score: number | null, weight: number, points: number | null, status: CheckStatus, detail: string, cap: Grade | null, effective_weight: number | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, caps_grade_at: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domain_age: { check: string, status: CheckStatus, summary: string } } }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, grade: Grade | null, score: number | null, uncheckedWeight: number, notScored: Array<GradePart>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, breakdown: { spf: { score: number | null, weight: number, effectiveWeight: number | null, points: number | null, status: CheckStatus, detail: string, cap: Grade | null }, dkim: { score: number | null, weight: number, effectiveWeight: number | null, points: number | null, status: CheckStatus, detail: string, cap: Grade | null }, dmarc: { score: number | null, weight: number, effectiveWeight: number | null, points: number | null, status: CheckStatus, detail: string, cap: Grade | null }, mx: { score: number | null, weight: number, effectiveWeight: number | null, points: number | null, status: CheckStatus, detail: string, cap: Grade | null }, blacklists: { score: number | null, weight: number, effectiveWeight: number | null, points: number | null, status: CheckStatus, detail: string, cap: Grade | null }, domainAge: { score: number | null, weight: number, effectiveWeight: number | null, points: number | null, status: CheckStatus, detail: string, cap: Grade | null } }, caps: Array<{ part: CapPart, grade: Grade, code: string, reason: string }>, fixes: Array<{ part: GradePart, code: string, points: number, fix: string, capsGradeAt: Grade | null }>, checks: { spf: { check: string, status: CheckStatus, summary: string }, dkim: { check: string, status: CheckStatus, summary: string }, dmarc: { check: string, status: CheckStatus, summary: string }, mx: { check: string, status: CheckStatus, summary: string }, blacklists: { check: string, status: CheckStatus, summary: string }, domainAge: { check: string, status: CheckStatus, summary: string } } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDkimQueryVariables = Exact<{
@@ -691,8 +689,8 @@ export type CheckDkimQueryVariables = Exact<{
 
 
 export type CheckDkimQuery = { checkDkim:
-    | { status: CheckStatus, summary: string, domain: string, selector: string | null, wildcard: boolean | null, domain_unicode: string | null, selectors_checked: Array<string>, domainkey_exists: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, keys: Array<{ selector: string, record: string, valid: boolean, testing: boolean, key_type: DkimKeyType | null, key_bits: number | null, hash_algorithms: Array<string>, service_types: Array<string>, findings: Array<{ severity: Severity, code: string, message: string }> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, selector: string | null, selectorsChecked: Array<string>, domainkeyExists: boolean | null, wildcard: boolean | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, keys: Array<{ selector: string, record: string, valid: boolean, keyType: DkimKeyType | null, keyBits: number | null, testing: boolean, hashAlgorithms: Array<string>, serviceTypes: Array<string>, findings: Array<{ severity: Severity, code: string, message: string }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDmarcQueryVariables = Exact<{
@@ -701,8 +699,8 @@ export type CheckDmarcQueryVariables = Exact<{
 
 
 export type CheckDmarcQuery = { checkDmarc:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, source: string | null, inherited: boolean, policy: DmarcPolicy | null, pct: number | null, adkim: DmarcAlignment | null, aspf: DmarcAlignment | null, rua: Array<string>, ruf: Array<string>, fo: Array<string> | null, ri: number | null, np: DmarcPolicy | null, t: DmarcTesting | null, psd: DmarcPsd | null, domain_unicode: string | null, organizational_domain: string | null, subdomain_policy: DmarcPolicy | null, effective_policy: DmarcPolicy | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, tags: Array<{ tag: string, value: string, meaning: string }>, report_destinations: Array<{ tag: DmarcReportTag, uri: string, destination: string | null, external: boolean, authorized: boolean | null, problem: DmarcReportProblem | null, authorization_record: string | null }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, record: string | null, valid: boolean, source: string | null, organizationalDomain: string | null, inherited: boolean, policy: DmarcPolicy | null, subdomainPolicy: DmarcPolicy | null, effectivePolicy: DmarcPolicy | null, pct: number | null, adkim: DmarcAlignment | null, aspf: DmarcAlignment | null, rua: Array<string>, ruf: Array<string>, fo: Array<string> | null, ri: number | null, np: DmarcPolicy | null, t: DmarcTesting | null, psd: DmarcPsd | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, tags: Array<{ tag: string, value: string, meaning: string }>, reportDestinations: Array<{ tag: DmarcReportTag, uri: string, destination: string | null, external: boolean, authorizationRecord: string | null, authorized: boolean | null, problem: DmarcReportProblem | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDnsQueryVariables = Exact<{
@@ -712,7 +710,7 @@ export type CheckDnsQueryVariables = Exact<{
 
 
 export type CheckDnsQuery = { checkDns:
-    | { status: CheckStatus, summary: string, domain: string, type: DnsType, outcome: DnsOutcome, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, records: Array<
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, type: DnsType, outcome: DnsOutcome, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, records: Array<
         | { address: string, ttl: number }
         | { flags: number, tag: string, value: string, ttl: number }
         | { preference: number, exchange: string, ttl: number }
@@ -720,7 +718,7 @@ export type CheckDnsQuery = { checkDns:
         | { mname: string, rname: string, serial: number, refresh: number, retry: number, expire: number, minimum: number, ttl: number }
         | { value: string, strings: Array<string>, ttl: number }
       > }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDomainExpiryQueryVariables = Exact<{
@@ -729,8 +727,8 @@ export type CheckDomainExpiryQueryVariables = Exact<{
 
 
 export type CheckDomainExpiryQuery = { checkDomainExpiry:
-    | { status: CheckStatus, summary: string, domain: string, registered: boolean | null, registrar: string | null, created: string | null, expires: string | null, source: RegistrationSource | null, server: string | null, domain_unicode: string | null, registered_domain: string, days_remaining: number | null, age_days: number | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, registeredDomain: string, registered: boolean | null, registrar: string | null, created: string | null, expires: string | null, daysRemaining: number | null, ageDays: number | null, source: RegistrationSource | null, server: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckDomainSetupMutationVariables = Exact<{
@@ -738,7 +736,7 @@ export type CheckDomainSetupMutationVariables = Exact<{
 }>;
 
 
-export type CheckDomainSetupMutation = { checkDomainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, read_from: string, caches_may_hold_until: string | null, cache_note: string | null, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
+export type CheckDomainSetupMutation = { checkDomainSetup: { domain: string, buildState: BuildState, ready: boolean, reason: string | null, checkedAt: string, readFrom: string, cachesMayHoldUntil: string | null, cacheNote: string | null, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
 
 export type CheckMtaStsQueryVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -746,8 +744,8 @@ export type CheckMtaStsQueryVariables = Exact<{
 
 
 export type CheckMtaStsQuery = { checkMtaSts:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, domain_unicode: string | null, record_id: string | null, policy_url: string, policy_error: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, policy: { version: string, mode: MtaStsMode, mx: Array<string>, max_age: number } | null, mx_hosts: Array<{ host: string, matches_policy: boolean | null }>, tls_rpt: { record: string, rua: Array<string>, valid: boolean } | null }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, record: string | null, recordId: string | null, policyUrl: string, policyError: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, policy: { version: string, mode: MtaStsMode, mx: Array<string>, maxAge: number } | null, mxHosts: Array<{ host: string, matchesPolicy: boolean | null }>, tlsRpt: { record: string, rua: Array<string>, valid: boolean } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckNameserversQueryVariables = Exact<{
@@ -756,8 +754,8 @@ export type CheckNameserversQueryVariables = Exact<{
 
 
 export type CheckNameserversQuery = { checkNameservers:
-    | { status: CheckStatus, summary: string, provider_counts: Record<string, number>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, zone: string | null, outcome: NameserverOutcome, nameservers: Array<string>, provider: string | null, reason: string | null, dnssec: DnssecStatus | null, domain_unicode: string | null, providers: Array<{ id: string, name: string, nameservers: Array<string> }>, delegation: { parent_zone: string, parent_nameservers: Array<string> | null, parent_reason: string | null, child_nameservers: Array<string>, only_at_parent: Array<string>, only_at_child: Array<string>, serials_agree: boolean | null, servers: Array<{ nameserver: string, addresses: Array<string>, status: NameserverStatus, serial: number | null, reason: string | null }> } | null }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, providerCounts: Record<string, number>, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, domainUnicode: string | null, zone: string | null, outcome: NameserverOutcome, nameservers: Array<string>, provider: string | null, reason: string | null, dnssec: DnssecStatus | null, providers: Array<{ id: string, name: string, nameservers: Array<string> }>, delegation: { parentZone: string, parentNameservers: Array<string> | null, parentReason: string | null, childNameservers: Array<string>, onlyAtParent: Array<string>, onlyAtChild: Array<string>, serialsAgree: boolean | null, servers: Array<{ nameserver: string, addresses: Array<string>, status: NameserverStatus, serial: number | null, reason: string | null }> } | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckProviderDomainQueryVariables = Exact<{
@@ -766,8 +764,8 @@ export type CheckProviderDomainQueryVariables = Exact<{
 
 
 export type CheckProviderDomainQuery = { checkProviderDomain:
-    | { status: CheckStatus, summary: string, domain: string, provider: TenancyProvider, attached: boolean | null, confidence: Confidence, note: string, domain_unicode: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, evidence: Array<{ kind: EvidenceKind, found: boolean | null, detail: string }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, provider: TenancyProvider, attached: boolean | null, confidence: Confidence, note: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, evidence: Array<{ kind: EvidenceKind, found: boolean | null, detail: string }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckSpfQueryVariables = Exact<{
@@ -779,8 +777,8 @@ export type CheckSpfQueryVariables = Exact<{
 
 
 export type CheckSpfQuery = { checkSpf:
-    | { status: CheckStatus, summary: string, domain: string, record: string | null, valid: boolean, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, explanation: string | null, domain_unicode: string | null, lookup_count: number, void_lookup_count: number, matched_mechanism: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, errors: Array<string>, children: unknown | null, void_lookup: boolean, past_limit: boolean }>, expansion_stopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, valid: boolean, result: SpfResult | null, void_lookup_count: number }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, domain: string, domainUnicode: string | null, record: string | null, valid: boolean, lookupCount: number, voidLookupCount: number, ip: string | null, sender: string | null, helo: string | null, result: SpfResult | null, matchedMechanism: string | null, explanation: string | null, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, mechanisms: Array<{ term: string, qualifier: string | null, mechanism: string, value: string | null, lookups: number, evaluated: boolean, voidLookup: boolean, pastLimit: boolean, errors: Array<string>, children: unknown | null }>, expansionStopped: { reason: SpfStopReason, term: string, domain: string, depth: number, path: Array<string> } | null, divergence: Array<{ rule: string, receivers: Array<string>, detail: string, voidLookupCount: number, valid: boolean, result: SpfResult | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type CheckUriblQueryVariables = Exact<{
@@ -789,8 +787,8 @@ export type CheckUriblQueryVariables = Exact<{
 
 
 export type CheckUriblQuery = { checkUribl:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
-    | { status: CheckStatus, summary: string, listed_count: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, queried: string | null, listed: boolean | null, reason: string | null, domain_unicode: string | null, lists: Array<{ list: string, zone: string, listed: boolean | null, reason: string | null, alive: boolean | null, list_id: string, removal_url: string, codes: Array<{ code: string, meaning: string }> }> }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, listedCount: number, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ domain: string, domainUnicode: string | null, queried: string | null, listed: boolean | null, reason: string | null, lists: Array<{ list: string, listId: string, zone: string, listed: boolean | null, removalUrl: string, reason: string | null, alive: boolean | null, codes: Array<{ code: string, meaning: string }> }> }> }
    };
 
 export type CreateDnsConnectionMutationVariables = Exact<{
@@ -798,21 +796,21 @@ export type CreateDnsConnectionMutationVariables = Exact<{
 }>;
 
 
-export type CreateDnsConnectionMutation = { createDnsConnection: { kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, algorithm: TsigAlgorithm | null, connection_id: number, key_name: string | null, created_at: string } };
+export type CreateDnsConnectionMutation = { createDnsConnection: { connectionId: number, kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, keyName: string | null, algorithm: TsigAlgorithm | null, createdAt: string } };
 
 export type CreateWebhookMutationVariables = Exact<{
   input: WebhookInput;
 }>;
 
 
-export type CreateWebhookMutation = { createWebhook: { url: string, events: Array<string>, description: string | null, secret: string | null, webhook_id: number, created_at: string } };
+export type CreateWebhookMutation = { createWebhook: { webhookId: number, url: string, events: Array<string>, description: string | null, createdAt: string, secret: string | null } };
 
 export type CreateWorkspaceMutationVariables = Exact<{
   input: WorkspaceNameInput;
 }>;
 
 
-export type CreateWorkspaceMutation = { createWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
+export type CreateWorkspaceMutation = { createWorkspace: { workspaceId: number, name: string, domainCount: number, createdAt: string } };
 
 export type DashboardQueryVariables = Exact<{
   limit: InputMaybe<Scalars['Int']['input']>;
@@ -820,40 +818,40 @@ export type DashboardQueryVariables = Exact<{
 }>;
 
 
-export type DashboardQuery = { dashboard: { account_id: number, account_name: string, order_count: number, domain_count: number, mailbox_count: number, page: { orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, order_id: number, subscription_id: string, created_at: string, domains: Array<{ domain: string, build_state: BuildState, mailbox_count: number, forward_to: string | null, workspace_id: number | null, workspace_name: string | null, build_reason: string | null, build_problems: Array<{ code: string, message: string }> }> }>, pageInfo: { has_more: boolean } } } };
+export type DashboardQuery = { dashboard: { accountId: number, accountName: string, orderCount: number, domainCount: number, mailboxCount: number, domainsConnection: { pageInfo: { hasNextPage: boolean }, orders: Array<{ orderId: number, subscriptionId: string, reference: string, sku: string, product: string, status: OrderStatus, createdAt: string, domains: Array<{ domain: string, buildState: BuildState, mailboxCount: number, forwardTo: string | null, workspaceId: number | null, workspaceName: string | null, buildReason: string | null, buildProblems: Array<{ code: string, message: string }> }> }> } } };
 
 export type DeleteDnsConnectionMutationVariables = Exact<{
   connectionId: Scalars['Int']['input'];
 }>;
 
 
-export type DeleteDnsConnectionMutation = { deleteDnsConnection: { deleted: boolean, connection_id: number } };
+export type DeleteDnsConnectionMutation = { deleteDnsConnection: { connectionId: number, deleted: boolean } };
 
 export type DeleteWebhookMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];
 }>;
 
 
-export type DeleteWebhookMutation = { deleteWebhook: { deleted: boolean, webhook_id: number } };
+export type DeleteWebhookMutation = { deleteWebhook: { webhookId: number, deleted: boolean } };
 
 export type DeleteWorkspaceMutationVariables = Exact<{
   workspaceId: Scalars['Int']['input'];
 }>;
 
 
-export type DeleteWorkspaceMutation = { deleteWorkspace: { deleted: boolean, workspace_id: number, unfiled_domain_count: number } };
+export type DeleteWorkspaceMutation = { deleteWorkspace: { workspaceId: number, deleted: boolean, unfiledDomainCount: number } };
 
 export type DnsConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DnsConnectionsQuery = { dnsConnections: Array<{ kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, algorithm: TsigAlgorithm | null, connection_id: number, key_name: string | null, created_at: string }> };
+export type DnsConnectionsQuery = { dnsConnections: Array<{ connectionId: number, kind: DnsConnectionKind, label: string | null, server: string | null, port: number | null, keyName: string | null, algorithm: TsigAlgorithm | null, createdAt: string }> };
 
 export type DomainMailboxesQueryVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
 
 
-export type DomainMailboxesQuery = { domainMailboxes: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, first_name: string, last_name: string }> } };
+export type DomainMailboxesQuery = { domainMailboxes: { domain: string, mailboxes: Array<{ email: string, firstName: string, lastName: string, status: MailboxStatus }> } };
 
 export type DomainSetupAppliesQueryVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -862,7 +860,7 @@ export type DomainSetupAppliesQueryVariables = Exact<{
 }>;
 
 
-export type DomainSetupAppliesQuery = { page: { data: Array<{ kind: SetupApplyKind, apply_id: number, reverts_apply_id: number | null, applied_at: string, connection_id: number, reverted_at: string | null, changes: Array<{ name: string, type: string, before: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, after: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, replaced: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, added: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> }>, pageInfo: { has_more: boolean } } };
+export type DomainSetupAppliesQuery = { domainSetupApplies: { nodes: Array<{ applyId: number, kind: SetupApplyKind, revertsApplyId: number | null, appliedAt: string, connectionId: number, revertedAt: string | null, changes: Array<{ name: string, type: string, before: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, after: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, replaced: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, added: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> }>, pageInfo: { hasNextPage: boolean } } };
 
 export type DomainSetupZoneQueryVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -876,7 +874,7 @@ export type DomainSetupQueryVariables = Exact<{
 }>;
 
 
-export type DomainSetupQuery = { domainSetup: { domain: string, ready: boolean, reason: string | null, build_state: BuildState, checked_at: string, read_from: string, caches_may_hold_until: string | null, cache_note: string | null, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
+export type DomainSetupQuery = { domainSetup: { domain: string, buildState: BuildState, ready: boolean, reason: string | null, checkedAt: string, readFrom: string, cachesMayHoldUntil: string | null, cacheNote: string | null, records: Array<{ purpose: SetupRecordPurpose, type: SetupRecordType, name: string, value: string, ttl: number, priority: number | null, required: boolean, status: SetupRecordStatus, found: Array<string>, detail: string }> } };
 
 export type DomainSourcesQueryVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -884,12 +882,12 @@ export type DomainSourcesQueryVariables = Exact<{
 }>;
 
 
-export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ ptr: string | null, messages: number, passed: number, quarantined: number, rejected: number, reporters: number, source_ip: string, pass_rate: number, dkim_aligned: number, spf_aligned: number, first_day: string, last_day: string }> } };
+export type DomainSourcesQuery = { domainSources: { domain: string, period: AnalyticsPeriod, from: string, to: string, sources: Array<{ sourceIp: string, ptr: string | null, messages: number, passed: number, passRate: number, dkimAligned: number, spfAligned: number, quarantined: number, rejected: number, reporters: number, firstDay: string, lastDay: string }> } };
 
 export type DomainVerificationQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DomainVerificationQuery = { domainVerification: { token: string, record: { type: string, value: string, name_template: string }, verified_domains: Array<{ domain: string, verified_at: string }> } };
+export type DomainVerificationQuery = { domainVerification: { token: string, record: { nameTemplate: string, type: string, value: string }, verifiedDomains: Array<{ domain: string, verifiedAt: string }> } };
 
 export type EventsQueryVariables = Exact<{
   limit: InputMaybe<Scalars['Int']['input']>;
@@ -897,7 +895,7 @@ export type EventsQueryVariables = Exact<{
 }>;
 
 
-export type EventsQuery = { events: { has_more: boolean, data: Array<{ id: string, type: string, created: string, data_json: string }> } };
+export type EventsQuery = { events: { hasMore: boolean, data: Array<{ id: string, type: string, created: string, dataJson: string }> } };
 
 export type FileDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -905,7 +903,7 @@ export type FileDomainMutationVariables = Exact<{
 }>;
 
 
-export type FileDomainMutation = { fileDomain: { domain: string, workspace_id: number | null, workspace_name: string | null } };
+export type FileDomainMutation = { fileDomain: { domain: string, workspaceId: number | null, workspaceName: string | null } };
 
 export type OrderExportQueryVariables = Exact<{
   subscriptionId: Scalars['String']['input'];
@@ -921,19 +919,19 @@ export type OrdersQueryVariables = Exact<{
 }>;
 
 
-export type OrdersQuery = { page: { orders: Array<{ reference: string, sku: string, product: string, status: OrderStatus, quantity: number, currency: string, interval: string, sequencer: Sequencer | null, order_id: number, subscription_id: string, unit_amount: number, renewal_total: number, monitor_reconnection: boolean, monitor_deliverability: boolean, domain_count: number, mailbox_count: number, created_at: string }>, pageInfo: { has_more: boolean } } };
+export type OrdersQuery = { ordersConnection: { nodes: Array<{ orderId: number, subscriptionId: string, reference: string, sku: string, product: string, status: OrderStatus, quantity: number, unitAmount: number, currency: string, interval: string, renewalTotal: number, sequencer: Sequencer | null, monitorReconnection: boolean, monitorDeliverability: boolean, domainCount: number, mailboxCount: number, createdAt: string }>, pageInfo: { hasNextPage: boolean } } };
 
 export type PayInvoicesMutationVariables = Exact<{
   input: PayInvoicesInput;
 }>;
 
 
-export type PayInvoicesMutation = { payInvoices: { currency: string, detail: string, paid_count: number, paid_amount: number, results: Array<{ number: string, amount: number, currency: string, outcome: string, message: string }> } };
+export type PayInvoicesMutation = { payInvoices: { paidCount: number, paidAmount: number, currency: string, detail: string, results: Array<{ number: string, amount: number, currency: string, outcome: string, message: string }> } };
 
 export type PaymentMethodQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type PaymentMethodQuery = { paymentMethod: { brand: string | null, last4: string | null, on_file: boolean, exp_month: number | null, exp_year: number | null } };
+export type PaymentMethodQuery = { paymentMethod: { onFile: boolean, brand: string | null, last4: string | null, expMonth: number | null, expYear: number | null } };
 
 export type PlaceOrderMutationVariables = Exact<{
   order: OrderInput;
@@ -941,26 +939,26 @@ export type PlaceOrderMutationVariables = Exact<{
 }>;
 
 
-export type PlaceOrderMutation = { placeOrder: { reference: string, sku: string, status: OrderStatus, quantity: number, domains: number, mailboxes: number, total: number, replayed: boolean, order_id: number, subscription_id: string, charged: { amount: number, currency: string } } };
+export type PlaceOrderMutation = { placeOrder: { orderId: number, reference: string, subscriptionId: string, sku: string, status: OrderStatus, quantity: number, domains: number, mailboxes: number, total: number, replayed: boolean, charged: { amount: number, currency: string } } };
 
 export type PreviewOrderQueryVariables = Exact<{
   order: OrderInput;
 }>;
 
 
-export type PreviewOrderQuery = { previewOrder: { ok: boolean, sku: string, product: string, domains: number, mailboxes: number, quantity: number, price: { currency: string, interval: string, total: number, unit_amount: number, mailboxes_per_unit: number, first_invoice: number }, discount: { code: string, duration: string, amount: number, description: string, percent_off: number | null, amount_off: number | null, duration_in_months: number | null, applies_to: string } | null, problems: Array<{ domain: string, index: number, issues: Array<{ severity: string, code: string, field: string, message: string }> }> } };
+export type PreviewOrderQuery = { previewOrder: { ok: boolean, sku: string, product: string, domains: number, mailboxes: number, quantity: number, price: { unitAmount: number, currency: string, interval: string, mailboxesPerUnit: number, total: number, firstInvoice: number }, discount: { code: string, percentOff: number | null, amountOff: number | null, duration: string, durationInMonths: number | null, appliesTo: string, amount: number, description: string } | null, problems: Array<{ domain: string, index: number, issues: Array<{ severity: string, code: string, field: string, message: string }> }> } };
 
 export type RaiseRequestMutationVariables = Exact<{
   input: RaiseRequestInput;
 }>;
 
 
-export type RaiseRequestMutation = { raiseRequest: { domains_repointed: number, request: { kind: RequestKind, summary: string, status: ChangeRequestStatus, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> } } };
+export type RaiseRequestMutation = { raiseRequest: { domainsRepointed: number, request: { requestId: number, subscriptionId: string, kind: RequestKind, summary: string, forwardTo: string | null, status: ChangeRequestStatus, createdAt: string, replies: Array<{ author: string, body: string, createdAt: string }> } } };
 
 export type ReferralsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ReferralsQuery = { referrals: { code: string | null, link: string | null, terms: string, currency: string, share_percent: number, payout_destination: string | null, earned_total: number, pending_total: number, paid_total: number, earnings: Array<{ amount: number, currency: string, status: ReferralEarningStatus, referred_account: string, earned_at: string }> } };
+export type ReferralsQuery = { referrals: { code: string | null, link: string | null, terms: string, sharePercent: number, payoutDestination: string | null, currency: string, earnedTotal: number, pendingTotal: number, paidTotal: number, earnings: Array<{ referredAccount: string, amount: number, currency: string, status: ReferralEarningStatus, earnedAt: string }> } };
 
 export type RenameWorkspaceMutationVariables = Exact<{
   workspaceId: Scalars['Int']['input'];
@@ -968,14 +966,14 @@ export type RenameWorkspaceMutationVariables = Exact<{
 }>;
 
 
-export type RenameWorkspaceMutation = { renameWorkspace: { name: string, workspace_id: number, domain_count: number, created_at: string } };
+export type RenameWorkspaceMutation = { renameWorkspace: { workspaceId: number, name: string, domainCount: number, createdAt: string } };
 
 export type ReportDaysQueryVariables = Exact<{
   period: InputMaybe<AnalyticsPeriod>;
 }>;
 
 
-export type ReportDaysQuery = { reportDays: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, days: Array<{ day: string, messages: number, passed: number, pass_rate: number | null }> }> } };
+export type ReportDaysQuery = { reportDays: { period: AnalyticsPeriod, from: string, to: string, domains: Array<{ domain: string, days: Array<{ day: string, messages: number, passed: number, passRate: number | null }> }> } };
 
 export type ReportsQueryVariables = Exact<{
   limit: InputMaybe<Scalars['Int']['input']>;
@@ -984,7 +982,7 @@ export type ReportsQueryVariables = Exact<{
 }>;
 
 
-export type ReportsQuery = { reports: { has_more: boolean, data: Array<{ id: number, kind: ReportKind, domain: string, begin: string, end: string, messages: number, passed: number, records: number, authenticated: boolean, org_name: string, report_id: string, pass_rate: number | null, received_via: string, received_at: string }> } };
+export type ReportsQuery = { reports: { hasMore: boolean, data: Array<{ id: number, kind: ReportKind, domain: string, orgName: string, reportId: string, begin: string, end: string, messages: number, passed: number, passRate: number | null, records: number, receivedVia: string, receivedAt: string, authenticated: boolean }> } };
 
 export type RequestPlanMutationVariables = Exact<{
   input: PlanRequestInput;
@@ -996,7 +994,7 @@ export type RequestPlanMutation = { requestPlan: { requested: boolean, detail: s
 export type RequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RequestsQuery = { requests: Array<{ kind: RequestKind, summary: string, status: ChangeRequestStatus, request_id: number, subscription_id: string, forward_to: string | null, created_at: string, replies: Array<{ author: string, body: string, created_at: string }> }> };
+export type RequestsQuery = { requests: Array<{ requestId: number, subscriptionId: string, kind: RequestKind, summary: string, forwardTo: string | null, status: ChangeRequestStatus, createdAt: string, replies: Array<{ author: string, body: string, createdAt: string }> }> };
 
 export type ResendWebhookDeliveryMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];
@@ -1004,21 +1002,21 @@ export type ResendWebhookDeliveryMutationVariables = Exact<{
 }>;
 
 
-export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { status: WebhookDeliveryStatus, delivery_id: number, event_id: string } };
+export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { deliveryId: number, eventId: string, status: WebhookDeliveryStatus } };
 
 export type ResetMailboxPasswordMutationVariables = Exact<{
   email: Scalars['String']['input'];
 }>;
 
 
-export type ResetMailboxPasswordMutation = { resetMailboxPassword: { email: string, status: MailboxStatus, username: string, password: string | null, first_name: string, last_name: string, imap_host: string, imap_port: number, smtp_host: string, smtp_port: number } };
+export type ResetMailboxPasswordMutation = { resetMailboxPassword: { email: string, firstName: string, lastName: string, status: MailboxStatus, username: string, password: string | null, imapHost: string, imapPort: number, smtpHost: string, smtpPort: number } };
 
 export type RevealMailboxCredentialsMutationVariables = Exact<{
   domain: Scalars['String']['input'];
 }>;
 
 
-export type RevealMailboxCredentialsMutation = { revealMailboxCredentials: { domain: string, mailboxes: Array<{ email: string, status: MailboxStatus, username: string, password: string | null, first_name: string, last_name: string, imap_host: string, imap_port: number, smtp_host: string, smtp_port: number }> } };
+export type RevealMailboxCredentialsMutation = { revealMailboxCredentials: { domain: string, mailboxes: Array<{ email: string, firstName: string, lastName: string, status: MailboxStatus, username: string, password: string | null, imapHost: string, imapPort: number, smtpHost: string, smtpPort: number }> } };
 
 export type RevertDomainSetupApplyMutationVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -1027,7 +1025,7 @@ export type RevertDomainSetupApplyMutationVariables = Exact<{
 }>;
 
 
-export type RevertDomainSetupApplyMutation = { revertDomainSetupApply: { domain: string, ready: boolean | null, apply_id: number, connection_id: number, dry_run: boolean, revert_apply_id: number | null, reverted_at: string | null, build_state: BuildState | null, changes: Array<{ name: string, type: string, before: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, after: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, replaced: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, added: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
+export type RevertDomainSetupApplyMutation = { revertDomainSetupApply: { applyId: number, domain: string, connectionId: number, dryRun: boolean, revertApplyId: number | null, revertedAt: string | null, buildState: BuildState | null, ready: boolean | null, changes: Array<{ name: string, type: string, before: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, after: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, replaced: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }>, added: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type SegmentEspQueryVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
@@ -1035,8 +1033,8 @@ export type SegmentEspQueryVariables = Exact<{
 
 
 export type SegmentEspQuery = { segmentEsp:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, counts: { google: number, microsoft: number, other: number, unresolved: number, security_gateway: number }, segments: { google: Array<string>, microsoft: Array<string>, other: Array<string>, unresolved: Array<string>, security_gateway: Array<string> }, results: Array<{ domain: string, segment: EspSegment, provider: string | null, gateway: string | null, reason: string | null, domain_unicode: string | null, provider_behind_gateway: GatewayProvider | null, mx_hosts: Array<string> }> }
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, counts: { google: number, microsoft: number, securityGateway: number, other: number, unresolved: number }, segments: { google: Array<string>, microsoft: Array<string>, securityGateway: Array<string>, other: Array<string>, unresolved: Array<string> }, results: Array<{ domain: string, domainUnicode: string | null, segment: EspSegment, provider: string | null, gateway: string | null, providerBehindGateway: GatewayProvider | null, mxHosts: Array<string>, reason: string | null }> }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
    };
 
 export type SendTestWebhookMutationVariables = Exact<{
@@ -1044,21 +1042,21 @@ export type SendTestWebhookMutationVariables = Exact<{
 }>;
 
 
-export type SendTestWebhookMutation = { sendTestWebhook: { status: WebhookDeliveryStatus, delivery_id: number, event_id: string } };
+export type SendTestWebhookMutation = { sendTestWebhook: { deliveryId: number, eventId: string, status: WebhookDeliveryStatus } };
 
 export type SetAlertRecipientsMutationVariables = Exact<{
   input: AlertRecipientsInput;
 }>;
 
 
-export type SetAlertRecipientsMutation = { setAlertRecipients: { emails: Array<string>, max_emails: number } };
+export type SetAlertRecipientsMutation = { setAlertRecipients: { emails: Array<string>, maxEmails: number } };
 
 export type SetAlertSettingsMutationVariables = Exact<{
   input: AlertSettingsInput;
 }>;
 
 
-export type SetAlertSettingsMutation = { setAlertSettings: { dmarc_pass_rate_threshold: number, dmarc_pass_rate_threshold_source: AlertSettingSource, dmarc_pass_rate_threshold_default: number, dmarc_min_messages: number } };
+export type SetAlertSettingsMutation = { setAlertSettings: { dmarcPassRateThreshold: number, dmarcPassRateThresholdSource: AlertSettingSource, dmarcPassRateThresholdDefault: number, dmarcMinMessages: number } };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];
@@ -1066,7 +1064,7 @@ export type SetMonitorsMutationVariables = Exact<{
 }>;
 
 
-export type SetMonitorsMutation = { setMonitors: { sequencer: Sequencer | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
+export type SetMonitorsMutation = { setMonitors: { subscriptionId: string, sequencer: Sequencer | null, monitorReconnection: boolean, monitorDeliverability: boolean } };
 
 export type SetSequencerMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];
@@ -1074,7 +1072,7 @@ export type SetSequencerMutationVariables = Exact<{
 }>;
 
 
-export type SetSequencerMutation = { setSequencer: { sequencer: Sequencer | null, subscription_id: string, reconnection: boolean, deliverability: boolean } };
+export type SetSequencerMutation = { setSequencer: { subscriptionId: string, sequencer: Sequencer | null, monitorReconnection: boolean, monitorDeliverability: boolean } };
 
 export type UpdateWebhookMutationVariables = Exact<{
   webhookId: Scalars['Int']['input'];
@@ -1082,14 +1080,14 @@ export type UpdateWebhookMutationVariables = Exact<{
 }>;
 
 
-export type UpdateWebhookMutation = { updateWebhook: { url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string } };
+export type UpdateWebhookMutation = { updateWebhook: { webhookId: number, url: string, events: Array<string>, description: string | null, createdAt: string } };
 
 export type UploadReportMutationVariables = Exact<{
   input: ReportUploadInput;
 }>;
 
 
-export type UploadReportMutation = { uploadReport: { stored: number, duplicates: number, files: Array<{ file: string, status: ReportFileStatus, kind: ReportKind | null, domain: string | null, id: number | null, messages: number | null, authenticated: boolean, code: string | null, detail: string | null, report_id: string | null, org_name: string | null }> } };
+export type UploadReportMutation = { uploadReport: { stored: number, duplicates: number, files: Array<{ file: string, status: ReportFileStatus, kind: ReportKind | null, reportId: string | null, orgName: string | null, domain: string | null, id: number | null, messages: number | null, authenticated: boolean, code: string | null, detail: string | null }> } };
 
 export type VerifyDomainMutationVariables = Exact<{
   domain: Scalars['String']['input'];
@@ -1097,7 +1095,7 @@ export type VerifyDomainMutationVariables = Exact<{
 }>;
 
 
-export type VerifyDomainMutation = { verifyDomain: { domain: string, verified: boolean, detail: string, verified_at: string | null, record: { name: string, type: string, value: string } } };
+export type VerifyDomainMutation = { verifyDomain: { domain: string, verified: boolean, verifiedAt: string | null, detail: string, record: { name: string, type: string, value: string } } };
 
 export type VerifyEmailQueryVariables = Exact<{
   emails: Array<Scalars['String']['input']> | Scalars['String']['input'];
@@ -1105,8 +1103,8 @@ export type VerifyEmailQueryVariables = Exact<{
 
 
 export type VerifyEmailQuery = { verifyEmail:
-    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null }
-    | { status: CheckStatus, summary: string, catch_all_note: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extended_dns_error: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ email: string, valid: boolean | null, reason: EmailReason, detail: string, domain: string | null, disposable: boolean, role: boolean, syntax_valid: boolean, domain_unicode: string | null, implicit_mx: boolean, null_mx: boolean, mx: Array<{ preference: number, exchange: string }>, mx_issues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
+    | { status: CheckStatus, summary: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null }
+    | { status: CheckStatus, summary: string, catchAllNote: string, findings: Array<{ severity: Severity, code: string, message: string }>, dnssec: { status: DnssecStatus, reason: string, answers: number, validated: number, name: string | null, type: string | null, extendedDnsError: { code: number, meaning: string, text: string | null } | null } | null, results: Array<{ email: string, valid: boolean | null, syntaxValid: boolean, reason: EmailReason, detail: string, domain: string | null, domainUnicode: string | null, implicitMx: boolean, nullMx: boolean, disposable: boolean, role: boolean, mx: Array<{ preference: number, exchange: string }>, mxIssues: Array<{ severity: Severity, code: string, message: string }> }>, counts: { valid: number, invalid: number, unknown: number, disposable: number, role: number } }
    };
 
 export type WebhookDeliveriesQueryVariables = Exact<{
@@ -1116,14 +1114,14 @@ export type WebhookDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type WebhookDeliveriesQuery = { page: { webhook_deliveries: Array<{ status: WebhookDeliveryStatus, delivery_id: number, event_id: string, event_type: string, created_at: string, delivered_at: string | null, next_attempt_at: string | null, attempts: Array<{ attempt: number, at: string, error: string | null, status_code: number | null, duration_ms: number }> }>, pageInfo: { has_more: boolean } } };
+export type WebhookDeliveriesQuery = { webhookDeliveriesConnection: { nodes: Array<{ deliveryId: number, eventId: string, eventType: string, status: WebhookDeliveryStatus, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null, attempts: Array<{ attempt: number, at: string, statusCode: number | null, error: string | null, durationMs: number }> }>, pageInfo: { hasNextPage: boolean } } };
 
 export type WebhooksQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WebhooksQuery = { webhooks: Array<{ url: string, events: Array<string>, description: string | null, webhook_id: number, created_at: string }> };
+export type WebhooksQuery = { webhooks: Array<{ webhookId: number, url: string, events: Array<string>, description: string | null, createdAt: string }> };
 
 export type WorkspacesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WorkspacesQuery = { workspaces: { unfiled_domain_count: number, workspaces: Array<{ name: string, workspace_id: number, domain_count: number, created_at: string }> } };
+export type WorkspacesQuery = { workspaces: { unfiledDomainCount: number, workspaces: Array<{ workspaceId: number, name: string, domainCount: number, createdAt: string }> } };

@@ -1,5 +1,5 @@
 import { listDomainAnalytics } from '../../db/domain-analytics.js';
-import { badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { findReportFigures } from '../../db/dmarc-report-rows.js';
@@ -50,7 +50,10 @@ function isAnalyticsPeriod(value: string): value is AnalyticsPeriod {
 export function parsePeriod(raw: string | null | undefined): AnalyticsPeriod {
   const value = raw ?? '7d';
   if (isAnalyticsPeriod(value)) return value;
-  throw badRequest('invalid_period', `"period" must be one of ${Object.keys(ANALYTICS_PERIODS).join(', ')}; "${String(value).slice(0, 20)}" is not accepted.`);
+  throw new DomainError(
+    'invalid_period',
+    `"period" must be one of ${Object.keys(ANALYTICS_PERIODS).join(', ')}; "${String(value).slice(0, 20)}" is not accepted.`,
+  );
 }
 
 function pct(part: number, whole: number): number | null {

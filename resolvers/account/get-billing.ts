@@ -92,12 +92,12 @@ export async function listAllInvoices(ctx: Context): Promise<readonly BillingInv
  */
 export async function listInvoicesPage(args: PageArgs, ctx: Context): Promise<Page<BillingInvoice>> {
   const accountId = await requireAccountId(ctx);
-  const request = readPageArgs(args, ctx);
+  const request = readPageArgs(args);
   const db = ctx.services.db;
   let afterId: number | null = null;
   if (request.after !== null) {
     afterId = (await findAccountInvoiceId(db, accountId, request.after)) ?? null;
-    if (afterId === null) throw invalidCursor(ctx, 'the number of an invoice', request.after);
+    if (afterId === null) throw invalidCursor('the number of an invoice', request.after);
   }
   const [rows, plans] = await Promise.all([listInvoicesWithOrders(db, accountId, { limit: request.limit + 1, afterId }), listPlanProducts(db, accountId)]);
   const invoices = await billingInvoices(ctx, rows, plans);

@@ -123,9 +123,9 @@ export async function getDashboard(ctx: Context): Promise<Dashboard> {
  */
 export async function listDashboardDomainPage(args: PageArgs, ctx: Context): Promise<DashboardDomainPage> {
   const accountId = await requireAccountId(ctx);
-  const request = readPageArgs(args, ctx);
+  const request = readPageArgs(args);
   const db = ctx.services.db;
-  if (request.after !== null && !(await findAccountDomain(db, accountId, request.after))) throw invalidCursor(ctx, 'a domain of your dashboard', request.after);
+  if (request.after !== null && !(await findAccountDomain(db, accountId, request.after))) throw invalidCursor('a domain of your dashboard', request.after);
   const rows = await listDashboardDomainsPage(db, accountId, { limit: request.limit + 1, after: request.after });
   const page = pageOf(rows, request, (r) => r.domain);
   const orders: DashboardOrder[] = [];

@@ -37,12 +37,12 @@ export async function listOrders(ctx: Context): Promise<readonly OrderSummary[]>
  */
 export async function listOrdersPage(args: PageArgs, ctx: Context): Promise<Page<OrderSummary>> {
   const accountId = await requireAccountId(ctx);
-  const request = readPageArgs(args, ctx);
+  const request = readPageArgs(args);
   const db = ctx.services.db;
   let afterId: number | null = null;
   if (request.after !== null) {
     afterId = numericCursor(request.after);
-    if (afterId === null || !(await isAccountOrder(db, accountId, afterId))) throw invalidCursor(ctx, 'the order_id of an order', request.after);
+    if (afterId === null || !(await isAccountOrder(db, accountId, afterId))) throw invalidCursor('the order_id of an order', request.after);
   }
   const rows = await listOrdersWithCounts(db, accountId, { limit: request.limit + 1, afterId });
   return pageOf(rows.map(orderSummary), request, (o) => String(o.orderId));

@@ -1,5 +1,5 @@
 import { findAnyOpenInvoice, findInvoiceStatus } from '../../db/invoices.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { ensureProcessorCustomer } from '../orders/processor-customer.js';
@@ -32,11 +32,11 @@ export async function payInvoices(input: PayInvoicesInput | null | undefined, ct
   const number = input?.invoiceNumber?.trim() || null;
   if (number !== null) {
     const invoice = await findInvoiceStatus(db, accountId, number);
-    if (!invoice) throw new ApiError(404, 'invoice_not_found', `You have no invoice numbered "${number.slice(0, 60)}"; the billing page lists your invoices.`);
-    if (invoice.status !== 'open') throw new ApiError(409, 'invoice_not_open', `Invoice ${number} is ${invoice.status}: there is nothing to pay on it.`);
+    if (!invoice) throw new DomainError('invoice_not_found', `You have no invoice numbered "${number.slice(0, 60)}"; the billing page lists your invoices.`);
+    if (invoice.status !== 'open') throw new DomainError('invoice_not_open', `Invoice ${number} is ${invoice.status}: there is nothing to pay on it.`);
   } else {
     const open = await findAnyOpenInvoice(db, accountId);
-    if (!open) throw new ApiError(409, 'nothing_to_pay', 'Nothing is open: every invoice is paid.');
+    if (!open) throw new DomainError('nothing_to_pay', 'Nothing is open: every invoice is paid.');
   }
   const customerId = await ensureProcessorCustomer(ctx, accountId);
   const results = await payOpenInvoices(db, ctx.services.payments, accountId, customerId, number);
@@ -45,19 +45,18 @@ export async function payInvoices(input: PayInvoicesInput | null | undefined, ct
   if (paid.length === 0) {
     // Our own sentences: these refusals are about invoices, not about placing an order.
     if (results.some((r) => r.outcome === 'no_card'))
-      throw new ApiError(
-        409,
+      throw new DomainError(
         'no_payment_method',
         'No card is on file, so nothing was charged. Add a card on the billing page (or through a card setup link), then pay again.',
       );
     if (results.some((r) => r.outcome === 'declined'))
-      throw new ApiError(402, 'card_declined', 'The card on file was declined, so nothing was charged. Replace the card on the billing page, then pay again.', {
+      throw new DomainError('card_declined', 'The card on file was declined, so nothing was charged. Replace the card on the billing page, then pay again.', {
         decline_code: 'generic_decline',
       });
     if (results.some((r) => r.outcome === 'unavailable')) throw new ProcessorUnavailableError(true, 'paying an open invoice');
     if (results.some((r) => r.outcome === 'in_progress'))
-      throw new ApiError(409, 'payment_in_progress', 'These invoices are being paid right now; look at billing again in a minute.');
-    throw new ApiError(409, 'not_payable_online', results[0]?.message ?? 'These invoices cannot be paid online; write to us and we will settle them.');
+      throw new DomainError('payment_in_progress', 'These invoices are being paid right now; look at billing again in a minute.');
+    throw new DomainError('not_payable_online', results[0]?.message ?? 'These invoices cannot be paid online; write to us and we will settle them.');
   }
   const paidAmount = paid.reduce((sum, r) => sum + r.amount, 0);
   const currency = paid[0]!.currency;

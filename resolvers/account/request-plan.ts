@@ -2,7 +2,7 @@ import { findAccountName } from '../../db/accounts.js';
 import { listPlanSkus } from '../../db/plans.js';
 import { findUserEmail, listOwnerEmails } from '../../db/users.js';
 import { randomUUID } from 'node:crypto';
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -29,11 +29,12 @@ const MESSAGE_MAX = 2000;
 export async function requestPlan(input: PlanRequestInput, ctx: Context): Promise<PlanRequest> {
   const accountId = await requireAccountId(ctx);
   const message = input.message.trim();
-  if (message === '') throw badRequest('message_empty', 'Say in "message" what you want to order (for example: 20 Google inboxes a month).');
-  if (message.length > MESSAGE_MAX) throw badRequest('message_too_long', `"message" is at most ${MESSAGE_MAX} characters; this one has ${message.length}.`);
+  if (message === '') throw new DomainError('message_empty', 'Say in "message" what you want to order (for example: 20 Google inboxes a month).');
+  if (message.length > MESSAGE_MAX)
+    throw new DomainError('message_too_long', `"message" is at most ${MESSAGE_MAX} characters; this one has ${message.length}.`);
   const sku = input.sku?.trim() || null;
   if (sku !== null && !/^[a-z0-9][a-z0-9-]{0,63}$/.test(sku))
-    throw badRequest('sku_malformed', '"sku" is a plan\'s sku as the catalogue lists it (such as google-inbox-warmed), or leave it out.');
+    throw new DomainError('sku_malformed', '"sku" is a plan\'s sku as the catalogue lists it (such as google-inbox-warmed), or leave it out.');
   await ctx.services.rateLimits.consume('planRequest', `account:${accountId}`);
   const db = ctx.services.db;
   const caller = await ctx.caller();
@@ -43,7 +44,7 @@ export async function requestPlan(input: PlanRequestInput, ctx: Context): Promis
     listPlanSkus(db, accountId),
   ]);
   const mailer = ctx.services.mailer;
-  if (!mailer) throw new ApiError(503, 'mail_unavailable', 'Asking for a plan is not available on this service right now; try again in a few minutes.');
+  if (!mailer) throw new DomainError('mail_unavailable', 'Asking for a plan is not available on this service right now; try again in a few minutes.');
   const owners = person ? [] : await listOwnerEmails(db, accountId, 3);
   const replyTo = person?.email ?? (owners.map((o) => o.email).join(', ') || 'nobody signs in to this account yet');
   const text = [
@@ -67,7 +68,7 @@ export async function requestPlan(input: PlanRequestInput, ctx: Context): Promis
       id: `plan-${randomUUID()}`,
     });
   } catch {
-    throw new ApiError(503, 'mail_unavailable', 'Your request could not be sent just now; nothing was lost on your side, try again in a few minutes.');
+    throw new DomainError('mail_unavailable', 'Your request could not be sent just now; nothing was lost on your side, try again in a few minutes.');
   }
   return {
     requested: true,

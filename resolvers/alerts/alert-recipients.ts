@@ -1,5 +1,5 @@
 import { listAlertRecipientEmails, replaceAlertRecipients } from '../../db/alert-recipients.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 
@@ -24,8 +24,7 @@ const ADDRESS = /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@(?=.{1,253}$)[a-z0-9](?:[a-
 
 function checkEmails(input: AlertRecipientsInput): string[] {
   if (!Array.isArray(input.emails)) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'invalid_alert_recipients',
       'Send "emails": the list of addresses that should receive alert e-mails besides your people ([] for none).',
     );
@@ -34,8 +33,7 @@ function checkEmails(input: AlertRecipientsInput): string[] {
   const wrong = input.emails.map((e, index) => ({ e: String(e), index })).filter(({ e }) => !ADDRESS.test(e.trim().toLowerCase()) || e.trim().length > 254);
   if (wrong.length > 0) {
     const first = wrong[0]!;
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'invalid_email',
       `emails[${first.index}] ("${first.e.slice(0, 80)}") is not an e-mail address; send addresses such as ops@example.com.`,
       {
@@ -44,8 +42,7 @@ function checkEmails(input: AlertRecipientsInput): string[] {
     );
   }
   if (emails.length > MAX_ALERT_RECIPIENTS) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'too_many_alert_recipients',
       `An account may have ${MAX_ALERT_RECIPIENTS} extra alert addresses; you sent ${emails.length}. Use a team list address for more people.`,
     );
@@ -75,7 +72,7 @@ export async function setAlertRecipients(input: AlertRecipientsInput, ctx: Conte
     .catch((error: unknown) => {
       // Two replacements at once for one account: the later one's insert meets the earlier one's rows.
       if (typeof error === 'object' && error !== null && 'code' in error && error.code === '23505')
-        throw new ApiError(409, 'conflict', 'The list was changed by another request at the same moment; read it and send yours again.');
+        throw new DomainError('conflict', 'The list was changed by another request at the same moment; read it and send yours again.');
       throw error;
     });
   return { emails, maxEmails: MAX_ALERT_RECIPIENTS };

@@ -1,5 +1,5 @@
 import { findAccountDmarcAlertPassRate, setAccountDmarcAlertPassRate } from '../../db/accounts.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { DMARC_ALERT_MIN_MESSAGES, DMARC_ALERT_PASS_RATE } from '../reports/report-alerts.js';
@@ -39,8 +39,7 @@ export async function setAlertSettings(input: AlertSettingsInput, ctx: Context):
   const accountId = await requireAccountId(ctx);
   const raw = input.dmarcPassRateThreshold ?? null;
   if (raw !== null && !(Number.isFinite(raw) && raw > 0 && raw <= 100))
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'invalid_threshold',
       `dmarc_pass_rate_threshold is a percentage above 0 and at most 100 (e.g. 95), not ${raw}; send null for the default of ${DMARC_ALERT_PASS_RATE}.`,
     );

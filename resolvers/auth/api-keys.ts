@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { findApiKeyByHash, insertApiKey, revokeApiKeyRow, touchApiKeyLastUsed } from '../../db/api-keys.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { isScope, type Scope } from './scopes.js';
 import type { AccountLimits } from '../limits/account-limits.js';
 
@@ -100,7 +100,7 @@ export async function authenticateKey(db: Kysely<Database>, key: string): Promis
   try {
     row = await findApiKeyByHash(db, hash);
   } catch {
-    throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
+    throw new DomainError('auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
       retry_after: 5,
     });
   }

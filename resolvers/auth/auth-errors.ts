@@ -1,10 +1,9 @@
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Scope } from './scopes.js';
 
 /** The one 401 of every door: the same words for an unknown, revoked or expired key (never which). */
-export function unauthenticatedError(sentKey: boolean): ApiError {
-  return new ApiError(
-    401,
+export function unauthenticatedError(sentKey: boolean): DomainError {
+  return new DomainError(
     'unauthenticated',
     sentKey
       ? 'The API key is not recognised, was revoked or has expired; send a valid key as "Authorization: Bearer <key>" (the portal\'s settings list your keys and make new ones).'
@@ -13,9 +12,8 @@ export function unauthenticatedError(sentKey: boolean): ApiError {
 }
 
 /** The one 403 of every door, naming the scope the call needs (and, for an assistant's access token, how to get it). */
-export function missingScopeError(scope: Scope | string, holder: 'key' | 'token' = 'key'): ApiError {
-  return new ApiError(
-    403,
+export function missingScopeError(scope: Scope | string, holder: 'key' | 'token' = 'key'): DomainError {
+  return new DomainError(
     'missing_scope',
     holder === 'token'
       ? `This access token lacks the "${scope}" scope this call needs; connect the assistant again and tick "${scope}" on the consent page (within your role).`
@@ -25,9 +23,8 @@ export function missingScopeError(scope: Scope | string, holder: 'key' | 'token'
 }
 
 /** The 403 when an API key asks for what only a signed-in person may do (SPEC 5.4). */
-export function sessionRequiredError(): ApiError {
-  return new ApiError(
-    403,
+export function sessionRequiredError(): DomainError {
+  return new DomainError(
     'session_required',
     'API keys cannot manage keys or users; sign in to the portal and do this there (or through /graphql with the session cookie).',
   );

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { findAccessTokenWithGrant, touchOAuthGrantLastUsed } from '../../db/oauth-records.js';
 import { hashOAuthId } from '../oauth/oauth-adapter.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { scopesOfRole } from '../people/permissions.js';
 import { isScope } from './scopes.js';
 import type { Caller } from './api-keys.js';
@@ -24,7 +24,7 @@ export async function authenticateAccessToken(db: Kysely<Database>, token: strin
   try {
     row = await findAccessTokenWithGrant(db, hashOAuthId(token));
   } catch {
-    throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
+    throw new DomainError('auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
       retry_after: 5,
     });
   }

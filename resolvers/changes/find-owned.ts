@@ -3,7 +3,7 @@ import { findAccountOrderSettings } from '../../db/orders.js';
 import { findWorkspace } from '../../db/workspaces.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ApiError } from '../api-error.js';
+import { DomainError, operation, sentence } from '../domain-error.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -14,17 +14,17 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export async function findOwnedWorkspace(db: Db, accountId: number, workspaceId: number) {
   const row = await findWorkspace(db, accountId, workspaceId);
-  if (!row) throw new ApiError(404, 'workspace_not_found', `There is no workspace ${workspaceId} on this account; GET /v1/portal/workspaces lists yours.`);
+  if (!row)
+    throw new DomainError('workspace_not_found', sentence`There is no workspace ${workspaceId} on this account; ${operation('list_workspaces')} lists yours.`);
   return row;
 }
 
 export async function findOwnedOrder(db: Db, accountId: number, subscriptionId: string) {
   const row = await findAccountOrderSettings(db, accountId, subscriptionId);
   if (!row)
-    throw new ApiError(
-      404,
+    throw new DomainError(
       'order_not_found',
-      `There is no order with subscription_id "${subscriptionId.slice(0, 80)}" on this account; GET /v1/portal/orders lists yours.`,
+      sentence`There is no order with subscription_id "${subscriptionId.slice(0, 80)}" on this account; ${operation('list_orders')} lists yours.`,
     );
   return row;
 }
@@ -32,6 +32,7 @@ export async function findOwnedOrder(db: Db, accountId: number, subscriptionId: 
 export async function findOwnedDomain(db: Db, accountId: number, domain: string) {
   const name = domain.trim().toLowerCase().replace(/\.$/, '');
   const row = await findAccountDomain(db, accountId, name);
-  if (!row) throw new ApiError(404, 'domain_not_found', `There is no domain "${name.slice(0, 253)}" on this account; GET /v1/portal/dashboard lists yours.`);
+  if (!row)
+    throw new DomainError('domain_not_found', sentence`There is no domain "${name.slice(0, 253)}" on this account; ${operation('get_dashboard')} lists yours.`);
   return row;
 }

@@ -1,5 +1,5 @@
 import { setOrderMonitors, setOrderSequencer } from '../../db/orders.js';
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { findOwnedOrder } from './find-owned.js';
@@ -45,11 +45,11 @@ export async function setMonitors(
   const order = await findOwnedOrder(db, accountId, subscriptionId);
   for (const field of ['reconnection', 'deliverability'] as const) {
     if (input[field] === null)
-      throw new ApiError(422, 'invalid_field', `The field "${field}" must be true or false, not null; leave it out to keep the switch as it is.`);
+      throw new DomainError('invalid_field', `The field "${field}" must be true or false, not null; leave it out to keep the switch as it is.`);
   }
   const { reconnection, deliverability } = input;
   if (reconnection === undefined && deliverability === undefined) {
-    throw badRequest('nothing_to_change', 'Send at least one switch: {"reconnection": true|false} and/or {"deliverability": true|false}.');
+    throw new DomainError('nothing_to_change', 'Send at least one switch: {"reconnection": true|false} and/or {"deliverability": true|false}.');
   }
   const set: { monitor_reconnection?: boolean; monitor_deliverability?: boolean } = {};
   if (typeof reconnection === 'boolean') set.monitor_reconnection = reconnection;

@@ -1,6 +1,6 @@
 import { insertChangeRequest, insertRequestReply } from '../../db/change-requests.js';
 import { findOrderDomainByName, setOrderDomainsForwardTo } from '../../db/domains.js';
-import { badRequest, ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { normalizeDomain } from '../checks/normalize-domain.js';
@@ -35,26 +35,27 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
     throw unknownRequestKindError(input.kind);
   }
   const summary = input.summary.trim();
-  if (summary === '') throw badRequest('summary_empty', 'Say what you want changed in "summary" (one or two sentences).');
-  if (summary.length > SUMMARY_MAX) throw badRequest('summary_too_long', `"summary" is at most ${SUMMARY_MAX} characters; this one has ${summary.length}.`);
+  if (summary === '') throw new DomainError('summary_empty', 'Say what you want changed in "summary" (one or two sentences).');
+  if (summary.length > SUMMARY_MAX)
+    throw new DomainError('summary_too_long', `"summary" is at most ${SUMMARY_MAX} characters; this one has ${summary.length}.`);
   let forwardTo: string | null = null;
   if (kind === 'forwarding') {
     if (input.forwardTo === undefined || input.forwardTo === null || input.forwardTo.trim() === '') {
-      throw badRequest(
+      throw new DomainError(
         'forward_to_missing',
         'A forwarding request needs "forward_to": the domain every domain of the order should forward to, such as example.com.',
       );
     }
     forwardTo = normalizeDomain(input.forwardTo, 'forward_to').domain;
   } else if (input.forwardTo !== undefined && input.forwardTo !== null) {
-    throw badRequest('forward_to_not_used', `"forward_to" belongs to kind "forwarding" only; remove it from a "${kind}" request or change the kind.`);
+    throw new DomainError('forward_to_not_used', `"forward_to" belongs to kind "forwarding" only; remove it from a "${kind}" request or change the kind.`);
   }
 
   const order = await findOwnedOrder(db, accountId, input.subscriptionId);
   if (kind === 'forwarding') {
     const own = await findOrderDomainByName(db, order.id, forwardTo!);
     if (own)
-      throw badRequest(
+      throw new DomainError(
         'forward_to_loop',
         `"forward_to" is ${forwardTo}, a domain of this order: it would forward to itself. Give the site the domains should point at.`,
       );
@@ -66,7 +67,7 @@ export async function raiseRequest(input: RaiseRequestInput, ctx: Context): Prom
     let reply: string;
     if (kind === 'forwarding') {
       repointed = await setOrderDomainsForwardTo(trx, accountId, order.id, forwardTo);
-      if (repointed === 0) throw new ApiError(409, 'order_has_no_domains', 'This order has no domains to repoint.');
+      if (repointed === 0) throw new DomainError('order_has_no_domains', 'This order has no domains to repoint.');
       status = 'done';
       reply = `Done: ${repointed} domain${repointed === 1 ? '' : 's'} of this order now forward${repointed === 1 ? 's' : ''} to ${forwardTo}.`;
     } else {

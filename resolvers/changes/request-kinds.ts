@@ -1,4 +1,4 @@
-import { badRequest, type ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * The kinds of change request (SPEC names only `forwarding`; the rest are our decision, documented in
@@ -24,8 +24,8 @@ export function isRequestKind(value: string): value is RequestKind {
 }
 
 /** The refusal of a kind that is not one of ours, on every door (a 400 whose `allowed` lists them). */
-export function unknownRequestKindError(raw: string): ApiError {
-  return badRequest('unknown_request_kind', `"${raw.slice(0, 40)}" is not a kind of request; send one of ${Object.keys(REQUEST_KINDS).join(', ')}.`, {
+export function unknownRequestKindError(raw: string): DomainError {
+  return new DomainError('unknown_request_kind', `"${raw.slice(0, 40)}" is not a kind of request; send one of ${Object.keys(REQUEST_KINDS).join(', ')}.`, {
     allowed: Object.keys(REQUEST_KINDS),
   });
 }

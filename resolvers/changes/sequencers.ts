@@ -1,4 +1,4 @@
-import { badRequest, type ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * The sending tools an order's inboxes can be connected to (SPEC leaves the list open; this is our
@@ -30,8 +30,8 @@ export function isSequencer(value: string): value is Sequencer {
 }
 
 /** The refusal of a value that is not one of ours, on every door (a 400 whose `allowed` lists them). */
-export function unknownSequencerError(raw: string): ApiError {
-  return badRequest('unknown_sequencer', `"${raw.slice(0, 40)}" is not a sequencer we connect to; send one of ${Object.keys(SEQUENCERS).join(', ')}.`, {
+export function unknownSequencerError(raw: string): DomainError {
+  return new DomainError('unknown_sequencer', `"${raw.slice(0, 40)}" is not a sequencer we connect to; send one of ${Object.keys(SEQUENCERS).join(', ')}.`, {
     allowed: Object.keys(SEQUENCERS),
   });
 }

@@ -1,6 +1,6 @@
 import { unfileWorkspaceDomains } from '../../db/domains.js';
 import { deleteWorkspaceRow, findWorkspaceByName, findWorkspaceWithDomainCount, insertWorkspace, renameWorkspaceRow } from '../../db/workspaces.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import type { WorkspaceSummary } from '../account/list-workspaces.js';
@@ -17,7 +17,7 @@ export interface DeletedWorkspace {
 /** Two folders of one account with the same name (ignoring case) would be told apart by nobody. */
 async function refuseDuplicateName(ctx: Context, accountId: number, name: string, exceptId: number | null): Promise<void> {
   const clash = await findWorkspaceByName(ctx.services.db, accountId, name, exceptId);
-  if (clash) throw new ApiError(409, 'workspace_name_taken', `You already have a workspace named "${name}" (workspace_id ${clash.id}); choose another name.`);
+  if (clash) throw new DomainError('workspace_name_taken', `You already have a workspace named "${name}" (workspace_id ${clash.id}); choose another name.`);
 }
 
 async function summary(ctx: Context, workspaceId: number): Promise<WorkspaceSummary> {

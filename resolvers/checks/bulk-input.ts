@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { normalizeDomain } from './normalize-domain.js';
 
 /**
@@ -28,14 +28,14 @@ export function parseBulkInput(raw: unknown, param: string, limit: number, examp
   else items = [];
   const strings = items.filter((item): item is string => typeof item === 'string');
   if (strings.length !== items.length) {
-    throw badRequest('invalid_parameter', `"${param}" must be a comma-separated string or a list of strings, such as "${example}".`);
+    throw new DomainError('invalid_parameter', `"${param}" must be a comma-separated string or a list of strings, such as "${example}".`);
   }
   const seen = new Set<string>();
   for (const item of strings) {
     const trimmed = item.trim();
     // Refused whole and never repeated: an answer listing each item would send a megabyte back.
     if (trimmed.length > BULK_ITEM_MAX_CHARS) {
-      throw badRequest(
+      throw new DomainError(
         'invalid_parameter',
         `"${param}" holds a value of ${trimmed.length} characters; each is at most ${BULK_ITEM_MAX_CHARS}, such as "${example.split(',')[0] || 'example.com'}".`,
       );
@@ -43,10 +43,10 @@ export function parseBulkInput(raw: unknown, param: string, limit: number, examp
     if (trimmed !== '') seen.add(trimmed);
   }
   if (seen.size === 0) {
-    throw badRequest('missing_parameter', `Pass the parameter "${param}": one or more values separated by commas, such as "${example}".`);
+    throw new DomainError('missing_parameter', `Pass the parameter "${param}": one or more values separated by commas, such as "${example}".`);
   }
   if (seen.size > limit) {
-    throw badRequest(
+    throw new DomainError(
       'too_many_items',
       `"${param}" holds ${seen.size} distinct values; the limit is ${limit} per call. Split the list into calls of at most ${limit}.`,
       { limit },
@@ -76,7 +76,7 @@ export function parseBulkDomains(raw: unknown, param: string, limit: number): Bu
       seen.add(domain);
       out.push({ ok: true, input, domain, unicode });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       out.push({ ok: false, input, reason: error.detail });
     }
   }

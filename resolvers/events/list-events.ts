@@ -24,10 +24,10 @@ export async function listEvents(args: { limit?: number | null; startingAfter?: 
 /** The same list as a page of a connection (GraphQL's eventsConnection: first, after). */
 export async function listEventsPage(args: PageArgs, ctx: Context): Promise<Page<EventBody>> {
   const accountId = await requireAccountId(ctx);
-  const request = readPageArgs(args, ctx);
+  const request = readPageArgs(args);
   const db = ctx.services.db;
   const since = new Date(Date.now() - EVENTS_KEPT_DAYS * 86_400_000);
-  if (request.after !== null && !(await findAccountEvent(db, accountId, request.after))) throw invalidCursor(ctx, 'an event id (evt_...)', request.after);
+  if (request.after !== null && !(await findAccountEvent(db, accountId, request.after))) throw invalidCursor('an event id (evt_...)', request.after);
   const rows = await listAccountEvents(db, accountId, { since, afterId: request.after, limit: request.limit + 1 });
   return pageOf(rows.map(eventBody), request, (e) => e.id);
 }

@@ -1,5 +1,4 @@
 import type { Caller } from '../auth/api-keys.js';
-import { ApiError } from '../api-error.js';
 import { accountAllowance } from './account-limits.js';
 import { consumeForKey } from './count-caller.js';
 import type { RateLimitClass, RateLimitOutcome, RateLimits } from './rate-limits.js';
@@ -37,7 +36,7 @@ export function addSpend(a: Spend, b: Spend): Spend {
  * The door policy shared by REST, MCP and /graphql: counts a request's operations against the
  * caller's allowances, all or nothing, and returns the outcome its answer's X-RateLimit-* headers
  * report (the tightest of the classes spent). A request that spends nothing looks without counting,
- * so every answer carries the headers. A refusal is the 429 ApiError whose extras carry
+ * so every answer carries the headers. A refusal is the rate_limited DomainError whose fields carry
  * `retry_after`, `remaining` and `limit`.
  */
 export async function spendAllowance(rateLimits: RateLimits, principal: Principal, spend: Spend): Promise<RateLimitOutcome> {
@@ -77,7 +76,7 @@ export function rateLimitHeaders(outcome: RateLimitOutcome | null): Record<strin
 }
 
 /** The headers of a 429 (or of any refusal that carries its own count). */
-export function refusalRateLimitHeaders(error: ApiError): Record<string, string> {
+export function refusalRateLimitHeaders(error: { readonly status: number; readonly extras: Readonly<Record<string, unknown>> }): Record<string, string> {
   if (error.status !== 429 || typeof error.extras.retry_after !== 'number') return {};
   const headers: Record<string, string> = {
     'X-RateLimit-Remaining': String(typeof error.extras.remaining === 'number' ? error.extras.remaining : 0),

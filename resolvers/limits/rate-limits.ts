@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RawQuery } from '../../db/open-database.js';
 import { deleteExpiredRateLimits } from '../../db/rate-limits.js';
 import { recordRateLimitRefusal } from '../../observability/metrics.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * The allowances of SPEC 8 plus the public checks' own. Counters live in the database's `rate_limits`
@@ -47,7 +47,7 @@ export interface RateLimitOutcome {
 
 export interface RateLimits {
   /**
-   * Counts `points` calls (default one); throws a 429 ApiError with retry_after when the allowance
+   * Counts `points` calls (default one); throws a 429 DomainError with retry_after when the allowance
    * cannot cover them all (then none runs). `allowance` replaces the class's default (an account's
    * operator-set limit).
    */
@@ -118,8 +118,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
   };
 
   const unavailable = () =>
-    new ApiError(
-      503,
+    new DomainError(
       'rate_limit_unavailable',
       `The request could not be counted because the ${store.kind === 'redis' ? 'rate-limit store (Redis)' : 'database'} cannot be reached; retry in a few seconds.`,
       { retry_after: 5 },
@@ -137,8 +136,7 @@ export function createRateLimits(store: RateLimitStore, overrides: Partial<Recor
           const spec = RATE_LIMIT_CLASSES[kind];
           recordRateLimitRefusal(kind);
           const asked = count > 1 ? ` (this request asked for ${count})` : '';
-          throw new ApiError(
-            429,
+          throw new DomainError(
             'rate_limited',
             `Too many requests: the ${kind} allowance is ${points} per ${spec.duration === 60 ? 'minute' : spec.duration === 3600 ? 'hour' : `${spec.duration / 60} minutes`} per ${spec.per}${asked}; wait ${retryAfter} seconds and retry.`,
             { retry_after: retryAfter, remaining: Math.max(0, error.remainingPoints), limit: points },

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { createQuestionBudget, type QuestionBudget } from '../../clients/dns/question-budget.js';
 import type { CheckLimits } from '../../config/settings.js';
 import { BULK_CHECKS, CHECK_COSTS, MAX_CHECK_COST, describeCheckCosts } from './check-costs.js';
@@ -82,8 +82,7 @@ export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSign
     claimCheck(field) {
       const cost = CHECK_COSTS[field] ?? 1;
       if (spent + cost > MAX_CHECK_COST) {
-        throw new ApiError(
-          400,
+        throw new DomainError(
           'too_many_checks',
           `This request asks for more checks than one request may run: ${MAX_CHECK_COST} check units, counting every alias, batched operation and MCP message (${describeCheckCosts()}; ${spent} were spent before this one, which costs ${cost}). Send the rest in another request.`,
           { limit: MAX_CHECK_COST },
@@ -96,7 +95,7 @@ export function createRequestScope(limits: CheckLimits, callerSignal?: AbortSign
       if (!bulk) return;
       const total = (items.get(field) ?? 0) + count;
       if (total > bulk.limit) {
-        throw badRequest(
+        throw new DomainError(
           'too_many_items',
           `This request asks ${field} about ${total} ${bulk.items} in all (counting every alias, batched operation and MCP message); one request may carry at most ${bulk.limit}, as one REST call does. Split the list over several requests.`,
           { limit: bulk.limit },

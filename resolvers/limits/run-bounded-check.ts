@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import type { FullCheckContext } from '../checks/full-check-context.js';
 import type { DnsLookup } from '../../clients/dns/dns-types.js';
@@ -109,7 +109,7 @@ export async function runBoundedCheck<Input>(
   }
   const bytes = Buffer.byteLength(JSON.stringify(answer) ?? '');
   if (!scope.claimAnswerBytes(bytes)) {
-    throw badRequest(
+    throw new DomainError(
       'answer_too_large',
       `The answer of ${field} would take this request's answers past ${limits.maxAnswerBytes} bytes (CHECKS_MAX_ANSWER_BYTES), so it was dropped; ask for fewer items or checks per request.`,
       { limit: limits.maxAnswerBytes },
@@ -123,7 +123,7 @@ function countItems(raw: unknown, param: string, limit: number): number {
   try {
     return parseBulkInput(raw, param, limit, '').length;
   } catch (error) {
-    if (error instanceof ApiError) return 0;
+    if (error instanceof DomainError) return 0;
     throw error;
   }
 }

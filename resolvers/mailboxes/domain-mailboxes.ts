@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError, operation, sentence } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { normalizeDomain } from '../checks/normalize-domain.js';
@@ -36,17 +36,16 @@ const SUSPENDED_ORDER_STATUSES = new Set(['unpaid', 'cancelled', 'paused']);
 
 export function refuseSuspendedOrder(status: string, what: string): void {
   if (SUSPENDED_ORDER_STATUSES.has(status))
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'order_suspended',
-      `The order's subscription is ${status}, so ${what} are not available; pay its open invoice on the portal's Billing page (or POST /v1/portal/billing/pay) and ask again.`,
+      sentence`The order's subscription is ${status}, so ${what} are not available; pay its open invoice on the portal's Billing page (or ${operation('pay_invoices')}) and ask again.`,
       { order_status: status },
     );
 }
 
 export function provider(ctx: Context): MailboxProvider {
   const found = ctx.services.mailboxProvider;
-  if (!found) throw new ApiError(503, 'provider_unavailable', 'The mailbox provider is not configured on this instance; try again shortly.');
+  if (!found) throw new DomainError('provider_unavailable', 'The mailbox provider is not configured on this instance; try again shortly.');
   return found;
 }
 
@@ -100,26 +99,24 @@ export async function resetMailboxPassword(rawEmail: string, ctx: Context): Prom
   const at = rawEmail.lastIndexOf('@');
   const localPart = rawEmail.slice(0, at).trim().toLowerCase();
   if (at <= 0 || localPart.length === 0 || localPart.length > 64)
-    throw badRequest(
-      'invalid_email',
-      `"${rawEmail.slice(0, 80)}" is not a mailbox address; send one of yours, e.g. ada@example.com (GET /v1/portal/domains/{domain}/mailboxes lists them).`,
+    throw new DomainError(
+      'invalid_mailbox_address',
+      sentence`"${rawEmail.slice(0, 80)}" is not a mailbox address; send one of yours, e.g. ada@example.com (${operation('list_domain_mailboxes')} lists them).`,
     );
   const { domain } = normalizeDomain(rawEmail.slice(at + 1), 'email');
   const mailbox = await findAccountMailbox(ctx.services.db, accountId, localPart, domain);
   if (!mailbox)
-    throw new ApiError(
-      404,
+    throw new DomainError(
       'mailbox_not_found',
-      `There is no mailbox ${localPart}@${domain} on your orders; GET /v1/portal/domains/${domain}/mailboxes lists a domain's mailboxes.`,
+      sentence`There is no mailbox ${localPart}@${domain} on your orders; ${operation('list_domain_mailboxes', { domain })} lists a domain's mailboxes.`,
     );
   refuseSuspendedOrder(mailbox.order_status, "this mailbox's credentials");
   const email = `${mailbox.local_part}@${mailbox.domain}`;
   const status = statusOf(mailbox.status);
   if (status === 'pending')
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'mailbox_pending',
-      `${email} is not created at the provider yet, so it has no password to reset; its domain's build makes one (GET /v1/domains/${mailbox.domain}/setup shows the build state).`,
+      sentence`${email} is not created at the provider yet, so it has no password to reset; its domain's build makes one (${operation('get_domain_setup', { domain: mailbox.domain })} shows the build state).`,
     );
   const password = await replacePassword(ctx, mailbox.id, email);
   const eventId = await recordEvent(ctx.services.db, accountId, 'mailbox.password_reset', {
@@ -152,7 +149,7 @@ async function replacePassword(ctx: Context, mailboxId: number, email: string): 
   const password = generateMailboxPassword();
   const set = await provider(ctx).setPassword(email, password);
   if (!set.ok)
-    throw new ApiError(502, 'provider_refused', `The mail provider refused the new password of ${email}: ${set.reason} Nothing was changed; try again later.`);
+    throw new DomainError('provider_refused', `The mail provider refused the new password of ${email}: ${set.reason} Nothing was changed; try again later.`);
   await setMailboxPassword(ctx.services.db, mailboxId, encryptSecret(ctx.services.secretsKey, password, mailboxSealPurpose(mailboxId)));
   return password;
 }

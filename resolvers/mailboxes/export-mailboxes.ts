@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { findOwnedOrder } from '../changes/find-owned.js';
@@ -223,7 +223,7 @@ export async function exportOrderMailboxes(subscriptionId: string, rawFormat: st
   const accountId = await requireAccountId(ctx);
   const wanted = rawFormat?.trim().toLowerCase() || null;
   if (wanted !== null && !isExportFormat(wanted))
-    throw badRequest(
+    throw new DomainError(
       'unknown_format',
       `"${rawFormat?.slice(0, 40)}" is not an export format; send format= one of ${Object.keys(EXPORT_FORMATS).join(', ')}, or leave it out for the order's sequencer's.`,
       { allowed: Object.keys(EXPORT_FORMATS) },
@@ -237,7 +237,7 @@ export async function exportOrderMailboxes(subscriptionId: string, rawFormat: st
     if (statusOf(m.status) !== 'active') continue;
     const email = `${m.local_part}@${m.domain}`;
     const password = await passwordOf(ctx, m, email, 'active');
-    if (password === null) throw new ApiError(500, 'internal', 'An active mailbox had no password.');
+    if (password === null) throw new DomainError('internal', 'An active mailbox had no password.');
     rows.push({ email, firstName: m.first_name, lastName: m.last_name, password, connection });
   }
   const eventId = await recordEvent(ctx.services.db, accountId, 'mailbox.credentials_revealed', {

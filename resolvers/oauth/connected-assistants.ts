@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { deleteOAuthRecordsOfGrant, deleteOAuthRecordsOfUser, findOAuthGrantOfUser, listOAuthGrantsOfUser } from '../../db/oauth-records.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { signedInPerson } from '../people/signed-in-person.js';
 import { isScope, type Scope } from '../auth/scopes.js';
 
@@ -51,8 +51,7 @@ export async function revokeConnectedAssistant(ctx: Context, connectionId: strin
   const me = await signedInPerson(ctx);
   const grant = await findOAuthGrantOfUser(ctx.services.db, me.userId, connectionId);
   if (!grant) {
-    throw new ApiError(
-      404,
+    throw new DomainError(
       'connection_not_found',
       `You have no connected assistant ${connectionId}; list them with connectedAssistants (the portal's settings) and use a connectionId from there.`,
     );

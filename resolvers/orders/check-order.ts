@@ -1,6 +1,6 @@
 import { listDomainsOnOrders } from '../../db/domains.js';
 import { getDomain } from 'tldts';
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { normalizeDomain } from '../checks/normalize-domain.js';
 import { checkProviderDomain } from '../checks/provider-domain/check-provider-domain.js';
@@ -42,16 +42,16 @@ const RESERVED_LOCAL_PARTS = new Set(['postmaster', 'abuse', 'hostmaster', 'mail
  */
 export async function checkOrder(input: OrderInput, accountId: number, ctx: Context): Promise<CheckedOrder> {
   const mailboxCount = input.domains.reduce((sum, d) => sum + d.mailboxes.length, 0);
-  if (input.domains.length === 0) throw badRequest('no_domains', 'Send at least one domain in "domains", each with its mailboxes.', { problems: [] });
+  if (input.domains.length === 0) throw new DomainError('no_domains', 'Send at least one domain in "domains", each with its mailboxes.', { problems: [] });
   if (input.domains.length > ORDER_LIMITS.domains) {
-    throw badRequest(
+    throw new DomainError(
       'too_many_domains',
       `An order holds at most ${ORDER_LIMITS.domains} domains; this one has ${input.domains.length}. Split it into several orders.`,
       { problems: [] },
     );
   }
   if (mailboxCount > ORDER_LIMITS.mailboxes) {
-    throw badRequest(
+    throw new DomainError(
       'too_many_mailboxes',
       `An order holds at most ${ORDER_LIMITS.mailboxes} mailboxes; this one has ${mailboxCount}. Split it into several orders.`,
       { problems: [] },
@@ -80,7 +80,7 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
   const errors = groupProblems(shown, issues, (issue) => issue.severity === 'error');
   if (errors.length) {
     const count = errors.reduce((n, g) => n + g.issues.filter((x) => x.severity === 'error').length, 0);
-    throw badRequest(
+    throw new DomainError(
       'order_problems',
       `The order cannot be placed as sent: ${count} problem${count === 1 ? '' : 's'} on ${errors.length} domain${errors.length === 1 ? '' : 's'}, listed in "problems"; fix them and send it again.`,
       { problems: groupProblems(shown, issues, () => true) },
@@ -106,7 +106,7 @@ function checkDomainEntry(
   try {
     domain = normalizeDomain(d.domain, `${at}.domain`).domain;
   } catch (error) {
-    add(i, { severity: 'error', code: 'invalid_domain', field: `${at}.domain`, message: error instanceof ApiError ? error.detail : 'Not a domain name.' });
+    add(i, { severity: 'error', code: 'invalid_domain', field: `${at}.domain`, message: error instanceof DomainError ? error.detail : 'Not a domain name.' });
   }
   shown.push(domain ?? d.domain.trim().toLowerCase());
   if (domain !== null) {
@@ -150,7 +150,7 @@ function checkDomainEntry(
         severity: 'error',
         code: 'invalid_forward_to',
         field: `${at}.forward_to`,
-        message: error instanceof ApiError ? error.detail : 'Not a domain name.',
+        message: error instanceof DomainError ? error.detail : 'Not a domain name.',
       });
     }
   }

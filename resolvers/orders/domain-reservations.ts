@@ -2,7 +2,7 @@ import { deleteDomainReservations, deleteExpiredDomainReservations, holdDomainRe
 import { listDomainsNamed } from '../../db/domains.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { groupProblems, type OrderIssue } from './order-problems.js';
 
 /**
@@ -52,7 +52,7 @@ export async function reserveDomains(db: Kysely<Database>, domains: readonly str
     });
     if (issues.size === 0) return;
     // Throwing rolls back the holds this call just made.
-    throw badRequest(
+    throw new DomainError(
       'order_problems',
       `The order cannot be placed as sent: ${issues.size} domain${issues.size === 1 ? ' is' : 's are'} already on an order or being ordered, listed in "problems"; nothing was charged.`,
       { problems: groupProblems(domains, issues, () => true) },

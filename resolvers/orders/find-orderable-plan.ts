@@ -1,5 +1,5 @@
 import { findPlanBySku } from '../../db/plans.js';
-import { ApiError } from '../api-error.js';
+import { DomainError, operation, sentence } from '../domain-error.js';
 import type { Context } from '../context.js';
 import type { Plan } from '../../db/schema.js';
 
@@ -9,9 +9,13 @@ import type { Plan } from '../../db/schema.js';
  */
 export async function findOrderablePlan(ctx: Context, accountId: number, sku: string): Promise<Plan> {
   const plan = await findPlanBySku(ctx.services.db, accountId, sku);
-  if (!plan) throw new ApiError(404, 'sku_not_found', `There is no sku "${sku.slice(0, 80)}" in your catalogue; GET /v1/catalogue lists what you can order.`);
+  if (!plan)
+    throw new DomainError(
+      'sku_not_found',
+      sentence`There is no sku "${sku.slice(0, 80)}" in your catalogue; ${operation('list_catalogue')} lists what you can order.`,
+    );
   if (!plan.orderable) {
-    throw new ApiError(409, 'sku_not_orderable', `"${plan.sku}" cannot be ordered through the API: ${plan.why_not ?? 'it is ordered in the portal.'}`, {
+    throw new DomainError('sku_not_orderable', `"${plan.sku}" cannot be ordered through the API: ${plan.why_not ?? 'it is ordered in the portal.'}`, {
       why_not: plan.why_not,
     });
   }

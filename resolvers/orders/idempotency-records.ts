@@ -7,7 +7,7 @@ import {
 } from '../../db/idempotency-records.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ApiError } from '../api-error.js';
+import { DomainError, input, sentence } from '../domain-error.js';
 import { IdempotencyKeyReusedError } from '../../clients/payments/payment-errors.js';
 
 /** SPEC 4.2 Idempotency rule 1. */
@@ -20,27 +20,22 @@ const KEY = /^[A-Za-z0-9.:_-]{8,64}$/;
  */
 export const DEFAULT_CLAIM_MS = 120_000;
 
-/** How each door takes the key: a REST header, an MCP argument, a GraphQL argument. */
-const KEY_NAME = { rest: 'the Idempotency-Key header', mcp: 'the argument "idempotency_key"', graphql: 'the argument "idempotencyKey"' } as const;
-
 /**
- * A missing or malformed key is input not in the expected shape: 422 like any other such field on
- * the account API (one class, operations/describe-input-error.ts; SPEC 7).
+ * A missing or malformed key is input not in the expected shape, refused like any other such field
+ * on the account API (one class, operations/describe-input-error.ts; SPEC 7). Each door names the
+ * key as it takes it (a REST header, an MCP argument, a GraphQL argument): the `idempotency_key` term.
  */
-export function checkIdempotencyKey(key: string | null | undefined, door: keyof typeof KEY_NAME = 'rest'): string {
-  const name = KEY_NAME[door];
+export function checkIdempotencyKey(key: string | null | undefined): string {
   if (key === undefined || key === null || key === '') {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'idempotency_key_missing',
-      `Send ${name}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.`,
+      sentence`Send ${input('idempotency_key')}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.`,
     );
   }
   if (!KEY.test(key)) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'idempotency_key_malformed',
-      `${name.charAt(0).toUpperCase()}${name.slice(1)} must be 8 to 64 characters, each a letter, digit, ".", "-", ":" or "_"; "${key.slice(0, 70)}" is not. A UUID works.`,
+      sentence`${input('idempotency_key', true)} must be 8 to 64 characters, each a letter, digit, ".", "-", ":" or "_"; "${key.slice(0, 70)}" is not. A UUID works.`,
     );
   }
   return key;

@@ -1,5 +1,5 @@
 import { findOrderPreview, upsertOrderPreview } from '../../db/order-previews.js';
-import { ApiError } from '../api-error.js';
+import { DomainError, operation, sentence } from '../domain-error.js';
 import type { Context } from '../context.js';
 import type { Plan } from '../../db/schema.js';
 import { formatMoney } from './promotion-codes.js';
@@ -31,11 +31,9 @@ export async function refuseIfPriceChanged(ctx: Context, accountId: number, orde
     seen.interval === plan.interval &&
     seen.mailboxes_per_unit === plan.mailboxes_per_unit;
   if (same) return;
-  throw new ApiError(
-    409,
+  throw new DomainError(
     'price_changed',
-    `The price of "${plan.sku}" changed since you previewed this order (${formatMoney(seen.unit_amount, seen.currency)} per ${seen.mailboxes_per_unit} mailbox${seen.mailboxes_per_unit === 1 ? '' : 'es'} a ${seen.interval} then, ` +
-      `${formatMoney(plan.unit_amount, plan.currency)} per ${plan.mailboxes_per_unit} a ${plan.interval} now), so nothing was charged. Preview it again (POST /v1/orders/preview), then place it.`,
+    sentence`The price of "${plan.sku}" changed since you previewed this order (${formatMoney(seen.unit_amount, seen.currency)} per ${seen.mailboxes_per_unit} mailbox${seen.mailboxes_per_unit === 1 ? '' : 'es'} a ${seen.interval} then, ${formatMoney(plan.unit_amount, plan.currency)} per ${plan.mailboxes_per_unit} a ${plan.interval} now), so nothing was charged. Preview it again (${operation('preview_order')}), then place it.`,
     { previewed_unit_amount: seen.unit_amount, unit_amount: plan.unit_amount, currency: plan.currency },
   );
 }

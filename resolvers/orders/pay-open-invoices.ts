@@ -1,7 +1,7 @@
 import { claimInvoicePayment, listOpenInvoicesToPay, markInvoicePaid, releaseInvoicePayment } from '../../db/invoices.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { PaymentProcessor } from '../../clients/payments/payment-processor.js';
 import { creditReferrer } from '../referrals/credit-referrer.js';
 
@@ -81,7 +81,7 @@ export async function payOpenInvoices(
 }
 
 function outcomeOf(error: unknown): 'declined' | 'no_card' | 'unavailable' | 'other' {
-  if (!(error instanceof ApiError)) return 'other';
+  if (!(error instanceof DomainError)) return 'other';
   if (error.code === 'card_declined') return 'declined';
   if (error.code === 'no_payment_method') return 'no_card';
   if (error.code === 'payment_processor_unavailable') return 'unavailable';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { NoPaymentMethodError, PaymentInProgressError, ProcessorUnavailableError } from '../../clients/payments/payment-errors.js';
@@ -35,7 +35,7 @@ const WAIT_FOR_SAME_KEY_MS = 20_000;
  *    retry with the same key takes the claim over and step 6 finds the processor's subscription.
  */
 export async function placeOrder(input: OrderInput, rawKey: string | null | undefined, ctx: Context): Promise<PlacedOrder> {
-  const key = checkIdempotencyKey(rawKey, ctx.door);
+  const key = checkIdempotencyKey(rawKey);
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
   const claim = await waitForClaim(ctx, accountId, key, hashOf(input));
@@ -65,8 +65,7 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
     if (!card) throw new NoPaymentMethodError();
     const priceRef = plan.processor_price_id ?? (payments.kind === 'sandbox' ? `plan_${plan.id}` : null);
     if (!priceRef) {
-      throw new ApiError(
-        409,
+      throw new DomainError(
         'plan_not_priced',
         `"${plan.sku}" has no price at the payment processor yet, so it cannot be charged; nothing was charged. Ask the operator to set it up.`,
       );
@@ -114,8 +113,7 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
       await ctx.services.payments.cancelSubscription(subscription.subscriptionId).catch(() => undefined);
       await giveBackHolds();
       await releaseIdempotencyKey(db, accountId, key).catch(() => undefined);
-      throw new ApiError(
-        409,
+      throw new DomainError(
         'domain_taken_while_placing',
         `A domain of this order was placed on another order a moment ago, so this order was not recorded and its subscription ${subscription.subscriptionId} was cancelled. ` +
           'If the first invoice was charged, quote that id to support for a refund; then preview again.',

@@ -1,6 +1,6 @@
 import { findPlanSku } from '../../db/plans.js';
 import { findPromotionCode } from '../../db/promotion-codes.js';
-import { badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import type { Plan, PromotionCode } from '../../db/schema.js';
 import { holdsRedemption } from './promotion-redemptions.js';
@@ -37,13 +37,13 @@ export async function findPromotion(
 ): Promise<PromotionCode | null> {
   if (raw === undefined || raw === null) return null;
   const code = raw.trim().toUpperCase();
-  if (code === '') throw badRequest('promotion_code_empty', '"promotion_code" is empty; leave it out, or send the code.');
+  if (code === '') throw new DomainError('promotion_code_empty', '"promotion_code" is empty; leave it out, or send the code.');
   const row = await findPromotionCode(ctx.services.db, accountId, code);
   const extras = { promotion_code: code, problems: [] };
   if (!row)
-    throw badRequest('promotion_code_unknown', `The promotion code "${code.slice(0, 40)}" is unknown: check its spelling, or order without it.`, extras);
+    throw new DomainError('promotion_code_unknown', `The promotion code "${code.slice(0, 40)}" is unknown: check its spelling, or order without it.`, extras);
   if (row.expires_at !== null && new Date(row.expires_at) <= now) {
-    throw badRequest(
+    throw new DomainError(
       'promotion_code_expired',
       `The promotion code "${code}" expired on ${new Date(row.expires_at).toISOString().slice(0, 10)}; order without it or with another code.`,
       extras,
@@ -54,7 +54,7 @@ export async function findPromotion(
     row.times_redeemed >= row.max_redemptions &&
     !(heldByKey && (await holdsRedemption(ctx.services.db, row.id, accountId, heldByKey)))
   ) {
-    throw badRequest(
+    throw new DomainError(
       'promotion_code_used_up',
       `The promotion code "${code}" has been used the ${row.max_redemptions} time${row.max_redemptions === 1 ? '' : 's'} it allows; order without it or with another code.`,
       extras,
@@ -62,14 +62,14 @@ export async function findPromotion(
   }
   if (row.plan_id !== null && row.plan_id !== plan.id) {
     const other = await findPlanSku(ctx.services.db, row.plan_id);
-    throw badRequest(
+    throw new DomainError(
       'promotion_code_wrong_plan',
       `The promotion code "${code}" applies to ${other ? `the plan "${other.sku}"` : 'another plan'} only, not to "${plan.sku}"; order without it or with another code.`,
       extras,
     );
   }
   if (row.amount_off !== null && row.currency !== null && row.currency.toLowerCase() !== plan.currency.toLowerCase()) {
-    throw badRequest(
+    throw new DomainError(
       'promotion_code_wrong_plan',
       `The promotion code "${code}" takes off an amount in ${row.currency.toUpperCase()}, but "${plan.sku}" is billed in ${plan.currency.toUpperCase()}; order without it.`,
       extras,

@@ -2,7 +2,7 @@ import { addPromotionCodeRedemptions, lockPromotionCode } from '../../db/promoti
 import { deletePromotionRedemption, findPromotionRedemption, insertPromotionRedemption } from '../../db/promotion-redemptions.js';
 import type { Kysely } from 'kysely';
 import type { Database, PromotionCode } from '../../db/schema.js';
-import { badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 
 /**
  * Takes one of a code's redemptions for a placement before the card is charged, so two placements
@@ -16,7 +16,7 @@ export async function reserveRedemption(db: Kysely<Database>, promotion: Promoti
     const held = await findPromotionRedemption(trx, promotion.id, accountId, key);
     if (held) return;
     if (code.max_redemptions !== null && code.times_redeemed >= code.max_redemptions) {
-      throw badRequest(
+      throw new DomainError(
         'promotion_code_used_up',
         `The promotion code "${promotion.code}" has just been used the ${code.max_redemptions} time${code.max_redemptions === 1 ? '' : 's'} it allows; nothing was charged. Order without it or with another code.`,
         { promotion_code: promotion.code, problems: [] },

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Caller } from '../auth/api-keys.js';
 import { scopesOfRole } from './permissions.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { hashToken } from './sessions.js';
 
 /**
@@ -16,7 +16,7 @@ export async function authenticateSession(db: Kysely<Database>, token: string, n
   try {
     row = await findSessionWithUser(db, hashToken(token));
   } catch {
-    throw new ApiError(503, 'auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
+    throw new DomainError('auth_unavailable', 'Sign-in checks are unavailable because the database cannot be reached; retry in a few seconds.', {
       retry_after: 5,
     });
   }

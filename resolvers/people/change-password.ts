@@ -1,7 +1,7 @@
 import { revokeSessionsOfUser } from '../../db/sessions.js';
 import { findUserCredentials, setUserPasswordHash } from '../../db/users.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { checkPassword, hashPassword } from './passwords.js';
 import { requirePassword } from './users.js';
 import { signedInPerson } from './signed-in-person.js';
@@ -24,14 +24,13 @@ export async function changePassword(
   const user = await findUserCredentials(db, me.userId);
   await rateLimits.consume('signInEmail', `${ctx.clientAddress} ${user.email}`);
   if (!(await checkPassword(user.password_hash, input.currentPassword.slice(0, 200)))) {
-    throw new ApiError(
-      400,
+    throw new DomainError(
       'wrong_password',
       'The current password is not right; type the one you sign in with, or sign out and reset it from the sign-in page.',
     );
   }
   const newPassword = requirePassword(input.newPassword);
-  if (newPassword === input.currentPassword) throw new ApiError(422, 'same_password', 'The new password is the current one; choose a different one.');
+  if (newPassword === input.currentPassword) throw new DomainError('same_password', 'The new password is the current one; choose a different one.');
   const passwordHash = await hashPassword(newPassword);
   const ended = await db.transaction().execute(async (trx) => {
     await setUserPasswordHash(trx, me.userId, passwordHash);

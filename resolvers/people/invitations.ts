@@ -3,7 +3,7 @@ import { findUserAccountByEmail, findUserWithAccount } from '../../db/users.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { dropPendingInvitations, INVITATION_DAYS, issueInvitation } from './user-tokens.js';
 import { hashToken } from './sessions.js';
 import { normalizeEmail, type Role } from './users.js';
@@ -50,9 +50,8 @@ export async function cancelInvitation(ctx: Context, rawEmail: string): Promise<
   return { email, cancelled: true };
 }
 
-function noInvitation(email: string): ApiError {
-  return new ApiError(
-    404,
+function noInvitation(email: string): DomainError {
+  return new DomainError(
     'invitation_not_found',
     `There is no pending invitation for ${email} on your account; list them with the invitations query, or invite the address.`,
   );
@@ -63,7 +62,7 @@ async function sendInvitation(ctx: Context, accountId: number, inviterId: number
   const sender = await findUserWithAccount(db, inviterId);
   const holder = await findUserAccountByEmail(db, email);
   if (holder?.account_id === accountId)
-    throw new ApiError(409, 'already_a_member', `${email} already signs in to your account; change their role in the people list instead.`);
+    throw new DomainError('already_a_member', `${email} already signs in to your account; change their role in the people list instead.`);
   const { token, expiresAt } = await db.transaction().execute((trx) => issueInvitation(trx, { accountId, email, role, invitedByUserId: inviterId }));
   const apiUrl = config.apiUrl;
   const text = holder

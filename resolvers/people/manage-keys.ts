@@ -1,7 +1,7 @@
 import { findAccountApiKey, listApiKeysWithMaker, lockAccountApiKey, markApiKeyRolled } from '../../db/api-keys.js';
 import { findUserWithAccount } from '../../db/users.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { createApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
 import type { Role } from './users.js';
@@ -47,12 +47,11 @@ export async function createKeyForPerson(
 ): Promise<NewKey> {
   const { accountId, userId, role } = await requirePermission(ctx, 'createKeys');
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 100) throw new ApiError(422, 'invalid_name', 'Give the key a name of 1 to 100 characters, saying where it is used.');
+  if (name.length < 1 || name.length > 100) throw new DomainError('invalid_name', 'Give the key a name of 1 to 100 characters, saying where it is used.');
   const scopes = [...new Set(input.scopes)];
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'invalid_scopes',
       `Scopes must be one or more of ${SCOPES.join(', ')}${unknown.length ? `; "${unknown.join('", "')}" is not one` : ''}.`,
     );
@@ -61,8 +60,7 @@ export async function createKeyForPerson(
   // A key holds at most what its maker's role holds (docs/people.md): no member-made orders:place key.
   const beyond = valid.filter((s) => !roleMay(role, s));
   if (beyond.length > 0) {
-    throw new ApiError(
-      403,
+    throw new DomainError(
       'scope_beyond_role',
       `As a ${role} you can give a key only ${scopesOfRole(role).join(', ')}; leave out ${beyond.join(', ')}, or ask an owner of your account to make that key.`,
       { role, scopes_allowed: scopesOfRole(role) },
@@ -93,8 +91,7 @@ export const MAX_ROLL_GRACE_HOURS = 7 * 24;
 function checkExpiry(expiresAt: Date, now: Date): void {
   const latest = new Date(now.getTime() + MAX_KEY_LIFETIME_DAYS * 86_400_000);
   if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime() || expiresAt > latest) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'invalid_expiry',
       `Give expiresAt as a time after now and before ${latest.toISOString().slice(0, 10)} (at most ${MAX_KEY_LIFETIME_DAYS / 365} years), or leave it out for a key that does not expire.`,
     );
@@ -116,29 +113,27 @@ export interface RolledKey extends NewKey {
 export async function rollKeyForPerson(ctx: Context, keyId: number, graceHours: number, now: Date = new Date()): Promise<RolledKey> {
   const { accountId, userId, role } = await requirePermission(ctx, 'revokeOwnKeys');
   if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROLL_GRACE_HOURS) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'invalid_grace_period',
       `Give graceHours as a whole number of hours from 0 (the old key stops now) to ${MAX_ROLL_GRACE_HOURS} (a week).`,
     );
   }
   return ctx.services.db.transaction().execute(async (trx) => {
     const old = await lockAccountApiKey(trx, accountId, keyId);
-    if (!old) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
+    if (!old) throw new DomainError('key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
     if (old.created_by_user_id !== userId && !roleMay(role, 'revokeAnyKey')) throw roleRefusal(role, 'revokeAnyKey');
     if (old.rolled_to_key_id !== null) {
-      throw new ApiError(409, 'key_already_rolled', `Key ${keyId} was already rolled to key ${old.rolled_to_key_id}; roll that key instead.`, {
+      throw new DomainError('key_already_rolled', `Key ${keyId} was already rolled to key ${old.rolled_to_key_id}; roll that key instead.`, {
         rolled_to_key_id: old.rolled_to_key_id,
       });
     }
     if (old.revoked_at !== null || (old.expires_at !== null && old.expires_at.getTime() <= now.getTime())) {
-      throw new ApiError(409, 'key_not_active', `Key ${keyId} is revoked or expired, so there is nothing to roll; make a new key with createApiKey.`);
+      throw new DomainError('key_not_active', `Key ${keyId} is revoked or expired, so there is nothing to roll; make a new key with createApiKey.`);
     }
     const scopes = old.scopes.split(',').filter(isScope);
     const beyond = scopes.filter((s) => !roleMay(role, s));
     if (beyond.length > 0) {
-      throw new ApiError(
-        403,
+      throw new DomainError(
         'scope_beyond_role',
         `Key ${keyId} holds ${beyond.join(', ')}, which a ${role} cannot give a key; ask an owner of your account to roll it.`,
         { role, scopes_allowed: scopesOfRole(role) },
@@ -160,7 +155,7 @@ export async function revokeKeyForPerson(ctx: Context, keyId: number): Promise<{
   const { accountId, userId, role } = await requirePermission(ctx, 'revokeOwnKeys');
   // Another account's key is "no such key", never a hint that it exists.
   const owned = await findAccountApiKey(ctx.services.db, accountId, keyId);
-  if (!owned) throw new ApiError(404, 'key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
+  if (!owned) throw new DomainError('key_not_found', `There is no key ${keyId} on your account; list them with the apiKeys query.`);
   if (owned.created_by_user_id !== userId && !roleMay(role, 'revokeAnyKey')) throw roleRefusal(role, 'revokeAnyKey');
   await revokeApiKey(ctx.services.db, keyId);
   return { keyId, revoked: true };

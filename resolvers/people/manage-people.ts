@@ -4,7 +4,7 @@ import { deleteUser, lockUsersOfAccount, setUserRole } from '../../db/users.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import type { Role } from './users.js';
 import { requirePermission, roleMay } from './permissions.js';
 import { dropPendingInvitations } from './user-tokens.js';
@@ -24,12 +24,12 @@ async function lockPeople(trx: Transaction<Database>, accountId: number, userId:
   const people = await lockUsersOfAccount(trx, accountId);
   const target = people.find((p) => p.id === userId);
   // Another account's person is "no such person", never a hint that they exist.
-  if (!target) throw new ApiError(404, 'person_not_found', `There is no person ${userId} on your account; list them with the people query.`);
+  if (!target) throw new DomainError('person_not_found', `There is no person ${userId} on your account; list them with the people query.`);
   return { target, owners: people.filter((p) => p.role === 'owner').length };
 }
 
-function lastOwner(email: string, doing: string): ApiError {
-  return new ApiError(409, 'last_owner', `${email} is the account's last owner and cannot be ${doing}; make another person an owner first.`);
+function lastOwner(email: string, doing: string): DomainError {
+  return new DomainError('last_owner', `${email} is the account's last owner and cannot be ${doing}; make another person an owner first.`);
 }
 
 export interface RemovedPerson {

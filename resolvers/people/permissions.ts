@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { SCOPES, type Scope } from '../auth/scopes.js';
 import type { Role } from './users.js';
 import { signedInPerson, type SignedInPerson } from './signed-in-person.js';
@@ -35,10 +35,9 @@ export function scopesOfRole(role: Role): Scope[] {
 }
 
 /** The 403 for a signed-in person whose role lacks a permission, naming the role and who can. */
-export function roleRefusal(role: Role, permission: Permission): ApiError {
+export function roleRefusal(role: Role, permission: Permission): DomainError {
   const owners = PERMISSION_MATRIX[permission].owner;
-  return new ApiError(
-    403,
+  return new DomainError(
     owners ? 'owner_only' : 'role_forbidden',
     `As a ${role} of this account you cannot ${PERMISSION_MATRIX[permission].doing}; ask an owner of your account${owners ? ' to do it or to make you an owner' : ''}.`,
     { role, permission },

@@ -2,7 +2,7 @@ import { insertAccount } from '../../db/accounts.js';
 import { findUserIdByEmail, insertUser } from '../../db/users.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { giveDefaultPlans } from '../account/default-plans.js';
 import type { DefaultPlan } from '../../config/settings.js';
@@ -19,14 +19,14 @@ export function isRole(value: unknown): value is Role {
 export function normalizeEmail(value: unknown): string {
   const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
   if (!isEmailShape(email) || email.length > 254) {
-    throw new ApiError(422, 'invalid_email', 'Send "email" as an e-mail address such as ana@example.com.');
+    throw new DomainError('invalid_email', 'Send "email" as an e-mail address such as ana@example.com.');
   }
   return email;
 }
 
 export function requirePassword(value: unknown): string {
   const problem = passwordProblem(value);
-  if (problem) throw new ApiError(422, 'invalid_password', problem);
+  if (problem) throw new DomainError('invalid_password', problem);
   return String(value);
 }
 
@@ -43,8 +43,8 @@ export async function createUser(db: Kysely<Database>, accountId: number, email:
   }
 }
 
-function emailTaken(email: string): ApiError {
-  return new ApiError(409, 'email_taken', `${email} already signs in to an account; sign in, or use "Forgot your password?" on the sign-in page.`);
+function emailTaken(email: string): DomainError {
+  return new DomainError('email_taken', `${email} already signs in to an account; sign in, or use "Forgot your password?" on the sign-in page.`);
 }
 
 /**

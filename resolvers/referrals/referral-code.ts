@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { findReferral, findReferralByCode, insertReferralOnce } from '../../db/referrals.js';
 import type { Database } from '../../db/schema.js';
-import { ApiError } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -42,13 +42,12 @@ export async function giveReferralCode(db: Db, accountId: number, named: { code?
 export async function referrerOfCode(db: Db, value: unknown): Promise<number | null> {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string')
-    throw new ApiError(422, 'invalid_referral_code', 'Send "referral_code" as text, such as the code in the referral link (?ref=...), or leave it out.');
+    throw new DomainError('invalid_referral_code', 'Send "referral_code" as text, such as the code in the referral link (?ref=...), or leave it out.');
   const code = value.trim().toUpperCase();
   if (code === '') return null;
   const referral = CODE_SHAPE.test(code) ? await findReferralByCode(db, code) : undefined;
   if (!referral)
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'unknown_referral_code',
       `No account has the referral code "${code.slice(0, 40)}"; check it with the person who shared it, or clear the referral code to sign up without one.`,
     );

@@ -5,9 +5,10 @@ import { insertDmarcReportRows } from '../../db/dmarc-report-rows.js';
 import { insertTlsReportPolicies } from '../../db/tls-report-policies.js';
 import { recordReportFile } from '../../observability/metrics.js';
 import { log } from '../../observability/log.js';
-import type { DmarcReport } from './parse-dmarc.js';
-import type { TlsReport } from './parse-tls-rpt.js';
+import type { DmarcRecord } from './parse-dmarc.js';
+import type { TlsPolicySummary } from './parse-tls-rpt.js';
 import type { ParsedReport } from './read-reports.js';
+import { readReportItems, type ReportInTransit } from './report-transit.js';
 import type { ReportLimits } from './report-limits.js';
 import { raiseReportAlerts } from './report-alerts.js';
 import type { ReportPool } from './report-pool.js';
@@ -71,14 +72,20 @@ export async function ingestReports(db: Kysely<Database>, pool: ReportPool, name
     }
     // An upload comes with the account's key and is stored for its own domains only (checked below);
     // a message counts only when the reporting organisation signed it.
-    const authenticated = options.via === 'upload' ? options.accountId !== undefined : isSignedByReporter(outcome.report, answer.dkim);
+    const authenticated = options.via === 'upload' ? options.accountId !== undefined : isSignedByReporter(outcome.report.header, answer.dkim);
     files.push(await storeReport(db, outcome.name, outcome.report, authenticated, options));
   }
   return files;
 }
 
-async function storeReport(db: Kysely<Database>, file: string, report: ParsedReport, authenticated: boolean, options: IngestOptions): Promise<IngestedFile> {
-  const messages = report.kind === 'dmarc' ? sum(report.records.map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions + p.failedSessions));
+async function storeReport(
+  db: Kysely<Database>,
+  file: string,
+  transit: ReportInTransit,
+  authenticated: boolean,
+  options: IngestOptions,
+): Promise<IngestedFile> {
+  const { header: report, messages, passed } = transit;
   const base = { file, kind: report.kind, reportId: report.reportId, orgName: report.orgName, domain: report.domain, messages, authenticated };
   if (options.expectedDomains && !options.expectedDomains.includes(report.domain)) {
     recordReportFile(options.via, report.kind, 'unknown_domain');
@@ -101,8 +108,6 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
         : `The report is for ${report.domain}, which is not a domain of your account; upload reports for your own domains only.`;
     return { ...base, status: 'unknown_domain', id: null, code: 'unknown_domain', detail };
   }
-  const passed =
-    report.kind === 'dmarc' ? sum(report.records.filter((r) => r.dmarcPass).map((r) => r.count)) : sum(report.policies.map((p) => p.successfulSessions));
   const day = dayOf(report.begin, report.end);
   const now = options.now ?? new Date();
   const id = await db.transaction().execute(async (trx) => {
@@ -120,17 +125,33 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
       policy: report.kind === 'dmarc' ? JSON.stringify(report.policy) : null,
       messages,
       messages_passed: passed,
-      records: report.kind === 'dmarc' ? report.records.length : report.policies.length,
+      records: transit.items,
       skipped_records: report.kind === 'dmarc' ? report.skippedRecords : 0,
       received_via: options.via,
       authenticated,
     });
     if (reportRowId === null) return null;
-    if (report.kind === 'dmarc') await insertDmarcReportRows(trx, dmarcRows(report, reportRowId, owner.domain_id, day, authenticated));
-    else await insertTlsReportPolicies(trx, tlsRows(report, reportRowId, owner.domain_id, day, authenticated));
+    // The rows go in a chunk at a time, each chunk parsed just before (report-transit.ts), with a
+    // turn of the event loop between chunks: the other requests are answered meanwhile.
+    let full: ParsedReport;
+    if (report.kind === 'dmarc') {
+      const records: DmarcRecord[] = [];
+      for await (const chunk of readReportItems<DmarcRecord>(transit.chunks)) {
+        records.push(...chunk);
+        await insertDmarcReportRows(trx, dmarcRows(chunk, reportRowId, owner.domain_id, day, authenticated));
+      }
+      full = { ...report, records };
+    } else {
+      const policies: TlsPolicySummary[] = [];
+      for await (const chunk of readReportItems<TlsPolicySummary>(transit.chunks)) {
+        policies.push(...chunk);
+        await insertTlsReportPolicies(trx, tlsRows(chunk, reportRowId, owner.domain_id, day, authenticated));
+      }
+      full = { ...report, policies };
+    }
     // The report and the alerts it raises commit together (the sweep fans the events out). Only a
     // report known to be its reporter's may alert, and only one whose period is near its receipt.
-    if (authenticated && alertableDates(report, now)) await raiseReportAlerts(trx, owner, report, reportRowId, day, now);
+    if (authenticated && alertableDates(report, now)) await raiseReportAlerts(trx, owner, full, reportRowId, day, now);
     return reportRowId;
   });
   recordReportFile(options.via, report.kind, id === null ? 'duplicate' : 'stored');
@@ -145,8 +166,8 @@ async function storeReport(db: Kysely<Database>, file: string, report: ParsedRep
   return { ...base, status: 'stored', id, code: null, detail: null };
 }
 
-function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, day: string, authenticated: boolean) {
-  return report.records.map((r) => ({
+function dmarcRows(records: readonly DmarcRecord[], reportRowId: number, domainId: number, day: string, authenticated: boolean) {
+  return records.map((r) => ({
     authenticated,
     report_id: reportRowId,
     domain_id: domainId,
@@ -168,8 +189,8 @@ function dmarcRows(report: DmarcReport, reportRowId: number, domainId: number, d
   }));
 }
 
-function tlsRows(report: TlsReport, reportRowId: number, domainId: number, day: string, authenticated: boolean) {
-  return report.policies.map((p) => ({
+function tlsRows(policies: readonly TlsPolicySummary[], reportRowId: number, domainId: number, day: string, authenticated: boolean) {
+  return policies.map((p) => ({
     authenticated,
     report_id: reportRowId,
     domain_id: domainId,
@@ -204,10 +225,6 @@ function alertableDates(report: ParsedReport, now: Date): boolean {
 /** The report's day: the UTC day of its period's middle (receivers' days start at midnight UTC, or nearly). */
 function dayOf(begin: Date, end: Date): string {
   return new Date((begin.getTime() + end.getTime()) / 2).toISOString().slice(0, 10);
-}
-
-function sum(values: readonly number[]): number {
-  return values.reduce((a, b) => a + b, 0);
 }
 
 function blank(file: string, status: IngestedFile['status'], kind: IngestedFile['kind'], code: string, detail: string): IngestedFile {

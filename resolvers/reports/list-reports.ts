@@ -44,12 +44,12 @@ export async function listReports(
 /** The same list as a page of a connection (GraphQL's reportsConnection: first, after, domain). */
 export async function listReportsPage(args: PageArgs & { readonly domain?: string | null }, ctx: Context): Promise<Page<ReportSummary>> {
   const accountId = await requireAccountId(ctx);
-  const request = readPageArgs(args, ctx, DEFAULT_REPORTS_LIMIT);
+  const request = readPageArgs(args, DEFAULT_REPORTS_LIMIT);
   let startingAfter: number | null = null;
   if (request.after !== null) {
     startingAfter = numericCursor(request.after);
     if (startingAfter === null || !(await findAccountReport(ctx.services.db, accountId, startingAfter)))
-      throw invalidCursor(ctx, 'the id of a report (a whole number)', request.after);
+      throw invalidCursor('the id of a report (a whole number)', request.after);
   }
   const domain = args.domain ? args.domain.trim().toLowerCase().replace(/\.$/, '') : null;
   const rows = await findReportsPage(ctx.services.db, accountId, { limit: request.limit, startingAfter, domain });

@@ -1,7 +1,8 @@
 // Runs in a worker thread of the report pool (report-pool.ts), never on the main thread: every
 // step here is CPU in proportion to what a stranger sent (MIME, base64, gzip, zip, XML, JSON,
 // DKIM's body hash), and the main thread only waits for the answer.
-import { readReports, type ParsedReport } from './read-reports.js';
+import { readReports } from './read-reports.js';
+import { packReport, type ReportInTransit } from './report-transit.js';
 import { screenReportMessage, type MessageScreen } from './screen-report-message.js';
 import { verifyReportDkim, type DkimVerdict } from './verify-report-dkim.js';
 import type { ReportLimits } from './report-limits.js';
@@ -9,7 +10,7 @@ import type { ReportRefusalCode } from './report-refusal.js';
 
 /** A refusal crosses the thread as data (an Error subclass would arrive as a plain Error). */
 export type WorkerFileOutcome =
-  | { readonly name: string; readonly report: ParsedReport }
+  | { readonly name: string; readonly report: ReportInTransit }
   | { readonly name: string; readonly refused: { readonly code: ReportRefusalCode; readonly detail: string } };
 
 export type ReportTask =
@@ -39,7 +40,9 @@ export default async function runReportTask(task: ReportTask): Promise<MessageSc
     task.dkimDnsServers ? verifyReportDkim(bytes, task.dkimDnsServers) : Promise.resolve({ verdicts: [], error: null }),
   ]);
   return {
-    files: outcomes.map((o) => ('refusal' in o ? { name: o.name, refused: { code: o.refusal.code, detail: o.refusal.detail } } : o)),
+    files: outcomes.map((o) =>
+      'refusal' in o ? { name: o.name, refused: { code: o.refusal.code, detail: o.refusal.detail } } : { name: o.name, report: packReport(o.report) },
+    ),
     dkim: dkim.verdicts,
     dkimError: dkim.error,
   };

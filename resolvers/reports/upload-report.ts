@@ -1,9 +1,10 @@
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError } from '../domain-error.js';
 import { requireAccountId } from '../auth/require-account.js';
 import type { Context } from '../context.js';
 import { ingestReports, type IngestedFile } from './ingest-reports.js';
 import { REPORT_LIMITS } from './report-limits.js';
 import { ReportPoolBusy } from './report-pool.js';
+import { REPORT_REFUSAL_CODES } from './report-refusal.js';
 
 /** How long a caller refused for a full report queue is asked to wait. */
 const REPORTS_BUSY_RETRY_SECONDS = 30;
@@ -34,14 +35,14 @@ export const REPORT_FILE_STATUSES = ['stored', 'duplicate', 'unknown_domain', 'r
 export async function uploadReport(input: { readonly content: string; readonly filename?: string | null }, ctx: Context): Promise<ReportUpload> {
   const accountId = await requireAccountId(ctx);
   const text = input.content.replace(/\s+/g, '');
-  if (text === '') throw badRequest('missing_content', 'Send the report file: its bytes as the request body, or base64 in "content".');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) throw badRequest('invalid_base64', '"content" must be the file in base64 (A-Z, a-z, 0-9, +, /, =).');
+  if (text === '') throw new DomainError('missing_content', 'Send the report file: its bytes as the request body, or base64 in "content".');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) throw new DomainError('invalid_base64', '"content" must be the file in base64 (A-Z, a-z, 0-9, +, /, =).');
   const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
-  if (bytes.length > REPORT_LIMITS.maxInputBytes) throw new ApiError(413, 'report_too_large', `The file is ${bytes.length} bytes. ${REPORT_UPLOAD_TOO_LARGE}`);
+  if (bytes.length > REPORT_LIMITS.maxInputBytes) throw new DomainError('report_too_large', `The file is ${bytes.length} bytes. ${REPORT_UPLOAD_TOO_LARGE}`);
   const filename = (input.filename ?? 'upload').slice(0, 200);
   const pool = ctx.services.reportPool;
   if (!pool)
-    throw new ApiError(503, 'reports_unavailable', 'This instance reads no reports (it was started without its report workers); try again later.', {
+    throw new DomainError('reports_unavailable', 'This instance reads no reports (it was started without its report workers); try again later.', {
       retry_after: 30,
     });
   let files: IngestedFile[];
@@ -49,8 +50,7 @@ export async function uploadReport(input: { readonly content: string; readonly f
     files = await ingestReports(ctx.services.db, pool, filename, bytes, { via: 'upload', accountId, allowMessage: true });
   } catch (error) {
     if (error instanceof ReportPoolBusy)
-      throw new ApiError(
-        503,
+      throw new DomainError(
         'reports_busy',
         `Every report worker is busy and the queue is full; send the file again after ${REPORTS_BUSY_RETRY_SECONDS} seconds (Retry-After).`,
         {
@@ -63,8 +63,8 @@ export async function uploadReport(input: { readonly content: string; readonly f
   const duplicates = files.filter((f) => f.status === 'duplicate').length;
   const first = files[0];
   if (stored + duplicates === 0 && first) {
-    const code = first.code ?? 'not_a_report';
-    throw badRequest(code, `${first.detail ?? 'The file holds no report.'}${files.length > 1 ? ` (${files.length} files; none could be stored.)` : ''}`, {
+    const code = REPORT_REFUSAL_CODES.find((c) => c === first.code) ?? (first.code === 'unknown_domain' ? 'unknown_domain' : 'not_a_report');
+    throw new DomainError(code, `${first.detail ?? 'The file holds no report.'}${files.length > 1 ? ` (${files.length} files; none could be stored.)` : ''}`, {
       files: files.map(fileForRest),
     });
   }

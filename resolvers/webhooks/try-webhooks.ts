@@ -2,7 +2,7 @@ import { markEventFannedOut } from '../../db/events.js';
 import { findWebhookDelivery, insertWebhookDelivery, reopenWebhookDelivery } from '../../db/webhook-deliveries.js';
 import { findWebhookEndpoint } from '../../db/webhook-endpoints.js';
 import type { WebhookDeliveryStatus } from '../../db/status-values.js';
-import { ApiError } from '../api-error.js';
+import { DomainError, operation, sentence } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { recordEvent } from '../events/record-event.js';
@@ -15,13 +15,13 @@ export interface QueuedDelivery {
 
 async function queue(ctx: Context, deliveryId: number): Promise<void> {
   const jobs = ctx.services.jobs;
-  if (!jobs) throw new ApiError(503, 'jobs_unavailable', 'Deliveries are not running on this service right now; try again in a minute.');
+  if (!jobs) throw new DomainError('jobs_unavailable', 'Deliveries are not running on this service right now; try again in a minute.');
   await jobs.deliveryQueued(deliveryId);
 }
 
 async function ownedEndpointId(ctx: Context, accountId: number, webhookId: number): Promise<number> {
   const row = await findWebhookEndpoint(ctx.services.db, accountId, webhookId);
-  if (!row) throw new ApiError(404, 'webhook_not_found', `You have no webhook endpoint ${webhookId}; GET /v1/webhooks lists yours.`);
+  if (!row) throw new DomainError('webhook_not_found', sentence`You have no webhook endpoint ${webhookId}; ${operation('list_webhooks')} lists yours.`);
   return row.id;
 }
 
@@ -54,9 +54,12 @@ export async function resendWebhookDelivery(webhookId: number, deliveryId: numbe
   const db = ctx.services.db;
   const row = await findWebhookDelivery(db, endpointId, deliveryId);
   if (!row)
-    throw new ApiError(404, 'delivery_not_found', `Endpoint ${webhookId} has no delivery ${deliveryId}; GET /v1/webhooks/${webhookId}/deliveries lists them.`);
+    throw new DomainError(
+      'delivery_not_found',
+      sentence`Endpoint ${webhookId} has no delivery ${deliveryId}; ${operation('list_webhook_deliveries', { webhook_id: webhookId })} lists them.`,
+    );
   const reopened = await reopenWebhookDelivery(db, row.id, new Date());
-  if (!reopened) throw new ApiError(409, 'delivery_pending', `Delivery ${deliveryId} is already being tried; wait for its attempt to finish, then resend it.`);
+  if (!reopened) throw new DomainError('delivery_pending', `Delivery ${deliveryId} is already being tried; wait for its attempt to finish, then resend it.`);
   await queue(ctx, row.id);
   return { deliveryId: row.id, eventId: row.event_id, status: 'pending' };
 }

@@ -10,7 +10,7 @@ import {
 } from '../../db/webhook-endpoints.js';
 import type { WebhookDeliveryStatus } from '../../db/status-values.js';
 import { randomBytes } from 'node:crypto';
-import { ApiError, badRequest } from '../api-error.js';
+import { DomainError, operation, sentence } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { EVENT_TYPES, isEventType } from '../events/event-types.js';
@@ -19,8 +19,8 @@ import { vetEndpoint } from './endpoint-address.js';
 /** Endpoints per account: enough for every real setup, bounded so one account cannot fan out without end. */
 const MAX_ENDPOINTS = 10;
 
-function tooMany(): ApiError {
-  return new ApiError(409, 'too_many_webhooks', `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one you no longer use first.`);
+function tooMany(): DomainError {
+  return new DomainError('too_many_webhooks', `An account may have ${MAX_ENDPOINTS} webhook endpoints; delete one you no longer use first.`);
 }
 
 export interface WebhookEndpoint {
@@ -43,7 +43,7 @@ function checkEvents(events: readonly string[] | null | undefined): string {
   if (!events || events.length === 0) return '*';
   const unknown = events.filter((e) => e !== '*' && !isEventType(e));
   if (unknown.length) {
-    throw badRequest(
+    throw new DomainError(
       'unknown_event_type',
       `${unknown
         .slice(0, 3)
@@ -56,15 +56,16 @@ function checkEvents(events: readonly string[] | null | undefined): string {
 }
 
 async function checkUrl(url: string | null | undefined, ctx: Context): Promise<string> {
-  if (!url || url.length > 2000) throw badRequest('invalid_url', 'Send "url": the https:// address (at most 2000 characters) that should receive the events.');
+  if (!url || url.length > 2000)
+    throw new DomainError('invalid_url', 'Send "url": the https:// address (at most 2000 characters) that should receive the events.');
   const vetted = await vetEndpoint(url, ctx.services.jobs?.allowPrivateEndpoints ?? false);
-  if (!vetted.ok) throw new ApiError(422, 'endpoint_refused', vetted.detail);
+  if (!vetted.ok) throw new DomainError('endpoint_refused', vetted.detail);
   return vetted.url.toString();
 }
 
 function checkDescription(description: string | null | undefined): string | null {
   if (description === undefined || description === null) return null;
-  if (description.length > 200) throw badRequest('invalid_description', 'The description is at most 200 characters; shorten it.');
+  if (description.length > 200) throw new DomainError('invalid_description', 'The description is at most 200 characters; shorten it.');
   return description;
 }
 
@@ -74,7 +75,7 @@ function shape(row: { id: number; url: string; events: string; description: stri
 
 async function ownedEndpoint(ctx: Context, accountId: number, webhookId: number) {
   const row = await findWebhookEndpoint(ctx.services.db, accountId, webhookId);
-  if (!row) throw new ApiError(404, 'webhook_not_found', `You have no webhook endpoint ${webhookId}; GET /v1/webhooks lists yours.`);
+  if (!row) throw new DomainError('webhook_not_found', sentence`You have no webhook endpoint ${webhookId}; ${operation('list_webhooks')} lists yours.`);
   return row;
 }
 
@@ -107,7 +108,7 @@ export async function updateWebhook(webhookId: number, input: WebhookInput, ctx:
   const accountId = await requireAccountId(ctx);
   await ownedEndpoint(ctx, accountId, webhookId);
   if (input.url === undefined && input.events === undefined && input.description === undefined) {
-    throw badRequest('nothing_to_change', 'Send at least one of "url", "events" or "description".');
+    throw new DomainError('nothing_to_change', 'Send at least one of "url", "events" or "description".');
   }
   const set: { url?: string; events?: string; description?: string | null } = {};
   if (input.url !== undefined) set.url = await checkUrl(input.url, ctx);
@@ -158,13 +159,13 @@ export async function listWebhookDeliveries(webhookId: number, ctx: Context): Pr
 export async function listWebhookDeliveriesPage(webhookId: number, args: PageArgs, ctx: Context): Promise<Page<WebhookDelivery>> {
   const accountId = await requireAccountId(ctx);
   await ownedEndpoint(ctx, accountId, webhookId);
-  const request = readPageArgs(args, ctx);
+  const request = readPageArgs(args);
   const db = ctx.services.db;
   let afterId: number | null = null;
   if (request.after !== null) {
     afterId = numericCursor(request.after);
     if (afterId === null || !(await findWebhookDelivery(db, webhookId, afterId)))
-      throw invalidCursor(ctx, 'the delivery_id of a delivery to this endpoint', request.after);
+      throw invalidCursor('the delivery_id of a delivery to this endpoint', request.after);
   }
   const rows = await listRecentWebhookDeliveries(db, webhookId, { limit: request.limit + 1, afterId });
   return pageOf(await withAttempts(ctx, rows), request, (d) => String(d.deliveryId));

@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { accountReadingRows } from '../../operations/operation-table.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
 import type { AnalyticsQuery, BillingQuery, DashboardQuery } from '../../operations/generated/operations.js';
+import type { Wire } from '../../operations/wire-type.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -13,7 +16,9 @@ afterAll(async () => {
 });
 
 /** A REST answer of a paged list: the connection's items and has_more lifted where the list was (operations/page-answer.ts). */
-type Lifted<T extends { page: { pageInfo: unknown } }> = Omit<T, 'page'> & Omit<T['page'], 'pageInfo'> & { has_more: boolean };
+type Lifted<T, Connection extends keyof T, Items> = Wire<Omit<T, Connection>> & Items & { has_more: boolean };
+type DashboardAnswer = DashboardQuery['dashboard'];
+type BillingAnswer = BillingQuery['billing'];
 
 const document = (name: string) => readFileSync(new URL(`../../operations/documents/${name}.graphql`, import.meta.url), 'utf8');
 
@@ -28,10 +33,9 @@ describe('every reading path', () => {
       // GraphQL names the period P7D (an enum name cannot start with a digit); REST spells it 7d.
       const gql = await graphql(service, document(row.document), row.path.endsWith('/analytics') ? { period: 'P7D' } : {});
       expect(gql.body.errors).toBeUndefined();
-      const selected = row.unwrap ? gql.body.data[row.unwrap] : gql.body.data;
-      // A paged list's page and pageInfo are lifted into the answer, as the row reshapes it (operations/page-answer.ts).
-      const data = row.reshape ? row.reshape(selected) : selected;
-      expect(restBody).toEqual(row.path.endsWith('/analytics') ? { ...(data as object), period: '7d' } : data);
+      // Named for the wire, unwrapped and reshaped (a paged list's page lifted) as the door does it.
+      const data = rowAnswer(schema, row, gql.body.data);
+      expect(restBody).toEqual(data);
     });
   }
 
@@ -48,7 +52,11 @@ describe('every reading path', () => {
 
 describe('what the demo account shows', () => {
   it('the dashboard groups domains by order with build states and mailbox counts', async () => {
-    const body = (await (await service.api('/v1/portal/dashboard')).json()) as Lifted<DashboardQuery['dashboard']>;
+    const body = (await (await service.api('/v1/portal/dashboard')).json()) as Lifted<
+      DashboardAnswer,
+      'domainsConnection',
+      { orders: Wire<DashboardAnswer['domainsConnection']['orders']> }
+    >;
     expect(body.order_count).toBe(3);
     expect(body.domain_count).toBe(5);
     const states = new Set(body.orders.flatMap((o) => o.domains.map((d) => d.build_state)));
@@ -60,7 +68,11 @@ describe('what the demo account shows', () => {
   });
 
   it('billing shows a past-due invoice and the next charge', async () => {
-    const body = (await (await service.api('/v1/portal/billing')).json()) as Lifted<BillingQuery['billing']>;
+    const body = (await (await service.api('/v1/portal/billing')).json()) as Lifted<
+      BillingAnswer,
+      'invoicesConnection',
+      { invoices: Wire<BillingAnswer['invoicesConnection']['nodes']> }
+    >;
     expect(body.past_due_invoices).toHaveLength(1);
     expect(body.past_due_amount).toBe(1750);
     expect(body.next_charge?.amount).toBeGreaterThan(0);
@@ -69,7 +81,7 @@ describe('what the demo account shows', () => {
   });
 
   it('analytics carry null, never 0, for a domain not yet watched', async () => {
-    const body = (await (await service.api('/v1/portal/analytics?period=7d')).json()) as AnalyticsQuery['analytics'];
+    const body = (await (await service.api('/v1/portal/analytics?period=7d')).json()) as Wire<AnalyticsQuery['analytics']>;
     const unwatched = body.domains.filter((d) => !d.watched);
     expect(unwatched.length).toBeGreaterThan(0);
     for (const d of unwatched) expect([d.sent, d.bounce_rate, d.inbox_rate]).toEqual([null, null, null]);

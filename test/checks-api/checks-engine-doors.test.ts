@@ -4,6 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { loadDocument } from '../../operations/operation-document.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { dnsblTestPoints } from '../support/dnsbl-test-points.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -78,7 +80,7 @@ async function throughEveryDoor(operationId: string, args: Record<string, string
   });
   const body = await response.json();
   expect(body.errors).toBeUndefined();
-  const gql = row.reshape!(body.data[row.unwrap!]);
+  const gql = rowAnswer(schema, row, body.data);
   const tool = await mcp.callTool({ name: operationId, arguments: args });
   expect(tool.isError).toBeFalsy();
   const viaMcp = JSON.parse((tool.content as { text: string }[])[0]!.text);

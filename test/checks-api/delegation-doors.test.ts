@@ -3,6 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { loadDocument } from '../../operations/operation-document.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 import { startTestDnsServer, startTestDnsServersOnOnePort, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -125,7 +127,7 @@ async function throughEveryDoor(domain: string): Promise<any> {
   });
   const gqlBody = await gqlResponse.json();
   expect(gqlBody.errors).toBeUndefined();
-  const gql = row.reshape!(gqlBody.data[row.unwrap!]);
+  const gql = rowAnswer(schema, row, gqlBody.data);
   const tool = await mcp.callTool({ name: 'check_nameservers', arguments: { domains: domain } });
   expect(tool.isError).toBeFalsy();
   const viaMcp = JSON.parse((tool.content as { text: string }[])[0]!.text);

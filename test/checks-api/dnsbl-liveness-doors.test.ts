@@ -4,6 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { loadDocument } from '../../operations/operation-document.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 import { probeDnsblLiveness } from '../../jobs/probe-dnsbl-liveness.js';
 import { DNSBL_LISTS } from '../../resolvers/checks/blacklist/dnsbl-lists.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
@@ -89,7 +91,7 @@ async function throughEachDoor(operationId: string, args: Record<string, string>
     });
     const body = await response.json();
     expect(body.errors).toBeUndefined();
-    return row.reshape!(body.data[row.unwrap!]);
+    return rowAnswer(schema, row, body.data);
   });
   await measure('mcp', async () => {
     const tool = await mcp.callTool({ name: operationId, arguments: args });

@@ -3,6 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { loadDocument } from '../../operations/operation-document.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { rdapDomain, startTestRdapServer, type TestRdapServer } from '../support/rdap-server.js';
@@ -84,7 +86,7 @@ const doors: Record<Door, (operationId: string, args: Record<string, string>) =>
     });
     const body = await response.json();
     expect(body.errors).toBeUndefined();
-    return row.reshape!(body.data[row.unwrap!]);
+    return rowAnswer(schema, row, body.data);
   },
   async mcp(operationId, args) {
     const tool = await mcp.callTool({ name: operationId, arguments: args });

@@ -4,6 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { operationTable, type OperationRow } from '../../operations/operation-table.js';
 import { loadDocument } from '../../operations/operation-document.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { fixtureZone } from '../support/fixture-zone.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -44,7 +46,7 @@ async function graphqlAnswer(row: OperationRow, args: Record<string, string>) {
   const body = await response.json();
   expect(body.errors).toBeUndefined();
   // GraphQL answers null where REST leaves a key out (domain_unicode for an ASCII name).
-  return row.reshape!(body.data[row.unwrap!]);
+  return rowAnswer(schema, row, body.data);
 }
 
 describe('the same check through REST GET, REST POST, /graphql and MCP', () => {

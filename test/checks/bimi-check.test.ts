@@ -4,7 +4,7 @@ import { createHttpsFetcher } from '../../clients/http/create-https-fetcher.js';
 import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { BimiContext } from '../../resolvers/checks/bimi/check-bimi.js';
 import { loadMarkRoots } from '../../resolvers/checks/bimi/mark-roots.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { join } from 'node:path';
@@ -232,7 +232,7 @@ describe('checkBimi', () => {
 
   it('refuses a selector that is not DNS labels with a 400', async () => {
     const error = await checkBimi({ domain: 'brand.test', selector: 'bad selector!' }, context()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).code).toBe('invalid_selector');
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('invalid_selector');
   });
 });

@@ -1,6 +1,7 @@
 import { readSettings } from '../../config/settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import type { BlacklistConfig } from '../../config/settings.js';
 import { checkBlacklist } from '../../resolvers/checks/blacklist/check-blacklist.js';
 import type { BlacklistContext } from '../../resolvers/checks/blacklist/check-blacklist.js';
@@ -169,9 +170,9 @@ describe('check-blacklist', () => {
     ['https://example.com/x', /not a URL/],
   ])('input %j is a 400 saying what to pass', async (input, detail) => {
     const error = await checkBlacklist({ input }, ctx()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).detail).toMatch(detail);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(error)?.status).toBe(400);
+    expect((error as DomainError).detail).toMatch(detail);
   });
 });
 
@@ -260,8 +261,8 @@ describe('check-uribl', () => {
   it('101 domains is a 400 naming the limit of 100', async () => {
     const domains = Array.from({ length: 101 }, (_, i) => `d${i}.example`).join(',');
     const error = await checkUribl({ domains }, ctx()).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 400, code: 'too_many_items' });
-    expect((error as ApiError).detail).toMatch(/limit is 100/);
+    expect(restAnswerOf(error)).toMatchObject({ status: 400, code: 'too_many_items' });
+    expect((error as DomainError).detail).toMatch(/limit is 100/);
     await expect(checkUribl({ domains: Array.from({ length: 100 }, (_, i) => `d${i}.example`) }, ctx())).resolves.toMatchObject({ listed_count: 0 });
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkDns } from '../../resolvers/checks/dns-records/check-dns.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
@@ -158,8 +159,8 @@ describe('checkDns', () => {
 
   it('refuses an unknown type with a 400 listing the allowed types', async () => {
     const error = await checkDns({ domain: 'zone.example', type: 'PTR' }, ctx()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).detail).toContain('MX, TXT, A, AAAA, CNAME, NS, SOA, CAA');
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(error)?.status).toBe(400);
+    expect((error as DomainError).detail).toContain('MX, TXT, A, AAAA, CNAME, NS, SOA, CAA');
   });
 });

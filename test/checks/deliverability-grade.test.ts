@@ -1,7 +1,8 @@
 import { readSettings } from '../../config/settings.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { checkDeliverability } from '../../resolvers/checks/deliverability/check-deliverability.js';
 import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { DnsLookup } from '../../clients/dns/dns-types.js';
@@ -228,7 +229,7 @@ describe('check-deliverability', () => {
 
   it('refuses an email address with a 400 that says to pass the domain', async () => {
     await expect(checkDeliverability({ domain: 'me@good.example' }, ctx())).rejects.toSatisfy(
-      (e: unknown) => e instanceof ApiError && e.status === 400 && /good\.example/.test(e.detail),
+      (e: unknown) => e instanceof DomainError && restAnswerOf(e)?.status === 400 && /good\.example/.test(e.detail),
     );
   });
 });

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkDkim } from '../../resolvers/checks/dkim/check-dkim.js';
 import { COMMON_DKIM_SELECTORS } from '../../resolvers/checks/dkim/common-selectors.js';
@@ -158,9 +159,9 @@ describe('checkDkim with a selector', () => {
 
   it('refuses a selector that is not a DNS label with a 400 saying what to pass', async () => {
     const error = await checkDkim({ domain: 'one.example', selector: 'bad selector!' }, ctx()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).detail).toMatch(/s= value/);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(error)?.status).toBe(400);
+    expect((error as DomainError).detail).toMatch(/s= value/);
   });
 });
 

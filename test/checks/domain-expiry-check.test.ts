@@ -1,6 +1,6 @@
 import { readSettings } from '../../config/settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
 import { checkDomainExpiry } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 import type { ExpiryContext } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 import { DEFAULT_RDAP_BOOTSTRAP_URL } from '../../config/settings.js';
@@ -174,8 +174,8 @@ describe('registration config', () => {
 
   it('a URL or email address is a 400 saying what to pass', async () => {
     const error = await checkDomainExpiry({ domain: 'ana@good.example' }, local()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).detail).toMatch(/not an email address/);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).detail).toMatch(/not an email address/);
   });
 });
 

@@ -3,7 +3,8 @@ import { checkMtaSts } from '../../resolvers/checks/mta-sts/check-mta-sts.js';
 import { createHttpsFetcher } from '../../clients/http/create-https-fetcher.js';
 import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestHttpsServer, type TestHttpsServer, type TestRoute } from '../support/https-server.js';
 import { createTestCa, type TestCa } from '../support/test-ca.js';
@@ -261,7 +262,7 @@ describe('checkMtaSts', () => {
 
   it('refuses an email address with a 400 that says what to pass', async () => {
     const error = await checkMtaSts({ domain: 'someone@good.test' }, context()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(error)?.status).toBe(400);
   });
 });

@@ -3,7 +3,8 @@ import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkSpf } from '../../resolvers/checks/spf/check-spf.js';
 import type { CheckSpfAnswer } from '../../resolvers/checks/spf/check-spf.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsServer, ZoneRecord } from '../support/dns-server.js';
 
@@ -186,11 +187,17 @@ describe('checkSpf', () => {
   });
 
   it('refuses a bad ip, sender or domain with a 400 that says what to pass', async () => {
-    await expect(checkSpf({ domain: 'good.test', ip: '300.1.1.1' }, ctx())).rejects.toMatchObject({ status: 400, code: 'invalid_ip' });
-    await expect(checkSpf({ domain: 'good.test', ip: '192.0.2.1', sender: 'nobody' }, ctx())).rejects.toMatchObject({ status: 400, code: 'invalid_sender' });
+    expect(restAnswerOf(await checkSpf({ domain: 'good.test', ip: '300.1.1.1' }, ctx()).catch((e: unknown) => e))).toMatchObject({
+      status: 400,
+      code: 'invalid_ip',
+    });
+    expect(restAnswerOf(await checkSpf({ domain: 'good.test', ip: '192.0.2.1', sender: 'nobody' }, ctx()).catch((e: unknown) => e))).toMatchObject({
+      status: 400,
+      code: 'invalid_sender',
+    });
     const error = await checkSpf({ domain: 'user@good.test' }, ctx()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(error)?.status).toBe(400);
   });
 
   it('answers a JSON-serialisable object', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
 import { VERIFY_EMAIL_LIMIT } from '../../resolvers/checks/bulk-input.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
@@ -156,8 +156,8 @@ describe('verify-email', () => {
     expect(results).toHaveLength(1);
     const emails = Array.from({ length: VERIFY_EMAIL_LIMIT + 1 }, (_, i) => `u${i}@good.example`);
     const error = await verifyEmail({ emails }, ctx()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).detail).toContain(`limit is ${VERIFY_EMAIL_LIMIT}`);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).detail).toContain(`limit is ${VERIFY_EMAIL_LIMIT}`);
   });
 });
 

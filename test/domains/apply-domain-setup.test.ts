@@ -7,6 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { graphql } from '../support/test-service.js';
 import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { loadDocument } from '../../operations/operation-document.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
 import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT, googleZoneLines } from '../support/google-mail-zone.js';
@@ -212,7 +214,7 @@ describe('publishing a domain’s setup through RFC 2136 (a real BIND)', () => {
     });
     const gqlBody = await gql.json();
     expect(gqlBody.errors).toBeUndefined();
-    const viaGraphql = row.reshape!(gqlBody.data[row.unwrap!]);
+    const viaGraphql = rowAnswer(schema, row, gqlBody.data);
     const publicMcp = new Client({ name: 'grade-test', version: '1' });
     await publicMcp.connect(new StreamableHTTPClientTransport(new URL(`${h.service.publicUrl}/mcp`)));
     const tool = await publicMcp.callTool({ name: 'check_deliverability', arguments: { domain: plain } });

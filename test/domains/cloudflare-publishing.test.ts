@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createContext } from '../../resolvers/context.js';
 import { publishRecords } from '../../resolvers/domains/publishing/publish-records.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import type { DnsRecord } from '../../resolvers/domains/publishing/dns-publisher.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -63,8 +64,8 @@ describe('Cloudflare through its official SDK', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 422, code: 'cloudflare_token_refused', detail: expect.stringMatching(/Zone > DNS > Edit/) });
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(error)).toMatchObject({ status: 422, code: 'cloudflare_token_refused', detail: expect.stringMatching(/Zone > DNS > Edit/) });
     expect(snapshot()).toEqual(before);
     expect(cloudflare.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
@@ -75,7 +76,11 @@ describe('Cloudflare through its official SDK', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toMatchObject({ status: 422, code: 'dns_zone_not_served', detail: expect.stringMatching(/add the zone to the Cloudflare account/) });
+    expect(restAnswerOf(error)).toMatchObject({
+      status: 422,
+      code: 'dns_zone_not_served',
+      detail: expect.stringMatching(/add the zone to the Cloudflare account/),
+    });
   });
 
   it('a dry run makes no change; applying twice is one batch, then nothing', async () => {

@@ -4,7 +4,8 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createContext } from '../../resolvers/context.js';
 import { publishRecords } from '../../resolvers/domains/publishing/publish-records.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { readSettings } from '../../config/settings.js';
 import { graphql, startTestService, type TestService } from '../support/test-service.js';
 
@@ -97,8 +98,8 @@ describe('dry runs against servers on the internet', () => {
         () => null,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(ApiError);
-      const { status, code, detail } = error as ApiError;
+      expect(error).toBeInstanceOf(DomainError);
+      const { status, code, detail } = restAnswerOf(error)!;
       answers.push({ status, code, detail: detail.replace(`port ${port}`, 'port N'), ms: performance.now() - started });
     }
     expect(new Set(answers.map((a) => JSON.stringify([a.status, a.code, a.detail]))).size).toBe(1);
@@ -147,6 +148,6 @@ describe('the ports an RFC 2136 server may listen on', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(atUse).toMatchObject({ status: 422, code: 'dns_server_port_refused' });
+    expect(restAnswerOf(atUse)).toMatchObject({ status: 422, code: 'dns_server_port_refused' });
   });
 });

@@ -6,6 +6,8 @@ import { publicCheckRows } from '../../operations/public-check-rows.js';
 import { operationTable } from '../../operations/operation-table.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { loadDocument } from '../../operations/operation-document.js';
+import { rowAnswer } from '../../operations/row-answer.js';
+import { schema } from '../../schema/index.js';
 
 /**
  * A resolver that misbehaves for EVERY question: never answers, answers SERVFAIL, or answers bytes
@@ -82,7 +84,7 @@ async function answerThroughDoor(
     body: JSON.stringify({ query: loadDocument(row.document).source, variables: args }),
   });
   const body = await response.json();
-  return { status: response.status, errors: body.errors, answer: body.data ? (row.reshape!(body.data[row.unwrap!]) as Record<string, any>) : body };
+  return { status: response.status, errors: body.errors, answer: body.data ? (rowAnswer(schema, row, body.data) as Record<string, any>) : body };
 }
 
 for (const behaviour of ['timeout', 'servfail', 'garbage'] as const) {

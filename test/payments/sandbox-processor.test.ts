@@ -1,6 +1,6 @@
 import { readSettings } from '../../config/settings.js';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { createPaymentProcessor } from '../../clients/payments/create-payment-processor.js';
 import { createMemorySandboxStore } from '../../clients/payments/memory-sandbox-store.js';
 import { CardDeclinedError, IdempotencyKeyReusedError, NoPaymentMethodError } from '../../clients/payments/payment-errors.js';
@@ -84,7 +84,7 @@ describe('sandbox processor', () => {
     await saveCard(processor, store, 'sbx_cus_3', '4000000000000341');
     const error = await processor.createSubscription(order('sbx_cus_3')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CardDeclinedError);
-    expect((error as ApiError).status).toBe(402);
+    expect(restAnswerOf(error)?.status).toBe(402);
     expect(store.subscriptions()).toHaveLength(0);
   });
 
@@ -102,7 +102,7 @@ describe('sandbox processor', () => {
       .createSubscription(order('sbx_cus_3', { expected: { unitAmount: 1500, currency: 'usd', firstInvoice: 0 } }))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoPaymentMethodError);
-    expect((error as ApiError).status).toBe(409);
+    expect(restAnswerOf(error)?.status).toBe(409);
     expect(store.subscriptions()).toHaveLength(0);
   });
 

@@ -1,7 +1,7 @@
 import { readSettings } from '../../config/settings.js';
 import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import {
   CardDeclinedError,
   IdempotencyKeyReusedError,
@@ -139,7 +139,7 @@ describe('charging a subscription', () => {
     const customerId = await customerWithCard();
     const error = await processor.createSubscription(order(customerId, { promotionCode: 'NOSUCHCODE' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PromotionCodeRefusedError);
-    expect((error as ApiError).status).toBe(402);
+    expect(restAnswerOf(error)?.status).toBe(402);
     expect(fake.charges).toHaveLength(0);
   });
 
@@ -155,7 +155,7 @@ describe('charging a subscription', () => {
     const { customerId } = await processor.ensureCustomer({ id: 7, name: 'Acme' });
     const error = await processor.createSubscription(order(customerId)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoPaymentMethodError);
-    expect((error as ApiError).status).toBe(409);
+    expect(restAnswerOf(error)?.status).toBe(409);
     expect(subscriptionCreates()).toBe(0);
   });
 
@@ -163,7 +163,7 @@ describe('charging a subscription', () => {
     const customerId = await customerWithCard('4000000000000341');
     const error = await processor.createSubscription(order(customerId)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CardDeclinedError);
-    expect((error as ApiError).status).toBe(402);
+    expect(restAnswerOf(error)?.status).toBe(402);
     expect((error as CardDeclinedError).declineCode).toBe('generic_decline');
     expect(fake.charges).toHaveLength(0);
     expect(fake.declines).toHaveLength(1);
@@ -186,7 +186,7 @@ describe('processor unreachable', () => {
     await fake.close();
     const error = await processor.createSubscription(order(customerId)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProcessorUnavailableError);
-    expect((error as ApiError).status).toBe(502);
+    expect(restAnswerOf(error)?.status).toBe(502);
     expect(fake.charges).toHaveLength(0);
   });
 

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { mirrorFromStripeEvent } from '../../clients/payments/mirror-stripe-event.js';
 import { StripeProcessor, createStripeClient } from '../../clients/payments/stripe-processor.js';
 import type { StripeProcessorConfig } from '../../config/settings.js';
@@ -77,15 +78,15 @@ describe('webhook signatures', () => {
         return e;
       }
     })();
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).code).toBe('invalid_webhook_signature');
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(error)?.status).toBe(400);
+    expect((error as DomainError).code).toBe('invalid_webhook_signature');
   });
 
   it('refuses a body changed after signing', () => {
     const body = event('invoice.paid', invoice);
     const header = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: SECRET });
-    expect(() => verifyStripeWebhook(body.replace('"amount_paid":3000', '"amount_paid":1'), header, SECRET)).toThrow(ApiError);
+    expect(() => verifyStripeWebhook(body.replace('"amount_paid":3000', '"amount_paid":1'), header, SECRET)).toThrow(DomainError);
   });
 
   it('refuses a signature older than the tolerance (a replayed delivery)', () => {

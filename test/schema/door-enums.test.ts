@@ -4,11 +4,12 @@ import { schema } from '../../schema/index.js';
 import { operationTable } from '../../operations/operation-table.js';
 import { openApiDocument } from '../../rest/openapi.js';
 import { loadDocument } from '../../operations/operation-document.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
+import { restAnswerOf } from '../../rest/rest-error-words.js';
 import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 import { REQUEST_KINDS } from '../../resolvers/changes/request-kinds.js';
 import { ANALYTICS_PERIODS } from '../../resolvers/account/get-analytics.js';
-import { enumAnswerToWire, enumVariablesToGraphql } from '../../operations/enum-spellings.js';
+import { answerToWire, variablesFromWire } from '../../operations/wire-shape.js';
 import { startTestService, graphql, type TestService } from '../support/test-service.js';
 
 const enumType = (name: string) => schema.getType(name) as GraphQLEnumType;
@@ -61,32 +62,53 @@ describe('sequencers, change request kinds and analytics periods are GraphQL enu
 describe('the REST and MCP doors keep the documented spelling', () => {
   it('a body enum is taken in any case and passed on as GraphQL names it', () => {
     const { document, operationName } = documentOf('set-sequencer');
-    const variables = enumVariablesToGraphql(schema, document, operationName, { subscriptionId: 'sub_x', input: { sequencer: ' HubSpot ' } });
+    const variables = variablesFromWire(schema, document, operationName, { subscriptionId: 'sub_x', input: { sequencer: ' HubSpot ' } });
     expect(variables).toEqual({ subscriptionId: 'sub_x', input: { sequencer: 'hubspot' } });
   });
 
   it('a period written 30d reaches GraphQL as P30D and comes back as 30d', () => {
     const { document, operationName } = documentOf('analytics');
-    expect(enumVariablesToGraphql(schema, document, operationName, { period: '30d' })).toEqual({ period: 'P30D' });
-    expect(enumAnswerToWire(schema, document, operationName, { analytics: { period: 'P30D', from: 'a', to: 'b', domains: [] } })).toEqual({
+    expect(variablesFromWire(schema, document, operationName, { period: '30d' })).toEqual({ period: 'P30D' });
+    expect(answerToWire(schema, document, operationName, { analytics: { period: 'P30D', from: 'a', to: 'b', domains: [] } })).toEqual({
       analytics: { period: '30d', from: 'a', to: 'b', domains: [] },
     });
+  });
+
+  it('answer keys take their wire names in the order GraphQL answered them; body keys GraphQL names', () => {
+    const { document, operationName } = documentOf('set-monitors');
+    const answer = answerToWire(schema, document, operationName, {
+      setMonitors: { subscriptionId: 's', sequencer: null, monitorReconnection: true, monitorDeliverability: false },
+    });
+    // The mechanical rule (subscription_id) and a wireName carried by the field (reconnection).
+    expect(JSON.stringify(answer)).toBe('{"set_monitors":{"subscription_id":"s","sequencer":null,"reconnection":true,"deliverability":false}}');
+    const order = documentOf('preview-order');
+    const variables = variablesFromWire(schema, order.document, order.operationName, {
+      order: {
+        sku: 'x',
+        promotion_code: 'P',
+        domains: [{ domain: 'a.test', mailboxes: [{ first_name: 'Ada', last_name: 'L', local_part: 'ada' }] }],
+        made_up: { a_b: 1 },
+      },
+    });
+    expect(JSON.stringify(variables)).toBe(
+      '{"order":{"sku":"x","promotionCode":"P","domains":[{"domain":"a.test","mailboxes":[{"firstName":"Ada","lastName":"L","localPart":"ada"}]}],"madeUp":{"aB":1}}}',
+    );
   });
 
   it("an unknown sequencer or kind is refused in the resolver's words, listing the values (400, allowed)", () => {
     const sequencer = documentOf('set-sequencer');
     let refusal: unknown;
     try {
-      enumVariablesToGraphql(schema, sequencer.document, sequencer.operationName, { subscriptionId: 'sub_x', input: { sequencer: 'carrier-pigeon' } });
+      variablesFromWire(schema, sequencer.document, sequencer.operationName, { subscriptionId: 'sub_x', input: { sequencer: 'carrier-pigeon' } });
     } catch (error) {
       refusal = error;
     }
-    expect(refusal).toBeInstanceOf(ApiError);
-    expect(refusal).toMatchObject({ status: 400, code: 'unknown_sequencer', extras: { allowed: Object.keys(SEQUENCERS) } });
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(restAnswerOf(refusal)).toMatchObject({ status: 400, code: 'unknown_sequencer', extras: { allowed: Object.keys(SEQUENCERS) } });
     const kind = documentOf('raise-request');
-    expect(() =>
-      enumVariablesToGraphql(schema, kind.document, kind.operationName, { input: { subscriptionId: 'sub_x', kind: 'teleport', summary: 'x' } }),
-    ).toThrow(/not a kind of request; send one of forwarding/);
+    expect(() => variablesFromWire(schema, kind.document, kind.operationName, { input: { subscriptionId: 'sub_x', kind: 'teleport', summary: 'x' } })).toThrow(
+      /not a kind of request; send one of forwarding/,
+    );
   });
 
   it('OpenAPI and the MCP input schemas list the documented spellings', () => {

@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { printSchema } from 'graphql';
 import { declaredSchema, publicSchema, schema } from '../../schema/index.js';
-import { checkDeclarations } from '../../schema/check-declarations.js';
-import { checkDocument } from '../../schema/check-document.js';
+import { readdirSync } from 'node:fs';
+import { operationTable } from '../../operations/operation-table.js';
+import { PRINTED_HEADER, printOperationDocument } from '../../operations/print-operation-document.js';
 
 const committed = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -17,8 +18,15 @@ describe('the printed schema', () => {
     expect(committed('schema.public.graphql')).toBe(printSchema(publicSchema) + '\n');
   });
 
-  it("each check's operation document is printed from its answer type and current", () => {
-    for (const d of checkDeclarations) expect(committed(`operations/documents/${d.name}.graphql`), d.name).toBe(checkDocument(declaredSchema, d));
+  it("every row's operation document is printed from the operation table and the schema, and current", () => {
+    for (const row of operationTable)
+      expect(committed(`operations/documents/${row.document}.graphql`), row.name).toBe(printOperationDocument(declaredSchema, row));
+  });
+
+  it("operations/documents holds no document written by hand: each file is a row's, and says it is printed", () => {
+    const files = readdirSync(new URL('../../operations/documents/', import.meta.url)).filter((f) => f.endsWith('.graphql'));
+    expect(files.sort()).toEqual([...new Set(operationTable.map((row) => `${row.document}.graphql`))].sort());
+    for (const file of files) expect(committed(`operations/documents/${file}`).split('\n')[0], file).toBe(PRINTED_HEADER);
   });
 });
 

@@ -41,6 +41,21 @@ describe('the check fields are typed', () => {
     }
   });
 
+  it('each answer field that exposes a snake_case key carries that key as its wire name (the documents alias it back)', () => {
+    let exposedUnderAnotherName = 0;
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const extensions = field.extensions as { pothosExposedField?: string; wireName?: string };
+        const exposed = extensions.pothosExposedField;
+        if (exposed === undefined || (exposed === field.name && extensions.wireName === undefined)) continue;
+        exposedUnderAnotherName += exposed === field.name ? 0 : 1;
+        expect(extensions.wireName, `${type.name}.${field.name}`).toBe(exposed);
+      }
+    }
+    expect(exposedUnderAnotherName).toBeGreaterThan(50);
+  });
+
   it('arguments are typed as they are: String! for names, [String!]! for bulk inputs, an enum for the DNS type', () => {
     const query = schema.getQueryType()!.getFields();
     const argType = (field: string, arg: string) => String(query[field]!.args.find((a) => a.name === arg)!.type);

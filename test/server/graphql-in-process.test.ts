@@ -6,8 +6,9 @@ import { loadDocument } from '../../operations/operation-document.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 
 /**
- * /graphql answers one JSON operation in-process (server/graphql-door.ts, answerInProcess) and
- * everything else through yoga's HTTP handling. Each request below is answered both ways by the
+ * /graphql answers every request through yoga's HTTP handling; one JSON operation is handed to yoga
+ * with the parameters the door read and answered from its result (server/graphql-http-plugin.ts),
+ * everything else parsed by yoga from the body. Each request below is answered both ways by the
  * same door, schema and database, and the two answers must be the same: status, headers and body,
  * byte for byte (only the allowance left, which the first call spent, may differ).
  */
@@ -42,7 +43,7 @@ interface Answer {
 /** Headers that count what the first call spent: the second call sees one fewer left. */
 const SPENT = new Set(['x-ratelimit-remaining', 'x-ratelimit-reset']);
 
-async function answer(sent: Sent, inProcess: boolean): Promise<Answer> {
+async function answer(sent: Sent, readByDoor: boolean): Promise<Answer> {
   const listener = sent.listener ?? 'api';
   const base = listener === 'api' ? service.apiUrl : service.publicUrl;
   const headers = new Headers(sent.headers);
@@ -54,7 +55,7 @@ async function answer(sent: Sent, inProcess: boolean): Promise<Answer> {
     ...(sent.body === undefined ? {} : { body: sent.body }),
   });
   const yoga = listener === 'api' ? watched(service.yoga) : publicYoga;
-  const response = await handleGraphql(yoga, service.services, request, { requestId: 'same-request-id', clientAddress: '127.0.0.1' }, { inProcess });
+  const response = await handleGraphql(yoga, service.services, request, { requestId: 'same-request-id', clientAddress: '127.0.0.1' }, { readByDoor });
   const out: Record<string, string> = {};
   // Yoga's own Headers keep a name's case as written ("Content-Type"); HTTP reads names in any case.
   response.headers.forEach((value, name) => {
@@ -139,28 +140,28 @@ const CASES: Record<string, Sent> = {
   'the public listener: introspection': { ...json({ query: '{ __type(name: "Query") { fields { name } } }' }), listener: 'public' },
 };
 
-describe('/graphql in-process and through yoga answer alike', () => {
+describe('/graphql with its parameters read by the door and parsed by yoga answers alike', () => {
   it.each(Object.keys(CASES))('%s', async (name) => {
     const sent = CASES[name]!;
-    const throughYoga = await answer(sent, false);
-    const inProcess = await answer(sent, true);
-    expect(inProcess).toEqual(throughYoga);
+    const parsedByYoga = await answer(sent, false);
+    const readByDoor = await answer(sent, true);
+    expect(readByDoor).toEqual(parsedByYoga);
   });
 
-  it('the cases reach both paths: the dashboard answers in-process with its data, a batch through yoga', async () => {
+  it('one path: every request, the dashboard with its data and a batch alike, goes through yoga.fetch', async () => {
     used.fetch = used.getResultForParams = 0;
     const ok = await answer(CASES['the dashboard, no Accept']!, true);
     expect(ok.status).toBe(200);
     expect(ok.headers['content-length']).toBe(String(Buffer.byteLength(ok.body)));
-    expect(JSON.parse(ok.body).data.dashboard.domain_count).toBeGreaterThan(0);
+    expect(JSON.parse(ok.body).data.dashboard.domainCount).toBeGreaterThan(0);
     expect((await answer(CASES['a key without the scope (403)']!, true)).status).toBe(403);
     expect((await answer(CASES["a resolver's refusal (422)"]!, true)).status).toBe(422);
     expect((await answer(CASES['a syntax error']!, true)).status).toBe(400);
     expect((await answer(CASES['a syntax error, graphql-response+json']!, true)).status).toBe(400);
     expect((await answer(CASES['no key (401)']!, true)).status).toBe(401);
-    expect(used).toEqual({ fetch: 0, getResultForParams: 6 });
+    expect(used).toEqual({ fetch: 6, getResultForParams: 0 });
     expect((await answer(CASES['Accept text/html only (406)']!, true)).status).toBe(406);
     expect(JSON.parse((await answer(CASES['a body that is a list (a batch)']!, true)).body)).toHaveLength(2);
-    expect(used.fetch).toBe(2);
+    expect(used).toEqual({ fetch: 8, getResultForParams: 0 });
   });
 });

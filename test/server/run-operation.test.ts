@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configureLog } from '../../observability/log.js';
-import { ApiError } from '../../resolvers/api-error.js';
+import { ApiError } from '../../operations/api-error.js';
 import { createContext } from '../../resolvers/context.js';
 import { operationTable } from '../../operations/operation-table.js';
 import { createOperationRunner } from '../../server/run-operation.js';

@@ -1,4 +1,4 @@
-import { badRequest } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { CheckContext } from '../check-context.js';
 import type { HttpsFetchResult } from '../../../clients/http/https-fetcher.js';
 import { statusFromFindings, type CheckResultBase, type CheckStatus, type Finding } from '../check-result.js';
@@ -70,7 +70,7 @@ function normalizeSelector(raw: string | null | undefined): string {
     .toLowerCase()
     .replace(/\._bimi(?:\..*)?$/, '');
   if (!SELECTOR.test(selector) || selector.length > 200) {
-    throw badRequest(
+    throw new DomainError(
       'invalid_selector',
       `"selector" is not a valid BIMI selector ("${raw.slice(0, 80)}"): pass the s= value of the BIMI-Selector header, such as default or brand2, or leave it out for default.`,
     );

@@ -1,5 +1,5 @@
 import { isIP, isIPv4 } from 'node:net';
-import { badRequest } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
@@ -88,18 +88,18 @@ async function mailServerAddresses(ctx: BlacklistContext, domain: string): Promi
 
 function parseBlacklistInput(raw: unknown): { kind: 'ipv4'; address: string } | { kind: 'domain'; domain: string; unicode: string | null } {
   const text = typeof raw === 'string' ? raw.trim() : '';
-  if (text === '') throw badRequest('missing_parameter', 'Send "input": a domain such as example.com or an IPv4 address such as 192.0.2.1.');
+  if (text === '') throw new DomainError('missing_parameter', 'Send "input": a domain such as example.com or an IPv4 address such as 192.0.2.1.');
   if (isIPv4(text)) return { kind: 'ipv4', address: text };
   // Digits and dots only is an IPv4 address typed wrong (a name's last label is never all digits),
   // so say that rather than "not a domain".
   if (/^\d+(\.\d+)*\.?$/.test(text)) {
-    throw badRequest(
+    throw new DomainError(
       'invalid_ipv4',
       `"input" is not a valid IPv4 address: "${text.slice(0, 60)}" must be four numbers from 0 to 255 separated by dots, such as 192.0.2.1 (no leading zeros).`,
     );
   }
   if (isIP(text.replace(/^\[|\]$/g, '')) === 6) {
-    throw badRequest('invalid_input', '"input" is an IPv6 address; the blocklists checked here publish IPv4 data only. Pass an IPv4 address or a domain.');
+    throw new DomainError('invalid_input', '"input" is an IPv6 address; the blocklists checked here publish IPv4 data only. Pass an IPv4 address or a domain.');
   }
   const { domain, unicode } = normalizeDomain(text, 'input');
   return { kind: 'domain', domain, unicode };

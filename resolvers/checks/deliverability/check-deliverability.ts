@@ -1,4 +1,4 @@
-import { ApiError } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import { checkBlacklist } from '../blacklist/check-blacklist.js';
 import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
 import { checkDkim } from '../dkim/check-dkim.js';
@@ -98,7 +98,7 @@ async function runPart<A extends { readonly status: CheckStatus; readonly summar
     const answer = await run();
     return { assessment: score(answer), status: answer.status, summary: answer.summary };
   } catch (error) {
-    const why = error instanceof ApiError ? error.detail : 'the check stopped on an unexpected error';
+    const why = error instanceof DomainError ? error.detail : 'the check stopped on an unexpected error';
     const summary = `The ${PART_NAMES[part]} check could not be completed: ${why}`;
     return { assessment: notScored('error', `Not scored: ${summary}`), status: 'error', summary };
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { badRequest } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type CheckStatus, type Finding } from '../check-result.js';
 import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
@@ -45,7 +45,7 @@ function normalizeSelector(raw: string): string {
     .toLowerCase()
     .replace(/\._domainkey(?:\..*)?$/, '');
   if (!SELECTOR.test(selector) || selector.length > 200) {
-    throw badRequest(
+    throw new DomainError(
       'invalid_selector',
       `"selector" is not a valid DKIM selector ("${raw.slice(0, 80)}"): pass the s= value of a DKIM-Signature, such as google or s1, or leave it out to scan ${COMMON_DKIM_SELECTORS.length} common selectors.`,
     );

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { badRequest } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
 import type { DnsLookup, DnsRecord, DnsRecordType } from '../../../clients/dns/dns-types.js';
@@ -50,7 +50,7 @@ function parseType(raw: string | null | undefined): CheckDnsType {
   if (raw == null || raw.trim() === '') return 'MX';
   const type = raw.trim().toUpperCase();
   if (isCheckDnsType(type)) return type;
-  throw badRequest('invalid_type', `"type" must be one of ${CHECK_DNS_TYPES.join(', ')} (not "${raw.slice(0, 20)}"); leave it out for MX.`);
+  throw new DomainError('invalid_type', `"type" must be one of ${CHECK_DNS_TYPES.join(', ')} (not "${raw.slice(0, 20)}"); leave it out for MX.`);
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,4 +1,4 @@
-import { badRequest } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
@@ -76,7 +76,7 @@ const PERMERROR_CODES: ReadonlySet<string> = new Set<SpfFindingCode>([
 function readIp(raw: string | undefined): SpfIp | null {
   if (raw === undefined || raw.trim() === '') return null;
   const ip = parseSpfIp(raw);
-  if (!ip) throw badRequest('invalid_ip', `"ip" must be an IPv4 or IPv6 address such as 192.0.2.10 or 2001:db8::10, not "${raw.slice(0, 60)}".`);
+  if (!ip) throw new DomainError('invalid_ip', `"ip" must be an IPv4 or IPv6 address such as 192.0.2.10 or 2001:db8::10, not "${raw.slice(0, 60)}".`);
   return ip;
 }
 
@@ -85,7 +85,10 @@ function readSender(raw: string | undefined, domain: string): string {
   const sender = raw.trim();
   const at = sender.lastIndexOf('@');
   if (at < 0 || at === sender.length - 1 || sender.length > 320 || /[\s\x00-\x1f\x7f]/.test(sender)) {
-    throw badRequest('invalid_sender', `"sender" must be an email address such as bounce@${domain} (the MAIL FROM address), not "${sender.slice(0, 60)}".`);
+    throw new DomainError(
+      'invalid_sender',
+      `"sender" must be an email address such as bounce@${domain} (the MAIL FROM address), not "${sender.slice(0, 60)}".`,
+    );
   }
   return at === 0 ? `postmaster${sender}` : sender;
 }
@@ -94,7 +97,10 @@ function readHelo(raw: string | undefined, domain: string): string {
   if (raw === undefined || raw.trim() === '') return domain;
   const helo = raw.trim();
   if (helo.length > 255 || /[\s\x00-\x1f\x7f]/.test(helo)) {
-    throw badRequest('invalid_helo', `"helo" must be the host name a server gives in HELO, such as mail.${domain}, without spaces and at most 255 characters.`);
+    throw new DomainError(
+      'invalid_helo',
+      `"helo" must be the host name a server gives in HELO, such as mail.${domain}, without spaces and at most 255 characters.`,
+    );
   }
   return helo;
 }

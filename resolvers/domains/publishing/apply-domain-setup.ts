@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { ApiError } from '../../api-error.js';
+import { DomainError, operation, sentence } from '../../domain-error.js';
 import { verifiedDomains, verificationToken } from '../../orders/domain-verification.js';
 import { verificationName, verificationValue } from '../../orders/verification-record.js';
 import { computeDomainSetup, type SetupEnvironment } from '../setup/compute-domain-setup.js';
@@ -79,10 +79,9 @@ export async function applyDomainSetup(raw: string, connectionId: number, dryRun
   const [verified] = await verifiedDomains(db, row.account_id, [row.domain]);
   if (!verified) {
     const token = await verificationToken(db, row.account_id);
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'domain_not_verified',
-      `${row.domain} is not verified as yours, so its records are not published for you: publish TXT at ${verificationName(row.domain)} with the value "${verificationValue(token)}", then POST /v1/domains/${row.domain}/verify and apply again.`,
+      sentence`${row.domain} is not verified as yours, so its records are not published for you: publish TXT at ${verificationName(row.domain)} with the value "${verificationValue(token)}", then ${operation('verify_domain', { domain: row.domain })} and apply again.`,
     );
   }
   const setup = await computeDomainSetup(await connectionEnvironment(ctx, connectionId, row.domain), row);

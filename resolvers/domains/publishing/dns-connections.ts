@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { ApiError, badRequest } from '../../api-error.js';
+import { DomainError, operation, sentence } from '../../domain-error.js';
 import type { Context } from '../../context.js';
 import { requireAccountId } from '../../auth/require-account.js';
 import { decryptSecret, encryptSecret } from '../../secrets/encrypt-secret.js';
@@ -50,14 +50,14 @@ export interface DnsConnectionInput {
 const Rfc2136Stored = z.object({ server: z.string(), port: z.number().int(), keyName: z.string(), algorithm: z.enum(TSIG_ALGORITHMS) });
 const CloudflareStored = z.object({});
 
-export function unknownKindError(raw: string): ApiError {
-  return badRequest('invalid_kind', `"${raw.slice(0, 40)}" is not a kind of DNS connection; send "kind": one of ${DNS_CONNECTION_KINDS.join(', ')}.`, {
+export function unknownKindError(raw: string): DomainError {
+  return new DomainError('invalid_kind', `"${raw.slice(0, 40)}" is not a kind of DNS connection; send "kind": one of ${DNS_CONNECTION_KINDS.join(', ')}.`, {
     allowed: DNS_CONNECTION_KINDS,
   });
 }
 
-export function unknownAlgorithmError(raw: string): ApiError {
-  return badRequest(
+export function unknownAlgorithmError(raw: string): DomainError {
+  return new DomainError(
     'invalid_algorithm',
     `"${raw.slice(0, 40)}" is not a TSIG algorithm this service signs with; send "algorithm": one of ${TSIG_ALGORITHMS.join(', ')}.`,
     {
@@ -94,7 +94,7 @@ export async function createDnsConnection(input: DnsConnectionInput, ctx: Contex
   const label = checkLabel(input.label);
   const { settings, secret } = kind === 'rfc2136' ? await checkRfc2136(input, ctx) : checkCloudflare(input);
   if ((await countDnsConnections(ctx.services.db, accountId)) >= MAX_CONNECTIONS)
-    throw new ApiError(409, 'too_many_dns_connections', `An account may have ${MAX_CONNECTIONS} DNS connections; delete one you no longer use first.`);
+    throw new DomainError('too_many_dns_connections', `An account may have ${MAX_CONNECTIONS} DNS connections; delete one you no longer use first.`);
   const row = await insertDnsConnection(ctx.services.db, {
     account_id: accountId,
     kind,
@@ -111,8 +111,8 @@ export async function deleteDnsConnection(connectionId: number, ctx: Context): P
   return { connectionId, deleted: true };
 }
 
-function notFound(connectionId: number): ApiError {
-  return new ApiError(404, 'dns_connection_not_found', `You have no DNS connection ${connectionId}; GET /v1/dns-connections lists yours.`);
+function notFound(connectionId: number): DomainError {
+  return new DomainError('dns_connection_not_found', sentence`You have no DNS connection ${connectionId}; ${operation('list_dns_connections')} lists yours.`);
 }
 
 /** The caller's connection with a publisher over it, its secret opened for this use only. */
@@ -136,7 +136,7 @@ export async function openDnsPublisher(ctx: Context, connectionId: number): Prom
 function checkLabel(label: string | null | undefined): string | null {
   if (label === undefined || label === null || label.trim() === '') return null;
   if (label.length > 100 || /[\u0000-\u001f\u007f]/.test(label))
-    throw badRequest('invalid_label', 'The label is at most 100 characters without control characters; shorten it.');
+    throw new DomainError('invalid_label', 'The label is at most 100 characters without control characters; shorten it.');
   return label.trim();
 }
 
@@ -149,7 +149,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 function refuseFields(input: DnsConnectionInput, fields: readonly (keyof DnsConnectionInput)[], kind: string): void {
   const sent = fields.filter((f) => input[f] !== undefined && input[f] !== null);
   if (sent.length)
-    throw badRequest(
+    throw new DomainError(
       'field_not_for_kind',
       `${sent.map((f) => `"${snake(f)}"`).join(', ')} ${sent.length === 1 ? 'is' : 'are'} not used by ${kind} connections; remove ${sent.length === 1 ? 'it' : 'them'}.`,
     );
@@ -163,17 +163,17 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
   refuseFields(input, ['apiToken'], 'rfc2136');
   const server = (input.server ?? '').trim().replace(/\.$/, '');
   if (server === '' || server.length > 253 || !(isIP(server.replace(/^\[|\]$/g, '')) || HOST_NAME.test(server)))
-    throw badRequest(
+    throw new DomainError(
       'invalid_server',
       `Send "server": the primary DNS server's IP address or host name (such as ns1.example.net)${server ? `; "${server.slice(0, 60)}" is neither` : ''}.`,
     );
   const port = input.port ?? 53;
   if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw badRequest('invalid_port', `"port" is a whole number from 1 to 65535 (53 when left out), not ${port}.`);
+    throw new DomainError('invalid_port', `"port" is a whole number from 1 to 65535 (53 when left out), not ${port}.`);
   vetDnsServerPort(port, ctx.services.publishing.allowedPorts);
   const keyName = (input.keyName ?? '').trim().replace(/\.$/, '').toLowerCase();
   if (!KEY_NAME.test(keyName))
-    throw badRequest(
+    throw new DomainError(
       'invalid_key_name',
       'Send "key_name": the TSIG key\'s name as the server knows it (the name in its key "..." statement, such as update-key).',
     );
@@ -183,10 +183,13 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
   // Never echo any of the secret back: a refusal names only what is wrong with it.
   const secret = (input.secret ?? '').replace(/\s/g, '');
   if (!BASE64.test(secret) || secret === '')
-    throw badRequest('invalid_secret', 'Send "secret": the TSIG key\'s secret in base64, as in the server\'s key statement (tsig-keygen prints it).');
+    throw new DomainError('invalid_secret', 'Send "secret": the TSIG key\'s secret in base64, as in the server\'s key statement (tsig-keygen prints it).');
   const bytes = Buffer.from(secret, 'base64').length;
   if (bytes < 16 || bytes > 512)
-    throw badRequest('invalid_secret', `The TSIG secret decodes to ${bytes} bytes; a key of 16 to 512 bytes is needed (tsig-keygen makes 32 for hmac-sha256).`);
+    throw new DomainError(
+      'invalid_secret',
+      `The TSIG secret decodes to ${bytes} bytes; a key of 16 to 512 bytes is needed (tsig-keygen makes 32 for hmac-sha256).`,
+    );
   // SSRF: the server must be a public address now, and is vetted again at each use (dns-server-address.ts).
   await vetDnsServer(server, ctx.services.publishing.allowPrivateAddresses);
   return { settings: { server, port, keyName, algorithm }, secret };
@@ -196,7 +199,7 @@ function checkCloudflare(input: DnsConnectionInput): { settings: Record<string, 
   refuseFields(input, ['server', 'port', 'keyName', 'algorithm', 'secret'], 'cloudflare');
   const token = (input.apiToken ?? '').trim();
   if (!/^[A-Za-z0-9_-]{20,200}$/.test(token))
-    throw badRequest(
+    throw new DomainError(
       'invalid_api_token',
       'Send "api_token": a Cloudflare API token with the Zone > DNS > Edit permission (letters, digits, - and _, as Cloudflare shows it once).',
     );

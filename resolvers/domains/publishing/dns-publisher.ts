@@ -21,7 +21,7 @@ export interface PlannedChange {
 /**
  * A customer's DNS provider, reached through one of their connections (RFC 2136 with TSIG, or
  * Cloudflare's API). readRecords answers what the provider serves now at one name and type;
- * applyChanges makes every change or none (a provider refusal throws an ApiError and leaves the
+ * applyChanges makes every change or none (a provider refusal throws an DomainError and leaves the
  * zone as it was where the provider allows: RFC 2136 updates are one atomic message).
  */
 export interface DnsPublisher {

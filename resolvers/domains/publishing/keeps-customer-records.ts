@@ -1,17 +1,18 @@
-import { ApiError } from '../../api-error.js';
+import { DomainError, operation, sentence } from '../../domain-error.js';
 import { spfTermKey, spfTerms } from '../setup/merge-spf.js';
 import { reportUriAddress } from '../setup/merge-dmarc.js';
 import type { DnsRecord } from './dns-publisher.js';
 
 const POLICY_RANK: Record<string, number> = { none: 0, quarantine: 1, reject: 2 };
-const AGAIN = 'check the setup again (POST /v1/domains/{domain}/setup/check) and apply the record it shows. Nothing was changed.';
+/** The way out of a refused publish: check the domain's setup again and apply the record the check shows. */
+const again = (domain: string) =>
+  sentence`check the setup again (${operation('check_domain_setup', { domain })}) and apply the record it shows. Nothing was changed.`;
 
 /** No record is planned at a name that holds a CNAME: the server would refuse it, or the alias (a hosted policy) would be lost. */
 export function refuseBesideAlias(record: DnsRecord, present: readonly DnsRecord[]): void {
   const alias = present.find((r) => r.type === 'CNAME' && r.name === record.name);
   if (alias)
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'cname_at_name',
       `${record.name} is an alias (CNAME) of ${alias.value} in the zone, so no ${record.type} record is published beside it, and the alias is not replaced (it may be a policy hosted by a service). Change the record where ${alias.value} is hosted, or remove the alias yourself and apply again. Nothing was changed.`,
     );
@@ -28,10 +29,9 @@ export function refuseLosingCustomerRecords(tag: string, record: DnsRecord, repl
     for (const old of replaced) {
       const lost = spfTerms(old.value).filter((t) => !/^[-+~?]?all$/i.test(t) && !kept.has(spfTermKey(t)));
       if (lost.length > 0)
-        throw new ApiError(
-          409,
+        throw new DomainError(
           'zone_changed',
-          `The zone holds the SPF record "${old.value}" at ${record.name}; publishing "${record.value}" would drop ${lost.join(', ')}, so it is not published: ${AGAIN.replace('{domain}', record.name)}`,
+          sentence`The zone holds the SPF record "${old.value}" at ${record.name}; publishing "${record.value}" would drop ${lost.join(', ')}, so it is not published: ${again(record.name)}`,
         );
     }
   }
@@ -46,10 +46,9 @@ export function refuseLosingCustomerRecords(tag: string, record: DnsRecord, repl
         .filter((u) => u.trim() !== '')
         .filter((u) => !addresses.has(reportUriAddress(u)));
       if (lower || dropped.length > 0)
-        throw new ApiError(
-          409,
+        throw new DomainError(
           'zone_changed',
-          `The zone holds the DMARC record "${old.value}" at ${record.name}; publishing "${record.value}" would ${lower ? `lower ${lower}=${was[lower] ?? was.p}` : `drop the report address ${dropped.join(', ')}`}, so it is not published: ${AGAIN.replace('{domain}', record.name.replace(/^_dmarc\./, ''))}`,
+          sentence`The zone holds the DMARC record "${old.value}" at ${record.name}; publishing "${record.value}" would ${lower ? `lower ${lower}=${was[lower] ?? was.p}` : `drop the report address ${dropped.join(', ')}`}, so it is not published: ${again(record.name.replace(/^_dmarc\./, ''))}`,
         );
     }
   }

@@ -49,13 +49,13 @@ export function setupApplyOf(row: SetupApplyRow): SetupApply {
  */
 export async function listDomainSetupApplies(raw: string, args: PageArgs, ctx: Context): Promise<Page<SetupApply>> {
   const row = await findSetupDomain(ctx, raw);
-  const request = readPageArgs(args, ctx);
+  const request = readPageArgs(args);
   const db = ctx.services.db;
   let afterId: number | null = null;
   if (request.after !== null) {
     afterId = numericCursor(request.after);
     if (afterId === null || !(await findSetupApply(db, row.account_id, row.domain, afterId)))
-      throw invalidCursor(ctx, `the apply_id of an apply of ${row.domain}`, request.after);
+      throw invalidCursor(`the apply_id of an apply of ${row.domain}`, request.after);
   }
   const rows = await listSetupApplies(db, row.account_id, row.domain, { limit: request.limit + 1, afterId });
   return pageOf(rows.map(setupApplyOf), request, (a) => String(a.applyId));

@@ -16,7 +16,7 @@ export interface PublishResult {
 /**
  * Reads what the provider serves at each wanted name and type, plans the changes (plan-changes.ts)
  * and, unless `dryRun`, applies them. Refusals (an unreachable server, a refused key or token) are
- * ApiErrors that say what to change, thrown before anything is written. The caller decides which
+ * DomainErrors that say what to change, thrown before anything is written. The caller decides which
  * records are wanted and that the domain is the account's: this function publishes what it is given
  * through the caller's own connection only.
  */

@@ -1,5 +1,5 @@
 import type { Answer } from 'dns-packet';
-import { ApiError } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { DnsAnswer, DnsFailureKind, DnsLookup, DnsRecordType } from '../../../clients/dns/dns-types.js';
 import { normaliseQuestionName } from '../../../clients/dns/create-dns-lookup.js';
 import { answerFromReply } from '../../../clients/dns/answer-from-reply.js';
@@ -34,7 +34,7 @@ function asAnswer(record: DnsRecord): Answer[] {
  * A key refused or a zone not served stays the publisher's own error, as the write would give it.
  */
 function failedRead(error: unknown): { kind: DnsFailureKind; detail: string } | null {
-  if (!(error instanceof ApiError)) return null;
+  if (!(error instanceof DomainError)) return null;
   switch (error.code) {
     case 'dns_lookup_failed':
       return { kind: error.detail.includes('(REFUSED)') ? 'refused' : 'servfail', detail: error.detail };
@@ -53,7 +53,7 @@ function failedRead(error: unknown): { kind: DnsFailureKind; detail: string } | 
  * connection's server asked with TSIG-signed queries, for Cloudflare its API; every other name (an
  * SPF include, an MX host) through `base`. So a publish (and its dry run) judges what the zone it
  * will write holds now, and a key or server the publish would fail with fails the read the same
- * way: the publisher's ApiError is thrown, not turned into an answer, except a failed read
+ * way: the publisher's DomainError is thrown, not turned into an answer, except a failed read
  * (failedRead), which is a failed lookup. Each name and type is read once per lookup.
  */
 export function createPublisherLookup(base: DnsLookup, publisher: DnsPublisher, zone: string): DnsLookup {

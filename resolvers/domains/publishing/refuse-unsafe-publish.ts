@@ -1,4 +1,4 @@
-import { ApiError } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { WantedRecordWithStatus } from '../setup/setup-record.js';
 
 /**
@@ -20,15 +20,13 @@ export function publishableRecords(records: readonly WantedRecordWithStatus[], f
   const pending = records.filter((r) => r.required && r.status !== 'verified' && r.status !== 'delegated');
   const unknown = pending.filter((r) => r.status === 'unknown');
   if (unknown.length > 0)
-    throw new ApiError(
-      503,
+    throw new DomainError(
       'dns_lookup_failed',
       `Nothing was published: ${unknown.map((r) => `${r.purpose.toUpperCase()} (${r.type} ${r.name}): ${r.detail}`).join(' ')} A record that could not be read is never written over; apply again once the lookup succeeds, and if it keeps failing check the domain's name servers (the check-nameservers check) and its DNSSEC.`,
     );
   const refused = pending.find((r) => r.refusal !== undefined);
   if (refused?.refusal)
-    throw new ApiError(
-      refused.refusal.status,
+    throw new DomainError(
       refused.refusal.code,
       `The ${refused.purpose.toUpperCase()} record of ${refused.name} is not published for you: ${refused.refusal.detail} Nothing was changed.`,
     );

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { ApiError } from '../../api-error.js';
+import { DomainError, operation, sentence } from '../../domain-error.js';
 import { claimSetupApplyRevert, findSetupApply, listStandingAppliesAfter, releaseSetupApplyRevert } from '../../../db/setup-applies.js';
 import { checkDomainSetup, findSetupDomain } from '../setup/get-domain-setup.js';
 import type { BuildState } from '../setup/setup-record.js';
@@ -44,21 +44,22 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
   const db = ctx.services.db;
   const entry = await findSetupApply(db, row.account_id, row.domain, applyId);
   if (!entry)
-    throw new ApiError(404, 'apply_not_found', `There is no apply ${applyId} of ${row.domain}; GET /v1/domains/${row.domain}/setup/applies lists its applies.`);
+    throw new DomainError(
+      'apply_not_found',
+      sentence`There is no apply ${applyId} of ${row.domain}; ${operation('list_domain_setup_applies', { domain: row.domain })} lists its applies.`,
+    );
   if (entry.kind === 'revert')
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'not_an_apply',
-      `Entry ${applyId} of ${row.domain} is the revert of apply ${entry.reverts_apply_id}, not an apply; to publish those records again, apply the setup (POST /v1/domains/${row.domain}/setup/apply).`,
+      sentence`Entry ${applyId} of ${row.domain} is the revert of apply ${entry.reverts_apply_id}, not an apply; to publish those records again, apply the setup (${operation('apply_domain_setup', { domain: row.domain })}).`,
     );
   if (entry.reverted_at) throw alreadyReverted(row.domain, applyId, entry.reverted_at);
 
   const journal = readJournal(entry.rrsets);
   const { publisher } = await openDnsPublisher(ctx, entry.connection_id).catch((error: unknown) => {
     // The connection the apply wrote through is the only one that may undo it (another may reach another server).
-    if (error instanceof ApiError && error.code === 'dns_connection_not_found')
-      throw new ApiError(
-        409,
+    if (error instanceof DomainError && error.code === 'dns_connection_not_found')
+      throw new DomainError(
         'dns_connection_deleted',
         `Apply ${applyId} of ${row.domain} was made through DNS connection ${entry.connection_id}, which was deleted, so it cannot be reverted for you: put back the records listed in its "changes" (before) at your DNS provider by hand.`,
       );
@@ -110,8 +111,7 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
   if (notApplied.length > 0) {
     const stillAsApplied = notApplied.every((set) => sameRRset(set.after, plan[written.indexOf(set)]!.before));
     if (stillAsApplied) await releaseSetupApplyRevert(db, applyId);
-    throw new ApiError(
-      502,
+    throw new DomainError(
       'dns_update_not_applied',
       `The DNS server of connection ${entry.connection_id} accepted the revert of apply ${applyId} but does not serve it: ${notApplied
         .map((set) => `${set.type} at ${set.name} holds ${show(set.after)} where the revert put ${show(plan[written.indexOf(set)]!.after)}`)
@@ -167,8 +167,7 @@ async function refuseChangedSince(
       laterIds.length > 0
         ? `Apply ${laterIds.join(' and ')} changed them since: revert ${laterIds.length === 1 ? 'it' : 'those'} first (newest first), then this one.`
         : 'Put those records back as the apply left them to revert it, or change them by hand.';
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'conflict',
       `The zone changed since apply ${applyId}, so nothing was reverted: ${changed.map((set) => describeChange(set, now[journal.indexOf(set)]!.after)).join('; ')}. ${advice}`,
       {
@@ -190,9 +189,8 @@ function plain(record: JournalRecord): DnsRecord {
   return rest;
 }
 
-function alreadyReverted(domain: string, applyId: number, at: Date | null): ApiError {
-  return new ApiError(
-    409,
+function alreadyReverted(domain: string, applyId: number, at: Date | null): DomainError {
+  return new DomainError(
     'already_reverted',
     `Apply ${applyId} of ${domain} was already reverted${at ? ` at ${at.toISOString()}` : ''}; an apply is reverted once. To publish its records again, apply the setup.`,
   );

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import dnsPacket, { type Answer, type DecodedPacket } from 'dns-packet';
-import { ApiError } from '../../api-error.js';
+import { DomainError } from '../../domain-error.js';
 import type { DnsPublisher, DnsRecord, PlannedChange } from './dns-publisher.js';
 import { CLASS_IN, CLASS_NONE, encodeHeader, encodeQuestion, encodeRecord } from './dns-wire.js';
 import { exchangeOverTcp } from './dns-tcp-exchange.js';
@@ -38,7 +38,7 @@ interface Answered {
 
 /**
  * One TSIG-signed exchange with the connection's server over TCP: the answer, its RCODE and whether
- * it was signed; a refused key, no answer or a bad answer is an ApiError.
+ * it was signed; a refused key, no answer or a bad answer is a DomainError.
  */
 function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: Rfc2136Options): (message: Buffer) => Promise<Answered> {
   const where = `${settings.server} port ${settings.port}`;
@@ -71,8 +71,7 @@ function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: 
       // checking the key) is a failed answer, never taken as what the zone holds: the caller refuses.
       if (verdict.error === null && (rcode === 'SERVFAIL' || rcode === 'REFUSED')) return { rcode, packet, signed: false };
       if (verdict.error !== null || rcode === 'NOTAUTH')
-        throw new ApiError(
-          422,
+        throw new DomainError(
           'tsig_key_refused',
           `The DNS server ${where} refused the TSIG key "${settings.keyName}" (${verdict.error ?? rcode}): check the key name, algorithm and secret against the server's key${verdict.error === 'BADTIME' ? ', and both clocks' : ''}. Nothing was changed.`,
         );
@@ -88,21 +87,19 @@ function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: 
    * So every such failure is one kind, answered at the exchange's deadline. An operator who allows
    * private addresses runs their own servers and is told the cause at once.
    */
-  async function unanswered(deadline: number, cause: string): Promise<ApiError> {
-    if (options.allowPrivateAddresses) return new ApiError(502, 'dns_server_unreachable', `The DNS server ${where} ${cause}. Nothing was changed.`);
+  async function unanswered(deadline: number, cause: string): Promise<DomainError> {
+    if (options.allowPrivateAddresses) return new DomainError('dns_server_unreachable', `The DNS server ${where} ${cause}. Nothing was changed.`);
     const left = deadline - performance.now();
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
-    return new ApiError(
-      502,
+    return new DomainError(
       'dns_server_unreachable',
       `The DNS server ${where} did not answer a signed DNS message; check the connection's server, port and key, and that the server accepts DNS over TCP from this service. Nothing was changed.`,
     );
   }
 
-  async function badAnswer(deadline: number, reason: string): Promise<ApiError> {
+  async function badAnswer(deadline: number, reason: string): Promise<DomainError> {
     if (!options.allowPrivateAddresses) return unanswered(deadline, reason);
-    return new ApiError(
-      502,
+    return new DomainError(
       'dns_server_bad_answer',
       `The DNS server ${where} answered, but ${reason}; check that the connection points at the zone's primary server.`,
     );
@@ -112,9 +109,8 @@ function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: 
 }
 
 /** The server does not serve the zone that holds `name`. */
-function notServed(where: string, name: string, rcode: string): ApiError {
-  return new ApiError(
-    422,
+function notServed(where: string, name: string, rcode: string): DomainError {
+  return new DomainError(
     'dns_zone_not_served',
     `The DNS server ${where} does not answer for ${name} (${rcode}): point the connection at the primary server of the zone that holds ${name}.`,
   );
@@ -157,8 +153,7 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
       // A failed read (SERVFAIL, or a REFUSED the server did not sign) is not an empty name: nothing
       // may be planned over it. A signed REFUSED is the server saying it does not serve the zone.
       if (rcode === 'SERVFAIL' || (rcode === 'REFUSED' && !signed))
-        throw new ApiError(
-          503,
+        throw new DomainError(
           'dns_lookup_failed',
           `the DNS server ${where} ${rcode === 'SERVFAIL' ? 'failed' : 'refused'} to look up ${type.toUpperCase()} ${wanted} (${rcode})`,
         );
@@ -184,14 +179,12 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
         const { rcode } = await ask(message);
         if (rcode === 'REFUSED' || rcode === 'NOTZONE')
-          throw new ApiError(
-            422,
+          throw new DomainError(
             'dns_update_refused',
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change the names and types being published. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new ApiError(
-            502,
+          throw new DomainError(
             'dns_update_failed',
             `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
           );
@@ -220,14 +213,12 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
         const { rcode } = await ask(message);
         if (rcode === 'REFUSED' || rcode === 'NOTZONE')
-          throw new ApiError(
-            422,
+          throw new DomainError(
             'dns_update_refused',
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change these names and types. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new ApiError(
-            502,
+          throw new DomainError(
             'dns_update_failed',
             `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
           );

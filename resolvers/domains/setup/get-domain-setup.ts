@@ -1,6 +1,6 @@
 import { findSetupDomainByName } from '../../../db/domains.js';
 import type { Context } from '../../context.js';
-import { ApiError } from '../../api-error.js';
+import { DomainError, operation, sentence } from '../../domain-error.js';
 import { requireAccountId } from '../../auth/require-account.js';
 import { normalizeDomain } from '../../checks/normalize-domain.js';
 import { computeDomainSetup, type SetupEnvironment } from './compute-domain-setup.js';
@@ -18,10 +18,9 @@ export async function findSetupDomain(ctx: Context, raw: string) {
   const { domain } = normalizeDomain(raw);
   const row = await findSetupDomainByName(ctx.services.db, accountId, domain);
   if (!row)
-    throw new ApiError(
-      404,
+    throw new DomainError(
       'domain_not_found',
-      `There is no domain "${domain}" on your orders; GET /v1/portal/dashboard lists yours, and only ordered domains have a setup.`,
+      sentence`There is no domain "${domain}" on your orders; ${operation('get_dashboard')} lists yours, and only ordered domains have a setup.`,
     );
   return row;
 }

@@ -104,12 +104,12 @@ export async function dmarcStatus(record: WantedRecord, dns: DnsLookup, reportAd
   if (found.length === 0) return with_(record, { status: 'missing', found, detail: `No DMARC record at ${record.name}: publish the TXT record shown.` });
   if (found.length > 1) {
     const detail = `${record.name} holds ${found.length} DMARC records, so receivers ignore them all (RFC 7489 6.6.3). Keep only one (with every rua= address you use and mailto:${reportAddress}); which policy stays is yours to choose, so it is not published for you.`;
-    return { ...with_(record, { status: 'conflict', found, detail }), refusal: { status: 409, code: 'dmarc_conflict', detail } };
+    return { ...with_(record, { status: 'conflict', found, detail }), refusal: { code: 'dmarc_conflict', detail } };
   }
   const parsed = parseDmarcRecord(found[0]!);
   if (!parsed.ok) {
     const detail = `The DMARC record at ${record.name} is invalid (${parsed.errors[0]?.message ?? 'unreadable'}): correct it and add mailto:${reportAddress} to its rua=. It is not replaced for you, since its policy may be stricter than ours.`;
-    return { ...with_(record, { status: 'wrong', found, detail }), refusal: { status: 409, code: 'dmarc_invalid', detail } };
+    return { ...with_(record, { status: 'wrong', found, detail }), refusal: { code: 'dmarc_invalid', detail } };
   }
   const reports = parsed.record.rua.some((u) => u.address.toLowerCase() === `mailto:${reportAddress}`);
   if (!reports)

@@ -1,4 +1,5 @@
 import { BUILD_STATES, type BuildState } from '../../../db/status-values.js';
+import type { DomainCode } from '../../domain-codes.js';
 
 /**
  * The vocabulary of a domain's setup: what a record is for, its DNS type, what our checks found, and
@@ -60,8 +61,7 @@ export interface WantedRecordWithStatus extends WantedRecord {
 }
 
 export interface PublishRefusal {
-  readonly status: number;
-  readonly code: string;
+  readonly code: DomainCode;
   readonly detail: string;
 }
 

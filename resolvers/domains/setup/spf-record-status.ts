@@ -66,7 +66,7 @@ export async function spfStatus(record: WantedRecord, ctx: CheckContext): Promis
   const merge = mergeSpf(found, GOOGLE_SPF_INCLUDE);
   if (!merge.ok) {
     const detail = `${record.name} publishes ${found.length} SPF records, which makes SPF fail for every sender (permerror), and they cannot be combined for you: ${merge.reason}.`;
-    return { ...record, status: 'conflict', found, detail, refusal: { status: 409, code: 'spf_conflict', detail } };
+    return { ...record, status: 'conflict', found, detail, refusal: { code: 'spf_conflict', detail } };
   }
   const count = await countSpfLookups(record.name, merge.value, ctx);
   if (!count.ok)
@@ -79,14 +79,14 @@ export async function spfStatus(record: WantedRecord, ctx: CheckContext): Promis
     };
   if (count.voidNames) {
     const detail = `The SPF record${found.length > 1 ? 's' : ''} of ${record.name} point${found.length > 1 ? '' : 's'} at names that do not exist or hold no records (${count.voidNames.join(', ')}); past ${MAX_VOID_LOOKUPS} such lookups receivers fail SPF (permerror) and stop counting. Remove those terms, then merge.`;
-    return { ...record, value: merge.value, status: 'conflict', found, detail, refusal: { status: 409, code: 'spf_void_lookups', detail } };
+    return { ...record, value: merge.value, status: 'conflict', found, detail, refusal: { code: 'spf_void_lookups', detail } };
   }
   const lookups = `${count.lookups} of ${MAX_DNS_LOOKUPS} DNS lookups`;
   if (count.overLimit) {
     const detail = merge.unchanged
       ? `The SPF record of ${record.name} includes ${GOOGLE_SPF_INCLUDE} but needs ${count.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, past that receivers fail it. Remove includes you no longer use or flatten some into ip4/ip6 ranges.`
       : `Merging include:${GOOGLE_SPF_INCLUDE} into the SPF record${found.length > 1 ? 's' : ''} of ${record.name} would make ${count.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, past that receivers fail it. Remove includes you no longer use (or flatten some into ip4/ip6 ranges), then merge.`;
-    return { ...record, value: merge.value, status: 'conflict', found, detail, refusal: { status: 409, code: 'spf_lookup_limit', detail } };
+    return { ...record, value: merge.value, status: 'conflict', found, detail, refusal: { code: 'spf_lookup_limit', detail } };
   }
   if (found.length > 1)
     return {

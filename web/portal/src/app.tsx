@@ -1,16 +1,20 @@
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { Session } from './session';
 import { Layout } from './layout';
-import { routes } from './routes';
+import { lazy } from 'react';
+import { DomainSetupPage, MailboxesPage, routes } from './routes';
 import { SignInPage } from './pages/sign-in';
 import { SignUpPage } from './pages/sign-up';
-import { ResetPasswordPage } from './pages/reset-password';
-import { AcceptInvitationPage } from './pages/accept-invitation';
-import { ConfirmSignUpPage } from './pages/confirm-sign-up';
 import { Page } from './ui/page';
+import { PageChunk } from './ui/page-chunk';
 import { SignedInLinkPage } from './pages/signed-in-link';
-import { DomainSetupPage } from './pages/domain-setup';
-import { MailboxesPage } from './pages/mailboxes';
+
+// The signed-out pages people reach from an e-mail's link are their own chunks; sign-in and
+// sign-up, the first page of nearly every visit, are in the first load.
+const ResetPasswordPage = lazy(() => import('./pages/reset-password').then((m) => ({ default: m.ResetPasswordPage })));
+const AcceptInvitationPage = lazy(() => import('./pages/accept-invitation').then((m) => ({ default: m.AcceptInvitationPage })));
+const CardSavedPage = lazy(() => import('./pages/card-saved').then((m) => ({ default: m.CardSavedPage })));
+const ConfirmSignUpPage = lazy(() => import('./pages/confirm-sign-up').then((m) => ({ default: m.ConfirmSignUpPage })));
 
 /** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
 export function App() {
@@ -19,51 +23,62 @@ export function App() {
       <Session
         signedIn={
           <Layout>
-            <Switch>
-              {routes.map((route) => (
-                <Route key={route.path} path={route.path} component={route.component} />
-              ))}
-              <Route path="/domains/:domain/setup" component={DomainSetupPage} />
-              <Route path="/domains/:domain/mailboxes" component={MailboxesPage} />
-              <Route path="/reset-password">
-                <SignedInLinkPage what="a password reset" />
-              </Route>
-              <Route path="/accept-invitation">
-                <SignedInLinkPage what="an invitation" />
-              </Route>
-              <Route path="/sign-up">
-                <Redirect to="/" />
-              </Route>
-              <Route path="/confirm-sign-up">
-                <SignedInLinkPage what="a sign-up confirmation" />
-              </Route>
-              <Route>
-                <Page title="Page not found">
-                  <p>There is no such page in the portal; pick one from the navigation.</p>
-                </Page>
-              </Route>
-            </Switch>
+            <PageChunk>
+              <Switch>
+                {routes.map((route) => (
+                  <Route key={route.path} path={route.path} component={route.component} />
+                ))}
+                <Route path="/domains/:domain/setup" component={DomainSetupPage} />
+                <Route path="/domains/:domain/mailboxes" component={MailboxesPage} />
+                <Route path="/reset-password">
+                  <SignedInLinkPage what="a password reset" />
+                </Route>
+                <Route path="/accept-invitation">
+                  <SignedInLinkPage what="an invitation" />
+                </Route>
+                <Route path="/sign-up">
+                  <Redirect to="/" />
+                </Route>
+                {/* The card page's landing when the caller gave no reachable success_url: Billing confirms it. */}
+                <Route path="/card-saved">
+                  <Redirect to="/billing?card=saved" replace />
+                </Route>
+                <Route path="/confirm-sign-up">
+                  <SignedInLinkPage what="a sign-up confirmation" />
+                </Route>
+                <Route>
+                  <Page title="Page not found">
+                    <p>There is no such page in the portal; pick one from the navigation.</p>
+                  </Page>
+                </Route>
+              </Switch>
+            </PageChunk>
           </Layout>
         }
         signedOut={(refresh) => (
           <main id="main" className="signed-out">
-            <Switch>
-              <Route path="/sign-up">
-                <SignUpPage />
-              </Route>
-              <Route path="/confirm-sign-up">
-                <ConfirmSignUpPage onSignedIn={refresh} />
-              </Route>
-              <Route path="/reset-password">
-                <ResetPasswordPage />
-              </Route>
-              <Route path="/accept-invitation">
-                <AcceptInvitationPage onSignedIn={refresh} />
-              </Route>
-              <Route>
-                <SignInPage onSignedIn={refresh} />
-              </Route>
-            </Switch>
+            <PageChunk>
+              <Switch>
+                <Route path="/sign-up">
+                  <SignUpPage />
+                </Route>
+                <Route path="/confirm-sign-up">
+                  <ConfirmSignUpPage onSignedIn={refresh} />
+                </Route>
+                <Route path="/reset-password">
+                  <ResetPasswordPage />
+                </Route>
+                <Route path="/card-saved">
+                  <CardSavedPage />
+                </Route>
+                <Route path="/accept-invitation">
+                  <AcceptInvitationPage onSignedIn={refresh} />
+                </Route>
+                <Route>
+                  <SignInPage onSignedIn={refresh} />
+                </Route>
+              </Switch>
+            </PageChunk>
           </main>
         )}
       />

@@ -40,13 +40,17 @@ export function connectionWords(c: DnsConnection): string {
 export const dnsConnectionsPath = (domain: string) =>
   `/settings?return_to=${encodeURIComponent(`/domains/${encodeURIComponent(domain)}/setup`)}#dns-connections`;
 
-/** Where `?return_to=` leads back to: only a domain's setup page in this portal, never another site. */
-function returnTo(search: string): { path: string; domain: string } | null {
+/** The same from the verification page, whose "prove it with a DNS connection" needs one first. */
+export const dnsConnectionsFromVerificationPath = `/settings?return_to=${encodeURIComponent('/verification')}#dns-connections`;
+
+/** Where `?return_to=` leads back to: only a domain's setup page or the verification page in this portal, never another site. */
+function returnTo(search: string): { path: string; label: string } | null {
   const path = new URLSearchParams(search).get('return_to');
+  if (path === '/verification') return { path, label: 'Back to Domain verification' };
   const match = path ? /^\/domains\/([^/?#]+)\/setup$/.exec(path) : null;
   if (!path || !match) return null;
   try {
-    return { path, domain: decodeURIComponent(match[1]!) };
+    return { path, label: `Back to the setup of ${decodeURIComponent(match[1]!)}` };
   } catch {
     return null;
   }
@@ -67,7 +71,7 @@ export function DnsConnectionsSection() {
       <h2 id="dns-connections-heading">DNS connections</h2>
       {back ? (
         <p>
-          <Link href={back.path}>Back to the setup of {back.domain}</Link>
+          <Link href={back.path}>{back.label}</Link>
         </p>
       ) : null}
       <p className="aside">

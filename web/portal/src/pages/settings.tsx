@@ -7,8 +7,9 @@ import { ApiKeysSection } from './settings-keys';
 import { ConnectedAssistantsSection } from './settings-assistants';
 import { PeopleSection } from './settings-people';
 import { PasswordSection } from './settings-password';
+import { SignOutEverywhereSection } from './settings-sign-out-everywhere';
 
-/** Settings: the account's API keys, the person's connected assistants, its people and invitations, alert addresses and the DMARC alert threshold, and the person's own password. */
+/** Settings: the account's API keys, the person's connected assistants, its people and invitations, alert addresses and the DMARC alert threshold, the person's own password, and signing out everywhere. */
 export function SettingsPage() {
   return (
     <Page title="Settings">
@@ -20,6 +21,7 @@ export function SettingsPage() {
       <WebhooksSection />
       <DnsConnectionsSection />
       <PasswordSection />
+      <SignOutEverywhereSection />
     </Page>
   );
 }

@@ -8,7 +8,7 @@ import { Page } from '../ui/page';
 import { ErrorBanner, QueryState } from '../ui/status';
 import { Chip } from '../ui/chip';
 import { Field, SelectField } from '../ui/field';
-import { DnsConnectionsDocument, connectionWords } from './settings-dns';
+import { DnsConnectionsDocument, connectionWords, dnsConnectionsFromVerificationPath } from './settings-dns';
 import { formatDate } from '../ui/format';
 
 const DomainVerificationDocument = graphql(`
@@ -119,7 +119,7 @@ function CheckNow(props: { onVerified: () => void }) {
         changes the zone proves it is yours) and check it at once.{' '}
         {usable.length === 0 && !connections.fetching ? (
           <>
-            You have no DNS connection yet: <Link href="/settings">add one in Settings</Link>.
+            You have no DNS connection yet: <Link href={dnsConnectionsFromVerificationPath}>add one in Settings</Link>.
           </>
         ) : null}
       </p>

@@ -1,5 +1,7 @@
 /**
- * The one error type every resolver throws when it refuses a request.
+ * A refusal as a door answers it: what the doors refuse themselves (a body that is not JSON, a
+ * method a path does not take), and what a rule's DomainError becomes at the door that caught it
+ * (operations/refusal-answer.ts). Resolvers never make one (scripts/lint-domain-errors.ts).
  *
  * `status` is the HTTP status the REST door answers, `code` a stable machine-readable name, and
  * `detail` a sentence that tells the caller what to change. `extras` are merged into the REST body

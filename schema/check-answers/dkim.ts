@@ -1,0 +1,36 @@
+import { builder } from '../builder.js';
+import type { checkDkim } from '../../resolvers/checks/dkim/check-dkim.js';
+import { CheckAnswer, Finding, type AnswerOf } from './common.js';
+import { absentWhenNull, wireName } from './wire-extensions.js';
+
+// check-dkim: its answer, each object over the part of the resolver's return type it mirrors.
+type Dkim = AnswerOf<typeof checkDkim>;
+
+export const DkimKeyType = builder.enumType('DkimKeyType', { description: 'A DKIM key algorithm.', values: ['rsa', 'ed25519'] as const });
+export const DkimKey = builder.objectRef<Dkim['keys'][number]>('DkimKey').implement({
+  description: 'A DKIM key found under a selector.',
+  fields: (t) => ({
+    selector: t.exposeString('selector'),
+    record: t.exposeString('record'),
+    valid: t.exposeBoolean('valid'),
+    keyType: t.expose('key_type', { type: DkimKeyType, nullable: true, extensions: wireName('key_type') }),
+    keyBits: t.exposeInt('key_bits', { nullable: true, extensions: wireName('key_bits') }),
+    testing: t.exposeBoolean('testing'),
+    hashAlgorithms: t.exposeStringList('hash_algorithms', { extensions: wireName('hash_algorithms') }),
+    serviceTypes: t.exposeStringList('service_types', { extensions: wireName('service_types') }),
+    findings: t.expose('findings', { type: [Finding] }),
+  }),
+});
+export const DkimAnswer = builder.objectRef<Dkim>('DkimAnswer').implement({
+  description: 'check-dkim: the key under a selector, or a scan of 26 common selectors.',
+  interfaces: [CheckAnswer],
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    selector: t.exposeString('selector', { nullable: true }),
+    selectorsChecked: t.exposeStringList('selectors_checked', { extensions: wireName('selectors_checked') }),
+    keys: t.expose('keys', { type: [DkimKey] }),
+    domainkeyExists: t.exposeBoolean('domainkey_exists', { nullable: true, extensions: wireName('domainkey_exists') }),
+    wildcard: t.exposeBoolean('wildcard', { nullable: true }),
+  }),
+});

@@ -1,0 +1,70 @@
+import { builder } from '../builder.js';
+import type { verifyEmail } from '../../resolvers/checks/verify-email/verify-email.js';
+import { CheckAnswer, Finding, type AnswerOf } from './common.js';
+import { wireName } from './wire-extensions.js';
+
+// verify-email: its answer, each object over the part of the resolver's return type it mirrors.
+type VerifyEmail = AnswerOf<typeof verifyEmail>;
+type EmailResultShape = VerifyEmail['results'][number];
+
+export const EmailReason = builder.enumType('EmailReason', {
+  description: 'Why an address is or is not deliverable.',
+  values: [
+    'deliverable',
+    'invalid_syntax',
+    'null_mx',
+    'no_mail_route',
+    'domain_not_found',
+    'mail_hosts_do_not_resolve',
+    'dns_lookup_failed',
+    'mail_hosts_not_looked_up',
+  ] as const,
+});
+export const MxPreference = builder.objectRef<EmailResultShape['mx'][number]>('MxPreference').implement({
+  description: 'An MX record: exchange and preference.',
+  fields: (t) => ({
+    preference: t.exposeInt('preference'),
+    exchange: t.exposeString('exchange'),
+  }),
+});
+export const EmailResult = builder.objectRef<EmailResultShape>('EmailResult').implement({
+  description: 'One address.',
+  fields: (t) => ({
+    email: t.exposeString('email'),
+    valid: t.exposeBoolean('valid', { nullable: true, description: 'true: DNS says mail can be delivered; false: it cannot; null: a lookup failed.' }),
+    syntaxValid: t.exposeBoolean('syntax_valid', { extensions: wireName('syntax_valid') }),
+    reason: t.expose('reason', { type: EmailReason }),
+    detail: t.exposeString('detail'),
+    domain: t.exposeString('domain', { nullable: true }),
+    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: wireName('domain_unicode') }),
+    mx: t.expose('mx', { type: [MxPreference] }),
+    implicitMx: t.exposeBoolean('implicit_mx', { extensions: wireName('implicit_mx') }),
+    nullMx: t.exposeBoolean('null_mx', { extensions: wireName('null_mx') }),
+    disposable: t.exposeBoolean('disposable'),
+    role: t.exposeBoolean('role'),
+    mxIssues: t.expose('mx_issues', {
+      type: [Finding],
+      description: 'Broken MX rules of the domain, each saying what to change.',
+      extensions: wireName('mx_issues'),
+    }),
+  }),
+});
+export const EmailCounts = builder.objectRef<VerifyEmail['counts']>('EmailCounts').implement({
+  description: 'Addresses per verdict.',
+  fields: (t) => ({
+    valid: t.exposeInt('valid'),
+    invalid: t.exposeInt('invalid'),
+    unknown: t.exposeInt('unknown'),
+    disposable: t.exposeInt('disposable'),
+    role: t.exposeInt('role'),
+  }),
+});
+export const VerifyEmailAnswer = builder.objectRef<VerifyEmail>('VerifyEmailAnswer').implement({
+  description: 'verify-email: per address, syntax, live MX, disposable and role.',
+  interfaces: [CheckAnswer],
+  fields: (t) => ({
+    results: t.expose('results', { type: [EmailResult] }),
+    counts: t.expose('counts', { type: EmailCounts }),
+    catchAllNote: t.exposeString('catch_all_note', { extensions: wireName('catch_all_note') }),
+  }),
+});
