@@ -237,6 +237,13 @@ await step('reports', async () => {
   row('reports', `analytics over a year of reports, 500 domains (${r.year.rows} rows): ms`, r.year.analytics_ms, 'measured', null);
   row('reports', 'the same over 30 days: ms', r.year.analytics_30d_ms, 'measured', null);
   row('reports', "one domain's sources over a year: ms", r.year.sources_ms, 'measured', null);
+  row(
+    'reports',
+    "the DMARC ramp's readiness of the 500 domains (reports side) ÷ the year's analytics read",
+    round(r.year.ramp_ms / r.year.analytics_ms),
+    'measured',
+    null,
+  );
 });
 
 await step('report-stall', async () => {

@@ -264,6 +264,21 @@ def cmd_setup_revert(client, args):
     return client.request("POST", path, {"dry_run": args.dry_run})
 
 
+def cmd_dmarc_ramp(client, args):
+    path = "/v1/domains/%s/dmarc-ramp" % urllib.parse.quote(args.domain.strip(), safe="")
+    if args.dry_run and args.advance is None:
+        raise Refusal("--dry-run goes with --advance CONNECTION: svc dmarc-ramp DOMAIN --advance 3 --dry-run")
+    if args.advance is not None:
+        return client.request("POST", path + "/advance", {"connection_id": connection_id(client, args.advance), "dry_run": args.dry_run})
+    return client.request("GET", path)
+
+
+def cmd_dmarc_ramp_auto(client, args):
+    if args.state is None:
+        return client.request("GET", "/v1/dmarc-ramp/settings")
+    return client.request("PUT", "/v1/dmarc-ramp/settings", {"auto_advance": args.state == "on"})
+
+
 def cmd_get(client, args):
     return client.request("GET", args.path)
 
@@ -639,6 +654,22 @@ def build_parser():
               "Every domain with the days a DMARC report covers: messages, passed, pass rate "
               "(GET /v1/portal/reports/daily). A domain without reports has no days.", cmd_report_days)
     sub.add_argument("--period", default="7d", metavar="P", help="1d, 7d (default), 14d, 30d or 90d")
+    sub = add("dmarc-ramp", "the way to DMARC enforcement: where a domain stands, and the next step",
+              "The step DOMAIN's published DMARC record stands on (none, quarantine_25, quarantine, reject), whether "
+              "the next one is safe from the authenticated aggregate reports (14 days, 99%% passing, no failing "
+              "sender of yours) and what blocks it, the failing sources and the timeline of steps "
+              "(GET /v1/domains/DOMAIN/dmarc-ramp; scope read). --advance CONNECTION publishes the next step through "
+              "that DNS connection, only when ready, keeping every tag and report address (POST "
+              "/v1/domains/DOMAIN/dmarc-ramp/advance; scope write); with --dry-run it only prints the change. "
+              "Undo a step with svc setup-revert DOMAIN APPLY_ID.", cmd_dmarc_ramp)
+    sub.add_argument("domain", metavar="DOMAIN", help="a domain on one of your orders, e.g. example.com")
+    sub.add_argument("--advance", metavar="CONNECTION", help="publish the next step through this DNS connection, by id or label")
+    sub.add_argument("--dry-run", action="store_true", help="with --advance: print the change without making it")
+    sub = add("dmarc-ramp-auto", "read or switch the automatic DMARC ramp",
+              "Whether the DMARC ramp advances each proved domain with a DNS connection on its own when ready, and "
+              "goes back a step when mail suffers, once a day (GET /v1/dmarc-ramp/settings); on or off sets it "
+              "(PUT /v1/dmarc-ramp/settings; scope write).", cmd_dmarc_ramp_auto)
+    sub.add_argument("state", nargs="?", choices=["on", "off"], help="on or off; left out: show it")
     sub = add("alert-settings", "read or set the report alert threshold",
               "The DMARC pass rate under which a report raises dmarc.failures (GET /v1/alerts/settings); "
               "with --dmarc-threshold, sets it (PUT /v1/alerts/settings).", cmd_alert_settings)

@@ -26,6 +26,7 @@ import * as secretsCanary from './migrations/2026_11_30_0100_secrets_canary.js';
 import * as referredAccounts from './migrations/2026_11_30_0300_referred_accounts.js';
 import * as reportAuthenticated from './migrations/2026_11_30_0300_report_authenticated.js';
 import * as reportDuplicatesPerAccount from './migrations/2026_11_30_0310_report_duplicates_per_account.js';
+import * as dmarcRamp from './migrations/2026_12_01_0100_dmarc_ramp.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0300_referred_accounts': referredAccounts,
   '2026_11_30_0300_report_authenticated': reportAuthenticated,
   '2026_11_30_0310_report_duplicates_per_account': reportDuplicatesPerAccount,
+  '2026_12_01_0100_dmarc_ramp': dmarcRamp,
 };

@@ -18,6 +18,10 @@ export interface AccountTable {
   dmarc_alert_pass_rate: number | null;
   /** The account whose referral code this one signed up with (docs/ordering.md, "Referrals"); null for none. */
   referred_by_account_id: number | null;
+  /** The account lets the DMARC ramp advance (and revert) its domains' policies on its own (docs/dmarc-ramp.md). */
+  dmarc_ramp_auto: Generated<boolean>;
+  /** The day the automatic ramp last ran for the account; null before its first run. */
+  dmarc_ramp_run_on: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A person who signs in to the portal (docs/people.md). */
@@ -474,6 +478,30 @@ export interface SetupApplyTable {
   reverted_at: Timestamp | null;
 }
 
+/** One step of a domain's DMARC ramp, taken or undone (docs/dmarc-ramp.md). */
+export interface DmarcRampStepTable {
+  id: Generated<number>;
+  account_id: number;
+  domain: string;
+  kind: 'advanced' | 'reverted';
+  from_step: string;
+  to_step: string;
+  /** The DMARC record as read before the write, and as written. */
+  record_before: string;
+  record_after: string;
+  /** The journal entry (setup_applies) of the publish, or of the revert. */
+  apply_id: number;
+  /** For kind reverted: the advance it undid. */
+  reverts_step_id: number | null;
+  /** Taken by the job under the account's setting, not by a caller. */
+  automatic: Generated<boolean>;
+  /** The DMARC pass rate (percent) the decision was made on; null when there were no messages. */
+  pass_rate: number | null;
+  /** Why, in a sentence. */
+  reason: string;
+  at: CreatedAt;
+}
+
 /** A received DMARC aggregate (kind dmarc) or TLS-RPT (kind tls) report, stored once per (kind, org_name, report_id). */
 export interface ReportTable {
   id: Generated<number>;
@@ -685,6 +713,7 @@ export interface Database {
   worker_heartbeats: WorkerHeartbeatTable;
   dns_connections: DnsConnectionTable;
   setup_applies: SetupApplyTable;
+  dmarc_ramp_steps: DmarcRampStepTable;
   dnsbl_liveness: DnsblLivenessTable;
   reports: ReportTable;
   dmarc_report_rows: DmarcReportRowTable;
@@ -725,6 +754,8 @@ export type DnsConnectionRow = Selectable<DnsConnectionTable>;
 export type NewDnsConnection = Insertable<DnsConnectionTable>;
 export type SetupApplyRow = Selectable<SetupApplyTable>;
 export type NewSetupApply = Insertable<SetupApplyTable>;
+export type DmarcRampStepRow = Selectable<DmarcRampStepTable>;
+export type NewDmarcRampStep = Insertable<DmarcRampStepTable>;
 export type DnsblLivenessRow = Selectable<DnsblLivenessTable>;
 export type NewDnsblLiveness = Insertable<DnsblLivenessTable>;
 export type ReportRow = Selectable<ReportTable>;

@@ -46,6 +46,7 @@ export const TASK_NAMES = [
   'probe_dnsbl_liveness',
   'check_mailboxes',
   'suspend_mailboxes',
+  'dmarc_ramp',
 ] as const;
 export type TaskName = (typeof TASK_NAMES)[number];
 

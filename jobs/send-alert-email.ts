@@ -22,6 +22,8 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
   'mailbox.suspended': (d) => `Mailboxes on ${String(d.domain)} are suspended`,
   'dmarc.failures': (d) => `Mail as ${String(d.domain)} is failing DMARC`,
   'tls.failures': (d) => `TLS failures delivering to ${String(d.domain)}`,
+  'domain.dmarc_advanced': (d) => `The DMARC policy of ${String(d.domain)} went up a step`,
+  'domain.dmarc_reverted': (d) => `The DMARC policy of ${String(d.domain)} went back a step`,
 };
 
 /**
@@ -42,6 +44,8 @@ const PAGES: Record<string, (d: Record<string, unknown>) => { readonly path: str
   'invoice.paid': () => ({ path: '/billing', what: 'See your invoices on the Billing page' }),
   'dmarc.failures': (d) => ({ path: '/analytics', what: `See who sends mail as ${String(d.domain)} on the Analytics page` }),
   'tls.failures': (d) => ({ path: '/analytics', what: `See the TLS reports for ${String(d.domain)} on the Analytics page` }),
+  'domain.dmarc_advanced': (d) => ({ path: '/analytics', what: `See the DMARC ramp of ${String(d.domain)} on the Analytics page` }),
+  'domain.dmarc_reverted': (d) => ({ path: '/analytics', what: `See the DMARC ramp of ${String(d.domain)} on the Analytics page` }),
 };
 
 const MAILBOX_PAGE = (d: Record<string, unknown>) =>

@@ -9,6 +9,7 @@ import { queueDueSetupChecks } from './check-domain-setup.js';
 import { queueDueMailboxChecks } from './check-mailboxes.js';
 import { queueDueSuspensions } from './suspend-mailboxes.js';
 import { deleteReportsEndedBefore } from '../db/reports.js';
+import { takeAutoRampAccountsDue } from '../db/dmarc-ramp-steps.js';
 import { deleteExpiredOAuthRecords, deleteUnusedOAuthClients } from '../db/oauth-records.js';
 
 /** A registered OAuth client that no grant, session, code or token names is deleted this long after registering. */
@@ -38,6 +39,9 @@ export const sweep: TaskFunction = async (_payload, env) => {
   const deliveries = await listOverdueWebhookDeliveries(db, new Date(now - 60_000));
   for (const d of deliveries) await env.enqueue('deliver_webhook', { deliveryId: d.id }, { key: `deliver:${d.id}:${d.attempts + 1}` });
   await recordPastDueInvoices(env);
+  // The automatic DMARC ramp, once a day per account that turned it on.
+  for (const account of await takeAutoRampAccountsDue(db, new Date(now).toISOString().slice(0, 10)))
+    await env.enqueue('dmarc_ramp', { accountId: account.id }, { key: `dmarc_ramp:${account.id}` });
   // Retention (REPORTS_RETENTION_DAYS): a batch of expired DMARC and TLS-RPT reports per sweep, their rows with them.
   await deleteReportsEndedBefore(db, new Date(now - config.reportsRetentionDays * 86_400_000));
   // The MCP sign-in's expired codes, tokens, interactions and sessions (their finds already ignore them).

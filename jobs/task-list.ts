@@ -9,6 +9,7 @@ import { sendAlertEmail } from './send-alert-email.js';
 import { probeDnsblLiveness } from './probe-dnsbl-liveness.js';
 import { checkMailboxes } from './check-mailboxes.js';
 import { suspendMailboxes } from './suspend-mailboxes.js';
+import { dmarcRampTask } from './dmarc-ramp.js';
 
 /** The one table of task functions, run by graphile-worker on PostgreSQL and in-process on PGlite. */
 export const TASKS: Record<TaskName, TaskFunction> = {
@@ -22,4 +23,5 @@ export const TASKS: Record<TaskName, TaskFunction> = {
   probe_dnsbl_liveness: probeDnsblLiveness,
   check_mailboxes: checkMailboxes,
   suspend_mailboxes: suspendMailboxes,
+  dmarc_ramp: dmarcRampTask,
 };

@@ -27,6 +27,8 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<DomainCode, number>> = {
   dns_connection_deleted: 409,
   dns_connection_not_found: 404,
   dns_lookup_failed: 503,
+  ramp_at_top: 409,
+  ramp_not_ready: 409,
   dns_provider_failed: 502,
   dns_provider_unreachable: 502,
   dns_server_bad_answer: 502,

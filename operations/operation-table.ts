@@ -1014,6 +1014,78 @@ export const reportRows = [
   },
 ] as const satisfies readonly OperationRow[];
 
+/** The DMARC ramp (docs/dmarc-ramp.md): read it, advance it, and the account's automatic setting. */
+export const dmarcRampRows = [
+  {
+    name: 'get_dmarc_ramp',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/domains/{domain}/dmarc-ramp',
+    document: 'dmarc-ramp',
+    unwrap: 'dmarcRamp',
+    scope: 'read',
+    rateLimit: 'read',
+    summary:
+      "A domain's way to DMARC enforcement: the step its published record stands on (none, quarantine_25, quarantine, reject), whether the next step is safe (14 days of authenticated reports, 99% passing, no failing sender of yours) and what blocks it in a sentence, the failing sources with PTR name and service, the timeline of steps, and an offer to undo an advance that hurts mail.",
+    params: [setupDomainParam],
+    annotations: { ...READING, openWorldHint: true },
+  },
+  {
+    name: 'advance_dmarc_ramp',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/domains/{domain}/dmarc-ramp/advance',
+    document: 'advance-dmarc-ramp',
+    unwrap: 'advanceDmarcRamp',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Publishes the next step of the domain\'s DMARC policy through one of your DNS connections, only when the ramp is ready: {"connection_id": 3, "dry_run": true} shows the record and the change and makes none. The record keeps every tag and report address; the publish is journaled, so reverting its apply_id undoes the step. 409 ramp_not_ready says what blocks it.',
+    params: [
+      setupDomainParam,
+      { name: 'connection_id', in: 'body', type: 'integer', required: true, description: 'A connection_id from GET /v1/dns-connections.' },
+      {
+        name: 'dry_run',
+        in: 'body',
+        type: 'boolean',
+        required: true,
+        description: 'true: answer the change without making it (try this first); false: make it.',
+      },
+    ],
+    // Destructive: a stricter policy sends failing mail to spam or refuses it; a dry run changes nothing.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    name: 'get_dmarc_ramp_settings',
+    listener: 'api',
+    method: 'GET',
+    path: '/v1/dmarc-ramp/settings',
+    document: 'dmarc-ramp-settings',
+    unwrap: 'dmarcRampSettings',
+    scope: 'read',
+    rateLimit: 'read',
+    summary: "Whether your account's DMARC ramp advances (and undoes an advance that hurts mail) on its own, once a day.",
+    params: [],
+    annotations: READING,
+  },
+  {
+    name: 'set_dmarc_ramp_settings',
+    listener: 'api',
+    method: 'PUT',
+    path: '/v1/dmarc-ramp/settings',
+    document: 'set-dmarc-ramp-settings',
+    unwrap: 'setDmarcRampSettings',
+    scope: 'write',
+    rateLimit: 'change',
+    summary:
+      'Turns the automatic DMARC ramp on or off: {"auto_advance": true}. On, each proved domain with a DNS connection advances when ready and goes back a step when mail suffers, through the journaled apply, with domain.dmarc_advanced and domain.dmarc_reverted events.',
+    params: [
+      { name: 'auto_advance', in: 'body', type: 'boolean', required: true, description: 'true: advance and undo on its own; false: only when you ask.' },
+    ],
+    annotations: REPLACING,
+  },
+] as const satisfies readonly OperationRow[];
+
 export const operationTable: readonly OperationRow[] = [
   ...accountReadingRows,
   ...accountChangingRows,
@@ -1027,4 +1099,5 @@ export const operationTable: readonly OperationRow[] = [
   ...moneyRows,
   ...mailboxRows,
   ...reportRows,
+  ...dmarcRampRows,
 ];

@@ -132,6 +132,8 @@ export type DomainCode =
   | 'promotion_code_wrong_plan'
   | 'provider_refused'
   | 'provider_unavailable'
+  | 'ramp_at_top'
+  | 'ramp_not_ready'
   | 'rate_limit_unavailable'
   | 'rate_limited'
   | 'report_too_large'

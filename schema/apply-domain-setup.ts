@@ -21,7 +21,7 @@ export const PublishedRecordRef = builder.objectRef<DnsRecord>('PublishedRecord'
   }),
 });
 
-const DnsChangeRef = builder.objectRef<PlannedChange>('DnsChange').implement({
+export const DnsChangeRef = builder.objectRef<PlannedChange>('DnsChange').implement({
   description: 'One change a publish makes (or, in a dry run, would make).',
   fields: (t) => ({
     action: t.field({ type: ChangeActionEnum, resolve: (c) => c.action }),

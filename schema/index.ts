@@ -31,6 +31,7 @@ import './apply-domain-setup.js';
 import './setup-applies.js';
 import './mailboxes.js';
 import './reports.js';
+import './dmarc-ramp.js';
 
 /** Fields in the order they are declared: the operation documents are printed from it (scripts/print-schema.ts). */
 export const declaredSchema = builder.toSchema({ sortSchema: false });

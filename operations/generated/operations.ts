@@ -147,6 +147,20 @@ export enum DmarcPsd {
   Y = 'y'
 }
 
+/** none: p=none (monitoring); quarantine_25: p=quarantine; pct=25; quarantine: p=quarantine; reject: p=reject. The ramp climbs one step at a time (docs/dmarc-ramp.md). */
+export enum DmarcRampStep {
+  None = 'none',
+  Quarantine = 'quarantine',
+  Quarantine_25 = 'quarantine_25',
+  Reject = 'reject'
+}
+
+/** advanced: a step published; reverted: a step undone through the journal. */
+export enum DmarcRampStepKind {
+  Advanced = 'advanced',
+  Reverted = 'reverted'
+}
+
 /** Why a report destination could not be judged. */
 export enum DmarcReportProblem {
   LookupFailed = 'lookup_failed',
@@ -583,7 +597,7 @@ export enum WebhookDeliveryStatus {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, mailbox.suspended, dmarc.failures, tls.failures; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, mailbox.suspended, dmarc.failures, tls.failures, domain.dmarc_advanced, domain.dmarc_reverted; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -593,6 +607,15 @@ export type WorkspaceNameInput = {
   /** 1 to 100 characters. */
   name: Scalars['String']['input'];
 };
+
+export type AdvanceDmarcRampMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+  connectionId: Scalars['Int']['input'];
+  dryRun: Scalars['Boolean']['input'];
+}>;
+
+
+export type AdvanceDmarcRampMutation = { advanceDmarcRamp: { domain: string, connectionId: number, dryRun: boolean, fromStep: DmarcRampStep, toStep: DmarcRampStep, recordBefore: string, recordAfter: string, applyId: number | null, stepId: number | null, changes: Array<{ action: DnsChangeAction, record: { type: string, name: string, value: string, ttl: number, priority: number | null }, replaces: Array<{ type: string, name: string, value: string, ttl: number, priority: number | null }> }> } };
 
 export type AlertRecipientsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -841,6 +864,18 @@ export type DeleteWorkspaceMutationVariables = Exact<{
 
 export type DeleteWorkspaceMutation = { deleteWorkspace: { workspaceId: number, deleted: boolean, unfiledDomainCount: number } };
 
+export type DmarcRampSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DmarcRampSettingsQuery = { dmarcRampSettings: { autoAdvance: boolean } };
+
+export type DmarcRampQueryVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type DmarcRampQuery = { dmarcRamp: { domain: string, step: DmarcRampStep | null, record: string | null, readFrom: string, nextStep: DmarcRampStep | null, ready: boolean, blockedBy: string | null, autoAdvance: boolean, connectionId: number | null, window: { from: string, to: string, days: number, messages: number, passed: number, passRate: number | null }, failingSources: Array<{ sourceIp: string, ptr: string | null, service: string | null, failed: number, ownSender: boolean | null }>, revertOffered: { stepId: number, applyId: number, reason: string } | null, timeline: Array<{ id: number, kind: DmarcRampStepKind, fromStep: DmarcRampStep, toStep: DmarcRampStep, recordBefore: string, recordAfter: string, applyId: number, automatic: boolean, passRate: number | null, reason: string, at: string }> } };
+
 export type DnsConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1057,6 +1092,13 @@ export type SetAlertSettingsMutationVariables = Exact<{
 
 
 export type SetAlertSettingsMutation = { setAlertSettings: { dmarcPassRateThreshold: number, dmarcPassRateThresholdSource: AlertSettingSource, dmarcPassRateThresholdDefault: number, dmarcMinMessages: number } };
+
+export type SetDmarcRampSettingsMutationVariables = Exact<{
+  autoAdvance: Scalars['Boolean']['input'];
+}>;
+
+
+export type SetDmarcRampSettingsMutation = { setDmarcRampSettings: { autoAdvance: boolean } };
 
 export type SetMonitorsMutationVariables = Exact<{
   subscriptionId: Scalars['String']['input'];

@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'mailbox.suspended',
   'dmarc.failures',
   'tls.failures',
+  'domain.dmarc_advanced',
+  'domain.dmarc_reverted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -18,6 +18,30 @@ export const PTR_CONCURRENCY = 8;
 export const PTR_WAIT_MS = 2_000;
 export const PTR_KEEP_MS = 7 * 86_400_000;
 
+/**
+ * Whether the PTR name leads back to the address (forward-confirmed reverse DNS): anyone who holds
+ * an address block can make its PTR say "mail.google.com", so a name is shown only when its own
+ * A or AAAA records hold the address. null when the forward lookup failed (asked again next read).
+ */
+async function forwardConfirms(dns: DnsLookup, name: string, ip: string): Promise<boolean | null> {
+  const v6 = ip.includes(':');
+  const answer = await dns.lookup(name, v6 ? 'AAAA' : 'A').catch(() => null);
+  if (answer === null) return null;
+  if (!answer.ok) return isMissing(answer) ? false : null;
+  const want = canonicalAddress(ip);
+  return answer.records.some((r) => canonicalAddress(String(r.data)) === want);
+}
+
+/** One spelling per address: IPv6 compressed and in lower case (the URL parser's canonical form). */
+function canonicalAddress(ip: string): string {
+  if (!ip.includes(':')) return ip.trim();
+  try {
+    return new URL(`http://[${ip.trim()}]/`).hostname.toLowerCase();
+  } catch {
+    return ip.trim().toLowerCase();
+  }
+}
+
 /** The PTR name of each address (lower case, no trailing dot), null when it has none or the lookup did not answer in time. */
 export async function nameSources(
   db: Kysely<Database>,
@@ -38,8 +62,14 @@ export async function nameSources(
         if (!parsed) return;
         const answer = await dns.lookup(reverseName(parsed), 'PTR').catch(() => null);
         if (answer === null) return;
-        if (answer.ok) answered.set(ip, answer.records[0] ? answer.records[0].data.toLowerCase().replace(/\.$/, '') : null);
-        else if (isMissing(answer)) answered.set(ip, null);
+        if (!answer.ok) {
+          if (isMissing(answer)) answered.set(ip, null);
+          return;
+        }
+        const name = answer.records[0] ? answer.records[0].data.toLowerCase().replace(/\.$/, '') : null;
+        if (name === null) return void answered.set(ip, null);
+        const confirmed = await forwardConfirms(dns, name, ip);
+        if (confirmed !== null) answered.set(ip, confirmed ? name : null);
       }),
     ),
   );

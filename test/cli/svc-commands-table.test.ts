@@ -87,6 +87,11 @@ function commandRuns(): Record<string, string[][] | null> {
     sources: [['sources', 'example.com']],
     'report-days': [['report-days']],
     'alert-settings': [['alert-settings'], ['alert-settings', '--dmarc-threshold', '90']],
+    'dmarc-ramp': [
+      ['dmarc-ramp', 'example.com'],
+      ['dmarc-ramp', 'example.com', '--advance', '3', '--dry-run'],
+    ],
+    'dmarc-ramp-auto': [['dmarc-ramp-auto'], ['dmarc-ramp-auto', 'on']],
     'upload-report': [['upload-report', reportFile]],
     requests: [['requests']],
     workspaces: [['workspaces']],

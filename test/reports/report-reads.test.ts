@@ -25,12 +25,18 @@ async function get(path: string) {
 }
 
 beforeAll(async () => {
-  // The sources' PTR names come from our resolver: Google's address has one, Outlook's IPv6 one too,
-  // 203.0.113.77 has none (NXDOMAIN), and Yahoo's never answers (a timeout: unnamed, and asked again next read).
+  // The sources' PTR names come from our resolver, shown only when forward-confirmed: Google's address
+  // has one whose A record holds it, Outlook's IPv6 one too (its AAAA spelled out in full); 203.0.113.77
+  // claims mail.google.com, whose A does not hold it (unconfirmed: null); Yahoo's never answers (a
+  // timeout: unnamed, and asked again next read).
   dns = await startTestDnsServer({
     records: [
       { name: '41.220.85.209.in-addr.arpa', type: 'PTR', data: 'mail-sor-f41.google.com' },
+      { name: 'mail-sor-f41.google.com', type: 'A', data: '209.85.220.41' },
       { name: '3.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1.1.c.3.0.4.f.1.1.1.0.1.0.a.2.ip6.arpa', type: 'PTR', data: 'Mail-DB5.Outbound.Protection.Outlook.COM.' },
+      { name: 'mail-db5.outbound.protection.outlook.com', type: 'AAAA', data: '2a01:0111:f403:c111:0000:0000:0000:0003' },
+      { name: '77.113.0.203.in-addr.arpa', type: 'PTR', data: 'mail.google.com' },
+      { name: 'mail.google.com', type: 'A', data: '142.250.0.1' },
     ],
     behaviours: { '69.220.85.209.in-addr.arpa': 'timeout' },
   });
@@ -101,7 +107,7 @@ describe('GET /v1/portal/domains/{domain}/sources', () => {
     expect(answer.body.sources[1]).toMatchObject({ dkim_aligned: 40, spf_aligned: 0, reporters: 1, first_day: yesterday.toISOString().slice(0, 10) });
   });
 
-  it('names each source by its PTR (null when it has none or did not answer), keeps the answers and asks only the unanswered again', async () => {
+  it('names each source by its forward-confirmed PTR (null when it has none, it does not lead back, or it did not answer), keeps the answers and asks only the unanswered again', async () => {
     const ptrQuestions = () => dns.questions.filter((q) => q.type === 'PTR').map((q) => q.name);
     const before = ptrQuestions().length;
     const first = await get(`/v1/portal/domains/${domain}/sources?period=7d`);

@@ -26,7 +26,13 @@ const daysAgo = (n: number) => {
 };
 
 beforeAll(async () => {
-  dns = await startTestDnsServer({ records: [{ name: '41.220.85.209.in-addr.arpa', type: 'PTR', data: 'mail-sor-f41.google.com' }] });
+  // Google's address has a PTR name that leads back to it (names are shown only forward-confirmed).
+  dns = await startTestDnsServer({
+    records: [
+      { name: '41.220.85.209.in-addr.arpa', type: 'PTR', data: 'mail-sor-f41.google.com' },
+      { name: 'mail-sor-f41.google.com', type: 'A', data: '209.85.220.41' },
+    ],
+  });
   // The PTR names come from the DNS server in this process, which a busy run can hold past 300 ms (a
   // clean-clone CI once showed "—" for Google's source). 1.5 s stays inside the 2 s a sources read
   // waits for its lookups (PTR_WAIT_MS); nothing here is about timeouts.
@@ -95,6 +101,18 @@ describe('the analytics page draws DMARC reports', () => {
         const failing = sources.getByRole('row').filter({ hasText: '203.0.113.77' });
         expect(await failing.getByRole('cell').first().textContent()).toBe('—');
         expect(await failing.getByRole('cell').nth(2).textContent()).toBe('0.0%');
+
+        // The DMARC ramp beside the charts: this test's DNS has no DMARC record for the domain (monitoring, and the
+        // setup comes first), three days of reports, no step taken yet, and no button to advance.
+        const ramp = page.getByRole('region', { name: `DMARC ramp, ${domain}` });
+        await ramp.getByText('No step taken yet.').waitFor();
+        expect(await ramp.textContent()).toContain(
+          'Policy now: Monitoring only (p=none). Next: A quarter of failing mail to spam (p=quarantine; pct=25), not yet.',
+        );
+        expect(await ramp.textContent()).toContain(`${domain} publishes no DMARC record; apply its setup first`);
+        expect(await ramp.textContent()).toContain('Judged on 3 days of reports');
+        expect(await ramp.getByRole('button', { name: 'Advance to the next step' }).count()).toBe(0);
+        expect(await ramp.getByRole('list', { name: `Sources failing DMARC for ${domain}` }).textContent()).toContain('203.0.113.77: 3 failed');
 
         const latest = page.getByRole('table', { name: `Latest reports for ${domain}` });
         await latest.getByRole('row').nth(3).waitFor();

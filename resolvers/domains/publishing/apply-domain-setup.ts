@@ -1,12 +1,10 @@
 import type { Context } from '../../context.js';
-import { DomainError, operation, sentence } from '../../domain-error.js';
-import { verifiedDomains, verificationToken } from '../../orders/domain-verification.js';
-import { verificationName, verificationValue } from '../../orders/verification-record.js';
 import { computeDomainSetup, type SetupEnvironment } from '../setup/compute-domain-setup.js';
 import { checkDomainSetup, findSetupDomain, setupEnvironment } from '../setup/get-domain-setup.js';
 import type { BuildState, WantedRecordWithStatus } from '../setup/setup-record.js';
 import type { DnsRecord, PlannedChange } from './dns-publisher.js';
 import { publishRecords } from './publish-records.js';
+import { requireVerifiedDomain } from './require-verified-domain.js';
 import { recordSetupApply } from './apply-journal.js';
 import { publishableRecords } from './refuse-unsafe-publish.js';
 import { openDnsPublisher } from './dns-connections.js';
@@ -76,14 +74,7 @@ function asDnsRecord(record: WantedRecordWithStatus): DnsRecord {
 export async function applyDomainSetup(raw: string, connectionId: number, dryRun: boolean, ctx: Context): Promise<AppliedSetup> {
   const row = await findSetupDomain(ctx, raw);
   const db = ctx.services.db;
-  const [verified] = await verifiedDomains(db, row.account_id, [row.domain]);
-  if (!verified) {
-    const token = await verificationToken(db, row.account_id);
-    throw new DomainError(
-      'domain_not_verified',
-      sentence`${row.domain} is not verified as yours, so its records are not published for you: publish TXT at ${verificationName(row.domain)} with the value "${verificationValue(token)}", then ${operation('verify_domain', { domain: row.domain })} and apply again.`,
-    );
-  }
+  await requireVerifiedDomain(db, row.account_id, row.domain);
   const setup = await computeDomainSetup(await connectionEnvironment(ctx, connectionId, row.domain), row);
   const pending = publishableRecords(setup.records, ctx.services.config.forwardTarget);
   const result = await publishRecords(ctx, connectionId, pending.map(asDnsRecord), dryRun);

@@ -8,6 +8,7 @@ import type { DnsPublisher, DnsRecord, JournalRecord } from './dns-publisher.js'
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord } from './plan-changes.js';
 import { changeOf, type SetupApplyChange } from './list-setup-applies.js';
+import { noteRampRevert } from '../../dmarc-ramp/note-ramp-revert.js';
 
 export interface RevertedApply {
   readonly applyId: number;
@@ -38,8 +39,15 @@ export interface RevertedApply {
  * 3. A dry run answers the changes. Otherwise the apply is claimed (two reverts at once: one writes),
  *    the records are written in one change per zone, and the claim is given back if the write fails.
  * 4. The revert is journaled as an entry of its own, and the setup is checked again, as after an apply.
+ *    An apply that was a DMARC ramp advance puts the ramp's timeline back a step (note-ramp-revert.ts).
  */
-export async function revertSetupApply(raw: string, applyId: number, dryRun: boolean, ctx: Context): Promise<RevertedApply> {
+export async function revertSetupApply(
+  raw: string,
+  applyId: number,
+  dryRun: boolean,
+  ctx: Context,
+  rampNote: { readonly automatic: boolean; readonly reason: string } | null = null,
+): Promise<RevertedApply> {
   const row = await findSetupDomain(ctx, raw);
   const db = ctx.services.db;
   const entry = await findSetupApply(db, row.account_id, row.domain, applyId);
@@ -127,6 +135,7 @@ export async function revertSetupApply(raw: string, applyId: number, dryRun: boo
     rrsets: written,
     revertsApplyId: applyId,
   });
+  await noteRampRevert(db, { accountId: row.account_id, domain: row.domain, applyId, revertApplyId, at }, rampNote);
   const fresh = ctx.services.createCheckContext({ budget: ctx.scope().budget, signal: ctx.scope().signal });
   const after = await checkDomainSetup(row.domain, { ...ctx, checks: () => fresh });
   return {

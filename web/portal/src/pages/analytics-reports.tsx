@@ -6,6 +6,7 @@ import { QueryState } from '../ui/status';
 import { SelectField } from '../ui/field';
 import { formatDate, formatDateTime } from '../ui/format';
 import { DayChart, daysBetween } from '../ui/day-chart';
+import { DmarcRampPanel } from './analytics-dmarc-ramp';
 
 const ReportDaysDocument = graphql(`
   query ReportDays($period: AnalyticsPeriod) {
@@ -168,6 +169,7 @@ function DomainReports(props: { days: DomainDays; from: string; to: string; peri
             summary={`DMARC pass rate per day for ${domain}, ${props.periodLabel.toLowerCase()}: ${spoken(series.passRate, true)}. Days without a report are gaps.`}
           />
         </figure>
+        <DmarcRampPanel domain={domain} />
       </div>
       <SourcesTable domain={domain} period={props.period} />
       <LatestReports domain={domain} />
