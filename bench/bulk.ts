@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { CheckContext } from '../resolvers/checks/check-context.js';
-import { createDnsLookup } from '../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../clients/dns/create-dns-lookup.js';
 import { segmentEsp } from '../resolvers/checks/segment-esp/segment-esp.js';
 import { verifyEmail } from '../resolvers/checks/verify-email/verify-email.js';
 import { VERIFY_EMAIL_LIMIT } from '../resolvers/checks/bulk-input.js';

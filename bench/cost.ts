@@ -8,7 +8,7 @@ import { probeDnsblLiveness } from '../jobs/probe-dnsbl-liveness.js';
 import type { JobEnvironment } from '../jobs/job-types.js';
 import type { Services } from '../resolvers/context.js';
 import { checkDeliverability } from '../resolvers/checks/deliverability/check-deliverability.js';
-import type { DnsLookup, DnsRecordType } from '../resolvers/checks/dns/dns-types.js';
+import type { DnsLookup, DnsRecordType } from '../clients/dns/dns-types.js';
 import type { FullCheckContext } from '../resolvers/checks/full-check-context.js';
 import { decodedKeyCache } from '../resolvers/checks/dkim/dkim-public-key.js';
 import { startTestDnsServer } from '../test/support/dns-server.js';

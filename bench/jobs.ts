@@ -7,7 +7,7 @@ import { createServices } from '../server/create-services.js';
 import { openGraphileQueue } from '../jobs/graphile-runner.js';
 import { openInProcessQueue } from '../jobs/in-process-runner.js';
 import { createSandboxAdapter } from '../jobs/provisioning-adapter.js';
-import { createAlertMailer } from '../jobs/alert-mailer.js';
+import { createAlertMailer } from '../clients/mail/create-alert-mailer.js';
 import { monitorDomain, monitorSlot } from '../jobs/monitor-domain.js';
 import { TASKS } from '../jobs/task-list.js';
 import type { JobEnvironment, TaskFunction } from '../jobs/job-types.js';

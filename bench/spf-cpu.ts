@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import type { DnsAnswer, DnsLookup, DnsRecordType } from '../resolvers/checks/dns/dns-types.js';
+import type { DnsAnswer, DnsLookup, DnsRecordType } from '../clients/dns/dns-types.js';
 import { checkHost } from '../resolvers/checks/spf/check-host.js';
 import { parseSpfIp } from '../resolvers/checks/spf/spf-ip.js';
 import type { ZoneRecord } from '../test/support/dns-server.js';

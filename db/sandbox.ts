@@ -3,7 +3,7 @@ import type { Database, SandboxCardTable, SandboxSetupTokenTable, SandboxSubscri
 
 /*
  * The sandbox payment processor's own tables (sandbox_setup_tokens, sandbox_cards,
- * sandbox_subscriptions), read and written by resolvers/payments/kysely-sandbox-store.ts.
+ * sandbox_subscriptions), read and written by clients/payments/kysely-sandbox-store.ts.
  */
 
 export async function insertSandboxSetupToken(db: Kysely<Database>, token: Insertable<SandboxSetupTokenTable>): Promise<void> {

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import type { Services } from '../resolvers/context.js';
 import type { JobsConfig } from '../config/settings.js';
 import type { ProvisioningAdapter } from './provisioning-adapter.js';
-import type { AlertMailer } from '../resolvers/alerts/alert-mailer.js';
+import type { AlertMailer } from '../clients/mail/alert-mailer.js';
 
 export interface EnqueueOptions {
   /** Jobs with the same key collapse into one while it waits (graphile-worker's job_key). */

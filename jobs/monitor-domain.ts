@@ -4,7 +4,7 @@ import { listAccountEventsWaitingFanOut } from '../db/events.js';
 import { findLastMonitorRun, findMonitorRun, insertMonitorRun } from '../db/monitor-runs.js';
 import { checkDeliverability } from '../resolvers/checks/deliverability/check-deliverability.js';
 import { checkBlacklist } from '../resolvers/checks/blacklist/check-blacklist.js';
-import type { DnsLookup } from '../resolvers/checks/dns/dns-types.js';
+import type { DnsLookup } from '../clients/dns/dns-types.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
 import type { EventType } from '../resolvers/events/event-types.js';
 import { recordCheckOutcome } from '../observability/metrics.js';

@@ -11,7 +11,7 @@ import type { JobsConfig } from '../config/settings.js';
 import type { JobEnvironment, QueueState } from './job-types.js';
 import type { JobHooks } from '../resolvers/job-hooks.js';
 import { createSandboxAdapter } from './provisioning-adapter.js';
-import { createAlertMailer } from './alert-mailer.js';
+import { createAlertMailer } from '../clients/mail/create-alert-mailer.js';
 import { queueDueMonitoring } from './sweep.js';
 import { TASKS } from './task-list.js';
 

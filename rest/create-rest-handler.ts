@@ -5,8 +5,8 @@ import { errorResponse, JSON_ANSWER_HEADERS, jsonTextResponse } from '../operati
 import { etagOf, notModified } from './conditional-read.js';
 import { ApiError, badRequest } from '../operations/api-error.js';
 import { restAnswerOf } from './rest-error-words.js';
-import { createContext, type Context, type Services } from '../resolvers/context.js';
-import { lookAtAllowance, principalOf, rateLimitHeaders, spendAllowance, spendFor } from '../resolvers/limits/door-policy.js';
+import { createContext, type Services } from '../resolvers/context.js';
+import { lookAtAllowance, principalOf, rateLimitHeaders } from '../resolvers/limits/door-policy.js';
 import type { RunOperation } from '../operations/run-operation-type.js';
 import type { RequestInfo } from '../operations/request-info.js';
 import { parseJsonBounded } from '../operations/parse-json-bounded.js';

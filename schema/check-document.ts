@@ -1,6 +1,6 @@
 import { getNamedType, isEnumType, isObjectType, isScalarType, isUnionType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { WireExtensions } from './check-answers/wire-extensions.js';
-import { resultTypeName, type CheckArg, type CheckDeclaration } from './check-declarations.js';
+import { resultTypeName, type CheckDeclaration } from './check-declarations.js';
 
 const wireOf = (field: GraphQLField<unknown, unknown>): string => (field.extensions as Partial<WireExtensions> | undefined)?.wireName ?? field.name;
 

@@ -126,10 +126,13 @@ function walk(dir: string, found: string[]): string[] {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = process.argv[2] ?? '.';
-  const problems = walk(join(root, 'resolvers'), []).flatMap((path) => {
-    const file = relative(root, path);
-    return domainErrorProblems(file, readFileSync(path, 'utf8')).map((problem) => `${file}:${problem}`);
-  });
+  // clients/ too: its payment refusals (clients/payments/payment-errors.ts) came from resolvers/ and are DomainErrors.
+  const problems = ['resolvers', 'clients']
+    .flatMap((folder) => walk(join(root, folder), []))
+    .flatMap((path) => {
+      const file = relative(root, path);
+      return domainErrorProblems(file, readFileSync(path, 'utf8')).map((problem) => `${file}:${problem}`);
+    });
   if (problems.length > 0) {
     process.stderr.write(`${problems.join('\n')}\n`);
     process.exit(1);

@@ -14,6 +14,7 @@ const CHECKED = [
   'observability',
   'db',
   'resolvers',
+  'clients',
   'schema',
   'operations',
   'rest',

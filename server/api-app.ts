@@ -13,7 +13,7 @@ import { CLI_PATH, serveCli } from './serve-cli.js';
 import { createDocsRoutes } from './serve-docs.js';
 import { handleSandboxCardRoute } from './sandbox-card-route.js';
 import { createStripeWebhookRoute, STRIPE_WEBHOOK_PATH } from './stripe-webhook-route.js';
-import { SANDBOX_CARD_PATH } from '../resolvers/payments/sandbox-processor.js';
+import { SANDBOX_CARD_PATH } from '../clients/payments/sandbox-processor.js';
 import { useListenerOrigin } from './create-payments.js';
 import { createAuthRoutes } from './auth-routes.js';
 import { createPortalRoute } from './serve-portal.js';

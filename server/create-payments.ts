@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { ServiceConfig, StripeProcessorConfig } from '../config/settings.js';
-import type { PaymentProcessor } from '../resolvers/payments/payment-processor.js';
-import type { SandboxStore } from '../resolvers/payments/sandbox-store.js';
-import { createPaymentProcessor } from '../resolvers/payments/create-payment-processor.js';
-import { createKyselySandboxStore } from '../resolvers/payments/kysely-sandbox-store.js';
-import { learnServiceOrigin } from '../resolvers/payments/service-origin.js';
+import { learnServiceOrigin } from '../clients/payments/service-origin.js';
+import type { PaymentProcessor } from '../clients/payments/payment-processor.js';
+import type { SandboxStore } from '../clients/payments/sandbox-store.js';
+import { createPaymentProcessor } from '../clients/payments/create-payment-processor.js';
+import { createKyselySandboxStore } from '../clients/payments/kysely-sandbox-store.js';
 
 export interface ServicePayments {
   readonly processor: PaymentProcessor;

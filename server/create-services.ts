@@ -3,14 +3,14 @@ import type { Services } from '../resolvers/context.js';
 import type { ServiceConfig, Settings } from '../config/settings.js';
 import { Redis } from 'ioredis';
 import { createRateLimits, type RateLimitClass, type RateLimitStore } from '../resolvers/limits/rate-limits.js';
-import { createDnsLookup } from '../resolvers/checks/dns/create-dns-lookup.js';
-import { createHttpsFetcher } from '../resolvers/checks/http/create-https-fetcher.js';
+import { createDnsLookup } from '../clients/dns/create-dns-lookup.js';
+import { createHttpsFetcher } from '../clients/http/create-https-fetcher.js';
 import { loadMarkRoots } from '../resolvers/checks/bimi/mark-roots.js';
 import { createServicePayments } from './create-payments.js';
 import { createGoogleTenancyProbe, type GoogleTenancyProbe } from '../resolvers/checks/provider-domain/google-tenancy-probe.js';
 import { createDnsblLivenessBoard } from '../resolvers/checks/blacklist/dnsbl-liveness-board.js';
 import { findDnsblLiveness } from '../db/dnsbl-liveness.js';
-import { getRdapJson } from './rdap-client.js';
+import { getRdapJson } from '../clients/registry/rdap-client.js';
 
 export interface ServiceOverrides {
   /** Tests lower the allowances to reach them quickly. */

@@ -1,9 +1,9 @@
 import type { Services } from '../resolvers/context.js';
-import { handleSandboxCardForm, showSandboxCardPage } from '../resolvers/payments/sandbox-card-form.js';
+import { handleSandboxCardForm, showSandboxCardPage } from '../clients/payments/sandbox-card-form.js';
 import { afterCardSaved } from '../resolvers/orders/after-card-saved.js';
 import { listInvoicesDueOnCardSave } from '../resolvers/orders/invoices-paid-on-card-save.js';
 import { renderSandboxPage, SANDBOX_PAGE_HEADERS } from '../web/sandbox-card-page.js';
-import type { SandboxCardPageView } from '../resolvers/payments/sandbox-card-form.js';
+import type { SandboxCardPageView } from '../clients/payments/sandbox-card-form.js';
 
 /**
  * GET and POST {api_url}/sandbox/card?token=...: the sandbox processor's card page, a person's page

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { AlertMailer } from '../resolvers/alerts/alert-mailer.js';
+import type { AlertMailer } from '../clients/mail/alert-mailer.js';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';

@@ -23,7 +23,7 @@ import { serveReportSmtp } from './serve-report-smtp.js';
 import { createReportPool, type ReportPool } from '../resolvers/reports/report-pool.js';
 import { bodyLimitsByRoute } from './body-limits-by-route.js';
 import { operationTable } from '../operations/operation-table.js';
-import { createAlertMailer } from '../jobs/alert-mailer.js';
+import { createAlertMailer } from '../clients/mail/create-alert-mailer.js';
 import { createDemoUser, type DemoUser } from '../admin/seed-demo-user.js';
 import { checkSecretsKey } from '../resolvers/secrets/secrets-canary.js';
 

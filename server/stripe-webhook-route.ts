@@ -2,7 +2,7 @@ import type { Services } from '../resolvers/context.js';
 import { ApiError } from '../operations/api-error.js';
 import { restAnswerOf } from '../rest/rest-error-words.js';
 import { stripeWebhookSecretOf } from './create-payments.js';
-import { verifyStripeWebhook } from '../resolvers/payments/verify-stripe-webhook.js';
+import { verifyStripeWebhook } from '../clients/payments/verify-stripe-webhook.js';
 import { applyStripeEvent } from '../resolvers/orders/apply-stripe-event.js';
 import { errorResponse, jsonResponse } from '../operations/json-response.js';
 

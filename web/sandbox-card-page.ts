@@ -7,7 +7,7 @@
  * (SANDBOX_PAGE_HEADERS). The card number is never echoed back after an error.
  */
 
-import type { SandboxCardFormView, SandboxCardPageView } from '../resolvers/payments/sandbox-card-form.js';
+import type { SandboxCardFormView, SandboxCardPageView } from '../clients/payments/sandbox-card-form.js';
 
 /** Headers to send with the page: no caching of a single-use link, no referrer leaking the token. */
 export const SANDBOX_PAGE_HEADERS: Readonly<Record<string, string>> = {

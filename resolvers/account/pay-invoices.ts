@@ -5,7 +5,7 @@ import { requireAccountId } from '../auth/require-account.js';
 import { ensureProcessorCustomer } from '../orders/processor-customer.js';
 import { payOpenInvoices, type InvoicePaymentOutcome } from '../orders/pay-open-invoices.js';
 import { recordInvoicePaid } from '../orders/invoice-paid-event.js';
-import { ProcessorUnavailableError } from '../payments/payment-errors.js';
+import { ProcessorUnavailableError } from '../../clients/payments/payment-errors.js';
 
 export interface PayInvoicesInput {
   /** One invoice's number; absent: every open invoice, oldest first. */

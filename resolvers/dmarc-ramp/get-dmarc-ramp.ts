@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { findOwnedDomain } from '../changes/find-owned.js';
-import { readZoneOf } from '../checks/dns/zone-lookup.js';
+import { readZoneOf } from '../../clients/dns/zone-lookup.js';
 import { findDomainSources } from '../../db/dmarc-report-rows.js';
 import { findDmarcRampAuto, findLatestApplyConnection, findRampReportFigures, listDmarcRampSteps } from '../../db/dmarc-ramp-steps.js';
 import type { DmarcRampStepRow } from '../../db/schema.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { CheckContext } from '../checks/check-context.js';
-import { isMissing } from '../checks/dns/dns-types.js';
+import { isMissing } from '../../clients/dns/dns-types.js';
 import { checkHost } from '../checks/spf/check-host.js';
 import { parseSpfIp } from '../checks/spf/spf-ip.js';
 import { matchSuffixRule } from '../checks/nameservers/match-host-suffix.js';

@@ -1,5 +1,5 @@
-import type { DnsLookup } from '../checks/dns/dns-types.js';
-import { isMissing } from '../checks/dns/dns-types.js';
+import type { DnsLookup } from '../../clients/dns/dns-types.js';
+import { isMissing } from '../../clients/dns/dns-types.js';
 
 /** The domain's DMARC record as read: its text, none published, or a read that failed (never guessed). */
 export type DmarcRecordRead =

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { DomainError } from '../domain-error.js';
-import { createQuestionBudget, type QuestionBudget } from '../checks/dns/question-budget.js';
+import { createQuestionBudget, type QuestionBudget } from '../../clients/dns/question-budget.js';
 import type { CheckLimits } from '../../config/settings.js';
 import { BULK_CHECKS, CHECK_COSTS, MAX_CHECK_COST, describeCheckCosts } from './check-costs.js';
 

@@ -1,7 +1,7 @@
 import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import type { FullCheckContext } from '../checks/full-check-context.js';
-import type { DnsLookup } from '../checks/dns/dns-types.js';
+import type { DnsLookup } from '../../clients/dns/dns-types.js';
 import { parseBulkInput } from '../checks/bulk-input.js';
 import { createDnssecTally } from '../checks/dns/dnssec-tally.js';
 import { BULK_CHECKS } from './check-costs.js';

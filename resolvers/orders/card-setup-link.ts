@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { ensureProcessorCustomer } from './processor-customer.js';
 import { isReachableReturnUrl, portalCardReturnUrls } from './card-return-url.js';
-import { serviceOrigin } from '../payments/service-origin.js';
+import { serviceOrigin } from '../../clients/payments/service-origin.js';
 
 export interface CardSetupLink {
   readonly url: string;

@@ -4,7 +4,7 @@ import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { normalizeDomain } from '../checks/normalize-domain.js';
 import { checkProviderDomain } from '../checks/provider-domain/check-provider-domain.js';
-import { ORDER_LIMITS, type OrderInput } from './order-input.js';
+import { ORDER_LIMITS, type OrderDomainInput, type OrderInput, type OrderMailboxInput } from './order-input.js';
 import { groupProblems, type DomainProblems, type OrderIssue } from './order-problems.js';
 import { readVerificationTxt, recordVerified, unverifiedSentence, verificationToken, verifiedDomains, type TxtReading } from './domain-verification.js';
 import { verificationRecord } from './verification-record.js';
@@ -65,139 +65,13 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
   const firstIndexOf = new Map<string, number>();
 
   input.domains.forEach((d, i) => {
-    const at = `domains[${i}]`;
-    let domain: string | null = null;
-    try {
-      domain = normalizeDomain(d.domain, `${at}.domain`).domain;
-    } catch (error) {
-      add(i, { severity: 'error', code: 'invalid_domain', field: `${at}.domain`, message: error instanceof DomainError ? error.detail : 'Not a domain name.' });
-    }
-    shown.push(domain ?? d.domain.trim().toLowerCase());
-    if (domain !== null) {
-      const registrable = getDomain(domain, { allowPrivateDomains: false });
-      if (registrable !== domain) {
-        add(i, {
-          severity: 'error',
-          code: 'not_registrable_domain',
-          field: `${at}.domain`,
-          message: registrable
-            ? `${domain} is a subdomain; order the registered domain ${registrable} (inboxes are built on the domain you own).`
-            : `${domain} is a public suffix, not a domain one can own.`,
-        });
-        domain = null;
-      } else if (firstIndexOf.has(domain)) {
-        add(i, {
-          severity: 'error',
-          code: 'duplicate_domain',
-          field: `${at}.domain`,
-          message: `${domain} is also domains[${firstIndexOf.get(domain)}]; list each domain once, with all its mailboxes.`,
-        });
-        domain = null;
-      } else {
-        firstIndexOf.set(domain, i);
-      }
-    }
-
-    let forwardTo: string | null = null;
-    if (d.forwardTo !== undefined && d.forwardTo !== null && d.forwardTo.trim() !== '') {
-      try {
-        forwardTo = normalizeDomain(d.forwardTo, `${at}.forward_to`).domain;
-        if (forwardTo === domain)
-          add(i, {
-            severity: 'error',
-            code: 'forward_to_self',
-            field: `${at}.forward_to`,
-            message: `${domain} cannot forward to itself; give the site visitors should land on.`,
-          });
-      } catch (error) {
-        add(i, {
-          severity: 'error',
-          code: 'invalid_forward_to',
-          field: `${at}.forward_to`,
-          message: error instanceof DomainError ? error.detail : 'Not a domain name.',
-        });
-      }
-    }
-
-    if (d.mailboxes.length === 0)
-      add(i, {
-        severity: 'error',
-        code: 'no_mailboxes',
-        field: `${at}.mailboxes`,
-        message: 'Add at least one mailbox: a domain is ordered for the inboxes built on it.',
-      });
-    const seen = new Map<string, number>();
-    const mailboxes: CheckedMailbox[] = d.mailboxes.map((m, j) => {
-      const mat = `${at}.mailboxes[${j}]`;
-      const firstName = m.firstName.trim();
-      const lastName = m.lastName.trim();
-      const localPart = m.localPart.trim().toLowerCase();
-      if (!NAME.test(firstName))
-        add(i, {
-          severity: 'error',
-          code: 'invalid_first_name',
-          field: `${mat}.first_name`,
-          message: `first_name "${firstName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.`,
-        });
-      if (!NAME.test(lastName))
-        add(i, {
-          severity: 'error',
-          code: 'invalid_last_name',
-          field: `${mat}.last_name`,
-          message: `last_name "${lastName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.`,
-        });
-      if (!LOCAL_PART.test(localPart) || localPart.includes('..')) {
-        add(i, {
-          severity: 'error',
-          code: 'invalid_local_part',
-          field: `${mat}.local_part`,
-          message: `local_part "${localPart.slice(0, 70)}" must be 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit, with no two dots in a row.`,
-        });
-      } else if (RESERVED_LOCAL_PARTS.has(localPart)) {
-        add(i, {
-          severity: 'error',
-          code: 'reserved_local_part',
-          field: `${mat}.local_part`,
-          message: `${localPart}@ is reserved for reports to the domain's administrator (RFC 2142); choose another name.`,
-        });
-      } else if (seen.has(localPart)) {
-        add(i, {
-          severity: 'error',
-          code: 'duplicate_local_part',
-          field: `${mat}.local_part`,
-          message: `${localPart}@ is also mailboxes[${seen.get(localPart)}] of this domain; each mailbox needs its own local_part.`,
-        });
-      } else {
-        seen.set(localPart, j);
-      }
-      return { firstName, lastName, localPart };
-    });
-    checked.push(domain === null ? null : { domain, forwardTo, mailboxes });
+    checked.push(checkDomainEntry(d, i, { add, shown, firstIndexOf }));
   });
 
   const names = checked.filter((d): d is CheckedDomain => d !== null).map((d) => d.domain);
   if (names.length) {
     const taken = await listDomainsOnOrders(ctx.services.db, names);
-    for (const row of taken) {
-      const i = firstIndexOf.get(row.domain)!;
-      // Another account's order is not named: whose domain it is is not ours to tell.
-      add(
-        i,
-        row.account_id === accountId
-          ? {
-              severity: 'error',
-              code: 'domain_on_your_order',
-              field: `domains[${i}].domain`,
-              message: `${row.domain} is already on your order ${row.reference}; a domain can be on one order only.`,
-            }
-          : {
-              severity: 'error',
-              code: 'domain_on_another_order',
-              field: `domains[${i}].domain`,
-              message: `${row.domain} is already on an order; a domain can be on one order only. Check that you own it.`,
-            },
-      );
-    }
+    reportTaken(taken, accountId, firstIndexOf, add);
     const free = names.filter((n) => !taken.some((t) => t.domain === n));
     const proof = await readOwnership(free, accountId, ctx);
     await Promise.all(free.map((name) => checkDomainInDns(name, firstIndexOf.get(name)!, ctx, add, proof)));
@@ -213,6 +87,162 @@ export async function checkOrder(input: OrderInput, accountId: number, ctx: Cont
     );
   }
   return { domains: checked as CheckedDomain[], mailboxCount, warnings: groupProblems(shown, issues, () => true) };
+}
+
+type AddIssue = (index: number, issue: OrderIssue) => void;
+
+/**
+ * One entry of "domains": its name (registrable, listed once), its forward_to and its mailboxes.
+ * Null when the name cannot be ordered; its issues are added either way.
+ */
+function checkDomainEntry(
+  d: OrderDomainInput,
+  i: number,
+  order: { readonly add: AddIssue; readonly shown: string[]; readonly firstIndexOf: Map<string, number> },
+): CheckedDomain | null {
+  const { add, shown, firstIndexOf } = order;
+  const at = `domains[${i}]`;
+  let domain: string | null = null;
+  try {
+    domain = normalizeDomain(d.domain, `${at}.domain`).domain;
+  } catch (error) {
+    add(i, { severity: 'error', code: 'invalid_domain', field: `${at}.domain`, message: error instanceof DomainError ? error.detail : 'Not a domain name.' });
+  }
+  shown.push(domain ?? d.domain.trim().toLowerCase());
+  if (domain !== null) {
+    const registrable = getDomain(domain, { allowPrivateDomains: false });
+    if (registrable !== domain) {
+      add(i, {
+        severity: 'error',
+        code: 'not_registrable_domain',
+        field: `${at}.domain`,
+        message: registrable
+          ? `${domain} is a subdomain; order the registered domain ${registrable} (inboxes are built on the domain you own).`
+          : `${domain} is a public suffix, not a domain one can own.`,
+      });
+      domain = null;
+    } else if (firstIndexOf.has(domain)) {
+      add(i, {
+        severity: 'error',
+        code: 'duplicate_domain',
+        field: `${at}.domain`,
+        message: `${domain} is also domains[${firstIndexOf.get(domain)}]; list each domain once, with all its mailboxes.`,
+      });
+      domain = null;
+    } else {
+      firstIndexOf.set(domain, i);
+    }
+  }
+
+  let forwardTo: string | null = null;
+  if (d.forwardTo !== undefined && d.forwardTo !== null && d.forwardTo.trim() !== '') {
+    try {
+      forwardTo = normalizeDomain(d.forwardTo, `${at}.forward_to`).domain;
+      if (forwardTo === domain)
+        add(i, {
+          severity: 'error',
+          code: 'forward_to_self',
+          field: `${at}.forward_to`,
+          message: `${domain} cannot forward to itself; give the site visitors should land on.`,
+        });
+    } catch (error) {
+      add(i, {
+        severity: 'error',
+        code: 'invalid_forward_to',
+        field: `${at}.forward_to`,
+        message: error instanceof DomainError ? error.detail : 'Not a domain name.',
+      });
+    }
+  }
+
+  if (d.mailboxes.length === 0)
+    add(i, {
+      severity: 'error',
+      code: 'no_mailboxes',
+      field: `${at}.mailboxes`,
+      message: 'Add at least one mailbox: a domain is ordered for the inboxes built on it.',
+    });
+  const mailboxes = checkMailboxes(d.mailboxes, at, i, add);
+  return domain === null ? null : { domain, forwardTo, mailboxes };
+}
+
+/** The mailboxes of one domain: names, a valid local part not reserved (RFC 2142), each local part once. */
+function checkMailboxes(mailboxes: readonly OrderMailboxInput[], at: string, i: number, add: AddIssue): CheckedMailbox[] {
+  const seen = new Map<string, number>();
+  return mailboxes.map((m, j): CheckedMailbox => {
+    const mat = `${at}.mailboxes[${j}]`;
+    const firstName = m.firstName.trim();
+    const lastName = m.lastName.trim();
+    const localPart = m.localPart.trim().toLowerCase();
+    if (!NAME.test(firstName))
+      add(i, {
+        severity: 'error',
+        code: 'invalid_first_name',
+        field: `${mat}.first_name`,
+        message: `first_name "${firstName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.`,
+      });
+    if (!NAME.test(lastName))
+      add(i, {
+        severity: 'error',
+        code: 'invalid_last_name',
+        field: `${mat}.last_name`,
+        message: `last_name "${lastName.slice(0, 70)}" must be 1 to 64 letters (spaces, hyphens, apostrophes and dots allowed), starting with a letter.`,
+      });
+    if (!LOCAL_PART.test(localPart) || localPart.includes('..')) {
+      add(i, {
+        severity: 'error',
+        code: 'invalid_local_part',
+        field: `${mat}.local_part`,
+        message: `local_part "${localPart.slice(0, 70)}" must be 1 to 64 of a-z, 0-9, dot, hyphen and underscore, starting and ending with a letter or digit, with no two dots in a row.`,
+      });
+    } else if (RESERVED_LOCAL_PARTS.has(localPart)) {
+      add(i, {
+        severity: 'error',
+        code: 'reserved_local_part',
+        field: `${mat}.local_part`,
+        message: `${localPart}@ is reserved for reports to the domain's administrator (RFC 2142); choose another name.`,
+      });
+    } else if (seen.has(localPart)) {
+      add(i, {
+        severity: 'error',
+        code: 'duplicate_local_part',
+        field: `${mat}.local_part`,
+        message: `${localPart}@ is also mailboxes[${seen.get(localPart)}] of this domain; each mailbox needs its own local_part.`,
+      });
+    } else {
+      seen.set(localPart, j);
+    }
+    return { firstName, lastName, localPart };
+  });
+}
+
+/** A domain already on an order: the caller's (named) or another account's (not named). */
+function reportTaken(
+  taken: Awaited<ReturnType<typeof listDomainsOnOrders>>,
+  accountId: number,
+  firstIndexOf: ReadonlyMap<string, number>,
+  add: AddIssue,
+): void {
+  for (const row of taken) {
+    const i = firstIndexOf.get(row.domain)!;
+    // Another account's order is not named: whose domain it is is not ours to tell.
+    add(
+      i,
+      row.account_id === accountId
+        ? {
+            severity: 'error',
+            code: 'domain_on_your_order',
+            field: `domains[${i}].domain`,
+            message: `${row.domain} is already on your order ${row.reference}; a domain can be on one order only.`,
+          }
+        : {
+            severity: 'error',
+            code: 'domain_on_another_order',
+            field: `domains[${i}].domain`,
+            message: `${row.domain} is already on an order; a domain can be on one order only. Check that you own it.`,
+          },
+    );
+  }
 }
 
 /** What the TXT at _inbox-verification.<domain> said, for each domain the account had not proved yet. */

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { findDomainVerificationToken, insertDomainVerificationTokenOnce } from '../../db/domain-verification-tokens.js';
 import { insertVerifiedDomains, listVerifiedDomains } from '../../db/verified-domains.js';
 import { permanentFailureAdvice } from '../checks/dns/failure-advice.js';
-import type { DnsLookup } from '../checks/dns/dns-types.js';
+import type { DnsLookup } from '../../clients/dns/dns-types.js';
 import { verificationName, verificationValue } from './verification-record.js';
 
 /** The account's token, made (random, 128 bits) the first time it is asked for. */

@@ -8,7 +8,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { DomainError, input, sentence } from '../domain-error.js';
-import { IdempotencyKeyReusedError } from '../payments/payment-errors.js';
+import { IdempotencyKeyReusedError } from '../../clients/payments/payment-errors.js';
 
 /** SPEC 4.2 Idempotency rule 1. */
 const KEY = /^[A-Za-z0-9.:_-]{8,64}$/;

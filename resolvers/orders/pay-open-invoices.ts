@@ -2,7 +2,7 @@ import { claimInvoicePayment, listOpenInvoicesToPay, markInvoicePaid, releaseInv
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { DomainError } from '../domain-error.js';
-import type { PaymentProcessor } from '../payments/payment-processor.js';
+import type { PaymentProcessor } from '../../clients/payments/payment-processor.js';
 import { creditReferrer } from '../referrals/credit-referrer.js';
 
 /** What one attempt did to one invoice. */

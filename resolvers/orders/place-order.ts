@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../domain-error.js';
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
-import { NoPaymentMethodError, PaymentInProgressError, ProcessorUnavailableError } from '../payments/payment-errors.js';
+import { NoPaymentMethodError, PaymentInProgressError, ProcessorUnavailableError } from '../../clients/payments/payment-errors.js';
 import type { OrderInput } from './order-input.js';
 import { evaluateOrder } from './preview-order.js';
 import { refuseIfPriceChanged } from './order-previews.js';

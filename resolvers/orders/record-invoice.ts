@@ -1,7 +1,7 @@
 import { findInvoiceByProcessorId, insertInvoiceOnce, updateInvoice } from '../../db/invoices.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { MirroredInvoice } from '../payments/payment-processor.js';
+import type { MirroredInvoice } from '../../clients/payments/payment-processor.js';
 import { creditReferrer } from '../referrals/credit-referrer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -1,7 +1,7 @@
 import { deletePaymentMethod, upsertPaymentMethod } from '../../db/payment-methods.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { PaymentMethodSummary } from '../payments/payment-processor.js';
+import type { PaymentMethodSummary } from '../../clients/payments/payment-processor.js';
 
 /**
  * Copies the processor's card (brand, last four, expiry; never the number) to `payment_methods`,

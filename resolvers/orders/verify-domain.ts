@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { requireAccountId } from '../auth/require-account.js';
 import { normalizeDomain } from '../checks/normalize-domain.js';
-import { readZoneOf } from '../checks/dns/zone-lookup.js';
+import { readZoneOf } from '../../clients/dns/zone-lookup.js';
 import { readVerificationTxt, recordVerified, unverifiedSentence, verificationToken, verifiedDomains } from './domain-verification.js';
 import { verificationRecord, type VerificationRecord } from './verification-record.js';
 import { openDnsPublisher } from '../domains/publishing/dns-connections.js';

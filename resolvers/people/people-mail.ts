@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertMailer } from '../alerts/alert-mailer.js';
+import type { AlertMailer } from '../../clients/mail/alert-mailer.js';
 import { log } from '../../observability/log.js';
 import type { LogIds } from '../../observability/log-ids.js';
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { findSourcePtrNames, upsertSourcePtrNames } from '../../db/source-ptr-names.js';
-import type { DnsLookup } from '../checks/dns/dns-types.js';
-import { isMissing } from '../checks/dns/dns-types.js';
+import type { DnsLookup } from '../../clients/dns/dns-types.js';
+import { isMissing } from '../../clients/dns/dns-types.js';
 import { parseSpfIp, reverseName } from '../checks/spf/spf-ip.js';
-import { createConcurrencyLimit } from '../checks/dns/concurrency-limit.js';
+import { createConcurrencyLimit } from '../../clients/dns/concurrency-limit.js';
 
 /**
  * Bounds on naming a domain's sources by PTR (docs/reports.md, "Reading"): a sources read asks at

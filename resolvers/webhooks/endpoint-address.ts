@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { addressRefusal } from '../checks/http/address-refusal.js';
+import { addressRefusal } from '../../clients/http/address-refusal.js';
 
 export type EndpointAddress = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; detail: string };
 

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { CheckResultBase, Finding as FindingShape } from '../../resolvers/checks/check-result.js';
 import type { CheckDnssec as CheckDnssecShape } from '../../resolvers/checks/dns/dnssec-tally.js';
-import type { ExtendedDnsError as ExtendedDnsErrorShape } from '../../resolvers/checks/dns/dns-types.js';
+import type { ExtendedDnsError as ExtendedDnsErrorShape } from '../../clients/dns/dns-types.js';
 import { wireName } from './wire-extensions.js';
 
 /*

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBimi } from '../../resolvers/checks/bimi/check-bimi.js';
-import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createHttpsFetcher } from '../../clients/http/create-https-fetcher.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { BimiContext } from '../../resolvers/checks/bimi/check-bimi.js';
 import { loadMarkRoots } from '../../resolvers/checks/bimi/mark-roots.js';
 import { DomainError } from '../../resolvers/domain-error.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isBimiRecord, parseBimiRecord } from '../../resolvers/checks/bimi/parse-bimi-record.js';
 import { bimiDmarcRequirement } from '../../resolvers/checks/bimi/bimi-dmarc-requirement.js';
-import type { DnsAnswer } from '../../resolvers/checks/dns/dns-types.js';
+import type { DnsAnswer } from '../../clients/dns/dns-types.js';
 
 describe('the BIMI assertion record', () => {
   it('reads the logo and evidence URLs', () => {

@@ -7,7 +7,7 @@ import { checkBlacklist } from '../../resolvers/checks/blacklist/check-blacklist
 import type { BlacklistContext } from '../../resolvers/checks/blacklist/check-blacklist.js';
 import { DNSBL_LISTS, DOMAIN_LISTS, IP_LISTS } from '../../resolvers/checks/blacklist/dnsbl-lists.js';
 import { checkUribl } from '../../resolvers/checks/uribl/check-uribl.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { dnsblTestPoints } from '../support/dnsbl-test-points.js';
 

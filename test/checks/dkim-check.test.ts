@@ -5,7 +5,7 @@ import { restAnswerOf } from '../../rest/rest-error-words.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkDkim } from '../../resolvers/checks/dkim/check-dkim.js';
 import { COMMON_DKIM_SELECTORS } from '../../resolvers/checks/dkim/common-selectors.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 

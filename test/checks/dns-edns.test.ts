@@ -2,9 +2,9 @@ import { createSocket } from 'node:dgram';
 import dnsPacket from 'dns-packet';
 import type { DecodedPacket } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import type { DnsConfig } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import { edeMeaning } from '../../resolvers/checks/dns/extended-dns-errors.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
+import type { DnsConfig } from '../../clients/dns/create-dns-lookup.js';
+import { edeMeaning } from '../../clients/dns/extended-dns-errors.js';
 import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsServer } from '../support/dns-server.js';
 

@@ -1,7 +1,7 @@
 import { readSettings } from '../../config/settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import type { DnsConfig } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
+import type { DnsConfig } from '../../clients/dns/create-dns-lookup.js';
 import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsServer } from '../support/dns-server.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import { startTestDnsServer } from '../support/dns-server.js';
 import type { TestDnsServer, ZoneRecord } from '../support/dns-server.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDnssecTally } from '../../resolvers/checks/dns/dnssec-tally.js';
-import type { DnsAnswer } from '../../resolvers/checks/dns/dns-types.js';
+import type { DnsAnswer } from '../../clients/dns/dns-types.js';
 
 const ok = (name: string, dnssec: 'secure' | 'insecure'): DnsAnswer => ({ ok: true, name, type: 'TXT', records: [], dnssec });
 const expired: DnsAnswer = {

@@ -1,9 +1,9 @@
 import { readSettings } from '../../config/settings.js';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import type { HttpsFetcher } from '../../resolvers/checks/check-context.js';
+import { createHttpsFetcher } from '../../clients/http/create-https-fetcher.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
+import type { HttpsFetcher } from '../../clients/http/https-fetcher.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa, type TestCa } from '../support/test-ca.js';

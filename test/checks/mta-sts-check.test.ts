@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMtaSts } from '../../resolvers/checks/mta-sts/check-mta-sts.js';
-import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createHttpsFetcher } from '../../clients/http/create-https-fetcher.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { DomainError } from '../../resolvers/domain-error.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';

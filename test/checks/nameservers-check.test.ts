@@ -4,9 +4,9 @@ import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkNameservers } from '../../resolvers/checks/nameservers/check-nameservers.js';
 import { DNS_PROVIDERS } from '../../resolvers/checks/nameservers/dns-provider-table.js';
 import { hostHasSuffix, matchSuffixRule } from '../../resolvers/checks/nameservers/match-host-suffix.js';
-import { createDnsLookup, DIRECT_TIMEOUT_MS } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import type { DnsLookup } from '../../resolvers/checks/dns/dns-types.js';
-import { createQuestionBudget } from '../../resolvers/checks/dns/question-budget.js';
+import { createDnsLookup, DIRECT_TIMEOUT_MS } from '../../clients/dns/create-dns-lookup.js';
+import type { DnsLookup } from '../../clients/dns/dns-types.js';
+import { createQuestionBudget } from '../../clients/dns/question-budget.js';
 import { startTestDnsServer, startTestDnsServersOnOnePort, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { dnsOnlyCheckContext } from '../support/dns-check-context.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import { checkProviderDomain } from '../../resolvers/checks/provider-domain/check-provider-domain.js';
 import type { ProviderDomainContext } from '../../resolvers/checks/provider-domain/check-provider-domain.js';
 import { createGoogleTenancyProbe } from '../../resolvers/checks/provider-domain/google-tenancy-probe.js';

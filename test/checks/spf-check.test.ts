@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkSpf } from '../../resolvers/checks/spf/check-spf.js';
 import type { CheckSpfAnswer } from '../../resolvers/checks/spf/check-spf.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import { checkHost } from '../../resolvers/checks/spf/check-host.js';
 import { parseSpfIp } from '../../resolvers/checks/spf/spf-ip.js';
 import { spfIdentity } from '../../resolvers/checks/spf/spf-identity.js';

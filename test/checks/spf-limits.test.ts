@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import { createQuestionBudget } from '../../resolvers/checks/dns/question-budget.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
+import { createQuestionBudget } from '../../clients/dns/question-budget.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import { checkSpf } from '../../resolvers/checks/spf/check-spf.js';
 import type { CheckSpfAnswer } from '../../resolvers/checks/spf/check-spf.js';

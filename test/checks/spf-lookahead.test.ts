@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import type { DnsLookup, DnsRecordType } from '../../resolvers/checks/dns/dns-types.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
+import type { DnsLookup, DnsRecordType } from '../../clients/dns/dns-types.js';
 import { checkHost } from '../../resolvers/checks/spf/check-host.js';
 import { parseSpfIp } from '../../resolvers/checks/spf/spf-ip.js';
 import type { SpfIp } from '../../resolvers/checks/spf/spf-ip.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressRefusal } from '../../resolvers/checks/http/address-refusal.js';
-import { createHttpsFetcher } from '../../resolvers/checks/http/create-https-fetcher.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { addressRefusal } from '../../clients/http/address-refusal.js';
+import { createHttpsFetcher } from '../../clients/http/create-https-fetcher.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestHttpsServer, type TestHttpsServer } from '../support/https-server.js';
 import { createTestCa, type TestCa } from '../support/test-ca.js';

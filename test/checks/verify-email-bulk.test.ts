@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERIFY_EMAIL_LIMIT } from '../../resolvers/checks/bulk-input.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
-import type { DnsAnswer, DnsLookup, DnsRecordType } from '../../resolvers/checks/dns/dns-types.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
+import type { DnsAnswer, DnsLookup, DnsRecordType } from '../../clients/dns/dns-types.js';
 import { VERIFY_EMAIL_CHUNK, verifyEmail } from '../../resolvers/checks/verify-email/verify-email.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 import { startTestService, type TestService } from '../support/test-service.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../resolvers/domain-error.js';
 import { VERIFY_EMAIL_LIMIT } from '../../resolvers/checks/bulk-input.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import { isDisposableDomain, isRoleLocalPart, verifyEmail } from '../../resolvers/checks/verify-email/verify-email.js';
 import { startTestDnsServer, type TestDnsServer, type ZoneRecord } from '../support/dns-server.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mxStatus } from '../../resolvers/domains/setup/record-status.js';
-import type { DnsAnswer, DnsLookup, DnsRecordType } from '../../resolvers/checks/dns/dns-types.js';
+import type { DnsAnswer, DnsLookup, DnsRecordType } from '../../clients/dns/dns-types.js';
 import type { WantedRecord } from '../../resolvers/domains/setup/setup-record.js';
 
 /**

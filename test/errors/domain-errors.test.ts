@@ -7,7 +7,7 @@ import { domainErrorAnswer } from '../../operations/refusal-answer.js';
 import { DomainError, input, operation, sentence } from '../../resolvers/domain-error.js';
 import { checkIdempotencyKey } from '../../resolvers/orders/idempotency-records.js';
 import { invalidCursor, readPageArgs } from '../../resolvers/pagination.js';
-import { NoPaymentMethodError } from '../../resolvers/payments/payment-errors.js';
+import { NoPaymentMethodError } from '../../clients/payments/payment-errors.js';
 import { REST_WORDS } from '../../rest/rest-error-words.js';
 import { MCP_WORDS } from '../../mcp/mcp-error-words.js';
 import { GRAPHQL_WORDS } from '../../server/graphql-error-words.js';

@@ -95,7 +95,7 @@ describe('the deadline', () => {
 
   it('an HTTPS fetch stops on the request signal too', async () => {
     // The fetcher answers `cancelled` at once when its request is already over.
-    const { createHttpsFetcher } = await import('../../resolvers/checks/http/create-https-fetcher.js');
+    const { createHttpsFetcher } = await import('../../clients/http/create-https-fetcher.js');
     const controller = new AbortController();
     let looked = false;
     const dnsStub = {

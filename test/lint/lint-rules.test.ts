@@ -66,6 +66,7 @@ describe('npm run lint keeps the house rules', () => {
     write('observability/planted-metrics.ts', "import { log } from '../resolvers/planted-log.js';\nexport const metric = log;\n");
     write('resolvers/planted-log.ts', "import { startService } from '../server/start-service.js';\nexport const log = startService;\n");
     write('db/planted-seed.ts', "import { placeOrder } from '../resolvers/orders/place-order.js';\nexport const seed = placeOrder;\n");
+    write('clients/planted-client.ts', "import { placeOrder } from '../resolvers/orders/place-order.js';\nexport const client = placeOrder;\n");
     write('mcp/planted-door.ts', "import { createRestHandler } from '../rest/create-rest-handler.js';\nexport const door = createRestHandler;\n");
     // Downward and same-floor imports pass.
     write(
@@ -73,16 +74,28 @@ describe('npm run lint keeps the house rules', () => {
       "import { log } from '../observability/log.js';\nimport { placeOrder } from '../resolvers/orders/place-order.js';\nexport const job = [log, placeOrder];\n",
     );
     write('server/planted-server.ts', "import { createRestHandler } from '../rest/create-rest-handler.js';\nexport const handler = createRestHandler;\n");
-    const result = run('oxlint', ['--format', 'json', 'observability', 'resolvers/planted-log.ts', 'db', 'mcp', 'jobs', 'server/planted-server.ts']);
+    const result = run('oxlint', ['--format', 'json', 'observability', 'resolvers/planted-log.ts', 'clients', 'db', 'mcp', 'jobs', 'server/planted-server.ts']);
     expect(result.status).toBe(1);
     const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string; help?: string }[] }).diagnostics;
     expect(found.map((d) => `${d.filename} ${d.code}`).sort()).toEqual([
+      'clients/planted-client.ts eslint(no-restricted-imports)',
       'db/planted-seed.ts eslint(no-restricted-imports)',
       'mcp/planted-door.ts eslint(no-restricted-imports)',
       'observability/planted-metrics.ts eslint(no-restricted-imports)',
       'resolvers/planted-log.ts eslint(no-restricted-imports)',
     ]);
     expect(found.find((d) => d.filename === 'db/planted-seed.ts')?.help).toContain('db/ may import only from its own floor and below');
+  });
+
+  it('oxlint refuses a function over 120 lines in resolvers/ and admin/ (docs/lint.md, "Short functions"); elsewhere it passes', () => {
+    const long = `export function long(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(119)}  return n;\n}\n`;
+    write('resolvers/planted-long.ts', long);
+    write('admin/planted-long.ts', long);
+    write('rest/planted-long.ts', long);
+    const result = run('oxlint', ['--format', 'json', 'resolvers/planted-long.ts', 'admin/planted-long.ts', 'rest/planted-long.ts']);
+    expect(result.status).toBe(1);
+    const found = (JSON.parse(result.stdout) as { diagnostics: { filename: string; code: string }[] }).diagnostics.map((d) => `${d.filename} ${d.code}`).sort();
+    expect(found).toEqual(['admin/planted-long.ts eslint(max-lines-per-function)', 'resolvers/planted-long.ts eslint(max-lines-per-function)']);
   });
 
   it('oxlint refuses a query written outside db/ (SQL lives in db/<table>.ts); the same query in db/ passes', () => {

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMemorySandboxStore } from '../../resolvers/payments/memory-sandbox-store.js';
-import { handleSandboxCardForm, showSandboxCardPage } from '../../resolvers/payments/sandbox-card-form.js';
-import { SANDBOX_CARD_PATH, SandboxProcessor } from '../../resolvers/payments/sandbox-processor.js';
-import type { SandboxStore } from '../../resolvers/payments/sandbox-store.js';
+import { createMemorySandboxStore } from '../../clients/payments/memory-sandbox-store.js';
+import { handleSandboxCardForm, showSandboxCardPage } from '../../clients/payments/sandbox-card-form.js';
+import { SANDBOX_CARD_PATH, SandboxProcessor } from '../../clients/payments/sandbox-processor.js';
+import type { SandboxStore } from '../../clients/payments/sandbox-store.js';
 import { SANDBOX_PAGE_HEADERS, renderSandboxCardPage, renderSandboxPage } from '../../web/sandbox-card-page.js';
 
 // A minimal HTTP adapter, standing in for the lead's route, so the page is tested as a browser

@@ -1,13 +1,13 @@
 import { readSettings } from '../../config/settings.js';
 import { describe, expect, it } from 'vitest';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
-import { createPaymentProcessor } from '../../resolvers/payments/create-payment-processor.js';
-import { createMemorySandboxStore } from '../../resolvers/payments/memory-sandbox-store.js';
-import { CardDeclinedError, IdempotencyKeyReusedError, NoPaymentMethodError } from '../../resolvers/payments/payment-errors.js';
-import type { CreateSubscriptionInput } from '../../resolvers/payments/payment-processor.js';
-import { handleSandboxCardForm } from '../../resolvers/payments/sandbox-card-form.js';
-import { SandboxProcessor } from '../../resolvers/payments/sandbox-processor.js';
-import { StripeProcessor } from '../../resolvers/payments/stripe-processor.js';
+import { createPaymentProcessor } from '../../clients/payments/create-payment-processor.js';
+import { createMemorySandboxStore } from '../../clients/payments/memory-sandbox-store.js';
+import { CardDeclinedError, IdempotencyKeyReusedError, NoPaymentMethodError } from '../../clients/payments/payment-errors.js';
+import type { CreateSubscriptionInput } from '../../clients/payments/payment-processor.js';
+import { handleSandboxCardForm } from '../../clients/payments/sandbox-card-form.js';
+import { SandboxProcessor } from '../../clients/payments/sandbox-processor.js';
+import { StripeProcessor } from '../../clients/payments/stripe-processor.js';
 
 const API_URL = 'https://api.example.test';
 

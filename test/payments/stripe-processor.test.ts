@@ -9,9 +9,9 @@ import {
   PaymentInProgressError,
   ProcessorUnavailableError,
   PromotionCodeRefusedError,
-} from '../../resolvers/payments/payment-errors.js';
-import type { CreateSubscriptionInput } from '../../resolvers/payments/payment-processor.js';
-import { StripeProcessor, createStripeClient, stripeIdempotencyKey } from '../../resolvers/payments/stripe-processor.js';
+} from '../../clients/payments/payment-errors.js';
+import type { CreateSubscriptionInput } from '../../clients/payments/payment-processor.js';
+import { StripeProcessor, createStripeClient, stripeIdempotencyKey } from '../../clients/payments/stripe-processor.js';
 import type { StripeProcessorConfig } from '../../config/settings.js';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
 

@@ -2,10 +2,10 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../resolvers/domain-error.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
-import { mirrorFromStripeEvent } from '../../resolvers/payments/mirror-stripe-event.js';
-import { StripeProcessor, createStripeClient } from '../../resolvers/payments/stripe-processor.js';
+import { mirrorFromStripeEvent } from '../../clients/payments/mirror-stripe-event.js';
+import { StripeProcessor, createStripeClient } from '../../clients/payments/stripe-processor.js';
 import type { StripeProcessorConfig } from '../../config/settings.js';
-import { verifyStripeWebhook } from '../../resolvers/payments/verify-stripe-webhook.js';
+import { verifyStripeWebhook } from '../../clients/payments/verify-stripe-webhook.js';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';

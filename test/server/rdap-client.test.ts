@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getRdapJson } from '../../server/rdap-client.js';
-import { lookupRdap } from '../../resolvers/checks/domain-expiry/rdap-lookup.js';
+import { getRdapJson } from '../../clients/registry/rdap-client.js';
+import { lookupRdap } from '../../clients/registry/rdap-lookup.js';
 import { rdapDomain } from '../support/rdap-server.js';
 
 /** The service's RDAP GET (node:http, kept connections): what fetch did, for the answers registries give. */

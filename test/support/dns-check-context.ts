@@ -1,4 +1,4 @@
-import { createDnsLookup } from '../../resolvers/checks/dns/create-dns-lookup.js';
+import { createDnsLookup } from '../../clients/dns/create-dns-lookup.js';
 import type { CheckContext } from '../../resolvers/checks/check-context.js';
 import type { TestDnsServer } from './dns-server.js';
 

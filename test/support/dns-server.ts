@@ -5,7 +5,7 @@ import type { Server as TcpServer, Socket as TcpSocket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import dnsPacket from 'dns-packet';
 import type { Answer, DecodedPacket, Packet } from 'dns-packet';
-import type { DnsRecordData, DnsRecordType } from '../../resolvers/checks/dns/dns-types.js';
+import type { DnsRecordData, DnsRecordType } from '../../clients/dns/dns-types.js';
 import { applyUpdate, OPCODE_UPDATE, RCODE_NOTAUTH, RCODE_REFUSED, readSignedRequest, signAnswer, updateAnswer, type TsigServerKey } from './dns-update.js';
 
 /** One fixture record; `data` has the same shape as the engine's DnsRecordData for its type. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { luhnValid } from '../../resolvers/payments/sandbox-test-cards.js';
+import { luhnValid } from '../../clients/payments/sandbox-test-cards.js';
 
 /**
  * A stateful local stand-in for the Stripe API endpoints StripeProcessor uses, speaking Stripe's wire

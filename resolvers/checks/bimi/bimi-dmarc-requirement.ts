@@ -1,5 +1,5 @@
-import type { DnsAnswer } from '../dns/dns-types.js';
-import { isMissing } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
+import { isMissing } from '../../../clients/dns/dns-types.js';
 import { dmarcEnforcement } from '../dmarc/dmarc-enforcement.js';
 import { looksLikeDmarc, parseDmarcRecord, type DmarcPolicy } from '../dmarc/dmarc-record.js';
 

@@ -1,7 +1,8 @@
 import { DomainError } from '../../domain-error.js';
-import type { CheckContext, HttpsFetchResult } from '../check-context.js';
+import type { CheckContext } from '../check-context.js';
+import type { HttpsFetchResult } from '../../../clients/http/https-fetcher.js';
 import { statusFromFindings, type CheckResultBase, type CheckStatus, type Finding } from '../check-result.js';
-import { isMissing, type DnsAnswer } from '../dns/dns-types.js';
+import { isMissing, type DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 import { bimiDmarcRequirement, type BimiDmarcDetail } from './bimi-dmarc-requirement.js';
@@ -102,33 +103,7 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
   const findings: Finding[] = [];
   const failedLookups: string[] = [];
 
-  // --- discovery (section 7.2) ---
-  let recordDomain: string | null = null;
-  let candidates: string[] = [];
-  if (lookupFailed(atDomain)) {
-    failedLookups.push(`${selector}._bimi.${domain}`);
-  } else if (bimiTexts(atDomain).length > 0) {
-    recordDomain = domain;
-    candidates = bimiTexts(atDomain);
-  } else if (atOrg) {
-    if (lookupFailed(atOrg)) failedLookups.push(`${selector}._bimi.${org}`);
-    else if (bimiTexts(atOrg).length > 0) {
-      recordDomain = org;
-      candidates = bimiTexts(atOrg);
-      findings.push({
-        severity: 'info',
-        code: 'bimi_organizational_fallback',
-        message: `${domain} has no BIMI record of its own; receivers use the one at ${selector}._bimi.${org}.`,
-      });
-    }
-  }
-  for (const name of failedLookups) {
-    findings.push({
-      severity: 'error',
-      code: 'bimi_lookup_failed',
-      message: `Looking up TXT ${name} failed, so we cannot tell whether a BIMI record exists; try again.`,
-    });
-  }
+  const { recordDomain, candidates } = discoverRecord({ domain, org, selector, atDomain, atOrg }, findings, failedLookups);
 
   const record = candidates.length === 1 ? candidates[0]! : null;
   const parsed = record !== null ? parseBimiRecord(record) : null;
@@ -220,6 +195,48 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
     logo,
     certificate,
   };
+}
+
+/** Discovery (section 7.2): the record at <selector>._bimi.<domain>, else at the organisational domain; failed lookups are findings. */
+function discoverRecord(
+  names: {
+    readonly domain: string;
+    readonly org: string;
+    readonly selector: string;
+    readonly atDomain: DnsAnswer<'TXT'>;
+    readonly atOrg: DnsAnswer<'TXT'> | null;
+  },
+  findings: Finding[],
+  failedLookups: string[],
+): { recordDomain: string | null; candidates: string[] } {
+  const { domain, org, selector, atDomain, atOrg } = names;
+  let recordDomain: string | null = null;
+  let candidates: string[] = [];
+  if (lookupFailed(atDomain)) {
+    failedLookups.push(`${selector}._bimi.${domain}`);
+  } else if (bimiTexts(atDomain).length > 0) {
+    recordDomain = domain;
+    candidates = bimiTexts(atDomain);
+  } else if (atOrg) {
+    if (lookupFailed(atOrg)) failedLookups.push(`${selector}._bimi.${org}`);
+    else if (bimiTexts(atOrg).length > 0) {
+      recordDomain = org;
+      candidates = bimiTexts(atOrg);
+      findings.push({
+        severity: 'info',
+        code: 'bimi_organizational_fallback',
+        message: `${domain} has no BIMI record of its own; receivers use the one at ${selector}._bimi.${org}.`,
+      });
+    }
+  }
+  for (const name of failedLookups) {
+    findings.push({
+      severity: 'error',
+      code: 'bimi_lookup_failed',
+      message: `Looking up TXT ${name} failed, so we cannot tell whether a BIMI record exists; try again.`,
+    });
+  }
+  return { recordDomain, candidates };
 }
 
 /** The body of a 200 answer, or null after reporting why there is none. */

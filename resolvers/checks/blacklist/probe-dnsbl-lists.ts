@@ -1,4 +1,4 @@
-import type { DnsLookup } from '../dns/dns-types.js';
+import type { DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { BlacklistConfig } from '../../../config/settings.js';
 import { DNSBL_LISTS } from './dnsbl-lists.js';
 import type { DnsblProbe } from './dnsbl-liveness-board.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DnsLookup } from '../dns/dns-types.js';
+import type { DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { BlacklistConfig } from '../../../config/settings.js';
 import type { DnsblList } from './dnsbl-lists.js';
 import type { DnsblLivenessBoard } from './dnsbl-liveness-board.js';

@@ -1,4 +1,4 @@
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 import type { DnsblList } from './dnsbl-lists.js';
 
 export interface DnsblCode {

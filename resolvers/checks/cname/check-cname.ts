@@ -1,7 +1,7 @@
 import { parse as parseDomain } from 'tldts';
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type Finding } from '../check-result.js';
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
 
@@ -70,18 +70,26 @@ async function hasOwnZoneRecords(dns: DnsLookup, name: string, target: string): 
   return own(soa, targetSoa) || own(ns, targetNs);
 }
 
-export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Promise<CheckCnameAnswer> {
-  const { domain: host, unicode } = normalizeDomain(input.host, 'host', { allowUnderscore: true });
-  const expected =
-    input.expected != null && input.expected.trim() !== '' ? normalizeDomain(input.expected, 'expected', { allowUnderscore: true }).domain : null;
-  const echo = { host, ...(unicode ? { host_unicode: unicode } : {}), expected };
+/** How following the chain stopped: at a name without a CNAME, in a loop, past MAX_HOPS, or on a failed lookup. */
+type ChainEnd = 'end' | 'loop' | 'too_long' | 'failed';
 
+interface FollowedChain {
+  readonly chain: CnameHop[];
+  /** The last name reached. */
+  readonly name: string;
+  readonly apexCheck: Promise<boolean | null> | null;
+  readonly ended: ChainEnd;
+  readonly failure: string;
+  readonly firstAnswer: DnsAnswer<'CNAME'> | null;
+}
+
+/** Follows the CNAMEs from `host`, hop by hop; a target with the zone appended is a finding on the way. */
+async function followChain(host: string, ctx: CheckContext, findings: Finding[]): Promise<FollowedChain> {
   const chain: CnameHop[] = [];
-  const findings: Finding[] = [];
   const seen = new Set([host]);
   let name = host;
   let apexCheck: Promise<boolean | null> | null = null;
-  let ended: 'end' | 'loop' | 'too_long' | 'failed' = 'too_long';
+  let ended: ChainEnd = 'too_long';
   let failure = '';
   let firstAnswer: DnsAnswer<'CNAME'> | null = null;
 
@@ -117,19 +125,16 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
     seen.add(target);
     name = target;
   }
+  return { chain, name, apexCheck, ended, failure, firstAnswer };
+}
 
-  if (ended === 'failed') {
-    return {
-      ...echo,
-      chain,
-      final: { name, addresses: [] },
-      matches_expected: null,
-      status: 'error',
-      summary: `Following the CNAME chain from ${host} failed at ${name}, so we cannot tell where it leads; try again.`,
-      findings: [...findings, { severity: 'error', code: 'cname_lookup_failed', message: `Looking up CNAME ${name} failed: ${failure}.` }],
-    };
-  }
-
+/** Where the chain ended: its addresses (or why it has none), or the loop or overlong chain as a finding. */
+async function readChainEnd(
+  followed: { readonly host: string; readonly name: string; readonly ended: ChainEnd; readonly chain: readonly CnameHop[] },
+  ctx: CheckContext,
+  findings: Finding[],
+): Promise<{ addresses: string[]; finalProblem: Finding | null; addressLookupFailed: boolean }> {
+  const { host, name, ended, chain } = followed;
   let addresses: string[] = [];
   let finalProblem: Finding | null = null;
   let addressLookupFailed = false;
@@ -165,6 +170,31 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
       message: `The CNAME chain from ${host} is longer than ${MAX_HOPS} hops; resolvers give up long before. Point ${host} directly at the final host.`,
     });
   }
+  return { addresses, finalProblem, addressLookupFailed };
+}
+
+export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Promise<CheckCnameAnswer> {
+  const { domain: host, unicode } = normalizeDomain(input.host, 'host', { allowUnderscore: true });
+  const expected =
+    input.expected != null && input.expected.trim() !== '' ? normalizeDomain(input.expected, 'expected', { allowUnderscore: true }).domain : null;
+  const echo = { host, ...(unicode ? { host_unicode: unicode } : {}), expected };
+
+  const findings: Finding[] = [];
+  const { chain, name, apexCheck, ended, failure, firstAnswer } = await followChain(host, ctx, findings);
+
+  if (ended === 'failed') {
+    return {
+      ...echo,
+      chain,
+      final: { name, addresses: [] },
+      matches_expected: null,
+      status: 'error',
+      summary: `Following the CNAME chain from ${host} failed at ${name}, so we cannot tell where it leads; try again.`,
+      findings: [...findings, { severity: 'error', code: 'cname_lookup_failed', message: `Looking up CNAME ${name} failed: ${failure}.` }],
+    };
+  }
+
+  const { addresses, finalProblem, addressLookupFailed } = await readChainEnd({ host, name, ended, chain }, ctx, findings);
 
   if (chain.length === 0) {
     const nx = firstAnswer !== null && !firstAnswer.ok && firstAnswer.failure === 'nxdomain';

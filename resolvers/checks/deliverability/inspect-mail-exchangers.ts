@@ -1,5 +1,5 @@
 import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
-import type { DnsLookup } from '../dns/dns-types.js';
+import type { DnsLookup } from '../../../clients/dns/dns-types.js';
 import { inspectMxHost, mxRuleFindings } from '../verify-email/mx-host-rules.js';
 import type { MxHostInspection } from '../verify-email/mx-host-rules.js';
 import { resolveMailRoute } from '../verify-email/resolve-mail-route.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DomainError } from '../../domain-error.js';
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type CheckStatus, type Finding } from '../check-result.js';
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { COMMON_DKIM_SELECTORS } from './common-selectors.js';
 import { assessDkimKey, type DkimKey } from './dkim-key-assessment.js';
@@ -99,50 +99,58 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
   const { domain, unicode } = normalizeDomain(input.domain);
   const echo = { domain, ...(unicode ? { domain_unicode: unicode } : {}) };
   const given = input.selector != null && input.selector.trim() !== '' ? normalizeSelector(input.selector) : null;
+  return given !== null ? checkSelector(echo, given, ctx) : scanSelectors(echo, ctx);
+}
 
-  if (given !== null) {
-    const name = `${given}._domainkey.${domain}`;
-    const answer = await ctx.dns.lookup(name, 'TXT');
-    const base = { ...echo, selector: given, selectors_checked: [given], domainkey_exists: null, wildcard: null };
-    if (failed(answer)) {
-      return {
-        ...base,
-        status: 'error',
-        keys: [],
-        summary: `The DKIM lookup for ${name} failed (${answer.ok ? '' : answer.failure}), so we cannot tell whether the key exists; try again.`,
-        findings: [{ severity: 'error', code: 'dkim_lookup_failed', message: `Looking up TXT ${name} failed: ${answer.ok ? '' : answer.detail}.` }],
-      };
-    }
-    const { keys } = keysAt(given, answer, false);
-    const key = keys[0];
-    if (key === undefined) {
-      const why = !answer.ok && answer.failure === 'nxdomain' ? 'the name does not exist' : 'the name has no TXT record';
-      return {
-        ...base,
-        status: 'fail',
-        keys: [],
-        summary: `No DKIM key is published for selector "${given}" at ${name} (${why}).`,
-        findings: [
-          {
-            severity: 'error',
-            code: 'dkim_selector_not_found',
-            message: `No DKIM key at ${name}: ${why}. Check the s= tag of the DKIM-Signature in a message you sent, and publish the TXT record your mail provider gives for that selector.`,
-          },
-        ],
-      };
-    }
-    const status = statusFromFindings(key.findings);
+type DkimEcho = Pick<CheckDkimAnswer, 'domain' | 'domain_unicode'>;
+
+/** The key at the selector the caller named. */
+async function checkSelector(echo: DkimEcho, given: string, ctx: CheckContext): Promise<CheckDkimAnswer> {
+  const { domain } = echo;
+  const name = `${given}._domainkey.${domain}`;
+  const answer = await ctx.dns.lookup(name, 'TXT');
+  const base = { ...echo, selector: given, selectors_checked: [given], domainkey_exists: null, wildcard: null };
+  if (failed(answer)) {
     return {
       ...base,
-      status,
-      keys,
-      findings: key.findings,
-      summary: key.valid
-        ? `The DKIM key for selector "${given}" is a valid ${key.key_type} key of ${key.key_bits} bits${status === 'warn' ? ', with warnings' : ''}.`
-        : `The DKIM key for selector "${given}" cannot be used: ${key.findings.find((f) => f.severity === 'error')?.message ?? ''}`,
+      status: 'error',
+      keys: [],
+      summary: `The DKIM lookup for ${name} failed (${answer.ok ? '' : answer.failure}), so we cannot tell whether the key exists; try again.`,
+      findings: [{ severity: 'error', code: 'dkim_lookup_failed', message: `Looking up TXT ${name} failed: ${answer.ok ? '' : answer.detail}.` }],
     };
   }
+  const { keys } = keysAt(given, answer, false);
+  const key = keys[0];
+  if (key === undefined) {
+    const why = !answer.ok && answer.failure === 'nxdomain' ? 'the name does not exist' : 'the name has no TXT record';
+    return {
+      ...base,
+      status: 'fail',
+      keys: [],
+      summary: `No DKIM key is published for selector "${given}" at ${name} (${why}).`,
+      findings: [
+        {
+          severity: 'error',
+          code: 'dkim_selector_not_found',
+          message: `No DKIM key at ${name}: ${why}. Check the s= tag of the DKIM-Signature in a message you sent, and publish the TXT record your mail provider gives for that selector.`,
+        },
+      ],
+    };
+  }
+  const status = statusFromFindings(key.findings);
+  return {
+    ...base,
+    status,
+    keys,
+    findings: key.findings,
+    summary: key.valid
+      ? `The DKIM key for selector "${given}" is a valid ${key.key_type} key of ${key.key_bits} bits${status === 'warn' ? ', with warnings' : ''}.`
+      : `The DKIM key for selector "${given}" cannot be used: ${key.findings.find((f) => f.severity === 'error')?.message ?? ''}`,
+  };
+}
 
+async function scanSelectors(echo: DkimEcho, ctx: CheckContext): Promise<CheckDkimAnswer> {
+  const { domain } = echo;
   // Scan: every guessed selector, the _domainkey parent and a random selector at once, so the wall
   // time is one round trip. The random selector tells a wildcard (which answers it) from keys.
   const selectors = [...COMMON_DKIM_SELECTORS];
@@ -200,57 +208,7 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
     }
   }
 
-  if (keys.length === 0) {
-    if (wildcardFinding) {
-      return {
-        ...base,
-        status: 'warn',
-        findings,
-        summary: `No DKIM key of its own under the ${selectors.length} common selectors of ${domain}: a wildcard answers every name under _domainkey.${domain}, so we cannot tell whether keys exist under other selectors.`,
-      };
-    }
-    if (failedSelectors.length > 0 || domainkeyExists === null) {
-      const names = failedSelectors.length > 0 ? failedSelectors.join(', ') : `_domainkey.${domain}`;
-      return {
-        ...base,
-        status: 'error',
-        summary: `Some DKIM lookups for ${domain} failed (${names}), so we cannot tell whether keys exist; try again.`,
-        findings: [
-          {
-            severity: 'error',
-            code: 'dkim_lookup_failed',
-            message: `DNS lookups failed for ${names} under _domainkey.${domain}; no key was found in the others.`,
-          },
-        ],
-      };
-    }
-    if (domainkeyExists) {
-      return {
-        ...base,
-        status: 'warn',
-        summary: `No DKIM key under the ${selectors.length} common selectors, but _domainkey.${domain} exists, so keys may be published under selectors we did not guess.`,
-        findings: [
-          {
-            severity: 'warning',
-            code: 'dkim_selector_not_guessed',
-            message: `None of the ${selectors.length} common selectors has a key, but _domainkey.${domain} exists. Find the selector in the s= tag of the DKIM-Signature of a message you sent and check it with selector=.`,
-          },
-        ],
-      };
-    }
-    return {
-      ...base,
-      status: 'fail',
-      summary: `${domain} publishes no DKIM keys: _domainkey.${domain} does not exist (NXDOMAIN).`,
-      findings: [
-        {
-          severity: 'error',
-          code: 'dkim_not_found',
-          message: `There is no DKIM subtree at _domainkey.${domain}, so mail from ${domain} cannot carry a verifiable DKIM signature. Turn on DKIM signing at your mail provider and publish the TXT record it gives you.`,
-        },
-      ],
-    };
-  }
+  if (keys.length === 0) return noKeyAnswer(base, { domain, selectors, wildcardFinding, failedSelectors, domainkeyExists, findings });
 
   if (failedSelectors.length > 0) {
     findings.push({
@@ -268,4 +226,68 @@ export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promi
         ? `Found ${keys.length} DKIM key${keys.length > 1 ? 's' : ''} for ${domain} (${list}), but none can be used.`
         : `Found ${keys.length} DKIM keys for ${domain} (${list}); ${validKeys.length} valid, ${keys.length - validKeys.length} with problems.`;
   return { ...base, status, summary, findings };
+}
+
+/** A scan that found no key: a wildcard, failed lookups, an existing _domainkey with unguessed selectors, or no DKIM at all. */
+function noKeyAnswer(
+  base: Omit<CheckDkimAnswer, 'status' | 'summary' | 'findings'>,
+  scan: {
+    readonly domain: string;
+    readonly selectors: readonly string[];
+    readonly wildcardFinding: Finding | null;
+    readonly failedSelectors: readonly string[];
+    readonly domainkeyExists: boolean | null;
+    readonly findings: Finding[];
+  },
+): CheckDkimAnswer {
+  const { domain, selectors, wildcardFinding, failedSelectors, domainkeyExists, findings } = scan;
+  if (wildcardFinding) {
+    return {
+      ...base,
+      status: 'warn',
+      findings,
+      summary: `No DKIM key of its own under the ${selectors.length} common selectors of ${domain}: a wildcard answers every name under _domainkey.${domain}, so we cannot tell whether keys exist under other selectors.`,
+    };
+  }
+  if (failedSelectors.length > 0 || domainkeyExists === null) {
+    const names = failedSelectors.length > 0 ? failedSelectors.join(', ') : `_domainkey.${domain}`;
+    return {
+      ...base,
+      status: 'error',
+      summary: `Some DKIM lookups for ${domain} failed (${names}), so we cannot tell whether keys exist; try again.`,
+      findings: [
+        {
+          severity: 'error',
+          code: 'dkim_lookup_failed',
+          message: `DNS lookups failed for ${names} under _domainkey.${domain}; no key was found in the others.`,
+        },
+      ],
+    };
+  }
+  if (domainkeyExists) {
+    return {
+      ...base,
+      status: 'warn',
+      summary: `No DKIM key under the ${selectors.length} common selectors, but _domainkey.${domain} exists, so keys may be published under selectors we did not guess.`,
+      findings: [
+        {
+          severity: 'warning',
+          code: 'dkim_selector_not_guessed',
+          message: `None of the ${selectors.length} common selectors has a key, but _domainkey.${domain} exists. Find the selector in the s= tag of the DKIM-Signature of a message you sent and check it with selector=.`,
+        },
+      ],
+    };
+  }
+  return {
+    ...base,
+    status: 'fail',
+    summary: `${domain} publishes no DKIM keys: _domainkey.${domain} does not exist (NXDOMAIN).`,
+    findings: [
+      {
+        severity: 'error',
+        code: 'dkim_not_found',
+        message: `There is no DKIM subtree at _domainkey.${domain}, so mail from ${domain} cannot carry a verifiable DKIM signature. Turn on DKIM signing at your mail provider and publish the TXT record it gives you.`,
+      },
+    ],
+  };
 }

@@ -1,9 +1,9 @@
 import type { CheckContext } from '../check-context.js';
 import { statusFromFindings, type CheckResultBase, type Finding } from '../check-result.js';
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { organizationalDomain } from '../organizational-domain.js';
-import { looksLikeDmarc, parseDmarcRecord, type DmarcPolicy, type DmarcRecord } from './dmarc-record.js';
+import { looksLikeDmarc, parseDmarcRecord, type DmarcParseResult, type DmarcPolicy, type DmarcRecord } from './dmarc-record.js';
 import { checkReportDestinations, type DmarcReportDestination } from './dmarc-report-authorization.js';
 import { explainDmarcTags, type DmarcTagExplained } from './dmarc-tag-meaning.js';
 
@@ -74,51 +74,25 @@ const empty = {
   report_destinations: [],
 } as const;
 
+/** Where the DMARC record of `domain` came from: its own _dmarc name, else the organisational domain's. */
+interface DmarcSource {
+  readonly source: string;
+  readonly answer: DnsAnswer<'TXT'>;
+  readonly inherited: boolean;
+}
+
+type DmarcEcho = Pick<CheckDmarcAnswer, 'domain' | 'domain_unicode' | 'organizational_domain'>;
+
 export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Promise<CheckDmarcAnswer> {
   const { domain, unicode } = normalizeDomain(input.domain);
   const org = organizationalDomain(domain);
   const echo = { domain, ...(unicode ? { domain_unicode: unicode } : {}), organizational_domain: org };
 
-  // RFC 7489 section 6.6.3: the domain's own _dmarc record, else the organisational domain's.
-  let source = `_dmarc.${domain}`;
-  let answer = await ctx.dns.lookup(source, 'TXT');
-  let inherited = false;
-  if (!failed(answer) && dmarcTexts(answer).length === 0 && org !== null && org !== domain) {
-    source = `_dmarc.${org}`;
-    answer = await ctx.dns.lookup(source, 'TXT');
-    inherited = true;
-  }
-  if (failed(answer)) {
-    return {
-      ...echo,
-      ...empty,
-      source: null,
-      inherited: false,
-      status: 'error',
-      summary: `The DMARC lookup for ${source} failed, so we cannot tell whether ${domain} has a DMARC policy; try again.`,
-      findings: [{ severity: 'error', code: 'dmarc_lookup_failed', message: `Looking up TXT ${source} failed: ${answer.ok ? '' : answer.detail}.` }],
-    };
-  }
+  const { source, answer, inherited } = await findDmarcRecord(domain, org, ctx);
+  if (failed(answer)) return lookupFailedAnswer(echo, source, answer);
   const texts = dmarcTexts(answer);
   const policyDomain = source.slice('_dmarc.'.length);
-  if (texts.length === 0) {
-    const where = inherited ? ` nor at its organisational domain (_dmarc.${org})` : '';
-    return {
-      ...echo,
-      ...empty,
-      source: null,
-      inherited: false,
-      status: 'fail',
-      summary: `${domain} has no DMARC record: nothing at _dmarc.${domain}${where}.`,
-      findings: [
-        {
-          severity: 'error',
-          code: 'dmarc_missing',
-          message: `No DMARC record at _dmarc.${domain}${where}. Publish a TXT record there such as "v=DMARC1; p=none; rua=mailto:dmarc@${org ?? domain}", then move to p=quarantine or p=reject once reports show your mail passes.`,
-        },
-      ],
-    };
-  }
+  if (texts.length === 0) return missingAnswer(echo, inherited);
   const inheritedFinding: Finding[] = inherited
     ? [
         {
@@ -129,54 +103,10 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
       ]
     : [];
   const record = texts[0]!;
-  if (texts.length > 1) {
-    return {
-      ...echo,
-      ...empty,
-      record,
-      source,
-      inherited,
-      status: 'fail',
-      summary: `${source} has ${texts.length} DMARC records, so receivers apply none of them.`,
-      findings: [
-        ...inheritedFinding,
-        {
-          severity: 'error',
-          code: 'dmarc_multiple_records',
-          message: `${source} has ${texts.length} TXT records starting with v=DMARC1; RFC 7489 section 6.6.3 has receivers ignore them all. Merge them into one record.`,
-        },
-      ],
-    };
-  }
+  if (texts.length > 1) return multipleAnswer(echo, { source, inherited }, texts, inheritedFinding);
 
   const parsed = parseDmarcRecord(record);
-  if (!parsed.ok) {
-    const tagsWritten = record
-      .split(';')
-      .map((piece) => piece.trim())
-      .filter((piece) => piece.includes('='))
-      .map((piece) => ({ tag: piece.slice(0, piece.indexOf('=')).trim().toLowerCase(), value: piece.slice(piece.indexOf('=') + 1).trim() }));
-    return {
-      ...echo,
-      ...empty,
-      record,
-      source,
-      inherited,
-      tags: explainDmarcTags(tagsWritten),
-      status: 'fail',
-      summary: `The DMARC record at ${source} is invalid, so receivers ignore it: ${parsed.errors[0]!.message}`,
-      findings: [
-        ...inheritedFinding,
-        ...parsed.errors.map(
-          (e): Finding => ({
-            severity: 'error',
-            code: 'dmarc_syntax_error',
-            message: `${e.tag ? `Tag ${e.tag}: ` : ''}${e.message}`,
-          }),
-        ),
-      ],
-    };
-  }
+  if (!parsed.ok) return invalidAnswer(echo, { source, inherited }, record, parsed, inheritedFinding);
 
   const r: DmarcRecord = parsed.record;
   const subdomainPolicy: DmarcPolicy = r.sp || r.p;
@@ -184,7 +114,159 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
   const uris = [...r.rua.map((uri) => ({ tag: 'rua' as const, uri })), ...r.ruf.map((uri) => ({ tag: 'ruf' as const, uri }))];
   const destinations = await checkReportDestinations(policyDomain, uris, ctx.dns);
 
-  const findings: Finding[] = [...inheritedFinding];
+  const findings: Finding[] = [
+    ...inheritedFinding,
+    ...policyFindings(parsed, subdomainPolicy, policyDomain),
+    ...destinationFindings(destinations, policyDomain),
+  ];
+
+  const status = statusFromFindings(findings);
+  const who = inherited ? `${domain} has no DMARC record of its own; ${org}'s record applies` : `${domain} publishes DMARC`;
+  const reports = r.rua.length > 0 ? `aggregate reports to ${r.rua.length} address${r.rua.length > 1 ? 'es' : ''}` : 'no aggregate reports';
+  const summary =
+    parsed.fallback.length > 0
+      ? `The DMARC record at ${source} has an invalid or missing policy, so receivers treat it as p=none.`
+      : `${who} with policy ${effective}${r.pct < 100 ? ` on ${r.pct}% of mail` : ''} (subdomains: ${subdomainPolicy}) and ${reports}.`;
+
+  return {
+    ...echo,
+    status,
+    summary,
+    findings,
+    record,
+    valid: parsed.fallback.length === 0,
+    source,
+    inherited,
+    policy: r.p,
+    subdomain_policy: subdomainPolicy,
+    effective_policy: effective,
+    pct: r.pct,
+    adkim: r.adkim,
+    aspf: r.aspf,
+    rua: r.rua.map((u) => u.address),
+    ruf: r.ruf.map((u) => u.address),
+    fo: r.fo,
+    ri: r.ri,
+    np: r.np || subdomainPolicy,
+    t: r.t,
+    psd: r.psd,
+    tags: explainDmarcTags(r.tags),
+    report_destinations: destinations,
+  };
+}
+
+// RFC 7489 section 6.6.3: the domain's own _dmarc record, else the organisational domain's.
+async function findDmarcRecord(domain: string, org: string | null, ctx: CheckContext): Promise<DmarcSource> {
+  let source = `_dmarc.${domain}`;
+  let answer = await ctx.dns.lookup(source, 'TXT');
+  let inherited = false;
+  if (!failed(answer) && dmarcTexts(answer).length === 0 && org !== null && org !== domain) {
+    source = `_dmarc.${org}`;
+    answer = await ctx.dns.lookup(source, 'TXT');
+    inherited = true;
+  }
+  return { source, answer, inherited };
+}
+
+function lookupFailedAnswer(echo: DmarcEcho, source: string, answer: DnsAnswer<'TXT'>): CheckDmarcAnswer {
+  const { domain } = echo;
+  return {
+    ...echo,
+    ...empty,
+    source: null,
+    inherited: false,
+    status: 'error',
+    summary: `The DMARC lookup for ${source} failed, so we cannot tell whether ${domain} has a DMARC policy; try again.`,
+    findings: [{ severity: 'error', code: 'dmarc_lookup_failed', message: `Looking up TXT ${source} failed: ${answer.ok ? '' : answer.detail}.` }],
+  };
+}
+
+function missingAnswer(echo: DmarcEcho, inherited: boolean): CheckDmarcAnswer {
+  const { domain, organizational_domain: org } = echo;
+  const where = inherited ? ` nor at its organisational domain (_dmarc.${org})` : '';
+  return {
+    ...echo,
+    ...empty,
+    source: null,
+    inherited: false,
+    status: 'fail',
+    summary: `${domain} has no DMARC record: nothing at _dmarc.${domain}${where}.`,
+    findings: [
+      {
+        severity: 'error',
+        code: 'dmarc_missing',
+        message: `No DMARC record at _dmarc.${domain}${where}. Publish a TXT record there such as "v=DMARC1; p=none; rua=mailto:dmarc@${org ?? domain}", then move to p=quarantine or p=reject once reports show your mail passes.`,
+      },
+    ],
+  };
+}
+
+function multipleAnswer(
+  echo: DmarcEcho,
+  found: Pick<DmarcSource, 'source' | 'inherited'>,
+  texts: readonly string[],
+  inheritedFinding: readonly Finding[],
+): CheckDmarcAnswer {
+  const { source, inherited } = found;
+  const record = texts[0]!;
+  return {
+    ...echo,
+    ...empty,
+    record,
+    source,
+    inherited,
+    status: 'fail',
+    summary: `${source} has ${texts.length} DMARC records, so receivers apply none of them.`,
+    findings: [
+      ...inheritedFinding,
+      {
+        severity: 'error',
+        code: 'dmarc_multiple_records',
+        message: `${source} has ${texts.length} TXT records starting with v=DMARC1; RFC 7489 section 6.6.3 has receivers ignore them all. Merge them into one record.`,
+      },
+    ],
+  };
+}
+
+function invalidAnswer(
+  echo: DmarcEcho,
+  found: Pick<DmarcSource, 'source' | 'inherited'>,
+  record: string,
+  parsed: Extract<DmarcParseResult, { ok: false }>,
+  inheritedFinding: readonly Finding[],
+): CheckDmarcAnswer {
+  const { source, inherited } = found;
+  const tagsWritten = record
+    .split(';')
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.includes('='))
+    .map((piece) => ({ tag: piece.slice(0, piece.indexOf('=')).trim().toLowerCase(), value: piece.slice(piece.indexOf('=') + 1).trim() }));
+  return {
+    ...echo,
+    ...empty,
+    record,
+    source,
+    inherited,
+    tags: explainDmarcTags(tagsWritten),
+    status: 'fail',
+    summary: `The DMARC record at ${source} is invalid, so receivers ignore it: ${parsed.errors[0]!.message}`,
+    findings: [
+      ...inheritedFinding,
+      ...parsed.errors.map(
+        (e): Finding => ({
+          severity: 'error',
+          code: 'dmarc_syntax_error',
+          message: `${e.tag ? `Tag ${e.tag}: ` : ''}${e.message}`,
+        }),
+      ),
+    ],
+  };
+}
+
+/** The policy's own findings, in this order: fallback syntax errors, p=none, sp, np, pct, t, rua, unknown tags. */
+function policyFindings(parsed: Extract<DmarcParseResult, { ok: true }>, subdomainPolicy: DmarcPolicy, policyDomain: string): Finding[] {
+  const r: DmarcRecord = parsed.record;
+  const findings: Finding[] = [];
   for (const issue of parsed.fallback) {
     findings.push({
       severity: 'error',
@@ -238,6 +320,12 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
   for (const note of parsed.notes) {
     findings.push({ severity: 'info', code: note.tag === 'rf' ? 'dmarc_unknown_report_format' : 'dmarc_unknown_tag', message: note.message });
   }
+  return findings;
+}
+
+/** What each rua=/ruf= destination lacks: a mailto: URI, an address, or the receiver's authorisation. */
+function destinationFindings(destinations: readonly DmarcReportDestination[], policyDomain: string): Finding[] {
+  const findings: Finding[] = [];
   for (const d of destinations) {
     if (d.problem === 'not_mailto') {
       findings.push({
@@ -266,37 +354,5 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
     }
   }
 
-  const status = statusFromFindings(findings);
-  const who = inherited ? `${domain} has no DMARC record of its own; ${org}'s record applies` : `${domain} publishes DMARC`;
-  const reports = r.rua.length > 0 ? `aggregate reports to ${r.rua.length} address${r.rua.length > 1 ? 'es' : ''}` : 'no aggregate reports';
-  const summary =
-    parsed.fallback.length > 0
-      ? `The DMARC record at ${source} has an invalid or missing policy, so receivers treat it as p=none.`
-      : `${who} with policy ${effective}${r.pct < 100 ? ` on ${r.pct}% of mail` : ''} (subdomains: ${subdomainPolicy}) and ${reports}.`;
-
-  return {
-    ...echo,
-    status,
-    summary,
-    findings,
-    record,
-    valid: parsed.fallback.length === 0,
-    source,
-    inherited,
-    policy: r.p,
-    subdomain_policy: subdomainPolicy,
-    effective_policy: effective,
-    pct: r.pct,
-    adkim: r.adkim,
-    aspf: r.aspf,
-    rua: r.rua.map((u) => u.address),
-    ruf: r.ruf.map((u) => u.address),
-    fo: r.fo,
-    ri: r.ri,
-    np: r.np || subdomainPolicy,
-    t: r.t,
-    psd: r.psd,
-    tags: explainDmarcTags(r.tags),
-    report_destinations: destinations,
-  };
+  return findings;
 }

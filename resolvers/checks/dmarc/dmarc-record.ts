@@ -127,52 +127,9 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
   const errors: DmarcIssue[] = [];
   const fallbackIssues: DmarcIssue[] = [];
   const notes: DmarcIssue[] = [];
-  const tags: { tag: string; value: string }[] = [];
-  const seen = new Set<string>();
+  const tags = splitTags(text, errors);
 
-  const pieces = text.split(';');
-  pieces.forEach((piece, index) => {
-    const trimmed = piece.replace(WSP, '');
-    if (trimmed === '') {
-      // One trailing ";" (with spaces) is allowed; an empty tag elsewhere is not.
-      if (index === pieces.length - 1 && index > 0) return;
-      errors.push({ tag: null, message: 'The record has an empty tag (two ";" in a row); remove the extra ";".' });
-      return;
-    }
-    const eq = trimmed.indexOf('=');
-    if (eq < 0) {
-      errors.push({
-        tag: null,
-        message: `"${trimmed.slice(0, 60)}" has no "=": every part between ";" must be tag=value. A missing ";" between two tags looks like this.`,
-      });
-      return;
-    }
-    const tag = trimmed.slice(0, eq).replace(WSP, '').toLowerCase();
-    const value = trimmed.slice(eq + 1).replace(WSP, '');
-    if (!/^[a-z][a-z0-9_]*$/.test(tag)) {
-      errors.push({ tag: null, message: `"${trimmed.slice(0, eq).slice(0, 40)}" is not a tag name.` });
-      return;
-    }
-    if (seen.has(tag)) {
-      errors.push({ tag, message: `The tag ${tag}= appears more than once; keep one.` });
-      return;
-    }
-    seen.add(tag);
-    tags.push({ tag, value });
-  });
-
-  const first = tags[0];
-  if (first?.tag !== 'v') {
-    errors.push({ tag: 'v', message: 'v=DMARC1 must be the first tag of the record.' });
-  } else if (first.value !== 'DMARC1') {
-    const hint =
-      first.value.toUpperCase() === 'DMARC1'
-        ? ' (upper case: receivers ignore "v=dmarc1")'
-        : /^DMARC1[ \t]/.test(first.value)
-          ? '; a ";" is missing after v=DMARC1'
-          : '';
-    errors.push({ tag: 'v', message: `The version must be exactly "v=DMARC1"${hint}.` });
-  }
+  checkVersion(tags, errors);
 
   const get = (tag: string): string | undefined => tags.find((t) => t.tag === tag)?.value;
   const keyword = <T extends string>(tag: string, allowed: readonly T[], sink: DmarcIssue[]): T | undefined => {
@@ -200,42 +157,7 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
   const t = keyword('t', ['y', 'n'] as const, errors);
   const psd = keyword('psd', ['y', 'n', 'u'] as const, errors);
 
-  let pct = 100;
-  const pctValue = get('pct');
-  if (pctValue !== undefined) {
-    if (/^[0-9]{1,3}$/.test(pctValue) && Number(pctValue) <= 100) pct = Number(pctValue);
-    else
-      errors.push({ tag: 'pct', message: `pct=${pctValue.slice(0, 20) || '(empty)'} is not valid: use a whole number from 0 to 100, or leave pct out (100).` });
-  }
-  let ri = 86400;
-  const riValue = get('ri');
-  if (riValue !== undefined) {
-    if (/^[0-9]+$/.test(riValue) && Number(riValue) <= MAX_UINT32) ri = Number(riValue);
-    else errors.push({ tag: 'ri', message: `ri=${riValue.slice(0, 20) || '(empty)'} is not valid: use a number of seconds such as 86400, or leave ri out.` });
-  }
-  let fo = ['0'];
-  const foValue = get('fo');
-  if (foValue !== undefined) {
-    const options = foValue.split(':').map((o) => o.replace(WSP, ''));
-    if (options.every((o) => /^[01ds]$/i.test(o))) fo = options.map((o) => o.toLowerCase());
-    else errors.push({ tag: 'fo', message: `fo=${foValue.slice(0, 20) || '(empty)'} is not valid: use 0, 1, d or s, separated by ":" (e.g. fo=1).` });
-  }
-  let rf = ['afrf'];
-  const rfValue = get('rf');
-  if (rfValue !== undefined) {
-    const formats = rfValue.split(':').map((f) => f.replace(WSP, ''));
-    if (formats.every((f) => KEYWORD.test(f))) {
-      rf = formats.map((f) => f.toLowerCase());
-      const unknown = rf.filter((f) => f !== 'afrf');
-      if (unknown.length > 0)
-        notes.push({
-          tag: 'rf',
-          message: `rf= names ${unknown.join(', ')}, not a registered report format; receivers ignore it (only afrf exists). Remove rf=.`,
-        });
-    } else {
-      errors.push({ tag: 'rf', message: `rf=${rfValue.slice(0, 20) || '(empty)'} is not valid: the only format is afrf, and the tag can be left out.` });
-    }
-  }
+  const { pct, ri, fo, rf } = readReportingTags(get, errors, notes);
   const ruaValue = get('rua');
   const rua = ruaValue === undefined ? [] : parseUris('rua', ruaValue, errors);
   const rufValue = get('ruf');
@@ -274,4 +196,104 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
     fallback: fallbackIssues,
     notes,
   };
+}
+
+/** The record's tag=value pairs in order; an empty tag, a part without "=", a bad name or a repeated tag is an error. */
+function splitTags(text: string, errors: DmarcIssue[]): { tag: string; value: string }[] {
+  const tags: { tag: string; value: string }[] = [];
+  const seen = new Set<string>();
+
+  const pieces = text.split(';');
+  pieces.forEach((piece, index) => {
+    const trimmed = piece.replace(WSP, '');
+    if (trimmed === '') {
+      // One trailing ";" (with spaces) is allowed; an empty tag elsewhere is not.
+      if (index === pieces.length - 1 && index > 0) return;
+      errors.push({ tag: null, message: 'The record has an empty tag (two ";" in a row); remove the extra ";".' });
+      return;
+    }
+    const eq = trimmed.indexOf('=');
+    if (eq < 0) {
+      errors.push({
+        tag: null,
+        message: `"${trimmed.slice(0, 60)}" has no "=": every part between ";" must be tag=value. A missing ";" between two tags looks like this.`,
+      });
+      return;
+    }
+    const tag = trimmed.slice(0, eq).replace(WSP, '').toLowerCase();
+    const value = trimmed.slice(eq + 1).replace(WSP, '');
+    if (!/^[a-z][a-z0-9_]*$/.test(tag)) {
+      errors.push({ tag: null, message: `"${trimmed.slice(0, eq).slice(0, 40)}" is not a tag name.` });
+      return;
+    }
+    if (seen.has(tag)) {
+      errors.push({ tag, message: `The tag ${tag}= appears more than once; keep one.` });
+      return;
+    }
+    seen.add(tag);
+    tags.push({ tag, value });
+  });
+
+  return tags;
+}
+
+/** v=DMARC1 must be the first tag, spelt exactly so. */
+function checkVersion(tags: readonly { tag: string; value: string }[], errors: DmarcIssue[]): void {
+  const first = tags[0];
+  if (first?.tag !== 'v') {
+    errors.push({ tag: 'v', message: 'v=DMARC1 must be the first tag of the record.' });
+  } else if (first.value !== 'DMARC1') {
+    const hint =
+      first.value.toUpperCase() === 'DMARC1'
+        ? ' (upper case: receivers ignore "v=dmarc1")'
+        : /^DMARC1[ \t]/.test(first.value)
+          ? '; a ";" is missing after v=DMARC1'
+          : '';
+    errors.push({ tag: 'v', message: `The version must be exactly "v=DMARC1"${hint}.` });
+  }
+}
+
+/** pct=, ri=, fo= and rf=, each with its default when absent. */
+function readReportingTags(
+  get: (tag: string) => string | undefined,
+  errors: DmarcIssue[],
+  notes: DmarcIssue[],
+): { pct: number; ri: number; fo: string[]; rf: string[] } {
+  let pct = 100;
+  const pctValue = get('pct');
+  if (pctValue !== undefined) {
+    if (/^[0-9]{1,3}$/.test(pctValue) && Number(pctValue) <= 100) pct = Number(pctValue);
+    else
+      errors.push({ tag: 'pct', message: `pct=${pctValue.slice(0, 20) || '(empty)'} is not valid: use a whole number from 0 to 100, or leave pct out (100).` });
+  }
+  let ri = 86400;
+  const riValue = get('ri');
+  if (riValue !== undefined) {
+    if (/^[0-9]+$/.test(riValue) && Number(riValue) <= MAX_UINT32) ri = Number(riValue);
+    else errors.push({ tag: 'ri', message: `ri=${riValue.slice(0, 20) || '(empty)'} is not valid: use a number of seconds such as 86400, or leave ri out.` });
+  }
+  let fo = ['0'];
+  const foValue = get('fo');
+  if (foValue !== undefined) {
+    const options = foValue.split(':').map((o) => o.replace(WSP, ''));
+    if (options.every((o) => /^[01ds]$/i.test(o))) fo = options.map((o) => o.toLowerCase());
+    else errors.push({ tag: 'fo', message: `fo=${foValue.slice(0, 20) || '(empty)'} is not valid: use 0, 1, d or s, separated by ":" (e.g. fo=1).` });
+  }
+  let rf = ['afrf'];
+  const rfValue = get('rf');
+  if (rfValue !== undefined) {
+    const formats = rfValue.split(':').map((f) => f.replace(WSP, ''));
+    if (formats.every((f) => KEYWORD.test(f))) {
+      rf = formats.map((f) => f.toLowerCase());
+      const unknown = rf.filter((f) => f !== 'afrf');
+      if (unknown.length > 0)
+        notes.push({
+          tag: 'rf',
+          message: `rf= names ${unknown.join(', ')}, not a registered report format; receivers ignore it (only afrf exists). Remove rf=.`,
+        });
+    } else {
+      errors.push({ tag: 'rf', message: `rf=${rfValue.slice(0, 20) || '(empty)'} is not valid: the only format is afrf, and the tag can be left out.` });
+    }
+  }
+  return { pct, ri, fo, rf };
 }

@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import type { DnsLookup } from '../dns/dns-types.js';
+import type { DnsLookup } from '../../../clients/dns/dns-types.js';
 import { organizationalDomain } from '../organizational-domain.js';
 import type { DmarcReportUri } from './dmarc-record.js';
 

@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { DomainError } from '../../domain-error.js';
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
-import type { DnsLookup, DnsRecord, DnsRecordType } from '../dns/dns-types.js';
+import type { DnsLookup, DnsRecord, DnsRecordType } from '../../../clients/dns/dns-types.js';
 import { inspectMxHost, mxRuleFindings } from '../verify-email/mx-host-rules.js';
 import { isNullExchange } from '../verify-email/resolve-mail-route.js';
 import { normalizeDomain } from '../normalize-domain.js';

@@ -1,6 +1,6 @@
-import type { DnsAnswer, DnsRecordType, DnssecStatus, ExtendedDnsError } from './dns-types.js';
-import { describeExtendedDnsError } from './extended-dns-errors.js';
-import { bareName } from './answer-from-reply.js';
+import type { DnsAnswer, DnsRecordType, DnssecStatus, ExtendedDnsError } from '../../../clients/dns/dns-types.js';
+import { describeExtendedDnsError } from '../../../clients/dns/extended-dns-errors.js';
+import { bareName } from '../../../clients/dns/answer-from-reply.js';
 
 /**
  * A check's DNSSEC status: the weakest status among the DNS answers the check used (docs/dnssec.md),

@@ -1,4 +1,4 @@
-import type { DnsAnswer } from './dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 
 /**
  * What to say about a lookup that failed in a way retrying does not mend: what is wrong and who can

@@ -3,11 +3,11 @@ import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
 import { normalizeDomain } from '../normalize-domain.js';
-import { rdapBootstrap } from './rdap-bootstrap.js';
-import { lookupRdap, type RdapGet } from './rdap-lookup.js';
+import { rdapBootstrap } from '../../../clients/registry/rdap-bootstrap.js';
+import { lookupRdap, type RdapGet } from '../../../clients/registry/rdap-lookup.js';
 import type { RegistrationConfig } from '../../../config/settings.js';
-import type { RegistrationLookup } from './registration-record.js';
-import { lookupWhois } from './lookup-whois.js';
+import type { RegistrationLookup } from '../../../clients/registry/registration-record.js';
+import { lookupWhois } from '../../../clients/registry/lookup-whois.js';
 
 export interface DomainExpiryInput {
   readonly domain: unknown;
@@ -15,7 +15,7 @@ export interface DomainExpiryInput {
 
 export interface ExpiryContext extends CheckContext {
   readonly registration: RegistrationConfig;
-  /** The RDAP GET to use (the service's: server/rdap-client.ts); fetch when absent. */
+  /** The RDAP GET to use (the service's: clients/registry/rdap-client.ts); fetch when absent. */
   readonly rdapGet?: RdapGet;
 }
 

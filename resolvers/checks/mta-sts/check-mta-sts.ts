@@ -1,6 +1,7 @@
-import type { CheckContext, HttpsFetchResult } from '../check-context.js';
+import type { CheckContext } from '../check-context.js';
+import type { HttpsFetchResult } from '../../../clients/http/https-fetcher.js';
 import { statusFromFindings, type CheckResultBase, type Finding } from '../check-result.js';
-import { isMissing, type DnsAnswer } from '../dns/dns-types.js';
+import { isMissing, type DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { mxMatchesPattern } from './mx-matches-pattern.js';
 import { isMtaStsRecord, parseMtaStsRecord } from './parse-mta-sts-record.js';
@@ -67,8 +68,39 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
 
   const findings: Finding[] = [];
   const failedLookups: string[] = [];
+  const sinks: Sinks = { findings, failedLookups };
 
-  // --- the _mta-sts record (section 3.1) ---
+  const { record, recordId } = readStsRecord(stsAnswer, domain, sinks);
+  const { policy, policyError } = judgePolicyFile({ stsAnswer, fetched, policyUrl, policyHost }, sinks);
+  const mxHosts = matchMxHosts(mxAnswer, domain, policy, sinks);
+  const tlsRpt = readTlsRpt(rptAnswer, domain, sinks);
+
+  const status = failedLookups.length > 0 ? 'error' : statusFromFindings(findings);
+  return {
+    status,
+    summary: summarize(domain, status, failedLookups, findings, policy, mxHosts),
+    findings,
+    domain,
+    ...(unicode ? { domain_unicode: unicode } : {}),
+    record,
+    record_id: recordId,
+    policy_url: policyUrl,
+    policy,
+    policy_error: policyError,
+    mx_hosts: mxHosts,
+    tls_rpt: tlsRpt,
+  };
+}
+
+/** Where each step of the check puts what it found: findings in check order, and the lookups that failed. */
+interface Sinks {
+  readonly findings: Finding[];
+  readonly failedLookups: string[];
+}
+
+// --- the _mta-sts record (section 3.1) ---
+function readStsRecord(stsAnswer: DnsAnswer<'TXT'>, domain: string, sinks: Sinks): { record: string | null; recordId: string | null } {
+  const { findings, failedLookups } = sinks;
   let record: string | null = null;
   let recordId: string | null = null;
   if (lookupFailed(stsAnswer)) {
@@ -105,8 +137,16 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
       }
     }
   }
+  return { record, recordId };
+}
 
-  // --- the policy file (sections 3.2 and 3.3) ---
+// --- the policy file (sections 3.2 and 3.3) ---
+function judgePolicyFile(
+  served: { readonly stsAnswer: DnsAnswer<'TXT'>; readonly fetched: HttpsFetchResult; readonly policyUrl: string; readonly policyHost: string },
+  sinks: Sinks,
+): { policy: MtaStsPolicy | null; policyError: string | null } {
+  const { stsAnswer, fetched, policyUrl, policyHost } = served;
+  const { findings, failedLookups } = sinks;
   const { policy, policyError, policyFindings, dnsFailed } = readPolicy(fetched, policyUrl, policyHost);
   // With no record, a fetch failure is expected and says nothing new.
   const hasRecord = texts(stsAnswer).some(isMtaStsRecord);
@@ -143,8 +183,12 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
       });
     }
   }
+  return { policy, policyError };
+}
 
-  // --- MX hosts against the policy (section 4.1) ---
+// --- MX hosts against the policy (section 4.1) ---
+function matchMxHosts(mxAnswer: DnsAnswer<'MX'>, domain: string, policy: MtaStsPolicy | null, sinks: Sinks): MtaStsMxHost[] {
+  const { findings, failedLookups } = sinks;
   let mxHosts: MtaStsMxHost[] = [];
   if (lookupFailed(mxAnswer)) {
     failedLookups.push(`${domain} MX`);
@@ -173,8 +217,12 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
   if (mxHosts.length === 0 && !lookupFailed(mxAnswer)) {
     findings.push({ severity: 'info', code: 'mta_sts_no_mx', message: `${domain} publishes no MX host, so there is nothing for the policy to cover.` });
   }
+  return mxHosts;
+}
 
-  // --- TLS-RPT (RFC 8460 section 3) ---
+// --- TLS-RPT (RFC 8460 section 3) ---
+function readTlsRpt(rptAnswer: DnsAnswer<'TXT'>, domain: string, sinks: Sinks): TlsRptSummary | null {
+  const { findings, failedLookups } = sinks;
   let tlsRpt: TlsRptSummary | null = null;
   if (lookupFailed(rptAnswer)) {
     failedLookups.push(`_smtp._tls.${domain} TXT`);
@@ -201,22 +249,7 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
       }
     }
   }
-
-  const status = failedLookups.length > 0 ? 'error' : statusFromFindings(findings);
-  return {
-    status,
-    summary: summarize(domain, status, failedLookups, findings, policy, mxHosts),
-    findings,
-    domain,
-    ...(unicode ? { domain_unicode: unicode } : {}),
-    record,
-    record_id: recordId,
-    policy_url: policyUrl,
-    policy,
-    policy_error: policyError,
-    mx_hosts: mxHosts,
-    tls_rpt: tlsRpt,
-  };
+  return tlsRpt;
 }
 
 function readPolicy(

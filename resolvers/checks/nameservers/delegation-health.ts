@@ -1,4 +1,4 @@
-import type { DirectReply, DnsLookup } from '../dns/dns-types.js';
+import type { DirectReply, DnsLookup } from '../../../clients/dns/dns-types.js';
 
 /**
  * Delegation health of one zone (single-domain calls only): the parent's NS set beside the zone's

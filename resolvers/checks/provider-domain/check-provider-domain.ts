@@ -1,6 +1,6 @@
 import type { CheckContext } from '../check-context.js';
 import type { CheckResultBase, Finding } from '../check-result.js';
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { hostHasSuffix } from '../nameservers/match-host-suffix.js';
 import type { GoogleTenancyProbe } from './google-tenancy-probe.js';

@@ -1,4 +1,4 @@
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { ParsedSpfRecord, SpfMechanismTerm } from './parse-spf-record.js';
 import type { SpfRecordLookup } from './spf-record-lookup.js';
 import { createSpfRecordLookup } from './spf-record-lookup.js';
@@ -69,6 +69,148 @@ function isValidInitialDomain(domain: string): boolean {
   return !domain.startsWith('[') && domain.includes('.') && isQueryableName(domain.replace(/\.$/, ''));
 }
 
+/** The counts of RFC 7208 4.6.4 for one evaluation, and pyspf's stricter void count; each count past its limit throws. */
+interface SpfCounters {
+  lookups: number;
+  voids: number;
+  strictVoids: number;
+  strictStop: string | null;
+  readonly countLookup: (term: string) => void;
+  readonly countStrict: (term: string, n: number) => void;
+  readonly countVoid: (name: string, term: string) => void;
+}
+
+function createSpfCounters(): SpfCounters {
+  const counts: SpfCounters = {
+    lookups: 0,
+    voids: 0,
+    strictVoids: 0,
+    strictStop: null,
+    countLookup: (term) => {
+      counts.lookups += 1;
+      if (counts.lookups > MAX_DNS_LOOKUPS) {
+        throw new SpfAbort(
+          'permerror',
+          `"${term}" would be DNS lookup number ${counts.lookups}; SPF allows at most ${MAX_DNS_LOOKUPS} per check (RFC 7208 4.6.4)`,
+        );
+      }
+    },
+    /** The pyspf count: every void RFC 7208 counts, plus an mx term's empty address lookups. */
+    countStrict: (term, n) => {
+      counts.strictVoids += n;
+      if (counts.strictStop === null && counts.strictVoids > MAX_VOID_LOOKUPS) {
+        counts.strictStop = `pyspf and policyd-spf reach void lookup number ${counts.strictVoids} at "${term}" (they count an mx term's address lookups that find nothing) and stop with permerror`;
+      }
+    },
+    countVoid: (name, term) => {
+      counts.countStrict(term, 1);
+      counts.voids += 1;
+      if (counts.voids > MAX_VOID_LOOKUPS) {
+        throw new SpfAbort(
+          'permerror',
+          `${name} is void lookup number ${counts.voids} (no such name or no records); SPF allows at most ${MAX_VOID_LOOKUPS} (RFC 7208 4.6.4)`,
+        );
+      }
+    },
+  };
+  return counts;
+}
+
+/** 5: a lookup error other than "no such name" ends the evaluation with temperror. */
+const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
+const temperror = (answer: DnsAnswer): SpfAbort => new SpfAbort('temperror', lookupFailureText(answer));
+
+/** What evaluating a mechanism needs: the client, the DNS, the macros, the counts, and check_host itself for include. */
+interface MechanismEnv {
+  readonly ip: SpfIp;
+  readonly dns: DnsLookup;
+  readonly macro: SpfMacroContext;
+  readonly counts: SpfCounters;
+  readonly host: (current: string) => Promise<HostOutcome>;
+}
+
+/** Does the mechanism match the client (RFC 7208 5)? Lookups count towards the limits as they are made. */
+async function matchesMechanism(term: SpfMechanismTerm, current: string, env: MechanismEnv): Promise<boolean> {
+  const { ip, dns, macro, host } = env;
+  const { countLookup, countStrict, countVoid } = env.counts;
+  switch (term.name) {
+    case 'all':
+      return true;
+    case 'ip4':
+      return ip.family === 4 && ipInNetwork(ip, term.network ?? [], term.cidr4 ?? 32);
+    case 'ip6':
+      return ip.family === 6 && ipInNetwork(ip, term.network ?? [], term.cidr6 ?? 128);
+    case 'a': {
+      countLookup(term.text);
+      const name = await termTarget(term, current, macro);
+      if (!isQueryableName(name)) return false;
+      const answer = await dns.lookup(name, addressTypeFor(ip));
+      if (failed(answer)) throw temperror(answer);
+      if (!answer.ok) countVoid(name, term.text);
+      return addressAnswerHas(answer, (bytes) => inPrefix(ip, term, bytes));
+    }
+    case 'mx': {
+      countLookup(term.text);
+      const name = await termTarget(term, current, macro);
+      if (!isQueryableName(name)) return false;
+      const mx = await dns.lookup(name, 'MX');
+      if (failed(mx)) throw temperror(mx);
+      if (!mx.ok) {
+        countVoid(name, term.text);
+        return false;
+      }
+      if (mx.records.length > MAX_NAMES_PER_LOOKUP) {
+        throw new SpfAbort(
+          'permerror',
+          `"${term.text}": ${name} has ${mx.records.length} MX records; an mx mechanism may look up at most ${MAX_NAMES_PER_LOOKUP} (RFC 7208 4.6.4)`,
+        );
+      }
+      const answers = await lookupExchangeAddresses(dns, mx, ip);
+      // pyspf gathers every exchange's addresses before matching, so its count runs first.
+      const empty = answers.filter((a) => !a.ok && !failed(a)).length;
+      if (empty > 0) countStrict(term.text, empty);
+      if (answers.some((a) => addressAnswerHas(a, (bytes) => inPrefix(ip, term, bytes)))) return true;
+      const failure = answers.find(failed);
+      if (failure) throw temperror(failure);
+      return false;
+    }
+    case 'ptr': {
+      countLookup(term.text);
+      const target = await termTarget(term, current, macro);
+      // 5.5: a failed PTR lookup is simply no match; a failed address lookup skips that name.
+      const { names, ptr } = await validatedNames(dns, ip);
+      // A question the request's budget or cancellation kept off the wire got no answer at all:
+      // that is not a failed lookup the receiver saw, so the evaluation cannot go on.
+      if (!ptr.ok && (ptr.failure === 'budget' || ptr.failure === 'cancelled')) throw temperror(ptr);
+      if (!ptr.ok && !failed(ptr)) countVoid(ptr.name, term.text);
+      return names.some((n) => isSameOrSubdomain(n, target));
+    }
+    case 'exists': {
+      countLookup(term.text);
+      const name = await termTarget(term, current, macro);
+      if (!isQueryableName(name)) return false;
+      // 5.7: always an A lookup, even for an IPv6 client.
+      const answer = await dns.lookup(name, 'A');
+      if (failed(answer)) throw temperror(answer);
+      if (!answer.ok) countVoid(name, term.text);
+      return answer.ok;
+    }
+    case 'include': {
+      countLookup(term.text);
+      const name = await termTarget(term, current, macro);
+      if (!isQueryableName(name)) throw new SpfAbort('permerror', `"${term.text}" names no valid domain`);
+      const inner = await host(name);
+      // 5.2: pass matches; fail, softfail, neutral do not; none is a permerror.
+      if (inner.result === 'none') throw new SpfAbort('permerror', `"${term.text}": ${name} has no SPF record (RFC 7208 5.2)`);
+      return inner.result === 'pass';
+    }
+  }
+}
+
+function inPrefix(ip: SpfIp, term: SpfMechanismTerm, bytes: readonly number[]): boolean {
+  return ip.family === 4 ? ipInNetwork(ip, bytes, term.cidr4 ?? 32) : ipInNetwork(ip, bytes, term.cidr6 ?? 128);
+}
+
 /**
  * check_host(<ip>, <domain>, <sender>) of RFC 7208 section 4, with the processing limits of 4.6.4,
  * macros (7), and exp= (6.2). Lookups of later terms start early (see spf-lookahead.ts) but their
@@ -89,116 +231,9 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
     now: options.now,
     validatedDomain: (d) => validatedDomainFor(dns, ip, d),
   };
-  let lookups = 0;
-  let voids = 0;
-  let strictVoids = 0;
-  let strictStop: string | null = null;
-
-  const countLookup = (term: string): void => {
-    lookups += 1;
-    if (lookups > MAX_DNS_LOOKUPS) {
-      throw new SpfAbort('permerror', `"${term}" would be DNS lookup number ${lookups}; SPF allows at most ${MAX_DNS_LOOKUPS} per check (RFC 7208 4.6.4)`);
-    }
-  };
-  /** The pyspf count: every void RFC 7208 counts, plus an mx term's empty address lookups. */
-  const countStrict = (term: string, n: number): void => {
-    strictVoids += n;
-    if (strictStop === null && strictVoids > MAX_VOID_LOOKUPS) {
-      strictStop = `pyspf and policyd-spf reach void lookup number ${strictVoids} at "${term}" (they count an mx term's address lookups that find nothing) and stop with permerror`;
-    }
-  };
-  const countVoid = (name: string, term: string): void => {
-    countStrict(term, 1);
-    voids += 1;
-    if (voids > MAX_VOID_LOOKUPS) {
-      throw new SpfAbort(
-        'permerror',
-        `${name} is void lookup number ${voids} (no such name or no records); SPF allows at most ${MAX_VOID_LOOKUPS} (RFC 7208 4.6.4)`,
-      );
-    }
-  };
-  /** 5: a lookup error other than "no such name" ends the evaluation with temperror. */
-  const failed = (answer: DnsAnswer): boolean => !answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata';
-  const temperror = (answer: DnsAnswer): SpfAbort => new SpfAbort('temperror', lookupFailureText(answer));
-
-  async function matches(term: SpfMechanismTerm, current: string): Promise<boolean> {
-    switch (term.name) {
-      case 'all':
-        return true;
-      case 'ip4':
-        return ip.family === 4 && ipInNetwork(ip, term.network ?? [], term.cidr4 ?? 32);
-      case 'ip6':
-        return ip.family === 6 && ipInNetwork(ip, term.network ?? [], term.cidr6 ?? 128);
-      case 'a': {
-        countLookup(term.text);
-        const name = await termTarget(term, current, macro);
-        if (!isQueryableName(name)) return false;
-        const answer = await dns.lookup(name, addressTypeFor(ip));
-        if (failed(answer)) throw temperror(answer);
-        if (!answer.ok) countVoid(name, term.text);
-        return addressAnswerHas(answer, (bytes) => inPrefix(term, bytes));
-      }
-      case 'mx': {
-        countLookup(term.text);
-        const name = await termTarget(term, current, macro);
-        if (!isQueryableName(name)) return false;
-        const mx = await dns.lookup(name, 'MX');
-        if (failed(mx)) throw temperror(mx);
-        if (!mx.ok) {
-          countVoid(name, term.text);
-          return false;
-        }
-        if (mx.records.length > MAX_NAMES_PER_LOOKUP) {
-          throw new SpfAbort(
-            'permerror',
-            `"${term.text}": ${name} has ${mx.records.length} MX records; an mx mechanism may look up at most ${MAX_NAMES_PER_LOOKUP} (RFC 7208 4.6.4)`,
-          );
-        }
-        const answers = await lookupExchangeAddresses(dns, mx, ip);
-        // pyspf gathers every exchange's addresses before matching, so its count runs first.
-        const empty = answers.filter((a) => !a.ok && !failed(a)).length;
-        if (empty > 0) countStrict(term.text, empty);
-        if (answers.some((a) => addressAnswerHas(a, (bytes) => inPrefix(term, bytes)))) return true;
-        const failure = answers.find(failed);
-        if (failure) throw temperror(failure);
-        return false;
-      }
-      case 'ptr': {
-        countLookup(term.text);
-        const target = await termTarget(term, current, macro);
-        // 5.5: a failed PTR lookup is simply no match; a failed address lookup skips that name.
-        const { names, ptr } = await validatedNames(dns, ip);
-        // A question the request's budget or cancellation kept off the wire got no answer at all:
-        // that is not a failed lookup the receiver saw, so the evaluation cannot go on.
-        if (!ptr.ok && (ptr.failure === 'budget' || ptr.failure === 'cancelled')) throw temperror(ptr);
-        if (!ptr.ok && !failed(ptr)) countVoid(ptr.name, term.text);
-        return names.some((n) => isSameOrSubdomain(n, target));
-      }
-      case 'exists': {
-        countLookup(term.text);
-        const name = await termTarget(term, current, macro);
-        if (!isQueryableName(name)) return false;
-        // 5.7: always an A lookup, even for an IPv6 client.
-        const answer = await dns.lookup(name, 'A');
-        if (failed(answer)) throw temperror(answer);
-        if (!answer.ok) countVoid(name, term.text);
-        return answer.ok;
-      }
-      case 'include': {
-        countLookup(term.text);
-        const name = await termTarget(term, current, macro);
-        if (!isQueryableName(name)) throw new SpfAbort('permerror', `"${term.text}" names no valid domain`);
-        const inner = await host(name);
-        // 5.2: pass matches; fail, softfail, neutral do not; none is a permerror.
-        if (inner.result === 'none') throw new SpfAbort('permerror', `"${term.text}": ${name} has no SPF record (RFC 7208 5.2)`);
-        return inner.result === 'pass';
-      }
-    }
-  }
-
-  function inPrefix(term: SpfMechanismTerm, bytes: readonly number[]): boolean {
-    return ip.family === 4 ? ipInNetwork(ip, bytes, term.cidr4 ?? 32) : ipInNetwork(ip, bytes, term.cidr6 ?? 128);
-  }
+  const counts = createSpfCounters();
+  const { countLookup } = counts;
+  const env: MechanismEnv = { ip, dns, macro, counts, host };
 
   async function host(current: string): Promise<HostOutcome> {
     const load = await record(current);
@@ -210,7 +245,8 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
     const firstError = parsed.errors[0];
     if (firstError) throw new SpfAbort('permerror', `the SPF record of ${current} has a syntax error: ${firstError.message}`);
     for (const term of parsed.mechanisms) {
-      if (await matches(term, current)) return { result: resultOfQualifier(term.qualifier), term, decidedBy: { domain: current, record: parsed } };
+      if (await matchesMechanism(term, current, env))
+        return { result: resultOfQualifier(term.qualifier), term, decidedBy: { domain: current, record: parsed } };
     }
     const redirect = parsed.redirect;
     if (redirect && !parsed.hasAll) {
@@ -250,9 +286,9 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
       matched_mechanism: outcome.term?.text ?? null,
       explanation,
       problem: outcome.result === 'none' ? `${domain} has no SPF record` : null,
-      lookup_count: lookups,
-      void_lookup_count: voids,
-      strict_void_stop: strictStop,
+      lookup_count: counts.lookups,
+      void_lookup_count: counts.voids,
+      strict_void_stop: counts.strictStop,
     };
   } catch (error) {
     if (!(error instanceof SpfAbort)) throw error;
@@ -261,9 +297,9 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
       matched_mechanism: null,
       explanation: null,
       problem: error.problem,
-      lookup_count: lookups,
-      void_lookup_count: voids,
-      strict_void_stop: strictStop,
+      lookup_count: counts.lookups,
+      void_lookup_count: counts.voids,
+      strict_void_stop: counts.strictStop,
     };
   }
 }

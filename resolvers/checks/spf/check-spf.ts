@@ -4,7 +4,7 @@ import type { CheckResultBase, CheckStatus, Finding } from '../check-result.js';
 import { statusFromFindings } from '../check-result.js';
 import { normalizeDomain } from '../normalize-domain.js';
 import { analyzeSpfTree } from './analyze-spf-tree.js';
-import type { SpfExpansionStop, SpfTermNode } from './spf-tree-types.js';
+import type { SpfExpansionStop, SpfTermNode, SpfTreeAnalysis } from './spf-tree-types.js';
 import { mxAddressVoidDivergence } from './spf-receiver-divergence.js';
 import type { SpfReceiverDivergence } from './spf-receiver-divergence.js';
 import { checkHost } from './check-host.js';
@@ -133,48 +133,10 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
   ]);
 
   const root = tree.root;
-  const findings: Finding[] = [];
-  if (root.outcome === 'none') {
-    findings.push(
-      spfFinding(
-        'spf_record_missing',
-        `${domain} publishes no SPF record, so receivers cannot tell which servers may send its mail. Publish a TXT record such as "v=spf1 include:<your provider> -all".`,
-      ),
-    );
-  }
-  if (root.outcome === 'multiple') {
-    findings.push(spfFinding('multiple_spf_records', `${root.errors[0] ?? ''}. Merge them into one record: ${root.record ?? ''}`));
-  }
-  findings.push(...tree.findings);
   const stopped = tree.stopped;
   // Exact unless an include or redirect past the limit was left unread (its terms are not counted).
   const atLeast = hasUnreadRecord(root.mechanisms) ? 'at least ' : '';
-  if (root.outcome === 'found') {
-    if (root.lookups > MAX_DNS_LOOKUPS) {
-      findings.push(
-        spfFinding(
-          'too_many_dns_lookups',
-          `The SPF record of ${domain} needs ${atLeast}${root.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, and above that receivers return permerror, which silently breaks SPF for all of this domain's mail. Remove includes you no longer use, replace a and mx with ip4/ip6 ranges, or flatten includes into the ip4/ip6 ranges they publish (and keep that copy up to date).`,
-        ),
-      );
-    }
-    if (root.void_lookups > MAX_VOID_LOOKUPS) {
-      findings.push(
-        spfFinding(
-          'too_many_void_lookups',
-          `The SPF record of ${domain} has ${root.void_lookups} terms pointing at names that do not exist or have no records (${tree.voidNames.join(', ')}); above ${MAX_VOID_LOOKUPS} receivers return permerror. Remove those terms.`,
-        ),
-      );
-    } else if (root.void_lookups > 0) {
-      findings.push(
-        spfFinding(
-          'void_lookups',
-          `The SPF record of ${domain} points at names with no records (${tree.voidNames.join(', ')}); SPF tolerates at most ${MAX_VOID_LOOKUPS}. Remove the stale terms.`,
-        ),
-      );
-    }
-  }
-  if (stopped) findings.push(spfFinding('expansion_stopped', stopMessage(stopped)));
+  const findings: Finding[] = recordFindings(domain, tree, atLeast);
   const failures = [...tree.dnsFailures];
   if (evaluation?.result === 'temperror' && evaluation.problem) failures.push(evaluation.problem);
   if (failures.length > 0) {
@@ -236,6 +198,52 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
       : {}),
   };
   return answer;
+}
+
+/** The record's findings, in this order: none or several records, the tree's own, the lookup limits, where the audit stopped. */
+function recordFindings(domain: string, tree: SpfTreeAnalysis, atLeast: string): Finding[] {
+  const root = tree.root;
+  const stopped = tree.stopped;
+  const findings: Finding[] = [];
+  if (root.outcome === 'none') {
+    findings.push(
+      spfFinding(
+        'spf_record_missing',
+        `${domain} publishes no SPF record, so receivers cannot tell which servers may send its mail. Publish a TXT record such as "v=spf1 include:<your provider> -all".`,
+      ),
+    );
+  }
+  if (root.outcome === 'multiple') {
+    findings.push(spfFinding('multiple_spf_records', `${root.errors[0] ?? ''}. Merge them into one record: ${root.record ?? ''}`));
+  }
+  findings.push(...tree.findings);
+  if (root.outcome === 'found') {
+    if (root.lookups > MAX_DNS_LOOKUPS) {
+      findings.push(
+        spfFinding(
+          'too_many_dns_lookups',
+          `The SPF record of ${domain} needs ${atLeast}${root.lookups} DNS lookups; SPF allows ${MAX_DNS_LOOKUPS}, and above that receivers return permerror, which silently breaks SPF for all of this domain's mail. Remove includes you no longer use, replace a and mx with ip4/ip6 ranges, or flatten includes into the ip4/ip6 ranges they publish (and keep that copy up to date).`,
+        ),
+      );
+    }
+    if (root.void_lookups > MAX_VOID_LOOKUPS) {
+      findings.push(
+        spfFinding(
+          'too_many_void_lookups',
+          `The SPF record of ${domain} has ${root.void_lookups} terms pointing at names that do not exist or have no records (${tree.voidNames.join(', ')}); above ${MAX_VOID_LOOKUPS} receivers return permerror. Remove those terms.`,
+        ),
+      );
+    } else if (root.void_lookups > 0) {
+      findings.push(
+        spfFinding(
+          'void_lookups',
+          `The SPF record of ${domain} points at names with no records (${tree.voidNames.join(', ')}); SPF tolerates at most ${MAX_VOID_LOOKUPS}. Remove the stale terms.`,
+        ),
+      );
+    }
+  }
+  if (stopped) findings.push(spfFinding('expansion_stopped', stopMessage(stopped)));
+  return findings;
 }
 
 function resultFindings(

@@ -1,4 +1,4 @@
-import type { DnsLookup } from '../dns/dns-types.js';
+import type { DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { SpfModifierTerm } from './parse-spf-record.js';
 import { parseMacroString } from './spf-macro-string.js';
 import { expandMacros, isQueryableName } from './expand-spf-macros.js';

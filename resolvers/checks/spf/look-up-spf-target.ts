@@ -1,4 +1,4 @@
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 import type { SpfMechanismTerm } from './parse-spf-record.js';
 import { MAX_NAMES_PER_LOOKUP } from './spf-result.js';
 import { lookupExchangeAddresses } from './spf-mechanism-dns.js';

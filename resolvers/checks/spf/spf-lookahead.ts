@@ -1,4 +1,4 @@
-import type { DnsLookup } from '../dns/dns-types.js';
+import type { DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { SpfMechanismTerm, SpfModifierTerm } from './parse-spf-record.js';
 import type { SpfRecordLookup } from './spf-record-lookup.js';
 import type { SpfIp } from './spf-ip.js';

@@ -1,4 +1,4 @@
-import type { DnsAnswer } from '../dns/dns-types.js';
+import type { DnsAnswer } from '../../../clients/dns/dns-types.js';
 
 /**
  * How a failed lookup reads in SPF answers. A question the request's budget or cancellation kept

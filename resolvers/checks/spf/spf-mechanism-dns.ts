@@ -1,4 +1,4 @@
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { SpfMechanismTerm } from './parse-spf-record.js';
 import type { SpfIp } from './spf-ip.js';
 import { addressBytes, reverseName } from './spf-ip.js';

@@ -1,4 +1,4 @@
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
 import { isSpfRecordText } from './parse-spf-record.js';
 import { parseSpfRecordCached } from './spf-parse-cache.js';
 import { lookupFailureText } from './spf-lookup-failure.js';

@@ -1,4 +1,4 @@
-import type { DnsLookup } from '../dns/dns-types.js';
+import type { DnsLookup } from '../../../clients/dns/dns-types.js';
 import type { Finding } from '../check-result.js';
 import type { SpfQualifier } from './parse-spf-record.js';
 import type { SpfRecordLookup } from './spf-record-lookup.js';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Finding } from '../check-result.js';
-import type { DnsAnswer, DnsLookup } from '../dns/dns-types.js';
-import { isMissing } from '../dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
+import { isMissing } from '../../../clients/dns/dns-types.js';
 
 /** One MX host as the MX rules see it. */
 export interface MxHostInspection {

@@ -1,4 +1,4 @@
-import type { DnsLookup, MxRecord } from '../dns/dns-types.js';
+import type { DnsLookup, MxRecord } from '../../../clients/dns/dns-types.js';
 
 /**
  * Where mail for a domain goes, from DNS alone:

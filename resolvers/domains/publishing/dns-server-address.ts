@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { DomainError } from '../../domain-error.js';
-import { addressRefusal } from '../../checks/http/address-refusal.js';
+import { addressRefusal } from '../../../clients/http/address-refusal.js';
 
 /**
  * Where a customer's DNS server may be: a public unicast address, given as such or as a host name

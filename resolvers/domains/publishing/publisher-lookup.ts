@@ -1,9 +1,9 @@
 import type { Answer } from 'dns-packet';
 import { DomainError } from '../../domain-error.js';
-import type { DnsAnswer, DnsFailureKind, DnsLookup, DnsRecordType } from '../../checks/dns/dns-types.js';
-import { normaliseQuestionName } from '../../checks/dns/create-dns-lookup.js';
-import { answerFromReply } from '../../checks/dns/answer-from-reply.js';
-import { withinZone } from '../../checks/dns/zone-lookup.js';
+import type { DnsAnswer, DnsFailureKind, DnsLookup, DnsRecordType } from '../../../clients/dns/dns-types.js';
+import { normaliseQuestionName } from '../../../clients/dns/create-dns-lookup.js';
+import { answerFromReply } from '../../../clients/dns/answer-from-reply.js';
+import { withinZone } from '../../../clients/dns/zone-lookup.js';
 import type { DnsPublisher, DnsRecord } from './dns-publisher.js';
 
 /** The types a publisher reads; anything else in the zone is asked of `base`. */

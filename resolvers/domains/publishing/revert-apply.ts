@@ -4,7 +4,7 @@ import { claimSetupApplyRevert, findSetupApply, listStandingAppliesAfter, releas
 import { checkDomainSetup, findSetupDomain } from '../setup/get-domain-setup.js';
 import type { BuildState } from '../setup/setup-record.js';
 import { inOrder, ofType, readJournal, recordSetupApply, recordsLeaving, sameRRset, withStrings, type JournalRRset } from './apply-journal.js';
-import type { DnsRecord, JournalRecord } from './dns-publisher.js';
+import type { DnsPublisher, DnsRecord, JournalRecord } from './dns-publisher.js';
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord } from './plan-changes.js';
 import { changeOf, type SetupApplyChange } from './list-setup-applies.js';
@@ -73,33 +73,7 @@ export async function revertSetupApply(
       );
     throw error;
   });
-  const now: JournalRRset[] = [];
-  for (const set of journal)
-    now.push({ ...set, after: withStrings(publisher, inOrder(ofType((await publisher.readRecords(set.name, set.type)).map(normalizeRecord), set.type))) });
-  const changed = journal.filter((set, i) => !sameRRset(now[i]!.after, set.after));
-  if (changed.length > 0) {
-    // A later apply that still stands and wrote one of these RRsets is the likely change: name it, so it can be reverted first.
-    const later = (await listStandingAppliesAfter(db, row.account_id, row.domain, applyId)).map((r) => ({ id: r.id, sets: readJournal(r.rrsets) }));
-    const laterFor = (set: JournalRRset) => later.find((l) => l.sets.some((s) => s.name === set.name && s.type === set.type))?.id ?? null;
-    const laterIds = [...new Set(changed.map(laterFor).filter((id) => id !== null))];
-    const advice =
-      laterIds.length > 0
-        ? `Apply ${laterIds.join(' and ')} changed them since: revert ${laterIds.length === 1 ? 'it' : 'those'} first (newest first), then this one.`
-        : 'Put those records back as the apply left them to revert it, or change them by hand.';
-    throw new DomainError(
-      'conflict',
-      `The zone changed since apply ${applyId}, so nothing was reverted: ${changed.map((set) => describeChange(set, now[journal.indexOf(set)]!.after)).join('; ')}. ${advice}`,
-      {
-        conflicts: changed.map((set) => ({
-          name: set.name,
-          type: set.type,
-          left_by_apply: set.after.map(plain),
-          now: now[journal.indexOf(set)]!.after.map(plain),
-          changed_by_apply_id: laterFor(set),
-        })),
-      },
-    );
-  }
+  await refuseChangedSince(db, { accountId: row.account_id, domain: row.domain, applyId }, journal, publisher);
 
   // Each RRset goes from what the apply left back to what it replaced.
   const plan: JournalRRset[] = journal.map((set) => ({ name: set.name, type: set.type, before: set.after, after: set.before }));
@@ -175,6 +149,47 @@ export async function revertSetupApply(
     buildState: after.buildState,
     ready: after.ready,
   };
+}
+
+/**
+ * Step 2: every RRset the apply touched, read again through its connection's server, must still hold
+ * exactly what the apply left; otherwise a 409 `conflict` names each change (and a later apply that
+ * likely made it), and nothing is written.
+ */
+async function refuseChangedSince(
+  db: Context['services']['db'],
+  apply: { readonly accountId: number; readonly domain: string; readonly applyId: number },
+  journal: readonly JournalRRset[],
+  publisher: DnsPublisher,
+): Promise<void> {
+  const { applyId } = apply;
+  const now: JournalRRset[] = [];
+  for (const set of journal)
+    now.push({ ...set, after: withStrings(publisher, inOrder(ofType((await publisher.readRecords(set.name, set.type)).map(normalizeRecord), set.type))) });
+  const changed = journal.filter((set, i) => !sameRRset(now[i]!.after, set.after));
+  if (changed.length > 0) {
+    // A later apply that still stands and wrote one of these RRsets is the likely change: name it, so it can be reverted first.
+    const later = (await listStandingAppliesAfter(db, apply.accountId, apply.domain, applyId)).map((r) => ({ id: r.id, sets: readJournal(r.rrsets) }));
+    const laterFor = (set: JournalRRset) => later.find((l) => l.sets.some((s) => s.name === set.name && s.type === set.type))?.id ?? null;
+    const laterIds = [...new Set(changed.map(laterFor).filter((id) => id !== null))];
+    const advice =
+      laterIds.length > 0
+        ? `Apply ${laterIds.join(' and ')} changed them since: revert ${laterIds.length === 1 ? 'it' : 'those'} first (newest first), then this one.`
+        : 'Put those records back as the apply left them to revert it, or change them by hand.';
+    throw new DomainError(
+      'conflict',
+      `The zone changed since apply ${applyId}, so nothing was reverted: ${changed.map((set) => describeChange(set, now[journal.indexOf(set)]!.after)).join('; ')}. ${advice}`,
+      {
+        conflicts: changed.map((set) => ({
+          name: set.name,
+          type: set.type,
+          left_by_apply: set.after.map(plain),
+          now: now[journal.indexOf(set)]!.after.map(plain),
+          changed_by_apply_id: laterFor(set),
+        })),
+      },
+    );
+  }
 }
 
 /** A record without the journal's TXT strings, as answers show records. */

@@ -37,16 +37,11 @@ interface Answered {
 }
 
 /**
- * Publishes through RFC 2136 dynamic update signed with TSIG, as BIND, Knot, PowerDNS and several
- * providers accept. Records are read by asking the server itself (signed queries, no AXFR); each
- * zone's changes go in one UPDATE message, which the server applies whole or not at all.
+ * One TSIG-signed exchange with the connection's server over TCP: the answer, its RCODE and whether
+ * it was signed; a refused key, no answer or a bad answer is a DomainError.
  */
-export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer, options: Rfc2136Options): DnsPublisher {
-  const key: TsigKey = { name: settings.keyName, algorithm: settings.algorithm, secret };
+function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: Rfc2136Options): (message: Buffer) => Promise<Answered> {
   const where = `${settings.server} port ${settings.port}`;
-  const zones = new Map<string, string>();
-  // A TXT's strings as the server split them, so deleting it sends the exact bytes it holds.
-  const servedTxt = new Map<string, Buffer[]>();
 
   async function ask(message: Buffer): Promise<Answered> {
     vetDnsServerPort(settings.port, options.allowedPorts);
@@ -110,6 +105,31 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
     );
   }
 
+  return ask;
+}
+
+/** The server does not serve the zone that holds `name`. */
+function notServed(where: string, name: string, rcode: string): DomainError {
+  return new DomainError(
+    'dns_zone_not_served',
+    `The DNS server ${where} does not answer for ${name} (${rcode}): point the connection at the primary server of the zone that holds ${name}.`,
+  );
+}
+
+/**
+ * Publishes through RFC 2136 dynamic update signed with TSIG, as BIND, Knot, PowerDNS and several
+ * providers accept. Records are read by asking the server itself (signed queries, no AXFR); each
+ * zone's changes go in one UPDATE message, which the server applies whole or not at all.
+ */
+export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer, options: Rfc2136Options): DnsPublisher {
+  const key: TsigKey = { name: settings.keyName, algorithm: settings.algorithm, secret };
+  const where = `${settings.server} port ${settings.port}`;
+  const zones = new Map<string, string>();
+  // A TXT's strings as the server split them, so deleting it sends the exact bytes it holds.
+  const servedTxt = new Map<string, Buffer[]>();
+
+  const ask = createSignedExchange(settings, key, options);
+
   async function query(name: string, type: string): Promise<Answered> {
     const id = randomInt(0, 65536);
     return ask(Buffer.concat([encodeHeader(id, 0, [1, 0, 0, 0]), encodeQuestion(name, type)]));
@@ -120,17 +140,10 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
     if (known) return known;
     const { rcode, packet } = await query(name, 'SOA');
     const soa = [...(packet.answers ?? []), ...(packet.authorities ?? [])].find((a) => a.type === 'SOA');
-    if ((rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') || !soa) throw notServed(name, rcode);
+    if ((rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') || !soa) throw notServed(where, name, rcode);
     const zone = normalizeName(soa.name);
     zones.set(name, zone);
     return zone;
-  }
-
-  function notServed(name: string, rcode: string): DomainError {
-    return new DomainError(
-      'dns_zone_not_served',
-      `The DNS server ${where} does not answer for ${name} (${rcode}): point the connection at the primary server of the zone that holds ${name}.`,
-    );
   }
 
   return {
@@ -144,7 +157,7 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
           'dns_lookup_failed',
           `the DNS server ${where} ${rcode === 'SERVFAIL' ? 'failed' : 'refused'} to look up ${type.toUpperCase()} ${wanted} (${rcode})`,
         );
-      if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') throw notServed(wanted, rcode);
+      if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') throw notServed(where, wanted, rcode);
       // A CNAME at the name comes with the asked type's answer (with NXDOMAIN too, when its target does
       // not exist: RFC 6604) and is kept, so nothing is planned over an alias.
       return (packet.answers ?? []).flatMap((a) =>

@@ -1,5 +1,5 @@
-import type { DnsAnswer, DnsLookup } from '../../checks/dns/dns-types.js';
-import { isMissing } from '../../checks/dns/dns-types.js';
+import type { DnsAnswer, DnsLookup } from '../../../clients/dns/dns-types.js';
+import { isMissing } from '../../../clients/dns/dns-types.js';
 import { permanentFailureAdvice } from '../../checks/dns/failure-advice.js';
 import { parseDkimKeyRecord } from '../../checks/dkim/dkim-key-record.js';
 import { looksLikeDmarc, parseDmarcRecord } from '../../checks/dmarc/dmarc-record.js';

@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../checks/check-context.js';
 import { analyzeSpfTree } from '../../checks/spf/analyze-spf-tree.js';
 import { isSpfRecordText } from '../../checks/spf/parse-spf-record.js';
-import { isMissing } from '../../checks/dns/dns-types.js';
+import { isMissing } from '../../../clients/dns/dns-types.js';
 import { MAX_DNS_LOOKUPS, MAX_VOID_LOOKUPS } from '../../checks/spf/spf-result.js';
 import { validatedDomainFor } from '../../checks/spf/spf-mechanism-dns.js';
 import { createSpfRecordLookup } from '../../checks/spf/spf-record-lookup.js';

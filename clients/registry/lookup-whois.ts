@@ -1,6 +1,6 @@
 import type { DnsLookup } from '../dns/dns-types.js';
 import { resolveFetchAddresses } from '../http/resolve-fetch-addresses.js';
-import type { RegistrationConfig } from '../../../config/settings.js';
+import type { RegistrationConfig } from '../../config/settings.js';
 import type { RegistrationLookup } from './registration-record.js';
 import { parseWhois, queryWhois, whoisReferral } from './whois-lookup.js';
 

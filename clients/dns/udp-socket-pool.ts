@@ -3,7 +3,7 @@ import type { Socket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import dnsPacket from 'dns-packet';
 import type { DecodedPacket } from 'dns-packet';
-import type { DnsServerAddress } from '../../../config/dns-server-address.js';
+import type { DnsServerAddress } from '../../config/dns-server-address.js';
 
 /** What one UDP exchange produced. */
 export type UdpExchangeResult =

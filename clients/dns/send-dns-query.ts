@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import dnsPacket from 'dns-packet';
 import type { DecodedPacket } from 'dns-packet';
 import type { DnsRecordType } from './dns-types.js';
-import type { DnsServerAddress } from '../../../config/dns-server-address.js';
+import type { DnsServerAddress } from '../../config/dns-server-address.js';
 import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpExchangeResult, UdpSocketPool } from './udp-socket-pool.js';
 import { replyCode } from './packet-field.js';

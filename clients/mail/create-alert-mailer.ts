@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
-import { log } from '../observability/log.js';
-import type { AlertMailer } from '../resolvers/alerts/alert-mailer.js';
+import { log } from '../../observability/log.js';
+import type { AlertMailer } from './alert-mailer.js';
 
 /**
  * SMTP_URL set: alerts go out through nodemailer's SMTP transport. Unset: each alert is written as

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
-import type { RdapGet, RdapResponse } from '../resolvers/checks/domain-expiry/rdap-lookup.js';
+import type { RdapGet, RdapResponse } from './rdap-lookup.js';
 
 /** Registries' RDAP services are few and asked often: their connections are kept (unref'd while idle). */
 const agents = {

@@ -1,7 +1,7 @@
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { LookupFunction } from 'node:net';
-import type { HttpsFetcher, HttpsFetchResult } from '../check-context.js';
+import type { HttpsFetcher, HttpsFetchResult } from './https-fetcher.js';
 import type { DnsLookup } from '../dns/dns-types.js';
 import { resolveFetchAddresses, type FetchAddress } from './resolve-fetch-addresses.js';
 

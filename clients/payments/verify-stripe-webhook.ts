@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { DomainError } from '../domain-error.js';
+import { DomainError } from '../../resolvers/domain-error.js';
 
 /**
  * Checks the `Stripe-Signature` header of a webhook delivery against STRIPE_WEBHOOK_SECRET and

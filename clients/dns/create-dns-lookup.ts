@@ -1,16 +1,16 @@
 import DataLoader from 'dataloader';
 import { isIP } from 'node:net';
 import type { DirectReply, DnsAnswer, DnsFailureKind, DnsLookup, DnsRecordType } from './dns-types.js';
-import { parseDnsServerAddress } from '../../../config/dns-server-address.js';
-import type { DnsSettings } from '../../../config/settings.js';
-import type { DnsServerAddress } from '../../../config/dns-server-address.js';
+import { parseDnsServerAddress } from '../../config/dns-server-address.js';
+import type { DnsSettings } from '../../config/settings.js';
+import type { DnsServerAddress } from '../../config/dns-server-address.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { sendDnsQuery } from './send-dns-query.js';
 import { isDnssecFailure } from './extended-dns-errors.js';
 import { answerFromReply, bareName, referralGlue, referralNameservers } from './answer-from-reply.js';
 import { sharedUdpSocketPool } from './udp-socket-pool.js';
 import type { UdpSocketPool } from './udp-socket-pool.js';
-import { recordDnsQuestion } from '../../../observability/metrics.js';
+import { recordDnsQuestion } from '../../observability/metrics.js';
 import { unlimitedQuestionBudget, type QuestionBudget } from './question-budget.js';
 import { replyCode } from './packet-field.js';
 

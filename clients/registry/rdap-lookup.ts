@@ -50,7 +50,7 @@ export interface RdapResponse {
 /**
  * One RDAP GET: Accept application/rdap+json, redirects followed, within timeoutMs. A timeout
  * rejects with an error named TimeoutError or AbortError. The service hands in a cheaper client
- * (server/rdap-client.ts); without one, fetch.
+ * (clients/registry/rdap-client.ts); without one, fetch.
  */
 export type RdapGet = (url: string, timeoutMs: number) => Promise<RdapResponse>;
 

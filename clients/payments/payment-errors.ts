@@ -1,4 +1,4 @@
-import { DomainError, operation, sentence } from '../domain-error.js';
+import { DomainError, operation, sentence } from '../../resolvers/domain-error.js';
 
 /**
  * The refusals a payment processor can give, as DomainErrors so the order flow throws them straight
