@@ -29,14 +29,12 @@ function answerChallenge(db: Kysely<Database>, name: string, token: string, res:
   findAcmeChallenge(db, name, token).then(
     (keyAuthorization) => {
       if (keyAuthorization === undefined)
-        return void res
-          .writeHead(404, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-          .end(
-            JSON.stringify({
-              code: 'not_found',
-              detail: `No ACME challenge with this token is waiting for ${name}; only the authority's validation of an order in flight is answered here.`,
-            }),
-          );
+        return void res.writeHead(404, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(
+          JSON.stringify({
+            code: 'not_found',
+            detail: `No ACME challenge with this token is waiting for ${name}; only the authority's validation of an order in flight is answered here.`,
+          }),
+        );
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(keyAuthorization);
     },
     (error: Error) => {
