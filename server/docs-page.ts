@@ -222,7 +222,8 @@ function flatten(schema: JsonSchema, schemas: Record<string, JsonSchema>, prefix
 
 function fieldTable(lines: readonly FieldLine[]): string {
   if (!lines.length) return '<p class="none">None.</p>';
-  return `<div class="table"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>${lines
+  // Focusable, since a wide table scrolls sideways on a phone and the keyboard must reach it (axe: scrollable-region-focusable).
+  return `<div class="table" tabindex="0"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>${lines
     .map(
       (line) =>
         `<tr><td><code>${escapeHtml(line.name)}</code>${line.required ? '' : ' <span class="opt">optional</span>'}</td><td>${escapeHtml(line.type)}</td><td>${prose(line.description)}</td></tr>`,

@@ -59,6 +59,9 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'reveal-mailbox-credentials': { domain: 'example.com' },
   'reset-mailbox-password': { email: 'a@example.com' },
   'order-export': { subscriptionId: 'sub_x' },
+  'dmarc-ramp': { domain: 'example.com' },
+  'advance-dmarc-ramp': { domain: 'example.com', connectionId: 1, dryRun: true },
+  'set-dmarc-ramp-settings': { autoAdvance: false },
 };
 
 function request(row: (typeof accountRows)[number], key: string | null) {
