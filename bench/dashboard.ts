@@ -18,7 +18,7 @@ import { createApiApp } from '../server/api-app.js';
 import { loadDocument } from '../operations/operation-document.js';
 import { answerTextOf } from '../operations/json-response.js';
 import { handleGraphql } from '../server/graphql-door.js';
-import { repoRoot, spawnServer } from '../test/support/spawn-server.js';
+import { repoRoot, spawnServer, transpiled } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 import { provideOutsideVitest } from './outside-vitest.js';
 
@@ -273,7 +273,9 @@ async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): 
  */
 async function startFloor(where: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9', ...where };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dashboard-floor.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Plain node on the run's transpiled copy, as spawnServer runs the service: under tsx the floor
+  // paid for module hooks the service does not, and the two sides were not alike.
+  const child = spawn(process.execPath, [transpiled('bench/dashboard-floor.ts')], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
