@@ -166,7 +166,10 @@ describe('blocklist liveness on every door', () => {
     const rows = await db.selectFrom('dnsbl_liveness').select(['list_id', 'zone_digest']).execute();
     expect(rows).toHaveLength(DNSBL_LISTS.length);
     for (const row of rows) (await service.services.dnsblLiveness.find(row.list_id, row.zone_digest))?.probed_at.setTime(stale);
-    await db.updateTable('dnsbl_liveness').set({ probed_at: new Date(stale) }).execute();
+    await db
+      .updateTable('dnsbl_liveness')
+      .set({ probed_at: new Date(stale) })
+      .execute();
     const listing = await throughEachDoor('check_blacklist', { input: DOMAIN });
     for (const call of listing) expect(call.asked.filter(isTestPoint)).toHaveLength(2 * DNSBL_LISTS.length);
     expectBarracudaReportedDead(listing[0]!.answer, listing[0]!.answer.lists, false);

@@ -357,7 +357,7 @@ describe('the reading allowance', () => {
     await client.listTools();
     // The SDK opens its GET stream without waiting: wait for the server's answer to it (405), so it has
     // been counted or not before the allowance is read.
-    await waitFor('the client\'s GET answered', () => gets.length > 0);
+    await waitFor("the client's GET answered", () => gets.length > 0);
     await Promise.all(gets);
     const after = await mcpPost(key, list(1));
     await after.arrayBuffer();
