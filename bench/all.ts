@@ -13,6 +13,7 @@ import { benchReports } from './reports.js';
 import { benchReportStall } from './report-stall.js';
 import { benchVerifyEmailDoor } from './verify-email-door.js';
 import { benchAcme } from './acme.js';
+import { provideOutsideVitest } from './outside-vitest.js';
 
 /**
  * `npm run bench`: every benchmark in one run, then one table of the figures and their targets with
@@ -60,6 +61,9 @@ function spfRows(bench: string, s: SpfLookaheadFigures): void {
 
 const started = new Date();
 let spfDone = false;
+// The steps borrow the test helpers (spawn-server.ts, test-database.ts), which read what vitest's
+// globalSetups make: made here once for the run, outside the test runner (bench/outside-vitest.ts).
+const teardown = await provideOutsideVitest();
 
 const checksPath = new URL('./checks.ts', import.meta.url);
 if (existsSync(checksPath)) {
@@ -112,6 +116,21 @@ await step('cost', async () => {
     '<= 0.6',
     f.cpu_after_per_before <= 0.6,
   );
+  console.log(JSON.stringify(f, null, 1));
+});
+
+await step('deliverability-http', async () => {
+  const { benchDeliverabilityHttp } = await import('./deliverability-http.js');
+  const f = await benchDeliverabilityHttp();
+  row(
+    'deliverability-http',
+    `check-deliverability of ${f.domain} through the HTTP listener: wall / (${f.chain_depth} x ${f.rtt_ms} ms), median of ${f.runs_per_way}`,
+    f.http.wall_per_ideal,
+    '-',
+    null,
+  );
+  row('deliverability-http', 'the same check in-process, same run: wall / critical path', f.in_process.wall_per_ideal, '-', null);
+  row('deliverability-http', `through HTTP / in-process (${f.http.wall_ms} / ${f.in_process.wall_ms} ms)`, f.http_per_in_process, '-', null);
   console.log(JSON.stringify(f, null, 1));
 });
 
@@ -416,3 +435,5 @@ console.log(`${'bench'.padEnd(b)}  ${'figure'.padEnd(f)}  ${'measured'.padEnd(m)
 for (const r of rows) {
   console.log(`${r.bench.padEnd(b)}  ${r.figure.padEnd(f)}  ${r.measured.padEnd(m)}  ${r.target.padEnd(t)}  ${r.ok === null ? '-' : r.ok ? 'yes' : 'NO'}`);
 }
+
+await teardown();

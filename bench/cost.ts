@@ -197,7 +197,7 @@ export async function benchCost(): Promise<CostFigures> {
 }
 
 /** The demo zone's DNS (each answer held back RTT_MS) and an RDAP server, in a child process (this file with --serve). */
-async function serveInChild(): Promise<{ dnsPort: number; bootstrapUrl: string; close(): void }> {
+export async function serveInChild(): Promise<{ dnsPort: number; bootstrapUrl: string; close(): void }> {
   const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'] });
   const ready = await new Promise<{ dnsPort: number; bootstrapUrl: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { dnsPort: number; bootstrapUrl: string }));

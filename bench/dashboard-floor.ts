@@ -6,28 +6,30 @@ import { openDatabase } from '../db/open-database.js';
 import { readSettings, serviceConfigFromEnv } from '../config/settings.js';
 import { createContext } from '../resolvers/context.js';
 import { consumeForKey } from '../resolvers/limits/count-caller.js';
-import { getDashboard, type Dashboard } from '../resolvers/account/get-dashboard.js';
+import { getDashboardSummary, listDashboardDomainPage, type DashboardDomainPage, type DashboardSummary } from '../resolvers/account/get-dashboard.js';
 import { createServices } from '../server/create-services.js';
 
 /**
  * The dashboard bench's floor: a plain node:http handler doing the work every dashboard request
  * must do and nothing else: the key lookup, the reading allowance's count, the dashboard's SQL
- * (the same resolver function) and JSON.stringify of the same snake_case answer. No router, no
- * GraphQL, no door. Run as its own process on the bench's database (DATA_DIR or DATABASE_URL).
+ * (the same resolver functions: the counts and the first page of domains, 10 by default, as
+ * `GET /v1/portal/dashboard` answers) and JSON.stringify of the same snake_case answer, has_more
+ * included. No router, no GraphQL, no door. Run as its own process on the bench's database
+ * (DATA_DIR or DATABASE_URL). The bench checks its answer equal to REST's before measuring.
  */
 const config = { ...serviceConfigFromEnv(process.env), apiPort: 0, publicPort: 0 };
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const services = createServices(database, config, readSettings(process.env), { rateLimits: { read: 100_000_000 } });
 await services.rateLimits.ready();
 
-function snakeCase(d: Dashboard) {
+function snakeCase(d: DashboardSummary, page: DashboardDomainPage) {
   return {
     account_id: d.accountId,
     account_name: d.accountName,
     order_count: d.orderCount,
     domain_count: d.domainCount,
     mailbox_count: d.mailboxCount,
-    orders: d.orders.map((o) => ({
+    orders: page.orders.map((o) => ({
       order_id: o.orderId,
       subscription_id: o.subscriptionId,
       reference: o.reference,
@@ -46,6 +48,7 @@ function snakeCase(d: Dashboard) {
         build_problems: m.buildProblems.map((p) => ({ code: p.code, message: p.message })),
       })),
     })),
+    has_more: page.hasMore,
   };
 }
 
@@ -62,7 +65,8 @@ const server = createServer((req, res) => {
       return;
     }
     const { remaining } = await consumeForKey(services.rateLimits, 'read', caller);
-    const body = JSON.stringify(snakeCase(await getDashboard(ctx)));
+    const [summary, page] = await Promise.all([getDashboardSummary(ctx), listDashboardDomainPage({}, ctx)]);
+    const body = JSON.stringify(snakeCase(summary, page));
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',

@@ -18,8 +18,9 @@ import { createApiApp } from '../server/api-app.js';
 import { loadDocument } from '../operations/operation-document.js';
 import { answerTextOf } from '../operations/json-response.js';
 import { handleGraphql } from '../server/graphql-door.js';
-import { repoRoot, spawnServer } from '../test/support/spawn-server.js';
+import { repoRoot, spawnServer, transpiled } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
+import { provideOutsideVitest } from './outside-vitest.js';
 
 /**
  * GET /v1/portal/dashboard for an account with 500 domains over 50 orders:
@@ -79,7 +80,7 @@ export interface DashboardBenchFigures {
   /** The floor's and REST's CPU per request over /graphql's (serving process only). */
   readonly floor_per_graphql_cpu: number | null;
   readonly rest_per_graphql_cpu: number | null;
-  /** Measured rounds per door; each round runs REST, GraphQL and the floor one after another. */
+  /** Measured rounds per door; each round runs REST, GraphQL and the floor, in an order that alternates round by round. */
   readonly rounds: number;
 }
 
@@ -222,8 +223,8 @@ export interface InProcessCpu {
 
 /**
  * The account app's CPU per dashboard request with no socket, no other process and no scheduling in
- * the figure: each way asked 100 times (4 at a time) per round, the ways in turn, the first round a
- * warm-up. On a shared machine this is the steadier view of what each door costs.
+ * the figure: each way asked 100 times (4 at a time) per round, the ways in turn (each round starting
+ * with the next one), the first round a warm-up. On a shared machine this is the steadier view of what each door costs.
  */
 async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): Promise<InProcessCpu> {
   const config = { ...serviceConfigFromEnv({}), apiPort: 0, publicPort: 0 };
@@ -243,7 +244,9 @@ async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): 
   const cpu = { rest: 0, graphql: 0, graphql_through_yoga: 0 };
   const perRound = 100;
   for (let round = 0; round < rounds; round++) {
-    for (const way of Object.keys(ways) as (keyof InProcessCpu)[]) {
+    // The ways in turn, starting each round with the next one, so none is always first.
+    const order = Object.keys(ways) as (keyof InProcessCpu)[];
+    for (const way of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
       let left = perRound;
       const before = process.cpuUsage();
       await Promise.all(
@@ -270,7 +273,9 @@ async function inProcessCpu(database: OpenedDatabase, key: string, rounds = 6): 
  */
 async function startFloor(where: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'silent', DNS_SERVERS: '127.0.0.1:9', ...where };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/dashboard-floor.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Plain node on the run's transpiled copy, as spawnServer runs the service: under tsx the floor
+  // paid for module hooks the service does not, and the two sides were not alike.
+  const child = spawn(process.execPath, [transpiled('bench/dashboard-floor.ts')], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
@@ -369,10 +374,12 @@ export async function benchDashboard(
     const graphqlRounds: LoadFigures[] = [];
     const floorRounds: LoadFigures[] = [];
     let bodyBytes = 0;
-    // Each round runs the service (REST, then /graphql) and then the floor, each in a fresh process
-    // (embedded PGlite has one owner at a time), so drift on a shared machine hits all three alike.
-    for (let i = 0; i < rounds; i++) {
-      let restBody: unknown;
+    let restBody: unknown;
+    const gqlBody = JSON.stringify({ query: source, operationName });
+    // The service's two doors in one process: REST's GET and the same operation POSTed to /graphql,
+    // both answering the same page (the counts and the first 10 of the 500 domains). `restFirst`
+    // alternates which is measured first, so neither always gets the fresher process.
+    const measureService = async (restFirst: boolean) => {
       const server = await spawnServer({ env: { ...where, RATE_LIMIT_READ_PER_MINUTE: '100000000' } });
       try {
         const restUrl = `${server.apiUrl}/v1/portal/dashboard`;
@@ -386,19 +393,29 @@ export async function benchDashboard(
           method: 'POST' as const,
           connections,
           headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ query: source, operationName }),
+          body: gqlBody,
         };
         const check = await fetch(gqlOptions.url, { method: 'POST', headers: gqlOptions.headers, body: gqlOptions.body });
         // GraphQL's own names: the document selects without aliases (REST's snake_case is made at the door).
-        const checked = (await check.json()) as { data?: { dashboard?: { domainCount?: number } } };
+        const checked = (await check.json()) as { data?: { dashboard?: { domainCount?: number; domainsConnection?: { orders?: { domains?: unknown[] }[] } } } };
         if (checked.data?.dashboard?.domainCount !== 500) throw new Error(`/graphql did not answer the dashboard: ${JSON.stringify(checked).slice(0, 300)}`);
+        // Like with like: /graphql's page holds as many domains as REST's.
+        const domainsOf = (orders: readonly { domains?: readonly unknown[] }[] | undefined) => (orders ?? []).reduce((n, o) => n + (o.domains?.length ?? 0), 0);
+        const restDomains = domainsOf((restBody as { orders?: { domains?: unknown[] }[] }).orders);
+        if (domainsOf(checked.data.dashboard.domainsConnection?.orders) !== restDomains)
+          throw new Error(`/graphql answered ${domainsOf(checked.data.dashboard.domainsConnection?.orders)} domains, REST ${restDomains}: not the same work`);
         // Warm-up (V8, pools, caches) for each target, then the measured runs.
-        for (const warm of [{ url: restUrl, headers }, gqlOptions]) await autocannon({ ...warm, connections, duration: 2 });
-        restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }, server.pid));
-        graphqlRounds.push(await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS }, server.pid));
+        for (const warm of restFirst ? [{ url: restUrl, headers }, gqlOptions] : [gqlOptions, { url: restUrl, headers }])
+          await autocannon({ ...warm, connections, duration: 2 });
+        const measureRest = async () =>
+          restRounds.push(await load('REST GET /v1/portal/dashboard', { url: restUrl, headers, connections, duration: durationS }, server.pid));
+        const measureGraphql = async () => graphqlRounds.push(await load('POST /graphql (same operation)', { ...gqlOptions, duration: durationS }, server.pid));
+        for (const measure of restFirst ? [measureRest, measureGraphql] : [measureGraphql, measureRest]) await measure();
       } finally {
         await server.stop();
       }
+    };
+    const measureFloor = async () => {
       const floor = await startFloor(where);
       try {
         const sample = await fetch(floor.url, { headers });
@@ -408,6 +425,20 @@ export async function benchDashboard(
         floorRounds.push(await load('plain node:http, same work', { url: floor.url, headers, connections, duration: durationS }, floor.pid));
       } finally {
         await floor.stop();
+      }
+    };
+    // Each door in a fresh process (embedded PGlite has one owner at a time). The order alternates
+    // round by round: service then floor with REST first; floor then service with /graphql first;
+    // so a machine's drift within a round does not always favour the same side. The first round
+    // starts with the service, whose REST answer the floor's is checked against.
+    for (let i = 0; i < rounds; i++) {
+      const even = i % 2 === 0;
+      if (even) {
+        await measureService(true);
+        await measureFloor();
+      } else {
+        await measureFloor();
+        await measureService(false);
       }
     }
     const rest = averageRounds(restRounds);
@@ -461,7 +492,7 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
     `  CPU per request in-process (no sockets): REST ${c.rest} ms, /graphql ${c.graphql} ms, /graphql through yoga's HTTP handling (the path before) ${c.graphql_through_yoga} ms`,
   );
   console.log(
-    `  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`,
+    `  load: ${f.connections} connections, ${f.rounds} rounds (REST, /graphql, floor, the order alternating) of ${f.duration_s} s each (figures are their mean), answer ${Math.round(f.body_bytes / 1024)} KB`,
   );
   for (const l of [f.rest, f.graphql, f.floor]) {
     console.log(
@@ -477,5 +508,11 @@ export function printDashboardFigures(f: DashboardBenchFigures): void {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  printDashboardFigures(await benchDashboard());
+  // Outside vitest: the transpiled copy and the migrated templates the test helpers read (bench/outside-vitest.ts).
+  const teardown = await provideOutsideVitest();
+  try {
+    printDashboardFigures(await benchDashboard());
+  } finally {
+    await teardown();
+  }
 }

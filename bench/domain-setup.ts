@@ -20,6 +20,7 @@ import { verificationRecords } from '../test/support/domain-verification.js';
 import { GOOGLE_MX_HOSTS, GOOGLE_SPF_FLAT, googleZoneLines } from '../test/support/google-mail-zone.js';
 import { publishedSetup } from '../test/jobs/jobs-zone.js';
 import { createTestDatabase } from '../test/support/test-database.js';
+import { provideOutsideVitest } from './outside-vitest.js';
 
 /**
  * (i) Setup check of 100 domains: computeDomainSetup (MX, SPF with its lookup count, DKIM, DMARC,
@@ -272,5 +273,11 @@ export async function benchDomainSetup(): Promise<DomainSetupFigures> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await benchDomainSetup(), null, 1));
+  // Outside vitest: the transpiled copy and the migrated templates the test helpers read (bench/outside-vitest.ts).
+  const teardown = await provideOutsideVitest();
+  try {
+    console.log(JSON.stringify(await benchDomainSetup(), null, 1));
+  } finally {
+    await teardown();
+  }
 }

@@ -16,6 +16,7 @@ import { dnsblTestPoints } from '../test/support/dnsbl-test-points.js';
 import { rdapDomain, startTestRdapServer } from '../test/support/rdap-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
 import { builtDomainRecords } from '../test/jobs/jobs-zone.js';
+import { provideOutsideVitest } from './outside-vitest.js';
 
 /**
  * (i) Jobs per second through the queue: 2000 jobs of a real task (fan_out_event for an event that
@@ -180,5 +181,11 @@ export async function benchJobs(): Promise<JobsFigures> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await benchJobs(), null, 1));
+  // Outside vitest: the transpiled copy and the migrated templates the test helpers read (bench/outside-vitest.ts).
+  const teardown = await provideOutsideVitest();
+  try {
+    console.log(JSON.stringify(await benchJobs(), null, 1));
+  } finally {
+    await teardown();
+  }
 }

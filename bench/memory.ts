@@ -8,6 +8,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { seedDemo } from '../admin/seed-demo.js';
 import { spawnServer } from '../test/support/spawn-server.js';
 import { createTestDatabase } from '../test/support/test-database.js';
+import { provideOutsideVitest } from './outside-vitest.js';
 
 /**
  * Resident memory of one real server process: after start, after a warm-up, and after 100,000
@@ -122,5 +123,11 @@ export function printMemoryFigures(f: MemoryBenchFigures): void {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const requests = Number(process.argv[2] ?? 100_000);
-  printMemoryFigures(await benchMemory({ requests }));
+  // Outside vitest: the transpiled copy and the migrated templates the test helpers read (bench/outside-vitest.ts).
+  const teardown = await provideOutsideVitest();
+  try {
+    printMemoryFigures(await benchMemory({ requests }));
+  } finally {
+    await teardown();
+  }
 }

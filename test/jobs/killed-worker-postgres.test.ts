@@ -121,9 +121,10 @@ describe.skipIf(!usingPostgres)(`a worker killed mid-job on PostgreSQL${reason}`
     await waitFor('the build finished', async () => (await state()) === 'waiting_for_dns', 30_000);
     const recoveredMs = Date.now() - killedAt;
     console.info(`killed-worker: SIGKILL to the build finished on another instance in ${recoveredMs} ms (JOB_LEASE_MS ${LEASE_MS})`);
-    // Not at once (the heartbeat must go stale first), and well before graphile-worker's four hours.
+    // Not at once (the heartbeat must go stale first). What freed the job is our lease, not
+    // graphile-worker's four-hour lock timeout: the survivors' log says they unlocked the victim's
+    // worker (checked below; a log line, not a stopwatch: how long it took is printed above).
     expect(recoveredMs).toBeGreaterThanOrEqual(LEASE_MS - 1000);
-    expect(recoveredMs).toBeLessThan(LEASE_MS + 10_000);
 
     // The owner publishes what the setup asks for; the jobs' next check puts the domain live.
     const setup = await me.call(servers.find((s) => s !== victim)!, 'GET', `/v1/domains/${domain}/setup`);

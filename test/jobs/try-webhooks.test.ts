@@ -109,10 +109,13 @@ describe('trying webhooks', () => {
       .values({ id: 'evt_old_one', account_id: account.accountId, type: 'domain.live', data: '{}', created_at: new Date(Date.now() - 31 * 86_400_000) })
       .execute();
     const ids: string[] = [];
+    const base = Date.now();
     for (let i = 0; i < 7; i++) {
-      ids.push((await recordEvent(db, account.accountId, 'domain.live', { domain: `d${i}.example` }))!);
-      // Not a wait for anything: the events need distinct created_at times for the newest-first order.
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      const id = (await recordEvent(db, account.accountId, 'domain.live', { domain: `d${i}.example` }))!;
+      ids.push(id);
+      // Distinct created_at times, 10 ms apart and after the seeded account's own events, for the
+      // newest-first order (set, not waited for).
+      await sql`update events set created_at = ${new Date(base + (i + 1) * 10)} where id = ${id}`.execute(db);
     }
     const get = async (query: string) => {
       const response = await service.api(`/v1/events${query}`, { key: account.key });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { waitFor } from '../support/wait-for.js';
 import { operationTable, toolNameOf } from '../../operations/operation-table.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import type { Scope } from '../../resolvers/auth/scopes.js';
@@ -82,9 +83,17 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function connect(key: string): Promise<Client> {
+/** `answered` holds each GET the client sent (its event stream), settled once the server answered it. */
+async function connect(key: string, answered: Promise<unknown>[] = []): Promise<Client> {
   const client = new Client({ name: 'account-mcp-test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  const recording: typeof fetch = (input, init) => {
+    const response = fetch(input, init);
+    if ((init?.method ?? 'GET') === 'GET') answered.push(response.catch(() => null));
+    return response;
+  };
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } }, fetch: recording }),
+  );
   clients.push(client);
   return client;
 }
@@ -345,10 +354,13 @@ describe('the reading allowance', () => {
 
   it('a client session spends exactly its messages: initialize, initialized, tools/list (its GET is not counted)', async () => {
     const { key } = await createApiKey(h.service.services.db, h.service.demo.accountId, ['read']);
-    const client = await connect(key);
+    const gets: Promise<unknown>[] = [];
+    const client = await connect(key, gets);
     await client.listTools();
-    // The SDK opens its GET stream without waiting; give it time, since it must not count either way.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The SDK opens its GET stream without waiting: wait for the server's answer to it (405), so it has
+    // been counted or not before the allowance is read.
+    await waitFor("the client's GET answered", () => gets.length > 0);
+    await Promise.all(gets);
     const after = await mcpPost(key, list(1));
     await after.arrayBuffer();
     expect(remainingOf(after)).toBe(READ_LIMIT - 4);

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from './wait-for.js';
 
 /** Debian's bind9 (named); .ci/run installs it, and a test needing it fails saying so when it is missing. */
 export const NAMED = '/usr/sbin/named';
@@ -134,27 +135,30 @@ ${zones}
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 15_000;
-  while (!(await answersTcp(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      if (PORT_TAKEN.test(output)) throw new PortTaken(`named could not listen on port ${port}:\n${output}`);
-      throw new Error(`named did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  // Listening comes before the zones are loaded: wait for the port to answer, then for named to say
+  // it is running.
+  const started = await waitFor(
+    'named listening',
+    async () => (child.exitCode !== null ? 'exited' : (await answersTcp(port)) && 'listening'),
+    15_000,
+    100,
+  ).catch(() => 'timed out');
+  if (started !== 'listening') {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    if (PORT_TAKEN.test(output)) throw new PortTaken(`named could not listen on port ${port}:\n${output}`);
+    throw new Error(`named did not start:\n${output}`);
   }
-  // Listening comes before the zones are loaded: wait for named to say it is running.
-  while (!output.includes('running')) {
-    if (Date.now() > deadline) throw new Error(`named did not load its zones:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor('named to load its zones', () => output.includes('running'), 15_000).catch(() => {
+    throw new Error(`named did not load its zones:\n${output}`);
+  });
   return {
     port,
     key,
     output: () => output,
     async stop() {
       child.kill('SIGTERM');
+      // A guard, not a wait: named normally exits at once on SIGTERM; SIGKILL if it has not within 5 s.
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -95,8 +95,25 @@ export interface LocalOnlyContext {
  * pulled a font, script or image from the internet is caught. The requests are watched, not
  * intercepted: interception would turn the HTTP cache off.
  */
+/**
+ * Run in every page before its own scripts: counts the page's fetches started and not yet settled
+ * (`window.__requestsInFlight`) and every fetch started (`window.__requestsStarted`), so a test can
+ * wait for the page's data to have arrived (pageSettled in portal-browser.ts) instead of guessing.
+ */
+const COUNT_REQUESTS_IN_FLIGHT = `(() => {
+  const original = window.fetch;
+  window.__requestsInFlight = 0;
+  window.__requestsStarted = 0;
+  window.fetch = function (...args) {
+    window.__requestsInFlight += 1;
+    window.__requestsStarted += 1;
+    return original.apply(this, args).finally(() => { window.__requestsInFlight -= 1; });
+  };
+})();`;
+
 export async function localOnlyContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<LocalOnlyContext> {
   const context = await browser.newContext(options);
+  await context.addInitScript(COUNT_REQUESTS_IN_FLIGHT);
   await keepRendererAlive(context);
   const offsite: string[] = [];
   context.on('request', (request) => {

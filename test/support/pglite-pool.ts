@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { inject } from 'vitest';
+import { provided } from './provided.js';
 import { IN_MEMORY_START_PARAMS } from '../../db/open-database.js';
 
 /**
@@ -74,7 +74,7 @@ export function pgliteOpened(): number {
 }
 
 async function openFromTemplate(state: Pool): Promise<PGlite> {
-  state.template ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
+  state.template ??= new Blob([readFileSync(provided('pgliteTemplate'))]);
   const database = new PGlite({ loadDataDir: state.template, startParams: [...IN_MEMORY_START_PARAMS] });
   await database.waitReady;
   state.opened += 1;

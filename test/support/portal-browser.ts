@@ -32,12 +32,33 @@ export async function openPortal(
 }
 
 /**
- * Waits until no query on the page is still loading (the pages show "Loading…" in a .loading
- * status until their data arrives): a page's h1 renders before its data, so counting rows right
- * after the h1 would race the answer.
+ * Waits until the page's data has arrived: no fetch in flight (counted by the init script of
+ * localOnlyContext, test/support/browser.ts), no query still showing "Loading…" (.loading), and no
+ * new fetch started across three checks in a row. A page's h1 renders before its data, and a part of
+ * a page may start its query only after another part's answer, so "no .loading now" alone returned
+ * at once when the next query had not started yet (a CI run counted 0 cards that way).
  */
 export async function pageSettled(page: Page): Promise<void> {
-  await page.locator('.loading').first().waitFor({ state: 'detached' });
+  await page.waitForFunction(
+    () => {
+      const w = window as unknown as { __requestsInFlight?: number; __requestsStarted?: number; __settledSeen?: { started: number; times: number } };
+      const quiet = (w.__requestsInFlight ?? 0) === 0 && document.querySelector('.loading') === null;
+      const started = w.__requestsStarted ?? 0;
+      if (!quiet) {
+        w.__settledSeen = undefined;
+        return false;
+      }
+      // Quiet and nothing started since the last check: count it; three in a row are settled.
+      const seen: { started: number; times: number } = w.__settledSeen?.started === started ? w.__settledSeen : { started, times: 0 };
+      seen.times += 1;
+      w.__settledSeen = seen;
+      if (seen.times < 3) return false;
+      w.__settledSeen = undefined;
+      return true;
+    },
+    undefined,
+    { polling: 30 },
+  );
 }
 
 /** Fills the sign-in form and waits for the dashboard's heading and data. */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { provided } from './provided.js';
 
 /** The repository root, so a child starts from the same files whatever the caller's working folder. */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -12,7 +12,7 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
  * (cwd), so relative paths such as ./data mean what they mean to `npm start`.
  */
 export function transpiled(source: string): string {
-  return join(inject('transpiledRoot'), source.replace(/\.ts$/, '.js'));
+  return join(provided('transpiledRoot'), source.replace(/\.ts$/, '.js'));
 }
 
 /**

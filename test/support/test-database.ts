@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { provided } from './provided.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { openDatabase, type OpenedDatabase } from '../../db/open-database.js';
 import { borrowPglite } from './pglite-pool.js';
@@ -39,7 +39,7 @@ export const usingPostgres = Boolean(process.env.DATABASE_URL);
  */
 export function migratedDataDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  execFileSync('tar', ['-xf', inject('pgliteTemplate'), '-C', dir]);
+  execFileSync('tar', ['-xf', provided('pgliteTemplate'), '-C', dir]);
   return dir;
 }
 
@@ -65,7 +65,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   // A copy of the run's migrated template (postgres-template.ts), so the service finds every migration applied.
-  const template = options.empty ? null : inject('postgresTemplate');
+  const template = options.empty ? null : provided('postgresTemplate');
   await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);

@@ -68,6 +68,22 @@ async function openSetup(page: Page): Promise<void> {
 }
 
 /** The record card of one purpose (each card is a list item named after what the record is for). */
+/**
+ * Returns once every request the page has sent so far has reached the test's request listeners: the
+ * page's pending tasks run first (a few message-channel round trips, as React schedules its work; no
+ * timer, since the page's clock is held), then a marker fetch is sent, and the listeners see requests
+ * in the order they were sent. Instead of a fixed wait before checking that no check was sent.
+ */
+async function requestsSentSoFarSeen(page: Page): Promise<void> {
+  await page.evaluate(`(async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = resolve; c.port2.postMessage(0); });
+  })()`);
+  const marker = `/healthz?requests-seen=${Math.random()}`;
+  const seen = page.waitForRequest((request) => request.url().endsWith(marker));
+  await page.evaluate(`void fetch(${JSON.stringify(marker)})`);
+  await seen;
+}
+
 const card = (page: Page, purpose: string) => page.locator(`li.setup-record[data-purpose="${purpose}"]`);
 
 async function statusOf(page: Page, purpose: string): Promise<string | null> {
@@ -266,7 +282,7 @@ describe('the setup page of a domain', () => {
       await page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
         document.dispatchEvent(new Event('visibilitychange'))`);
       await page.clock.runFor(120_000);
-      await page.waitForTimeout(300);
+      await requestsSentSoFarSeen(page);
       expect(checks).toEqual([]);
       expect(await statusOf(page, 'forwarding')).toBe('missing');
       // Shown again: a check was due, so it runs at once; then one per 30 s.
@@ -275,7 +291,7 @@ describe('the setup page of a domain', () => {
       await page.locator('li.setup-record[data-purpose="forwarding"][data-status="verified"]').waitFor();
       expect(checks).toHaveLength(1);
       await page.clock.runFor(25_000);
-      await page.waitForTimeout(300);
+      await requestsSentSoFarSeen(page);
       expect(checks).toHaveLength(1);
       await page.clock.runFor(10_000);
       await waitFor('the next check about 30 s later', async () => (checks.length === 2 ? true : null));
