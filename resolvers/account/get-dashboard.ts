@@ -65,10 +65,6 @@ export interface DashboardSummary {
   readonly mailboxCount: number;
 }
 
-export interface Dashboard extends DashboardSummary {
-  readonly orders: readonly DashboardOrder[];
-}
-
 /**
  * A page of the dashboard's domains, and the same domains grouped by the order that paid for them
  * (an order whose domains span two pages is on both, each time with the domains of that page).
@@ -109,12 +105,6 @@ export async function listDashboardOrders(ctx: Context): Promise<readonly Dashbo
     createdAt: o.created_at,
     domains: byOrder.get(o.id) ?? [],
   }));
-}
-
-/** The whole dashboard in one answer (the deprecated Dashboard.orders, and the REST bench's floor). */
-export async function getDashboard(ctx: Context): Promise<Dashboard> {
-  const [summary, orders] = await Promise.all([getDashboardSummary(ctx), listDashboardOrders(ctx)]);
-  return { ...summary, orders };
 }
 
 /**
