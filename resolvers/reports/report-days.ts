@@ -1,8 +1,7 @@
 import type { Context } from '../context.js';
-import { requireAccountId } from '../auth/require-account.js';
-import { ANALYTICS_PERIODS, parsePeriod, type AnalyticsPeriod } from '../account/get-analytics.js';
+import type { AnalyticsPeriod } from '../account/get-analytics.js';
 import { findDailyReportFigures } from '../../db/dmarc-report-rows.js';
-import { listAccountDomains } from '../../db/domains.js';
+import { daysByDomain } from './days-by-domain.js';
 
 export interface ReportDay {
   /** 'YYYY-MM-DD', the UTC day of the reports' periods. */
@@ -27,27 +26,16 @@ export interface ReportDays {
 }
 
 /** Volume and DMARC pass rate per domain and day over the period, from receivers' DMARC aggregate reports (what the portal charts). */
-export async function getReportDays(rawPeriod: string | null | undefined, ctx: Context): Promise<ReportDays> {
-  const period = parsePeriod(rawPeriod);
-  const accountId = await requireAccountId(ctx);
-  const to = ctx.now();
-  const fromDay = new Date(to.getTime() - (ANALYTICS_PERIODS[period] - 1) * 86_400_000).toISOString().slice(0, 10);
-  const domains = await listAccountDomains(ctx.services.db, accountId);
-  const figures = await findDailyReportFigures(
-    ctx.services.db,
-    domains.map((d) => d.id),
-    fromDay,
+export function getReportDays(rawPeriod: string | null | undefined, ctx: Context): Promise<ReportDays> {
+  return daysByDomain(
+    rawPeriod,
+    ctx,
+    (ids, fromDay) => findDailyReportFigures(ctx.services.db, ids, fromDay),
+    (f): ReportDay => ({
+      day: f.day,
+      messages: f.messages,
+      passed: f.passed,
+      passRate: f.messages > 0 ? Math.round((f.passed / f.messages) * 1000) / 10 : null,
+    }),
   );
-  const byDomain = new Map<number, ReportDay[]>();
-  for (const f of figures) {
-    const days = byDomain.get(f.domain_id) ?? [];
-    days.push({ day: f.day, messages: f.messages, passed: f.passed, passRate: f.messages > 0 ? Math.round((f.passed / f.messages) * 1000) / 10 : null });
-    byDomain.set(f.domain_id, days);
-  }
-  return {
-    period,
-    from: fromDay,
-    to: to.toISOString().slice(0, 10),
-    domains: domains.map((d) => ({ domain: d.domain, days: byDomain.get(d.id) ?? [] })),
-  };
 }

@@ -1,8 +1,7 @@
 import type { Context } from '../context.js';
-import { requireAccountId } from '../auth/require-account.js';
-import { ANALYTICS_PERIODS, parsePeriod, type AnalyticsPeriod } from '../account/get-analytics.js';
+import type { AnalyticsPeriod } from '../account/get-analytics.js';
 import { findDailyTlsFigures } from '../../db/tls-report-policies.js';
-import { listAccountDomains } from '../../db/domains.js';
+import { daysByDomain } from './days-by-domain.js';
 
 export interface TlsReportDay {
   /** 'YYYY-MM-DD', the UTC day of the reports' periods. */
@@ -32,33 +31,19 @@ export interface TlsReportDays {
  * DMARC. A failed session is a sender that could not set up TLS to the domain's MX as its MTA-STS or
  * DANE policy requires.
  */
-export async function getTlsReportDays(rawPeriod: string | null | undefined, ctx: Context): Promise<TlsReportDays> {
-  const period = parsePeriod(rawPeriod);
-  const accountId = await requireAccountId(ctx);
-  const to = ctx.now();
-  const fromDay = new Date(to.getTime() - (ANALYTICS_PERIODS[period] - 1) * 86_400_000).toISOString().slice(0, 10);
-  const domains = await listAccountDomains(ctx.services.db, accountId);
-  const figures = await findDailyTlsFigures(
-    ctx.services.db,
-    domains.map((d) => d.id),
-    fromDay,
+export function getTlsReportDays(rawPeriod: string | null | undefined, ctx: Context): Promise<TlsReportDays> {
+  return daysByDomain(
+    rawPeriod,
+    ctx,
+    (ids, fromDay) => findDailyTlsFigures(ctx.services.db, ids, fromDay),
+    (f): TlsReportDay => {
+      const total = f.successful + f.failed;
+      return {
+        day: f.day,
+        successfulSessions: f.successful,
+        failedSessions: f.failed,
+        successRate: total > 0 ? Math.round((f.successful / total) * 1000) / 10 : null,
+      };
+    },
   );
-  const byDomain = new Map<number, TlsReportDay[]>();
-  for (const f of figures) {
-    const total = f.successful + f.failed;
-    const days = byDomain.get(f.domain_id) ?? [];
-    days.push({
-      day: f.day,
-      successfulSessions: f.successful,
-      failedSessions: f.failed,
-      successRate: total > 0 ? Math.round((f.successful / total) * 1000) / 10 : null,
-    });
-    byDomain.set(f.domain_id, days);
-  }
-  return {
-    period,
-    from: fromDay,
-    to: to.toISOString().slice(0, 10),
-    domains: domains.map((d) => ({ domain: d.domain, days: byDomain.get(d.id) ?? [] })),
-  };
 }
