@@ -63,33 +63,38 @@ export async function advanceDmarcRamp(raw: string, connectionId: number, dryRun
   const record = { type: 'TXT', name: `_dmarc.${row.domain}`, value: after, ttl: facts.read.ttl ?? SETUP_TTL };
   const result = await publishRecords(ctx, connectionId, [record], dryRun);
   const base = { domain: row.domain, connectionId, dryRun, fromStep: from, toStep: to, recordBefore: before, recordAfter: after, changes: result.changes };
-  if (dryRun || !result.journal) return { ...base, applyId: null, stepId: null };
+  const journal = result.journal;
+  if (dryRun || !journal) return { ...base, applyId: null, stepId: null };
 
-  const applyId = await recordSetupApply(ctx, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: result.journal });
-  const passRate = passRateOf(facts.figures.messages, facts.figures.passed);
-  const reason = `${facts.figures.days} days of reports since ${facts.figures.from}, ${passRate ?? 0}% of ${facts.figures.messages} messages passing DMARC, no failing sender of yours.`;
-  const step = await insertDmarcRampStep(db, {
-    account_id: row.account_id,
-    domain: row.domain,
-    kind: 'advanced',
-    from_step: from,
-    to_step: to,
-    record_before: before,
-    record_after: after,
-    apply_id: applyId,
-    automatic,
-    pass_rate: passRate,
-    reason,
-    at: ctx.now(),
-  });
-  await recordEvent(db, row.account_id, 'domain.dmarc_advanced', {
-    domain: row.domain,
-    from_step: from,
-    to_step: to,
-    record: after,
-    apply_id: applyId,
-    automatic,
-    message: `The DMARC policy of ${row.domain} went from ${describeStep(from)} to ${describeStep(to)}${automatic ? ', by the automatic ramp' : ''}: ${reason} If your mail suffers, undo it from the domain's Analytics page (the ramp's timeline).`,
+  // The journal entry, the ramp's step and its event are written together or not at all.
+  const { applyId, step } = await db.transaction().execute(async (trx) => {
+    const applyId = await recordSetupApply(ctx, trx, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: journal });
+    const passRate = passRateOf(facts.figures.messages, facts.figures.passed);
+    const reason = `${facts.figures.days} days of reports since ${facts.figures.from}, ${passRate ?? 0}% of ${facts.figures.messages} messages passing DMARC, no failing sender of yours.`;
+    const step = await insertDmarcRampStep(trx, {
+      account_id: row.account_id,
+      domain: row.domain,
+      kind: 'advanced',
+      from_step: from,
+      to_step: to,
+      record_before: before,
+      record_after: after,
+      apply_id: applyId,
+      automatic,
+      pass_rate: passRate,
+      reason,
+      at: ctx.now(),
+    });
+    await recordEvent(trx, row.account_id, 'domain.dmarc_advanced', {
+      domain: row.domain,
+      from_step: from,
+      to_step: to,
+      record: after,
+      apply_id: applyId,
+      automatic,
+      message: `The DMARC policy of ${row.domain} went from ${describeStep(from)} to ${describeStep(to)}${automatic ? ', by the automatic ramp' : ''}: ${reason} If your mail suffers, undo it from the domain's Analytics page (the ramp's timeline).`,
+    });
+    return { applyId, step };
   });
   return { ...base, applyId, stepId: step.id };
 }

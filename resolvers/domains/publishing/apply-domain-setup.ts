@@ -82,7 +82,9 @@ export async function applyDomainSetup(raw: string, connectionId: number, dryRun
   if (dryRun || result.changes.length === 0)
     return { domain: setup.domain, connectionId, dryRun, changes: result.changes, buildState: setup.buildState, ready: setup.ready, applyId: null, ...none };
   const appliedAt = ctx.now();
-  const applyId = result.journal ? await recordSetupApply(ctx, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: result.journal }) : null;
+  const applyId = result.journal
+    ? await recordSetupApply(ctx, ctx.services.db, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: result.journal })
+    : null;
   // Read again through the connection, with a fresh check context: the request's own remembers the
   // lookups made before the records were published. The zone is the truth at once.
   const fresh = ctx.services.createCheckContext({ budget: ctx.scope().budget, signal: ctx.scope().signal });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { Kysely } from 'kysely';
 import type { Context } from '../../context.js';
+import type { Database } from '../../../db/schema.js';
 import { insertSetupApply } from '../../../db/setup-applies.js';
 import type { DnsPublisher, DnsRecord, JournalRecord, PlannedChange } from './dns-publisher.js';
 import { normalizeRecord, sameRecord } from './plan-changes.js';
@@ -74,12 +76,17 @@ export function inOrder(records: readonly DnsRecord[]): DnsRecord[] {
   return [...records].sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0) || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0) || a.ttl - b.ttl);
 }
 
-/** Journals one publish (kind apply) or revert of the domain; answers the entry's id. */
+/**
+ * Journals one publish (kind apply) or revert of the domain; answers the entry's id. `db` is the
+ * service's database or a transaction, so that what a publish means to other records (a ramp step,
+ * its event) is written with its journal entry or not at all.
+ */
 export async function recordSetupApply(
   ctx: Context,
+  db: Kysely<Database>,
   entry: { accountId: number; domain: string; connectionId: number; rrsets: readonly JournalRRset[]; revertsApplyId?: number },
 ): Promise<number> {
-  const row = await insertSetupApply(ctx.services.db, {
+  const row = await insertSetupApply(db, {
     account_id: entry.accountId,
     domain: entry.domain,
     connection_id: entry.connectionId,

@@ -128,14 +128,19 @@ export async function revertSetupApply(
         )}. ${stillAsApplied ? 'Nothing changed, so the apply is not marked reverted; check the server and revert again.' : 'The zone is now neither as the apply left it nor as it was before; check the server and put the records listed back by hand.'}`,
     );
   }
-  const revertApplyId = await recordSetupApply(ctx, {
-    accountId: row.account_id,
-    domain: row.domain,
-    connectionId: entry.connection_id,
-    rrsets: written,
-    revertsApplyId: applyId,
+  // The revert's journal entry and what it means to the DMARC ramp (its timeline, its event) are
+  // written together, so a failure between them cannot leave a revert the ramp does not know of.
+  const revertApplyId = await db.transaction().execute(async (trx) => {
+    const id = await recordSetupApply(ctx, trx, {
+      accountId: row.account_id,
+      domain: row.domain,
+      connectionId: entry.connection_id,
+      rrsets: written,
+      revertsApplyId: applyId,
+    });
+    await noteRampRevert(trx, { accountId: row.account_id, domain: row.domain, applyId, revertApplyId: id, at }, rampNote);
+    return id;
   });
-  await noteRampRevert(db, { accountId: row.account_id, domain: row.domain, applyId, revertApplyId, at }, rampNote);
   const fresh = ctx.services.createCheckContext({ budget: ctx.scope().budget, signal: ctx.scope().signal });
   const after = await checkDomainSetup(row.domain, { ...ctx, checks: () => fresh });
   return {
