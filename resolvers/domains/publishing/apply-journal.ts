@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { insertSetupApply } from '../../../db/setup-applies.js';
-import type { DnsPublisher, DnsRecord, JournalRecord, PlannedChange } from './dns-publisher.js';
+import type { DnsPublisher, DnsRecord, JournalRecord, PlannedChange } from '../../../clients/dns-publishing/dns-publisher.js';
 import { normalizeRecord, sameRecord } from './plan-changes.js';
 
 /**
