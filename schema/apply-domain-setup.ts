@@ -1,7 +1,7 @@
 import { builder } from './builder.js';
 import { BuildStateEnum } from './domain-setup.js';
 import { applyDomainSetup, type AppliedSetup } from '../resolvers/domains/publishing/apply-domain-setup.js';
-import type { DnsRecord, PlannedChange } from '../resolvers/domains/publishing/dns-publisher.js';
+import type { DnsRecord, PlannedChange } from '../clients/dns-publishing/dns-publisher.js';
 
 const CHANGE_ACTIONS = ['add', 'replace'] as const;
 

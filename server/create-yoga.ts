@@ -13,6 +13,7 @@ import { useJitErrorLocations } from './jit-error-locations.js';
 import { refuseBadVariables } from './refuse-bad-variables.js';
 import { maskEchoedLiterals } from './mask-echoed-literals.js';
 import { useGraphqlDoorAnswers, type GraphqlDoorServerContext } from './graphql-http-plugin.js';
+import { useSessionCsrfPrevention } from './session-csrf.js';
 
 export interface YogaServerContext extends GraphqlDoorServerContext {
   readonly appContext: Context;
@@ -61,6 +62,9 @@ export function createGraphqlServer(options: {
     context: ({ appContext }) => appContext,
     maskedErrors: { maskError },
     plugins: [
+      // yoga's CSRF prevention for requests signed in by the portal's session cookie: a GET, form or
+      // text/plain request must carry x-graphql-yoga-csrf (session-csrf.ts; the door's stricter rules answer first).
+      useSessionCsrfPrevention(),
       EnvelopArmorPlugin({
         maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
         maxAliases: { n: GRAPHQL_LIMITS.maxAliases },

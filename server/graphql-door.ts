@@ -3,7 +3,6 @@ import { createContext } from '../resolvers/context.js';
 import type { GraphQLParams } from 'graphql-yoga';
 import type { Yoga } from './create-yoga.js';
 import type { RequestInfo } from './serve-http.js';
-import { ApiError } from '../operations/api-error.js';
 import { graphqlAnswerOf } from './graphql-error-words.js';
 import type { RateLimitClass, RateLimitOutcome } from '../resolvers/limits/rate-limits.js';
 import { rateLimitHeaders } from '../resolvers/limits/door-policy.js';
@@ -11,9 +10,9 @@ import { admitGraphqlRequest } from './admit-caller.js';
 import { operationTable } from '../operations/operation-table.js';
 import { errorResponse } from '../operations/json-response.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
-import { sessionTokenOf } from '../resolvers/people/sessions.js';
 import { jsonTooDeep, tooDeepError } from '../operations/parse-json-bounded.js';
-import { accountCorsHeaders, CSRF_HEADER, isPortalOrigin } from './account-cors.js';
+import { accountCorsHeaders } from './account-cors.js';
+import { cookieSessionOf, crossSiteSessionRefusal, missingCsrfHeaderRefusal, runsOperation } from './session-csrf.js';
 import type { Context } from '../resolvers/context.js';
 
 /**
@@ -57,38 +56,21 @@ export async function handleGraphql(
 async function answerGraphql(yoga: Yoga, services: Services, request: Request, info: RequestInfo, readByDoor: boolean): Promise<Response> {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { 'content-length': '0' } });
   const authorization = request.headers.get('authorization');
-  // Only without a key does the cookie count; then the request must show it was made by script on a
-  // page allowed to set headers (a cross-site form cannot), as yoga's CSRF prevention asks.
-  const sessionToken = authorization === null ? sessionTokenOf(request.headers.get('cookie')) : null;
+  // Only without a key does the cookie count; then the request must come from the portal's own pages
+  // and show it was made by script allowed to set headers (session-csrf.ts: yoga's CSRF prevention,
+  // and our stricter rules answered here, before anything is spent).
+  const sessionToken = cookieSessionOf(request);
   const url = info.url ?? new URL(request.url);
-  const origin = request.headers.get('origin');
-  if (sessionToken && origin !== null && !isPortalOrigin(origin, request, services.config.apiUrl)) {
-    // A browser sends the cookie from a sibling subdomain too (same site): only the portal's pages sign in by it.
-    return errorResponse(
-      new ApiError(
-        403,
-        'cross_site_request',
-        `A page at ${origin.slice(0, 100)} cannot call /graphql as the person signed in to the portal; call it with an API key ("Authorization: Bearer <key>") instead.`,
-      ),
-      info.requestId,
-    );
-  }
-  const runsOperation = request.method === 'POST' || url.searchParams.has('query');
+  const crossSite = sessionToken ? crossSiteSessionRefusal(request, services.config.apiUrl) : null;
+  if (crossSite) return errorResponse(crossSite, info.requestId);
+  const runs = runsOperation(request, url);
   // The body, read once: the bytes go on to yoga when it answers, the text to everything else.
   const bytes = request.method === 'POST' ? await request.arrayBuffer() : null;
   const text = bytes ? UTF8.decode(bytes) : null;
   // Variables nested thousands deep would overflow input coercion's recursion: refused in our words first.
   if (text !== null && jsonTooDeep(text)) return errorResponse(tooDeepError(), info.requestId);
-  if (sessionToken && runsOperation && !request.headers.has(CSRF_HEADER)) {
-    return errorResponse(
-      new ApiError(
-        403,
-        'csrf_header_missing',
-        `A request signed in by the session cookie must carry the "${CSRF_HEADER}" header (any value); send it with every GraphQL request from the portal, or use an API key instead.`,
-      ),
-      info.requestId,
-    );
-  }
+  const noHeader = sessionToken && runs ? missingCsrfHeaderRefusal(request) : null;
+  if (noHeader) return errorResponse(noHeader, info.requestId);
   const appContext = createContext(services, {
     authorization,
     sessionToken,
@@ -102,7 +84,7 @@ async function answerGraphql(yoga: Yoga, services: Services, request: Request, i
   let outcome: RateLimitOutcome | null;
   try {
     // The door policy (admit-caller.ts): the caller (key, portal session or address) and its spend, once.
-    outcome = await admitGraphqlRequest(appContext, runsOperation ? graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS) : null);
+    outcome = await admitGraphqlRequest(appContext, runs ? graphqlSpend(single ? [single.params] : paramsOf(request, url, text), FIELD_CLASS) : null);
   } catch (error) {
     const answer = graphqlAnswerOf(error);
     if (answer) return errorResponse(answer, info.requestId);

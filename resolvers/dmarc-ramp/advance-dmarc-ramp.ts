@@ -10,7 +10,7 @@ import { createPublisherLookup } from '../domains/publishing/publisher-lookup.js
 import { publishRecords } from '../domains/publishing/publish-records.js';
 import { recordSetupApply } from '../domains/publishing/apply-journal.js';
 import { requireVerifiedDomain } from '../domains/publishing/require-verified-domain.js';
-import type { PlannedChange } from '../domains/publishing/dns-publisher.js';
+import type { PlannedChange } from '../../clients/dns-publishing/dns-publisher.js';
 import { gatherRampFacts } from './get-dmarc-ramp.js';
 import { judgeRampReadiness, passRateOf } from './ramp-readiness.js';
 import { describeStep, raiseDmarc, stepOf, type RampStep } from './ramp-steps.js';

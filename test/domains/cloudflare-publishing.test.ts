@@ -4,7 +4,7 @@ import { createContext } from '../../resolvers/context.js';
 import { publishRecords } from '../../resolvers/domains/publishing/publish-records.js';
 import { DomainError } from '../../resolvers/domain-error.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
-import type { DnsRecord } from '../../resolvers/domains/publishing/dns-publisher.js';
+import type { DnsRecord } from '../../clients/dns-publishing/dns-publisher.js';
 import { startFakeCloudflare, type FakeCloudflare } from '../support/fake-cloudflare.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 

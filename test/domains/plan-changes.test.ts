@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../resolvers/domains/publishing/plan-changes.js';
-import type { DnsRecord } from '../../resolvers/domains/publishing/dns-publisher.js';
+import type { DnsRecord } from '../../clients/dns-publishing/dns-publisher.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
 
 const mx = (value: string, priority: number, name = 'example.com'): DnsRecord => ({ type: 'MX', name, value, ttl: 3600, priority });

@@ -6,7 +6,7 @@ import { publishRecords } from '../../resolvers/domains/publishing/publish-recor
 import { DomainError } from '../../resolvers/domain-error.js';
 import { restAnswerOf } from '../../rest/rest-error-words.js';
 import type { ApiError } from '../../operations/api-error.js';
-import type { DnsRecord } from '../../resolvers/domains/publishing/dns-publisher.js';
+import type { DnsRecord } from '../../clients/dns-publishing/dns-publisher.js';
 import { askBind, startBindServer, type BindServer } from '../support/bind-server.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 

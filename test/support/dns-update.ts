@@ -1,14 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import dnsPacket from 'dns-packet';
 import type { Answer, DecodedPacket } from 'dns-packet';
-import { encodeName, lastRecordOffset, readName } from '../../resolvers/domains/publishing/dns-wire.js';
+import { encodeName, lastRecordOffset, readName } from '../../clients/dns-publishing/dns-wire.js';
 import type { ZoneRecord } from './dns-server.js';
 
 /**
  * The server side of RFC 2136 dynamic update signed with TSIG (RFC 8945), for the test DNS server
  * and `npm run dev-dns`: a request's signature checked against the one key, the answer signed over
  * the request's MAC, and an UPDATE's prerequisite-free changes applied to the served records, all or
- * nothing. Enough to take what our publisher sends (resolvers/domains/publishing/rfc2136-publisher.ts),
+ * nothing. Enough to take what our publisher sends (clients/dns-publishing/rfc2136-publisher.ts),
  * and what `nsupdate -y` sends for the same changes.
  */
 export interface TsigServerKey {

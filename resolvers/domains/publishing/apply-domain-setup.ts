@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { computeDomainSetup, type SetupEnvironment } from '../setup/compute-domain-setup.js';
 import { checkDomainSetup, findSetupDomain, setupEnvironment } from '../setup/get-domain-setup.js';
 import type { BuildState, WantedRecordWithStatus } from '../setup/setup-record.js';
-import type { DnsRecord, PlannedChange } from './dns-publisher.js';
+import type { DnsRecord, PlannedChange } from '../../../clients/dns-publishing/dns-publisher.js';
 import { publishRecords } from './publish-records.js';
 import { requireVerifiedDomain } from './require-verified-domain.js';
 import { recordSetupApply } from './apply-journal.js';

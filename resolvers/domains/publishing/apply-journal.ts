@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.js';
 import type { Database } from '../../../db/schema.js';
 import { insertSetupApply } from '../../../db/setup-applies.js';
-import type { DnsPublisher, DnsRecord, JournalRecord, PlannedChange } from './dns-publisher.js';
+import type { DnsPublisher, DnsRecord, JournalRecord, PlannedChange } from '../../../clients/dns-publishing/dns-publisher.js';
 import { normalizeRecord, sameRecord } from './plan-changes.js';
 
 /**

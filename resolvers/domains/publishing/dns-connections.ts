@@ -12,10 +12,11 @@ import {
   insertDnsConnection,
 } from '../../../db/dns-connections.js';
 import type { DnsConnectionRow } from '../../../db/schema.js';
-import type { DnsPublisher } from './dns-publisher.js';
-import { vetDnsServer, vetDnsServerPort } from './dns-server-address.js';
-import { createRfc2136Publisher } from './rfc2136-publisher.js';
-import type { TsigAlgorithm } from './tsig.js';
+import type { DnsPublisher } from '../../../clients/dns-publishing/dns-publisher.js';
+import { vetDnsServer, vetDnsServerPort } from '../../../clients/dns-publishing/dns-server-address.js';
+import { createRfc2136Publisher } from '../../../clients/dns-publishing/rfc2136-publisher.js';
+import type { TsigAlgorithm } from '../../../clients/dns-publishing/tsig.js';
+import { refusalsAsDomainErrors, withDomainErrors } from './publisher-refusals.js';
 
 export const DNS_CONNECTION_KINDS = ['rfc2136', 'cloudflare'] as const;
 export type DnsConnectionKind = (typeof DNS_CONNECTION_KINDS)[number];
@@ -125,12 +126,15 @@ export async function openDnsPublisher(ctx: Context, connectionId: number): Prom
   const { allowPrivateAddresses, allowedPorts, cloudflareApiBase, timeoutMs } = ctx.services.publishing;
   if (connection.kind === 'rfc2136') {
     const s = Rfc2136Stored.parse(JSON.parse(row.settings));
-    return { connection, publisher: createRfc2136Publisher(s, Buffer.from(secret, 'base64'), { allowPrivateAddresses, allowedPorts, timeoutMs }) };
+    return {
+      connection,
+      publisher: withDomainErrors(createRfc2136Publisher(s, Buffer.from(secret, 'base64'), { allowPrivateAddresses, allowedPorts, timeoutMs })),
+    };
   }
   // Cloudflare's SDK is the heaviest package we load (about half a second of CPU): loaded when a
   // Cloudflare connection is first used, not at every start.
-  const { createCloudflarePublisher } = await import('./cloudflare-publisher.js');
-  return { connection, publisher: createCloudflarePublisher(secret, { apiBase: cloudflareApiBase, timeoutMs }) };
+  const { createCloudflarePublisher } = await import('../../../clients/dns-publishing/cloudflare-publisher.js');
+  return { connection, publisher: withDomainErrors(createCloudflarePublisher(secret, { apiBase: cloudflareApiBase, timeoutMs })) };
 }
 
 function checkLabel(label: string | null | undefined): string | null {
@@ -170,7 +174,7 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
   const port = input.port ?? 53;
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new DomainError('invalid_port', `"port" is a whole number from 1 to 65535 (53 when left out), not ${port}.`);
-  vetDnsServerPort(port, ctx.services.publishing.allowedPorts);
+  await refusalsAsDomainErrors(async () => vetDnsServerPort(port, ctx.services.publishing.allowedPorts));
   const keyName = (input.keyName ?? '').trim().replace(/\.$/, '').toLowerCase();
   if (!KEY_NAME.test(keyName))
     throw new DomainError(
@@ -190,8 +194,8 @@ async function checkRfc2136(input: DnsConnectionInput, ctx: Context): Promise<{ 
       'invalid_secret',
       `The TSIG secret decodes to ${bytes} bytes; a key of 16 to 512 bytes is needed (tsig-keygen makes 32 for hmac-sha256).`,
     );
-  // SSRF: the server must be a public address now, and is vetted again at each use (dns-server-address.ts).
-  await vetDnsServer(server, ctx.services.publishing.allowPrivateAddresses);
+  // SSRF: the server must be a public address now, and is vetted again at each use (clients/dns-publishing/dns-server-address.ts).
+  await refusalsAsDomainErrors(() => vetDnsServer(server, ctx.services.publishing.allowPrivateAddresses));
   return { settings: { server, port, keyName, algorithm }, secret };
 }
 

@@ -1,7 +1,7 @@
 import { DomainError, operation, sentence } from '../../domain-error.js';
 import { spfTermKey, spfTerms } from '../setup/merge-spf.js';
 import { reportUriAddress } from '../setup/merge-dmarc.js';
-import type { DnsRecord } from './dns-publisher.js';
+import type { DnsRecord } from '../../../clients/dns-publishing/dns-publisher.js';
 
 const POLICY_RANK: Record<string, number> = { none: 0, quarantine: 1, reject: 2 };
 /** The way out of a refused publish: check the domain's setup again and apply the record the check shows. */

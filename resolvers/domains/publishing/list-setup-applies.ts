@@ -4,7 +4,7 @@ import type { SetupApplyRow } from '../../../db/schema.js';
 import { invalidCursor, numericCursor, pageOf, readPageArgs, type Page, type PageArgs } from '../../pagination.js';
 import { findSetupDomain } from '../setup/get-domain-setup.js';
 import { readJournal, recordsLeaving, type JournalRRset } from './apply-journal.js';
-import type { DnsRecord } from './dns-publisher.js';
+import type { DnsRecord } from '../../../clients/dns-publishing/dns-publisher.js';
 
 /** One RRset of a journal entry as the doors show it: before and after, and what left and came. */
 export interface SetupApplyChange extends JournalRRset {

@@ -1,4 +1,4 @@
-import type { DnsRecord, PlannedChange } from './dns-publisher.js';
+import { normalizeName, type DnsRecord, type PlannedChange } from '../../../clients/dns-publishing/dns-publisher.js';
 import { refuseBesideAlias, refuseLosingCustomerRecords } from './keeps-customer-records.js';
 
 /**
@@ -88,10 +88,6 @@ export function normalizeRecord(record: DnsRecord): DnsRecord {
     ttl: record.ttl,
     ...(record.priority !== undefined && { priority: record.priority }),
   };
-}
-
-export function normalizeName(name: string): string {
-  return name.trim().toLowerCase().replace(/\.$/, '');
 }
 
 function keyOf(record: DnsRecord): string {

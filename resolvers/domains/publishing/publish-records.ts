@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import type { DnsRecord, PlannedChange } from './dns-publisher.js';
+import type { DnsRecord, PlannedChange } from '../../../clients/dns-publishing/dns-publisher.js';
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord, planChanges } from './plan-changes.js';
 import { journalOf, type JournalRRset } from './apply-journal.js';

@@ -4,7 +4,7 @@ import type { DnsAnswer, DnsFailureKind, DnsLookup, DnsRecordType } from '../../
 import { normaliseQuestionName } from '../../../clients/dns/create-dns-lookup.js';
 import { answerFromReply } from '../../../clients/dns/answer-from-reply.js';
 import { withinZone } from '../../../clients/dns/zone-lookup.js';
-import type { DnsPublisher, DnsRecord } from './dns-publisher.js';
+import type { DnsPublisher, DnsRecord } from '../../../clients/dns-publishing/dns-publisher.js';
 
 /** The types a publisher reads; anything else in the zone is asked of `base`. */
 const READ_TYPES = new Set<DnsRecordType>(['A', 'AAAA', 'MX', 'TXT', 'CNAME']);

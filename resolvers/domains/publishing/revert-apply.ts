@@ -4,7 +4,7 @@ import { claimSetupApplyRevert, findSetupApply, listStandingAppliesAfter, releas
 import { checkDomainSetup, findSetupDomain } from '../setup/get-domain-setup.js';
 import type { BuildState } from '../setup/setup-record.js';
 import { inOrder, ofType, readJournal, recordSetupApply, recordsLeaving, sameRRset, withStrings, type JournalRRset } from './apply-journal.js';
-import type { DnsPublisher, DnsRecord, JournalRecord } from './dns-publisher.js';
+import type { DnsPublisher, DnsRecord, JournalRecord } from '../../../clients/dns-publishing/dns-publisher.js';
 import { openDnsPublisher } from './dns-connections.js';
 import { normalizeRecord } from './plan-changes.js';
 import { changeOf, type SetupApplyChange } from './list-setup-applies.js';

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { DomainError } from '../../domain-error.js';
-import { addressRefusal } from '../../../clients/http/address-refusal.js';
+import { DnsPublishingError } from './publishing-error.js';
+import { addressRefusal } from '../http/address-refusal.js';
 
 /**
  * Where a customer's DNS server may be: a public unicast address, given as such or as a host name
@@ -23,13 +23,16 @@ export async function vetDnsServer(server: string, allowPrivate: boolean): Promi
       addresses = [];
     }
     if (addresses.length === 0)
-      throw new DomainError('dns_server_refused', `${host} does not resolve to an address; send the DNS server's IP address or a host name that resolves.`);
+      throw new DnsPublishingError(
+        'dns_server_refused',
+        `${host} does not resolve to an address; send the DNS server's IP address or a host name that resolves.`,
+      );
   }
   if (!allowPrivate) {
     for (const address of addresses) {
       const refusal = addressRefusal(address);
       if (refusal)
-        throw new DomainError(
+        throw new DnsPublishingError(
           'dns_server_refused',
           `${host === address ? host : `${host} resolves to ${address}, which`} is not a public address (${refusal}); a DNS connection's server must be reachable on the internet.`,
         );
@@ -45,7 +48,7 @@ export async function vetDnsServer(server: string, allowPrivate: boolean): Promi
  */
 export function vetDnsServerPort(port: number, allowedPorts: readonly number[] | null): void {
   if (allowedPorts === null || allowedPorts.includes(port)) return;
-  throw new DomainError(
+  throw new DnsPublishingError(
     'dns_server_port_refused',
     `This service connects to DNS servers on port ${allowedPorts.join(', ')} only, not ${port}; send "port": ${allowedPorts[0] ?? 53} (or leave it out for 53), or ask the operator to allow port ${port} (DNS_CONNECTIONS_PORTS).`,
   );

@@ -1,12 +1,11 @@
 import { randomInt } from 'node:crypto';
 import dnsPacket, { type Answer, type DecodedPacket } from 'dns-packet';
-import { DomainError } from '../../domain-error.js';
-import type { DnsPublisher, DnsRecord, PlannedChange } from './dns-publisher.js';
+import { DnsPublishingError } from './publishing-error.js';
+import { normalizeName, type DnsPublisher, type DnsRecord, type PlannedChange } from './dns-publisher.js';
 import { CLASS_IN, CLASS_NONE, encodeHeader, encodeQuestion, encodeRecord } from './dns-wire.js';
 import { exchangeOverTcp } from './dns-tcp-exchange.js';
 import { vetDnsServer, vetDnsServerPort } from './dns-server-address.js';
 import { signMessage, verifyAnswer, type TsigAlgorithm, type TsigKey } from './tsig.js';
-import { normalizeName } from './plan-changes.js';
 
 export interface Rfc2136Settings {
   readonly server: string;
@@ -38,7 +37,7 @@ interface Answered {
 
 /**
  * One TSIG-signed exchange with the connection's server over TCP: the answer, its RCODE and whether
- * it was signed; a refused key, no answer or a bad answer is a DomainError.
+ * it was signed; a refused key, no answer or a bad answer is a DnsPublishingError.
  */
 function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: Rfc2136Options): (message: Buffer) => Promise<Answered> {
   const where = `${settings.server} port ${settings.port}`;
@@ -71,7 +70,7 @@ function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: 
       // checking the key) is a failed answer, never taken as what the zone holds: the caller refuses.
       if (verdict.error === null && (rcode === 'SERVFAIL' || rcode === 'REFUSED')) return { rcode, packet, signed: false };
       if (verdict.error !== null || rcode === 'NOTAUTH')
-        throw new DomainError(
+        throw new DnsPublishingError(
           'tsig_key_refused',
           `The DNS server ${where} refused the TSIG key "${settings.keyName}" (${verdict.error ?? rcode}): check the key name, algorithm and secret against the server's key${verdict.error === 'BADTIME' ? ', and both clocks' : ''}. Nothing was changed.`,
         );
@@ -87,19 +86,19 @@ function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: 
    * So every such failure is one kind, answered at the exchange's deadline. An operator who allows
    * private addresses runs their own servers and is told the cause at once.
    */
-  async function unanswered(deadline: number, cause: string): Promise<DomainError> {
-    if (options.allowPrivateAddresses) return new DomainError('dns_server_unreachable', `The DNS server ${where} ${cause}. Nothing was changed.`);
+  async function unanswered(deadline: number, cause: string): Promise<DnsPublishingError> {
+    if (options.allowPrivateAddresses) return new DnsPublishingError('dns_server_unreachable', `The DNS server ${where} ${cause}. Nothing was changed.`);
     const left = deadline - performance.now();
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
-    return new DomainError(
+    return new DnsPublishingError(
       'dns_server_unreachable',
       `The DNS server ${where} did not answer a signed DNS message; check the connection's server, port and key, and that the server accepts DNS over TCP from this service. Nothing was changed.`,
     );
   }
 
-  async function badAnswer(deadline: number, reason: string): Promise<DomainError> {
+  async function badAnswer(deadline: number, reason: string): Promise<DnsPublishingError> {
     if (!options.allowPrivateAddresses) return unanswered(deadline, reason);
-    return new DomainError(
+    return new DnsPublishingError(
       'dns_server_bad_answer',
       `The DNS server ${where} answered, but ${reason}; check that the connection points at the zone's primary server.`,
     );
@@ -109,8 +108,8 @@ function createSignedExchange(settings: Rfc2136Settings, key: TsigKey, options: 
 }
 
 /** The server does not serve the zone that holds `name`. */
-function notServed(where: string, name: string, rcode: string): DomainError {
-  return new DomainError(
+function notServed(where: string, name: string, rcode: string): DnsPublishingError {
+  return new DnsPublishingError(
     'dns_zone_not_served',
     `The DNS server ${where} does not answer for ${name} (${rcode}): point the connection at the primary server of the zone that holds ${name}.`,
   );
@@ -153,7 +152,7 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
       // A failed read (SERVFAIL, or a REFUSED the server did not sign) is not an empty name: nothing
       // may be planned over it. A signed REFUSED is the server saying it does not serve the zone.
       if (rcode === 'SERVFAIL' || (rcode === 'REFUSED' && !signed))
-        throw new DomainError(
+        throw new DnsPublishingError(
           'dns_lookup_failed',
           `the DNS server ${where} ${rcode === 'SERVFAIL' ? 'failed' : 'refused'} to look up ${type.toUpperCase()} ${wanted} (${rcode})`,
         );
@@ -179,12 +178,12 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
         const { rcode } = await ask(message);
         if (rcode === 'REFUSED' || rcode === 'NOTZONE')
-          throw new DomainError(
+          throw new DnsPublishingError(
             'dns_update_refused',
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change the names and types being published. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new DomainError(
+          throw new DnsPublishingError(
             'dns_update_failed',
             `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
           );
@@ -213,12 +212,12 @@ export function createRfc2136Publisher(settings: Rfc2136Settings, secret: Buffer
         const message = Buffer.concat([encodeHeader(randomInt(0, 65536), OPCODE_UPDATE, [1, 0, records.length, 0]), encodeQuestion(zone, 'SOA'), ...records]);
         const { rcode } = await ask(message);
         if (rcode === 'REFUSED' || rcode === 'NOTZONE')
-          throw new DomainError(
+          throw new DnsPublishingError(
             'dns_update_refused',
             `The DNS server ${where} refused the update to zone ${zone} (${rcode}): its update-policy (or allow-update) must let key "${settings.keyName}" change these names and types. Nothing was changed in ${zone}.`,
           );
         if (rcode !== 'NOERROR')
-          throw new DomainError(
+          throw new DnsPublishingError(
             'dns_update_failed',
             `The DNS server ${where} could not apply the update to zone ${zone} (${rcode}); try again later. Nothing was changed in ${zone}.`,
           );

@@ -1,7 +1,6 @@
 import Cloudflare, { APIConnectionError, APIError, AuthenticationError, PermissionDeniedError } from 'cloudflare';
-import { DomainError } from '../../domain-error.js';
-import type { DnsPublisher, DnsRecord, PlannedChange } from './dns-publisher.js';
-import { normalizeName } from './plan-changes.js';
+import { DnsPublishingError } from './publishing-error.js';
+import { normalizeName, type DnsPublisher, type DnsRecord, type PlannedChange } from './dns-publisher.js';
 
 /** Cloudflare's own address; CLOUDFLARE_API_BASE points the SDK at another (the tests' fake). */
 export const CLOUDFLARE_API = 'https://api.cloudflare.com/client/v4';
@@ -52,7 +51,7 @@ export function createCloudflarePublisher(token: string, options: CloudflareOpti
         return found;
       }
     }
-    throw new DomainError(
+    throw new DnsPublishingError(
       'dns_zone_not_served',
       `No Cloudflare zone holding ${name} is reachable with this connection's token: add the zone to the Cloudflare account, or make a token whose zone resources include it.`,
     );
@@ -165,18 +164,18 @@ async function call<T>(run: () => Promise<T>, zone?: string): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof AuthenticationError || error instanceof PermissionDeniedError)
-      throw new DomainError(
+      throw new DnsPublishingError(
         'cloudflare_token_refused',
         `Cloudflare refused the connection's API token (${error.status}): make a token with the Zone > DNS > Edit permission on the zone, and create the connection again with it. Nothing was changed.`,
       );
     if (error instanceof APIConnectionError)
-      throw new DomainError('dns_provider_unreachable', "Cloudflare's API did not answer; try again in a minute. Nothing was changed.");
+      throw new DnsPublishingError('dns_provider_unreachable', "Cloudflare's API did not answer; try again in a minute. Nothing was changed.");
     if (error instanceof APIError) {
       const first = error.errors[0];
       const said = first ? ` (${first.code}: ${(first.message ?? '').slice(0, 160)})` : '';
       if (typeof error.status === 'number' && error.status >= 400 && error.status < 500)
-        throw new DomainError('dns_update_refused', `Cloudflare refused the change${zone ? ` to zone ${zone}` : ''}${said}; nothing was changed.`);
-      throw new DomainError('dns_provider_failed', `Cloudflare answered ${error.status ?? 'an error'}${said}; try again later. Nothing was changed.`);
+        throw new DnsPublishingError('dns_update_refused', `Cloudflare refused the change${zone ? ` to zone ${zone}` : ''}${said}; nothing was changed.`);
+      throw new DnsPublishingError('dns_provider_failed', `Cloudflare answered ${error.status ?? 'an error'}${said}; try again later. Nothing was changed.`);
     }
     throw error;
   }

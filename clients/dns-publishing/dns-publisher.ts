@@ -21,7 +21,7 @@ export interface PlannedChange {
 /**
  * A customer's DNS provider, reached through one of their connections (RFC 2136 with TSIG, or
  * Cloudflare's API). readRecords answers what the provider serves now at one name and type;
- * applyChanges makes every change or none (a provider refusal throws an DomainError and leaves the
+ * applyChanges makes every change or none (a provider refusal throws a DnsPublishingError and leaves the
  * zone as it was where the provider allows: RFC 2136 updates are one atomic message).
  */
 export interface DnsPublisher {
@@ -29,7 +29,7 @@ export interface DnsPublisher {
   applyChanges(changes: readonly PlannedChange[]): Promise<void>;
   /**
    * Removes `remove` and adds `add` (each zone in one change, as applyChanges): how a revert puts an
-   * apply's RRsets back (apply-journal.ts). Every record in `remove` was read through this publisher
+   * apply's RRsets back (resolvers/domains/publishing/apply-journal.ts). Every record in `remove` was read through this publisher
    * first; a TXT in `add` with `strings` is written as exactly those character-strings.
    */
   rewriteRecords(remove: readonly DnsRecord[], add: readonly JournalRecord[]): Promise<void>;
@@ -40,4 +40,9 @@ export interface DnsPublisher {
 /** A record as the apply journal keeps it: a TXT also with its character-strings as served (base64 each), so a revert writes back the same bytes. */
 export interface JournalRecord extends DnsRecord {
   readonly strings?: readonly string[];
+}
+
+/** A name as publishers read and write it: lower case, without the trailing dot. */
+export function normalizeName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
 }
