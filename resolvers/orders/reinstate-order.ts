@@ -53,7 +53,11 @@ export async function reinstateOrder(orderId: number, rawKey: string | null | un
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
   const claim = await waitForClaim(ctx, accountId, key, hashOf({ operation: 'reinstate_order', orderId }));
-  if (claim.kind === 'done') return { ...(JSON.parse(claim.response) as ReinstatedOrder), replayed: true };
+  if (claim.kind === 'done') {
+    // The answer this key stored when it finished (written by recordReinstatement below).
+    const stored: ReinstatedOrder = JSON.parse(claim.response);
+    return { ...stored, replayed: true };
+  }
   let subscription: SubscriptionResult | null = null;
   try {
     const order = await findReinstatableOrder(db, accountId, orderId, ctx.now());

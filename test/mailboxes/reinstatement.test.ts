@@ -104,7 +104,7 @@ beforeAll(async () => {
   await mcp.connect(
     new StreamableHTTPClientTransport(new URL(`${h.service.apiUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${h.service.demo.key}` } } }),
   );
-}, 120_000);
+}, 240_000);
 afterAll(async () => {
   await mcp?.close();
   await h?.close();
@@ -195,7 +195,7 @@ describe('reinstating a cancelled order within its grace period', () => {
   it('without an Idempotency-Key, or for an order that is not the caller’s: refused, nothing charged', async () => {
     const before = chargesOf();
     const missing = await reinstate(placed.gql.order_id, null);
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(422);
     expect(missing.body.code).toBe('idempotency_key_missing');
     const unknown = await reinstate(999_999, 'reinstate-unknown-1');
     expect(unknown.status).toBe(404);
@@ -220,7 +220,7 @@ describe('reinstating a cancelled order within its grace period', () => {
     // The same key again: the declined attempt charged nothing and left the key free.
     const answer = await graphql(h.service, REINSTATE_GQL, { id: placed.gql.order_id, key: 'reinstate-gql-0001' });
     expect(answer.body.errors).toBeUndefined();
-    expect(answer.body.data.reinstateOrder).toMatchObject({ orderId: placed.gql.order_id, status: 'ACTIVE', mailboxesToReactivate: 2, replayed: false });
+    expect(answer.body.data.reinstateOrder).toMatchObject({ orderId: placed.gql.order_id, status: 'active', mailboxesToReactivate: 2, replayed: false });
     expect(chargesOf()).toBe(before + 1);
     await waitFor('the GraphQL order’s mailboxes active', async () => (await statuses([gqlDomain])).every((s) => s.endsWith(' active')));
     const gql = await graphql(h.service, 'query ($d: String!) { domainMailboxes(domain: $d) { mailboxes { status } } }', { d: gqlDomain });
