@@ -228,6 +228,21 @@ describe('reinstating a cancelled order within its grace period', () => {
     await waitFor('its mailbox.reactivated', async () => (await eventsOf('mailbox.reactivated')).some((e) => e.domain === gqlDomain));
   });
 
+  it('a domain of the order held by another account’s placement: refused naming it, nothing charged', async () => {
+    const other = await db().insertInto('accounts').values({ name: 'Someone else' }).returning('id').executeTakeFirstOrThrow();
+    await db()
+      .insertInto('domain_reservations')
+      .values({ domain: mcpDomain, account_id: other.id, idempotency_key: 'their-placement-1', expires_at: new Date(Date.now() + 600_000) })
+      .execute();
+    const before = chargesOf();
+    const held = await reinstate(placed.mcp.order_id, 'reinstate-held-0001');
+    expect(held.status).toBe(409);
+    expect(held.body).toMatchObject({ code: 'domain_held_elsewhere', domains: [mcpDomain] });
+    expect(held.body.detail).toMatch(/is being ordered by another account right now, so the order .* cannot be reinstated with it; nothing was charged/);
+    expect(chargesOf()).toBe(before);
+    await db().deleteFrom('domain_reservations').where('account_id', '=', other.id).execute();
+  });
+
   it('MCP: reinstate_order takes order_id and idempotency_key; the mailboxes come back', async () => {
     const answer = await mcpCall('reinstate_order', { order_id: placed.mcp.order_id, idempotency_key: 'reinstate-mcp-0001' });
     expect(answer.isError).toBe(false);

@@ -9,7 +9,7 @@ import { expectAxeClean } from '../support/axe.js';
 /**
  * "Reinstate" on a cancelled order's card (the Orders page) in Chromium, with the sandbox processor:
  * only a cancelled order has it; it asks first (it charges the card); Cancel changes nothing; without
- * a card the service's sentence is shown and the order stays cancelled; with a card the order is
+ * a card the refusal is shown (the portal's words for no_payment_method) and the order stays cancelled; with a card the order is
  * reinstated (a new subscription, the card charged once) and the card says what was charged.
  * axe-clean at 1280×900 and 390×844.
  */
@@ -63,10 +63,10 @@ describe('reinstating a cancelled order in the portal', () => {
       await page.getByRole('button', { name: 'Cancel' }).click();
       expect(await orderStatus()).toBe('cancelled');
 
-      // The demo account has no card yet: the service's sentence, nothing charged.
+      // The demo account has no card yet: the refusal in the portal's words for people (the API's names its calls), nothing charged.
       await page.getByRole('button', { name: `Reinstate order ${order.reference}` }).click();
       await page.getByRole('button', { name: 'Yes, reinstate and charge' }).click();
-      const refusal = page.getByText(/No card is on file, so nothing was charged and the order .* stays cancelled/);
+      const refusal = page.getByText('No card is on file, so nothing was charged. Add a card on the Billing page, then try again.');
       await refusal.waitFor();
       expect(await orderStatus()).toBe('cancelled');
       expect(await subscriptions()).toBe(before);
@@ -74,7 +74,7 @@ describe('reinstating a cancelled order in the portal', () => {
     } finally {
       await portal.close();
     }
-  });
+  }, 120_000);
 
   it.skipIf(!runBrowserTests)(`with a card on file: reinstated, charged once, the card says so and the button is gone; axe-clean${skipNote}`, async () => {
     await saveCardThroughSandboxPage(service, '4242424242424242');
@@ -99,5 +99,5 @@ describe('reinstating a cancelled order in the portal', () => {
     } finally {
       await portal.close();
     }
-  });
+  }, 120_000);
 });
