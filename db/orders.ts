@@ -95,11 +95,14 @@ export function listOrdersWithPlans(db: Kysely<Database>, accountId: number) {
     .execute();
 }
 
-/** The account's active orders' quantity, price and interval (in no set order). */
+/**
+ * The account's active orders' quantity, price and interval (in no set order), and when their
+ * billing cycle started: a reinstated order's new subscription started at its reinstatement.
+ */
 export function listActiveOrderPrices(db: Kysely<Database>, accountId: number) {
   return db
     .selectFrom('orders')
-    .select(['quantity', 'unit_amount', 'currency', 'interval', 'created_at'])
+    .select(['quantity', 'unit_amount', 'currency', 'interval', sql<Date>`coalesce(reinstated_at, created_at)`.as('created_at')])
     .where('account_id', '=', accountId)
     .where('status', '=', 'active')
     .execute();

@@ -410,9 +410,8 @@ export const orderingRows = [
     unwrap: 'reinstateOrder',
     scope: 'orders:place',
     rateLimit: 'change',
-    summary:
-      `Reinstates a cancelled order within ${REINSTATE_GRACE_DAYS} days of its cancellation: starts a new subscription charged to the card on file and takes its suspended mailboxes up again (mailbox.reactivated per domain). A unique idempotency key is required: retrying with the same key answers the reinstatement already made and never charges twice. 402 when the card is declined (nothing changes).`,
-    params: [{ name: 'order_id', in: 'path', type: 'integer', required: true, description: 'A cancelled order\'s order_id from GET /v1/portal/orders.' }],
+    summary: `Reinstates a cancelled order within ${REINSTATE_GRACE_DAYS} days of its cancellation: starts a new subscription charged to the card on file and takes its suspended mailboxes up again (mailbox.reactivated per domain). A unique idempotency key is required: retrying with the same key answers the reinstatement already made and never charges twice. 402 when the card is declined (nothing changes).`,
+    params: [{ name: 'order_id', in: 'path', type: 'integer', required: true, description: "A cancelled order's order_id from GET /v1/portal/orders." }],
     headerVariables: [{ header: 'Idempotency-Key', variable: 'idempotencyKey' }],
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },

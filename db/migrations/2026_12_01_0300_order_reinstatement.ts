@@ -7,7 +7,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('cancelled_at', 'timestamptz').execute();
   await db.schema.alterTable('orders').addColumn('reinstated_at', 'timestamptz').execute();
   // Orders cancelled before this column: the newest processor event applied to them is the one that cancelled them.
-  await sql`update orders set cancelled_at = to_timestamp(processor_event_created) where status = 'cancelled' and processor_event_created is not null`.execute(db);
+  await sql`update orders set cancelled_at = to_timestamp(processor_event_created) where status = 'cancelled' and processor_event_created is not null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -26,7 +26,10 @@ export function reinstatableUntil(cancelledAt: Date | string | null): Date | nul
 export async function findReinstatableOrder(db: Kysely<Database>, accountId: number, orderId: number, now: Date): Promise<OrderToReinstate> {
   const order = await findOrderToReinstate(db, accountId, orderId);
   if (!order)
-    throw new DomainError('order_not_found', sentence`There is no order ${orderId} on this account; ${operation('list_orders')} lists yours with their order_id.`);
+    throw new DomainError(
+      'order_not_found',
+      sentence`There is no order ${orderId} on this account; ${operation('list_orders')} lists yours with their order_id.`,
+    );
   if (order.status !== 'cancelled')
     throw new DomainError(
       'order_not_cancelled',

@@ -67,7 +67,9 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
 
 function request(row: (typeof accountRows)[number], key: string | null) {
   const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-    String(['workspace_id', 'webhook_id', 'delivery_id', 'connection_id', 'apply_id', 'order_id'].includes(name) ? 1 : name === 'domain' ? 'example.com' : 'sub_x'),
+    String(
+      ['workspace_id', 'webhook_id', 'delivery_id', 'connection_id', 'apply_id', 'order_id'].includes(name) ? 1 : name === 'domain' ? 'example.com' : 'sub_x',
+    ),
   );
   return service.api(path, {
     method: row.method,

@@ -199,12 +199,18 @@ describe('a build with PROVISIONING=google, through the jobs', () => {
 
   it('reinstating the order within its grace period takes the users up again at Google (suspended: false), with mailbox.reactivated', async () => {
     const charges = stripe.charges.length;
-    const response = await h.service.api(`/v1/orders/${placed.order_id}/reinstate`, { method: 'POST', headers: { 'idempotency-key': 'google-reinstate-0001' } });
+    const response = await h.service.api(`/v1/orders/${placed.order_id}/reinstate`, {
+      method: 'POST',
+      headers: { 'idempotency-key': 'google-reinstate-0001' },
+    });
     expect(response.status).toBe(200);
     // The good domain's two users are taken up; the refused domains' pending mailboxes were never suspended.
     expect(await response.json()).toMatchObject({ order_id: placed.order_id, status: 'active', mailboxes_to_reactivate: 2, replayed: false });
     expect(stripe.charges.length).toBe(charges + 1);
-    await waitFor('the users active at Google', async () => google.users.get(`alex@${good}`)?.suspended === false && google.users.get(`sam@${good}`)?.suspended === false);
+    await waitFor(
+      'the users active at Google',
+      async () => google.users.get(`alex@${good}`)?.suspended === false && google.users.get(`sam@${good}`)?.suspended === false,
+    );
     await waitFor('the mailboxes active here', async () => (await mailboxRows(good)).every((m) => m.status === 'active'));
     const unsuspended = google.calls.filter((c) => c.method === 'PUT' && c.suspended === false);
     expect(unsuspended.map((c) => decodeURIComponent(c.path.split('/').pop()!)).sort()).toEqual([`alex@${good}`, `sam@${good}`]);
@@ -217,7 +223,12 @@ describe('a build with PROVISIONING=google, through the jobs', () => {
       const rows = await db().selectFrom('events').select('data').where('type', '=', 'mailbox.reactivated').execute();
       return rows.length === 1 ? rows : null;
     });
-    expect(JSON.parse(events[0]!.data)).toMatchObject({ domain: good, mailboxes: [`alex@${good}`, `sam@${good}`], status: 'active', cause: 'order_reinstated' });
+    expect(JSON.parse(events[0]!.data)).toMatchObject({
+      domain: good,
+      mailboxes: [`alex@${good}`, `sam@${good}`],
+      status: 'active',
+      cause: 'order_reinstated',
+    });
     const listed = await (await h.service.api(`/v1/portal/domains/${good}/mailboxes`)).json();
     expect(listed.mailboxes.map((m: { status: string }) => m.status)).toEqual(['active', 'active']);
   }, 60_000);

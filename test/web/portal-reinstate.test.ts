@@ -44,60 +44,68 @@ afterAll(async () => {
 });
 
 describe('reinstating a cancelled order in the portal', () => {
-  it.skipIf(!runBrowserTests)(`only the cancelled order has Reinstate; it asks first; without a card the refusal is shown; axe-clean on a phone${skipNote}`, async () => {
-    const portal = await signedInPortal(browser!, service, { viewport: PHONE });
-    try {
-      const { page } = portal;
-      await page.goto(`${service.apiUrl}/portal/orders`);
-      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
-      await pageSettled(page);
-      const buttons = page.getByRole('button', { name: /^Reinstate order / });
-      expect(await buttons.count()).toBe(1);
-      expect(await buttons.first().getAttribute('aria-label')).toBe(`Reinstate order ${order.reference}`);
-      await expectAxeClean(page);
+  it.skipIf(!runBrowserTests)(
+    `only the cancelled order has Reinstate; it asks first; without a card the refusal is shown; axe-clean on a phone${skipNote}`,
+    async () => {
+      const portal = await signedInPortal(browser!, service, { viewport: PHONE });
+      try {
+        const { page } = portal;
+        await page.goto(`${service.apiUrl}/portal/orders`);
+        await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+        await pageSettled(page);
+        const buttons = page.getByRole('button', { name: /^Reinstate order / });
+        expect(await buttons.count()).toBe(1);
+        expect(await buttons.first().getAttribute('aria-label')).toBe(`Reinstate order ${order.reference}`);
+        await expectAxeClean(page);
 
-      const before = await subscriptions();
-      await buttons.first().click();
-      expect(await page.getByText(`Reinstate order ${order.reference}? A new subscription starts and`).isVisible()).toBe(true);
-      await expectAxeClean(page);
-      await page.getByRole('button', { name: 'Cancel' }).click();
-      expect(await orderStatus()).toBe('cancelled');
+        const before = await subscriptions();
+        await buttons.first().click();
+        expect(await page.getByText(`Reinstate order ${order.reference}? A new subscription starts and`).isVisible()).toBe(true);
+        await expectAxeClean(page);
+        await page.getByRole('button', { name: 'Cancel' }).click();
+        expect(await orderStatus()).toBe('cancelled');
 
-      // The demo account has no card yet: the refusal in the portal's words for people (the API's names its calls), nothing charged.
-      await page.getByRole('button', { name: `Reinstate order ${order.reference}` }).click();
-      await page.getByRole('button', { name: 'Yes, reinstate and charge' }).click();
-      const refusal = page.getByText('No card is on file, so nothing was charged. Add a card on the Billing page, then try again.');
-      await refusal.waitFor();
-      expect(await orderStatus()).toBe('cancelled');
-      expect(await subscriptions()).toBe(before);
-      await screenshot(page, 'orders-reinstate-refused-phone');
-    } finally {
-      await portal.close();
-    }
-  }, 120_000);
+        // The demo account has no card yet: the refusal in the portal's words for people (the API's names its calls), nothing charged.
+        await page.getByRole('button', { name: `Reinstate order ${order.reference}` }).click();
+        await page.getByRole('button', { name: 'Yes, reinstate and charge' }).click();
+        const refusal = page.getByText('No card is on file, so nothing was charged. Add a card on the Billing page, then try again.');
+        await refusal.waitFor();
+        expect(await orderStatus()).toBe('cancelled');
+        expect(await subscriptions()).toBe(before);
+        await screenshot(page, 'orders-reinstate-refused-phone');
+      } finally {
+        await portal.close();
+      }
+    },
+    120_000,
+  );
 
-  it.skipIf(!runBrowserTests)(`with a card on file: reinstated, charged once, the card says so and the button is gone; axe-clean${skipNote}`, async () => {
-    await saveCardThroughSandboxPage(service, '4242424242424242');
-    const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
-    try {
-      const { page } = portal;
-      await page.goto(`${service.apiUrl}/portal/orders`);
-      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
-      await pageSettled(page);
-      const before = await subscriptions();
-      await page.getByRole('button', { name: `Reinstate order ${order.reference}` }).click();
-      const yes = page.getByRole('button', { name: 'Yes, reinstate and charge' });
-      // A double click sends one reinstatement (one key per confirmation; the second click finds it busy or gone).
-      await yes.dblclick();
-      await page.getByText(new RegExp(`Order ${order.reference} is reinstated: \\$[0-9.,]+ was charged to your card`)).waitFor();
-      await pageSettled(page);
-      expect(await orderStatus()).toBe('active');
-      expect(await subscriptions()).toBe(before + 1);
-      expect(await page.getByRole('button', { name: /^Reinstate order / }).count()).toBe(0);
-      await expectAxeClean(page);
-      await screenshot(page, 'orders-reinstated-desktop');
-    } finally {
-      await portal.close();
-    }
-  }, 120_000);
+  it.skipIf(!runBrowserTests)(
+    `with a card on file: reinstated, charged once, the card says so and the button is gone; axe-clean${skipNote}`,
+    async () => {
+      await saveCardThroughSandboxPage(service, '4242424242424242');
+      const portal = await signedInPortal(browser!, service, { viewport: DESKTOP });
+      try {
+        const { page } = portal;
+        await page.goto(`${service.apiUrl}/portal/orders`);
+        await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+        await pageSettled(page);
+        const before = await subscriptions();
+        await page.getByRole('button', { name: `Reinstate order ${order.reference}` }).click();
+        const yes = page.getByRole('button', { name: 'Yes, reinstate and charge' });
+        // A double click sends one reinstatement (one key per confirmation; the second click finds it busy or gone).
+        await yes.dblclick();
+        await page.getByText(new RegExp(`Order ${order.reference} is reinstated: \\$[0-9.,]+ was charged to your card`)).waitFor();
+        await pageSettled(page);
+        expect(await orderStatus()).toBe('active');
+        expect(await subscriptions()).toBe(before + 1);
+        expect(await page.getByRole('button', { name: /^Reinstate order / }).count()).toBe(0);
+        await expectAxeClean(page);
+        await screenshot(page, 'orders-reinstated-desktop');
+      } finally {
+        await portal.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -264,10 +264,15 @@ function ReinstateOrder(props: { order: Order; onOutcome: (ok: boolean, text: st
       {confirming ? (
         <p className="reinstate-confirm">
           <span>
-            Reinstate order {order.reference}? A new subscription starts and {formatMoney(order.renewalTotal, order.currency)} is charged to your card
-            now; its mailboxes are taken up again.
+            Reinstate order {order.reference}? A new subscription starts and {formatMoney(order.renewalTotal, order.currency)} is charged to your card now; its
+            mailboxes are taken up again.
           </span>{' '}
-          <ConfirmButtons confirmLabel="Yes, reinstate and charge" busy={state.fetching} onConfirm={() => void confirm()} onCancel={() => setConfirming(false)} />
+          <ConfirmButtons
+            confirmLabel="Yes, reinstate and charge"
+            busy={state.fetching}
+            onConfirm={() => void confirm()}
+            onCancel={() => setConfirming(false)}
+          />
         </p>
       ) : (
         <p>
