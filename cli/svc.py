@@ -215,6 +215,29 @@ def cmd_order(client, args):
     return client.request("POST", "/v1/orders", body, {"Idempotency-Key": key})
 
 
+def idempotency_key_for(args, what):
+    """The --idempotency-key given, or a new one printed on stderr so the caller can retry with it."""
+    key = args.idempotency_key
+    if key is None:
+        key = "svc-" + uuid.uuid4().hex
+        sys.stderr.write("Idempotency-Key: %s\n(if this command fails or you are unsure whether it went through, run it "
+                         "again with --idempotency-key %s: the service never %s twice for one key)\n" % (key, key, what))
+        sys.stderr.flush()
+    elif not IDEMPOTENCY_KEY.match(key):
+        raise Refusal("--idempotency-key must be 8 to 64 letters, digits, dots, dashes, colons or underscores.")
+    return key
+
+
+def cmd_reinstate(client, args):
+    if not args.yes:
+        raise Refusal("Not reinstated: reinstating starts a new subscription charged to the card on file at once. "
+                      "Run this command again with --yes.")
+    if not re.match(r"^[0-9]+$", args.order_id):
+        raise Refusal("ORDER_ID is the order's order_id, a number (svc get /v1/portal/orders lists them).")
+    key = idempotency_key_for(args, "charges a reinstatement")
+    return client.request("POST", "/v1/orders/%s/reinstate" % args.order_id, None, {"Idempotency-Key": key})
+
+
 def cmd_setup_link(client, args):
     body = {name: value for name, value in (("success_url", args.success_url), ("cancel_url", args.cancel_url)) if value}
     return client.request("POST", "/v1/payment-method/setup-link", body)
@@ -564,6 +587,17 @@ def build_parser():
     sub.add_argument("--yes", action="store_true", help="confirm that the order should be placed and charged")
     sub.add_argument("--idempotency-key", metavar="K",
                      help="8 to 64 letters, digits, . - : _; reuse the key to retry the same order without placing it twice")
+
+    sub = add("reinstate", "reinstate a cancelled order (charges the card on file; needs --yes)",
+              "Reinstates a cancelled order within its grace period (POST /v1/orders/ORDER_ID/reinstate): a new "
+              "subscription charged to the card saved on the account, the order active again and its suspended "
+              "mailboxes taken up again at the provider. Needs a key with scope orders:place, and --yes. Without "
+              "--idempotency-key a new key is made and printed on stderr: run the command again with that key to "
+              "retry safely; the service never charges a reinstatement twice for one key.", cmd_reinstate)
+    sub.add_argument("order_id", metavar="ORDER_ID", help="the cancelled order's order_id (svc get /v1/portal/orders)")
+    sub.add_argument("--yes", action="store_true", help="confirm that the order should be reinstated and charged")
+    sub.add_argument("--idempotency-key", metavar="K",
+                     help="8 to 64 letters, digits, . - : _; reuse the key to retry without charging twice")
 
     add("payment-method", "whether a card is on file",
         "Shows whether a card is saved on the account, as brand and last four (GET /v1/payment-method).",

@@ -35,3 +35,16 @@ export function holdDomainReservations(
 export async function deleteDomainReservations(db: Kysely<Database>, accountId: number, key: string): Promise<void> {
   await db.deleteFrom('domain_reservations').where('account_id', '=', accountId).where('idempotency_key', '=', key).execute();
 }
+
+/** Which of these domains another account's placement holds now (an unexpired hold). */
+export function findDomainsHeldByOthers(db: Kysely<Database>, domains: readonly string[], accountId: number, now: Date): Promise<{ domain: string }[]> {
+  if (domains.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('domain_reservations')
+    .select('domain')
+    .where('domain', 'in', domains)
+    .where('account_id', '!=', accountId)
+    .where('expires_at', '>=', now)
+    .orderBy('domain')
+    .execute();
+}

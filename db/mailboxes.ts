@@ -160,3 +160,66 @@ export function findCancelledOrdersWithActiveMailboxes(db: Kysely<Database>, lim
     .limit(limit)
     .execute();
 }
+
+/**
+ * The order's mailboxes its cancellation suspended: `suspended` with no open disconnection (one the
+ * reconnection monitor saw suspended by the provider itself has one, and is not ours to take up).
+ */
+export function findCancellationSuspendedMailboxesOfOrder(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('mailboxes')
+    .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+    .select([...MAILBOX_COLUMNS, 'domains.domain'])
+    .where('domains.order_id', '=', orderId)
+    .where('mailboxes.status', '=', 'suspended')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('mailbox_disconnections')
+            .select('mailbox_disconnections.id')
+            .whereRef('mailbox_disconnections.mailbox_id', '=', 'mailboxes.id')
+            .where('mailbox_disconnections.reconnected_at', 'is', null),
+        ),
+      ),
+    )
+    .orderBy('domains.domain')
+    .orderBy('mailboxes.id')
+    .execute();
+}
+
+/**
+ * Reinstated orders, active again, that still hold mailboxes their cancellation suspended (the
+ * sweep's net under the reinstatement hook, and for a suspension that finished after it).
+ */
+export function findReinstatedOrdersWithSuspendedMailboxes(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom('orders')
+    .select(['orders.id'])
+    .where('orders.status', 'in', ['active', 'trialing'])
+    .where('orders.reinstated_at', 'is not', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('mailboxes')
+          .innerJoin('domains', 'domains.id', 'mailboxes.domain_id')
+          .select('mailboxes.id')
+          .whereRef('domains.order_id', '=', 'orders.id')
+          .where('mailboxes.status', '=', 'suspended')
+          .where((inner) =>
+            inner.not(
+              inner.exists(
+                inner
+                  .selectFrom('mailbox_disconnections')
+                  .select('mailbox_disconnections.id')
+                  .whereRef('mailbox_disconnections.mailbox_id', '=', 'mailboxes.id')
+                  .where('mailbox_disconnections.reconnected_at', 'is', null),
+              ),
+            ),
+          ),
+      ),
+    )
+    .orderBy('orders.id')
+    .limit(limit)
+    .execute();
+}

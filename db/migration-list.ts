@@ -28,6 +28,7 @@ import * as reportAuthenticated from './migrations/2026_11_30_0300_report_authen
 import * as reportDuplicatesPerAccount from './migrations/2026_11_30_0310_report_duplicates_per_account.js';
 import * as dmarcRamp from './migrations/2026_12_01_0100_dmarc_ramp.js';
 import * as forwardingCertificates from './migrations/2026_12_01_0200_forwarding_certificates.js';
+import * as orderReinstatement from './migrations/2026_12_01_0300_order_reinstatement.js';
 
 /**
  * Every migration, by name, in order. Listed here rather than read from the folder at run time so
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0310_report_duplicates_per_account': reportDuplicatesPerAccount,
   '2026_12_01_0100_dmarc_ramp': dmarcRamp,
   '2026_12_01_0200_forwarding_certificates': forwardingCertificates,
+  '2026_12_01_0300_order_reinstatement': orderReinstatement,
 };

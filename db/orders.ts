@@ -95,11 +95,14 @@ export function listOrdersWithPlans(db: Kysely<Database>, accountId: number) {
     .execute();
 }
 
-/** The account's active orders' quantity, price and interval (in no set order). */
+/**
+ * The account's active orders' quantity, price and interval (in no set order), and when their
+ * billing cycle started: a reinstated order's new subscription started at its reinstatement.
+ */
 export function listActiveOrderPrices(db: Kysely<Database>, accountId: number) {
   return db
     .selectFrom('orders')
-    .select(['quantity', 'unit_amount', 'currency', 'interval', 'created_at'])
+    .select(['quantity', 'unit_amount', 'currency', 'interval', sql<Date>`coalesce(reinstated_at, created_at)`.as('created_at')])
     .where('account_id', '=', accountId)
     .where('status', '=', 'active')
     .execute();
@@ -135,9 +138,11 @@ export async function applySubscriptionStatus(
   status: OrderStatus,
   eventCreated: number,
 ): Promise<boolean> {
+  // A cancellation keeps the time it first happened (the grace period to reinstate counts from it).
+  const cancelledAt = status === 'cancelled' ? sql<Date>`coalesce(cancelled_at, to_timestamp(${eventCreated}))` : null;
   const result = await db
     .updateTable('orders')
-    .set({ status, processor_event_created: eventCreated })
+    .set({ status, processor_event_created: eventCreated, cancelled_at: cancelledAt })
     .where('processor_subscription_id', '=', processorSubscriptionId)
     .where((eb) => eb.or([eb('processor_event_created', 'is', null), eb('processor_event_created', '<=', String(eventCreated))]))
     .executeTakeFirst();
@@ -146,4 +151,40 @@ export async function applySubscriptionStatus(
 
 export function insertOrder(db: Kysely<Database>, order: NewOrder): Promise<{ id: number }> {
   return db.insertInto('orders').values(order).returning('id').executeTakeFirstOrThrow();
+}
+
+/** What reinstating reads of the caller's order (undefined when it is another account's or unknown). */
+export function findOrderToReinstate(db: Kysely<Database>, accountId: number, orderId: number) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'account_id', 'plan_id', 'reference', 'subscription_id', 'processor_subscription_id', 'status', 'quantity', 'cancelled_at'])
+    .where('id', '=', orderId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/**
+ * The cancelled order is active again on a new processor subscription (the order keeps its own
+ * subscription_id, the handle of its paths). Guarded by the status it moves from: false when
+ * another request reinstated it first. Older events of the ended subscription no longer find it.
+ */
+export async function reinstateOrderOnSubscription(
+  db: Kysely<Database>,
+  orderId: number,
+  processorSubscriptionId: string,
+  status: OrderStatus,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status, processor_subscription_id: processorSubscriptionId, processor_event_created: null, cancelled_at: null, reinstated_at: now })
+    .where('id', '=', orderId)
+    .where('status', '=', 'cancelled')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** An order's status and who owns it (the reactivation job reads it); undefined when there is none. */
+export function findOrderToReactivate(db: Kysely<Database>, orderId: number) {
+  return db.selectFrom('orders').select(['id', 'account_id', 'reference', 'subscription_id', 'status']).where('id', '=', orderId).executeTakeFirst();
 }

@@ -46,3 +46,8 @@ export async function setPlanPrice(db: Kysely<Database>, planId: number, unitAmo
 export function findPlanSku(db: Kysely<Database>, planId: number): Promise<{ sku: string } | undefined> {
   return db.selectFrom('plans').select('sku').where('id', '=', planId).executeTakeFirst();
 }
+
+/** A plan by its id (an order's), whatever account it is on; undefined when there is none. */
+export function findPlanById(db: Kysely<Database>, planId: number) {
+  return db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst();
+}

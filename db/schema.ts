@@ -134,6 +134,10 @@ export interface OrderTable {
   promotion_code_id: number | null;
   /** `created` (Unix seconds) of the newest processor event applied to this order. */
   processor_event_created: ColumnType<string | null, number | null, number | null>;
+  /** When the processor ended the subscription (its event's time): the grace period to reinstate counts from it; null unless cancelled. */
+  cancelled_at: Timestamp | null;
+  /** When the customer last reinstated the order on a new subscription; null if never. */
+  reinstated_at: Timestamp | null;
 }
 
 export interface DomainTable {

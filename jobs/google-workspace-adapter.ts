@@ -32,7 +32,7 @@ function googleReason(error: unknown): { status: number | null; text: string } {
  * Google Workspace through Google's official client (@googleapis/admin, Directory API), signed in as
  * a service account with domain-wide delegation acting as a Workspace admin (GOOGLE_ADMIN_SUBJECT).
  * Users are created on the customer's domain (users.insert), read for their status (users.get:
- * suspended or active; gone reads as pending), given new passwords and suspended (users.update).
+ * suspended or active; gone reads as pending), given new passwords, suspended and taken up again (users.update).
  * The domain itself must already be a domain of that Workspace account, and its DKIM key is made in
  * the Admin console, which has no API: the operator places the TXT value in GOOGLE_DKIM_DIR (docs/mailboxes.md).
  */
@@ -117,6 +117,7 @@ export function createGoogleAdapter(config: GoogleProvisioningConfig, startDelay
     dailyFigures: async () => ({ sent: 0, delivered: 0, bounced: 0, replied: 0, inbox_placed: 0, spam_placed: 0 }),
     setPassword: (email, password) => update(email, { password }, 'set the password of'),
     suspend: (email) => update(email, { suspended: true }, 'suspend'),
+    reactivate: (email) => update(email, { suspended: false }, 'reactivate'),
     async mailboxStatuses(_domain, emails) {
       const statuses = new Map<string, MailboxStatus>();
       for (const email of emails) {

@@ -46,6 +46,7 @@ export const TASK_NAMES = [
   'probe_dnsbl_liveness',
   'check_mailboxes',
   'suspend_mailboxes',
+  'reactivate_mailboxes',
   'dmarc_ramp',
   'issue_forwarding_certificate',
 ] as const;

@@ -28,6 +28,8 @@ export interface ProvisioningAdapter extends MailboxProvider {
   }): Promise<{ ok: true; mailboxesCreated: boolean } | { ok: false; reason: string }>;
   /** Suspends a mailbox at the provider (its order was cancelled); a refusal is a sentence the operator can act on. */
   suspend(email: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /** Takes a suspended mailbox up again (its order was reinstated); a refusal is a sentence the operator can act on. */
+  reactivate(email: string): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Asked again while a built domain waits: have the mailboxes been created since? */
   mailboxesCreated(domain: string): Promise<boolean>;
   /** The domain's DKIM key pair: 2048-bit RSA, the size Google Workspace generates. */
@@ -91,6 +93,11 @@ export function createSandboxAdapter(startDelayMs: number, suspended: readonly s
     // Reported suspended from now on (mailboxStatuses), as the provider would.
     suspend: async (email) => {
       suspendedSet.add(email.toLowerCase());
+      return { ok: true };
+    },
+    // Reported active again from now on, as the provider would.
+    reactivate: async (email) => {
+      suspendedSet.delete(email.toLowerCase());
       return { ok: true };
     },
     setPassword: async (email, password) => {

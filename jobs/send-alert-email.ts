@@ -20,6 +20,7 @@ const SUBJECTS: Record<string, (d: Record<string, unknown>) => string> = {
     typeof d.domain === 'string' ? `Mailbox passwords of ${d.domain} were shown` : `Mailbox passwords of order ${String(d.subscription_id)} were exported`,
   'mailbox.password_reset': (d) => `The password of ${String(d.email)} was reset`,
   'mailbox.suspended': (d) => `Mailboxes on ${String(d.domain)} are suspended`,
+  'mailbox.reactivated': (d) => `Mailboxes on ${String(d.domain)} are active again`,
   'dmarc.failures': (d) => `Mail as ${String(d.domain)} is failing DMARC`,
   'tls.failures': (d) => `TLS failures delivering to ${String(d.domain)}`,
   'domain.dmarc_advanced': (d) => `The DMARC policy of ${String(d.domain)} went up a step`,

@@ -129,6 +129,10 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
       safely('a cancellation', async () => {
         await environment.enqueue('suspend_mailboxes', { orderId }, { key: `suspend_mailboxes:${orderId}` });
       }),
+    orderReinstated: (orderId) =>
+      safely('a reinstatement', async () => {
+        await environment.enqueue('reactivate_mailboxes', { orderId }, { key: `reactivate_mailboxes:${orderId}` });
+      }),
     monitoringSwitched: (orderId, on) =>
       safely('the monitoring switch', async () => {
         if (on) await queueDueMonitoring(environment, orderId);

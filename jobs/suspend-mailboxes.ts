@@ -1,6 +1,7 @@
 import { findActiveMailboxesOfOrder, findCancelledOrdersWithActiveMailboxes, moveMailboxStatus } from '../db/mailboxes.js';
 import { findOrderToSuspend } from '../db/orders.js';
 import { recordEvent } from '../resolvers/events/record-event.js';
+import { REINSTATE_GRACE_DAYS } from '../resolvers/orders/reinstatement-checks.js';
 import type { JobEnvironment, TaskFunction } from './job-types.js';
 
 /**
@@ -11,7 +12,8 @@ import type { JobEnvironment, TaskFunction } from './job-types.js';
  * update, so a retried or doubled job moves it once), and each domain's moves commit with one
  * mailbox.suspended event naming them. A mailbox the provider refused stays active and the job
  * fails with the provider's reasons, so it is tried again (and `admin jobs` shows the error).
- * The mailboxes, their passwords and the domain's records are kept: nothing is deleted.
+ * The mailboxes, their passwords and the domain's records are kept: nothing is deleted, and
+ * reinstating the order within its grace period takes them up again (jobs/reactivate-mailboxes.ts).
  */
 export const suspendMailboxes: TaskFunction = async (payload: { orderId: number }, env) => {
   const { db, adapter } = env;
@@ -41,7 +43,7 @@ export const suspendMailboxes: TaskFunction = async (payload: { orderId: number 
         mailboxes: moved,
         status: 'suspended',
         cause: 'order_cancelled',
-        message: `The order ${order.subscription_id} is cancelled, so its mailboxes on ${domain} (${moved.join(', ')}) are suspended at the mail provider: they no longer send or receive. Nothing was deleted; write to us (a change request) to take them up again.`,
+        message: `The order ${order.subscription_id} is cancelled, so its mailboxes on ${domain} (${moved.join(', ')}) are suspended at the mail provider: they no longer send or receive. Nothing was deleted: reinstate the order within ${REINSTATE_GRACE_DAYS} days of its cancellation to take them up again, with the same passwords.`,
       });
     });
     if (eventId) await env.enqueue('fan_out_event', { eventId }, { key: `fan_out:${eventId}` });

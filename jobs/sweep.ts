@@ -8,6 +8,7 @@ import { recordEvent } from '../resolvers/events/record-event.js';
 import { queueDueSetupChecks } from './check-domain-setup.js';
 import { queueDueMailboxChecks } from './check-mailboxes.js';
 import { queueDueSuspensions } from './suspend-mailboxes.js';
+import { queueDueReactivations } from './reactivate-mailboxes.js';
 import { queueDueCertificates } from './issue-forwarding-certificate.js';
 import { deleteReportsEndedBefore } from '../db/reports.js';
 import { takeAutoRampAccountsDue } from '../db/dmarc-ramp-steps.js';
@@ -30,6 +31,7 @@ export const sweep: TaskFunction = async (_payload, env) => {
   await queueDueSetupChecks(env);
   await queueDueMailboxChecks(env);
   await queueDueSuspensions(env);
+  await queueDueReactivations(env);
   await queueDueCertificates(env);
   const { db, config } = env;
   const now = Date.now();

@@ -9,6 +9,7 @@ import { sendAlertEmail } from './send-alert-email.js';
 import { probeDnsblLiveness } from './probe-dnsbl-liveness.js';
 import { checkMailboxes } from './check-mailboxes.js';
 import { suspendMailboxes } from './suspend-mailboxes.js';
+import { reactivateMailboxes } from './reactivate-mailboxes.js';
 import { dmarcRampTask } from './dmarc-ramp.js';
 import { issueForwardingCertificate } from './issue-forwarding-certificate.js';
 
@@ -24,6 +25,7 @@ export const TASKS: Record<TaskName, TaskFunction> = {
   probe_dnsbl_liveness: probeDnsblLiveness,
   check_mailboxes: checkMailboxes,
   suspend_mailboxes: suspendMailboxes,
+  reactivate_mailboxes: reactivateMailboxes,
   dmarc_ramp: dmarcRampTask,
   issue_forwarding_certificate: issueForwardingCertificate,
 };

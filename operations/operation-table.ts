@@ -4,6 +4,7 @@ import { publicCheckRows } from './public-check-rows.js';
 import { ANALYTICS_PERIODS } from '../resolvers/account/get-analytics.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../resolvers/pagination.js';
 import { pageForRest, pageSchemaForRest } from './page-answer.js';
+import { REINSTATE_GRACE_DAYS } from '../resolvers/orders/reinstatement-checks.js';
 import { REPORT_UPLOAD_BODY_BYTES, REPORT_UPLOAD_TOO_LARGE } from '../resolvers/reports/upload-report.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -399,6 +400,20 @@ export const orderingRows = [
     bodyVariable: 'order',
     headerVariables: [{ header: 'Idempotency-Key', variable: 'idempotencyKey' }],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  },
+  {
+    name: 'reinstate_order',
+    listener: 'api',
+    method: 'POST',
+    path: '/v1/orders/{order_id}/reinstate',
+    document: 'reinstate-order',
+    unwrap: 'reinstateOrder',
+    scope: 'orders:place',
+    rateLimit: 'change',
+    summary: `Reinstates a cancelled order within ${REINSTATE_GRACE_DAYS} days of its cancellation: starts a new subscription charged to the card on file and takes its suspended mailboxes up again (mailbox.reactivated per domain). A unique idempotency key is required: retrying with the same key answers the reinstatement already made and never charges twice. 402 when the card is declined (nothing changes).`,
+    params: [{ name: 'order_id', in: 'path', type: 'integer', required: true, description: "A cancelled order's order_id from GET /v1/portal/orders." }],
+    headerVariables: [{ header: 'Idempotency-Key', variable: 'idempotencyKey' }],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
   {
     name: 'create_card_setup_link',

@@ -4,6 +4,8 @@ export interface JobHooks {
   orderPlaced(orderId: number): Promise<void>;
   /** After an order's subscription became cancelled (a processor webhook): its mailboxes are suspended at the provider. */
   orderCancelled(orderId: number): Promise<void>;
+  /** After the customer reinstated a cancelled order: its suspended mailboxes are taken up again at the provider. */
+  orderReinstated(orderId: number): Promise<void>;
   /** After the deliverability switch is set: on queues the first run now (off needs nothing: runs check the switch). */
   monitoringSwitched(orderId: number, on: boolean): Promise<void>;
   /** A delivery made or reopened by a person (a test event, a resend): its next attempt is queued now. */

@@ -3,6 +3,8 @@ import { OrderStatusEnum } from './status-enums.js';
 import { ORDER_LIMITS } from '../resolvers/orders/order-input.js';
 import { previewOrder, type OrderPreview } from '../resolvers/orders/preview-order.js';
 import { placeOrder } from '../resolvers/orders/place-order.js';
+import { reinstateOrder, type ReinstatedOrder } from '../resolvers/orders/reinstate-order.js';
+import { REINSTATE_GRACE_DAYS } from '../resolvers/orders/reinstatement-checks.js';
 import type { PlacedOrder } from '../resolvers/orders/record-order.js';
 import type { OrderPrice } from '../resolvers/orders/price-order.js';
 import type { AppliedDiscount } from '../resolvers/orders/promotion-codes.js';
@@ -151,5 +153,36 @@ builder.mutationField('placeOrder', (t) =>
       idempotencyKey: t.arg.string({ required: false, description: 'Required: 8 to 64 letters, digits, ".", "-", ":" or "_".' }),
     },
     resolve: (_root, args, ctx) => placeOrder(args.order, args.idempotencyKey, ctx),
+  }),
+);
+
+const ReinstatedOrderRef = builder.objectRef<ReinstatedOrder>('ReinstatedOrder').implement({
+  fields: (t) => ({
+    orderId: t.exposeInt('orderId'),
+    reference: t.exposeString('reference'),
+    subscriptionId: t.exposeString('subscriptionId', { description: "The order's own handle (its paths), unchanged by reinstating." }),
+    processorSubscriptionId: t.exposeString('processorSubscriptionId', {
+      description: 'The new subscription at the payment processor that pays for the order from now on.',
+    }),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
+    charged: t.field({ type: ChargedRef, description: "What the new subscription's first invoice charged.", resolve: (o) => o.charged }),
+    total: t.exposeInt('total', { description: 'What every renewal costs.' }),
+    mailboxesToReactivate: t.exposeInt('mailboxesToReactivate', {
+      description: 'How many suspended mailboxes are being taken up again at the provider (each domain then raises mailbox.reactivated).',
+    }),
+    replayed: t.exposeBoolean('replayed', { description: 'True when this answers an earlier reinstatement made with the same Idempotency-Key.' }),
+  }),
+});
+
+builder.mutationField('reinstateOrder', (t) =>
+  t.field({
+    type: ReinstatedOrderRef,
+    description: `Reinstates a cancelled order within ${REINSTATE_GRACE_DAYS} days of its cancellation: a new subscription charged to the card on file, and its suspended mailboxes taken up again.`,
+    authScopes: { ordersPlace: true },
+    args: {
+      orderId: t.arg.int({ required: true }),
+      idempotencyKey: t.arg.string({ required: false, description: 'Required: 8 to 64 letters, digits, ".", "-", ":" or "_".' }),
+    },
+    resolve: (_root, args, ctx) => reinstateOrder(args.orderId, args.idempotencyKey, ctx),
   }),
 );

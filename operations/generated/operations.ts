@@ -597,7 +597,7 @@ export enum WebhookDeliveryStatus {
 export type WebhookInput = {
   /** At most 200 characters. */
   description: InputMaybe<Scalars['String']['input']>;
-  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, mailbox.suspended, dmarc.failures, tls.failures, domain.dmarc_advanced, domain.dmarc_reverted; omitted or "*": all. */
+  /** Any of order.placed, domain.live, domain.needs_attention, domain.listed, domain.delisted, monitor.changed, invoice.past_due, webhook.test, invoice.paid, mailbox.disconnected, mailbox.reconnected, mailbox.credentials_revealed, mailbox.password_reset, mailbox.suspended, mailbox.reactivated, dmarc.failures, tls.failures, domain.dmarc_advanced, domain.dmarc_reverted; omitted or "*": all. */
   events: InputMaybe<Array<Scalars['String']['input']>>;
   /** An https:// address on the public internet. */
   url: InputMaybe<Scalars['String']['input']>;
@@ -994,6 +994,14 @@ export type ReferralsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ReferralsQuery = { referrals: { code: string | null, link: string | null, terms: string, sharePercent: number, payoutDestination: string | null, currency: string, earnedTotal: number, pendingTotal: number, paidTotal: number, earnings: Array<{ referredAccount: string, amount: number, currency: string, status: ReferralEarningStatus, earnedAt: string }> } };
+
+export type ReinstateOrderMutationVariables = Exact<{
+  orderId: Scalars['Int']['input'];
+  idempotencyKey: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ReinstateOrderMutation = { reinstateOrder: { orderId: number, reference: string, subscriptionId: string, processorSubscriptionId: string, status: OrderStatus, total: number, mailboxesToReactivate: number, replayed: boolean, charged: { amount: number, currency: string } } };
 
 export type RenameWorkspaceMutationVariables = Exact<{
   workspaceId: Scalars['Int']['input'];

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'mailbox.credentials_revealed',
   'mailbox.password_reset',
   'mailbox.suspended',
+  'mailbox.reactivated',
   'dmarc.failures',
   'tls.failures',
   'domain.dmarc_advanced',

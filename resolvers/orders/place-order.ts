@@ -125,7 +125,8 @@ export async function placeOrder(input: OrderInput, rawKey: string | null | unde
   }
 }
 
-async function waitForClaim(ctx: Context, accountId: number, key: string, requestHash: string): Promise<Exclude<Claim, { kind: 'busy' }>> {
+/** Claims the key, waiting while a concurrent request with it runs (placing and reinstating share the account's keys). */
+export async function waitForClaim(ctx: Context, accountId: number, key: string, requestHash: string): Promise<Exclude<Claim, { kind: 'busy' }>> {
   const deadline = Date.now() + WAIT_FOR_SAME_KEY_MS;
   let claim = await claimIdempotencyKey(ctx.services.db, accountId, key, requestHash, ctx.now(), ctx.services.faults?.idempotencyClaimMs);
   let pause = 50;

@@ -33,6 +33,7 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
   'raise-request': { input: { subscriptionId: 'sub_x', kind: 'other', summary: 'Matrix test' } },
   'preview-order': { order },
   'place-order': { order, idempotencyKey: 'matrix-key-1' },
+  'reinstate-order': { orderId: 1, idempotencyKey: 'matrix-key-2' },
   'card-setup-link': { input: { successUrl: 'https://example.com/ok', cancelUrl: 'https://example.com/no' } },
   'create-webhook': { input: { url: 'https://93.184.215.14/hooks' } },
   'update-webhook': { webhookId: 1, input: { events: ['*'] } },
@@ -66,7 +67,9 @@ const sampleVariables: Record<string, Record<string, unknown>> = {
 
 function request(row: (typeof accountRows)[number], key: string | null) {
   const path = row.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-    String(['workspace_id', 'webhook_id', 'delivery_id', 'connection_id', 'apply_id'].includes(name) ? 1 : name === 'domain' ? 'example.com' : 'sub_x'),
+    String(
+      ['workspace_id', 'webhook_id', 'delivery_id', 'connection_id', 'apply_id', 'order_id'].includes(name) ? 1 : name === 'domain' ? 'example.com' : 'sub_x',
+    ),
   );
   return service.api(path, {
     method: row.method,

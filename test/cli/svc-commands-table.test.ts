@@ -67,6 +67,7 @@ function commandRuns(): Record<string, string[][] | null> {
     catalogue: [['catalogue']],
     preview: [['preview', orderFile]],
     order: [['order', orderFile, '--yes', '--idempotency-key', 'svc-test-0001']],
+    reinstate: [['reinstate', '42', '--yes', '--idempotency-key', 'svc-test-0002']],
     'payment-method': [['payment-method']],
     'setup-link': [['setup-link', '--success-url', 'https://example.com/ok', '--cancel-url', 'https://example.com/no']],
     verification: [['verification']],

@@ -20,8 +20,8 @@ import type { ZoneRecord } from '../support/dns-server.js';
  * through the local fake), the build job creating the mailboxes at Google (the local fake of the
  * token exchange and the Directory API, spoken to by @googleapis/admin), the build state truthful
  * (waiting_for_dns until every record is verified, live only then; Google's refusal and a missing
- * DKIM value are needs_attention with a reason saying what to do), and the order's cancellation
- * suspending the users at Google.
+ * DKIM value are needs_attention with a reason saying what to do), the order's cancellation
+ * suspending the users at Google, and its reinstatement taking them up again.
  */
 const SECRET = 'whsec_google_build_test_0123456789';
 const ADMIN = 'admin@workspace-owner.test';
@@ -195,5 +195,41 @@ describe('a build with PROVISIONING=google, through the jobs', () => {
     expect(JSON.parse(events[0]!.data)).toMatchObject({ domain: good, mailboxes: [`alex@${good}`, `sam@${good}`], cause: 'order_cancelled' });
     const listed = await (await h.service.api(`/v1/portal/domains/${good}/mailboxes`)).json();
     expect(listed.mailboxes.map((m: { status: string }) => m.status)).toEqual(['suspended', 'suspended']);
+  }, 60_000);
+
+  it('reinstating the order within its grace period takes the users up again at Google (suspended: false), with mailbox.reactivated', async () => {
+    const charges = stripe.charges.length;
+    const response = await h.service.api(`/v1/orders/${placed.order_id}/reinstate`, {
+      method: 'POST',
+      headers: { 'idempotency-key': 'google-reinstate-0001' },
+    });
+    expect(response.status).toBe(200);
+    // The good domain's two users are taken up; the refused domains' pending mailboxes were never suspended.
+    expect(await response.json()).toMatchObject({ order_id: placed.order_id, status: 'active', mailboxes_to_reactivate: 2, replayed: false });
+    expect(stripe.charges.length).toBe(charges + 1);
+    await waitFor(
+      'the users active at Google',
+      async () => google.users.get(`alex@${good}`)?.suspended === false && google.users.get(`sam@${good}`)?.suspended === false,
+    );
+    await waitFor('the mailboxes active here', async () => (await mailboxRows(good)).every((m) => m.status === 'active'));
+    const unsuspended = google.calls.filter((c) => c.method === 'PUT' && c.suspended === false);
+    expect(unsuspended.map((c) => decodeURIComponent(c.path.split('/').pop()!)).sort()).toEqual([`alex@${good}`, `sam@${good}`]);
+    expect(unsuspended.every((c) => c.subject === ADMIN)).toBe(true);
+    // Their passwords are the ones sealed here, unchanged.
+    const mailboxes = await mailboxRows(good);
+    expect(google.users.get(`alex@${good}`)?.password).toBe(passwordOf(mailboxes[0]!));
+    expect((await mailboxRows(refused)).map((m) => m.status)).toEqual(['pending', 'pending']);
+    const events = await waitFor('the mailbox.reactivated event', async () => {
+      const rows = await db().selectFrom('events').select('data').where('type', '=', 'mailbox.reactivated').execute();
+      return rows.length === 1 ? rows : null;
+    });
+    expect(JSON.parse(events[0]!.data)).toMatchObject({
+      domain: good,
+      mailboxes: [`alex@${good}`, `sam@${good}`],
+      status: 'active',
+      cause: 'order_reinstated',
+    });
+    const listed = await (await h.service.api(`/v1/portal/domains/${good}/mailboxes`)).json();
+    expect(listed.mailboxes.map((m: { status: string }) => m.status)).toEqual(['active', 'active']);
   }, 60_000);
 });

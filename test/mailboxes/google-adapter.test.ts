@@ -55,7 +55,7 @@ describe('Google Workspace adapter', () => {
     expect(fake.users.get(`ada@${DOMAIN}`)!.password).toBe(mailboxes[0]!.password);
   });
 
-  it('reads each user’s status, suspends one, and sets a new password', async () => {
+  it('reads each user’s status, suspends one, sets a new password and reactivates it', async () => {
     expect(await adapter.mailboxStatuses(DOMAIN, [`ada@${DOMAIN}`, `alan@${DOMAIN}`])).toEqual(
       new Map([
         [`ada@${DOMAIN}`, 'active'],
@@ -73,6 +73,15 @@ describe('Google Workspace adapter', () => {
     );
     expect(await adapter.setPassword(`alan@${DOMAIN}`, 'Nw4pR8sT2vX6yZ3bC7dF')).toEqual({ ok: true });
     expect(fake.users.get(`alan@${DOMAIN}`)!.password).toBe('Nw4pR8sT2vX6yZ3bC7dF');
+    // Reinstated: the user is taken up again (users.update suspended: false), its password untouched.
+    expect(await adapter.reactivate(`alan@${DOMAIN}`)).toEqual({ ok: true });
+    expect(fake.users.get(`alan@${DOMAIN}`)).toMatchObject({ suspended: false, password: 'Nw4pR8sT2vX6yZ3bC7dF' });
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'PUT', suspended: false });
+    expect((await adapter.mailboxStatuses(DOMAIN, [`alan@${DOMAIN}`])).get(`alan@${DOMAIN}`)).toBe('active');
+    expect(await adapter.reactivate(`nobody@${DOMAIN}`)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^Google refused to reactivate nobody@northwind-mail\.test: .*\(HTTP 404\)\.$/),
+    });
     const missing = await adapter.setPassword(`nobody@${DOMAIN}`, 'Nw4pR8sT2vX6yZ3bC7dF');
     expect(missing).toEqual({
       ok: false,

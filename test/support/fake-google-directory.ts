@@ -5,7 +5,8 @@ import { createPublicKey, createVerify, generateKeyPairSync, randomBytes } from 
  * A local fake of the Google endpoints the Google Workspace adapter calls, spoken to by the real
  * client (@googleapis/admin): the service-account token exchange (a JWT signed with the key's
  * private key, checked here with its public key, as Google does) and the Directory API's
- * users.insert, users.get and users.update. Errors are answered in Google's shape.
+ * users.insert, users.get and users.update (a password, or `suspended` true or false: suspending and
+ * reactivating). Errors are answered in Google's shape.
  */
 export interface FakeGoogleUser {
   primaryEmail: string;
@@ -23,8 +24,8 @@ export interface FakeGoogleDirectory {
   readonly users: Map<string, FakeGoogleUser>;
   /** users.insert answers this error for addresses on these domains (a domain not on the Workspace account). */
   readonly refuseDomains: Set<string>;
-  /** Every call: method, path and the acting admin. */
-  readonly calls: { method: string; path: string; subject: string | null }[];
+  /** Every call: method, path, the acting admin, and the `suspended` an update sent (null when it sent none). */
+  readonly calls: { method: string; path: string; subject: string | null; suspended: boolean | null }[];
   close(): Promise<void>;
 }
 
@@ -72,12 +73,12 @@ export async function startFakeGoogleDirectory(): Promise<FakeGoogleDirectory> {
         return send(200, JSON.stringify({ access_token: token, expires_in: 3600, token_type: 'Bearer' }));
       }
       const subject = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, '')) ?? null;
-      calls.push({ method: req.method ?? '', path: url.pathname, subject });
+      const body = raw ? JSON.parse(raw) : {};
+      calls.push({ method: req.method ?? '', path: url.pathname, subject, suspended: typeof body.suspended === 'boolean' ? body.suspended : null });
       if (subject === null) return send(401, googleError(401, 'Request had invalid authentication credentials.', 'authError'));
       const match = /^\/admin\/directory\/v1\/users(?:\/([^/]+))?$/.exec(url.pathname);
       if (!match) return send(404, googleError(404, 'Not Found', 'notFound'));
       const userKey = match[1] ? decodeURIComponent(match[1]).toLowerCase() : null;
-      const body = raw ? JSON.parse(raw) : {};
       if (req.method === 'POST' && userKey === null) {
         const email = String(body.primaryEmail).toLowerCase();
         if (refuseDomains.has(email.split('@')[1]!)) return send(412, googleError(412, 'Domain not found.', 'conditionNotMet'));

@@ -131,6 +131,7 @@ function casesFor(tag: string): Record<string, Case> {
     set_monitors: { params: { subscription_id: NONE.subscription }, body: {} },
     raise_request: { body: {} },
     place_order: { body: {} },
+    reinstate_order: { params: { order_id: NONE.id } },
     create_card_setup_link: { body: { return_url: 'not a url' } },
     verify_domain: { params: { domain: 'not a domain' } },
     check_domain_setup: { params: { domain: NONE.domain } },

@@ -1,4 +1,6 @@
 import { findSetupDomainByName } from '../../../db/domains.js';
+import { findOrderStatus } from '../../../db/orders.js';
+import { REINSTATE_GRACE_DAYS } from '../../orders/reinstatement-checks.js';
 import type { Context } from '../../context.js';
 import { DomainError, operation, sentence } from '../../domain-error.js';
 import { requireAccountId } from '../../auth/require-account.js';
@@ -25,9 +27,24 @@ export async function findSetupDomain(ctx: Context, raw: string) {
   return row;
 }
 
+/**
+ * A cancelled order's domain keeps its records (nothing here removes them): the reason says so, and
+ * how to take them out (the journal's revert) or use them again (reinstating the order).
+ */
+async function withOrderNote(ctx: Context, row: { order_id: number }, setup: DomainSetup): Promise<DomainSetup> {
+  const order = await findOrderStatus(ctx.services.db, row.order_id);
+  if (order.status !== 'cancelled') return setup;
+  const note = `The order of ${setup.domain} is cancelled and its mailboxes are suspended at the mail provider; these records stay in your DNS until you remove them. To take out what we published through a DNS connection, revert each publish listed in the domain's journal (its setup applies); to use them again, reinstate the order within ${REINSTATE_GRACE_DAYS} days of its cancellation.`;
+  return { ...setup, reason: setup.reason ? `${note} ${setup.reason}` : note };
+}
+
 /** GET /v1/domains/{domain}/setup: the records the domain needs and each one's status, read now from the zone. */
 export async function getDomainSetup(raw: string, ctx: Context): Promise<DomainSetup> {
   const row = await findSetupDomain(ctx, raw);
+  return withOrderNote(ctx, row, await readDomainSetup(ctx, row));
+}
+
+async function readDomainSetup(ctx: Context, row: Awaited<ReturnType<typeof findSetupDomain>>): Promise<DomainSetup> {
   const env = setupEnvironment(ctx);
   const began = ctx.now();
   const setup = await computeDomainSetup(env, row);
@@ -53,8 +70,8 @@ export async function checkDomainSetup(raw: string, ctx: Context, env: SetupEnvi
   const settled = await settleBuildState(ctx.services.db, row, setup, row.mailboxes_created_at !== null, ctx.services.config.setupRecheck, began);
   if (settled.eventId) await ctx.services.jobs?.eventRecorded(settled.eventId);
   // Another check moved the state first: answer from the state it recorded.
-  if (settled.to !== setup.buildState) return computeDomainSetup(env, { ...row, build_state: settled.to });
-  return setup;
+  if (settled.to !== setup.buildState) return withOrderNote(ctx, row, await computeDomainSetup(env, { ...row, build_state: settled.to }));
+  return withOrderNote(ctx, row, setup);
 }
 
 /** GET /v1/domains/{domain}/setup/zone: the wanted records as a BIND zone-file snippet. */

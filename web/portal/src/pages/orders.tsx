@@ -1,10 +1,11 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useClient, useMutation } from 'urql';
 import { graphql } from '../gql';
 import { ShowMore, usePagedQuery } from '../ui/paged-query';
 import type { OrdersQuery } from '../gql/graphql';
-import { errorSentence } from '../api';
+import { errorSentence, newIdempotencyKey } from '../api';
+import { ConfirmButtons } from '../ui/confirm-buttons';
 import { SEQUENCER_CHOICES } from '../choices';
 import { Page } from '../ui/page';
 import { ErrorBanner, Notice, QueryState } from '../ui/status';
@@ -60,6 +61,12 @@ const SetSequencerDocument = graphql(`
 const SetMonitorsDocument = graphql(`
   mutation SetMonitors($subscriptionId: String!, $input: MonitorsInput!) {
     setMonitors(subscriptionId: $subscriptionId, input: $input) { subscriptionId monitorDeliverability monitorReconnection }
+  }
+`);
+
+const ReinstateOrderDocument = graphql(`
+  mutation ReinstateOrder($orderId: Int!, $idempotencyKey: String!) {
+    reinstateOrder(orderId: $orderId, idempotencyKey: $idempotencyKey) { orderId reference status charged { amount currency } mailboxesToReactivate }
   }
 `);
 
@@ -210,11 +217,72 @@ function OrderCard(props: { order: Order; outcome: Outcome | null; onOutcome: (o
           ))}
         </div>
       </fieldset>
+      {order.status === 'cancelled' ? <ReinstateOrder order={order} onOutcome={props.onOutcome} /> : null}
       <p>
         <Link href={`/mailboxes#${mailboxesOrderId(order.reference)}`}>Mailboxes of order {order.reference}, with their credentials and export</Link>
       </p>
       {props.outcome ? props.outcome.ok ? <Notice tone="ok">{props.outcome.text}</Notice> : <ErrorBanner message={props.outcome.text} /> : null}
     </section>
+  );
+}
+
+/**
+ * "Reinstate" on a cancelled order's card: asks first (it charges the card on file now), then runs the
+ * GraphQL mutation reinstateOrder. One Idempotency-Key per confirmation, so a double click or a retry
+ * after a lost answer charges once. A refusal (past the grace period, a declined card) is shown as the
+ * service words it.
+ */
+function ReinstateOrder(props: { order: Order; onOutcome: (ok: boolean, text: string) => void }) {
+  const { order } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  const [state, reinstate] = useMutation(ReinstateOrderDocument);
+  const inFlight = useRef(false);
+  const confirm = async () => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    try {
+      const answer = await reinstate({ orderId: order.orderId, idempotencyKey });
+      setConfirming(false);
+      const done = answer.data?.reinstateOrder;
+      if (!done) {
+        props.onOutcome(false, errorSentence(answer.error) ?? `Order ${order.reference} was not reinstated; try again.`);
+        return;
+      }
+      // The next confirmation is a new request.
+      setIdempotencyKey(newIdempotencyKey());
+      props.onOutcome(
+        true,
+        `Order ${done.reference} is reinstated: ${formatMoney(done.charged.amount, done.charged.currency)} was charged to your card, and its ${done.mailboxesToReactivate} suspended ${done.mailboxesToReactivate === 1 ? 'mailbox is' : 'mailboxes are'} being taken up again.`,
+      );
+    } finally {
+      inFlight.current = false;
+    }
+  };
+  return (
+    <div className="reinstate">
+      {confirming ? (
+        <p className="reinstate-confirm">
+          <span>
+            Reinstate order {order.reference}? A new subscription starts and {formatMoney(order.renewalTotal, order.currency)} is charged to your card now; its
+            mailboxes are taken up again.
+          </span>{' '}
+          <ConfirmButtons
+            confirmLabel="Yes, reinstate and charge"
+            busy={state.fetching}
+            onConfirm={() => void confirm()}
+            onCancel={() => setConfirming(false)}
+          />
+        </p>
+      ) : (
+        <p>
+          <button type="button" aria-label={`Reinstate order ${order.reference}`} onClick={() => setConfirming(true)}>
+            Reinstate
+          </button>{' '}
+          <span className="hint">Cancelled orders can be reinstated within 30 days of their cancellation; the mailboxes are kept until then.</span>
+        </p>
+      )}
+    </div>
   );
 }
 
