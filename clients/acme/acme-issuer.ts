@@ -100,11 +100,7 @@ function trustDirectoryCa(caFile: string): void {
  * Answers one authorization's challenge of the kind the request's responder serves, and withdraws
  * the answer once the authority has decided (valid or not).
  */
-async function answerChallenge(
-  client: acme.Client,
-  authz: acme.Authorization,
-  request: { readonly domain: string } & ChallengeAnswer,
-): Promise<void> {
+async function answerChallenge(client: acme.Client, authz: acme.Authorization, request: { readonly domain: string } & ChallengeAnswer): Promise<void> {
   const { domain } = request;
   const type = 'dns01' in request ? 'dns-01' : 'http-01';
   const challenge = authz.challenges.find((c) => c.type === type);

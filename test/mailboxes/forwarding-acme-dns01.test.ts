@@ -121,9 +121,16 @@ beforeAll(async () => {
   const created = await service.api('/v1/dns-connections', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ kind: 'rfc2136', server: '127.0.0.1', port: bind.port, key_name: bind.key.name, algorithm: bind.key.algorithm, secret: bind.key.secret }),
+    body: JSON.stringify({
+      kind: 'rfc2136',
+      server: '127.0.0.1',
+      port: bind.port,
+      key_name: bind.key.name,
+      algorithm: bind.key.algorithm,
+      secret: bind.key.secret,
+    }),
   });
-  expect(created.status).toBe(200);
+  if (created.status !== 200) throw new Error(`the connection was refused: ${await created.text()}`);
   connectionId = ((await created.json()) as { connection_id: number }).connection_id;
   mcp = new Client({ name: 'acme-dns01-test', version: '1' });
   await mcp.connect(
