@@ -97,6 +97,25 @@ function trustDirectoryCa(caFile: string): void {
 }
 
 /**
+ * Registers the account key, or finds it registered: several jobs that start before the first has
+ * stored the account's URL each register the same key. The authority then answers 200 with the
+ * account's URL, and acme-client follows with an update holding only the terms, which pebble refuses
+ * ("Use POST-as-GET ... instead of doing an empty update") when there is no contact to send. The URL
+ * is all the order needs, so that refusal is not a failure once the URL is known.
+ */
+async function registerAccount(client: acme.Client, email: string | null): Promise<void> {
+  try {
+    await client.createAccount({ termsOfServiceAgreed: true, ...(email !== null && { contact: [`mailto:${email}`] }) });
+  } catch (error) {
+    try {
+      client.getAccountUrl();
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/**
  * Answers one authorization's challenge of the kind the request's responder serves, and withdraws
  * the answer once the authority has decided (valid or not).
  */
@@ -141,8 +160,7 @@ export function createAcmeIssuer(options: AcmeIssuerOptions): AcmeIssuer {
     async issue(request) {
       const { domain, accountKey, accountUrl } = request;
       const client = new acme.Client({ directoryUrl: options.directoryUrl, accountKey, ...(accountUrl !== null && { accountUrl }), ...BACKOFF });
-      if (accountUrl === null)
-        await client.createAccount({ termsOfServiceAgreed: true, ...(options.email !== null && { contact: [`mailto:${options.email}`] }) });
+      if (accountUrl === null) await registerAccount(client, options.email);
       const [privateKeyPem, csr] = await certificateRequest(domain);
       const order = await client.createOrder({ identifiers: [{ type: 'dns', value: domain }] });
       for (const authz of await client.getAuthorizations(order)) {
