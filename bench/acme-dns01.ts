@@ -59,7 +59,14 @@ export async function benchAcmeDns01(): Promise<AcmeDns01Figures> {
     const created = await fetch(`${service.apiUrl}/v1/dns-connections`, {
       method: 'POST',
       headers: { authorization: `Bearer ${demo.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'rfc2136', server: '127.0.0.1', port: bind.port, key_name: bind.key.name, algorithm: bind.key.algorithm, secret: bind.key.secret }),
+      body: JSON.stringify({
+        kind: 'rfc2136',
+        server: '127.0.0.1',
+        port: bind.port,
+        key_name: bind.key.name,
+        algorithm: bind.key.algorithm,
+        secret: bind.key.secret,
+      }),
     });
     if (created.status !== 200) throw new Error(`the DNS connection was refused: ${await created.text()}`);
     const connectionId = ((await created.json()) as { connection_id: number }).connection_id;
