@@ -13,6 +13,7 @@ import { benchReports } from './reports.js';
 import { benchReportStall } from './report-stall.js';
 import { benchVerifyEmailDoor } from './verify-email-door.js';
 import { benchAcme } from './acme.js';
+import { benchAcmeDns01 } from './acme-dns01.js';
 import { provideOutsideVitest } from './outside-vitest.js';
 
 /**
@@ -259,6 +260,19 @@ await step('acme', async () => {
     null,
   );
   row('acme', `certificates renewed for ${a.domains} forwarded domains: ms per domain`, a.renew_ms_per_domain, 'measured', null);
+});
+
+await step('acme-dns01', async () => {
+  const a = await benchAcmeDns01();
+  process.stdout.write(`${JSON.stringify(a)}\n`);
+  row(
+    'acme-dns01',
+    `certificates issued over DNS-01 through an RFC 2136 connection (BIND) for ${a.domains} forwarded domains (JOBS_CONCURRENCY ${a.concurrency}): ms per domain`,
+    a.issue_ms_per_domain,
+    'measured',
+    null,
+  );
+  row('acme-dns01', `certificates renewed over DNS-01 for ${a.domains} forwarded domains: ms per domain`, a.renew_ms_per_domain, 'measured', null);
 });
 
 await step('reports', async () => {

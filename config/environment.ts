@@ -199,6 +199,9 @@ export const environmentSchema = z.object({
   ACME_CA_FILE: text(null),
   ACME_EMAIL: text(null),
   ACME_RENEW_BEFORE_DAYS: wholeNumber('ACME_RENEW_BEFORE_DAYS', 30, 1, 'days', 3650),
+  // DNS-01 through the domain's DNS connection (docs/mailboxes.md, "HTTPS"): off, HTTP-01 only.
+  ACME_DNS01: choice('ACME_DNS01', ['on', 'off'], 'off'),
+  ACME_DNS01_WAIT_SECONDS: wholeNumber('ACME_DNS01_WAIT_SECONDS', 300, 1, 'seconds', 3600),
   SANDBOX_SUSPENDED_MAILBOXES: list(),
   PROVISIONING: choice('PROVISIONING', ['sandbox', 'google'], 'sandbox'),
   GOOGLE_SERVICE_ACCOUNT_FILE: z

@@ -273,11 +273,23 @@ export interface AcmeSettings {
   readonly email: string | null;
   /** ACME_RENEW_BEFORE_DAYS (30): a certificate is renewed once it has less than this left. */
   readonly renewBeforeMs: number;
+  /**
+   * ACME_DNS01=on: a domain whose records were published through one of its account's DNS connections
+   * (the journal) proves control over DNS-01 through that connection; null (off): HTTP-01 only.
+   * waitMs (ACME_DNS01_WAIT_SECONDS, 300): how long the challenge may take to reach every name server of the zone.
+   */
+  readonly dns01: { readonly waitMs: number } | null;
 }
 
 function acmeOf(e: Environment): AcmeSettings | null {
   if (e.ACME_DIRECTORY_URL === null) return null;
-  return { directoryUrl: e.ACME_DIRECTORY_URL, caFile: e.ACME_CA_FILE, email: e.ACME_EMAIL, renewBeforeMs: e.ACME_RENEW_BEFORE_DAYS * 86_400_000 };
+  return {
+    directoryUrl: e.ACME_DIRECTORY_URL,
+    caFile: e.ACME_CA_FILE,
+    email: e.ACME_EMAIL,
+    renewBeforeMs: e.ACME_RENEW_BEFORE_DAYS * 86_400_000,
+    dns01: e.ACME_DNS01 === 'on' ? { waitMs: e.ACME_DNS01_WAIT_SECONDS * 1000 } : null,
+  };
 }
 
 /** PROVISIONING=google: Google Workspace through the Directory API (docs/mailboxes.md). */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
@@ -6,6 +6,23 @@ import type { Database } from './schema.js';
  * the ACME account per directory and the HTTP-01 challenges in flight. Private keys are stored
  * sealed (resolvers/secrets/encrypt-secret.ts); sealing and opening happen in the callers.
  */
+
+/**
+ * Whether the name is forwarded on an order that is not cancelled: what entitles it to a
+ * certificate. A name that no order forwards (forward_to cleared, the domain removed, the order
+ * cancelled) has its certificate no longer served, and deleted by the sweep.
+ */
+function forwardedOnAnOrder(eb: ExpressionBuilder<Database, 'forwarding_certificates'>) {
+  return eb.exists(
+    eb
+      .selectFrom('domains')
+      .innerJoin('orders', 'orders.id', 'domains.order_id')
+      .select('domains.id')
+      .whereRef('domains.domain', '=', 'forwarding_certificates.domain')
+      .where('domains.forward_to', 'is not', null)
+      .where('orders.status', '<>', 'cancelled'),
+  );
+}
 
 /** What the listener needs to serve a name: the chain, the sealed key, and when it expires. */
 export interface StoredForwardingCertificate {
@@ -15,24 +32,32 @@ export interface StoredForwardingCertificate {
   readonly not_after: Date;
 }
 
-export async function findForwardingCertificate(db: Kysely<Database>, domain: string): Promise<StoredForwardingCertificate | undefined> {
+/** The certificate the listener may serve for `domain` at `now`: stored, not expired, and the name still forwarded on an order not cancelled. */
+export async function findForwardingCertificate(db: Kysely<Database>, domain: string, now: Date): Promise<StoredForwardingCertificate | undefined> {
   const row = await db
     .selectFrom('forwarding_certificates')
     .select(['domain', 'certificate_pem', 'private_key_sealed', 'not_after'])
     .where('domain', '=', domain)
     .where('certificate_pem', 'is not', null)
+    .where('not_after', '>', now)
+    .where(forwardedOnAnOrder)
     .executeTakeFirst();
   if (!row || row.certificate_pem === null || row.private_key_sealed === null || row.not_after === null) return undefined;
   return { domain: row.domain, certificate_pem: row.certificate_pem, private_key_sealed: row.private_key_sealed, not_after: new Date(row.not_after) };
 }
 
-/** When the stored certificate for `domain` was last written (the listener's cache key); undefined without one. */
-export async function forwardingCertificateVersion(db: Kysely<Database>, domain: string): Promise<string | undefined> {
+/**
+ * When the certificate the listener may serve for `domain` at `now` was last written (its cache key);
+ * undefined without one: none stored, expired, or the name no longer forwarded on an order not cancelled.
+ */
+export async function forwardingCertificateVersion(db: Kysely<Database>, domain: string, now: Date): Promise<string | undefined> {
   const row = await db
     .selectFrom('forwarding_certificates')
     .select('issued_at')
     .where('domain', '=', domain)
     .where('certificate_pem', 'is not', null)
+    .where('not_after', '>', now)
+    .where(forwardedOnAnOrder)
     .executeTakeFirst();
   return row?.issued_at ? new Date(row.issued_at).toISOString() : undefined;
 }
@@ -78,8 +103,10 @@ export async function listCertificatesDue(db: Kysely<Database>, now: Date, renew
     .leftJoin('forwarding_certificates as c', 'c.domain', 'domains.domain')
     .select('domains.domain')
     .distinct()
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
     .where('domains.build_state', '=', 'live')
     .where('domains.forward_to', 'is not', null)
+    .where('orders.status', '<>', 'cancelled')
     .where((eb) => eb.or([eb('c.not_after', 'is', null), eb('c.not_after', '<', renewBy)]))
     .where((eb) => eb.or([eb('c.retry_at', 'is', null), eb('c.retry_at', '<=', now)]))
     .orderBy('domains.domain')
@@ -98,17 +125,57 @@ export async function claimCertificateAttempts(db: Kysely<Database>, domains: re
     .execute();
 }
 
-/** Whether `domain` is a live forwarded domain now (a job queued earlier re-checks before it asks the authority). */
+/** Whether `domain` is a live forwarded domain on an order not cancelled now (a job queued earlier re-checks before it asks the authority). */
 export async function isLiveForwardedDomain(db: Kysely<Database>, domain: string): Promise<boolean> {
   const row = await db
     .selectFrom('domains')
-    .select('id')
-    .where('domain', '=', domain)
-    .where('build_state', '=', 'live')
-    .where('forward_to', 'is not', null)
+    .innerJoin('orders', 'orders.id', 'domains.order_id')
+    .select('domains.id')
+    .where('domains.domain', '=', domain)
+    .where('domains.build_state', '=', 'live')
+    .where('domains.forward_to', 'is not', null)
+    .where('orders.status', '<>', 'cancelled')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Deletes the certificates (and the failure records) of names no order forwards any more: forward_to
+ * cleared, the domain removed, or its order cancelled. Their keys go with them; a name forwarded again
+ * gets a new certificate from the sweep. Answers the names deleted.
+ */
+export async function deleteCertificatesNoLongerForwarded(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('forwarding_certificates')
+    .where((eb) => eb.not(forwardedOnAnOrder(eb)))
+    .returning('domain')
+    .execute();
+  return rows.map((r) => r.domain);
+}
+
+/**
+ * The account and DNS connection DNS-01 goes through for `domain`: the connection of the newest
+ * journaled apply (setup_applies) of the domain by an account that forwards it live on an order not
+ * cancelled, while that connection is not deleted. Undefined: the domain's records were never
+ * published through a connection here, so HTTP-01 is used.
+ */
+export function findDns01Connection(db: Kysely<Database>, domain: string): Promise<{ account_id: number; connection_id: number } | undefined> {
+  return db
+    .selectFrom('setup_applies as a')
+    .innerJoin('dns_connections as c', (join) => join.onRef('c.id', '=', 'a.connection_id').onRef('c.account_id', '=', 'a.account_id'))
+    .innerJoin('domains as d', (join) => join.onRef('d.domain', '=', 'a.domain').onRef('d.account_id', '=', 'a.account_id'))
+    .innerJoin('orders as o', 'o.id', 'd.order_id')
+    .select(['a.account_id', 'a.connection_id'])
+    .where('a.domain', '=', domain)
+    .where('a.kind', '=', 'apply')
+    .where('c.deleted_at', 'is', null)
+    .where('d.build_state', '=', 'live')
+    .where('d.forward_to', 'is not', null)
+    .where('o.status', '<>', 'cancelled')
+    .orderBy('a.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export function findAcmeAccount(db: Kysely<Database>, directoryUrl: string) {

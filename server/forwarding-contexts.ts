@@ -13,7 +13,9 @@ export interface ForwardingContexts {
 /**
  * The forwarding listener's certificates by name. Each handshake asks the database when the name's
  * certificate was issued (one indexed read), so a renewal by any instance's job is served from the
- * next handshake; the key is opened and the context built only when that changed.
+ * next handshake; the key is opened and the context built only when that changed. A certificate past
+ * its end, or of a name no order forwards any more (forward_to cleared, domain removed, order
+ * cancelled), is not served: the handshake gets the operator's certificate, or fails.
  */
 export function forwardingContexts(
   db: Kysely<Database>,
@@ -25,11 +27,15 @@ export function forwardingContexts(
   return {
     async contextFor(servername) {
       const name = servername.toLowerCase().replace(/\.$/, '');
-      const version = await forwardingCertificateVersion(db, name);
-      if (version === undefined) return operatorContext;
+      const now = new Date();
+      const version = await forwardingCertificateVersion(db, name, now);
+      if (version === undefined) {
+        built.delete(name);
+        return operatorContext;
+      }
       const cached = built.get(name);
       if (cached?.version === version) return cached.context;
-      const stored = await findForwardingCertificate(db, name);
+      const stored = await findForwardingCertificate(db, name, now);
       if (!stored) return operatorContext;
       const key = decryptSecret(secretsKey, stored.private_key_sealed, certificateKeySealPurpose(name));
       const context = createSecureContext({ cert: stored.certificate_pem, key, minVersion: 'TLSv1.2' });

@@ -7,8 +7,8 @@ import acme from 'acme-client';
 
 /**
  * The ACME protocol (RFC 8555) through acme-client: an account key, an order for one name, its
- * HTTP-01 challenge handed to the caller to serve, the certificate fetched. Nothing here knows the
- * database or the domains: resolvers/forwarding/obtain-certificate.ts stores what this returns.
+ * HTTP-01 or DNS-01 challenge handed to the caller to answer, the certificate fetched. Nothing here
+ * knows the database or the domains: resolvers/forwarding/obtain-certificate.ts stores what this returns.
  */
 
 export interface AcmeIssuerOptions {
@@ -25,6 +25,19 @@ export interface Http01Responder {
   remove(token: string): Promise<void>;
 }
 
+/**
+ * Publishes and withdraws one DNS-01 answer: TXT at `name` (`_acme-challenge.<domain>`) holding
+ * `value`. put resolves once the domain's own name servers serve it, so the authority finds it when
+ * it looks; remove withdraws what put wrote.
+ */
+export interface Dns01Responder {
+  put(challenge: { readonly domain: string; readonly name: string; readonly value: string }): Promise<void>;
+  remove(challenge: { readonly domain: string; readonly name: string; readonly value: string }): Promise<void>;
+}
+
+/** How control over the name is proved: HTTP-01 on the forwarding listener, or DNS-01 in the domain's zone. */
+export type ChallengeAnswer = { readonly http01: Http01Responder } | { readonly dns01: Dns01Responder };
+
 export interface IssuedCertificate {
   /** The leaf and its chain, PEM. */
   readonly certificatePem: string;
@@ -39,13 +52,8 @@ export interface IssuedCertificate {
 export interface AcmeIssuer {
   /** A new account key (ECDSA P-256), PEM: made once per directory, then stored sealed. */
   newAccountKey(): Promise<string>;
-  /** Orders a certificate for `domain` under the account of `accountKey`, proving control over HTTP-01. */
-  issue(request: {
-    readonly domain: string;
-    readonly accountKey: string;
-    readonly accountUrl: string | null;
-    readonly http01: Http01Responder;
-  }): Promise<IssuedCertificate>;
+  /** Orders a certificate for `domain` under the account of `accountKey`, proving control over HTTP-01 or DNS-01 (whichever responder is given). */
+  issue(request: { readonly domain: string; readonly accountKey: string; readonly accountUrl: string | null } & ChallengeAnswer): Promise<IssuedCertificate>;
 }
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -88,34 +96,77 @@ function trustDirectoryCa(caFile: string): void {
   acme.axios.defaults.httpsAgent = new Agent({ ca: [...rootCertificates, pem], keepAlive: true });
 }
 
+/**
+ * Registers the account key, or finds it registered: several jobs that start before the first has
+ * stored the account's URL each register the same key. The authority then answers 200 with the
+ * account's URL, and acme-client follows with an update holding only the terms, which pebble refuses
+ * ("Use POST-as-GET ... instead of doing an empty update") when there is no contact to send. The URL
+ * is all the order needs, so that refusal is not a failure once the URL is known.
+ */
+async function registerAccount(client: acme.Client, email: string | null): Promise<void> {
+  try {
+    await client.createAccount({ termsOfServiceAgreed: true, ...(email !== null && { contact: [`mailto:${email}`] }) });
+  } catch (error) {
+    try {
+      client.getAccountUrl();
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/**
+ * Answers one authorization's challenge of the kind the request's responder serves, and withdraws
+ * the answer once the authority has decided (valid or not).
+ */
+async function answerChallenge(client: acme.Client, authz: acme.Authorization, request: { readonly domain: string } & ChallengeAnswer): Promise<void> {
+  const { domain } = request;
+  const type = 'dns01' in request ? 'dns-01' : 'http-01';
+  const challenge = authz.challenges.find((c) => c.type === type);
+  if (!challenge)
+    throw new Error(
+      `The ACME authority offers no ${type.toUpperCase()} challenge for ${domain} (only ${authz.challenges.map((c) => c.type).join(', ')}), so its certificate cannot be obtained this way.`,
+    );
+  // For DNS-01 acme-client answers the TXT value: the key authorization's SHA-256, base64url (RFC 8555 8.4).
+  const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
+  let withdraw: () => Promise<void>;
+  if ('dns01' in request) {
+    const txt = { domain, name: `_acme-challenge.${domain}`, value: keyAuthorization };
+    withdraw = () => request.dns01.remove(txt);
+    await request.dns01.put(txt).catch(async (error: unknown) => {
+      // A put that wrote and then failed waiting is withdrawn too.
+      await withdraw().catch(() => undefined);
+      throw error;
+    });
+  } else {
+    const token = challenge.token;
+    withdraw = () => request.http01.remove(token);
+    await request.http01.put({ domain, token, keyAuthorization });
+  }
+  try {
+    await client.completeChallenge(challenge);
+    await client.waitForValidStatus(challenge);
+  } finally {
+    await withdraw();
+  }
+}
+
 export function createAcmeIssuer(options: AcmeIssuerOptions): AcmeIssuer {
   if (options.caFile !== null) trustDirectoryCa(options.caFile);
   return {
     async newAccountKey() {
       return (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
     },
-    async issue({ domain, accountKey, accountUrl, http01 }) {
+    async issue(request) {
+      const { domain, accountKey, accountUrl } = request;
       const client = new acme.Client({ directoryUrl: options.directoryUrl, accountKey, ...(accountUrl !== null && { accountUrl }), ...BACKOFF });
-      if (accountUrl === null)
-        await client.createAccount({ termsOfServiceAgreed: true, ...(options.email !== null && { contact: [`mailto:${options.email}`] }) });
+      if (accountUrl === null) await registerAccount(client, options.email);
       const [privateKeyPem, csr] = await certificateRequest(domain);
       const order = await client.createOrder({ identifiers: [{ type: 'dns', value: domain }] });
       for (const authz of await client.getAuthorizations(order)) {
         // An authorization the account already holds (the authority may reuse one) needs no challenge.
         if (authz.status === 'valid') continue;
-        const challenge = authz.challenges.find((c) => c.type === 'http-01');
-        if (!challenge)
-          throw new Error(
-            `The ACME authority offers no HTTP-01 challenge for ${domain} (only ${authz.challenges.map((c) => c.type).join(', ')}), so its certificate cannot be obtained here.`,
-          );
-        const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
-        await http01.put({ domain, token: challenge.token, keyAuthorization });
-        try {
-          await client.completeChallenge(challenge);
-          await client.waitForValidStatus(challenge);
-        } finally {
-          await http01.remove(challenge.token);
-        }
+        await answerChallenge(client, authz, request);
       }
       const finalized = await client.finalizeOrder(order, csr);
       const certificatePem = await client.getCertificate(finalized);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { AcmeIssuer } from '../../clients/acme/acme-issuer.js';
+import type { AcmeIssuer, Dns01Responder } from '../../clients/acme/acme-issuer.js';
 import {
   deleteAcmeChallenge,
   findAcmeAccount,
@@ -35,24 +35,40 @@ export function certificateRetryAt(now: Date, failedAttempts: number): Date {
   return new Date(now.getTime() + Math.min(5 * 60_000 * 2 ** Math.max(0, failedAttempts - 1), 86_400_000));
 }
 
+/** DNS-01 through one of the domain's DNS connections (dns01-through-connection.ts), named in a failure's sentence. */
+export interface Dns01Proof {
+  readonly connectionId: number;
+  readonly responder: Dns01Responder;
+}
+
 /**
- * Obtains a certificate for `domain` over ACME, answering the authority's HTTP-01 challenge through
- * the acme_challenges table (every instance's forwarding listener serves it), and stores it with
- * its key sealed; the listener serves it from its next handshake. A failure is recorded with when to
- * try again (the certificate held before, if any, stays served) and thrown.
+ * Obtains a certificate for `domain` over ACME and stores it with its key sealed; the listener serves
+ * it from its next handshake. Control is proved over HTTP-01 through the acme_challenges table (every
+ * instance's forwarding listener serves it), or, given `dns01`, over DNS-01 through the domain's DNS
+ * connection. A failure is recorded with when to try again (the certificate held before, if any,
+ * stays served) and thrown.
  */
-export async function obtainCertificate(env: ObtainEnvironment, domain: string): Promise<{ notAfter: Date }> {
+export async function obtainCertificate(env: ObtainEnvironment, domain: string, dns01: Dns01Proof | null = null): Promise<{ notAfter: Date }> {
   try {
     const account = await accountFor(env);
-    const issued = await env.issuer.issue({
-      domain,
-      accountKey: account.key,
-      accountUrl: account.url,
-      http01: {
-        put: (challenge) => putAcmeChallenge(env.db, { token: challenge.token, domain: challenge.domain, key_authorization: challenge.keyAuthorization }),
-        remove: (token) => deleteAcmeChallenge(env.db, token),
-      },
-    });
+    const request = { domain, accountKey: account.key, accountUrl: account.url };
+    const issued = await env.issuer
+      .issue(
+        dns01
+          ? { ...request, dns01: dns01.responder }
+          : {
+              ...request,
+              http01: {
+                put: (challenge) =>
+                  putAcmeChallenge(env.db, { token: challenge.token, domain: challenge.domain, key_authorization: challenge.keyAuthorization }),
+                remove: (token) => deleteAcmeChallenge(env.db, token),
+              },
+            },
+      )
+      .catch((error: unknown) => {
+        if (!dns01) throw error;
+        throw new Error(`DNS-01 through DNS connection ${dns01.connectionId}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      });
     if (account.url !== issued.accountUrl) await setAcmeAccountUrl(env.db, env.directoryUrl, issued.accountUrl);
     await saveIssuedCertificate(env.db, {
       domain,

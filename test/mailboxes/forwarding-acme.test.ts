@@ -208,3 +208,56 @@ describe('HTTPS on forwarded domains over ACME (pebble)', () => {
     expect(await forwardingLine(LIVE)).toContain(`HTTPS is on: the domain's certificate is valid until ${new Date(row.not_after!).toISOString()}`);
   });
 });
+
+describe('certificates no longer due: expired, not forwarded, order cancelled', () => {
+  it('an expired certificate is not served (the handshake fails) and the setup says HTTPS has lapsed; once renewed it is served again', async () => {
+    const db = service.services.db;
+    const before = (await certificateRow(LIVE))!;
+    // Past its end, and its renewal held off by a retry time far ahead.
+    const ended = new Date(Date.now() - 60_000);
+    await db
+      .updateTable('forwarding_certificates')
+      .set({ not_after: ended, retry_at: new Date(Date.now() + 86_400_000) })
+      .where('domain', '=', LIVE)
+      .execute();
+    await expect(handshake(LIVE)).rejects.toThrow();
+    expect(await forwardingLine(LIVE)).toContain(`HTTPS has lapsed: the domain's certificate expired at ${ended.toISOString()}`);
+    // The test zone holds only the A record, so reading the setup took the domain out of live: put it back.
+    await db.updateTable('domains').set({ build_state: 'live' }).where('domain', '=', LIVE).execute();
+    await db.updateTable('forwarding_certificates').set({ retry_at: null }).where('domain', '=', LIVE).execute();
+    await waitFor('the lapsed certificate renewed', async () => {
+      const r = await certificateRow(LIVE);
+      return r?.issued_at && new Date(r.issued_at).getTime() > new Date(before.issued_at!).getTime() && r;
+    });
+    expect(await handshake(LIVE, pebbleRoot)).toMatchObject({ authorized: true });
+  });
+
+  it('a domain that stops being forwarded has its certificate no longer served at once, deleted with its key by the sweep, and not renewed', async () => {
+    const db = service.services.db;
+    expect((await certificateRow(LIVE))?.certificate_pem).toBeTruthy();
+    await db.updateTable('domains').set({ forward_to: null }).where('domain', '=', LIVE).execute();
+    await expect(handshake(LIVE)).rejects.toThrow();
+    await waitFor('the certificate deleted', async () => (await certificateRow(LIVE)) === undefined);
+    // Forwarded again: a new certificate, as for a new domain.
+    await db.updateTable('domains').set({ forward_to: target }).where('domain', '=', LIVE).execute();
+    await waitFor('a certificate again', async () => (await certificateRow(LIVE))?.certificate_pem);
+    expect(await handshake(LIVE, pebbleRoot)).toMatchObject({ authorized: true });
+  });
+
+  it('a domain whose order is cancelled has its certificate no longer served and deleted; the setup says HTTPS is pending again', async () => {
+    const db = service.services.db;
+    const { order_id } = await db.selectFrom('domains').select('order_id').where('domain', '=', LIVE).executeTakeFirstOrThrow();
+    const { status } = await db.selectFrom('orders').select('status').where('id', '=', order_id).executeTakeFirstOrThrow();
+    await db.updateTable('orders').set({ status: 'cancelled' }).where('id', '=', order_id).execute();
+    try {
+      await expect(handshake(LIVE)).rejects.toThrow();
+      await waitFor('the certificate deleted', async () => (await certificateRow(LIVE)) === undefined);
+      // Not queued again while the order stays cancelled: the sweeps since left no row for it.
+      expect(await certificateRow(LIVE)).toBeUndefined();
+      expect(await forwardingLine(LIVE)).toMatch(/HTTPS is pending/);
+    } finally {
+      await db.updateTable('orders').set({ status }).where('id', '=', order_id).execute();
+      await db.updateTable('domains').set({ build_state: 'live' }).where('domain', '=', LIVE).execute();
+    }
+  });
+});

@@ -134,7 +134,10 @@ describe('forwarding over HTTPS', () => {
       caFile: null,
       email: null,
       renewBeforeMs: 20 * 86_400_000,
+      dns01: null,
     });
+    expect(readSettings({ ...base, ACME_DIRECTORY_URL: 'https://acme.example/directory', ACME_DNS01: 'on' }).jobs.acme?.dns01).toEqual({ waitMs: 300_000 });
+    expect(() => readSettings({ ...base, ACME_DIRECTORY_URL: 'https://acme.example/directory', ACME_DNS01: 'yes' })).toThrow(/ACME_DNS01/);
     expect(readSettings(base).jobs.acme).toBeNull();
     expect(() => readSettings({ ...base, ACME_DIRECTORY_URL: 'acme.example' })).toThrow(/ACME_DIRECTORY_URL must be an ACME directory URL/);
     const other = selfSigned('other', ['other.example']);

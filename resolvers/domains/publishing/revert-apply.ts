@@ -21,9 +21,9 @@ export interface RevertedApply {
   readonly revertApplyId: number | null;
   /** When the apply was reverted; null for a dry run. */
   readonly revertedAt: Date | null;
-  /** The domain's build state, checked again after a real revert; null for a dry run. */
+  /** The domain's build state, checked again after a real revert; null for a dry run (or with recheck off). */
   readonly buildState: BuildState | null;
-  /** Every required record verified after the revert; null for a dry run. */
+  /** Every required record verified after the revert; null for a dry run (or with recheck off). */
   readonly ready: boolean | null;
 }
 
@@ -38,7 +38,8 @@ export interface RevertedApply {
  *    with a 409 `conflict` listing each, and nothing is written. The customer's later change wins.
  * 3. A dry run answers the changes. Otherwise the apply is claimed (two reverts at once: one writes),
  *    the records are written in one change per zone, and the claim is given back if the write fails.
- * 4. The revert is journaled as an entry of its own, and the setup is checked again, as after an apply.
+ * 4. The revert is journaled as an entry of its own, and the setup is checked again, as after an apply
+ *    (unless `options.recheck` is false: an ACME challenge's withdrawal, which is no setup record).
  *    An apply that was a DMARC ramp advance puts the ramp's timeline back a step (note-ramp-revert.ts).
  */
 export async function revertSetupApply(
@@ -47,6 +48,7 @@ export async function revertSetupApply(
   dryRun: boolean,
   ctx: Context,
   rampNote: { readonly automatic: boolean; readonly reason: string } | null = null,
+  options: { readonly recheck?: boolean } = {},
 ): Promise<RevertedApply> {
   const row = await findSetupDomain(ctx, raw);
   const db = ctx.services.db;
@@ -141,6 +143,8 @@ export async function revertSetupApply(
     await noteRampRevert(trx, { accountId: row.account_id, domain: row.domain, applyId, revertApplyId: id, at }, rampNote);
     return id;
   });
+  const done = { applyId, domain: row.domain, connectionId: entry.connection_id, dryRun, changes: written.map(changeOf), revertApplyId, revertedAt: at };
+  if (options.recheck === false) return { ...done, buildState: null, ready: null };
   const fresh = ctx.services.createCheckContext({ budget: ctx.scope().budget, signal: ctx.scope().signal });
   const after = await checkDomainSetup(row.domain, { ...ctx, checks: () => fresh });
   return {
