@@ -22,41 +22,18 @@ export interface InProcessQueue {
  * the next start and run again. Retries wait as graphile-worker's do (about e^attempts seconds).
  */
 export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number): InProcessQueue {
-  const lanes: { readonly tasks: ReadonlySet<string>; timer: NodeJS.Timeout | null; readonly wake: () => void }[] = [];
+  const lanes: { timer: NodeJS.Timeout | null }[] = [];
   let stopped = false;
   const running = new Set<Promise<void>>();
-  const wakeTimers = new Set<NodeJS.Timeout>();
-  /**
-   * Only this process queues jobs here, so it knows when one can be taken: the lanes that run its task
-   * look at once, or when it falls due (within WAKE_AHEAD_MS; a later one is left to the poll). The
-   * poll remains for the rest (jobs left by the last run, a wake-up missed).
-   */
-  const wakeAt = (task: string, runAt: Date) => {
-    if (stopped) return;
-    const delay = runAt.getTime() - Date.now();
-    for (const lane of lanes) {
-      if (!lane.tasks.has(task)) continue;
-      if (delay <= 0) lane.wake();
-      else if (delay <= WAKE_AHEAD_MS) {
-        const timer = setTimeout(() => {
-          wakeTimers.delete(timer);
-          lane.wake();
-        }, delay);
-        wakeTimers.add(timer);
-      }
-    }
-  };
   return {
     async enqueue(task, payload, options = {}) {
-      const runAt = options.runAt ?? new Date();
       await insertQueuedJob(db, {
         task,
         payload: JSON.stringify(payload),
         job_key: options.key ?? null,
-        run_at: runAt,
+        run_at: options.runAt ?? new Date(),
         ...(options.maxAttempts && { max_attempts: options.maxAttempts }),
       });
-      wakeAt(task, runAt);
     },
     async startWorkers(workerLanes, env) {
       // Only this process uses the data folder: whatever is locked was cut off by the last stop.
@@ -65,34 +42,23 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
         const names = Object.keys(lane.tasks);
         const mine = new Set<Promise<void>>();
         let polling = false;
-        // A wake-up that came while this lane was already looking: it looks once more after.
-        let wokenWhilePolling = false;
-        const slot = { tasks: new Set(names), timer: null as NodeJS.Timeout | null, wake: () => void poll() };
+        const slot: { timer: NodeJS.Timeout | null } = { timer: null };
         lanes.push(slot);
         // Takes this lane's jobs while it has free slots; a finished job polls again at once, so a busy
-        // queue runs back to back and an idle one is looked at every pollIntervalMs (and when woken).
-        const poll = async (): Promise<void> => {
-          if (stopped) return;
-          if (polling) {
-            wokenWhilePolling = true;
-            return;
-          }
+        // queue runs back to back and an idle one is looked at every pollIntervalMs.
+        const poll = async () => {
+          if (polling || stopped) return;
           polling = true;
-          wokenWhilePolling = false;
           if (slot.timer) clearTimeout(slot.timer);
           try {
             while (!stopped && mine.size < lane.concurrency) {
               const job = await takeQueuedJob(db, names).catch(() => undefined);
               if (!job) break;
-              const work = runJob(db, job, lane.tasks, env())
-                .then((retryAt) => {
-                  if (retryAt) wakeAt(job.task, retryAt);
-                })
-                .finally(() => {
-                  mine.delete(work);
-                  running.delete(work);
-                  void poll();
-                });
+              const work = runJob(db, job, lane.tasks, env()).finally(() => {
+                mine.delete(work);
+                running.delete(work);
+                void poll();
+              });
               mine.add(work);
               running.add(work);
             }
@@ -100,7 +66,6 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
             polling = false;
             if (!stopped) slot.timer = setTimeout(() => void poll(), pollIntervalMs);
           }
-          if (wokenWhilePolling) return poll();
         };
         slot.timer = setTimeout(() => void poll(), 0);
       }
@@ -115,18 +80,12 @@ export function openInProcessQueue(db: Kysely<Database>, pollIntervalMs: number)
     async stop() {
       stopped = true;
       for (const lane of lanes) if (lane.timer) clearTimeout(lane.timer);
-      for (const timer of wakeTimers) clearTimeout(timer);
-      wakeTimers.clear();
       await Promise.allSettled([...running]);
     },
   };
 }
 
-/** How far ahead a job queued to run later wakes its lanes when due; later ones wait for the poll. */
-const WAKE_AHEAD_MS = 60_000;
-
-/** Runs a taken job; answers when a failed one is due again, or undefined when it is done. */
-async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Partial<Record<string, TaskFunction>>, env: JobEnvironment): Promise<Date | undefined> {
+async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Partial<Record<string, TaskFunction>>, env: JobEnvironment): Promise<void> {
   // A task name taken from the table is any string; one this lane does not run has no function.
   const fn = tasks[job.task];
   const started = performance.now();
@@ -135,13 +94,10 @@ async function runJob(db: Kysely<Database>, job: TakenJob, tasks: Partial<Record
     await fn(JSON.parse(job.payload), env, { id: String(job.id), attempt: job.attempts });
     await deleteQueuedJob(db, job.id);
     recordJobFinished(job.task, (performance.now() - started) / 1000);
-    return undefined;
   } catch (error) {
     recordJobFailure(job.task);
     const message = error instanceof Error ? error.message : String(error);
     log('warn', 'job failed; it will be retried with backoff', { job_id: String(job.id), task: job.task, attempt: job.attempts, reason: message });
-    const retryAt = new Date(Date.now() + backoffSeconds(job.attempts) * 1000);
-    await releaseQueuedJob(db, job.id, message.slice(0, 1000), retryAt).catch(() => undefined);
-    return job.attempts < job.max_attempts ? retryAt : undefined;
+    await releaseQueuedJob(db, job.id, message.slice(0, 1000), new Date(Date.now() + backoffSeconds(job.attempts) * 1000)).catch(() => undefined);
   }
 }

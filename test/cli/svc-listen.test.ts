@@ -24,7 +24,7 @@ beforeAll(async () => {
   // Jobs on: sending a test event queues its delivery. The endpoint itself points nowhere (a closed
   // port) and retries only after ten minutes; what this file follows is the events list.
   service = await startTestService({
-    env: { JOBS: 'on', JOBS_SWEEP_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', WEBHOOK_RETRY_BASE_MS: '600000' },
+    env: { JOBS: 'on', JOBS_POLL_INTERVAL_MS: '50', JOBS_SWEEP_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1', WEBHOOK_RETRY_BASE_MS: '600000' },
   });
   account = await service.seedAccount();
   const made = await service.api('/v1/webhooks', {

@@ -82,6 +82,7 @@ beforeAll(async () => {
       DNS_TRIES: '2',
       JOBS: 'on',
       SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',
       REPORTS_DOMAIN: 'reports.example.net',
       FORWARD_TARGET: '192.0.2.80',

@@ -56,6 +56,7 @@ beforeAll(async () => {
       DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: '1',
       JOBS: 'on',
       SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
     },
   });
 }, 60_000);

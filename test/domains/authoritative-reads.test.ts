@@ -92,6 +92,7 @@ beforeAll(async () => {
       DNS_TRIES: '2',
       JOBS: 'on',
       SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',
       SETUP_RECHECK_FIRST_MS: '60000',
       SETUP_RECHECK_MAX_MS: '60000',

@@ -167,6 +167,7 @@ beforeAll(async () => {
       DNS_TRIES: '2',
       JOBS: 'on',
       SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
       REPORTS_DOMAIN: 'reports.example.net',
       FORWARD_TARGET: '192.0.2.80',
       DNS_CONNECTIONS_ALLOW_PRIVATE_ADDRESSES: '1',

@@ -12,7 +12,7 @@ let service: TestService;
 const outbox = `/tmp/alert-recipients-outbox-${process.pid}-${Date.now()}`;
 
 beforeAll(async () => {
-  service = await startTestService({ env: { JOBS: 'on', ALERT_OUTBOX_DIR: outbox } });
+  service = await startTestService({ env: { JOBS: 'on', ALERT_OUTBOX_DIR: outbox, JOBS_POLL_INTERVAL_MS: '50' } });
 });
 afterAll(async () => {
   await service?.close();

@@ -27,6 +27,7 @@ beforeAll(async () => {
   service = await startTestService({
     env: {
       JOBS: 'on',
+      JOBS_POLL_INTERVAL_MS: '50',
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '2000',
       DNS_TRIES: '1',

@@ -75,6 +75,7 @@ beforeAll(async () => {
       DNS_TIMEOUT_MS: '2000',
       DNS_TRIES: '2',
       SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',
       ...FAST_SETUP_RECHECK,
     },

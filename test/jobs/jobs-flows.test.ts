@@ -49,6 +49,7 @@ beforeAll(async () => {
       DNS_TRIES: '2',
       RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
       SANDBOX_BUILD_DELAY_MS: '100',
+      JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',
       MONITOR_INTERVAL_MS: '4000',
       // The service starts on the ordering zone, which has no blocklist test points, so the liveness

@@ -10,7 +10,7 @@ let service: TestService;
 const outbox = `/tmp/alerts-outbox-${process.pid}-${Date.now()}`;
 
 beforeAll(async () => {
-  service = await startTestService({ env: { JOBS: 'on', METRICS_PORT: '0', ALERT_OUTBOX_DIR: outbox } });
+  service = await startTestService({ env: { JOBS: 'on', METRICS_PORT: '0', ALERT_OUTBOX_DIR: outbox, JOBS_POLL_INTERVAL_MS: '50' } });
 });
 afterAll(async () => {
   await service?.close();

@@ -36,6 +36,7 @@ beforeAll(async () => {
   service = await startTestService({
     env: {
       JOBS: 'on',
+      JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '3600000',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
       WEBHOOK_RETRY_BASE_MS: '600000',

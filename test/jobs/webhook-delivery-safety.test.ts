@@ -83,6 +83,7 @@ beforeAll(async () => {
       DNS_TRIES: '2',
       RDAP_BOOTSTRAP_URL: rdap.bootstrapUrl,
       SANDBOX_BUILD_DELAY_MS: '100',
+      JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '1000',
       // Retries far off: each delivery is tried once within the test.
       WEBHOOK_RETRY_BASE_MS: '600000',

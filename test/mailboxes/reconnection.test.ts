@@ -41,6 +41,7 @@ beforeAll(async () => {
     env: {
       JOBS: 'on',
       SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
       JOBS_SWEEP_INTERVAL_MS: '300',
       MONITOR_INTERVAL_MS: '1000',
       DNS_TIMEOUT_MS: '2000',

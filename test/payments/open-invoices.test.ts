@@ -35,7 +35,7 @@ describe('with the sandbox processor', () => {
   const outbox = mkdtempSync(join(tmpdir(), 'money-outbox-'));
   beforeAll(async () => {
     h = await startOrderingService({
-      env: { JOBS: 'on', ALERT_OUTBOX_DIR: outbox, OPERATOR_EMAIL: 'ops@operator.example', STRIPE_SECRET_KEY: '' },
+      env: { JOBS: 'on', JOBS_POLL_INTERVAL_MS: '50', ALERT_OUTBOX_DIR: outbox, OPERATOR_EMAIL: 'ops@operator.example', STRIPE_SECRET_KEY: '' },
     });
   });
   afterAll(async () => {

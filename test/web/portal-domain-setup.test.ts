@@ -109,6 +109,7 @@ beforeAll(async () => {
       DNS_TRIES: '2',
       JOBS: 'on',
       SANDBOX_BUILD_DELAY_MS: '50',
+      JOBS_POLL_INTERVAL_MS: '50',
       // No sweep after the first: the order queues its build itself, and the jobs leave the re-checks to
       // the page in this file (what turns a record verified here is the page's own check). A sweep every
       // 300 ms ran about ten queries each time for the whole file, for nothing.
