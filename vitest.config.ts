@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { BrowserFilesFirst } from './test/support/browser-files-first.js';
 
-/** Test files that use vi.mock (a module replaced for the whole file): each runs in a process of its own. */
-const MOCKING_FILES = ['test/server/run-operation.test.ts', 'test/server/unexpected-error-log.test.ts'];
+/** Test files that use vi.mock (a module replaced for the whole file): each runs in a process of its own, so keep them few. */
+const MOCKING_FILES = ['test/server/run-operation.test.ts'];
 
 // graphql 16 ships both ESM and CJS; without this alias Vite loads the ESM copy for our sources while
 // Pothos and yoga load the CJS one, and GraphQL refuses a schema "from another module or realm".

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ASTVisitor, ValidationContext } from 'graphql';
 import { configureLog } from '../../observability/log.js';
 import { ApiError } from '../../operations/api-error.js';
 import { createContext } from '../../resolvers/context.js';
@@ -15,6 +16,20 @@ vi.mock('../../resolvers/account/get-dashboard.js', async (importOriginal) => {
     getDashboardSummary: async (ctx: Parameters<typeof actual.getDashboardSummary>[0]) => {
       if (planted.error) throw planted.error;
       return actual.getDashboardSummary(ctx);
+    },
+  };
+});
+
+// Our check-cost validation rule throws a plain Error (a bug) for documents that name `bugHere`:
+// a failure before execution, which only the answer as /graphql sends it shows. (One file with both
+// plants: a file with vi.mock runs in a worker process of its own, about 5 s of CPU to load.)
+vi.mock('../../server/check-cost-rule.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../server/check-cost-rule.js')>();
+  return {
+    ...actual,
+    checkCostRule: (context: ValidationContext): ASTVisitor => {
+      if (context.getDocument().loc?.source.body.includes('bugHere')) throw new Error('planted validation bug');
+      return actual.checkCostRule(context);
     },
   };
 });
@@ -154,6 +169,34 @@ describe('the in-process operation runner', () => {
         expect(logged[0]!.request_id).toBe(requestId);
         expect(String(logged[0]!.error)).toContain('secret internal detail');
       }
+    } finally {
+      spy.mockRestore();
+      configureLog({ silent: true });
+    }
+  });
+});
+
+describe('a bug before execution on /graphql', () => {
+  it('a bug before execution on /graphql is masked in the answer and logged once, with its stack and the request id', async () => {
+    configureLog({ silent: false });
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const response = await service.api('/graphql', {
+        method: 'POST',
+        body: JSON.stringify({ query: 'query bugHere { dashboard { domainCount } }' }),
+        headers: { 'content-type': 'application/json' },
+      });
+      const text = await response.text();
+      expect(text).not.toContain('planted');
+      expect(text).toContain('internal_error');
+      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.message === 'unexpected error');
+      expect(logged).toHaveLength(1);
+      expect(logged[0]!.request_id).toBe(response.headers.get('x-request-id'));
+      expect(String(logged[0]!.error)).toContain('planted validation bug');
     } finally {
       spy.mockRestore();
       configureLog({ silent: true });
