@@ -2,7 +2,8 @@ import { builder } from '../builder.js';
 import type { checkBimi } from '../../resolvers/checks/bimi/check-bimi.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
 import { DmarcPolicy } from './dmarc.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-bimi: its answer, each object over the part of the resolver's return type it mirrors.
 type Bimi = AnswerOf<typeof checkBimi>;
@@ -53,7 +54,7 @@ export const BimiAnswer = builder.objectRef<Bimi>('BimiAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull() }),
     selector: t.exposeString('selector'),
     recordDomain: t.exposeString('record_domain', { nullable: true, extensions: wireName('record_domain') }),
     record: t.exposeString('record', { nullable: true }),

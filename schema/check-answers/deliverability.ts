@@ -2,7 +2,8 @@ import { builder } from '../builder.js';
 import type { checkDeliverability } from '../../resolvers/checks/deliverability/check-deliverability.js';
 import { GRADE_PARTS, GRADES, type GradePart as GradePartName } from '../../resolvers/checks/deliverability/grade-weights.js';
 import { CheckAnswer, CheckStatus, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-deliverability: its answer, each object over the part of the resolver's return type it mirrors.
 type Deliverability = AnswerOf<typeof checkDeliverability>;
@@ -76,7 +77,7 @@ export const DeliverabilityAnswer = builder.objectRef<Deliverability>('Deliverab
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull() }),
     grade: t.expose('grade', { type: Grade, nullable: true }),
     score: t.exposeFloat('score', { nullable: true }),
     uncheckedWeight: t.exposeFloat('unchecked_weight', { extensions: wireName('unchecked_weight') }),

@@ -1,7 +1,8 @@
 import { builder } from '../builder.js';
 import type { checkDkim } from '../../resolvers/checks/dkim/check-dkim.js';
 import { CheckAnswer, Finding, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-dkim: its answer, each object over the part of the resolver's return type it mirrors.
 type Dkim = AnswerOf<typeof checkDkim>;
@@ -26,7 +27,7 @@ export const DkimAnswer = builder.objectRef<Dkim>('DkimAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull() }),
     selector: t.exposeString('selector', { nullable: true }),
     selectorsChecked: t.exposeStringList('selectors_checked', { extensions: wireName('selectors_checked') }),
     keys: t.expose('keys', { type: [DkimKey] }),

@@ -1,7 +1,8 @@
 import { builder } from '../builder.js';
 import type { checkDmarc } from '../../resolvers/checks/dmarc/check-dmarc.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-dmarc: its answer, each object over the part of the resolver's return type it mirrors.
 type Dmarc = AnswerOf<typeof checkDmarc>;
@@ -43,7 +44,7 @@ export const DmarcAnswer = builder.objectRef<Dmarc>('DmarcAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull() }),
     record: t.exposeString('record', { nullable: true }),
     valid: t.exposeBoolean('valid'),
     source: t.exposeString('source', { nullable: true }),

@@ -1,7 +1,8 @@
 import { builder } from '../builder.js';
 import type { checkMtaSts } from '../../resolvers/checks/mta-sts/check-mta-sts.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-mta-sts: its answer, each object over the part of the resolver's return type it mirrors.
 type MtaSts = AnswerOf<typeof checkMtaSts>;
@@ -36,7 +37,7 @@ export const MtaStsAnswer = builder.objectRef<MtaSts>('MtaStsAnswer').implement(
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull() }),
     record: t.exposeString('record', { nullable: true }),
     recordId: t.exposeString('record_id', { nullable: true, extensions: wireName('record_id') }),
     policyUrl: t.exposeString('policy_url', { extensions: wireName('policy_url') }),

@@ -1,7 +1,8 @@
 import { builder } from '../builder.js';
 import type { checkNameservers } from '../../resolvers/checks/nameservers/check-nameservers.js';
 import { CheckAnswer, DnssecStatus, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-nameservers: its answer, each object over the part of the resolver's return type it mirrors.
 type Nameservers = AnswerOf<typeof checkNameservers>;
@@ -63,7 +64,7 @@ export const NameserverResult = builder.objectRef<NameserverResultShape>('Namese
       type: DelegationHealth,
       nullable: true,
       description: 'Only when one domain was asked, and its NS lookup succeeded or failed with the parent reachable (a lame zone).',
-      extensions: absentWhenNull('delegation'),
+      extensions: absentWhenNull(),
     }),
   }),
 });
