@@ -98,7 +98,7 @@ function locate(name: string, answer: DnsAnswer<'TXT'>, failed: string[]): Locat
   const policy = lower(record.p);
   const sp = record.sp === '' ? null : lower(record.sp);
   const pctGiven = record.tags.some((t) => t.tag === 'pct');
-  const verdict = dmarcEnforcement({ valid: true, policy, subdomain_policy: sp, pct: pctGiven ? record.pct : null });
+  const verdict = dmarcEnforcement({ valid: true, policy, subdomainPolicy: sp, pct: pctGiven ? record.pct : null });
   const problems = [...verdict.reasons];
   // dmarcEnforcement names sp=none only once p= is enforcing; BIMI refuses sp=none on its own
   // (section 7.1 step 8), so say both changes at once rather than one per visit.
