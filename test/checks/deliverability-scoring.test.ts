@@ -164,20 +164,20 @@ describe('DKIM part', () => {
     findings: [],
     domain: 'x.example',
     selector: null,
-    selectors_checked: [],
+    selectorsChecked: [],
     keys: [],
-    domainkey_exists: true,
+    domainkeyExists: true,
     wildcard: false,
     ...over,
   });
 
   it('keys that may sit under selectors we did not guess are not scored, not scored as missing', () => {
     expect(scoreDkim(dkim({}))).toMatchObject({ scored: false, status: 'warn' });
-    expect(scoreDkim(dkim({ status: 'fail', domainkey_exists: false }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_missing', cap: 'C' }] });
+    expect(scoreDkim(dkim({ status: 'fail', domainkeyExists: false }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_missing', cap: 'C' }] });
   });
 
   it('a wildcard with no key of its own found is no DKIM: scored as missing, capped at C (issue 21 item 4)', () => {
-    expect(scoreDkim(dkim({ domainkey_exists: null, wildcard: true }))).toMatchObject({
+    expect(scoreDkim(dkim({ domainkeyExists: null, wildcard: true }))).toMatchObject({
       scored: true,
       deductions: [{ code: 'dkim_missing', fraction: 1, cap: 'C', problem: expect.stringMatching(/only a wildcard TXT answers there/) }],
     });
@@ -188,14 +188,14 @@ describe('DKIM part', () => {
       selector: 's1',
       record: 'v=DKIM1; p=...',
       valid: true,
-      key_type: 'rsa' as const,
-      key_bits: 1024,
+      keyType: 'rsa' as const,
+      keyBits: 1024,
       testing: false,
-      hash_algorithms: [],
-      service_types: [],
+      hashAlgorithms: [],
+      serviceTypes: [],
       findings: [],
     };
-    expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkey_exists: true }))).toMatchObject({
+    expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkeyExists: true }))).toMatchObject({
       scored: true,
       deductions: [{ code: 'dkim_weak_key', fraction: 0.25 }],
     });
