@@ -5,14 +5,14 @@ import { looksLikeDmarc, parseDmarcRecord, type DmarcPolicy } from '../dmarc/dma
 
 export interface BimiDmarcDetail {
   /** The DMARC record at _dmarc.<domain>, or null when there is none. */
-  readonly domain_record: string | null;
-  readonly organizational_domain: string;
+  readonly domainRecord: string | null;
+  readonly organizationalDomain: string;
   /** The record at _dmarc.<organisational domain> (the same as domain_record for an apex domain). */
-  readonly organizational_record: string | null;
+  readonly organizationalRecord: string | null;
   /** The policy receivers apply to mail from the domain: its own p=, else the organisational sp= or p=. */
   readonly policy: DmarcPolicy | null;
   /** The organisational domain's subdomain policy (sp=, else p=). */
-  readonly subdomain_policy: DmarcPolicy | null;
+  readonly subdomainPolicy: DmarcPolicy | null;
   /** pct= of the record that applies (100 when absent). */
   readonly pct: number | null;
   /** What to change, one sentence each; empty when DMARC meets the BIMI requirement. */
@@ -56,11 +56,11 @@ export function bimiDmarcRequirement(
   const org = apex ? own : locate(`_dmarc.${organizationalDomain}`, orgAnswer, failed);
   const applied = own.text !== null ? own : org;
   const detail = (changes: string[]): BimiDmarcDetail => ({
-    domain_record: own.text,
-    organizational_domain: organizationalDomain,
-    organizational_record: org.text,
+    domainRecord: own.text,
+    organizationalDomain: organizationalDomain,
+    organizationalRecord: org.text,
     policy: own.text !== null ? own.policy : (org.sp ?? org.policy),
-    subdomain_policy: org.sp ?? org.policy,
+    subdomainPolicy: org.sp ?? org.policy,
     pct: applied.text !== null ? applied.pct : null,
     changes,
   });
