@@ -85,7 +85,7 @@ export const DnsAnswer = builder.objectRef<Dns>('DnsAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull() }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true, extensions: absentWhenNull() }),
     type: t.expose('type', { type: DnsType }),
     outcome: t.expose('outcome', { type: DnsOutcome }),
     records: t.expose('records', { type: [DnsRecordAnswer] }),
