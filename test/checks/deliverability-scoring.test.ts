@@ -67,7 +67,7 @@ describe('deliverability grade arithmetic', () => {
         ) as Record<GradePart, PartAssessment>;
         const combined = combineParts(parts);
         const unchecked = GRADE_PARTS.filter((_, i) => failed[i]).reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
-        expect(combined.unchecked_weight).toBe(unchecked);
+        expect(combined.uncheckedWeight).toBe(unchecked);
         expect(combined.grade === null).toBe(unchecked >= 30);
       }),
     );
@@ -76,7 +76,7 @@ describe('deliverability grade arithmetic', () => {
   it('a cap lowers the letter but never the score, and never raises a letter', () => {
     const parts = perfect();
     parts.dmarc = scoredPart('warn', 'p=none', [deduction('dmarc_policy_none', 0.4, 'B')]);
-    expect(combineParts(parts)).toMatchObject({ score: 90, uncapped_grade: 'A', grade: 'B' });
+    expect(combineParts(parts)).toMatchObject({ score: 90, uncappedGrade: 'A', grade: 'B' });
     parts.spf = scoredPart('fail', 'none', [deduction('spf_missing', 1, 'C')]);
     parts.dkim = scoredPart('fail', 'none', [deduction('dkim_missing', 1, 'C')]);
     const combined = combineParts(parts);
@@ -132,25 +132,25 @@ describe('domain age', () => {
     summary: 'registered.',
     findings: [],
     domain: 'x.example',
-    domain_unicode: null,
-    registered_domain: 'x.example',
+    domainUnicode: null,
+    registeredDomain: 'x.example',
     registered: true,
     registrar: 'R',
     created: null,
     expires: null,
-    days_remaining: 300,
-    age_days: 1000,
+    daysRemaining: 300,
+    ageDays: 1000,
     source: 'rdap',
     server: 'rdap.test',
     ...over,
   });
 
   it('a registry without a creation date leaves the age not scored rather than guessed', () => {
-    expect(scoreDomainAge(expiry({ age_days: null }))).toMatchObject({ scored: false, status: 'warn' });
+    expect(scoreDomainAge(expiry({ ageDays: null }))).toMatchObject({ scored: false, status: 'warn' });
   });
 
   it('an expired domain scores nothing and caps the grade at F even without a creation date', () => {
-    expect(scoreDomainAge(expiry({ age_days: null, days_remaining: -3 }))).toMatchObject({
+    expect(scoreDomainAge(expiry({ ageDays: null, daysRemaining: -3 }))).toMatchObject({
       scored: true,
       deductions: [{ code: 'domain_expired', fraction: 1, cap: 'F' }],
     });
