@@ -20,8 +20,8 @@ function unionOrObject(type: ReturnType<typeof getNamedType>): string[] {
 
 /**
  * Every field of a check's answer as one selection set without aliases, for a frontend that asks for
- * several checks in one query (aliases are capped at 40 per operation); `wireNames` turns the answer's
- * camelCase keys back into the documented snake_case ones.
+ * several checks in one query (aliases are capped at 40 per operation); `wireNames` gives the page the
+ * documented snake_case names of the answer's camelCase keys.
  */
 export function checkSelection(schema: GraphQLSchema, declaration: CheckDeclaration): string {
   const result = schema.getType(resultTypeName(declaration));

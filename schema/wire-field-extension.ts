@@ -46,7 +46,8 @@ export function wireNameOf(field: { readonly name: string; readonly extensions?:
 /** Whether a check leaves the field's key out rather than answering null, and beside which sibling it is null instead (absentWhenNull). */
 export function absenceOf(field: { readonly extensions?: unknown }): { readonly absent: boolean; readonly unless?: string } {
   const { extensions } = field;
-  if (typeof extensions !== 'object' || extensions === null || !('absentWhenNull' in extensions) || extensions.absentWhenNull !== true) return { absent: false };
+  if (typeof extensions !== 'object' || extensions === null || !('absentWhenNull' in extensions) || extensions.absentWhenNull !== true)
+    return { absent: false };
   const unless = 'absentUnless' in extensions ? extensions.absentUnless : undefined;
   return typeof unless === 'string' ? { absent: true, unless } : { absent: true };
 }
