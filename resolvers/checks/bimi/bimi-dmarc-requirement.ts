@@ -57,7 +57,7 @@ export function bimiDmarcRequirement(
   const applied = own.text !== null ? own : org;
   const detail = (changes: string[]): BimiDmarcDetail => ({
     domainRecord: own.text,
-    organizationalDomain: organizationalDomain,
+    organizationalDomain,
     organizationalRecord: org.text,
     policy: own.text !== null ? own.policy : (org.sp ?? org.policy),
     subdomainPolicy: org.sp ?? org.policy,

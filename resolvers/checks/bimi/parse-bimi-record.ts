@@ -73,7 +73,7 @@ export function parseBimiRecord(text: string): BimiRecord {
   const rawLps = tags.get('lps');
   if (rawLps !== undefined && rawLps !== 'true' && rawLps !== 'false') warnings.push(`lps=${rawLps} is neither "true" nor "false"`);
 
-  return { logoUrl: logoUrl, authorityUrl: authorityUrl, declined, avp, lps: rawLps === 'true', errors, warnings };
+  return { logoUrl, authorityUrl, declined, avp, lps: rawLps === 'true', errors, warnings };
 }
 
 function httpsUriProblem(value: string): string | null {

@@ -192,8 +192,8 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
     domainUnicode: parsed.kind === 'domain' ? parsed.unicode : null,
     checked,
     lists,
-    listedCount: listedCount,
-    checkedCount: checkedCount,
+    listedCount,
+    checkedCount,
     unansweredCount: unanswered.length,
   };
 }

@@ -114,7 +114,7 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
   const notScoredParts = GRADE_PARTS.filter((p) => !parts[p].scored);
   if (scored.length === 0 || uncheckedWeight >= UNCHECKED_WEIGHT_LIMIT) {
     return {
-      uncheckedWeight: uncheckedWeight,
+      uncheckedWeight,
       withheld: scored.length > 0,
       score: null,
       grade: null,
@@ -134,7 +134,7 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
   const uncapped = letterForScore(score);
   const grade = caps.reduce<Grade>((g, c) => worseGrade(g, c.grade), uncapped);
   return {
-    uncheckedWeight: uncheckedWeight,
+    uncheckedWeight,
     withheld: false,
     score,
     grade,

@@ -173,7 +173,7 @@ async function scanSelectors(echo: DkimEcho, ctx: CheckContext): Promise<CheckDk
   });
   // Under a wildcard, the parent answers whatever exists below it: its existence tells nothing.
   const domainkeyExists = failed(parent) || wildcard === true ? null : parent.ok || parent.failure === 'nodata';
-  const base = { ...echo, selector: null, selectorsChecked: selectors, keys, domainkeyExists: domainkeyExists, wildcard };
+  const base = { ...echo, selector: null, selectorsChecked: selectors, keys, domainkeyExists, wildcard };
   const wildcardFinding: Finding | null =
     wildcard === true
       ? {

@@ -138,7 +138,7 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
     source,
     inherited,
     policy: r.p,
-    subdomainPolicy: subdomainPolicy,
+    subdomainPolicy,
     effectivePolicy: effective,
     pct: r.pct,
     adkim: r.adkim,

@@ -151,8 +151,8 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
     registrar: lookup.registrar,
     created: lookup.created,
     expires: lookup.expires,
-    daysRemaining: daysRemaining,
-    ageDays: ageDays,
+    daysRemaining,
+    ageDays,
     source,
     server: lookup.server,
   };

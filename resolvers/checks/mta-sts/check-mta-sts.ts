@@ -83,12 +83,12 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
     domain,
     ...(unicode ? { domainUnicode: unicode } : {}),
     record,
-    recordId: recordId,
-    policyUrl: policyUrl,
+    recordId,
+    policyUrl,
     policy,
-    policyError: policyError,
-    mxHosts: mxHosts,
-    tlsRpt: tlsRpt,
+    policyError,
+    mxHosts,
+    tlsRpt,
   };
 }
 

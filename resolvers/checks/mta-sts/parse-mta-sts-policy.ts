@@ -80,7 +80,7 @@ export function parseMtaStsPolicy(text: string): ParsedMtaStsPolicy {
 
   const valid = errors.length === 0 && version === 'STSv1' && mode !== undefined && isMode(mode) && maxAge !== null;
   return {
-    policy: valid && maxAge !== null ? { version, mode, mx, maxAge: maxAge } : null,
+    policy: valid && maxAge !== null ? { version, mode, mx, maxAge } : null,
     errors,
     warnings,
   };

@@ -177,7 +177,7 @@ export async function checkDelegationHealth(
   const compared = fromParent.nameservers !== null && childNameservers !== null;
   const serials = [...new Set(servers.flatMap((s) => (s.serial === null ? [] : [s.serial])))];
   return {
-    parentZone: parentZone,
+    parentZone,
     parentNameservers: fromParent.nameservers,
     parentReason: fromParent.reason,
     childNameservers: childNameservers ?? [],

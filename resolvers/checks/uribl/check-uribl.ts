@@ -91,5 +91,5 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
     status === 'error'
       ? 'No URI blocklist gave a usable answer for any domain; nothing could be determined.'
       : `${listedCount} of ${results.length} domain(s) are listed on a URI blocklist.`;
-  return { status, summary, findings, results, listedCount: listedCount };
+  return { status, summary, findings, results, listedCount };
 }
