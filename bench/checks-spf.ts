@@ -122,7 +122,7 @@ export async function benchSpfLookahead(rttMs = RTT_MS): Promise<SpfLookaheadFig
       distinctQuestions: fast.distinct,
       questionRatio: fast.asked / fast.distinct,
       result: fast.answer.result,
-      lookupCount: fast.answer.lookup_count,
+      lookupCount: fast.answer.lookupCount,
     };
   } finally {
     await server.close();

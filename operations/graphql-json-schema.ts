@@ -19,7 +19,7 @@ import {
 } from 'graphql';
 
 import { wireValuesOf } from '../schema/door-enum-extension.js';
-import { wireNameOf } from '../schema/wire-field-extension.js';
+import { absenceOf, wireNameOf } from '../schema/wire-field-extension.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -114,12 +114,12 @@ export function selectionSchema(schema: GraphQLSchema, document: DocumentNode, o
           const field = fields[selection.name.value];
           if (!field) throw new Error(`${typeName} has no field ${selection.name.value}.`);
           const key = selection.alias?.value ?? wireNameOf(field);
-          // A field the answer leaves out instead of answering null (schema/check-answers/wire-extensions.ts, absentWhenNull).
-          const ext = field.extensions as { absentWhenNull?: boolean; absentUnless?: string } | undefined;
-          if (ext?.absentWhenNull) {
+          // A field the answer leaves out instead of answering null (schema/wire-field-extension.ts, absentWhenNull).
+          const absence = absenceOf(field);
+          if (absence.absent) {
             absent.add(key);
             // Null only where it is present beside its sibling (`~ip`): otherwise left out, never null.
-            properties[key] = ext.absentUnless
+            properties[key] = absence.unless
               ? outputSchema(field.type, selection.selectionSet, field.description)
               : innerOutputSchema(field.type, selection.selectionSet, field.description);
           } else {

@@ -1,8 +1,6 @@
-import { getNamedType, isEnumType, isObjectType, isScalarType, isUnionType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { WireExtensions } from './check-answers/wire-extensions.js';
-import { resultTypeName, type CheckDeclaration } from './check-declarations.js';
-
-const wireOf = (field: GraphQLField<unknown, unknown>): string => (field.extensions as Partial<WireExtensions> | undefined)?.wireName ?? field.name;
+import { getNamedType, isEnumType, isObjectType, isScalarType, isUnionType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { checkDeclarations, resultTypeName, type CheckDeclaration } from './check-declarations.js';
+import { wireNameOf } from './wire-field-extension.js';
 
 function selection(type: GraphQLObjectType): string[] {
   const lines: string[] = [];
@@ -22,8 +20,8 @@ function unionOrObject(type: ReturnType<typeof getNamedType>): string[] {
 
 /**
  * Every field of a check's answer as one selection set without aliases, for a frontend that asks for
- * several checks in one query (aliases are capped at 40 per operation); `wireNames` turns the answer's
- * camelCase keys back into the documented snake_case ones.
+ * several checks in one query (aliases are capped at 40 per operation); `wireNames` gives the page the
+ * documented snake_case names of the answer's camelCase keys.
  */
 export function checkSelection(schema: GraphQLSchema, declaration: CheckDeclaration): string {
   const result = schema.getType(resultTypeName(declaration));
@@ -31,12 +29,23 @@ export function checkSelection(schema: GraphQLSchema, declaration: CheckDeclarat
   return `{ ${unionOrObject(result).join(' ')} }`;
 }
 
-/** camelCase GraphQL name to snake_case wire name, for every check answer field whose names differ. */
+/**
+ * camelCase GraphQL name to snake_case wire name (schema/wire-field-extension.ts, as REST and MCP
+ * answer), for every field of the check answers whose names differ.
+ */
 export function wireNames(schema: GraphQLSchema): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const field of Object.values(type.getFields())) if (wireOf(field) !== field.name) out[field.name] = wireOf(field);
-  }
+  const seen = new Set<string>();
+  const visit = (type: GraphQLNamedType | undefined): void => {
+    if (!type || seen.has(type.name)) return;
+    seen.add(type.name);
+    if (isUnionType(type)) for (const member of type.getTypes()) visit(member);
+    if (!isObjectType(type)) return;
+    for (const field of Object.values(type.getFields())) {
+      if (wireNameOf(field) !== field.name) out[field.name] = wireNameOf(field);
+      visit(getNamedType(field.type));
+    }
+  };
+  for (const declaration of checkDeclarations) visit(schema.getType(resultTypeName(declaration)) ?? undefined);
   return out;
 }

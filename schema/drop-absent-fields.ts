@@ -1,5 +1,5 @@
 import { getNamedType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
-import type { WireExtensions } from './check-answers/wire-extensions.js';
+import { absenceOf, wireNameOf } from './wire-field-extension.js';
 
 interface Shape {
   readonly absentWhenNull: Map<string, string | undefined>;
@@ -7,9 +7,9 @@ interface Shape {
 }
 
 /**
- * Where a check leaves a key out (`domain_unicode` for an ASCII name, SPF's evaluation fields without
+ * Where a check leaves a key out (`domainUnicode` for an ASCII name, SPF's evaluation fields without
  * `ip`), GraphQL answers null; REST and MCP keep the answer as documented, without the key. Returns a
- * function that removes those nulls from an answer selected with wire names (the check documents).
+ * function that removes those nulls from an answer in wire names (after operations/wire-shape.ts).
  */
 export function absentFieldDropper(schema: GraphQLSchema, typeName: string): (answer: unknown) => unknown {
   const shapes = new Map<string, Shape>();
@@ -21,9 +21,13 @@ export function absentFieldDropper(schema: GraphQLSchema, typeName: string): (an
     const objects = isUnionType(type) ? type.getTypes() : isObjectType(type) ? [type] : [];
     for (const object of objects) {
       for (const field of Object.values(object.getFields())) {
-        const ext = field.extensions as Partial<WireExtensions> | undefined;
-        const wire = ext?.wireName ?? field.name;
-        if (ext?.absentWhenNull) shape.absentWhenNull.set(wire, ext.absentUnless);
+        const wire = wireNameOf(field);
+        const { absent, unless } = absenceOf(field);
+        if (absent) {
+          const sibling = unless === undefined ? undefined : object.getFields()[unless];
+          if (unless !== undefined && !sibling) throw new Error(`${object.name}.${field.name}: absentUnless names no field ${unless}.`);
+          shape.absentWhenNull.set(wire, sibling && wireNameOf(sibling));
+        }
         const named = getNamedType(field.type);
         if ((isObjectType(named) || isUnionType(named)) && !shape.children.has(wire)) shape.children.set(wire, shapeOf(named));
       }

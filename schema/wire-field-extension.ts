@@ -1,8 +1,7 @@
 import type { GraphQLField } from 'graphql';
 
 /**
- * What the REST and MCP doors call a field, carried in the field's `extensions` (beside the check
- * answers' `wireName`, which schema/check-answers/wire-extensions.ts sets the same way). Those doors answer in snake_case:
+ * What the REST and MCP doors call a field, carried in the field's `extensions`. Those doors answer in snake_case:
  * a field's key there is the snake_case of its GraphQL name unless `wireName` says otherwise (a
  * connection is "page" before the door lifts it, operations/page-answer.ts; a switch is "reconnection"
  * where the answer says whose). The operation documents are printed from the schema with these
@@ -14,7 +13,23 @@ export type WireField = {
   readonly wireName?: string;
   /** Not selected by REST and MCP (a cursor, an id only the portal uses); a deprecated field is not either. */
   readonly wireOmit?: boolean;
+  /**
+   * A check leaves the key out rather than answering null (`domainUnicode` for an ASCII name): GraphQL
+   * answers null, REST and MCP leave the key out (schema/drop-absent-fields.ts, operations/graphql-json-schema.ts).
+   */
+  readonly absentWhenNull?: boolean;
+  /** With absentWhenNull: left out only when this sibling field (its GraphQL name) is absent too, null beside it. */
+  readonly absentUnless?: string;
 };
+
+/**
+ * The extensions of a check answer field the check leaves out when it has no value; with `unless`
+ * (a sibling field's name), only when that sibling is absent too (SPF's `explanation` is null with
+ * `ip` and left out without it). The field must be nullable: GraphQL answers null.
+ */
+export function absentWhenNull(unless?: string): WireField {
+  return { absentWhenNull: true, ...(unless === undefined ? {} : { absentUnless: unless }) };
+}
 
 /** firstInvoice → first_invoice: the mechanical rule between a GraphQL name and a documented one. */
 export function camelToSnake(name: string): string {
@@ -26,6 +41,15 @@ export function wireNameOf(field: { readonly name: string; readonly extensions?:
   const { extensions } = field;
   const wireName = typeof extensions === 'object' && extensions !== null && 'wireName' in extensions ? extensions.wireName : undefined;
   return typeof wireName === 'string' ? wireName : camelToSnake(field.name);
+}
+
+/** Whether a check leaves the field's key out rather than answering null, and beside which sibling it is null instead (absentWhenNull). */
+export function absenceOf(field: { readonly extensions?: unknown }): { readonly absent: boolean; readonly unless?: string } {
+  const { extensions } = field;
+  if (typeof extensions !== 'object' || extensions === null || !('absentWhenNull' in extensions) || extensions.absentWhenNull !== true)
+    return { absent: false };
+  const unless = 'absentUnless' in extensions ? extensions.absentUnless : undefined;
+  return typeof unless === 'string' ? { absent: true, unless } : { absent: true };
 }
 
 /** Whether REST and MCP leave the field out of the documents they run (a row may still select it: OperationRow.alsoSelects). */

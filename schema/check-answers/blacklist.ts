@@ -1,7 +1,6 @@
 import { builder } from '../builder.js';
 import type { checkBlacklist } from '../../resolvers/checks/blacklist/check-blacklist.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { wireName } from './wire-extensions.js';
 
 // check-blacklist (DnsblCode is shared with check-uribl): its answer, each object over the part of the resolver's return type it mirrors.
 type Blacklist = AnswerOf<typeof checkBlacklist>;
@@ -19,13 +18,13 @@ export const DnsblListResult = builder.objectRef<Blacklist['lists'][number]>('Dn
   description: "One list's verdict.",
   fields: (t) => ({
     list: t.exposeString('list'),
-    listId: t.exposeString('list_id', { extensions: wireName('list_id') }),
+    listId: t.exposeString('listId'),
     zone: t.exposeString('zone'),
     target: t.exposeString('target'),
     kind: t.expose('kind', { type: DnsblKind }),
     listed: t.exposeBoolean('listed', { nullable: true }),
     codes: t.expose('codes', { type: [DnsblCode] }),
-    removalUrl: t.exposeString('removal_url', { extensions: wireName('removal_url') }),
+    removalUrl: t.exposeString('removalUrl'),
     reason: t.exposeString('reason', { nullable: true }),
     alive: t.exposeBoolean('alive', { nullable: true, description: 'Whether the list answered its test entry; null when not probed.' }),
   }),
@@ -35,10 +34,10 @@ export const BlacklistChecked = builder.objectRef<Blacklist['checked']>('Blackli
   fields: (t) => ({
     description: t.exposeString('description'),
     domain: t.exposeString('domain', { nullable: true }),
-    mailHosts: t.exposeStringList('mail_hosts', { extensions: wireName('mail_hosts') }),
+    mailHosts: t.exposeStringList('mailHosts'),
     addresses: t.exposeStringList('addresses'),
-    domainLists: t.exposeInt('domain_lists', { extensions: wireName('domain_lists') }),
-    ipLists: t.exposeInt('ip_lists', { extensions: wireName('ip_lists') }),
+    domainLists: t.exposeInt('domainLists'),
+    ipLists: t.exposeInt('ipLists'),
   }),
 });
 export const BlacklistAnswer = builder.objectRef<Blacklist>('BlacklistAnswer').implement({
@@ -46,13 +45,13 @@ export const BlacklistAnswer = builder.objectRef<Blacklist>('BlacklistAnswer').i
   interfaces: [CheckAnswer],
   fields: (t) => ({
     input: t.exposeString('input'),
-    inputKind: t.expose('input_kind', { type: BlacklistInputKind, extensions: wireName('input_kind') }),
+    inputKind: t.expose('inputKind', { type: BlacklistInputKind }),
     domain: t.exposeString('domain', { nullable: true }),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: wireName('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true }),
     checked: t.expose('checked', { type: BlacklistChecked }),
     lists: t.expose('lists', { type: [DnsblListResult] }),
-    listedCount: t.exposeInt('listed_count', { extensions: wireName('listed_count') }),
-    checkedCount: t.exposeInt('checked_count', { extensions: wireName('checked_count') }),
-    unansweredCount: t.exposeInt('unanswered_count', { extensions: wireName('unanswered_count') }),
+    listedCount: t.exposeInt('listedCount'),
+    checkedCount: t.exposeInt('checkedCount'),
+    unansweredCount: t.exposeInt('unansweredCount'),
   }),
 });

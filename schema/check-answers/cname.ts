@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { checkCname } from '../../resolvers/checks/cname/check-cname.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-cname: its answer, each object over the part of the resolver's return type it mirrors.
 type Cname = AnswerOf<typeof checkCname>;
@@ -26,10 +26,10 @@ export const CnameAnswer = builder.objectRef<Cname>('CnameAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     host: t.exposeString('host'),
-    hostUnicode: t.exposeString('host_unicode', { nullable: true, extensions: absentWhenNull('host_unicode') }),
+    hostUnicode: t.exposeString('hostUnicode', { nullable: true, extensions: absentWhenNull() }),
     expected: t.exposeString('expected', { nullable: true }),
     chain: t.expose('chain', { type: [CnameHop] }),
     final: t.expose('final', { type: CnameEnd }),
-    matchesExpected: t.exposeBoolean('matches_expected', { nullable: true, extensions: wireName('matches_expected') }),
+    matchesExpected: t.exposeBoolean('matchesExpected', { nullable: true }),
   }),
 });

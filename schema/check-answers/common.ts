@@ -2,7 +2,6 @@ import { builder } from '../builder.js';
 import type { CheckResultBase, Finding as FindingShape } from '../../resolvers/checks/check-result.js';
 import type { CheckDnssec as CheckDnssecShape } from '../../resolvers/checks/dns/dnssec-tally.js';
 import type { ExtendedDnsError as ExtendedDnsErrorShape } from '../../clients/dns/dns-types.js';
-import { wireName } from './wire-extensions.js';
 
 /*
  * What every check answers (the CheckAnswer interface: status, summary, findings, dnssec) and the
@@ -51,11 +50,10 @@ export const CheckDnssec = builder.objectRef<CheckDnssecShape>('CheckDnssec').im
     validated: t.exposeInt('validated', { description: 'Of those, the answers the resolver validated (AD set).' }),
     name: t.exposeString('name', { nullable: true, description: 'The name whose answer decided the status; null when secure.' }),
     type: t.exposeString('type', { nullable: true, description: 'Its record type; null when secure.' }),
-    extendedDnsError: t.expose('extended_dns_error', {
+    extendedDnsError: t.expose('extendedDnsError', {
       type: ExtendedDnsError,
       nullable: true,
       description: "That answer's Extended DNS Error; null when it carried none.",
-      extensions: wireName('extended_dns_error'),
     }),
   }),
 });

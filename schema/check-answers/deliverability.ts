@@ -1,8 +1,8 @@
 import { builder } from '../builder.js';
 import type { checkDeliverability } from '../../resolvers/checks/deliverability/check-deliverability.js';
-import { GRADE_PARTS, GRADES, type GradePart as GradePartName } from '../../resolvers/checks/deliverability/grade-weights.js';
+import { GRADE_PARTS, GRADES } from '../../resolvers/checks/deliverability/grade-weights.js';
 import { CheckAnswer, CheckStatus, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-deliverability: its answer, each object over the part of the resolver's return type it mirrors.
 type Deliverability = AnswerOf<typeof checkDeliverability>;
@@ -10,12 +10,12 @@ type Deliverability = AnswerOf<typeof checkDeliverability>;
 export const Grade = builder.enumType('Grade', { description: 'A letter grade.', values: GRADES });
 export const GradePart = builder.enumType('GradePart', { description: 'A part of the grade.', values: GRADE_PARTS });
 export const CapPart = builder.enumType('CapPart', { description: 'What a grade cap comes from.', values: [...GRADE_PARTS, 'spf_and_dkim'] });
-export const BreakdownEntry = builder.objectRef<Deliverability['breakdown'][GradePartName]>('BreakdownEntry').implement({
+export const BreakdownEntry = builder.objectRef<Deliverability['breakdown']['spf']>('BreakdownEntry').implement({
   description: "One part's contribution to the grade.",
   fields: (t) => ({
     score: t.exposeFloat('score', { nullable: true }),
     weight: t.exposeFloat('weight'),
-    effectiveWeight: t.exposeFloat('effective_weight', { nullable: true, extensions: wireName('effective_weight') }),
+    effectiveWeight: t.exposeFloat('effectiveWeight', { nullable: true }),
     points: t.exposeFloat('points', { nullable: true }),
     status: t.expose('status', { type: CheckStatus }),
     detail: t.exposeString('detail'),
@@ -30,7 +30,7 @@ export const GradeBreakdown = builder.objectRef<Deliverability['breakdown']>('Gr
     dmarc: t.expose('dmarc', { type: BreakdownEntry }),
     mx: t.expose('mx', { type: BreakdownEntry }),
     blacklists: t.expose('blacklists', { type: BreakdownEntry }),
-    domainAge: t.expose('domain_age', { type: BreakdownEntry, extensions: wireName('domain_age') }),
+    domainAge: t.expose('domainAge', { type: BreakdownEntry }),
   }),
 });
 export const AppliedCap = builder.objectRef<Deliverability['caps'][number]>('AppliedCap').implement({
@@ -49,10 +49,10 @@ export const DeliverabilityFix = builder.objectRef<Deliverability['fixes'][numbe
     code: t.exposeString('code'),
     points: t.exposeFloat('points'),
     fix: t.exposeString('fix'),
-    capsGradeAt: t.expose('caps_grade_at', { type: Grade, nullable: true, extensions: wireName('caps_grade_at') }),
+    capsGradeAt: t.expose('capsGradeAt', { type: Grade, nullable: true }),
   }),
 });
-export const DeliverabilitySubCheck = builder.objectRef<Deliverability['checks'][GradePartName]>('DeliverabilitySubCheck').implement({
+export const DeliverabilitySubCheck = builder.objectRef<Deliverability['checks']['spf']>('DeliverabilitySubCheck').implement({
   description: 'The status and summary of one check the grade ran.',
   fields: (t) => ({
     check: t.exposeString('check', { description: "The check's name: check-spf, check-dkim, check-dmarc, check-dns, check-blacklist or check-domain-expiry." }),
@@ -68,7 +68,7 @@ export const GradeChecks = builder.objectRef<Deliverability['checks']>('GradeChe
     dmarc: t.expose('dmarc', { type: DeliverabilitySubCheck }),
     mx: t.expose('mx', { type: DeliverabilitySubCheck }),
     blacklists: t.expose('blacklists', { type: DeliverabilitySubCheck }),
-    domainAge: t.expose('domain_age', { type: DeliverabilitySubCheck, extensions: wireName('domain_age') }),
+    domainAge: t.expose('domainAge', { type: DeliverabilitySubCheck }),
   }),
 });
 export const DeliverabilityAnswer = builder.objectRef<Deliverability>('DeliverabilityAnswer').implement({
@@ -76,13 +76,13 @@ export const DeliverabilityAnswer = builder.objectRef<Deliverability>('Deliverab
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true, extensions: absentWhenNull() }),
     grade: t.expose('grade', { type: Grade, nullable: true }),
     score: t.exposeFloat('score', { nullable: true }),
-    uncheckedWeight: t.exposeFloat('unchecked_weight', { extensions: wireName('unchecked_weight') }),
+    uncheckedWeight: t.exposeFloat('uncheckedWeight'),
     breakdown: t.expose('breakdown', { type: GradeBreakdown }),
     caps: t.expose('caps', { type: [AppliedCap] }),
-    notScored: t.expose('not_scored', { type: [GradePart], extensions: wireName('not_scored') }),
+    notScored: t.expose('notScored', { type: [GradePart] }),
     fixes: t.expose('fixes', { type: [DeliverabilityFix] }),
     checks: t.expose('checks', { type: GradeChecks }),
   }),

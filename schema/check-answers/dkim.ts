@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { checkDkim } from '../../resolvers/checks/dkim/check-dkim.js';
 import { CheckAnswer, Finding, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-dkim: its answer, each object over the part of the resolver's return type it mirrors.
 type Dkim = AnswerOf<typeof checkDkim>;
@@ -13,11 +13,11 @@ export const DkimKey = builder.objectRef<Dkim['keys'][number]>('DkimKey').implem
     selector: t.exposeString('selector'),
     record: t.exposeString('record'),
     valid: t.exposeBoolean('valid'),
-    keyType: t.expose('key_type', { type: DkimKeyType, nullable: true, extensions: wireName('key_type') }),
-    keyBits: t.exposeInt('key_bits', { nullable: true, extensions: wireName('key_bits') }),
+    keyType: t.expose('keyType', { type: DkimKeyType, nullable: true }),
+    keyBits: t.exposeInt('keyBits', { nullable: true }),
     testing: t.exposeBoolean('testing'),
-    hashAlgorithms: t.exposeStringList('hash_algorithms', { extensions: wireName('hash_algorithms') }),
-    serviceTypes: t.exposeStringList('service_types', { extensions: wireName('service_types') }),
+    hashAlgorithms: t.exposeStringList('hashAlgorithms'),
+    serviceTypes: t.exposeStringList('serviceTypes'),
     findings: t.expose('findings', { type: [Finding] }),
   }),
 });
@@ -26,11 +26,11 @@ export const DkimAnswer = builder.objectRef<Dkim>('DkimAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true, extensions: absentWhenNull() }),
     selector: t.exposeString('selector', { nullable: true }),
-    selectorsChecked: t.exposeStringList('selectors_checked', { extensions: wireName('selectors_checked') }),
+    selectorsChecked: t.exposeStringList('selectorsChecked'),
     keys: t.expose('keys', { type: [DkimKey] }),
-    domainkeyExists: t.exposeBoolean('domainkey_exists', { nullable: true, extensions: wireName('domainkey_exists') }),
+    domainkeyExists: t.exposeBoolean('domainkeyExists', { nullable: true }),
     wildcard: t.exposeBoolean('wildcard', { nullable: true }),
   }),
 });

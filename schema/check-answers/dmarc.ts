@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { checkDmarc } from '../../resolvers/checks/dmarc/check-dmarc.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-dmarc: its answer, each object over the part of the resolver's return type it mirrors.
 type Dmarc = AnswerOf<typeof checkDmarc>;
@@ -26,14 +26,14 @@ export const DmarcTagExplained = builder.objectRef<Dmarc['tags'][number]>('Dmarc
     meaning: t.exposeString('meaning'),
   }),
 });
-export const DmarcReportDestination = builder.objectRef<Dmarc['report_destinations'][number]>('DmarcReportDestination').implement({
+export const DmarcReportDestination = builder.objectRef<Dmarc['reportDestinations'][number]>('DmarcReportDestination').implement({
   description: 'A report address and whether the receiving domain authorises it (RFC 7489 7.1).',
   fields: (t) => ({
     tag: t.expose('tag', { type: DmarcReportTag }),
     uri: t.exposeString('uri'),
     destination: t.exposeString('destination', { nullable: true }),
     external: t.exposeBoolean('external'),
-    authorizationRecord: t.exposeString('authorization_record', { nullable: true, extensions: wireName('authorization_record') }),
+    authorizationRecord: t.exposeString('authorizationRecord', { nullable: true }),
     authorized: t.exposeBoolean('authorized', { nullable: true }),
     problem: t.expose('problem', { type: DmarcReportProblem, nullable: true }),
   }),
@@ -43,15 +43,15 @@ export const DmarcAnswer = builder.objectRef<Dmarc>('DmarcAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true, extensions: absentWhenNull() }),
     record: t.exposeString('record', { nullable: true }),
     valid: t.exposeBoolean('valid'),
     source: t.exposeString('source', { nullable: true }),
-    organizationalDomain: t.exposeString('organizational_domain', { nullable: true, extensions: wireName('organizational_domain') }),
+    organizationalDomain: t.exposeString('organizationalDomain', { nullable: true }),
     inherited: t.exposeBoolean('inherited'),
     policy: t.expose('policy', { type: DmarcPolicy, nullable: true }),
-    subdomainPolicy: t.expose('subdomain_policy', { type: DmarcPolicy, nullable: true, extensions: wireName('subdomain_policy') }),
-    effectivePolicy: t.expose('effective_policy', { type: DmarcPolicy, nullable: true, extensions: wireName('effective_policy') }),
+    subdomainPolicy: t.expose('subdomainPolicy', { type: DmarcPolicy, nullable: true }),
+    effectivePolicy: t.expose('effectivePolicy', { type: DmarcPolicy, nullable: true }),
     pct: t.exposeInt('pct', { nullable: true }),
     adkim: t.expose('adkim', { type: DmarcAlignment, nullable: true }),
     aspf: t.expose('aspf', { type: DmarcAlignment, nullable: true }),
@@ -66,6 +66,6 @@ export const DmarcAnswer = builder.objectRef<Dmarc>('DmarcAnswer').implement({
     t: t.expose('t', { type: DmarcTesting, nullable: true }),
     psd: t.expose('psd', { type: DmarcPsd, nullable: true }),
     tags: t.expose('tags', { type: [DmarcTagExplained] }),
-    reportDestinations: t.expose('report_destinations', { type: [DmarcReportDestination], extensions: wireName('report_destinations') }),
+    reportDestinations: t.expose('reportDestinations', { type: [DmarcReportDestination] }),
   }),
 });

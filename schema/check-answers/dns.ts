@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import { CHECK_DNS_TYPES, type checkDns, type DnsRecordAnswer as DnsRecordShape } from '../../resolvers/checks/dns-records/check-dns.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { absentWhenNull } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-dns: its answer, each object over the part of the resolver's return type it mirrors.
 type Dns = AnswerOf<typeof checkDns>;
@@ -85,7 +85,7 @@ export const DnsAnswer = builder.objectRef<Dns>('DnsAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: absentWhenNull('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true, extensions: absentWhenNull() }),
     type: t.expose('type', { type: DnsType }),
     outcome: t.expose('outcome', { type: DnsOutcome }),
     records: t.expose('records', { type: [DnsRecordAnswer] }),

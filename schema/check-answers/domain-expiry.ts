@@ -1,7 +1,6 @@
 import { builder } from '../builder.js';
 import type { checkDomainExpiry } from '../../resolvers/checks/domain-expiry/check-domain-expiry.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { wireName } from './wire-extensions.js';
 
 // check-domain-expiry: its answer, each object over the part of the resolver's return type it mirrors.
 type DomainExpiry = AnswerOf<typeof checkDomainExpiry>;
@@ -15,14 +14,14 @@ export const DomainExpiryAnswer = builder.objectRef<DomainExpiry>('DomainExpiryA
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: wireName('domain_unicode') }),
-    registeredDomain: t.exposeString('registered_domain', { extensions: wireName('registered_domain') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true }),
+    registeredDomain: t.exposeString('registeredDomain'),
     registered: t.exposeBoolean('registered', { nullable: true }),
     registrar: t.exposeString('registrar', { nullable: true }),
     created: t.exposeString('created', { nullable: true }),
     expires: t.exposeString('expires', { nullable: true }),
-    daysRemaining: t.exposeInt('days_remaining', { nullable: true, extensions: wireName('days_remaining') }),
-    ageDays: t.exposeInt('age_days', { nullable: true, extensions: wireName('age_days') }),
+    daysRemaining: t.exposeInt('daysRemaining', { nullable: true }),
+    ageDays: t.exposeInt('ageDays', { nullable: true }),
     source: t.expose('source', { type: RegistrationSource, nullable: true }),
     server: t.exposeString('server', { nullable: true }),
   }),

@@ -17,9 +17,11 @@ import { DeliverabilityAnswer } from './deliverability.js';
 
 /*
  * The public checks' answers as GraphQL types, one file per check (common.ts: what every answer
- * carries). Each object is an ordinary Pothos object ref over the resolver's own return type; the
- * fields expose the check's snake_case keys under camelCase names, and wire-extensions.ts says what
- * the REST and MCP doors read from each field. The import order is the order the types are declared in.
+ * carries). Each object is an ordinary Pothos object ref over the resolver's own return type, which
+ * is the GraphQL shape: every field exposes the key of its own name. REST and MCP take their
+ * snake_case keys from the field names at the door (operations/wire-shape.ts); a field's extensions
+ * (schema/wire-field-extension.ts) say only where a check leaves a key out instead of answering null.
+ * The import order is the order the types are declared in.
  */
 
 /** Each check's answer type by name, as schema/check-declarations.ts names it. */

@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { checkNameservers } from '../../resolvers/checks/nameservers/check-nameservers.js';
 import { CheckAnswer, DnssecStatus, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { absentWhenNull } from '../wire-field-extension.js';
 
 // check-nameservers: its answer, each object over the part of the resolver's return type it mirrors.
 type Nameservers = AnswerOf<typeof checkNameservers>;
@@ -37,21 +37,21 @@ export const NameserverHealth = builder.objectRef<DelegationHealthShape['servers
 export const DelegationHealth = builder.objectRef<DelegationHealthShape>('DelegationHealth').implement({
   description: "Parent and child NS sets and each server's answer (single-domain calls).",
   fields: (t) => ({
-    parentZone: t.exposeString('parent_zone', { extensions: wireName('parent_zone') }),
-    parentNameservers: t.exposeStringList('parent_nameservers', { nullable: true, extensions: wireName('parent_nameservers') }),
-    parentReason: t.exposeString('parent_reason', { nullable: true, extensions: wireName('parent_reason') }),
-    childNameservers: t.exposeStringList('child_nameservers', { extensions: wireName('child_nameservers') }),
-    onlyAtParent: t.exposeStringList('only_at_parent', { extensions: wireName('only_at_parent') }),
-    onlyAtChild: t.exposeStringList('only_at_child', { extensions: wireName('only_at_child') }),
+    parentZone: t.exposeString('parentZone'),
+    parentNameservers: t.exposeStringList('parentNameservers', { nullable: true }),
+    parentReason: t.exposeString('parentReason', { nullable: true }),
+    childNameservers: t.exposeStringList('childNameservers'),
+    onlyAtParent: t.exposeStringList('onlyAtParent'),
+    onlyAtChild: t.exposeStringList('onlyAtChild'),
     servers: t.expose('servers', { type: [NameserverHealth] }),
-    serialsAgree: t.exposeBoolean('serials_agree', { nullable: true, extensions: wireName('serials_agree') }),
+    serialsAgree: t.exposeBoolean('serialsAgree', { nullable: true }),
   }),
 });
 export const NameserverResult = builder.objectRef<NameserverResultShape>('NameserverResult').implement({
   description: "One domain's name servers.",
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: wireName('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true }),
     zone: t.exposeString('zone', { nullable: true }),
     outcome: t.expose('outcome', { type: NameserverOutcome }),
     nameservers: t.exposeStringList('nameservers'),
@@ -63,7 +63,7 @@ export const NameserverResult = builder.objectRef<NameserverResultShape>('Namese
       type: DelegationHealth,
       nullable: true,
       description: 'Only when one domain was asked, and its NS lookup succeeded or failed with the parent reachable (a lame zone).',
-      extensions: absentWhenNull('delegation'),
+      extensions: absentWhenNull(),
     }),
   }),
 });
@@ -80,6 +80,6 @@ export const NameserversAnswer = builder.objectRef<Nameservers>('NameserversAnsw
   interfaces: [CheckAnswer],
   fields: (t) => ({
     results: t.expose('results', { type: [NameserverResult] }),
-    providerCounts: t.expose('provider_counts', { type: 'ProviderCounts', extensions: wireName('provider_counts') }),
+    providerCounts: t.expose('providerCounts', { type: 'ProviderCounts' }),
   }),
 });

@@ -1,7 +1,6 @@
 import { builder } from '../builder.js';
 import type { checkProviderDomain } from '../../resolvers/checks/provider-domain/check-provider-domain.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { wireName } from './wire-extensions.js';
 
 // check-provider-domain: its answer, each object over the part of the resolver's return type it mirrors.
 type ProviderDomain = AnswerOf<typeof checkProviderDomain>;
@@ -28,7 +27,7 @@ export const ProviderDomainAnswer = builder.objectRef<ProviderDomain>('ProviderD
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: wireName('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true }),
     provider: t.expose('provider', { type: TenancyProvider }),
     attached: t.exposeBoolean('attached', { nullable: true }),
     confidence: t.expose('confidence', { type: Confidence }),

@@ -1,7 +1,6 @@
 import { builder } from '../builder.js';
 import type { segmentEsp } from '../../resolvers/checks/segment-esp/segment-esp.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { wireName } from './wire-extensions.js';
 
 // segment-esp: its answer, each object over the part of the resolver's return type it mirrors.
 type Esp = AnswerOf<typeof segmentEsp>;
@@ -16,12 +15,12 @@ export const EspDomainResult = builder.objectRef<Esp['results'][number]>('EspDom
   description: "One domain's segment.",
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: wireName('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true }),
     segment: t.expose('segment', { type: EspSegment }),
     provider: t.exposeString('provider', { nullable: true }),
     gateway: t.exposeString('gateway', { nullable: true }),
-    providerBehindGateway: t.expose('provider_behind_gateway', { type: GatewayProvider, nullable: true, extensions: wireName('provider_behind_gateway') }),
-    mxHosts: t.exposeStringList('mx_hosts', { extensions: wireName('mx_hosts') }),
+    providerBehindGateway: t.expose('providerBehindGateway', { type: GatewayProvider, nullable: true }),
+    mxHosts: t.exposeStringList('mxHosts'),
     reason: t.exposeString('reason', { nullable: true }),
   }),
 });
@@ -30,7 +29,7 @@ export const EspCounts = builder.objectRef<Esp['counts']>('EspCounts').implement
   fields: (t) => ({
     google: t.exposeInt('google'),
     microsoft: t.exposeInt('microsoft'),
-    securityGateway: t.exposeInt('security_gateway', { extensions: wireName('security_gateway') }),
+    securityGateway: t.exposeInt('securityGateway'),
     other: t.exposeInt('other'),
     unresolved: t.exposeInt('unresolved'),
   }),
@@ -40,7 +39,7 @@ export const EspSegments = builder.objectRef<Esp['segments']>('EspSegments').imp
   fields: (t) => ({
     google: t.exposeStringList('google'),
     microsoft: t.exposeStringList('microsoft'),
-    securityGateway: t.exposeStringList('security_gateway', { extensions: wireName('security_gateway') }),
+    securityGateway: t.exposeStringList('securityGateway'),
     other: t.exposeStringList('other'),
     unresolved: t.exposeStringList('unresolved'),
   }),

@@ -2,22 +2,30 @@ import { builder } from '../builder.js';
 import type { checkSpf } from '../../resolvers/checks/spf/check-spf.js';
 import type { SpfExpansionStop as SpfExpansionStopShape, SpfTermNode } from '../../resolvers/checks/spf/spf-tree-types.js';
 import { CheckAnswer, type AnswerOf } from './common.js';
-import { absentWhenNull, wireName } from './wire-extensions.js';
+import { absentWhenNull, camelToSnake } from '../wire-field-extension.js';
 
 // check-spf: its answer, each object over the part of the resolver's return type it mirrors.
 type Spf = AnswerOf<typeof checkSpf>;
+
+/** The record tree as documented: every key in snake_case (voidLookups → void_lookups), in the order the check wrote them. */
+function snakeCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCaseKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [camelToSnake(key), snakeCaseKeys(v)]));
+}
 
 export const SpfResult = builder.enumType('SpfResult', {
   description: 'An RFC 7208 check_host() result.',
   values: ['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'] as const,
 });
-// Passed through as the check wrote it (builder.ts types it unknown).
+// The check's record tree (resolvers/checks/spf/spf-tree-types.ts) with its keys in snake_case on every
+// door, /graphql too: the doors do not rename a scalar's value (builder.ts types it unknown).
 builder.scalarType('SpfRecordTree', {
   description:
     'An included or redirected SPF record with its own terms, nested as deep as the record goes: ' +
     '{domain, outcome, record, lookups, void_lookups, errors, mechanisms: [term]} where each term has the fields of SpfTerm. ' +
     'A scalar because a GraphQL selection cannot follow a tree of unknown depth within the depth limit of 10.',
-  serialize: (value) => value,
+  serialize: snakeCaseKeys,
   parseValue: (value) => value,
 });
 export const SpfTerm = builder.objectRef<SpfTermNode>('SpfTerm').implement({
@@ -30,10 +38,9 @@ export const SpfTerm = builder.objectRef<SpfTermNode>('SpfTerm').implement({
     value: t.exposeString('value', { nullable: true }),
     lookups: t.exposeInt('lookups'),
     evaluated: t.exposeBoolean('evaluated'),
-    voidLookup: t.exposeBoolean('void_lookup', { extensions: wireName('void_lookup') }),
-    pastLimit: t.exposeBoolean('past_limit', {
+    voidLookup: t.exposeBoolean('voidLookup'),
+    pastLimit: t.exposeBoolean('pastLimit', {
       description: 'True after the point where receivers stop with permerror (see expansion_stopped).',
-      extensions: wireName('past_limit'),
     }),
     errors: t.exposeStringList('errors'),
     children: t.expose('children', { type: 'SpfRecordTree', nullable: true, description: 'The included or redirected record, or null.' }),
@@ -59,13 +66,13 @@ export const SpfReceiverDivergence = builder.objectRef<Spf['divergence'][number]
     rule: t.exposeString('rule'),
     receivers: t.exposeStringList('receivers'),
     detail: t.exposeString('detail'),
-    voidLookupCount: t.exposeInt('void_lookup_count', { extensions: wireName('void_lookup_count') }),
+    voidLookupCount: t.exposeInt('voidLookupCount'),
     valid: t.exposeBoolean('valid'),
     result: t.expose('result', {
       type: SpfResult,
       nullable: true,
       description: 'With ip: the result those receivers give that address.',
-      extensions: absentWhenNull('result'),
+      extensions: absentWhenNull(),
     }),
   }),
 });
@@ -74,34 +81,33 @@ export const SpfAnswer = builder.objectRef<Spf>('SpfAnswer').implement({
   interfaces: [CheckAnswer],
   fields: (t) => ({
     domain: t.exposeString('domain'),
-    domainUnicode: t.exposeString('domain_unicode', {
+    domainUnicode: t.exposeString('domainUnicode', {
       nullable: true,
       description: 'Present when the domain is internationalised.',
-      extensions: absentWhenNull('domain_unicode'),
+      extensions: absentWhenNull(),
     }),
     record: t.exposeString('record', { nullable: true }),
     valid: t.exposeBoolean('valid'),
-    lookupCount: t.exposeInt('lookup_count', {
+    lookupCount: t.exposeInt('lookupCount', {
       description: 'DNS-querying terms across the whole tree (more than 10 breaks SPF).',
-      extensions: wireName('lookup_count'),
     }),
-    voidLookupCount: t.exposeInt('void_lookup_count', { extensions: wireName('void_lookup_count') }),
+    voidLookupCount: t.exposeInt('voidLookupCount'),
     mechanisms: t.expose('mechanisms', { type: [SpfTerm] }),
-    expansionStopped: t.expose('expansion_stopped', { type: SpfExpansionStop, nullable: true, extensions: wireName('expansion_stopped') }),
+    expansionStopped: t.expose('expansionStopped', { type: SpfExpansionStop, nullable: true }),
     divergence: t.expose('divergence', { type: [SpfReceiverDivergence] }),
-    ip: t.exposeString('ip', { nullable: true, description: 'Only with ip.', extensions: absentWhenNull('ip') }),
-    sender: t.exposeString('sender', { nullable: true, description: 'Only with ip.', extensions: absentWhenNull('sender') }),
-    helo: t.exposeString('helo', { nullable: true, description: 'Only with ip.', extensions: absentWhenNull('helo') }),
-    result: t.expose('result', { type: SpfResult, nullable: true, description: 'Only with ip.', extensions: absentWhenNull('result') }),
-    matchedMechanism: t.exposeString('matched_mechanism', {
+    ip: t.exposeString('ip', { nullable: true, description: 'Only with ip.', extensions: absentWhenNull() }),
+    sender: t.exposeString('sender', { nullable: true, description: 'Only with ip.', extensions: absentWhenNull() }),
+    helo: t.exposeString('helo', { nullable: true, description: 'Only with ip.', extensions: absentWhenNull() }),
+    result: t.expose('result', { type: SpfResult, nullable: true, description: 'Only with ip.', extensions: absentWhenNull() }),
+    matchedMechanism: t.exposeString('matchedMechanism', {
       nullable: true,
       description: 'Only with ip: the deciding term, or null.',
-      extensions: absentWhenNull('matched_mechanism', 'ip'),
+      extensions: absentWhenNull('ip'),
     }),
     explanation: t.exposeString('explanation', {
       nullable: true,
       description: 'Only with ip: the exp= text on a fail, or null.',
-      extensions: absentWhenNull('explanation', 'ip'),
+      extensions: absentWhenNull('ip'),
     }),
   }),
 });

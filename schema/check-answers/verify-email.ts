@@ -1,7 +1,6 @@
 import { builder } from '../builder.js';
 import type { verifyEmail } from '../../resolvers/checks/verify-email/verify-email.js';
 import { CheckAnswer, Finding, type AnswerOf } from './common.js';
-import { wireName } from './wire-extensions.js';
 
 // verify-email: its answer, each object over the part of the resolver's return type it mirrors.
 type VerifyEmail = AnswerOf<typeof verifyEmail>;
@@ -32,20 +31,19 @@ export const EmailResult = builder.objectRef<EmailResultShape>('EmailResult').im
   fields: (t) => ({
     email: t.exposeString('email'),
     valid: t.exposeBoolean('valid', { nullable: true, description: 'true: DNS says mail can be delivered; false: it cannot; null: a lookup failed.' }),
-    syntaxValid: t.exposeBoolean('syntax_valid', { extensions: wireName('syntax_valid') }),
+    syntaxValid: t.exposeBoolean('syntaxValid'),
     reason: t.expose('reason', { type: EmailReason }),
     detail: t.exposeString('detail'),
     domain: t.exposeString('domain', { nullable: true }),
-    domainUnicode: t.exposeString('domain_unicode', { nullable: true, extensions: wireName('domain_unicode') }),
+    domainUnicode: t.exposeString('domainUnicode', { nullable: true }),
     mx: t.expose('mx', { type: [MxPreference] }),
-    implicitMx: t.exposeBoolean('implicit_mx', { extensions: wireName('implicit_mx') }),
-    nullMx: t.exposeBoolean('null_mx', { extensions: wireName('null_mx') }),
+    implicitMx: t.exposeBoolean('implicitMx'),
+    nullMx: t.exposeBoolean('nullMx'),
     disposable: t.exposeBoolean('disposable'),
     role: t.exposeBoolean('role'),
-    mxIssues: t.expose('mx_issues', {
+    mxIssues: t.expose('mxIssues', {
       type: [Finding],
       description: 'Broken MX rules of the domain, each saying what to change.',
-      extensions: wireName('mx_issues'),
     }),
   }),
 });
@@ -65,6 +63,6 @@ export const VerifyEmailAnswer = builder.objectRef<VerifyEmail>('VerifyEmailAnsw
   fields: (t) => ({
     results: t.expose('results', { type: [EmailResult] }),
     counts: t.expose('counts', { type: EmailCounts }),
-    catchAllNote: t.exposeString('catch_all_note', { extensions: wireName('catch_all_note') }),
+    catchAllNote: t.exposeString('catchAllNote'),
   }),
 });

@@ -94,29 +94,29 @@ describe('checkBimi', () => {
       status: 'pass',
       domain: 'brand.test',
       selector: 'default',
-      record_domain: 'brand.test',
+      recordDomain: 'brand.test',
       record: full,
       valid: true,
       declined: false,
-      logo_url: `${ASSETS}/logo.svg`,
-      authority_url: `${ASSETS}/vmc.pem`,
-      dmarc_enforced: true,
-      dmarc_detail: {
-        domain_record: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@brand.test',
-        organizational_domain: 'brand.test',
+      logoUrl: `${ASSETS}/logo.svg`,
+      authorityUrl: `${ASSETS}/vmc.pem`,
+      dmarcEnforced: true,
+      dmarcDetail: {
+        domainRecord: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@brand.test',
+        organizationalDomain: 'brand.test',
         policy: 'reject',
         changes: [],
       },
-      logo: { fetched: true, size_bytes: Buffer.byteLength(LOGO), svg_tiny_ps_valid: true, problems: [] },
+      logo: { fetched: true, sizeBytes: Buffer.byteLength(LOGO), svgTinyPsValid: true, problems: [] },
       certificate: {
         fetched: true,
         expired: false,
-        covers_domain: true,
-        mark_type: 'VMC',
-        logo_embedded: true,
-        logo_matches: true,
-        chain_trusted: true,
-        trust_anchor: 'CN=Checks Test CA',
+        coversDomain: true,
+        markType: 'VMC',
+        logoEmbedded: true,
+        logoMatches: true,
+        chainTrusted: true,
+        trustAnchor: 'CN=Checks Test CA',
         problems: [],
       },
       findings: [],
@@ -128,11 +128,11 @@ describe('checkBimi', () => {
     const answer = await checkBimi({ domain: 'mail.brand.test' }, context());
     expect(answer).toMatchObject({
       status: 'pass',
-      record_domain: 'brand.test',
+      recordDomain: 'brand.test',
       record: full,
-      dmarc_enforced: true,
-      dmarc_detail: { domain_record: null, organizational_record: expect.stringContaining('p=reject'), policy: 'quarantine' },
-      certificate: { covers_domain: true },
+      dmarcEnforced: true,
+      dmarcDetail: { domainRecord: null, organizationalRecord: expect.stringContaining('p=reject'), policy: 'quarantine' },
+      certificate: { coversDomain: true },
     });
     expect(codes(answer)).toEqual(['bimi_organizational_fallback']);
   });
@@ -145,12 +145,12 @@ describe('checkBimi', () => {
   it('fails when DMARC is p=none and says what to change, and warns that there is no VMC', async () => {
     const answer = await checkBimi({ domain: 'weak.test' }, context());
     expect(answer.status).toBe('fail');
-    expect(answer.dmarc_enforced).toBe(false);
-    expect(answer.dmarc_detail.changes.join(' ')).toMatch(/p=none; set p=quarantine or p=reject/);
-    expect(answer.dmarc_detail.changes.join(' ')).toMatch(/sp=none/);
+    expect(answer.dmarcEnforced).toBe(false);
+    expect(answer.dmarcDetail.changes.join(' ')).toMatch(/p=none; set p=quarantine or p=reject/);
+    expect(answer.dmarcDetail.changes.join(' ')).toMatch(/sp=none/);
     expect(codes(answer)).toEqual(expect.arrayContaining(['bimi_dmarc_not_enforced', 'bimi_no_certificate']));
     expect(answer.certificate).toBeNull();
-    expect(answer.logo?.svg_tiny_ps_valid).toBe(true);
+    expect(answer.logo?.svgTinyPsValid).toBe(true);
   });
 
   it('reports an explicit declination', async () => {
@@ -161,14 +161,14 @@ describe('checkBimi', () => {
 
   it('fails with no record at the domain (an apex, so there is no fallback)', async () => {
     const answer = await checkBimi({ domain: 'none.test' }, context());
-    expect(answer).toMatchObject({ status: 'fail', record: null, record_domain: null, valid: false });
+    expect(answer).toMatchObject({ status: 'fail', record: null, recordDomain: null, valid: false });
     expect(codes(answer)).toEqual(['bimi_no_record']);
     expect(dnsServer.questions.filter((q) => q.name.includes('_bimi.none.test'))).toHaveLength(1);
   });
 
   it('fails on a logo that breaks SVG Tiny PS and lists every fault', async () => {
     const answer = await checkBimi({ domain: 'badlogo.test' }, context());
-    expect(answer.logo).toMatchObject({ fetched: true, svg_tiny_ps_valid: false });
+    expect(answer.logo).toMatchObject({ fetched: true, svgTinyPsValid: false });
     expect(answer.logo?.problems.join('\n')).toMatch(/no <title>/);
     expect(answer.logo?.problems.join('\n')).toMatch(/must be square/);
     expect(codes(answer).filter((c) => c === 'bimi_logo_invalid')).toHaveLength(2);
@@ -176,13 +176,13 @@ describe('checkBimi', () => {
 
   it('fails on a logo URL that answers 404', async () => {
     const answer = await checkBimi({ domain: 'missinglogo.test' }, context());
-    expect(answer.logo).toMatchObject({ fetched: false, svg_tiny_ps_valid: null });
+    expect(answer.logo).toMatchObject({ fetched: false, svgTinyPsValid: null });
     expect(codes(answer)).toContain('bimi_logo_unreachable');
   });
 
   it('fails the same VMC when its root is not a trusted Mark Verifying Authority (the bundled roots only)', async () => {
     const answer = await checkBimi({ domain: 'brand.test' }, context(false));
-    expect(answer).toMatchObject({ status: 'fail', certificate: { chain_trusted: false, trust_anchor: null, mark_type: 'VMC', logo_matches: true } });
+    expect(answer).toMatchObject({ status: 'fail', certificate: { chainTrusted: false, trustAnchor: null, markType: 'VMC', logoMatches: true } });
     expect(answer.findings).toEqual([
       {
         severity: 'error',
@@ -205,7 +205,7 @@ describe('checkBimi', () => {
 
   it('fails a self-signed mark certificate whatever roots are trusted', async () => {
     const answer = await checkBimi({ domain: 'selfmade.test' }, context());
-    expect(answer).toMatchObject({ status: 'fail', certificate: { chain_trusted: false, covers_domain: true } });
+    expect(answer).toMatchObject({ status: 'fail', certificate: { chainTrusted: false, coversDomain: true } });
     expect(answer.findings.map((f) => f.message)).toEqual([
       expect.stringMatching(/the mark certificate is self-signed; a VMC or CMC must be issued by a Mark Verifying Authority/),
     ]);
@@ -213,7 +213,7 @@ describe('checkBimi', () => {
 
   it('fails when the mark certificate does not name the domain', async () => {
     const answer = await checkBimi({ domain: 'othercert.test' }, context());
-    expect(answer.certificate).toMatchObject({ covers_domain: false, mark_type: 'VMC' });
+    expect(answer.certificate).toMatchObject({ coversDomain: false, markType: 'VMC' });
     expect(answer.findings.find((f) => f.code === 'bimi_certificate_invalid')?.message).toMatch(/do not include othercert\.test/);
   });
 

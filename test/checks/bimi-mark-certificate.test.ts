@@ -45,27 +45,27 @@ describe('inspecting a mark certificate', () => {
       fetched: true,
       issuer: 'CN=Test Mark CA',
       expired: false,
-      covers_domain: true,
+      coversDomain: true,
       names: ['brand.test'],
-      mark_type: 'VMC',
-      logo_embedded: true,
-      logo_matches: true,
-      chain_trusted: true,
-      trust_anchor: 'CN=Test Mark CA',
+      markType: 'VMC',
+      logoEmbedded: true,
+      logoMatches: true,
+      chainTrusted: true,
+      trustAnchor: 'CN=Test Mark CA',
       problems: [],
     });
     expect(report.subject).toContain('CN=Brand Inc');
-    expect(Date.parse(report.valid_to!)).toBeGreaterThan(now.getTime());
+    expect(Date.parse(report.validTo!)).toBeGreaterThan(now.getTime());
   });
 
   it('tells a CMC by its Prior Use Mark type', () => {
-    expect(inspect(ca.issue(markCertificateOptions({ markType: 'Prior Use Mark' })).certPem).mark_type).toBe('CMC');
+    expect(inspect(ca.issue(markCertificateOptions({ markType: 'Prior Use Mark' })).certPem).markType).toBe('CMC');
   });
 
   it('takes a certificate with a trademark registration and no markType for a VMC', () => {
     const options = markCertificateOptions({ markType: null });
     const issued = ca.issue({ ...options, subject: [...options.subject!, ['1.3.6.1.4.1.53087.1.4', 'UPTO-12345']] });
-    expect(inspect(issued.certPem).mark_type).toBe('VMC');
+    expect(inspect(issued.certPem).markType).toBe('VMC');
   });
 
   it('reports an expired certificate', () => {
@@ -77,12 +77,12 @@ describe('inspecting a mark certificate', () => {
 
   it('reports a certificate whose names do not include the domain', () => {
     const report = inspect(ca.issue(markCertificateOptions({ hosts: ['other-brand.test'] })).certPem);
-    expect(report.covers_domain).toBe(false);
+    expect(report.coversDomain).toBe(false);
     expect(report.problems.join(' ')).toMatch(/other-brand\.test.*do not include brand\.test/);
   });
 
   it('accepts a name that is the organisational domain where the record was found', () => {
-    expect(inspect(ca.issue(markCertificateOptions()).certPem, LOGO, ['mail.brand.test', 'brand.test']).covers_domain).toBe(true);
+    expect(inspect(ca.issue(markCertificateOptions()).certPem, LOGO, ['mail.brand.test', 'brand.test']).coversDomain).toBe(true);
   });
 
   it('reports a certificate without the BIMI extended key usage', () => {
@@ -92,14 +92,14 @@ describe('inspecting a mark certificate', () => {
 
   it('reports a certificate without a logotype extension', () => {
     const report = inspect(ca.issue(markCertificateOptions({ logotype: null })).certPem);
-    expect(report.logo_embedded).toBe(false);
-    expect(report.logo_matches).toBeNull();
+    expect(report.logoEmbedded).toBe(false);
+    expect(report.logoMatches).toBeNull();
     expect(report.problems.join(' ')).toMatch(/no logotype extension/);
   });
 
   it('reports an embedded logo that differs from the published one', () => {
     const report = inspect(ca.issue(markCertificateOptions()).certPem, Buffer.from(LOGO.toString().replace('#036', '#f00')));
-    expect(report.logo_matches).toBe(false);
+    expect(report.logoMatches).toBe(false);
     expect(report.problems.join(' ')).toMatch(/not identical to the SVG at the l= URL/);
   });
 
@@ -112,13 +112,13 @@ describe('inspecting a mark certificate', () => {
   it('reports a logotype that refers to the logo by URL instead of embedding it', () => {
     const byUrl = logotypeExtensionDer(LOGO, { uri: 'https://brand.test/logo.svg' });
     const report = inspect(ca.issue(markCertificateOptions({ logotype: byUrl })).certPem);
-    expect(report.logo_embedded).toBe(false);
+    expect(report.logoEmbedded).toBe(false);
     expect(report.problems.join(' ')).toMatch(/does not embed the logo as a data: URI/);
   });
 
   it('accepts an uncompressed embedded logo as well', () => {
     const plain = logotypeExtensionDer(LOGO);
-    expect(inspect(ca.issue(markCertificateOptions({ logotype: plain })).certPem)).toMatchObject({ logo_embedded: true, logo_matches: true, problems: [] });
+    expect(inspect(ca.issue(markCertificateOptions({ logotype: plain })).certPem)).toMatchObject({ logoEmbedded: true, logoMatches: true, problems: [] });
   });
 
   it('reports a chain whose second certificate did not issue the first', () => {
@@ -128,7 +128,7 @@ describe('inspecting a mark certificate', () => {
 
   it('reports a file with no certificate in it', () => {
     const report = inspect('<html>not a certificate</html>');
-    expect(report).toMatchObject({ fetched: true, subject: null, mark_type: null });
+    expect(report).toMatchObject({ fetched: true, subject: null, markType: null });
     expect(report.problems[0]).toMatch(/no PEM certificate/);
   });
 });
@@ -160,16 +160,16 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
 
   it("passes a VMC issued by an intermediate when the root is in the operator's extra roots file", () => {
     const report = inspect(leafAndIntermediate(vmcThroughIntermediate()), trustingTestRoot());
-    expect(report).toMatchObject({ chain_trusted: true, trust_anchor: 'CN=Test MVA Root', problems: [] });
+    expect(report).toMatchObject({ chainTrusted: true, trustAnchor: 'CN=Test MVA Root', problems: [] });
   });
 
   it('also passes when the file carries the root itself after the intermediate', () => {
-    expect(inspect(vmcThroughIntermediate().chainPem, trustingTestRoot())).toMatchObject({ chain_trusted: true, problems: [] });
+    expect(inspect(vmcThroughIntermediate().chainPem, trustingTestRoot())).toMatchObject({ chainTrusted: true, problems: [] });
   });
 
   it('fails the same certificate against the bundled roots alone: its chain reaches no authority', () => {
     const report = inspect(leafAndIntermediate(vmcThroughIntermediate()), bundledMarkRoots());
-    expect(report).toMatchObject({ chain_trusted: false, trust_anchor: null });
+    expect(report).toMatchObject({ chainTrusted: false, trustAnchor: null });
     expect(report.problems).toEqual([
       'the chain stops at "Test MVA Issuing CA": its issuer "Test MVA Root" is neither a Mark Verifying Authority root nor in the file; put the issuing authority\'s intermediate certificates after the mark certificate',
     ]);
@@ -177,19 +177,19 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
 
   it('fails a chain that ends at a root the file brings along but nobody trusts', () => {
     const report = inspect(vmcThroughIntermediate().chainPem, bundledMarkRoots());
-    expect(report.chain_trusted).toBe(false);
+    expect(report.chainTrusted).toBe(false);
     expect(report.problems.join(' ')).toMatch(/ends at the self-signed "Test MVA Root", which is not a Mark Verifying Authority root/);
   });
 
   it("fails a look-alike root named like DigiCert's", () => {
     const report = inspect(lookAlike.issue(markCertificateOptions()).chainPem, bundledMarkRoots());
-    expect(report.chain_trusted).toBe(false);
+    expect(report.chainTrusted).toBe(false);
     expect(report.problems.join(' ')).toMatch(/self-signed "DigiCert Verified Mark Root CA", which is not a Mark Verifying Authority root/);
   });
 
   it('fails a self-signed mark certificate, even with every other field right', () => {
     const report = inspect(selfSigned(vmcThroughIntermediate()), trustingTestRoot());
-    expect(report).toMatchObject({ chain_trusted: false, trust_anchor: null, mark_type: 'VMC', covers_domain: true, logo_matches: true });
+    expect(report).toMatchObject({ chainTrusted: false, trustAnchor: null, markType: 'VMC', coversDomain: true, logoMatches: true });
     expect(report.problems).toEqual([
       'the mark certificate is self-signed; a VMC or CMC must be issued by a Mark Verifying Authority (such as DigiCert, Entrust, GlobalSign or SSL.com), so it cannot be trusted',
     ]);
@@ -200,7 +200,7 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
     try {
       const issued = tlsOnly.issue(markCertificateOptions());
       const report = inspect(`${issued.certPem}${tlsOnly.certPem}`, trustingTestRoot());
-      expect(report.chain_trusted).toBe(false);
+      expect(report.chainTrusted).toBe(false);
       expect(report.problems.join(' ')).toMatch(
         /"Test TLS Issuing CA" is not allowed to issue mark certificates: its extended key usage lacks 1\.3\.6\.1\.5\.5\.7\.3\.31/,
       );
@@ -214,7 +214,7 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
     try {
       const issued = notCa.issue(markCertificateOptions());
       const report = inspect(`${issued.certPem}${notCa.certPem}`, trustingTestRoot());
-      expect(report.chain_trusted).toBe(false);
+      expect(report.chainTrusted).toBe(false);
       expect(report.problems).toEqual(['"Test Leaf Posing As CA" issued a certificate in the chain but is not a CA certificate']);
     } finally {
       notCa.close();
@@ -229,14 +229,14 @@ describe('chaining a mark certificate to a Mark Verifying Authority root', () =>
     });
     try {
       const pem = `${old.issue(markCertificateOptions()).certPem}${old.certPem}`;
-      expect(inspect(pem, trustingTestRoot()).chain_trusted).toBe(true);
+      expect(inspect(pem, trustingTestRoot()).chainTrusted).toBe(true);
       const later = inspectMarkCertificate(Buffer.from(pem), {
         domains: ['brand.test'],
         now: new Date(now.getTime() + 90 * 86_400_000),
         logo: LOGO,
         roots: trustingTestRoot(),
       });
-      expect(later.chain_trusted).toBe(false);
+      expect(later.chainTrusted).toBe(false);
       expect(later.problems.join(' ')).toMatch(/the issuing certificate "Test Old Issuing CA" expired on/);
     } finally {
       old.close();

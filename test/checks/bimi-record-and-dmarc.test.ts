@@ -6,8 +6,8 @@ import type { DnsAnswer } from '../../clients/dns/dns-types.js';
 describe('the BIMI assertion record', () => {
   it('reads the logo and evidence URLs', () => {
     expect(parseBimiRecord('v=BIMI1; l=https://brand.test/logo.svg; a=https://brand.test/vmc.pem')).toEqual({
-      logo_url: 'https://brand.test/logo.svg',
-      authority_url: 'https://brand.test/vmc.pem',
+      logoUrl: 'https://brand.test/logo.svg',
+      authorityUrl: 'https://brand.test/vmc.pem',
       declined: false,
       avp: null,
       lps: false,
@@ -19,11 +19,11 @@ describe('the BIMI assertion record', () => {
   it('allows spaces around "=" and a trailing separator, and ignores unknown tags', () => {
     const record = parseBimiRecord('v = BIMI1 ;l= https://brand.test/logo.svg ; x=1;');
     expect(record.errors).toEqual([]);
-    expect(record.logo_url).toBe('https://brand.test/logo.svg');
+    expect(record.logoUrl).toBe('https://brand.test/logo.svg');
   });
 
   it('treats empty l= and a= as a declination', () => {
-    expect(parseBimiRecord('v=BIMI1; l=; a=;')).toMatchObject({ declined: true, errors: [], logo_url: null });
+    expect(parseBimiRecord('v=BIMI1; l=; a=;')).toMatchObject({ declined: true, errors: [], logoUrl: null });
   });
 
   it('reads avp and lps', () => {
@@ -71,7 +71,7 @@ describe('the DMARC requirement for BIMI', () => {
       txt('_dmarc.brand.test', 'v=DMARC1; p=reject'),
       txt('_dmarc.brand.test', 'v=DMARC1; p=reject'),
     );
-    expect(result).toMatchObject({ enforced: true, failed: [], detail: { policy: 'reject', subdomain_policy: 'reject', pct: 100, changes: [] } });
+    expect(result).toMatchObject({ enforced: true, failed: [], detail: { policy: 'reject', subdomainPolicy: 'reject', pct: 100, changes: [] } });
   });
 
   it('is met by p=quarantine at 100%', () => {
@@ -105,7 +105,7 @@ describe('the DMARC requirement for BIMI', () => {
       missing('_dmarc.mail.brand.test'),
       txt('_dmarc.brand.test', 'v=DMARC1; p=reject; sp=quarantine'),
     );
-    expect(result).toMatchObject({ enforced: true, detail: { domain_record: null, policy: 'quarantine', subdomain_policy: 'quarantine' } });
+    expect(result).toMatchObject({ enforced: true, detail: { domainRecord: null, policy: 'quarantine', subdomainPolicy: 'quarantine' } });
   });
 
   it('requires the organisational domain to be enforced even when the subdomain is', () => {

@@ -84,14 +84,14 @@ describe('check-blacklist', () => {
 
   it('an unlisted IPv4 address is answered false by every IP list', async () => {
     const answer = await checkBlacklist({ input: '192.0.2.1' }, ctx());
-    expect(answer).toMatchObject({ status: 'pass', input_kind: 'ipv4', listed_count: 0, checked_count: IP_LISTS.length, unanswered_count: 0 });
+    expect(answer).toMatchObject({ status: 'pass', inputKind: 'ipv4', listedCount: 0, checkedCount: IP_LISTS.length, unansweredCount: 0 });
     expect(answer.lists.every((l) => l.listed === false && l.target === '192.0.2.1')).toBe(true);
   });
 
   it('a listed address gives each code with its meaning and removal address, and refusals never count as listings', async () => {
     const answer = await checkBlacklist({ input: '192.0.2.10' }, ctx());
-    const by = (id: string) => answer.lists.find((l) => l.list_id === id);
-    expect(by('spamhaus_zen')).toMatchObject({ listed: true, zone: 'zen.spamhaus.org', removal_url: 'https://check.spamhaus.org/', reason: null });
+    const by = (id: string) => answer.lists.find((l) => l.listId === id);
+    expect(by('spamhaus_zen')).toMatchObject({ listed: true, zone: 'zen.spamhaus.org', removalUrl: 'https://check.spamhaus.org/', reason: null });
     expect(by('spamhaus_zen')?.codes.map((c) => c.code)).toEqual(['127.0.0.11', '127.0.0.4']);
     expect(by('spamhaus_zen')?.codes[1]?.meaning).toMatch(/XBL/);
     expect(by('barracuda')).toMatchObject({ listed: true });
@@ -106,9 +106,9 @@ describe('check-blacklist', () => {
     expect(by('spamcop')).toMatchObject({ listed: null, reason: expect.stringMatching(/timeout/) });
     expect(by('uceprotect_2')).toMatchObject({ listed: null, reason: expect.stringMatching(/servfail/) });
     expect(by('uceprotect_3')).toMatchObject({ listed: null, reason: expect.stringMatching(/refused/) });
-    expect(answer.listed_count).toBe(4);
-    expect(answer.unanswered_count).toBe(6);
-    expect(answer.checked_count).toBe(IP_LISTS.length - 6);
+    expect(answer.listedCount).toBe(4);
+    expect(answer.unansweredCount).toBe(6);
+    expect(answer.checkedCount).toBe(IP_LISTS.length - 6);
     expect(answer.status).toBe('fail');
     expect(answer.findings.find((f) => f.code === 'listed_major')?.message).toMatch(/check\.spamhaus\.org/);
   });
@@ -119,16 +119,16 @@ describe('check-blacklist', () => {
     ['192.0.2.40', '127.255.255.255', /too many queries/],
   ])('Spamhaus %s answering %s is listed null with the reason', async (ip, code, reason) => {
     const answer = await checkBlacklist({ input: ip }, ctx());
-    const zen = answer.lists.find((l) => l.list_id === 'spamhaus_zen');
+    const zen = answer.lists.find((l) => l.listId === 'spamhaus_zen');
     expect(zen).toMatchObject({ listed: null, codes: [{ code }], reason: expect.stringMatching(reason) });
-    expect(answer.listed_count).toBe(0);
+    expect(answer.listedCount).toBe(0);
     expect(answer.status).toBe('pass');
   });
 
   it('with SPAMHAUS_DQS_KEY, Spamhaus is asked through DQS and the key never appears in the answer', async () => {
     const config = readSettings({ SPAMHAUS_DQS_KEY: 'ABC123' }).blacklist;
     const answer = await checkBlacklist({ input: '192.0.2.10' }, ctx(config));
-    const zen = answer.lists.find((l) => l.list_id === 'spamhaus_zen');
+    const zen = answer.lists.find((l) => l.listId === 'spamhaus_zen');
     expect(zen).toMatchObject({ listed: true, zone: 'zen.dq.spamhaus.net (DQS)', codes: [{ code: '127.0.0.2' }] });
     expect(server.questions.some((q) => q.name === '10.2.0.192.abc123.zen.dq.spamhaus.net')).toBe(true);
     expect(JSON.stringify(answer)).not.toMatch(/abc123/i);
@@ -138,18 +138,18 @@ describe('check-blacklist', () => {
   it('a domain is asked on the domain lists and its MX addresses on the IP lists, and says so', async () => {
     const answer = await checkBlacklist({ input: 'Listed.Example' }, ctx());
     expect(answer).toMatchObject({
-      input_kind: 'domain',
+      inputKind: 'domain',
       domain: 'listed.example',
-      checked: { domain: 'listed.example', mail_hosts: ['mx.listed.example'], addresses: ['192.0.2.10'] },
+      checked: { domain: 'listed.example', mailHosts: ['mx.listed.example'], addresses: ['192.0.2.10'] },
     });
     expect(answer.checked.description).toMatch(/mx\.listed\.example/);
     expect(answer.lists).toHaveLength(DOMAIN_LISTS.length + IP_LISTS.length);
-    const dbl = answer.lists.find((l) => l.list_id === 'spamhaus_dbl');
+    const dbl = answer.lists.find((l) => l.listId === 'spamhaus_dbl');
     expect(dbl).toMatchObject({ listed: true, target: 'listed.example', codes: [{ code: '127.0.1.2', meaning: 'Spam domain' }] });
-    expect(answer.lists.find((l) => l.list_id === 'uribl')).toMatchObject({ listed: null, reason: expect.stringMatching(/URIBL refused/) });
-    const surbl = answer.lists.find((l) => l.list_id === 'surbl');
+    expect(answer.lists.find((l) => l.listId === 'uribl')).toMatchObject({ listed: null, reason: expect.stringMatching(/URIBL refused/) });
+    const surbl = answer.lists.find((l) => l.listId === 'surbl');
     expect(surbl?.codes.map((c) => c.meaning)).toEqual(['PH: phishing', 'MW: malware']);
-    expect(answer.lists.find((l) => l.list_id === 'spamhaus_zen' && l.target === '192.0.2.10')?.listed).toBe(true);
+    expect(answer.lists.find((l) => l.listId === 'spamhaus_zen' && l.target === '192.0.2.10')?.listed).toBe(true);
   });
 
   it('a domain with a null MX is checked on the domain lists only, with a note', async () => {
@@ -195,23 +195,23 @@ describe('blocklists that are alive (RFC 5782 test points)', () => {
 
   it('a list whose zone is gone is listed null with a reason, not "not listed", and is not counted as checked', async () => {
     const answer = await checkBlacklist({ input: '192.0.2.1' }, deadCtx());
-    const zero = answer.lists.find((l) => l.list_id === '0spam')!;
+    const zero = answer.lists.find((l) => l.listId === '0spam')!;
     expect(zero).toMatchObject({ listed: null, alive: false, reason: expect.stringMatching(/test point 127\.0\.0\.2/) });
-    expect(answer.lists.filter((l) => l.list_id !== '0spam').every((l) => l.listed === false && l.alive === true)).toBe(true);
-    expect(answer.checked_count).toBe(IP_LISTS.length - 1);
-    expect(answer.unanswered_count).toBe(1);
+    expect(answer.lists.filter((l) => l.listId !== '0spam').every((l) => l.listed === false && l.alive === true)).toBe(true);
+    expect(answer.checkedCount).toBe(IP_LISTS.length - 1);
+    expect(answer.unansweredCount).toBe(1);
     expect(answer.findings.map((f) => f.code)).toContain('lists_failed_test_point');
   });
 
   it('a parked zone that lists "invalid" is no listing, and a test point that timed out leaves the list unverified', async () => {
     const answer = await checkBlacklist({ input: 'clean.example' }, deadCtx());
-    expect(answer.lists.find((l) => l.list_id === 'nordspam_dbl')).toMatchObject({
+    expect(answer.lists.find((l) => l.listId === 'nordspam_dbl')).toMatchObject({
       listed: null,
       alive: false,
       reason: expect.stringMatching(/lists invalid/),
     });
-    expect(answer.lists.find((l) => l.list_id === 'sem_uri')).toMatchObject({ listed: null, alive: null, reason: expect.stringMatching(/Could not check/) });
-    expect(answer.listed_count).toBe(0);
+    expect(answer.lists.find((l) => l.listId === 'sem_uri')).toMatchObject({ listed: null, alive: null, reason: expect.stringMatching(/Could not check/) });
+    expect(answer.listedCount).toBe(0);
   });
 
   it("asks each list's test-point pair once per request, however many targets", async () => {
@@ -231,18 +231,18 @@ describe('check-uribl', () => {
     expect(answer.results.map((r) => r.domain)).toEqual(['grey.example', 'phish.example', 'clean.example']);
     const [grey, phish, clean] = answer.results;
     expect(grey?.listed).toBe(true);
-    expect(grey?.lists.find((l) => l.list_id === 'uribl')?.codes.map((c) => c.meaning.split(':')[0])).toEqual(['grey', 'red']);
-    expect(phish?.lists.find((l) => l.list_id === 'surbl')?.codes.map((c) => c.meaning)).toEqual(['PH: phishing', 'CR: cracked (compromised) site']);
-    expect(phish?.lists.find((l) => l.list_id === 'spamhaus_dbl')?.codes).toEqual([{ code: '127.0.1.4', meaning: 'Phishing domain' }]);
+    expect(grey?.lists.find((l) => l.listId === 'uribl')?.codes.map((c) => c.meaning.split(':')[0])).toEqual(['grey', 'red']);
+    expect(phish?.lists.find((l) => l.listId === 'surbl')?.codes.map((c) => c.meaning)).toEqual(['PH: phishing', 'CR: cracked (compromised) site']);
+    expect(phish?.lists.find((l) => l.listId === 'spamhaus_dbl')?.codes).toEqual([{ code: '127.0.1.4', meaning: 'Phishing domain' }]);
     expect(clean).toMatchObject({ listed: false });
-    expect(answer).toMatchObject({ status: 'fail', listed_count: 2 });
+    expect(answer).toMatchObject({ status: 'fail', listedCount: 2 });
   });
 
   it("SURBL's blocked bit is no answer even beside a listing bit, and URIBL still answers", async () => {
     const answer = await checkUribl({ domains: ['blocked.example'] }, ctx());
     const [blocked] = answer.results;
-    expect(blocked?.lists.find((l) => l.list_id === 'surbl')).toMatchObject({ listed: null, reason: expect.stringMatching(/SURBL blocked/) });
-    expect(blocked?.lists.find((l) => l.list_id === 'uribl')?.codes[0]?.meaning).toMatch(/^black/);
+    expect(blocked?.lists.find((l) => l.listId === 'surbl')).toMatchObject({ listed: null, reason: expect.stringMatching(/SURBL blocked/) });
+    expect(blocked?.lists.find((l) => l.listId === 'uribl')?.codes[0]?.meaning).toMatch(/^black/);
     expect(blocked?.listed).toBe(true);
   });
 
@@ -250,7 +250,7 @@ describe('check-uribl', () => {
     const answer = await checkUribl({ domains: 'refused.example' }, ctx());
     expect(answer.results[0]).toMatchObject({ listed: null });
     expect(answer.results[0]?.lists.every((l) => l.listed === null)).toBe(true);
-    expect(answer).toMatchObject({ status: 'error', listed_count: 0 });
+    expect(answer).toMatchObject({ status: 'error', listedCount: 0 });
   });
 
   it('asks about the registered domain of a tracking host', async () => {
@@ -263,7 +263,7 @@ describe('check-uribl', () => {
     const error = await checkUribl({ domains }, ctx()).catch((e: unknown) => e);
     expect(restAnswerOf(error)).toMatchObject({ status: 400, code: 'too_many_items' });
     expect((error as DomainError).detail).toMatch(/limit is 100/);
-    await expect(checkUribl({ domains: Array.from({ length: 100 }, (_, i) => `d${i}.example`) }, ctx())).resolves.toMatchObject({ listed_count: 0 });
+    await expect(checkUribl({ domains: Array.from({ length: 100 }, (_, i) => `d${i}.example`) }, ctx())).resolves.toMatchObject({ listedCount: 0 });
   });
 
   it('a malformed item is answered as its own result without failing the rest', async () => {

@@ -64,7 +64,7 @@ const codes = (answer: { findings: readonly { code: string }[] }): string[] => a
 describe('checkCname', () => {
   it('follows the chain hop by hop to the final addresses', async () => {
     const answer = await checkCname({ host: 'Track.Brand.Example.' }, ctx());
-    expect(answer).toMatchObject({ status: 'pass', host: 'track.brand.example', expected: null, matches_expected: null, findings: [] });
+    expect(answer).toMatchObject({ status: 'pass', host: 'track.brand.example', expected: null, matchesExpected: null, findings: [] });
     expect(answer.chain).toEqual([
       { name: 'track.brand.example', target: 'custom.esp.example', ttl: 3600 },
       { name: 'custom.esp.example', target: 'lb.esp.example', ttl: 60 },
@@ -74,21 +74,21 @@ describe('checkCname', () => {
   });
 
   it('matches an expected name the chain ends at or passes through', async () => {
-    expect((await checkCname({ host: 'track.brand.example', expected: 'lb.esp.example' }, ctx())).matches_expected).toBe(true);
+    expect((await checkCname({ host: 'track.brand.example', expected: 'lb.esp.example' }, ctx())).matchesExpected).toBe(true);
     const through = await checkCname({ host: 'track.brand.example', expected: 'CUSTOM.esp.example' }, ctx());
-    expect(through).toMatchObject({ matches_expected: true, status: 'pass', expected: 'custom.esp.example' });
+    expect(through).toMatchObject({ matchesExpected: true, status: 'pass', expected: 'custom.esp.example' });
   });
 
   it('fails when the chain does not lead to the expected name, saying what to change', async () => {
     const answer = await checkCname({ host: 'track.brand.example', expected: 'track.other-esp.example' }, ctx());
-    expect(answer).toMatchObject({ status: 'fail', matches_expected: false });
+    expect(answer).toMatchObject({ status: 'fail', matchesExpected: false });
     expect(codes(answer)).toEqual(['cname_unexpected_target']);
     expect(answer.findings[0]!.message).toContain('Change the CNAME at track.brand.example to point to track.other-esp.example');
   });
 
   it('reports a host without a CNAME, and one that does not exist', async () => {
     const direct = await checkCname({ host: 'direct.brand.example', expected: 'custom.esp.example' }, ctx());
-    expect(direct).toMatchObject({ status: 'fail', chain: [], final: { name: 'direct.brand.example', addresses: ['192.0.2.2'] }, matches_expected: false });
+    expect(direct).toMatchObject({ status: 'fail', chain: [], final: { name: 'direct.brand.example', addresses: ['192.0.2.2'] }, matchesExpected: false });
     expect(codes(direct)).toEqual(['cname_missing']);
     expect(direct.findings[0]!.message).toMatch(/resolves directly to 192\.0\.2\.2.*pointing to custom\.esp\.example/);
     const missing = await checkCname({ host: 'nothing.brand.example' }, ctx());
@@ -98,9 +98,9 @@ describe('checkCname', () => {
 
   it('compares expected without case: LB.ESP-Track.NET is lb.esp-track.net (RFC 4343)', async () => {
     const mixed = await checkCname({ host: 'track.case.example', expected: 'LB.ESP-Track.NET' }, ctx());
-    expect(mixed).toMatchObject({ matches_expected: true, status: 'pass', final: { name: 'lb.esp-track.net', addresses: ['192.0.2.6'] } });
+    expect(mixed).toMatchObject({ matchesExpected: true, status: 'pass', final: { name: 'lb.esp-track.net', addresses: ['192.0.2.6'] } });
     const lower = await checkCname({ host: 'TRACK.Case.Example', expected: 'lb.esp-track.net.' }, ctx());
-    expect(lower).toMatchObject({ matches_expected: true, status: 'pass' });
+    expect(lower).toMatchObject({ matchesExpected: true, status: 'pass' });
   });
 
   it('NXDOMAIN at the end of a two-hop chain names the end of the chain, not the host asked (RFC 6604)', async () => {

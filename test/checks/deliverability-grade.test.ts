@@ -110,9 +110,9 @@ function ctx(): FullCheckContext {
 describe('check-deliverability', () => {
   it('a well-configured domain grades A with every part scored in full and no fixes', async () => {
     const answer = await checkDeliverability({ domain: 'Good.Example.' }, ctx());
-    expect(answer).toMatchObject({ domain: 'good.example', grade: 'A', score: 100, status: 'pass', not_scored: [], caps: [], fixes: [] });
+    expect(answer).toMatchObject({ domain: 'good.example', grade: 'A', score: 100, status: 'pass', notScored: [], caps: [], fixes: [] });
     for (const part of Object.values(answer.breakdown)) expect(part).toMatchObject({ score: 1, status: 'pass', cap: null });
-    expect(answer.breakdown.dmarc).toMatchObject({ weight: 25, effective_weight: 25, points: 25 });
+    expect(answer.breakdown.dmarc).toMatchObject({ weight: 25, effectiveWeight: 25, points: 25 });
     expect(answer.checks.spf).toMatchObject({ check: 'check-spf', status: 'pass' });
     expect(answer.summary).toBe('good.example grades A (100/100).');
     expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
@@ -122,7 +122,7 @@ describe('check-deliverability', () => {
     const answer = await checkDeliverability({ domain: 'nodmarc.example' }, ctx());
     expect(answer).toMatchObject({ grade: 'C', score: 75, status: 'warn' });
     expect(answer.breakdown.dmarc).toMatchObject({ score: 0, status: 'fail', cap: 'C', points: 0 });
-    expect(answer.fixes).toEqual([expect.objectContaining({ part: 'dmarc', code: 'dmarc_missing', points: 25, caps_grade_at: 'C' })]);
+    expect(answer.fixes).toEqual([expect.objectContaining({ part: 'dmarc', code: 'dmarc_missing', points: 25, capsGradeAt: 'C' })]);
   });
 
   it('missing SPF and DMARC lower the grade to F, with the DMARC fix (25 points) before the SPF fix (20)', async () => {
@@ -150,18 +150,18 @@ describe('check-deliverability', () => {
     expect(answer.breakdown.blacklists).toMatchObject({ score: 0, status: 'fail', cap: 'D' });
     expect(answer.breakdown.blacklists.detail).toContain('Spamhaus ZEN');
     // Delisting from ZEN alone leaves the small list's quarter: 0.75 x 15 points.
-    expect(answer.fixes[0]).toMatchObject({ part: 'blacklists', code: 'blacklist_major', points: 11.3, caps_grade_at: 'D' });
+    expect(answer.fixes[0]).toMatchObject({ part: 'blacklists', code: 'blacklist_major', points: 11.3, capsGradeAt: 'D' });
     // Hidden under the major listing, removal from the small list alone adds nothing.
     expect(answer.fixes.find((f) => f.code === 'blacklist_minor')).toMatchObject({ points: 0 });
   });
 
   it('a part whose DNS lookup times out is not scored, and the other weights are renormalised to 100', async () => {
     const answer = await checkDeliverability({ domain: 'slowdmarc.example' }, ctx());
-    expect(answer.breakdown.dmarc).toMatchObject({ score: null, effective_weight: null, points: null, status: 'error', weight: 25 });
+    expect(answer.breakdown.dmarc).toMatchObject({ score: null, effectiveWeight: null, points: null, status: 'error', weight: 25 });
     expect(answer.breakdown.dmarc.detail).toMatch(/^Not scored: .*failed/);
-    expect(answer.not_scored).toEqual(['dmarc']);
-    expect(answer.breakdown.spf).toMatchObject({ score: 1, weight: 20, effective_weight: 26.7, points: 26.7 });
-    const effective = Object.values(answer.breakdown).reduce((sum, p) => sum + (p.effective_weight ?? 0), 0);
+    expect(answer.notScored).toEqual(['dmarc']);
+    expect(answer.breakdown.spf).toMatchObject({ score: 1, weight: 20, effectiveWeight: 26.7, points: 26.7 });
+    const effective = Object.values(answer.breakdown).reduce((sum, p) => sum + (p.effectiveWeight ?? 0), 0);
     expect(effective).toBeCloseTo(100, 0);
     // Never a zero for what we could not see: the score is over the 75 points that were scored.
     expect(answer).toMatchObject({ score: 100, grade: 'A', status: 'warn' });
@@ -175,8 +175,8 @@ describe('check-deliverability', () => {
     ['lame.example', /timeout|no answer/],
   ])('%s (every lookup in the zone fails) gets no grade, never an A: status error, naming the failed lookups', async (domain, why) => {
     const answer = await checkDeliverability({ domain }, ctx());
-    expect(answer).toMatchObject({ grade: null, score: null, status: 'error', unchecked_weight: 75, caps: [] });
-    expect(answer.not_scored).toEqual(['spf', 'dkim', 'dmarc', 'mx']);
+    expect(answer).toMatchObject({ grade: null, score: null, status: 'error', uncheckedWeight: 75, caps: [] });
+    expect(answer.notScored).toEqual(['spf', 'dkim', 'dmarc', 'mx']);
     // The parts that could be checked are still shown.
     expect(answer.breakdown.blacklists.score).toBe(1);
     expect(answer.summary).toMatch(/^No grade for .*: the lookups for SPF, DKIM, DMARC and MX failed.*75%/);
@@ -186,17 +186,17 @@ describe('check-deliverability', () => {
 
   it('failed lookups over 30% of the weight (SPF and DKIM: 40%) withhold the grade; under it (DMARC alone: 25%) the rest is graded', async () => {
     const answer = await checkDeliverability({ domain: 'halfdown.example' }, ctx());
-    expect(answer).toMatchObject({ grade: null, score: null, status: 'error', unchecked_weight: 40 });
+    expect(answer).toMatchObject({ grade: null, score: null, status: 'error', uncheckedWeight: 40 });
     expect(answer.summary).toMatch(/SPF and DKIM failed/);
     const under = await checkDeliverability({ domain: 'slowdmarc.example' }, ctx());
-    expect(under).toMatchObject({ grade: 'A', unchecked_weight: 25 });
+    expect(under).toMatchObject({ grade: 'A', uncheckedWeight: 25 });
   });
 
   it('a domain registered ten days ago is capped at B and scores its age on the curve', async () => {
     const answer = await checkDeliverability({ domain: 'young.example' }, ctx());
-    expect(answer.breakdown.domain_age).toMatchObject({ score: 0.13, cap: 'B', status: 'warn' });
+    expect(answer.breakdown.domainAge).toMatchObject({ score: 0.13, cap: 'B', status: 'warn' });
     expect(answer).toMatchObject({ grade: 'B', score: 91 });
-    expect(answer.fixes[0]).toMatchObject({ part: 'domain_age', code: 'domain_young', points: 8.7, caps_grade_at: 'B' });
+    expect(answer.fixes[0]).toMatchObject({ part: 'domain_age', code: 'domain_young', points: 8.7, capsGradeAt: 'B' });
   });
 
   it('a null MX scores no MX points and caps the grade at F', async () => {
@@ -212,7 +212,7 @@ describe('check-deliverability', () => {
     };
     const answer = await checkDeliverability({ domain: 'everything.example' }, { ...ctx(), dns: failing });
     expect(answer).toMatchObject({ grade: null, score: null, status: 'error', fixes: [] });
-    expect(answer.not_scored).toHaveLength(6);
+    expect(answer.notScored).toHaveLength(6);
     expect(answer.summary).toMatch(/could be scored/);
   });
 

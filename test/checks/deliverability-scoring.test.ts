@@ -67,7 +67,7 @@ describe('deliverability grade arithmetic', () => {
         ) as Record<GradePart, PartAssessment>;
         const combined = combineParts(parts);
         const unchecked = GRADE_PARTS.filter((_, i) => failed[i]).reduce((sum, p) => sum + PART_WEIGHTS[p], 0);
-        expect(combined.unchecked_weight).toBe(unchecked);
+        expect(combined.uncheckedWeight).toBe(unchecked);
         expect(combined.grade === null).toBe(unchecked >= 30);
       }),
     );
@@ -76,7 +76,7 @@ describe('deliverability grade arithmetic', () => {
   it('a cap lowers the letter but never the score, and never raises a letter', () => {
     const parts = perfect();
     parts.dmarc = scoredPart('warn', 'p=none', [deduction('dmarc_policy_none', 0.4, 'B')]);
-    expect(combineParts(parts)).toMatchObject({ score: 90, uncapped_grade: 'A', grade: 'B' });
+    expect(combineParts(parts)).toMatchObject({ score: 90, uncappedGrade: 'A', grade: 'B' });
     parts.spf = scoredPart('fail', 'none', [deduction('spf_missing', 1, 'C')]);
     parts.dkim = scoredPart('fail', 'none', [deduction('dkim_missing', 1, 'C')]);
     const combined = combineParts(parts);
@@ -132,25 +132,25 @@ describe('domain age', () => {
     summary: 'registered.',
     findings: [],
     domain: 'x.example',
-    domain_unicode: null,
-    registered_domain: 'x.example',
+    domainUnicode: null,
+    registeredDomain: 'x.example',
     registered: true,
     registrar: 'R',
     created: null,
     expires: null,
-    days_remaining: 300,
-    age_days: 1000,
+    daysRemaining: 300,
+    ageDays: 1000,
     source: 'rdap',
     server: 'rdap.test',
     ...over,
   });
 
   it('a registry without a creation date leaves the age not scored rather than guessed', () => {
-    expect(scoreDomainAge(expiry({ age_days: null }))).toMatchObject({ scored: false, status: 'warn' });
+    expect(scoreDomainAge(expiry({ ageDays: null }))).toMatchObject({ scored: false, status: 'warn' });
   });
 
   it('an expired domain scores nothing and caps the grade at F even without a creation date', () => {
-    expect(scoreDomainAge(expiry({ age_days: null, days_remaining: -3 }))).toMatchObject({
+    expect(scoreDomainAge(expiry({ ageDays: null, daysRemaining: -3 }))).toMatchObject({
       scored: true,
       deductions: [{ code: 'domain_expired', fraction: 1, cap: 'F' }],
     });
@@ -164,20 +164,20 @@ describe('DKIM part', () => {
     findings: [],
     domain: 'x.example',
     selector: null,
-    selectors_checked: [],
+    selectorsChecked: [],
     keys: [],
-    domainkey_exists: true,
+    domainkeyExists: true,
     wildcard: false,
     ...over,
   });
 
   it('keys that may sit under selectors we did not guess are not scored, not scored as missing', () => {
     expect(scoreDkim(dkim({}))).toMatchObject({ scored: false, status: 'warn' });
-    expect(scoreDkim(dkim({ status: 'fail', domainkey_exists: false }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_missing', cap: 'C' }] });
+    expect(scoreDkim(dkim({ status: 'fail', domainkeyExists: false }))).toMatchObject({ scored: true, deductions: [{ code: 'dkim_missing', cap: 'C' }] });
   });
 
   it('a wildcard with no key of its own found is no DKIM: scored as missing, capped at C (issue 21 item 4)', () => {
-    expect(scoreDkim(dkim({ domainkey_exists: null, wildcard: true }))).toMatchObject({
+    expect(scoreDkim(dkim({ domainkeyExists: null, wildcard: true }))).toMatchObject({
       scored: true,
       deductions: [{ code: 'dkim_missing', fraction: 1, cap: 'C', problem: expect.stringMatching(/only a wildcard TXT answers there/) }],
     });
@@ -188,14 +188,14 @@ describe('DKIM part', () => {
       selector: 's1',
       record: 'v=DKIM1; p=...',
       valid: true,
-      key_type: 'rsa' as const,
-      key_bits: 1024,
+      keyType: 'rsa' as const,
+      keyBits: 1024,
       testing: false,
-      hash_algorithms: [],
-      service_types: [],
+      hashAlgorithms: [],
+      serviceTypes: [],
       findings: [],
     };
-    expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkey_exists: true }))).toMatchObject({
+    expect(scoreDkim(dkim({ status: 'warn', keys: [key], domainkeyExists: true }))).toMatchObject({
       scored: true,
       deductions: [{ code: 'dkim_weak_key', fraction: 0.25 }],
     });

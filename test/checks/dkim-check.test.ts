@@ -67,16 +67,16 @@ const codes = (answer: { findings: readonly { code: string }[] }): string[] => a
 describe('checkDkim with a selector', () => {
   it('passes a valid 2048-bit key published over several TXT character-strings', async () => {
     const answer = await checkDkim({ domain: 'One.Example.', selector: 's1' }, ctx());
-    expect(answer).toMatchObject({ status: 'pass', domain: 'one.example', selector: 's1', selectors_checked: ['s1'], domainkey_exists: null });
+    expect(answer).toMatchObject({ status: 'pass', domain: 'one.example', selector: 's1', selectorsChecked: ['s1'], domainkeyExists: null });
     expect(answer.keys).toEqual([
       expect.objectContaining({
         selector: 's1',
         valid: true,
-        key_type: 'rsa',
-        key_bits: 2048,
+        keyType: 'rsa',
+        keyBits: 2048,
         testing: false,
-        hash_algorithms: [],
-        service_types: ['*'],
+        hashAlgorithms: [],
+        serviceTypes: ['*'],
         findings: [],
       }),
     ]);
@@ -101,21 +101,21 @@ describe('checkDkim with a selector', () => {
   it('follows a CNAME-delegated selector to the key', async () => {
     const answer = await checkDkim({ domain: 'delegated.example', selector: 's1' }, ctx());
     expect(answer.status).toBe('pass');
-    expect(answer.keys[0]).toMatchObject({ valid: true, key_bits: 2048 });
+    expect(answer.keys[0]).toMatchObject({ valid: true, keyBits: 2048 });
   });
 
   it('fails a revoked key', async () => {
     const answer = await checkDkim({ domain: 'one.example', selector: 'revoked' }, ctx());
     expect(answer.status).toBe('fail');
     expect(codes(answer)).toEqual(['dkim_key_revoked']);
-    expect(answer.keys[0]).toMatchObject({ valid: false, key_bits: null });
+    expect(answer.keys[0]).toMatchObject({ valid: false, keyBits: null });
   });
 
   it('fails an RSA key under 1024 bits', async () => {
     const answer = await checkDkim({ domain: 'one.example', selector: 'weak' }, ctx());
     expect(answer.status).toBe('fail');
     expect(codes(answer)).toEqual(['dkim_key_too_weak']);
-    expect(answer.keys[0]!.key_bits).toBe(512);
+    expect(answer.keys[0]!.keyBits).toBe(512);
   });
 
   it('warns about a key in testing mode', async () => {
@@ -128,13 +128,13 @@ describe('checkDkim with a selector', () => {
   it('reads an ed25519 key as 256 bits', async () => {
     const answer = await checkDkim({ domain: 'one.example', selector: 'ed' }, ctx());
     expect(answer.status).toBe('pass');
-    expect(answer.keys[0]).toMatchObject({ key_type: 'ed25519', key_bits: 256, valid: true });
+    expect(answer.keys[0]).toMatchObject({ keyType: 'ed25519', keyBits: 256, valid: true });
   });
 
   it('fails a key whose h= leaves out sha256', async () => {
     const answer = await checkDkim({ domain: 'one.example', selector: 'hashes' }, ctx());
     expect(answer.status).toBe('fail');
-    expect(answer.keys[0]!.hash_algorithms).toEqual(['sha1']);
+    expect(answer.keys[0]!.hashAlgorithms).toEqual(['sha1']);
     expect(codes(answer)).toEqual(['dkim_hash_restricted']);
   });
 
@@ -169,8 +169,8 @@ describe('checkDkim without a selector', () => {
   it('scans the 26 common selectors and reports every key found', async () => {
     const before = dns.questions.length;
     const answer = await checkDkim({ domain: 'both.example' }, ctx());
-    expect(answer.selectors_checked).toHaveLength(26);
-    expect(new Set(answer.selectors_checked).size).toBe(26);
+    expect(answer.selectorsChecked).toHaveLength(26);
+    expect(new Set(answer.selectorsChecked).size).toBe(26);
     expect(answer.selector).toBeNull();
     expect(answer.keys.map((k) => k.selector).sort()).toEqual(['google', 'selector1']);
     expect(answer.status).toBe('warn'); // selector1 is 1024 bits
@@ -182,14 +182,14 @@ describe('checkDkim without a selector', () => {
 
   it('says keys may exist under other selectors when _domainkey exists but no guess hits', async () => {
     const answer = await checkDkim({ domain: 'hidden.example' }, ctx());
-    expect(answer).toMatchObject({ status: 'warn', domainkey_exists: true, keys: [] });
+    expect(answer).toMatchObject({ status: 'warn', domainkeyExists: true, keys: [] });
     expect(codes(answer)).toEqual(['dkim_selector_not_guessed']);
     expect(answer.summary).toMatch(/selectors we did not guess/);
   });
 
   it('fails when there is no _domainkey subtree at all', async () => {
     const answer = await checkDkim({ domain: 'nodkim.example' }, ctx());
-    expect(answer).toMatchObject({ status: 'fail', domainkey_exists: false, keys: [] });
+    expect(answer).toMatchObject({ status: 'fail', domainkeyExists: false, keys: [] });
     expect(codes(answer)).toEqual(['dkim_not_found']);
     expect(answer.summary).toMatch(/NXDOMAIN/);
   });
@@ -229,7 +229,7 @@ describe('checkDkim without a selector', () => {
 
   it('a wildcard SPF TXT is not a _domainkey subtree: no key, no "selectors we did not guess", a wildcard finding', async () => {
     const answer = await checkDkim({ domain: 'wildspf.example' }, ctx());
-    expect(answer).toMatchObject({ status: 'warn', keys: [], wildcard: true, domainkey_exists: null });
+    expect(answer).toMatchObject({ status: 'warn', keys: [], wildcard: true, domainkeyExists: null });
     expect(codes(answer)).toEqual(['dkim_wildcard']);
     expect(answer.summary).toMatch(/wildcard/);
   });

@@ -146,20 +146,20 @@ describe('DKIM key records from the Mail::DKIM corpus (FAKE_DNS.dat)', () => {
       ...(c.codes === undefined ? {} : { codes: [...c.codes].sort() }),
       ...(c.bits === undefined ? {} : { bits: c.bits }),
     };
-    expect({ valid: key.valid, codes: key.findings.map((f) => f.code).sort(), bits: key.key_bits }).toMatchObject(expected);
+    expect({ valid: key.valid, codes: key.findings.map((f) => f.code).sort(), bits: key.keyBits }).toMatchObject(expected);
   });
 });
 
 describe('DKIM key assessment details', () => {
   it('reports the key type, hash algorithms and service types of a parsed key', () => {
     const key = assessDkimKey('shan', fakeDns.get('shan._domainkey.vmt2.cis.att.net')!);
-    expect(key).toMatchObject({ key_type: 'rsa', hash_algorithms: ['sha1', 'sha256', 'sha512'], service_types: ['*'], testing: false });
+    expect(key).toMatchObject({ keyType: 'rsa', hashAlgorithms: ['sha1', 'sha256', 'sha512'], serviceTypes: ['*'], testing: false });
   });
 
   it('accepts the mox 2048-bit RSA key without findings', () => {
     const record = mox.cases.find((c) => c.note === '2048-bit RSA SubjectPublicKeyInfo')!.record;
     const key = assessDkimKey('s1', record);
-    expect(key).toMatchObject({ valid: true, key_type: 'rsa', key_bits: 2048, findings: [] });
+    expect(key).toMatchObject({ valid: true, keyType: 'rsa', keyBits: 2048, findings: [] });
   });
 
   it('names the selector and the problem in the finding for an unparsable record', () => {

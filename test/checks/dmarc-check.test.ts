@@ -49,10 +49,10 @@ describe('checkDmarc', () => {
       valid: true,
       source: '_dmarc.strict.example',
       inherited: false,
-      organizational_domain: 'strict.example',
+      organizationalDomain: 'strict.example',
       policy: 'reject',
-      subdomain_policy: 'reject',
-      effective_policy: 'reject',
+      subdomainPolicy: 'reject',
+      effectivePolicy: 'reject',
       pct: 100,
       adkim: 's',
       aspf: 's',
@@ -76,7 +76,7 @@ describe('checkDmarc', () => {
   it('warns when the subdomain policy is weaker than p', async () => {
     const answer = await checkDmarc({ domain: 'weak-sub.example' }, ctx());
     expect(codes(answer)).toEqual(['dmarc_subdomain_policy_weaker']);
-    expect(answer.subdomain_policy).toBe('none');
+    expect(answer.subdomainPolicy).toBe('none');
     expect(dmarcEnforcement(answer).reasons.join(' ')).toMatch(/sp=none/);
   });
 
@@ -119,17 +119,17 @@ describe('checkDmarc', () => {
     const answer = await checkDmarc({ domain: 'thirdparty.example' }, ctx());
     expect(codes(answer)).toEqual(['dmarc_report_unauthorized']);
     expect(answer.findings[0]!.message).toContain('thirdparty.example._report._dmarc.other.example');
-    expect(answer.report_destinations).toEqual([
+    expect(answer.reportDestinations).toEqual([
       expect.objectContaining({ tag: 'rua', destination: 'reports.vendor.example', external: true, authorized: true }),
       expect.objectContaining({ tag: 'rua', destination: 'other.example', external: true, authorized: false }),
-      expect.objectContaining({ tag: 'ruf', destination: 'thirdparty.example', external: false, authorized: true, authorization_record: null }),
+      expect.objectContaining({ tag: 'ruf', destination: 'thirdparty.example', external: false, authorized: true, authorizationRecord: null }),
     ]);
   });
 
   it('says when an authorisation lookup failed instead of calling it unauthorised', async () => {
     const answer = await checkDmarc({ domain: 'flaky.example' }, ctx());
     expect(codes(answer)).toEqual(['dmarc_report_authorization_unknown']);
-    expect(answer.report_destinations[0]!.authorized).toBeNull();
+    expect(answer.reportDestinations[0]!.authorized).toBeNull();
   });
 
   it('joins a record split over several character-strings', async () => {
@@ -144,10 +144,10 @@ describe('checkDmarc', () => {
       valid: true,
       inherited: true,
       source: '_dmarc.parent.example',
-      organizational_domain: 'parent.example',
+      organizationalDomain: 'parent.example',
       policy: 'reject',
-      subdomain_policy: 'quarantine',
-      effective_policy: 'quarantine',
+      subdomainPolicy: 'quarantine',
+      effectivePolicy: 'quarantine',
     });
     expect(codes(answer)).toEqual(['dmarc_inherited', 'dmarc_subdomain_policy_weaker']);
     expect(answer.summary).toMatch(/no DMARC record of its own; parent\.example's record applies/);

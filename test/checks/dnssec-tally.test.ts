@@ -39,7 +39,7 @@ describe("a check's DNSSEC status is the weakest of its answers", () => {
       validated: 2,
       name: null,
       type: null,
-      extended_dns_error: null,
+      extendedDnsError: null,
     });
   });
 
@@ -70,7 +70,7 @@ describe("a check's DNSSEC status is the weakest of its answers", () => {
       validated: 1,
       name: '_dmarc.expired.example',
       type: 'TXT',
-      extended_dns_error: { code: 7, meaning: 'the DNSSEC signature has expired', text: 'RRSIG expired' },
+      extendedDnsError: { code: 7, meaning: 'the DNSSEC signature has expired', text: 'RRSIG expired' },
     });
   });
 

@@ -67,10 +67,10 @@ describe('check-domain-expiry over RDAP', () => {
       registrar: 'Example Registrar, Inc.',
       created: '2015-03-01T12:00:00.000Z',
       expires: '2027-03-01T12:00:00.000Z',
-      days_remaining: 156,
-      registered_domain: 'good.example',
+      daysRemaining: 156,
+      registeredDomain: 'good.example',
     });
-    expect(answer.age_days).toBeGreaterThan(4000);
+    expect(answer.ageDays).toBeGreaterThan(4000);
   });
 
   it('nulls and strings among the events and entities are skipped, not read (the rest of the answer still counts)', async () => {
@@ -86,7 +86,7 @@ describe('check-domain-expiry over RDAP', () => {
 
   it('a subdomain is looked up as its registered domain', async () => {
     const answer = await checkDomainExpiry({ domain: 'mail.track.good.example' }, local());
-    expect(answer).toMatchObject({ domain: 'mail.track.good.example', registered_domain: 'good.example', registered: true });
+    expect(answer).toMatchObject({ domain: 'mail.track.good.example', registeredDomain: 'good.example', registered: true });
     expect(rdap.requests).toContain('/rdap/domain/good.example');
   });
 
@@ -96,7 +96,7 @@ describe('check-domain-expiry over RDAP', () => {
     ['young.example', 'warn', 'young_domain', 359],
   ])('%s is %s with %s', async (domain, status, code, days) => {
     const answer = await checkDomainExpiry({ domain }, local());
-    expect(answer).toMatchObject({ status, days_remaining: days });
+    expect(answer).toMatchObject({ status, daysRemaining: days });
     expect(answer.findings.map((f) => f.code)).toContain(code);
   });
 

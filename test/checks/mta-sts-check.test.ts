@@ -130,15 +130,15 @@ describe('checkMtaSts', () => {
       status: 'pass',
       domain: 'good.test',
       record: 'v=STSv1; id=20240101T000000',
-      record_id: '20240101T000000',
-      policy_url: 'https://mta-sts.good.test/.well-known/mta-sts.txt',
-      policy: { version: 'STSv1', mode: 'enforce', mx: ['mx1.good.test', '*.mail.good.test'], max_age: 604800 },
-      policy_error: null,
-      mx_hosts: [
-        { host: 'mx1.good.test', matches_policy: true },
-        { host: 'a.mail.good.test', matches_policy: true },
+      recordId: '20240101T000000',
+      policyUrl: 'https://mta-sts.good.test/.well-known/mta-sts.txt',
+      policy: { version: 'STSv1', mode: 'enforce', mx: ['mx1.good.test', '*.mail.good.test'], maxAge: 604800 },
+      policyError: null,
+      mxHosts: [
+        { host: 'mx1.good.test', matchesPolicy: true },
+        { host: 'a.mail.good.test', matchesPolicy: true },
       ],
-      tls_rpt: { record: 'v=TLSRPTv1; rua=mailto:tls@good.test', rua: ['mailto:tls@good.test'], valid: true },
+      tlsRpt: { record: 'v=TLSRPTv1; rua=mailto:tls@good.test', rua: ['mailto:tls@good.test'], valid: true },
       findings: [],
     });
     expect(answer.summary).toMatch(/enforce mode, covering 2 MX hosts/);
@@ -149,23 +149,23 @@ describe('checkMtaSts', () => {
     const answer = await checkMtaSts({ domain: 'testing.test' }, context());
     expect(answer.status).toBe('warn');
     expect(codes(answer).sort()).toEqual(['mta_sts_max_age_short', 'mta_sts_mode_testing', 'mta_sts_no_tls_rpt']);
-    expect(answer.tls_rpt).toBeNull();
+    expect(answer.tlsRpt).toBeNull();
   });
 
   it('fails when an MX host is not covered, and the wildcard covers one label only', async () => {
     const answer = await checkMtaSts({ domain: 'uncovered.test' }, context());
     expect(answer.status).toBe('fail');
-    expect(answer.mx_hosts).toEqual([
-      { host: 'mx1.good.test', matches_policy: true },
-      { host: 'deep.a.mail.good.test', matches_policy: false },
-      { host: 'other.example.test', matches_policy: false },
+    expect(answer.mxHosts).toEqual([
+      { host: 'mx1.good.test', matchesPolicy: true },
+      { host: 'deep.a.mail.good.test', matchesPolicy: false },
+      { host: 'other.example.test', matchesPolicy: false },
     ]);
     expect(codes(answer)).toEqual(['mta_sts_mx_not_covered', 'mta_sts_mx_not_covered']);
   });
 
   it('fails with no record, without complaining about the policy nobody would fetch', async () => {
     const answer = await checkMtaSts({ domain: 'norecord.test' }, context());
-    expect(answer).toMatchObject({ status: 'fail', record: null, record_id: null, policy: null });
+    expect(answer).toMatchObject({ status: 'fail', record: null, recordId: null, policy: null });
     expect(codes(answer)).toEqual(['mta_sts_no_record', 'mta_sts_no_tls_rpt']);
   });
 
@@ -177,7 +177,7 @@ describe('checkMtaSts', () => {
 
   it('fails on an id that is not letters and digits', async () => {
     const answer = await checkMtaSts({ domain: 'badid.test' }, context());
-    expect(answer).toMatchObject({ status: 'fail', record: 'v=STSv1; id=2024-01-01', record_id: null });
+    expect(answer).toMatchObject({ status: 'fail', record: 'v=STSv1; id=2024-01-01', recordId: null });
     expect(codes(answer)).toContain('mta_sts_invalid_record');
   });
 
@@ -186,14 +186,14 @@ describe('checkMtaSts', () => {
     const answer = await checkMtaSts({ domain: 'redirect.test' }, context());
     expect(answer.policy).toBeNull();
     expect(codes(answer)).toContain('mta_sts_policy_redirect');
-    expect(answer.policy_error).toContain('https://mta-sts.good.test/.well-known/mta-sts.txt');
+    expect(answer.policyError).toContain('https://mta-sts.good.test/.well-known/mta-sts.txt');
     expect(server.requests.map((r) => r.host)).toEqual(['mta-sts.redirect.test']);
   });
 
   it('fails on a policy answered with 404', async () => {
     const answer = await checkMtaSts({ domain: 'missing.test' }, context());
     expect(codes(answer)).toContain('mta_sts_policy_http_status');
-    expect(answer.policy_error).toMatch(/HTTP 404/);
+    expect(answer.policyError).toMatch(/HTTP 404/);
   });
 
   it('fails when the policy host has a certificate for another name', async () => {
@@ -217,13 +217,13 @@ describe('checkMtaSts', () => {
   it('reports an invalid policy with a policy_error', async () => {
     const answer = await checkMtaSts({ domain: 'invalid.test' }, context());
     expect(answer.policy).toBeNull();
-    expect(answer.policy_error).toMatch(/no max_age line/);
-    expect(answer.mx_hosts.every((m) => m.matches_policy === null)).toBe(true);
+    expect(answer.policyError).toMatch(/no max_age line/);
+    expect(answer.mxHosts.every((m) => m.matchesPolicy === null)).toBe(true);
   });
 
   it('treats a null MX as no host and warns about mode none', async () => {
     const answer = await checkMtaSts({ domain: 'nullmx.test' }, context());
-    expect(answer.mx_hosts).toEqual([]);
+    expect(answer.mxHosts).toEqual([]);
     expect(codes(answer)).toEqual(['mta_sts_mode_none', 'mta_sts_no_mx']);
   });
 
@@ -238,14 +238,14 @@ describe('checkMtaSts', () => {
   it('refuses to fetch a policy whose host points at a private address', async () => {
     const answer = await checkMtaSts({ domain: 'good.test' }, context(false));
     expect(answer.policy).toBeNull();
-    expect(answer.policy_error).toMatch(/not a public address/);
+    expect(answer.policyError).toMatch(/not a public address/);
     expect(codes(answer)).toContain('mta_sts_policy_unreachable');
   });
 
   it('refuses a policy host whose address is ::7f00:1, the IPv4-compatible loopback', async () => {
     const answer = await checkMtaSts({ domain: 'compatible.test' }, context(false));
     expect(answer.policy).toBeNull();
-    expect(answer.policy_error).toContain(
+    expect(answer.policyError).toContain(
       'mta-sts.compatible.test resolves to ::7f00:1, which is not a public address (::7f00:1 is the deprecated IPv4-compatible form of 127.0.0.1',
     );
     expect(codes(answer)).toContain('mta_sts_policy_unreachable');
@@ -256,8 +256,8 @@ describe('checkMtaSts', () => {
     // Port 1 on 127.0.0.1: nothing listens there, so the connection is refused at once.
     const closed: CheckContext = { dns, https: createHttpsFetcher(dns, { allowPrivate: true, httpsPort: 1, ca: ca.certPem }), now: () => new Date() };
     const answer = await checkMtaSts({ domain: 'good.test' }, closed);
-    expect(answer.policy_error).toContain('Could not connect to mta-sts.good.test over HTTPS; check that it accepts HTTPS connections on port 443.');
-    expect(answer.policy_error).not.toMatch(/ECONNREFUSED|ECONN|EHOST/);
+    expect(answer.policyError).toContain('Could not connect to mta-sts.good.test over HTTPS; check that it accepts HTTPS connections on port 443.');
+    expect(answer.policyError).not.toMatch(/ECONNREFUSED|ECONN|EHOST/);
   });
 
   it('refuses an email address with a 400 that says what to pass', async () => {

@@ -43,7 +43,7 @@ describe('the policy file', () => {
 
   it('parses the example of RFC 8461 section 3.2', () => {
     expect(parseMtaStsPolicy(valid)).toEqual({
-      policy: { version: 'STSv1', mode: 'enforce', mx: ['mail.example.com', '*.example.net', 'backupmx.example.com'], max_age: 604800 },
+      policy: { version: 'STSv1', mode: 'enforce', mx: ['mail.example.com', '*.example.net', 'backupmx.example.com'], maxAge: 604800 },
       errors: [],
       warnings: [],
     });
@@ -76,7 +76,7 @@ describe('the policy file', () => {
   });
 
   it('accepts the maximum max_age', () => {
-    expect(parseMtaStsPolicy('version: STSv1\nmode: enforce\nmx: a.example.com\nmax_age: 31557600').policy?.max_age).toBe(31557600);
+    expect(parseMtaStsPolicy('version: STSv1\nmode: enforce\nmx: a.example.com\nmax_age: 31557600').policy?.maxAge).toBe(31557600);
   });
 
   it('uses the first of a repeated field and warns', () => {

@@ -80,7 +80,7 @@ describe('check-nameservers', () => {
     ).toEqual(['godaddy', 'namecheap']);
     expect(by('own.example')).toMatchObject({ provider: null, providers: [{ id: 'unknown' }] });
     expect(by('fake.example')?.provider).toBeNull();
-    expect(answer.provider_counts).toEqual({ Cloudflare: 1, 'Amazon Route 53': 1, Mixed: 1 });
+    expect(answer.providerCounts).toEqual({ Cloudflare: 1, 'Amazon Route 53': 1, Mixed: 1 });
     expect(answer.status).toBe('pass');
   });
 
@@ -189,17 +189,17 @@ describe('check-nameservers for one domain: delegation health', () => {
   it("a healthy delegation: the parent's set equals the zone's, every server is authoritative, serials agree", async () => {
     const answer = await checkNameservers({ domains: 'healthy.example' }, delegationCtx());
     expect(answer.results[0]?.delegation).toEqual({
-      parent_zone: 'example',
-      parent_nameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
-      parent_reason: null,
-      child_nameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
-      only_at_parent: [],
-      only_at_child: [],
+      parentZone: 'example',
+      parentNameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
+      parentReason: null,
+      childNameservers: ['ns1.healthy.example', 'ns2.healthy.example'],
+      onlyAtParent: [],
+      onlyAtChild: [],
       servers: [
         { nameserver: 'ns1.healthy.example', addresses: ['127.0.0.3'], status: 'authoritative', serial: 10, reason: null },
         { nameserver: 'ns2.healthy.example', addresses: ['127.0.0.4'], status: 'authoritative', serial: 10, reason: null },
       ],
-      serials_agree: true,
+      serialsAgree: true,
     });
     expect(answer.status).toBe('pass');
     // Direct questions carry RD clear.
@@ -210,10 +210,10 @@ describe('check-nameservers for one domain: delegation health', () => {
     const answer = await checkNameservers({ domains: 'broken.example' }, delegationCtx());
     const d = answer.results[0]?.delegation;
     expect(d).toMatchObject({
-      parent_nameservers: ['ns-old.broken.example', 'ns1.healthy.example', 'ns2.broken.example'],
-      only_at_parent: ['ns-old.broken.example'],
-      only_at_child: ['ns.gone.example', 'ns3.broken.example'],
-      serials_agree: false,
+      parentNameservers: ['ns-old.broken.example', 'ns1.healthy.example', 'ns2.broken.example'],
+      onlyAtParent: ['ns-old.broken.example'],
+      onlyAtChild: ['ns.gone.example', 'ns3.broken.example'],
+      serialsAgree: false,
     });
     expect(d?.servers.map((s) => [s.nameserver, s.status, s.serial])).toEqual([
       ['ns.gone.example', 'no_address', null],

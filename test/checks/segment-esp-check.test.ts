@@ -51,15 +51,15 @@ describe('segment-esp', () => {
     expect(answer.segments).toEqual({
       google: ['g.example', 'g2.example'],
       microsoft: ['ms.example', 'ms2.example'],
-      security_gateway: ['pp.example', 'mc.example', 'bc.example', 'cisco.example', 'ml.example', 'pe.example'],
+      securityGateway: ['pp.example', 'mc.example', 'bc.example', 'cisco.example', 'ml.example', 'pe.example'],
       other: ['fake.example', 'fake2.example', 'own.example', 'backup.example', 'implicit.example'],
       unresolved: ['null.example', 'absent.example', 'slow.example'],
     });
-    expect(answer.counts).toEqual({ google: 2, microsoft: 2, security_gateway: 6, other: 5, unresolved: 3 });
+    expect(answer.counts).toEqual({ google: 2, microsoft: 2, securityGateway: 6, other: 5, unresolved: 3 });
     const by = (d: string) => answer.results.find((r) => r.domain === d);
-    expect(by('pp.example')).toMatchObject({ gateway: 'proofpoint', provider: 'Proofpoint', provider_behind_gateway: 'microsoft' });
-    expect(by('mc.example')).toMatchObject({ gateway: 'mimecast', provider_behind_gateway: 'google' });
-    expect(by('bc.example')).toMatchObject({ gateway: 'barracuda', provider_behind_gateway: null });
+    expect(by('pp.example')).toMatchObject({ gateway: 'proofpoint', provider: 'Proofpoint', providerBehindGateway: 'microsoft' });
+    expect(by('mc.example')).toMatchObject({ gateway: 'mimecast', providerBehindGateway: 'google' });
+    expect(by('bc.example')).toMatchObject({ gateway: 'barracuda', providerBehindGateway: null });
     expect(by('cisco.example')?.provider).toMatch(/Cisco/);
     expect(by('ml.example')?.provider).toMatch(/Symantec/);
     expect(by('null.example')?.reason).toMatch(/null MX/);

@@ -58,7 +58,7 @@ const codes = (answer: CheckSpfAnswer): string[] => answer.findings.map((f) => f
 describe('checkSpf', () => {
   it('reads a valid record, expands its include and counts lookups', async () => {
     const answer = await checkSpf({ domain: 'Good.Test.' }, ctx());
-    expect(answer).toMatchObject({ status: 'pass', domain: 'good.test', valid: true, lookup_count: 2, void_lookup_count: 0 });
+    expect(answer).toMatchObject({ status: 'pass', domain: 'good.test', valid: true, lookupCount: 2, voidLookupCount: 0 });
     // TXT strings of one record are joined without a separator (RFC 7208 3.3).
     expect(answer.record).toBe('v=spf1 ip4:192.0.2.0/24 include:_spf.mailer.test mx -all exp=why.good.test');
     const include = answer.mechanisms.find((m) => m.mechanism === 'include');
@@ -71,25 +71,25 @@ describe('checkSpf', () => {
 
   it('evaluates an address: pass names the deciding term', async () => {
     const answer = await checkSpf({ domain: 'good.test', ip: '198.51.100.7' }, ctx());
-    expect(answer).toMatchObject({ result: 'pass', matched_mechanism: 'include:_spf.mailer.test', explanation: null, ip: '198.51.100.7' });
+    expect(answer).toMatchObject({ result: 'pass', matchedMechanism: 'include:_spf.mailer.test', explanation: null, ip: '198.51.100.7' });
     expect(codes(answer)).toContain('ip_authorized');
   });
 
   it('evaluates an address: fail carries the exp= explanation with its macros expanded', async () => {
     const answer = await checkSpf({ domain: 'good.test', ip: '203.0.113.9' }, ctx());
-    expect(answer).toMatchObject({ status: 'fail', result: 'fail', matched_mechanism: '-all' });
+    expect(answer).toMatchObject({ status: 'fail', result: 'fail', matchedMechanism: '-all' });
     expect(answer.explanation).toBe('203.0.113.9 may not send for good.test; see https://good.test/spf');
     expect(codes(answer)).toContain('ip_not_authorized');
   });
 
   it('treats an IPv4-mapped IPv6 address as IPv4', async () => {
     const answer = await checkSpf({ domain: 'good.test', ip: '::ffff:192.0.2.25' }, ctx());
-    expect(answer).toMatchObject({ result: 'pass', ip: '192.0.2.25', matched_mechanism: 'ip4:192.0.2.0/24' });
+    expect(answer).toMatchObject({ result: 'pass', ip: '192.0.2.25', matchedMechanism: 'ip4:192.0.2.0/24' });
   });
 
   it('says more than 10 lookups breaks SPF and how to fix it', async () => {
     const answer = await checkSpf({ domain: 'long.test' }, ctx());
-    expect(answer).toMatchObject({ status: 'fail', valid: false, lookup_count: 11 });
+    expect(answer).toMatchObject({ status: 'fail', valid: false, lookupCount: 11 });
     const finding = answer.findings.find((f) => f.code === 'too_many_dns_lookups');
     expect(finding?.severity).toBe('error');
     expect(finding?.message).toMatch(/11 DNS lookups/);
@@ -137,7 +137,7 @@ describe('checkSpf', () => {
   it('flags a record with neither all nor redirect, and the deprecated ptr', async () => {
     const answer = await checkSpf({ domain: 'noall.test' }, ctx());
     expect(codes(answer)).toEqual(expect.arrayContaining(['no_all_mechanism', 'ptr_mechanism']));
-    expect(answer.lookup_count).toBe(1);
+    expect(answer.lookupCount).toBe(1);
   });
 
   it('points a syntax error at the offending term, and notes unknown modifiers', async () => {
@@ -163,7 +163,7 @@ describe('checkSpf', () => {
 
   it('counts void lookups and fails over two', async () => {
     const answer = await checkSpf({ domain: 'voids.test' }, ctx());
-    expect(answer.void_lookup_count).toBe(3);
+    expect(answer.voidLookupCount).toBe(3);
     expect(codes(answer)).toContain('too_many_void_lookups');
     expect(answer.valid).toBe(false);
   });
@@ -176,14 +176,14 @@ describe('checkSpf', () => {
 
   it('follows a redirect and judges the record it leads to', async () => {
     const answer = await checkSpf({ domain: 'redir.test', ip: '192.0.2.77' }, ctx());
-    expect(answer).toMatchObject({ result: 'pass', matched_mechanism: 'ip4:192.0.2.0/24', lookup_count: 3, valid: true });
+    expect(answer).toMatchObject({ result: 'pass', matchedMechanism: 'ip4:192.0.2.0/24', lookupCount: 3, valid: true });
     expect(codes(answer)).not.toContain('no_all_mechanism');
     expect(answer.mechanisms[0]?.children?.domain).toBe('good.test');
   });
 
   it('echoes an internationalised domain in both forms', async () => {
     const answer = await checkSpf({ domain: 'bücher.test' }, ctx());
-    expect(answer).toMatchObject({ domain: 'xn--bcher-kva.test', domain_unicode: 'bücher.test', record: 'v=spf1 -all' });
+    expect(answer).toMatchObject({ domain: 'xn--bcher-kva.test', domainUnicode: 'bücher.test', record: 'v=spf1 -all' });
   });
 
   it('refuses a bad ip, sender or domain with a 400 that says what to pass', async () => {

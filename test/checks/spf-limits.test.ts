@@ -69,10 +69,10 @@ describe('the SPF audit stops at the RFC 7208 limits', () => {
     const { answer, questions } = await asked(() => checkSpf({ domain: CRAFTED_DOMAIN }, ctx()));
     expect(questions.length).toBeLessThanOrEqual(300);
     expect(answer.valid).toBe(false);
-    expect(answer.expansion_stopped).toMatchObject({ reason: 'dns_lookups', term: 'a:h9.i0.crafted.test', domain: 'i0.crafted.test', depth: 1 });
+    expect(answer.expansionStopped).toMatchObject({ reason: 'dns_lookups', term: 'a:h9.i0.crafted.test', domain: 'i0.crafted.test', depth: 1 });
     expect(answer.findings.find((f) => f.code === 'expansion_stopped')?.message).toMatch(/a:h9\.i0\.crafted\.test.*i0\.crafted\.test.*include depth 1/);
     // Terms past the limit are listed, not resolved: none of them was asked about.
-    const past = flatten(answer.mechanisms).filter((t) => t.past_limit);
+    const past = flatten(answer.mechanisms).filter((t) => t.pastLimit);
     expect(past.length).toBeGreaterThan(80);
     expect(questions.some((q) => q.name === 'h50.i0.crafted.test')).toBe(false);
     // Later includes are listed with their term but not expanded.
@@ -91,18 +91,18 @@ describe('the SPF audit stops at the RFC 7208 limits', () => {
   // what must not happen is judging them.
   it('stops after the third void lookup and judges nothing after it', async () => {
     const { answer } = await asked(() => checkSpf({ domain: 'voids.lim.test' }, ctx()));
-    expect(answer.expansion_stopped).toMatchObject({ reason: 'void_lookups', term: 'a:v3.lim.test', depth: 0 });
-    const past = answer.mechanisms.filter((t) => t.past_limit);
+    expect(answer.expansionStopped).toMatchObject({ reason: 'void_lookups', term: 'a:v3.lim.test', depth: 0 });
+    const past = answer.mechanisms.filter((t) => t.pastLimit);
     expect(past.map((t) => t.term)).toEqual(['a:after1.lim.test', 'a:after2.lim.test', '-all']);
     // Listed, not judged: receivers never get there.
-    expect(past.every((t) => !t.void_lookup && /not looked up/.test(t.errors.join(' ')))).toBe(true);
-    expect(answer.void_lookup_count).toBe(3);
+    expect(past.every((t) => !t.voidLookup && /not looked up/.test(t.errors.join(' ')))).toBe(true);
+    expect(answer.voidLookupCount).toBe(3);
   });
 
   it('stops at an mx term with more than 10 names', async () => {
     const answer = await checkSpf({ domain: 'mxmany.lim.test' }, ctx());
-    expect(answer.expansion_stopped).toMatchObject({ reason: 'mx_names', term: 'mx' });
-    expect(answer.mechanisms[1]).toMatchObject({ term: 'a:after.lim.test', past_limit: true, void_lookup: false });
+    expect(answer.expansionStopped).toMatchObject({ reason: 'mx_names', term: 'mx' });
+    expect(answer.mechanisms[1]).toMatchObject({ term: 'a:after.lim.test', pastLimit: true, voidLookup: false });
   });
 
   it('a budget or cancellation failure is a lookup failure with its detail, never a missing record', async () => {
@@ -121,20 +121,20 @@ describe('the SPF audit stops at the RFC 7208 limits', () => {
 describe('void lookups follow the address family of ip (RFC 7208 5.3, 4.6.4)', () => {
   it('an a: target with only AAAA records is a void lookup for an IPv4 client', async () => {
     const answer = await checkSpf({ domain: 'six.lim.test', ip: '203.0.113.5' }, ctx());
-    expect(answer.void_lookup_count).toBe(3);
+    expect(answer.voidLookupCount).toBe(3);
     expect(answer.result).toBe('permerror');
-    expect(answer.mechanisms[0]?.void_lookup).toBe(true);
+    expect(answer.mechanisms[0]?.voidLookup).toBe(true);
   });
 
   it('but not for an IPv6 client', async () => {
     const answer = await checkSpf({ domain: 'six.lim.test', ip: '2001:db8::99' }, ctx());
-    expect(answer.void_lookup_count).toBe(2);
+    expect(answer.voidLookupCount).toBe(2);
     expect(answer).toMatchObject({ result: 'pass', valid: true });
   });
 
   it('without ip the audit takes an IPv4 client', async () => {
     const answer = await checkSpf({ domain: 'six.lim.test' }, ctx());
-    expect(answer.void_lookup_count).toBe(3);
+    expect(answer.voidLookupCount).toBe(3);
     expect(answer.mechanisms[0]?.errors.join(' ')).toMatch(/no A records/);
   });
 });
@@ -142,7 +142,7 @@ describe('void lookups follow the address family of ip (RFC 7208 5.3, 4.6.4)', (
 describe('wording and receiver divergence (issue item 18)', () => {
   it('a record past the lookup limit whose ip matched before the limit says both, and why', async () => {
     const answer = await checkSpf({ domain: 'early.lim.test', ip: '192.0.2.7' }, ctx());
-    expect(answer).toMatchObject({ valid: false, result: 'pass', lookup_count: 13 });
+    expect(answer).toMatchObject({ valid: false, result: 'pass', lookupCount: 13 });
     // Every record was read, so the count is exact.
     expect(answer.summary).toMatch(/needs 13 DNS lookups/);
     expect(answer.summary).toMatch(/pass/);
@@ -152,13 +152,13 @@ describe('wording and receiver divergence (issue item 18)', () => {
 
   it('pyspf counts the address lookups of an mx term as void lookups: both outcomes are given', async () => {
     const answer = await checkSpf({ domain: 'mxvoid.lim.test', ip: '192.0.2.7' }, ctx());
-    expect(answer).toMatchObject({ valid: true, result: 'pass', void_lookup_count: 0 });
+    expect(answer).toMatchObject({ valid: true, result: 'pass', voidLookupCount: 0 });
     expect(answer.divergence).toHaveLength(1);
     expect(answer.divergence[0]).toMatchObject({
       rule: 'mx_address_void',
       receivers: ['pyspf', 'policyd-spf'],
       valid: false,
-      void_lookup_count: 3,
+      voidLookupCount: 3,
       result: 'permerror',
     });
     expect(answer.findings.map((f) => f.code)).toContain('receiver_divergence');
@@ -167,7 +167,7 @@ describe('wording and receiver divergence (issue item 18)', () => {
 
   it('without ip the divergence is about the record', async () => {
     const answer = await checkSpf({ domain: 'mxvoid.lim.test' }, ctx());
-    expect(answer.divergence[0]).toMatchObject({ rule: 'mx_address_void', valid: false, void_lookup_count: 3 });
+    expect(answer.divergence[0]).toMatchObject({ rule: 'mx_address_void', valid: false, voidLookupCount: 3 });
     expect(answer.divergence[0]?.result).toBeUndefined();
   });
 

@@ -101,14 +101,14 @@ describe('SPF look-ahead', () => {
   it('keeps a result decided early even when a later term the look-ahead started fails', async () => {
     const before = dns.questions.length;
     const answer = await run('early.la.test', client(), engine());
-    expect(answer).toMatchObject({ result: 'pass', matched_mechanism: 'ip4:203.0.113.5', lookup_count: 0 });
+    expect(answer).toMatchObject({ result: 'pass', matchedMechanism: 'ip4:203.0.113.5', lookupCount: 0 });
     // The failing question really was asked: the look-ahead ran ahead of the decision.
     await waitFor('the failing question at the server', () => dns.questions.slice(before).some((q) => q.name === 'broken.la.test'));
   });
 
   it('lets a matching include decide before a failing later term is applied', async () => {
     const answer = await run('early-include.la.test', parseSpfIp('198.51.100.0') as SpfIp, engine());
-    expect(answer).toMatchObject({ result: 'pass', matched_mechanism: 'include:inc1.la.test', lookup_count: 1 });
+    expect(answer).toMatchObject({ result: 'pass', matchedMechanism: 'include:inc1.la.test', lookupCount: 1 });
   });
 
   it('without the early match, the same failing term gives temperror', async () => {
@@ -118,7 +118,7 @@ describe('SPF look-ahead', () => {
 
   it('counts only the lookups of terms actually evaluated', async () => {
     const answer = await run('counted.la.test', client(), engine());
-    expect(answer).toMatchObject({ result: 'pass', lookup_count: 0, void_lookup_count: 0 });
+    expect(answer).toMatchObject({ result: 'pass', lookupCount: 0, voidLookupCount: 0 });
   });
 
   it('never looks ahead past the tenth lookup', async () => {
@@ -126,7 +126,7 @@ describe('SPF look-ahead', () => {
     const lookup = engine();
     const answer = await run('many-a.la.test', stranger(), lookup);
     expect(answer.result).toBe('permerror');
-    expect(answer.lookup_count).toBe(11);
+    expect(answer.lookupCount).toBe(11);
     await allArrived(lookup, before);
     const asked = new Set(dns.questions.slice(before).map((q) => q.name));
     for (const h of hosts.slice(0, 10)) expect(asked).toContain(h);

@@ -48,15 +48,15 @@ const ctx = (concurrency = 32): CheckContext => ({
 
 describe('verify-email', () => {
   it('a domain whose MX hosts resolve is valid, with its MX records lowest preference first', async () => {
-    const { results, catch_all_note } = await verifyEmail({ emails: 'ana@good.example' }, ctx());
+    const { results, catchAllNote: catch_all_note } = await verifyEmail({ emails: 'ana@good.example' }, ctx());
     expect(results[0]).toMatchObject({
       email: 'ana@good.example',
       valid: true,
-      syntax_valid: true,
+      syntaxValid: true,
       reason: 'deliverable',
       domain: 'good.example',
-      implicit_mx: false,
-      null_mx: false,
+      implicitMx: false,
+      nullMx: false,
       mx: [
         { preference: 10, exchange: 'mx1.good.example' },
         { preference: 20, exchange: 'mx2.good.example' },
@@ -69,12 +69,12 @@ describe('verify-email', () => {
 
   it('a null MX (RFC 7505) takes no mail even though the domain has an address', async () => {
     const { results } = await verifyEmail({ emails: 'bo@nullmx.example' }, ctx());
-    expect(results[0]).toMatchObject({ valid: false, reason: 'null_mx', null_mx: true, mx: [] });
+    expect(results[0]).toMatchObject({ valid: false, reason: 'null_mx', nullMx: true, mx: [] });
   });
 
   it('no MX but an AAAA record is an implicit MX (RFC 5321 5.1) and valid', async () => {
     const { results } = await verifyEmail({ emails: 'cy@implicit.example' }, ctx());
-    expect(results[0]).toMatchObject({ valid: true, implicit_mx: true, mx: [{ preference: 0, exchange: 'implicit.example' }] });
+    expect(results[0]).toMatchObject({ valid: true, implicitMx: true, mx: [{ preference: 0, exchange: 'implicit.example' }] });
   });
 
   it('no MX and no address is invalid; NXDOMAIN is invalid; dangling MX hosts are invalid; an IPv6-only MX host is valid', async () => {
@@ -89,14 +89,14 @@ describe('verify-email', () => {
 
   it('flags a null MX beside other MX records, an alias MX host and an address as MX, saying what to change', async () => {
     const { results, findings } = await verifyEmail({ emails: ['a@halfnull.example', 'b@aliasmx.example', 'c@ipmx.example', 'd@good.example'] }, ctx());
-    expect(results.map((r) => [r.valid, r.reason, r.mx_issues.map((f) => f.code)])).toEqual([
+    expect(results.map((r) => [r.valid, r.reason, r.mxIssues.map((f) => f.code)])).toEqual([
       [true, 'deliverable', ['mx_null_with_others']],
       [true, 'deliverable', ['mx_is_cname']],
       [false, 'mail_hosts_do_not_resolve', ['mx_is_address']],
       [true, 'deliverable', []],
     ]);
-    expect(results[1]!.mx_issues[0]!.message).toMatch(/Point the MX at mx1\.good\.example directly/);
-    expect(results[2]!.mx_issues[0]!.message).toMatch(/host name with an A record/);
+    expect(results[1]!.mxIssues[0]!.message).toMatch(/Point the MX at mx1\.good\.example directly/);
+    expect(results[2]!.mxIssues[0]!.message).toMatch(/host name with an A record/);
     expect(findings.map((f) => f.code)).toContain('mx_misconfigured');
   });
 
@@ -127,7 +127,7 @@ describe('verify-email', () => {
   it('bad syntax is answered per address without a lookup', async () => {
     const before = server.questions.length;
     const { results } = await verifyEmail({ emails: ['"quoted"@good.example', 'no-at-sign', 'x@[192.0.2.1]'] }, ctx());
-    expect(results.map((r) => [r.syntax_valid, r.valid, r.reason])).toEqual([
+    expect(results.map((r) => [r.syntaxValid, r.valid, r.reason])).toEqual([
       [false, false, 'invalid_syntax'],
       [false, false, 'invalid_syntax'],
       [false, false, 'invalid_syntax'],
@@ -148,7 +148,7 @@ describe('verify-email', () => {
 
   it('an internationalised domain is looked up as its A-label and echoed in Unicode', async () => {
     const { results } = await verifyEmail({ emails: 'hans@bücher.example' }, ctx());
-    expect(results[0]).toMatchObject({ valid: true, domain: 'xn--bcher-kva.example', domain_unicode: 'bücher.example' });
+    expect(results[0]).toMatchObject({ valid: true, domain: 'xn--bcher-kva.example', domainUnicode: 'bücher.example' });
   });
 
   it('duplicates are answered once, and over the limit is a 400 naming it', async () => {

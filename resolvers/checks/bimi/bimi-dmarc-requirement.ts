@@ -5,14 +5,14 @@ import { looksLikeDmarc, parseDmarcRecord, type DmarcPolicy } from '../dmarc/dma
 
 export interface BimiDmarcDetail {
   /** The DMARC record at _dmarc.<domain>, or null when there is none. */
-  readonly domain_record: string | null;
-  readonly organizational_domain: string;
+  readonly domainRecord: string | null;
+  readonly organizationalDomain: string;
   /** The record at _dmarc.<organisational domain> (the same as domain_record for an apex domain). */
-  readonly organizational_record: string | null;
+  readonly organizationalRecord: string | null;
   /** The policy receivers apply to mail from the domain: its own p=, else the organisational sp= or p=. */
   readonly policy: DmarcPolicy | null;
   /** The organisational domain's subdomain policy (sp=, else p=). */
-  readonly subdomain_policy: DmarcPolicy | null;
+  readonly subdomainPolicy: DmarcPolicy | null;
   /** pct= of the record that applies (100 when absent). */
   readonly pct: number | null;
   /** What to change, one sentence each; empty when DMARC meets the BIMI requirement. */
@@ -56,11 +56,11 @@ export function bimiDmarcRequirement(
   const org = apex ? own : locate(`_dmarc.${organizationalDomain}`, orgAnswer, failed);
   const applied = own.text !== null ? own : org;
   const detail = (changes: string[]): BimiDmarcDetail => ({
-    domain_record: own.text,
-    organizational_domain: organizationalDomain,
-    organizational_record: org.text,
+    domainRecord: own.text,
+    organizationalDomain,
+    organizationalRecord: org.text,
     policy: own.text !== null ? own.policy : (org.sp ?? org.policy),
-    subdomain_policy: org.sp ?? org.policy,
+    subdomainPolicy: org.sp ?? org.policy,
     pct: applied.text !== null ? applied.pct : null,
     changes,
   });
@@ -98,7 +98,7 @@ function locate(name: string, answer: DnsAnswer<'TXT'>, failed: string[]): Locat
   const policy = lower(record.p);
   const sp = record.sp === '' ? null : lower(record.sp);
   const pctGiven = record.tags.some((t) => t.tag === 'pct');
-  const verdict = dmarcEnforcement({ valid: true, policy, subdomain_policy: sp, pct: pctGiven ? record.pct : null });
+  const verdict = dmarcEnforcement({ valid: true, policy, subdomainPolicy: sp, pct: pctGiven ? record.pct : null });
   const problems = [...verdict.reasons];
   // dmarcEnforcement names sp=none only once p= is enforcing; BIMI refuses sp=none on its own
   // (section 7.1 step 8), so say both changes at once rather than one per visit.

@@ -27,28 +27,28 @@ export interface CheckBimiInput {
 
 export interface BimiLogo {
   readonly fetched: boolean;
-  readonly size_bytes: number | null;
+  readonly sizeBytes: number | null;
   /** Null when the file could not be fetched. */
-  readonly svg_tiny_ps_valid: boolean | null;
+  readonly svgTinyPsValid: boolean | null;
   readonly problems: readonly string[];
 }
 
 export interface CheckBimiAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode?: string;
+  readonly domainUnicode?: string;
   readonly selector: string;
   /** Where the record was found: the domain, or its organisational domain by fallback; null when none. */
-  readonly record_domain: string | null;
+  readonly recordDomain: string | null;
   readonly record: string | null;
   /** A single BIMI record was found and it parses without error. */
   readonly valid: boolean;
   /** The record is "v=BIMI1; l=; a=;", an explicit refusal to take part. */
   readonly declined: boolean;
-  readonly logo_url: string | null;
-  readonly authority_url: string | null;
+  readonly logoUrl: string | null;
+  readonly authorityUrl: string | null;
   /** Null when a DMARC lookup failed. */
-  readonly dmarc_enforced: boolean | null;
-  readonly dmarc_detail: BimiDmarcDetail;
+  readonly dmarcEnforced: boolean | null;
+  readonly dmarcDetail: BimiDmarcDetail;
   /** Null when the record names no logo. */
   readonly logo: BimiLogo | null;
   /** Null when the record names no evidence document (a=). */
@@ -130,8 +130,8 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
         message: `The record "${record}" explicitly declines BIMI, so no logo is shown. Put the logo URL in l= to take part.`,
       });
   }
-  const logoUrl = parsed?.logo_url ?? null;
-  const authorityUrl = parsed?.authority_url ?? null;
+  const logoUrl = parsed?.logoUrl ?? null;
+  const authorityUrl = parsed?.authorityUrl ?? null;
 
   // --- DMARC (section 7.1) ---
   const dmarc = bimiDmarcRequirement(domain, org, dmarcAtDomain, dmarcAtOrg ?? dmarcAtDomain);
@@ -182,16 +182,16 @@ export async function checkBimi(input: CheckBimiInput, ctx: BimiContext): Promis
     summary: summarize(domain, selector, status, failedLookups, findings, parsed?.declined ?? false),
     findings,
     domain,
-    ...(unicode ? { domain_unicode: unicode } : {}),
+    ...(unicode ? { domainUnicode: unicode } : {}),
     selector,
-    record_domain: recordDomain,
+    recordDomain,
     record,
     valid: parsed !== null && parsed.errors.length === 0,
     declined: parsed?.declined ?? false,
-    logo_url: logoUrl,
-    authority_url: authorityUrl,
-    dmarc_enforced: dmarc.enforced,
-    dmarc_detail: dmarc.detail,
+    logoUrl,
+    authorityUrl,
+    dmarcEnforced: dmarc.enforced,
+    dmarcDetail: dmarc.detail,
     logo,
     certificate,
   };
@@ -262,7 +262,7 @@ function readLogo(result: HttpsFetchResult | null, url: string | null, findings:
   if (!result || !url) return { logo: null, svg: null };
   const body = bodyOf(result, url, 'logo', (message) => findings.push({ severity: 'error', code: 'bimi_logo_unreachable', message }));
   if (!body) {
-    return { logo: { fetched: false, size_bytes: null, svg_tiny_ps_valid: null, problems: [findings.at(-1)!.message] }, svg: null };
+    return { logo: { fetched: false, sizeBytes: null, svgTinyPsValid: null, problems: [findings.at(-1)!.message] }, svg: null };
   }
   const checked = validateSvgTinyPs(body);
   const problems = [...checked.problems];
@@ -274,7 +274,7 @@ function readLogo(result: HttpsFetchResult | null, url: string | null, findings:
     problems.push(message);
     findings.push({ severity: 'warning', code: 'bimi_logo_media_type', message });
   }
-  return { logo: { fetched: true, size_bytes: checked.svg?.length ?? body.length, svg_tiny_ps_valid: checked.valid, problems }, svg: checked.svg };
+  return { logo: { fetched: true, sizeBytes: checked.svg?.length ?? body.length, svgTinyPsValid: checked.valid, problems }, svg: checked.svg };
 }
 
 function summarize(domain: string, selector: string, status: CheckStatus, failed: string[], findings: Finding[], declined: boolean): string {

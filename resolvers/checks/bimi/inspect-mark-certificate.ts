@@ -10,21 +10,21 @@ export interface MarkCertificate {
   readonly fetched: boolean;
   readonly subject: string | null;
   readonly issuer: string | null;
-  readonly valid_from: string | null;
-  readonly valid_to: string | null;
+  readonly validFrom: string | null;
+  readonly validTo: string | null;
   readonly expired: boolean | null;
   /** Whether a subjectAltName DNS name is the domain (or the domain the BIMI record was found at). */
-  readonly covers_domain: boolean | null;
+  readonly coversDomain: boolean | null;
   readonly names: readonly string[];
-  readonly mark_type: MarkType | null;
+  readonly markType: MarkType | null;
   /** The logotype extension is present and carries the logo as a data: URI. */
-  readonly logo_embedded: boolean;
+  readonly logoEmbedded: boolean;
   /** The embedded logo is byte-identical to the fetched l= logo (after un-gzipping both); null when either is missing. */
-  readonly logo_matches: boolean | null;
+  readonly logoMatches: boolean | null;
   /** The chain reaches a Mark Verifying Authority root with every link sound; null when nothing could be read. */
-  readonly chain_trusted: boolean | null;
+  readonly chainTrusted: boolean | null;
   /** The subject of that root, or null. */
-  readonly trust_anchor: string | null;
+  readonly trustAnchor: string | null;
   readonly problems: readonly string[];
 }
 
@@ -147,16 +147,16 @@ export function inspectMarkCertificate(
     fetched: true,
     subject: leaf.subject.split('\n').join(', '),
     issuer: leaf.issuer.split('\n').join(', '),
-    valid_from: validFrom.toISOString(),
-    valid_to: validTo.toISOString(),
+    validFrom: validFrom.toISOString(),
+    validTo: validTo.toISOString(),
     expired,
-    covers_domain: coversDomain,
+    coversDomain,
     names,
-    mark_type: markType,
-    logo_embedded: logoEmbedded,
-    logo_matches: logoMatches,
-    chain_trusted: trust.trusted,
-    trust_anchor: trust.anchor,
+    markType,
+    logoEmbedded,
+    logoMatches,
+    chainTrusted: trust.trusted,
+    trustAnchor: trust.anchor,
     problems,
   };
 }
@@ -167,16 +167,16 @@ export function unreadMarkCertificate(fetched: boolean, problems: string[]): Mar
     fetched,
     subject: null,
     issuer: null,
-    valid_from: null,
-    valid_to: null,
+    validFrom: null,
+    validTo: null,
     expired: null,
-    covers_domain: null,
+    coversDomain: null,
     names: [],
-    mark_type: null,
-    logo_embedded: false,
-    logo_matches: null,
-    chain_trusted: null,
-    trust_anchor: null,
+    markType: null,
+    logoEmbedded: false,
+    logoMatches: null,
+    chainTrusted: null,
+    trustAnchor: null,
     problems,
   };
 }

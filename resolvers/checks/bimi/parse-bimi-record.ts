@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 
 export interface BimiRecord {
-  readonly logo_url: string | null;
-  readonly authority_url: string | null;
+  readonly logoUrl: string | null;
+  readonly authorityUrl: string | null;
   /** Both l= and a= empty: an explicit refusal to take part (draft section 4.3.1). */
   readonly declined: boolean;
   readonly avp: 'brand' | 'personal' | null;
@@ -73,7 +73,7 @@ export function parseBimiRecord(text: string): BimiRecord {
   const rawLps = tags.get('lps');
   if (rawLps !== undefined && rawLps !== 'true' && rawLps !== 'false') warnings.push(`lps=${rawLps} is neither "true" nor "false"`);
 
-  return { logo_url: logoUrl, authority_url: authorityUrl, declined, avp, lps: rawLps === 'true', errors, warnings };
+  return { logoUrl, authorityUrl, declined, avp, lps: rawLps === 'true', errors, warnings };
 }
 
 function httpsUriProblem(value: string): string | null {

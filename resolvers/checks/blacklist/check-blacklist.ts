@@ -20,25 +20,25 @@ export interface BlacklistInput {
 export interface BlacklistChecked {
   readonly description: string;
   readonly domain: string | null;
-  readonly mail_hosts: readonly string[];
+  readonly mailHosts: readonly string[];
   readonly addresses: readonly string[];
-  readonly domain_lists: number;
-  readonly ip_lists: number;
+  readonly domainLists: number;
+  readonly ipLists: number;
 }
 
 export interface BlacklistAnswer extends CheckResultBase {
   readonly input: string;
-  readonly input_kind: 'ipv4' | 'domain';
+  readonly inputKind: 'ipv4' | 'domain';
   readonly domain: string | null;
-  readonly domain_unicode: string | null;
+  readonly domainUnicode: string | null;
   readonly checked: BlacklistChecked;
   /** One entry per (list, target) asked. */
   readonly lists: readonly DnsblListResult[];
-  readonly listed_count: number;
+  readonly listedCount: number;
   /** Entries with a usable answer (listed true or false). */
-  readonly checked_count: number;
+  readonly checkedCount: number;
   /** Entries with listed null: the list refused, failed or timed out. */
-  readonly unanswered_count: number;
+  readonly unansweredCount: number;
 }
 
 /** Mail hosts and addresses asked per domain: enough for every real MX set, bounded for the lists' sake. */
@@ -122,10 +122,10 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
     checked = {
       description: `The IPv4 address ${parsed.address} on ${IP_LISTS.length} IP blocklists.`,
       domain: null,
-      mail_hosts: [],
+      mailHosts: [],
       addresses: [parsed.address],
-      domain_lists: 0,
-      ip_lists: IP_LISTS.length,
+      domainLists: 0,
+      ipLists: IP_LISTS.length,
     };
   } else {
     // URI lists list registered domains (URIBL and SURBL only answer for them).
@@ -139,24 +139,24 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
         `The registered domain ${registered} on ${DOMAIN_LISTS.length} domain blocklists, and the IPv4 addresses of its mail servers ` +
         `(${mail.hosts.length > 0 ? mail.hosts.join(', ') : 'none found'}; at most ${MAX_MAIL_HOSTS} hosts and ${MAX_ADDRESSES} addresses) on ${IP_LISTS.length} IP blocklists each.`,
       domain: registered,
-      mail_hosts: mail.hosts,
+      mailHosts: mail.hosts,
       addresses: mail.addresses,
-      domain_lists: DOMAIN_LISTS.length,
-      ip_lists: IP_LISTS.length,
+      domainLists: DOMAIN_LISTS.length,
+      ipLists: IP_LISTS.length,
     };
   }
   const lists = await Promise.all(pending);
 
   const weightOf = new Map([...IP_LISTS, ...DOMAIN_LISTS].map((l) => [l.id, l.weight]));
   for (const entry of lists.filter((l) => l.listed === true)) {
-    const major = weightOf.get(entry.list_id) === 'major';
+    const major = weightOf.get(entry.listId) === 'major';
     findings.push({
       severity: major ? 'error' : 'warning',
       code: major ? 'listed_major' : 'listed_minor',
-      message: `${entry.target} is listed on ${entry.list} (${entry.codes.map((c) => c.meaning).join('; ')}). Fix the cause, then ask for removal at ${entry.removal_url}.`,
+      message: `${entry.target} is listed on ${entry.list} (${entry.codes.map((c) => c.meaning).join('; ')}). Fix the cause, then ask for removal at ${entry.removalUrl}.`,
     });
   }
-  const dead = [...new Map(lists.filter((l) => l.alive === false).map((l) => [l.list_id, l])).values()];
+  const dead = [...new Map(lists.filter((l) => l.alive === false).map((l) => [l.listId, l])).values()];
   if (dead.length > 0) {
     findings.push({
       severity: 'warning',
@@ -187,13 +187,13 @@ export async function checkBlacklist(input: BlacklistInput, ctx: BlacklistContex
     summary,
     findings,
     input: target,
-    input_kind: parsed.kind,
+    inputKind: parsed.kind,
     domain: parsed.kind === 'domain' ? parsed.domain : null,
-    domain_unicode: parsed.kind === 'domain' ? parsed.unicode : null,
+    domainUnicode: parsed.kind === 'domain' ? parsed.unicode : null,
     checked,
     lists,
-    listed_count: listedCount,
-    checked_count: checkedCount,
-    unanswered_count: unanswered.length,
+    listedCount,
+    checkedCount,
+    unansweredCount: unanswered.length,
   };
 }

@@ -17,7 +17,7 @@ export interface DnsblList {
   readonly kind: DnsblKind;
   /** major: listing blocks mail at many receivers; minor: a small or aggressive list (whole networks, backscatter). */
   readonly weight: 'major' | 'minor';
-  readonly removal_url: string;
+  readonly removalUrl: string;
   /** Meaning per full answer address. */
   readonly codes?: Readonly<Record<string, string>>;
   /** Meaning per bit of the last octet, for lists that add flags together (URIBL, SURBL). */
@@ -59,7 +59,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     dqs_zone: 'zen',
     kind: 'ip',
     weight: 'major',
-    removal_url: SPAMHAUS_REMOVAL,
+    removalUrl: SPAMHAUS_REMOVAL,
     codes: {
       '127.0.0.2': 'SBL: Spamhaus Block List, a known spam source or spam operation',
       '127.0.0.3': 'SBL CSS: snowshoe spam or a compromised sender detected by Spamhaus',
@@ -79,7 +79,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'b.barracudacentral.org',
     kind: 'ip',
     weight: 'major',
-    removal_url: 'https://www.barracudacentral.org/rbl/removal-request',
+    removalUrl: 'https://www.barracudacentral.org/rbl/removal-request',
     codes: { '127.0.0.2': 'Listed for poor sending reputation' },
   },
   {
@@ -88,7 +88,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'bl.spamcop.net',
     kind: 'ip',
     weight: 'major',
-    removal_url: 'https://www.spamcop.net/bl.shtml',
+    removalUrl: 'https://www.spamcop.net/bl.shtml',
     codes: { '127.0.0.2': 'Reported as a spam source by SpamCop users and traps (expires on its own after 24 h without reports)' },
   },
   {
@@ -97,7 +97,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dnsbl-1.uceprotect.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: UCEPROTECT_REMOVAL,
+    removalUrl: UCEPROTECT_REMOVAL,
     codes: { '127.0.0.2': 'This address sent to UCEPROTECT spam traps' },
   },
   {
@@ -106,7 +106,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dnsbl-2.uceprotect.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: UCEPROTECT_REMOVAL,
+    removalUrl: UCEPROTECT_REMOVAL,
     codes: { '127.0.0.2': 'The surrounding network range holds several Level 1 listings' },
   },
   {
@@ -115,7 +115,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dnsbl-3.uceprotect.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: UCEPROTECT_REMOVAL,
+    removalUrl: UCEPROTECT_REMOVAL,
     codes: { '127.0.0.2': 'The whole network (ASN) holds many Level 1 listings' },
   },
   {
@@ -124,7 +124,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'ips.backscatterer.org',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://www.backscatterer.org/?target=test',
+    removalUrl: 'https://www.backscatterer.org/?target=test',
     codes: { '127.0.0.2': 'Sends backscatter (bounces or auto-replies to forged senders)' },
   },
   {
@@ -133,7 +133,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'psbl.surriel.com',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://psbl.org/remove',
+    removalUrl: 'https://psbl.org/remove',
     codes: { '127.0.0.2': 'Sent mail to PSBL spam traps' },
   },
   {
@@ -142,7 +142,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'bl.mailspike.net',
     kind: 'ip',
     weight: 'major',
-    removal_url: 'https://mailspike.io/ip_verify',
+    removalUrl: 'https://mailspike.io/ip_verify',
     codes: {
       '127.0.0.2': 'Listed by Mailspike for spam',
       '127.0.0.10': 'Worst reputation (L5)',
@@ -158,7 +158,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dyna.spamrats.com',
     kind: 'ip',
     weight: 'minor',
-    removal_url: SPAMRATS_REMOVAL,
+    removalUrl: SPAMRATS_REMOVAL,
     codes: { '127.0.0.36': 'Dynamic-looking address (generic reverse DNS) that sent spam' },
   },
   {
@@ -167,7 +167,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'noptr.spamrats.com',
     kind: 'ip',
     weight: 'minor',
-    removal_url: SPAMRATS_REMOVAL,
+    removalUrl: SPAMRATS_REMOVAL,
     codes: { '127.0.0.37': 'No reverse DNS (PTR) and sent spam' },
   },
   {
@@ -176,7 +176,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'spam.spamrats.com',
     kind: 'ip',
     weight: 'minor',
-    removal_url: SPAMRATS_REMOVAL,
+    removalUrl: SPAMRATS_REMOVAL,
     codes: { '127.0.0.38': 'Sent spam to SpamRATS traps' },
   },
   {
@@ -185,7 +185,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'auth.spamrats.com',
     kind: 'ip',
     weight: 'minor',
-    removal_url: SPAMRATS_REMOVAL,
+    removalUrl: SPAMRATS_REMOVAL,
     codes: { '127.0.0.43': 'Attempted SMTP authentication attacks' },
   },
   {
@@ -194,7 +194,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'all.s5h.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://www.usenix.org.uk/content/rbl.html',
+    removalUrl: 'https://www.usenix.org.uk/content/rbl.html',
     codes: { '127.0.0.2': 'Sent spam to s5h traps' },
   },
   {
@@ -203,7 +203,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dnsbl.dronebl.org',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://dronebl.org/lookup',
+    removalUrl: 'https://dronebl.org/lookup',
     codes: {
       '127.0.0.3': 'IRC drone',
       '127.0.0.5': 'Bottler',
@@ -230,7 +230,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'bl.blocklist.de',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://www.blocklist.de/en/delist.html',
+    removalUrl: 'https://www.blocklist.de/en/delist.html',
     codes: { '127.0.0.2': 'Reported for attacks (SSH, mail, web brute force) in the last 48 hours' },
   },
   {
@@ -239,7 +239,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'backscatter.spameatingmonkey.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: SEM_REMOVAL,
+    removalUrl: SEM_REMOVAL,
     codes: { '127.0.0.2': 'Sends backscatter' },
   },
   {
@@ -248,7 +248,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'bl.spameatingmonkey.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: SEM_REMOVAL,
+    removalUrl: SEM_REMOVAL,
     codes: { '127.0.0.2': 'Sent spam to Spam Eating Monkey traps' },
   },
   {
@@ -257,7 +257,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'bl.0spam.org',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://0spam.org/',
+    removalUrl: 'https://0spam.org/',
     codes: { '127.0.0.2': 'Sent spam to 0spam traps' },
   },
   {
@@ -266,7 +266,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'bl.nordspam.com',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://www.nordspam.com/delist/',
+    removalUrl: 'https://www.nordspam.com/delist/',
     codes: { '127.0.0.2': 'Sent spam seen by NordSpam' },
   },
   {
@@ -275,7 +275,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dnsbl.justspam.org',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'http://www.justspam.org/check-an-ip',
+    removalUrl: 'http://www.justspam.org/check-an-ip',
     codes: { '127.0.0.2': 'Sent spam to JustSpam traps' },
   },
   {
@@ -284,7 +284,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'ubl.unsubscore.com',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://blacklist.lashback.com/',
+    removalUrl: 'https://blacklist.lashback.com/',
     codes: { '127.0.0.2': 'Sender abuses unsubscribe requests' },
   },
   {
@@ -293,7 +293,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'truncate.gbudb.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://www.gbudb.com/truncate/',
+    removalUrl: 'https://www.gbudb.com/truncate/',
     codes: { '127.0.0.2': 'Almost all mail from this address is spam or malware (GBUdb)' },
   },
   {
@@ -302,7 +302,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'rbl.interserver.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://rbl.interserver.net/',
+    removalUrl: 'https://rbl.interserver.net/',
     codes: { '127.0.0.2': 'Sent spam or attacks seen by InterServer' },
   },
   {
@@ -311,7 +311,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'bl.suomispam.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://suomispam.net/',
+    removalUrl: 'https://suomispam.net/',
     codes: { '127.0.0.2': 'Sent spam seen by Suomispam' },
   },
   {
@@ -320,7 +320,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dnsbl.spfbl.net',
     kind: 'ip',
     weight: 'minor',
-    removal_url: 'https://spfbl.net/en/delist/',
+    removalUrl: 'https://spfbl.net/en/delist/',
     codes: { '127.0.0.2': 'Bad reputation', '127.0.0.3': 'Suspicious reputation', '127.0.0.4': 'Sender refused to identify (no reverse DNS or failed HELO)' },
   },
 
@@ -334,7 +334,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     test_domain: 'dbltest.com',
     kind: 'domain',
     weight: 'major',
-    removal_url: SPAMHAUS_REMOVAL,
+    removalUrl: SPAMHAUS_REMOVAL,
     codes: {
       '127.0.1.2': 'Spam domain',
       '127.0.1.4': 'Phishing domain',
@@ -358,7 +358,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     test_domain: 'test.uribl.com',
     kind: 'domain',
     weight: 'major',
-    removal_url: 'https://admin.uribl.com/',
+    removalUrl: 'https://admin.uribl.com/',
     bits: {
       2: 'black: domain seen in spam, high confidence',
       4: 'grey: domain seen in bulk or unsolicited mail',
@@ -376,7 +376,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     test_domain: 'test.surbl.org',
     kind: 'domain',
     weight: 'major',
-    removal_url: 'https://surbl.org/surbl-analysis',
+    removalUrl: 'https://surbl.org/surbl-analysis',
     bits: { 8: 'PH: phishing', 16: 'MW: malware', 64: 'ABUSE: spam and other abuse', 128: 'CR: cracked (compromised) site' },
     refusal_bits: { 1: "SURBL blocked the query: the resolver is public or over SURBL's free volume; use a resolver of your own" },
   },
@@ -386,7 +386,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dbl.nordspam.com',
     kind: 'domain',
     weight: 'minor',
-    removal_url: 'https://www.nordspam.com/delist/',
+    removalUrl: 'https://www.nordspam.com/delist/',
     codes: { '127.0.0.2': 'Domain seen in spam by NordSpam' },
   },
   {
@@ -395,7 +395,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'uribl.spameatingmonkey.net',
     kind: 'domain',
     weight: 'minor',
-    removal_url: SEM_REMOVAL,
+    removalUrl: SEM_REMOVAL,
     codes: { '127.0.0.2': 'Domain seen in spam by Spam Eating Monkey' },
   },
   {
@@ -404,7 +404,7 @@ export const DNSBL_LISTS: readonly DnsblList[] = [
     zone: 'dbl.suomispam.net',
     kind: 'domain',
     weight: 'minor',
-    removal_url: 'https://suomispam.net/',
+    removalUrl: 'https://suomispam.net/',
     codes: { '127.0.0.2': 'Domain seen in spam by Suomispam' },
   },
 ];

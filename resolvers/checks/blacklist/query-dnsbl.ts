@@ -9,7 +9,7 @@ import type { DnsblCode } from './read-dnsbl-answer.js';
 /** One list's answer about one target, as it goes on the wire. */
 export interface DnsblListResult {
   readonly list: string;
-  readonly list_id: string;
+  readonly listId: string;
   /** The zone asked (a DQS zone is shown without the key). */
   readonly zone: string;
   /** The IPv4 address or domain asked about. */
@@ -17,7 +17,7 @@ export interface DnsblListResult {
   readonly kind: 'ip' | 'domain';
   readonly listed: boolean | null;
   readonly codes: readonly DnsblCode[];
-  readonly removal_url: string;
+  readonly removalUrl: string;
   readonly reason: string | null;
   /**
    * Whether the list passed its RFC 5782 test points (IP lists: 127.0.0.2 listed and 127.0.0.1 not;
@@ -158,13 +158,13 @@ export async function queryDnsbl(ctx: DnsblContext, list: DnsblList, target: str
   const reason = usable ? verdict.reason : liveness.reason;
   return {
     list: list.name,
-    list_id: list.id,
+    listId: list.id,
     zone: zone.shown,
     target,
     kind: list.kind,
     listed: usable ? verdict.listed : null,
     codes: usable ? verdict.codes : [],
-    removal_url: list.removal_url,
+    removalUrl: list.removalUrl,
     // A failed lookup's detail names the queried zone; the DQS key is a secret and never goes out.
     reason: reason && config.spamhausDqsKey ? reason.replaceAll(config.spamhausDqsKey, '<key>') : reason,
     alive: liveness.alive,

@@ -20,13 +20,13 @@ export interface CnameHop {
 
 export interface CheckCnameAnswer extends CheckResultBase {
   readonly host: string;
-  readonly host_unicode?: string;
+  readonly hostUnicode?: string;
   readonly expected: string | null;
   readonly chain: readonly CnameHop[];
   /** Where the chain ends: the last name, and its IPv4 and IPv6 addresses. */
   readonly final: { readonly name: string; readonly addresses: readonly string[] };
   /** With `expected`: whether the chain ends at it or passes through it; null without `expected`. */
-  readonly matches_expected: boolean | null;
+  readonly matchesExpected: boolean | null;
 }
 
 /** RFC 1034 has no hop limit; resolvers give up around 8 to 16, and a longer chain is a mistake. */
@@ -177,7 +177,7 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
   const { domain: host, unicode } = normalizeDomain(input.host, 'host', { allowUnderscore: true });
   const expected =
     input.expected != null && input.expected.trim() !== '' ? normalizeDomain(input.expected, 'expected', { allowUnderscore: true }).domain : null;
-  const echo = { host, ...(unicode ? { host_unicode: unicode } : {}), expected };
+  const echo = { host, ...(unicode ? { hostUnicode: unicode } : {}), expected };
 
   const findings: Finding[] = [];
   const { chain, name, apexCheck, ended, failure, firstAnswer } = await followChain(host, ctx, findings);
@@ -187,7 +187,7 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
       ...echo,
       chain,
       final: { name, addresses: [] },
-      matches_expected: null,
+      matchesExpected: null,
       status: 'error',
       summary: `Following the CNAME chain from ${host} failed at ${name}, so we cannot tell where it leads; try again.`,
       findings: [...findings, { severity: 'error', code: 'cname_lookup_failed', message: `Looking up CNAME ${name} failed: ${failure}.` }],
@@ -244,7 +244,7 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
       ...echo,
       chain,
       final: { name, addresses },
-      matches_expected: matches,
+      matchesExpected: matches,
       status: 'error',
       summary: `The chain from ${host} ends at ${name}, but looking up its addresses failed; try again.`,
       findings: [...findings, { severity: 'error', code: 'cname_lookup_failed', message: `Looking up the addresses of ${name} failed.` }],
@@ -259,5 +259,5 @@ export async function checkCname(input: CheckCnameInput, ctx: CheckContext): Pro
       : ended === 'loop'
         ? `The CNAME chain from ${host} loops: ${path}.`
         : `${path}${addresses.length > 0 ? ` (${addresses.length} address${addresses.length > 1 ? 'es' : ''})` : ''}${status === 'pass' ? '' : `; ${findings.filter((f) => f.severity === 'error').length} problem(s) found`}.`;
-  return { ...echo, chain, final: { name, addresses }, matches_expected: matches, status, summary, findings };
+  return { ...echo, chain, final: { name, addresses }, matchesExpected: matches, status, summary, findings };
 }

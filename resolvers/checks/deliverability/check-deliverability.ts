@@ -9,8 +9,8 @@ import { normalizeDomain } from '../normalize-domain.js';
 import { checkSpf } from '../spf/check-spf.js';
 import { UNCHECKED_WEIGHT_LIMIT, combineParts } from './combine-parts.js';
 import type { AppliedCap, BreakdownEntry } from './combine-parts.js';
-import { GRADE_PARTS, perPart } from './grade-weights.js';
-import type { Grade, GradePart } from './grade-weights.js';
+import { GRADE_PARTS, byPartField, perPart } from './grade-weights.js';
+import type { Grade, GradePart, PerPartField } from './grade-weights.js';
 import { inspectMailExchangers } from './inspect-mail-exchangers.js';
 import { orderFixes } from './order-fixes.js';
 import type { DeliverabilityFix } from './order-fixes.js';
@@ -40,7 +40,7 @@ export interface DeliverabilitySubCheck {
 
 export interface CheckDeliverabilityAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode?: string;
+  readonly domainUnicode?: string;
   /**
    * A-F after caps; null when the parts whose lookups failed carry 30% of the weight or more
    * (unchecked_weight), or no part could be scored: then status is error and the summary names the
@@ -50,15 +50,15 @@ export interface CheckDeliverabilityAnswer extends CheckResultBase {
   /** 0-100, the weighted mean over the parts that were scored; null when grade is. */
   readonly score: number | null;
   /** Weight (out of 100) of the parts whose lookups failed; at 30 or more there is no grade (docs/grade.md). */
-  readonly unchecked_weight: number;
-  readonly breakdown: Readonly<Record<GradePart, BreakdownEntry>>;
+  readonly uncheckedWeight: number;
+  readonly breakdown: PerPartField<BreakdownEntry>;
   /** Caps in force, lowest grade first (docs/grade.md lists them). */
   readonly caps: readonly AppliedCap[];
   /** Parts left out of the score because their lookups failed or the evidence could not tell. */
-  readonly not_scored: readonly GradePart[];
+  readonly notScored: readonly GradePart[];
   /** Most points first. */
   readonly fixes: readonly DeliverabilityFix[];
-  readonly checks: Readonly<Record<GradePart, DeliverabilitySubCheck>>;
+  readonly checks: PerPartField<DeliverabilitySubCheck>;
 }
 
 const CHECK_NAMES: Readonly<Record<GradePart, DeliverabilitySubCheck['check']>> = {
@@ -191,7 +191,7 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
   const parts = perPart((p) => runs[p].assessment);
   const combined = combineParts(parts);
   const fixes = orderFixes(parts, combined.effectiveWeights);
-  const withheld = combined.withheld ? { weight: combined.unchecked_weight, ...failedLookups(parts) } : null;
+  const withheld = combined.withheld ? { weight: combined.uncheckedWeight, ...failedLookups(parts) } : null;
   const findings = findingsFrom(parts, combined.caps);
   if (withheld) {
     findings.unshift({
@@ -202,18 +202,18 @@ export async function checkDeliverability(input: CheckDeliverabilityInput, ctx: 
   }
   const checks = perPart((p): DeliverabilitySubCheck => ({ check: CHECK_NAMES[p], status: runs[p].status, summary: runs[p].summary }));
   return {
-    status: statusFor(combined.grade, combined.not_scored),
-    summary: summarize(domain, combined.score, combined.grade, combined.uncapped_grade, combined.caps, combined.not_scored, fixes, withheld),
+    status: statusFor(combined.grade, combined.notScored),
+    summary: summarize(domain, combined.score, combined.grade, combined.uncappedGrade, combined.caps, combined.notScored, fixes, withheld),
     findings,
     domain,
-    ...(unicode ? { domain_unicode: unicode } : {}),
+    ...(unicode ? { domainUnicode: unicode } : {}),
     grade: combined.grade,
     score: combined.score,
-    unchecked_weight: combined.unchecked_weight,
-    breakdown: combined.breakdown,
+    uncheckedWeight: combined.uncheckedWeight,
+    breakdown: byPartField(combined.breakdown),
     caps: combined.caps,
-    not_scored: combined.not_scored,
+    notScored: combined.notScored,
     fixes,
-    checks,
+    checks: byPartField(checks),
   };
 }

@@ -11,7 +11,7 @@ export interface BreakdownEntry {
   /** The part's nominal weight, out of 100 over all six parts. */
   readonly weight: number;
   /** The weight after renormalising over the parts that were scored (sums to 100); null when not scored. */
-  readonly effective_weight: number | null;
+  readonly effectiveWeight: number | null;
   /** score x effective_weight: the points this part contributes to the total (one decimal). */
   readonly points: number | null;
   readonly status: CheckStatus;
@@ -38,18 +38,18 @@ export const UNCHECKED_WEIGHT_LIMIT = 30;
 
 export interface CombinedGrade {
   /** Weight (out of 100) of the parts not scored because their lookups failed. */
-  readonly unchecked_weight: number;
+  readonly uncheckedWeight: number;
   /** True when unchecked_weight reached UNCHECKED_WEIGHT_LIMIT, so score and grade are withheld (null). */
   readonly withheld: boolean;
   /** 0-100, or null when no part could be scored or the grade was withheld. */
   readonly score: number | null;
   readonly grade: Grade | null;
   /** The letter the score alone earns, before caps. */
-  readonly uncapped_grade: Grade | null;
+  readonly uncappedGrade: Grade | null;
   readonly breakdown: Readonly<Record<GradePart, BreakdownEntry>>;
   /** Every cap in force, the lowest first. */
   readonly caps: readonly AppliedCap[];
-  readonly not_scored: readonly GradePart[];
+  readonly notScored: readonly GradePart[];
   /** Per part: 100 / (sum of the weights of scored parts) x weight, for the fixes' points. */
   readonly effectiveWeights: Readonly<Record<GradePart, number | null>>;
 }
@@ -86,7 +86,7 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
     const assessment = parts[part];
     const effective = effectiveWeights[part];
     if (!assessment.scored || effective === null) {
-      return { score: null, weight: PART_WEIGHTS[part], effective_weight: null, points: null, status: assessment.status, detail: assessment.detail, cap: null };
+      return { score: null, weight: PART_WEIGHTS[part], effectiveWeight: null, points: null, status: assessment.status, detail: assessment.detail, cap: null };
     }
     let cap: Grade | null = null;
     for (const d of assessment.deductions) {
@@ -98,7 +98,7 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
     return {
       score: round(score, 2),
       weight: PART_WEIGHTS[part],
-      effective_weight: round(effective, 1),
+      effectiveWeight: round(effective, 1),
       points: round(score * effective, 1),
       status: assessment.status,
       detail: assessment.detail,
@@ -114,14 +114,14 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
   const notScoredParts = GRADE_PARTS.filter((p) => !parts[p].scored);
   if (scored.length === 0 || uncheckedWeight >= UNCHECKED_WEIGHT_LIMIT) {
     return {
-      unchecked_weight: uncheckedWeight,
+      uncheckedWeight,
       withheld: scored.length > 0,
       score: null,
       grade: null,
-      uncapped_grade: null,
+      uncappedGrade: null,
       breakdown,
       caps: [],
-      not_scored: notScoredParts,
+      notScored: notScoredParts,
       effectiveWeights,
     };
   }
@@ -134,14 +134,14 @@ export function combineParts(parts: Readonly<Record<GradePart, PartAssessment>>)
   const uncapped = letterForScore(score);
   const grade = caps.reduce<Grade>((g, c) => worseGrade(g, c.grade), uncapped);
   return {
-    unchecked_weight: uncheckedWeight,
+    uncheckedWeight,
     withheld: false,
     score,
     grade,
-    uncapped_grade: uncapped,
+    uncappedGrade: uncapped,
     breakdown,
     caps,
-    not_scored: notScoredParts,
+    notScored: notScoredParts,
     effectiveWeights,
   };
 }

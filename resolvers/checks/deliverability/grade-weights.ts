@@ -11,6 +11,24 @@ export function perPart<V>(value: (part: GradePart) => V): Record<GradePart, V> 
   return { spf: value('spf'), dkim: value('dkim'), dmarc: value('dmarc'), mx: value('mx'), blacklists: value('blacklists'), domain_age: value('domain_age') };
 }
 
+/** Each part's key in the answer's breakdown and checks: the GraphQL field's name (GradeBreakdown, GradeChecks). */
+export const PART_FIELDS = {
+  spf: 'spf',
+  dkim: 'dkim',
+  dmarc: 'dmarc',
+  mx: 'mx',
+  blacklists: 'blacklists',
+  domain_age: 'domainAge',
+} as const satisfies Record<GradePart, string>;
+
+/** One value per part, keyed by its field name in the answer. */
+export type PerPartField<V> = { readonly [P in GradePart as (typeof PART_FIELDS)[P]]: V };
+
+/** A per-part record as the answer gives it (GRADE_PARTS order). */
+export function byPartField<V>(values: Readonly<Record<GradePart, V>>): PerPartField<V> {
+  return { spf: values.spf, dkim: values.dkim, dmarc: values.dmarc, mx: values.mx, blacklists: values.blacklists, domainAge: values.domain_age };
+}
+
 /**
  * DMARC weighs most because Gmail and Yahoo have required it of bulk senders since February 2024
  * and it is what stops spoofing; SPF and DKIM are the two authentications DMARC aligns on;

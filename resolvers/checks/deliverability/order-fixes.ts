@@ -10,7 +10,7 @@ export interface DeliverabilityFix {
   readonly points: number;
   readonly fix: string;
   /** The grade this problem caps the answer at while it stands, or null. */
-  readonly caps_grade_at: Grade | null;
+  readonly capsGradeAt: Grade | null;
 }
 
 /**
@@ -32,11 +32,11 @@ export function orderFixes(
     const now = partScore(assessment.deductions);
     assessment.deductions.forEach((d: Deduction, i) => {
       const without = partScore(assessment.deductions.filter((_, j) => j !== i));
-      fixes.push({ part, code: d.code, points: Math.round((without - now) * weight * 10) / 10, fix: d.fix, caps_grade_at: d.cap ?? null });
+      fixes.push({ part, code: d.code, points: Math.round((without - now) * weight * 10) / 10, fix: d.fix, capsGradeAt: d.cap ?? null });
     });
   }
   const capRank = (g: Grade | null): number => (g === null ? -1 : GRADES.indexOf(g));
   return fixes.sort(
-    (a, b) => b.points - a.points || capRank(b.caps_grade_at) - capRank(a.caps_grade_at) || GRADE_PARTS.indexOf(a.part) - GRADE_PARTS.indexOf(b.part),
+    (a, b) => b.points - a.points || capRank(b.capsGradeAt) - capRank(a.capsGradeAt) || GRADE_PARTS.indexOf(a.part) - GRADE_PARTS.indexOf(b.part),
   );
 }

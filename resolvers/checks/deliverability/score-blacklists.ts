@@ -10,13 +10,13 @@ const MINOR_FRACTION = 0.25;
 
 function removalSentence(entries: readonly DnsblListResult[]): string {
   const byList = new Map<string, DnsblListResult>();
-  for (const e of entries) if (!byList.has(e.list_id)) byList.set(e.list_id, e);
-  return [...byList.values()].map((e) => `${e.list} (${e.removal_url})`).join(', ');
+  for (const e of entries) if (!byList.has(e.listId)) byList.set(e.listId, e);
+  return [...byList.values()].map((e) => `${e.list} (${e.removalUrl})`).join(', ');
 }
 
 function listedOn(entries: readonly DnsblListResult[], kind: string): string {
   const targets = new Set(entries.map((e) => e.target)).size;
-  const lists = new Set(entries.map((e) => e.list_id)).size;
+  const lists = new Set(entries.map((e) => e.listId)).size;
   return `${targets === 1 ? 'is' : 'are'} listed on ${lists === 1 ? `a ${kind} blocklist` : `${lists} ${kind} blocklists`}`;
 }
 
@@ -29,8 +29,8 @@ function listedOn(entries: readonly DnsblListResult[], kind: string): string {
 export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
   if (answer.status === 'error') return notScored('error', `Not scored: ${answer.summary}`);
   const listed = answer.lists.filter((l) => l.listed === true);
-  const major = listed.filter((l) => MAJOR.has(l.list_id));
-  const minor = listed.filter((l) => !MAJOR.has(l.list_id));
+  const major = listed.filter((l) => MAJOR.has(l.listId));
+  const minor = listed.filter((l) => !MAJOR.has(l.listId));
   const deductions: Deduction[] = [];
   const targets = (entries: readonly DnsblListResult[]): string => [...new Set(entries.map((e) => e.target))].join(', ');
   if (major.length > 0) {
@@ -43,7 +43,7 @@ export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
     });
   }
   if (minor.length > 0) {
-    const lists = new Set(minor.map((m) => m.list_id)).size;
+    const lists = new Set(minor.map((m) => m.listId)).size;
     deductions.push({
       code: 'blacklist_minor',
       fraction: Math.min(1, lists * MINOR_FRACTION),
@@ -52,7 +52,7 @@ export function scoreBlacklists(answer: BlacklistAnswer): PartAssessment {
     });
   }
   const unanswered =
-    answer.unanswered_count > 0 ? ` ${answer.unanswered_count} of ${answer.lists.length} list queries gave no usable answer and were not counted.` : '';
+    answer.unansweredCount > 0 ? ` ${answer.unansweredCount} of ${answer.lists.length} list queries gave no usable answer and were not counted.` : '';
   const notChecked = answer.findings.find((f) => f.code === 'mail_servers_not_checked');
   const detail =
     (deductions.length === 0 ? answer.summary : deductions.map((d) => d.problem).join(' ')) + unanswered + (notChecked ? ` ${notChecked.message}` : '');

@@ -4,7 +4,7 @@ import { notScored, scoredPart } from './part-assessment.js';
 
 /** The key a receiver is best served by: valid, not in testing, ed25519 or the longest RSA key. */
 function bestKey(keys: readonly DkimKey[]): DkimKey | undefined {
-  const strength = (k: DkimKey): number => (k.testing ? 0 : 100_000) + (k.key_type === 'ed25519' ? 50_000 : (k.key_bits ?? 0));
+  const strength = (k: DkimKey): number => (k.testing ? 0 : 100_000) + (k.keyType === 'ed25519' ? 50_000 : (k.keyBits ?? 0));
   return [...keys].filter((k) => k.valid).sort((a, b) => strength(b) - strength(a))[0];
 }
 
@@ -21,7 +21,7 @@ export function scoreDkim(answer: CheckDkimAnswer): PartAssessment {
     if (answer.status === 'error') return notScored('error', `Not scored: ${answer.summary}`);
     // A wildcard TXT answering every name is no evidence of a key: no DKIM found costs the part and
     // caps the grade as a missing key does. An existing _domainkey without a wildcard is evidence.
-    if (answer.domainkey_exists === true && answer.wildcard !== true) {
+    if (answer.domainkeyExists === true && answer.wildcard !== true) {
       return notScored('warn', `Not scored: ${answer.summary} Check your selector with check-dkim and selector=.`);
     }
     return scoredPart(answer.status, answer.summary, [
@@ -48,11 +48,11 @@ export function scoreDkim(answer: CheckDkimAnswer): PartAssessment {
       fix: 'Publish a valid DKIM key of at least 2048 bits for the selector your provider signs with (see check-dkim for what is wrong with each key).',
     });
   } else {
-    if (best.key_type === 'rsa' && (best.key_bits ?? 0) < 2048) {
+    if (best.keyType === 'rsa' && (best.keyBits ?? 0) < 2048) {
       deductions.push({
         code: 'dkim_weak_key',
         fraction: 0.25,
-        problem: `The best DKIM key of ${domain} (selector ${best.selector}) is RSA ${best.key_bits ?? '?'} bits; RFC 8301 asks for 2048.`,
+        problem: `The best DKIM key of ${domain} (selector ${best.selector}) is RSA ${best.keyBits ?? '?'} bits; RFC 8301 asks for 2048.`,
         fix: `Rotate the DKIM key of selector ${best.selector} to a 2048-bit RSA key.`,
       });
     }

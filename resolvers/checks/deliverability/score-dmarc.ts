@@ -18,7 +18,7 @@ export function scoreDmarc(answer: CheckDmarcAnswer): PartAssessment {
       fraction: 1,
       cap: 'C',
       problem: `${domain} has no DMARC record.`,
-      fix: `Publish a TXT record at _dmarc.${answer.organizational_domain ?? domain} such as "v=DMARC1; p=quarantine; rua=mailto:dmarc@${answer.organizational_domain ?? domain}".`,
+      fix: `Publish a TXT record at _dmarc.${answer.organizationalDomain ?? domain} such as "v=DMARC1; p=quarantine; rua=mailto:dmarc@${answer.organizationalDomain ?? domain}".`,
     });
   } else if (answer.policy === null) {
     deductions.push({
@@ -30,7 +30,7 @@ export function scoreDmarc(answer: CheckDmarcAnswer): PartAssessment {
     });
   } else {
     // A record whose policy is invalid but whose rua= is valid is read as p=none (RFC 7489 6.6.3).
-    const effective = answer.valid ? answer.effective_policy : 'none';
+    const effective = answer.valid ? answer.effectivePolicy : 'none';
     if (effective === 'none') {
       deductions.push({
         code: 'dmarc_policy_none',
@@ -70,7 +70,7 @@ export function scoreDmarc(answer: CheckDmarcAnswer): PartAssessment {
         code: 'dmarc_no_reports',
         fraction: 0.1,
         problem: `The DMARC record of ${domain} asks for no aggregate reports.`,
-        fix: `Add rua=mailto:dmarc@${answer.organizational_domain ?? domain} (or your DMARC reporting service) to see who sends as ${domain}.`,
+        fix: `Add rua=mailto:dmarc@${answer.organizationalDomain ?? domain} (or your DMARC reporting service) to see who sends as ${domain}.`,
       });
     }
   }

@@ -27,7 +27,7 @@ export function ageScore(ageDays: number): number {
  * not scored (unless the domain has expired), rather than guessing an age.
  */
 export function scoreDomainAge(answer: DomainExpiryAnswer): PartAssessment {
-  const domain = answer.registered_domain;
+  const domain = answer.registeredDomain;
   if (answer.status === 'error') return notScored('error', `Not scored: ${answer.summary}`);
   if (answer.registered === false) {
     return scoredPart(answer.status, answer.summary, [
@@ -40,21 +40,21 @@ export function scoreDomainAge(answer: DomainExpiryAnswer): PartAssessment {
       },
     ]);
   }
-  if (answer.days_remaining !== null && answer.days_remaining < 0) {
+  if (answer.daysRemaining !== null && answer.daysRemaining < 0) {
     return scoredPart(answer.status, answer.summary, [
       {
         code: 'domain_expired',
         fraction: 1,
         cap: 'F',
-        problem: `${domain} expired ${-answer.days_remaining} day(s) ago.`,
+        problem: `${domain} expired ${-answer.daysRemaining} day(s) ago.`,
         fix: `Renew ${domain} at ${answer.registrar ?? 'its registrar'} now.`,
       },
     ]);
   }
-  if (answer.age_days === null) {
+  if (answer.ageDays === null) {
     return notScored('warn', `Not scored: ${answer.server ?? 'the registry'} publishes no creation date for ${domain}, so its age is unknown.`);
   }
-  const age = answer.age_days;
+  const age = answer.ageDays;
   const deductions: Deduction[] = [];
   const missing = 1 - ageScore(age);
   if (age < YOUNG_DOMAIN_DAYS) {
@@ -73,11 +73,11 @@ export function scoreDomainAge(answer: DomainExpiryAnswer): PartAssessment {
       fix: `Keep ${domain}'s volumes steady and engaged; the part reaches full marks at one year (in ${FULL_MARKS_DAYS - age} days).`,
     });
   }
-  if (answer.days_remaining !== null && answer.days_remaining < RENEW_SOON_DAYS) {
+  if (answer.daysRemaining !== null && answer.daysRemaining < RENEW_SOON_DAYS) {
     deductions.push({
       code: 'domain_expires_soon',
       fraction: 0.2,
-      problem: `${domain} expires in ${answer.days_remaining} day(s).`,
+      problem: `${domain} expires in ${answer.daysRemaining} day(s).`,
       fix: `Renew ${domain} or turn on auto-renewal.`,
     });
   }

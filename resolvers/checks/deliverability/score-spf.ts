@@ -40,7 +40,7 @@ export function scoreSpf(answer: CheckSpfAnswer): PartAssessment {
       problem: `The SPF record of ${domain} is a permanent error for receivers${why ? `: ${why.message}` : '.'}`,
       fix:
         why?.code === 'too_many_dns_lookups'
-          ? `Bring the SPF record under 10 DNS lookups (it needs ${answer.lookup_count}): remove unused includes or replace a and mx with ip4/ip6.`
+          ? `Bring the SPF record under 10 DNS lookups (it needs ${answer.lookupCount}): remove unused includes or replace a and mx with ip4/ip6.`
           : 'Correct the SPF record so that it evaluates without a permanent error (see check-spf for the term at fault).',
     });
   } else {
@@ -60,19 +60,19 @@ export function scoreSpf(answer: CheckSpfAnswer): PartAssessment {
         fix: 'End the SPF record with ~all (or -all once every sender is listed).',
       });
     }
-    if (answer.lookup_count >= LOOKUPS_NEAR_LIMIT) {
+    if (answer.lookupCount >= LOOKUPS_NEAR_LIMIT) {
       deductions.push({
         code: 'spf_near_lookup_limit',
         fraction: 0.1,
-        problem: `The SPF record of ${domain} uses ${answer.lookup_count} of its 10 DNS lookups; one more include breaks it.`,
+        problem: `The SPF record of ${domain} uses ${answer.lookupCount} of its 10 DNS lookups; one more include breaks it.`,
         fix: 'Remove includes you no longer use, or replace a and mx with ip4/ip6 ranges.',
       });
     }
-    if (answer.void_lookup_count > 0) {
+    if (answer.voidLookupCount > 0) {
       deductions.push({
         code: 'spf_void_lookups',
         fraction: 0.1,
-        problem: `The SPF record of ${domain} points at ${answer.void_lookup_count} name(s) with no records.`,
+        problem: `The SPF record of ${domain} points at ${answer.voidLookupCount} name(s) with no records.`,
         fix: 'Remove the SPF terms that point at names with no records.',
       });
     }

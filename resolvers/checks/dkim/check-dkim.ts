@@ -17,17 +17,17 @@ export interface CheckDkimInput {
 
 export interface CheckDkimAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode?: string;
+  readonly domainUnicode?: string;
   /** The selector asked for, or null when the common selectors were scanned. */
   readonly selector: string | null;
-  readonly selectors_checked: readonly string[];
+  readonly selectorsChecked: readonly string[];
   readonly keys: readonly DkimKey[];
   /**
    * Scan only: whether _domainkey.<domain> exists. True with no key found means keys may be published
    * under selectors we did not guess; false (NXDOMAIN) means there is no DKIM key at all; null when
    * not probed (a selector was given), the lookup failed, or a wildcard answers every name there.
    */
-  readonly domainkey_exists: boolean | null;
+  readonly domainkeyExists: boolean | null;
   /**
    * Scan only: whether a random selector answers TXT too, i.e. a wildcard (such as *.<domain>) answers
    * any name under _domainkey, so a hit at a guessed selector may be the wildcard's echo; null when
@@ -97,19 +97,19 @@ function keysAt(selector: string, answer: DnsAnswer<'TXT'>, scanning: boolean): 
 
 export async function checkDkim(input: CheckDkimInput, ctx: CheckContext): Promise<CheckDkimAnswer> {
   const { domain, unicode } = normalizeDomain(input.domain);
-  const echo = { domain, ...(unicode ? { domain_unicode: unicode } : {}) };
+  const echo = { domain, ...(unicode ? { domainUnicode: unicode } : {}) };
   const given = input.selector != null && input.selector.trim() !== '' ? normalizeSelector(input.selector) : null;
   return given !== null ? checkSelector(echo, given, ctx) : scanSelectors(echo, ctx);
 }
 
-type DkimEcho = Pick<CheckDkimAnswer, 'domain' | 'domain_unicode'>;
+type DkimEcho = Pick<CheckDkimAnswer, 'domain' | 'domainUnicode'>;
 
 /** The key at the selector the caller named. */
 async function checkSelector(echo: DkimEcho, given: string, ctx: CheckContext): Promise<CheckDkimAnswer> {
   const { domain } = echo;
   const name = `${given}._domainkey.${domain}`;
   const answer = await ctx.dns.lookup(name, 'TXT');
-  const base = { ...echo, selector: given, selectors_checked: [given], domainkey_exists: null, wildcard: null };
+  const base = { ...echo, selector: given, selectorsChecked: [given], domainkeyExists: null, wildcard: null };
   if (failed(answer)) {
     return {
       ...base,
@@ -144,7 +144,7 @@ async function checkSelector(echo: DkimEcho, given: string, ctx: CheckContext): 
     keys,
     findings: key.findings,
     summary: key.valid
-      ? `The DKIM key for selector "${given}" is a valid ${key.key_type} key of ${key.key_bits} bits${status === 'warn' ? ', with warnings' : ''}.`
+      ? `The DKIM key for selector "${given}" is a valid ${key.keyType} key of ${key.keyBits} bits${status === 'warn' ? ', with warnings' : ''}.`
       : `The DKIM key for selector "${given}" cannot be used: ${key.findings.find((f) => f.severity === 'error')?.message ?? ''}`,
   };
 }
@@ -173,7 +173,7 @@ async function scanSelectors(echo: DkimEcho, ctx: CheckContext): Promise<CheckDk
   });
   // Under a wildcard, the parent answers whatever exists below it: its existence tells nothing.
   const domainkeyExists = failed(parent) || wildcard === true ? null : parent.ok || parent.failure === 'nodata';
-  const base = { ...echo, selector: null, selectors_checked: selectors, keys, domainkey_exists: domainkeyExists, wildcard };
+  const base = { ...echo, selector: null, selectorsChecked: selectors, keys, domainkeyExists, wildcard };
   const wildcardFinding: Finding | null =
     wildcard === true
       ? {

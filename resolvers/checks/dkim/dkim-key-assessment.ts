@@ -9,12 +9,12 @@ export interface DkimKey {
   readonly record: string;
   /** True when a verifier following RFC 6376, RFC 8301 and RFC 8463 would use this key for email. */
   readonly valid: boolean;
-  readonly key_type: DkimKeyType | null;
-  readonly key_bits: number | null;
+  readonly keyType: DkimKeyType | null;
+  readonly keyBits: number | null;
   readonly testing: boolean;
   /** h=; empty means every hash algorithm is allowed. */
-  readonly hash_algorithms: readonly string[];
-  readonly service_types: readonly string[];
+  readonly hashAlgorithms: readonly string[];
+  readonly serviceTypes: readonly string[];
   readonly findings: readonly Finding[];
 }
 
@@ -33,11 +33,11 @@ export function assessDkimKey(selector: string, text: string): DkimKey {
       selector,
       record: text,
       valid: false,
-      key_type: null,
-      key_bits: null,
+      keyType: null,
+      keyBits: null,
       testing: false,
-      hash_algorithms: [],
-      service_types: [],
+      hashAlgorithms: [],
+      serviceTypes: [],
       findings: [{ severity: 'error', code: 'dkim_record_invalid', message: `The key record at ${at} cannot be used: ${parsed.message}` }],
     };
   }
@@ -98,11 +98,11 @@ export function assessDkimKey(selector: string, text: string): DkimKey {
     selector,
     record: text,
     valid: !findings.some((f) => f.severity === 'error'),
-    key_type: record.k,
-    key_bits: record.bits,
+    keyType: record.k,
+    keyBits: record.bits,
     testing,
-    hash_algorithms: record.h,
-    service_types: record.s,
+    hashAlgorithms: record.h,
+    serviceTypes: record.s,
     findings,
   };
 }

@@ -16,22 +16,22 @@ export interface CheckDmarcInput {
 
 export interface CheckDmarcAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode?: string;
+  readonly domainUnicode?: string;
   /** The DMARC TXT text found (the first, when several), or null. */
   readonly record: string | null;
   readonly valid: boolean;
   /** The DNS name the record came from, e.g. "_dmarc.example.com", or null when none was found. */
   readonly source: string | null;
   /** The organisational domain of `domain` (RFC 7489 section 3.2), or null for a public suffix. */
-  readonly organizational_domain: string | null;
+  readonly organizationalDomain: string | null;
   /** True when `domain` has no record and the organisational domain's record applies to it. */
   readonly inherited: boolean;
   /** p= (none when the RFC 7489 section 6.6.3 fallback applied). The fields below are null without a valid record. */
   readonly policy: DmarcPolicy | null;
   /** sp=, or p= when sp is absent: the policy for subdomains. */
-  readonly subdomain_policy: DmarcPolicy | null;
+  readonly subdomainPolicy: DmarcPolicy | null;
   /** The policy that applies to mail from `domain`: sp= when inherited from the organisational domain, else p=. */
-  readonly effective_policy: DmarcPolicy | null;
+  readonly effectivePolicy: DmarcPolicy | null;
   readonly pct: number | null;
   readonly adkim: 'r' | 's' | null;
   readonly aspf: 'r' | 's' | null;
@@ -46,7 +46,7 @@ export interface CheckDmarcAnswer extends CheckResultBase {
   readonly psd: 'y' | 'n' | 'u' | null;
   /** Every tag as written, each explained in a sentence. */
   readonly tags: readonly DmarcTagExplained[];
-  readonly report_destinations: readonly DmarcReportDestination[];
+  readonly reportDestinations: readonly DmarcReportDestination[];
 }
 
 const STRENGTH: Record<DmarcPolicy, number> = { none: 0, quarantine: 1, reject: 2 };
@@ -58,8 +58,8 @@ const empty = {
   record: null,
   valid: false,
   policy: null,
-  subdomain_policy: null,
-  effective_policy: null,
+  subdomainPolicy: null,
+  effectivePolicy: null,
   pct: null,
   adkim: null,
   aspf: null,
@@ -71,7 +71,7 @@ const empty = {
   t: null,
   psd: null,
   tags: [],
-  report_destinations: [],
+  reportDestinations: [],
 } as const;
 
 /** Where the DMARC record of `domain` came from: its own _dmarc name, else the organisational domain's. */
@@ -81,12 +81,12 @@ interface DmarcSource {
   readonly inherited: boolean;
 }
 
-type DmarcEcho = Pick<CheckDmarcAnswer, 'domain' | 'domain_unicode' | 'organizational_domain'>;
+type DmarcEcho = Pick<CheckDmarcAnswer, 'domain' | 'domainUnicode' | 'organizationalDomain'>;
 
 export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Promise<CheckDmarcAnswer> {
   const { domain, unicode } = normalizeDomain(input.domain);
   const org = organizationalDomain(domain);
-  const echo = { domain, ...(unicode ? { domain_unicode: unicode } : {}), organizational_domain: org };
+  const echo = { domain, ...(unicode ? { domainUnicode: unicode } : {}), organizationalDomain: org };
 
   const { source, answer, inherited } = await findDmarcRecord(domain, org, ctx);
   if (failed(answer)) return lookupFailedAnswer(echo, source, answer);
@@ -138,8 +138,8 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
     source,
     inherited,
     policy: r.p,
-    subdomain_policy: subdomainPolicy,
-    effective_policy: effective,
+    subdomainPolicy,
+    effectivePolicy: effective,
     pct: r.pct,
     adkim: r.adkim,
     aspf: r.aspf,
@@ -151,7 +151,7 @@ export async function checkDmarc(input: CheckDmarcInput, ctx: CheckContext): Pro
     t: r.t,
     psd: r.psd,
     tags: explainDmarcTags(r.tags),
-    report_destinations: destinations,
+    reportDestinations: destinations,
   };
 }
 
@@ -182,7 +182,7 @@ function lookupFailedAnswer(echo: DmarcEcho, source: string, answer: DnsAnswer<'
 }
 
 function missingAnswer(echo: DmarcEcho, inherited: boolean): CheckDmarcAnswer {
-  const { domain, organizational_domain: org } = echo;
+  const { domain, organizationalDomain: org } = echo;
   const where = inherited ? ` nor at its organisational domain (_dmarc.${org})` : '';
   return {
     ...echo,
@@ -343,13 +343,13 @@ function destinationFindings(destinations: readonly DmarcReportDestination[], po
       findings.push({
         severity: 'warning',
         code: 'dmarc_report_authorization_unknown',
-        message: `Could not look up ${d.authorization_record} (DNS failure), so we cannot tell whether ${d.destination} accepts reports for ${policyDomain}.`,
+        message: `Could not look up ${d.authorizationRecord} (DNS failure), so we cannot tell whether ${d.destination} accepts reports for ${policyDomain}.`,
       });
     } else if (d.authorized === false) {
       findings.push({
         severity: 'warning',
         code: 'dmarc_report_unauthorized',
-        message: `${d.destination} has not authorised reports for ${policyDomain}: receivers drop ${d.tag} reports to ${d.uri} unless ${d.authorization_record} has a TXT record "v=DMARC1" (RFC 7489 section 7.1). Ask the report receiver to publish it.`,
+        message: `${d.destination} has not authorised reports for ${policyDomain}: receivers drop ${d.tag} reports to ${d.uri} unless ${d.authorizationRecord} has a TXT record "v=DMARC1" (RFC 7489 section 7.1). Ask the report receiver to publish it.`,
       });
     }
   }

@@ -4,7 +4,7 @@ import type { DmarcPolicy } from './dmarc-record.js';
 export interface DmarcEnforcementInput {
   readonly valid: boolean;
   readonly policy: DmarcPolicy | null;
-  readonly subdomain_policy: DmarcPolicy | null;
+  readonly subdomainPolicy: DmarcPolicy | null;
   readonly pct: number | null;
 }
 
@@ -28,7 +28,7 @@ export function dmarcEnforcement(result: DmarcEnforcementInput): DmarcEnforcemen
   }
   if (result.policy === 'none') reasons.push('The DMARC policy is p=none; set p=quarantine or p=reject.');
   if ((result.pct ?? 100) < 100) reasons.push(`The DMARC policy applies to only ${result.pct}% of mail; remove pct= or set pct=100.`);
-  if (result.subdomain_policy === 'none' && result.policy !== 'none')
+  if (result.subdomainPolicy === 'none' && result.policy !== 'none')
     reasons.push('The subdomain policy is sp=none; remove sp= or set it to quarantine or reject.');
   return { enforced: reasons.length === 0, reasons };
 }

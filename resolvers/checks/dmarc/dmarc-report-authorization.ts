@@ -12,7 +12,7 @@ export interface DmarcReportDestination {
   /** True when the destination is in the same organisation, or publishes the authorisation record. */
   readonly external: boolean;
   /** The TXT name asked (external destinations only). */
-  readonly authorization_record: string | null;
+  readonly authorizationRecord: string | null;
   /** null when not applicable, or when the lookup failed. */
   readonly authorized: boolean | null;
   /** Why authorised is null: "not_mailto", "not_an_address", "lookup_failed"; else null. */
@@ -55,22 +55,22 @@ export async function checkReportDestinations(
     uris.map(async ({ tag, uri }): Promise<DmarcReportDestination> => {
       const base = { tag, uri: uri.address };
       if (!/^mailto:/i.test(uri.address)) {
-        return { ...base, destination: null, external: false, authorization_record: null, authorized: null, problem: 'not_mailto' };
+        return { ...base, destination: null, external: false, authorizationRecord: null, authorized: null, problem: 'not_mailto' };
       }
       const destination = mailDomain(uri.address);
       if (destination === null) {
-        return { ...base, destination: null, external: false, authorization_record: null, authorized: null, problem: 'not_an_address' };
+        return { ...base, destination: null, external: false, authorizationRecord: null, authorized: null, problem: 'not_an_address' };
       }
       if ((organizationalDomain(destination) ?? destination) === ownOrg) {
-        return { ...base, destination, external: false, authorization_record: null, authorized: true, problem: null };
+        return { ...base, destination, external: false, authorizationRecord: null, authorized: true, problem: null };
       }
       const name = `${policyDomain}._report._dmarc.${destination}`;
       const answer = await dns.lookup(name, 'TXT');
       if (!answer.ok && answer.failure !== 'nxdomain' && answer.failure !== 'nodata') {
-        return { ...base, destination, external: true, authorization_record: name, authorized: null, problem: 'lookup_failed' };
+        return { ...base, destination, external: true, authorizationRecord: name, authorized: null, problem: 'lookup_failed' };
       }
       const authorized = answer.ok && answer.records.some((r) => /^v=DMARC1(?:[ \t]*;|[ \t]*$)/.test(r.data.join('')));
-      return { ...base, destination, external: true, authorization_record: name, authorized, problem: null };
+      return { ...base, destination, external: true, authorizationRecord: name, authorized, problem: null };
     }),
   );
 }

@@ -35,7 +35,7 @@ export type DnsRecordAnswer =
 
 export interface CheckDnsAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode?: string;
+  readonly domainUnicode?: string;
   readonly type: CheckDnsType;
   /** records: found; nodata: the name exists without this type; nxdomain: the name does not exist; failed: the lookup failed. */
   readonly outcome: 'records' | 'nodata' | 'nxdomain' | 'failed';
@@ -137,7 +137,7 @@ export async function checkDns(input: CheckDnsInput, ctx: CheckContext): Promise
   const type = parseType(input.type);
   // Underscore names (_dmarc.example.com, selector._domainkey...) are normal TXT owners.
   const { domain, unicode } = normalizeDomain(input.domain, 'domain', { allowUnderscore: true });
-  const echo = { domain, ...(unicode ? { domain_unicode: unicode } : {}), type };
+  const echo = { domain, ...(unicode ? { domainUnicode: unicode } : {}), type };
   const answer = await ctx.dns.lookup(domain, type as DnsRecordType);
 
   if (!answer.ok) {

@@ -18,7 +18,7 @@ export interface CheckDnssec {
   readonly name: string | null;
   readonly type: DnsRecordType | null;
   /** That answer's Extended DNS Error (RFC 8914), as the resolver first gave it; null when it carried none. */
-  readonly extended_dns_error: ExtendedDnsError | null;
+  readonly extendedDnsError: ExtendedDnsError | null;
 }
 
 /** Weakest last: one bogus answer makes the check bogus, one unknown makes it indeterminate, one unsigned insecure. */
@@ -103,7 +103,7 @@ export function createDnssecTally(): DnssecTally {
         validated,
         name: secure ? null : decider.name,
         type: secure ? null : decider.type,
-        extended_dns_error: secure ? null : (decider.ede ?? null),
+        extendedDnsError: secure ? null : (decider.ede ?? null),
       };
     },
   };

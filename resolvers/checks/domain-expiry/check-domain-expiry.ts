@@ -21,17 +21,17 @@ export interface ExpiryContext extends CheckContext {
 
 export interface DomainExpiryAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode: string | null;
+  readonly domainUnicode: string | null;
   /** The registered domain asked about (a subdomain's registrable parent, by the Public Suffix List). */
-  readonly registered_domain: string;
+  readonly registeredDomain: string;
   /** true when the registry knows it, false when it says no such domain, null when it could not be asked. */
   readonly registered: boolean | null;
   readonly registrar: string | null;
   readonly created: string | null;
   readonly expires: string | null;
-  readonly days_remaining: number | null;
+  readonly daysRemaining: number | null;
   /** Domain age in whole days, for the deliverability grade. */
-  readonly age_days: number | null;
+  readonly ageDays: number | null;
   readonly source: 'rdap' | 'whois' | null;
   readonly server: string | null;
 }
@@ -73,8 +73,8 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
   }
   const lookup: RegistrationLookup = result ?? { kind: 'failed', reason: 'no registration service was found', server: null };
 
-  const base = { domain, domain_unicode: unicode, registered_domain: registered };
-  const empty = { registrar: null, created: null, expires: null, days_remaining: null, age_days: null };
+  const base = { domain, domainUnicode: unicode, registeredDomain: registered };
+  const empty = { registrar: null, created: null, expires: null, daysRemaining: null, ageDays: null };
   if (lookup.kind === 'failed') {
     return {
       status: 'error',
@@ -151,8 +151,8 @@ export async function checkDomainExpiry(input: DomainExpiryInput, ctx: ExpiryCon
     registrar: lookup.registrar,
     created: lookup.created,
     expires: lookup.expires,
-    days_remaining: daysRemaining,
-    age_days: ageDays,
+    daysRemaining,
+    ageDays,
     source,
     server: lookup.server,
   };

@@ -17,7 +17,7 @@ export interface CheckMtaStsInput {
 export interface MtaStsMxHost {
   readonly host: string;
   /** Null when there is no usable policy to match against. */
-  readonly matches_policy: boolean | null;
+  readonly matchesPolicy: boolean | null;
 }
 
 export interface TlsRptSummary {
@@ -28,16 +28,16 @@ export interface TlsRptSummary {
 
 export interface CheckMtaStsAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode?: string;
+  readonly domainUnicode?: string;
   /** The single v=STSv1 record, or null when there is none (or several). */
   readonly record: string | null;
-  readonly record_id: string | null;
-  readonly policy_url: string;
+  readonly recordId: string | null;
+  readonly policyUrl: string;
   readonly policy: MtaStsPolicy | null;
   /** Why no usable policy was read, or null when it was. */
-  readonly policy_error: string | null;
-  readonly mx_hosts: readonly MtaStsMxHost[];
-  readonly tls_rpt: TlsRptSummary | null;
+  readonly policyError: string | null;
+  readonly mxHosts: readonly MtaStsMxHost[];
+  readonly tlsRpt: TlsRptSummary | null;
 }
 
 /** RFC 8461 leaves the limits to senders; 64 KiB is far above any real policy. */
@@ -81,14 +81,14 @@ export async function checkMtaSts(input: CheckMtaStsInput, ctx: CheckContext): P
     summary: summarize(domain, status, failedLookups, findings, policy, mxHosts),
     findings,
     domain,
-    ...(unicode ? { domain_unicode: unicode } : {}),
+    ...(unicode ? { domainUnicode: unicode } : {}),
     record,
-    record_id: recordId,
-    policy_url: policyUrl,
+    recordId,
+    policyUrl,
     policy,
-    policy_error: policyError,
-    mx_hosts: mxHosts,
-    tls_rpt: tlsRpt,
+    policyError,
+    mxHosts,
+    tlsRpt,
   };
 }
 
@@ -175,11 +175,11 @@ function judgePolicyFile(
         message: 'The policy mode is none, which withdraws MTA-STS protection. Use "mode: enforce" (or "testing" while you check reports).',
       });
     }
-    if (policy.max_age < ONE_DAY) {
+    if (policy.maxAge < ONE_DAY) {
       findings.push({
         severity: 'warning',
         code: 'mta_sts_max_age_short',
-        message: `max_age is ${policy.max_age} seconds, under one day, so senders forget the policy quickly and a downgrade attack can wait it out. Use weeks, such as 604800 or more.`,
+        message: `max_age is ${policy.maxAge} seconds, under one day, so senders forget the policy quickly and a downgrade attack can wait it out. Use weeks, such as 604800 or more.`,
       });
     }
   }
@@ -203,9 +203,9 @@ function matchMxHosts(mxAnswer: DnsAnswer<'MX'>, domain: string, policy: MtaStsP
       .map((r) => r.data.exchange.toLowerCase().replace(/\.$/, ''))
       // A null MX (RFC 7505, exchange ".") means the domain takes no mail; it is no host to match.
       .filter((host, i, all) => host !== '' && all.indexOf(host) === i);
-    mxHosts = real.map((host) => ({ host, matches_policy: policy ? policy.mx.some((p) => mxMatchesPattern(host, p)) : null }));
+    mxHosts = real.map((host) => ({ host, matchesPolicy: policy ? policy.mx.some((p) => mxMatchesPattern(host, p)) : null }));
     if (policy && policy.mode !== 'none') {
-      for (const mx of mxHosts.filter((m) => m.matches_policy === false)) {
+      for (const mx of mxHosts.filter((m) => m.matchesPolicy === false)) {
         findings.push({
           severity: policy.mode === 'enforce' ? 'error' : 'warning',
           code: 'mta_sts_mx_not_covered',

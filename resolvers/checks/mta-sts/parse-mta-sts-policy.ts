@@ -9,7 +9,7 @@ export interface MtaStsPolicy {
   readonly version: string;
   readonly mode: MtaStsMode;
   readonly mx: readonly string[];
-  readonly max_age: number;
+  readonly maxAge: number;
 }
 
 export interface ParsedMtaStsPolicy {
@@ -80,7 +80,7 @@ export function parseMtaStsPolicy(text: string): ParsedMtaStsPolicy {
 
   const valid = errors.length === 0 && version === 'STSv1' && mode !== undefined && isMode(mode) && maxAge !== null;
   return {
-    policy: valid && maxAge !== null ? { version, mode, mx, max_age: maxAge } : null,
+    policy: valid && maxAge !== null ? { version, mode, mx, maxAge } : null,
     errors,
     warnings,
   };

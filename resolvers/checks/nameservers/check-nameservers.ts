@@ -26,7 +26,7 @@ export type NameserverOutcome = 'ok' | 'no_nameservers' | 'not_found' | 'invalid
 
 export interface NameserverResult {
   readonly domain: string;
-  readonly domain_unicode: string | null;
+  readonly domainUnicode: string | null;
   /** The zone whose NS records are shown: the domain itself, or its registered domain for a host name. */
   readonly zone: string | null;
   readonly outcome: NameserverOutcome;
@@ -47,7 +47,7 @@ export interface NameserverResult {
 
 export interface NameserversAnswer extends CheckResultBase {
   readonly results: readonly NameserverResult[];
-  readonly provider_counts: Readonly<Record<string, number>>;
+  readonly providerCounts: Readonly<Record<string, number>>;
 }
 
 function groupByProvider(nameservers: readonly string[]): NameserverProvider[] {
@@ -82,7 +82,7 @@ async function lookupNameservers(domain: string, unicode: string | null, ctx: Ch
     answer = await ctx.dns.lookup(registered, 'NS');
   }
   const told = answer.ok || isMissing(answer) || answer.dnssec === 'bogus';
-  const base = { domain, domain_unicode: unicode, dnssec: told ? (answer.dnssec ?? null) : null };
+  const base = { domain, domainUnicode: unicode, dnssec: told ? (answer.dnssec ?? null) : null };
   if (!answer.ok) {
     if (answer.failure === 'nxdomain') {
       return { ...base, zone: null, outcome: 'not_found', nameservers: [], providers: [], provider: null, reason: `${zone} does not exist in DNS (NXDOMAIN).` };
@@ -130,7 +130,7 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
             : lookupNameservers(item.domain, item.unicode, ctx)
           : Promise.resolve<NameserverResult>({
               domain: item.input,
-              domain_unicode: null,
+              domainUnicode: null,
               zone: null,
               outcome: 'invalid',
               nameservers: [],
@@ -149,7 +149,7 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
     // The resolver could not give the zone's NS set (SERVFAIL or no answer): the parent's side says
     // which servers the zone is delegated to and what each of them answers.
     const delegation = await checkDelegationHealth(ctx.dns, only, null, early);
-    if (delegation && delegation.parent_nameservers !== null) {
+    if (delegation && delegation.parentNameservers !== null) {
       results = [{ ...single, zone: only, reason: lameReason(only, single.reason, delegation), delegation }];
     }
   }
@@ -172,7 +172,7 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
   const resolved = results.filter((r) => r.outcome === 'ok').length + lame;
   // A failed NS lookup explained by the delegation (every server lame or silent) is a finding, not an outage.
   const explained = failed.filter(
-    (r) => r.delegation && r.delegation.parent_nameservers !== null && r.delegation.servers.every((s) => s.status !== 'authoritative'),
+    (r) => r.delegation && r.delegation.parentNameservers !== null && r.delegation.servers.every((s) => s.status !== 'authoritative'),
   );
   const status = failed.length > 0 && failed.length === results.length && explained.length === 0 ? 'error' : statusFromFindings(findings);
   const summary =
@@ -185,12 +185,12 @@ export async function checkNameservers(input: NameserversInput, ctx: CheckContex
                 .join(', ')}`
             : ''
         }.`;
-  return { status, summary, findings, results, provider_counts: counts };
+  return { status, summary, findings, results, providerCounts: counts };
 }
 
 /** Delegated by the parent, and no server it names answers for the zone with authority. */
 function isLameDelegation(d: DelegationHealth | null | undefined): d is DelegationHealth {
-  return !!d && (d.parent_nameservers?.length ?? 0) > 0 && d.servers.length > 0 && d.servers.every((s) => s.status !== 'authoritative');
+  return !!d && (d.parentNameservers?.length ?? 0) > 0 && d.servers.length > 0 && d.servers.every((s) => s.status !== 'authoritative');
 }
 
 /**
@@ -209,7 +209,7 @@ async function resolverOrLame(domain: string, unicode: string | null, ctx: Check
   if (first.delegation === null) return viaResolver;
   return {
     domain,
-    domain_unicode: unicode,
+    domainUnicode: unicode,
     zone: domain,
     outcome: 'lookup_failed',
     nameservers: [],
@@ -227,8 +227,8 @@ async function resolverOrLame(domain: string, unicode: string | null, ctx: Check
  */
 function lameReason(zone: string, resolverReason: string | null, d: DelegationHealth): string {
   const working = d.servers.filter((s) => s.status === 'authoritative');
-  const parentSays = `${d.parent_zone} delegates ${zone} to ${d.parent_nameservers?.join(', ') || 'no server'}`;
-  if (d.parent_nameservers?.length === 0) return `${d.parent_reason ?? `${zone} is not delegated`}.`;
+  const parentSays = `${d.parentZone} delegates ${zone} to ${d.parentNameservers?.join(', ') || 'no server'}`;
+  if (d.parentNameservers?.length === 0) return `${d.parentReason ?? `${zone} is not delegated`}.`;
   if (working.length > 0) {
     return `The resolver could not look up the NS records of ${zone}, although ${working.map((s) => s.nameserver).join(', ')} answered for it directly (${parentSays}): ${resolverReason ?? ''}`;
   }
@@ -239,16 +239,16 @@ function lameReason(zone: string, resolverReason: string | null, d: DelegationHe
 /** What a delegation's health means for the operator, as findings. */
 function delegationFindings(zone: string, d: DelegationHealth): Finding[] {
   const findings: Finding[] = [];
-  if (d.parent_nameservers === null) {
+  if (d.parentNameservers === null) {
     findings.push({
       severity: 'info',
       code: 'delegation_not_checked',
-      message: `The delegation of ${zone} could not be compared with its parent zone ${d.parent_zone}: ${d.parent_reason}.`,
+      message: `The delegation of ${zone} could not be compared with its parent zone ${d.parentZone}: ${d.parentReason}.`,
     });
-  } else if (d.only_at_parent.length > 0 || d.only_at_child.length > 0) {
+  } else if (d.onlyAtParent.length > 0 || d.onlyAtChild.length > 0) {
     const parts = [
-      d.only_at_parent.length > 0 ? `only the parent (${d.parent_zone}) lists ${d.only_at_parent.join(', ')}` : '',
-      d.only_at_child.length > 0 ? `only the zone's own NS records list ${d.only_at_child.join(', ')}` : '',
+      d.onlyAtParent.length > 0 ? `only the parent (${d.parentZone}) lists ${d.onlyAtParent.join(', ')}` : '',
+      d.onlyAtChild.length > 0 ? `only the zone's own NS records list ${d.onlyAtChild.join(', ')}` : '',
     ].filter((p) => p !== '');
     findings.push({
       severity: 'warning',
@@ -267,7 +267,7 @@ function delegationFindings(zone: string, d: DelegationHealth): Finding[] {
   for (const s of d.servers.filter((x) => x.status === 'no_address' || x.status === 'unreachable')) {
     findings.push({ severity: 'warning', code: 'nameserver_unreachable', message: `${s.nameserver} could not be asked about ${zone}: ${s.reason}.` });
   }
-  if (d.serials_agree === false) {
+  if (d.serialsAgree === false) {
     const serials = d.servers
       .filter((s) => s.serial !== null)
       .map((s) => `${s.nameserver} ${s.serial}`)

@@ -18,16 +18,16 @@ export interface NameserverHealth {
 }
 
 export interface DelegationHealth {
-  readonly parent_zone: string;
+  readonly parentZone: string;
   /** NS names the parent's servers delegate to; null when the parent could not be asked. */
-  readonly parent_nameservers: readonly string[] | null;
-  readonly parent_reason: string | null;
-  readonly child_nameservers: readonly string[];
-  readonly only_at_parent: readonly string[];
-  readonly only_at_child: readonly string[];
+  readonly parentNameservers: readonly string[] | null;
+  readonly parentReason: string | null;
+  readonly childNameservers: readonly string[];
+  readonly onlyAtParent: readonly string[];
+  readonly onlyAtChild: readonly string[];
   readonly servers: readonly NameserverHealth[];
   /** True when every authoritative server gave the same SOA serial; null when none answered. */
-  readonly serials_agree: boolean | null;
+  readonly serialsAgree: boolean | null;
 }
 
 /** Servers asked per zone: bounds the questions a domain with dozens of NS records can cost. */
@@ -177,13 +177,13 @@ export async function checkDelegationHealth(
   const compared = fromParent.nameservers !== null && childNameservers !== null;
   const serials = [...new Set(servers.flatMap((s) => (s.serial === null ? [] : [s.serial])))];
   return {
-    parent_zone: parentZone,
-    parent_nameservers: fromParent.nameservers,
-    parent_reason: fromParent.reason,
-    child_nameservers: childNameservers ?? [],
-    only_at_parent: compared ? [...parentSet].filter((n) => !childSet.has(n)).sort() : [],
-    only_at_child: compared ? [...childSet].filter((n) => !parentSet.has(n)).sort() : [],
+    parentZone,
+    parentNameservers: fromParent.nameservers,
+    parentReason: fromParent.reason,
+    childNameservers: childNameservers ?? [],
+    onlyAtParent: compared ? [...parentSet].filter((n) => !childSet.has(n)).sort() : [],
+    onlyAtChild: compared ? [...childSet].filter((n) => !parentSet.has(n)).sort() : [],
     servers,
-    serials_agree: serials.length === 0 ? null : serials.length === 1,
+    serialsAgree: serials.length === 0 ? null : serials.length === 1,
   };
 }

@@ -24,7 +24,7 @@ export interface Evidence {
 
 export interface ProviderDomainAnswer extends CheckResultBase {
   readonly domain: string;
-  readonly domain_unicode: string | null;
+  readonly domainUnicode: string | null;
   readonly provider: 'google_workspace';
   /** true: attached to a tenant; false: clear for a fresh tenant; null: cannot tell. */
   readonly attached: boolean | null;
@@ -152,5 +152,5 @@ export async function checkProviderDomain(input: ProviderDomainInput, ctx: Provi
     });
   }
   const status = dnsFailed && attached === null ? 'error' : findings.some((f) => f.severity === 'warning') ? 'warn' : 'pass';
-  return { status, summary, findings, domain, domain_unicode: unicode, provider: 'google_workspace', attached, confidence, evidence, note: NOTE };
+  return { status, summary, findings, domain, domainUnicode: unicode, provider: 'google_workspace', attached, confidence, evidence, note: NOTE };
 }

@@ -14,23 +14,23 @@ export type EspSegment = 'google' | 'microsoft' | 'security_gateway' | 'other' |
 
 export interface EspDomainResult {
   readonly domain: string;
-  readonly domain_unicode: string | null;
+  readonly domainUnicode: string | null;
   readonly segment: EspSegment;
   /** Mailbox provider or gateway name; null for other and unresolved. */
   readonly provider: string | null;
   /** The gateway's id when segment is security_gateway. */
   readonly gateway: string | null;
   /** Behind a gateway: the provider the domain's SPF includes point at, if any. */
-  readonly provider_behind_gateway: 'google' | 'microsoft' | null;
+  readonly providerBehindGateway: 'google' | 'microsoft' | null;
   /** MX hosts, lowest preference first (the domain itself for an implicit MX). */
-  readonly mx_hosts: readonly string[];
+  readonly mxHosts: readonly string[];
   readonly reason: string | null;
 }
 
 export interface SegmentEspAnswer extends CheckResultBase {
-  readonly counts: Readonly<Record<EspSegment, number>>;
+  readonly counts: PerSegment<number>;
   /** Domain names per segment, in input order. */
-  readonly segments: Readonly<Record<EspSegment, readonly string[]>>;
+  readonly segments: PerSegment<readonly string[]>;
   readonly results: readonly EspDomainResult[];
 }
 
@@ -52,7 +52,7 @@ async function spfIncludes(ctx: CheckContext, domain: string): Promise<string[]>
 }
 
 async function segmentDomain(ctx: CheckContext, domain: string, unicode: string | null, failed: Set<string>): Promise<EspDomainResult> {
-  const base = { domain, domain_unicode: unicode, gateway: null, provider_behind_gateway: null };
+  const base = { domain, domainUnicode: unicode, gateway: null, providerBehindGateway: null };
   const route = await resolveMailRoute(ctx.dns, domain);
   if (route.kind === 'failed') failed.add(domain);
   if (route.kind !== 'mx') {
@@ -67,7 +67,7 @@ async function segmentDomain(ctx: CheckContext, domain: string, unicode: string 
       ...base,
       segment: route.kind === 'implicit_mx' ? 'other' : 'unresolved',
       provider: null,
-      mx_hosts: route.kind === 'implicit_mx' ? [domain] : [],
+      mxHosts: route.kind === 'implicit_mx' ? [domain] : [],
       reason: reasons[route.kind],
     };
   }
@@ -83,26 +83,38 @@ async function segmentDomain(ctx: CheckContext, domain: string, unicode: string 
       segment: 'security_gateway',
       provider: gateway.name,
       gateway: gateway.id,
-      provider_behind_gateway: hint,
-      mx_hosts: hosts,
+      providerBehindGateway: hint,
+      mxHosts: hosts,
       reason: hint
         ? `Mail passes ${gateway.name} first; the SPF include of ${hint === 'google' ? 'Google' : 'Microsoft'} suggests the mailboxes are there.`
         : null,
     };
   }
   const provider = matchSuffixRule(primary, MAILBOX_PROVIDERS);
-  if (provider) return { ...base, segment: provider.id, provider: provider.name, mx_hosts: hosts, reason: null };
-  return { ...base, segment: 'other', provider: null, mx_hosts: hosts, reason: null };
+  if (provider) return { ...base, segment: provider.id, provider: provider.name, mxHosts: hosts, reason: null };
+  return { ...base, segment: 'other', provider: null, mxHosts: hosts, reason: null };
 }
 
 const SEGMENTS: readonly EspSegment[] = ['google', 'microsoft', 'security_gateway', 'other', 'unresolved'];
 
+/** Each segment's key in the answer's counts and segments: the GraphQL field's name (EspCounts, EspSegments). */
+const SEGMENT_KEYS = {
+  google: 'google',
+  microsoft: 'microsoft',
+  security_gateway: 'securityGateway',
+  other: 'other',
+  unresolved: 'unresolved',
+} as const satisfies Record<EspSegment, string>;
+
+/** One value per segment, keyed by its field name. */
+export type PerSegment<V> = { readonly [S in EspSegment as (typeof SEGMENT_KEYS)[S]]: V };
+
 /** One value per segment, in SEGMENTS order. */
-function perSegment<V>(value: (segment: EspSegment) => V): Record<EspSegment, V> {
+function perSegment<V>(value: (segment: EspSegment) => V): PerSegment<V> {
   return {
     google: value('google'),
     microsoft: value('microsoft'),
-    security_gateway: value('security_gateway'),
+    securityGateway: value('security_gateway'),
     other: value('other'),
     unresolved: value('unresolved'),
   };
@@ -124,24 +136,24 @@ export async function segmentEsp(input: SegmentEspInput, ctx: CheckContext): Pro
           ? segmentDomain(ctx, item.domain, item.unicode, failedDomains)
           : Promise.resolve<EspDomainResult>({
               domain: item.input,
-              domain_unicode: null,
+              domainUnicode: null,
               segment: 'unresolved',
               provider: null,
               gateway: null,
-              provider_behind_gateway: null,
-              mx_hosts: [],
+              providerBehindGateway: null,
+              mxHosts: [],
               reason: item.reason,
             }),
     ),
   );
   const segments = perSegment((s) => results.filter((r) => r.segment === s).map((r) => r.domain));
-  const counts = perSegment((s) => segments[s].length);
+  const counts = perSegment((s) => segments[SEGMENT_KEYS[s]].length);
   const failed = results.filter((r) => failedDomains.has(r.domain));
   const findings: Finding[] = failed.map((r) => ({ severity: 'warning', code: 'lookup_failed', message: `${r.domain}: ${r.reason}` }));
   const status = failed.length > 0 && failed.length === results.length ? 'error' : failed.length > 0 ? 'warn' : 'pass';
   const summary =
     status === 'error'
       ? `The MX lookups failed for all ${results.length} domain(s); nothing could be segmented.`
-      : `${results.length} domain(s): ${SEGMENTS.map((s) => `${counts[s]} ${s.replace('_', ' ')}`).join(', ')}.`;
+      : `${results.length} domain(s): ${SEGMENTS.map((s) => `${counts[SEGMENT_KEYS[s]]} ${s.replace('_', ' ')}`).join(', ')}.`;
   return { status, summary, findings, counts, segments, results };
 }

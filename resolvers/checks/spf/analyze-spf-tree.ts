@@ -30,5 +30,5 @@ export async function analyzeSpfTree(domain: string, options: AnalyzeSpfOptions)
   const walk = startSpfTreeWalk(options);
   const root = await expandSpfRecord(walk, domain, [domain], 'policy');
   const { findings, dnsFailures, voidNames, stopped } = walk;
-  return { root, findings, dnsFailures, voidNames, stopped, strictVoids: { void_lookups: walk.strictVoids, stopped_at: walk.strictStop } };
+  return { root, findings, dnsFailures, voidNames, stopped, strictVoids: { voidLookups: walk.strictVoids, stoppedAt: walk.strictStop } };
 }

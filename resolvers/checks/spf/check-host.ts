@@ -43,18 +43,18 @@ export interface CheckHostOptions {
 export interface CheckHostResult {
   readonly result: SpfResult;
   /** The term that decided the result (in the evaluated record, or the include that matched), or null. */
-  readonly matched_mechanism: string | null;
+  readonly matchedMechanism: string | null;
   /** The exp= text when the result is fail and the deciding record has a usable exp (6.2). */
   readonly explanation: string | null;
   /** Why the result is permerror or temperror, or null. */
   readonly problem: string | null;
-  readonly lookup_count: number;
-  readonly void_lookup_count: number;
+  readonly lookupCount: number;
+  readonly voidLookupCount: number;
   /**
    * Where pyspf / policyd-spf would pass 2 void lookups (they also count an mx term's address
    * lookups that find nothing) and stop with permerror; null when they would not.
    */
-  readonly strict_void_stop: string | null;
+  readonly strictVoidStop: string | null;
 }
 
 /** What evaluating one record gave: a result and the record that decided it (for exp=, 6.2). */
@@ -265,12 +265,12 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
   if (!isValidInitialDomain(domain)) {
     return {
       result: 'none',
-      matched_mechanism: null,
+      matchedMechanism: null,
       explanation: null,
       problem: `"${input.domain}" is not a domain name SPF can be checked for (RFC 7208 4.3)`,
-      lookup_count: 0,
-      void_lookup_count: 0,
-      strict_void_stop: null,
+      lookupCount: 0,
+      voidLookupCount: 0,
+      strictVoidStop: null,
     };
   }
   if (options.lookahead !== false) startSpfLookahead(domain, { dns, record, ip, macro });
@@ -283,23 +283,23 @@ export async function checkHost(input: CheckHostInput, options: CheckHostOptions
     }
     return {
       result: outcome.result,
-      matched_mechanism: outcome.term?.text ?? null,
+      matchedMechanism: outcome.term?.text ?? null,
       explanation,
       problem: outcome.result === 'none' ? `${domain} has no SPF record` : null,
-      lookup_count: counts.lookups,
-      void_lookup_count: counts.voids,
-      strict_void_stop: counts.strictStop,
+      lookupCount: counts.lookups,
+      voidLookupCount: counts.voids,
+      strictVoidStop: counts.strictStop,
     };
   } catch (error) {
     if (!(error instanceof SpfAbort)) throw error;
     return {
       result: error.result,
-      matched_mechanism: null,
+      matchedMechanism: null,
       explanation: null,
       problem: error.problem,
-      lookup_count: counts.lookups,
-      void_lookup_count: counts.voids,
-      strict_void_stop: counts.strictStop,
+      lookupCount: counts.lookups,
+      voidLookupCount: counts.voids,
+      strictVoidStop: counts.strictStop,
     };
   }
 }

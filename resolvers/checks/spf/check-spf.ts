@@ -31,22 +31,22 @@ export interface CheckSpfInput {
 export interface CheckSpfAnswer extends CheckResultBase {
   readonly domain: string;
   /** Present when the domain is internationalised. */
-  readonly domain_unicode?: string;
+  readonly domainUnicode?: string;
   /** The SPF record as published, or null when there is none (or more than one). */
   readonly record: string | null;
   /** True when receivers can evaluate the record without a permanent error. */
   readonly valid: boolean;
   /** DNS-querying terms across the whole tree (RFC 7208 4.6.4: more than 10 breaks SPF). */
-  readonly lookup_count: number;
-  readonly void_lookup_count: number;
+  readonly lookupCount: number;
+  readonly voidLookupCount: number;
   /** The record's terms, includes and redirects expanded. */
   readonly mechanisms: readonly SpfTermNode[];
   /**
    * Where the audit stopped because receivers stop there with permerror (the 11th DNS lookup, the
    * 3rd void lookup, an mx of more than 10 names): `{reason, term, domain, depth, path}`; null when
-   * the whole tree is within the limits. Terms after it have `past_limit: true`.
+   * the whole tree is within the limits. Terms after it have `pastLimit: true`.
    */
-  readonly expansion_stopped: SpfExpansionStop | null;
+  readonly expansionStopped: SpfExpansionStop | null;
   /** Where widely used receivers reach a different outcome than RFC 7208 (empty when they all agree). */
   readonly divergence: readonly SpfReceiverDivergence[];
   /** The following are present only when `ip` was given. */
@@ -54,7 +54,7 @@ export interface CheckSpfAnswer extends CheckResultBase {
   readonly sender?: string;
   readonly helo?: string;
   readonly result?: SpfResult;
-  readonly matched_mechanism?: string | null;
+  readonly matchedMechanism?: string | null;
   readonly explanation?: string | null;
 }
 
@@ -147,7 +147,7 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
       ),
     );
   }
-  if (evaluation && ip) findings.push(...resultFindings(evaluation.result, evaluation.problem, evaluation.matched_mechanism, ip.text, domain, findings));
+  if (evaluation && ip) findings.push(...resultFindings(evaluation.result, evaluation.problem, evaluation.matchedMechanism, ip.text, domain, findings));
 
   const valid = root.outcome === 'found' && !findings.some((f) => PERMERROR_CODES.has(f.code));
   const divergence: SpfReceiverDivergence[] = [];
@@ -155,7 +155,7 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
     const mx = mxAddressVoidDivergence(
       domain,
       { valid, strict: tree.strictVoids },
-      ip && evaluation ? { ip: ip.text, result: evaluation.result, strictStop: evaluation.strict_void_stop } : null,
+      ip && evaluation ? { ip: ip.text, result: evaluation.result, strictStop: evaluation.strictVoidStop } : null,
     );
     if (mx) divergence.push(mx);
   }
@@ -178,13 +178,13 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
     }),
     findings,
     domain,
-    ...(unicode ? { domain_unicode: unicode } : {}),
+    ...(unicode ? { domainUnicode: unicode } : {}),
     record: root.outcome === 'found' ? root.record : null,
     valid,
-    lookup_count: root.lookups,
-    void_lookup_count: root.void_lookups,
+    lookupCount: root.lookups,
+    voidLookupCount: root.voidLookups,
     mechanisms: root.mechanisms,
-    expansion_stopped: stopped,
+    expansionStopped: stopped,
     divergence,
     ...(ip && evaluation
       ? {
@@ -192,7 +192,7 @@ export async function checkSpf(input: CheckSpfInput, ctx: CheckContext): Promise
           sender,
           helo,
           result: evaluation.result,
-          matched_mechanism: evaluation.matched_mechanism,
+          matchedMechanism: evaluation.matchedMechanism,
           explanation: evaluation.explanation,
         }
       : {}),
@@ -226,14 +226,14 @@ function recordFindings(domain: string, tree: SpfTreeAnalysis, atLeast: string):
         ),
       );
     }
-    if (root.void_lookups > MAX_VOID_LOOKUPS) {
+    if (root.voidLookups > MAX_VOID_LOOKUPS) {
       findings.push(
         spfFinding(
           'too_many_void_lookups',
-          `The SPF record of ${domain} has ${root.void_lookups} terms pointing at names that do not exist or have no records (${tree.voidNames.join(', ')}); above ${MAX_VOID_LOOKUPS} receivers return permerror. Remove those terms.`,
+          `The SPF record of ${domain} has ${root.voidLookups} terms pointing at names that do not exist or have no records (${tree.voidNames.join(', ')}); above ${MAX_VOID_LOOKUPS} receivers return permerror. Remove those terms.`,
         ),
       );
-    } else if (root.void_lookups > 0) {
+    } else if (root.voidLookups > 0) {
       findings.push(
         spfFinding(
           'void_lookups',
@@ -290,7 +290,7 @@ function resultFindings(
 
 function hasUnreadRecord(terms: readonly SpfTermNode[]): boolean {
   return terms.some(
-    (t) => (t.past_limit && (t.mechanism === 'include' || t.mechanism === 'redirect')) || (t.children !== null && hasUnreadRecord(t.children.mechanisms)),
+    (t) => (t.pastLimit && (t.mechanism === 'include' || t.mechanism === 'redirect')) || (t.children !== null && hasUnreadRecord(t.children.mechanisms)),
   );
 }
 
@@ -315,7 +315,7 @@ interface SummaryInput {
   readonly findings: readonly Finding[];
   readonly failure: string | undefined;
   readonly ip: string | undefined;
-  readonly evaluation: { result: SpfResult; matched_mechanism: string | null; lookup_count: number } | null;
+  readonly evaluation: { result: SpfResult; matchedMechanism: string | null; lookupCount: number } | null;
   readonly divergence: readonly SpfReceiverDivergence[];
 }
 
@@ -331,8 +331,8 @@ function summarize(input: SummaryInput): string {
     !ip || !evaluation
       ? ''
       : decidedEarly
-        ? ` For ${ip} the result is still ${evaluation.result}${evaluation.matched_mechanism ? `: "${evaluation.matched_mechanism}" decided it` : ': evaluation ended'} after ${evaluation.lookup_count} DNS lookup${evaluation.lookup_count === 1 ? '' : 's'}, before the limit was reached or the broken part was read, because evaluation stops at the first match; senders not matched by then get permerror.`
-        : ` For ${ip} the result is ${evaluation.result}${evaluation.matched_mechanism ? ` (matched "${evaluation.matched_mechanism}")` : ''}.`;
+        ? ` For ${ip} the result is still ${evaluation.result}${evaluation.matchedMechanism ? `: "${evaluation.matchedMechanism}" decided it` : ': evaluation ended'} after ${evaluation.lookupCount} DNS lookup${evaluation.lookupCount === 1 ? '' : 's'}, before the limit was reached or the broken part was read, because evaluation stops at the first match; senders not matched by then get permerror.`
+        : ` For ${ip} the result is ${evaluation.result}${evaluation.matchedMechanism ? ` (matched "${evaluation.matchedMechanism}")` : ''}.`;
   const diverges =
     input.divergence.length === 0
       ? ''

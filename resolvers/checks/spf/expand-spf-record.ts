@@ -17,7 +17,7 @@ const MAX_RECORDS = 60;
 export async function expandSpfRecord(walk: SpfTreeWalk, current: string, path: readonly string[], place: SpfPlace): Promise<SpfRecordNode> {
   walk.recordsExpanded += 1;
   const load = await walk.options.record(current);
-  const empty = { domain: current, lookups: 0, void_lookups: 0, mechanisms: [] };
+  const empty = { domain: current, lookups: 0, voidLookups: 0, mechanisms: [] };
   if (load.kind === 'none') return { ...empty, outcome: 'none', record: null, errors: [load.detail] };
   if (load.kind === 'error') {
     walk.dnsFailures.push(load.detail);
@@ -51,7 +51,7 @@ export async function expandSpfRecord(walk: SpfTreeWalk, current: string, path: 
     outcome: 'found',
     record: parsed.text,
     lookups: counted.reduce((sum, n) => sum + n.lookups + (n.children?.lookups ?? 0), 0),
-    void_lookups: counted.reduce((sum, n) => sum + (n.void_lookup ? 1 : 0) + (n.children?.void_lookups ?? 0), 0),
+    voidLookups: counted.reduce((sum, n) => sum + (n.voidLookup ? 1 : 0) + (n.children?.voidLookups ?? 0), 0),
     errors: parsed.errors.map((e) => e.message),
     mechanisms: nodes,
   };

@@ -13,7 +13,7 @@ export interface SpfReceiverDivergence {
   /** What they do differently and what it changes, in a sentence with what to change. */
   readonly detail: string;
   /** Void lookups as those receivers count them (RFC 7208's count is the answer's `void_lookup_count`). */
-  readonly void_lookup_count: number;
+  readonly voidLookupCount: number;
   /** Whether those receivers evaluate the record without a permanent error. */
   readonly valid: boolean;
   /** With `ip`: the result those receivers give that address. */
@@ -33,7 +33,7 @@ export function mxAddressVoidDivergence(
   audit: { readonly valid: boolean; readonly strict: SpfStrictVoidCount },
   evaluation: { readonly ip: string; readonly result: SpfResult; readonly strictStop: string | null } | null,
 ): SpfReceiverDivergence | null {
-  const strictValid = audit.valid && audit.strict.stopped_at === null;
+  const strictValid = audit.valid && audit.strict.stoppedAt === null;
   const strictResult: SpfResult | undefined = evaluation
     ? evaluation.strictStop !== null && evaluation.result !== 'temperror'
       ? 'permerror'
@@ -42,7 +42,7 @@ export function mxAddressVoidDivergence(
   const changesValidity = strictValid !== audit.valid;
   const changesResult = evaluation !== null && strictResult !== evaluation.result;
   if (!changesValidity && !changesResult) return null;
-  const where = audit.strict.stopped_at ?? null;
+  const where = audit.strict.stoppedAt ?? null;
   const whereText = where ? ` at "${where.term}" in the SPF record of ${where.domain}` : '';
   const outcome =
     changesResult && evaluation
@@ -51,8 +51,8 @@ export function mxAddressVoidDivergence(
   return {
     rule: 'mx_address_void',
     receivers: MX_VOID_RECEIVERS,
-    detail: `pyspf and policyd-spf count each mail server of an mx term that has no address as a void lookup, so they reach ${audit.strict.void_lookups} void lookups${whereText}, more than ${2}, and ${outcome}. RFC 7208 counts only the MX lookup, as most receivers do. Give every MX host an address, or replace the mx term with ip4/ip6 ranges.`,
-    void_lookup_count: audit.strict.void_lookups,
+    detail: `pyspf and policyd-spf count each mail server of an mx term that has no address as a void lookup, so they reach ${audit.strict.voidLookups} void lookups${whereText}, more than ${2}, and ${outcome}. RFC 7208 counts only the MX lookup, as most receivers do. Give every MX host an address, or replace the mx term with ip4/ip6 ranges.`,
+    voidLookupCount: audit.strict.voidLookups,
     valid: strictValid,
     ...(strictResult !== undefined ? { result: strictResult } : {}),
   };

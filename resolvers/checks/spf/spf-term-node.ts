@@ -38,8 +38,8 @@ export async function spfTermNode(walk: SpfTreeWalk, term: SpfTerm, at: TermPlac
     value: n.value,
     lookups: n.lookups,
     evaluated: n.evaluated,
-    void_lookup: n.void_lookup,
-    past_limit: n.past_limit,
+    voidLookup: n.voidLookup,
+    pastLimit: n.pastLimit,
     errors: n.errors,
     children: n.children,
   };
@@ -54,8 +54,8 @@ async function unorderedTermNode(walk: SpfTreeWalk, term: SpfTerm, at: TermPlace
       value: null,
       lookups: 0,
       evaluated: at.evaluated,
-      void_lookup: false,
-      past_limit: walk.stopped !== null,
+      voidLookup: false,
+      pastLimit: walk.stopped !== null,
       errors: [term.error],
       children: null,
     };
@@ -80,15 +80,15 @@ function listedNode(term: SpfMechanismTerm | SpfModifierTerm, isLookup: boolean,
     value: term.kind === 'mechanism' ? mechanismValue(term) : term.value,
     lookups: isLookup ? 1 : 0,
     evaluated: true,
-    void_lookup: false,
-    past_limit: true,
+    voidLookup: false,
+    pastLimit: true,
     errors: [error],
     children: null,
   };
 }
 
 async function modifierNode(walk: SpfTreeWalk, term: SpfModifierTerm, at: TermPlace): Promise<SpfTermNode> {
-  const base = { term: term.text, qualifier: null, mechanism: term.name, value: term.value, evaluated: at.evaluated, void_lookup: false, past_limit: false };
+  const base = { term: term.text, qualifier: null, mechanism: term.name, value: term.value, evaluated: at.evaluated, voidLookup: false, pastLimit: false };
   if (term.name === 'exp') return { ...base, lookups: 0, errors: [], children: null };
   if (term.name !== 'redirect') {
     walk.findings.push(
@@ -103,8 +103,8 @@ async function modifierNode(walk: SpfTreeWalk, term: SpfModifierTerm, at: TermPl
 
 async function mechanismNode(walk: SpfTreeWalk, term: SpfMechanismTerm, at: TermPlace): Promise<SpfTermNode> {
   const { current, path, evaluated } = at;
-  const base = { term: term.text, qualifier: term.qualifier, mechanism: term.name, value: mechanismValue(term), evaluated, past_limit: false };
-  const plain = { ...base, void_lookup: false, errors: [], children: null };
+  const base = { term: term.text, qualifier: term.qualifier, mechanism: term.name, value: mechanismValue(term), evaluated, pastLimit: false };
+  const plain = { ...base, voidLookup: false, errors: [], children: null };
   switch (term.name) {
     case 'all':
       if (term.qualifier === '+' && evaluated) {
@@ -132,7 +132,7 @@ async function mechanismNode(walk: SpfTreeWalk, term: SpfMechanismTerm, at: Term
     case 'include': {
       if (!evaluated) return { ...plain, lookups: 1 };
       const { errors, children } = await at.follow(walk, term, current, path, 'include');
-      return { ...base, lookups: 1, void_lookup: false, errors, children };
+      return { ...base, lookups: 1, voidLookup: false, errors, children };
     }
     case 'a':
     case 'mx':
@@ -141,7 +141,7 @@ async function mechanismNode(walk: SpfTreeWalk, term: SpfMechanismTerm, at: Term
       const name = await spfTermTarget(walk.options, term.tokens, current);
       if (name === null) return { ...plain, lookups: 1 };
       const checked = await lookUpSpfTarget(walk, term, name, current, path);
-      return { ...base, lookups: 1, void_lookup: checked.isVoid, errors: checked.errors, children: null };
+      return { ...base, lookups: 1, voidLookup: checked.isVoid, errors: checked.errors, children: null };
     }
   }
 }

@@ -18,13 +18,13 @@ export interface SpfTermNode {
   /** False for terms never evaluated (after "all", or a redirect in a record with "all"). */
   readonly evaluated: boolean;
   /** The term's lookup found no such name or no records (a "void lookup", 4.6.4). */
-  readonly void_lookup: boolean;
+  readonly voidLookup: boolean;
   /**
    * True when receivers never get to this term: it comes at or after the point where evaluation
    * stops (the 11th DNS lookup, the 3rd void lookup, an mx with more than 10 names; see
    * `expansion_stopped`). Such a term is listed but not looked up or expanded.
    */
-  readonly past_limit: boolean;
+  readonly pastLimit: boolean;
   readonly errors: readonly string[];
   /** The record an include or redirect leads to, expanded; null for other terms. */
   readonly children: SpfRecordNode | null;
@@ -46,9 +46,9 @@ export interface SpfExpansionStop {
 
 /** How pyspf and policyd-spf count: an mx term's address lookups that find nothing are void lookups too. */
 export interface SpfStrictVoidCount {
-  readonly void_lookups: number;
+  readonly voidLookups: number;
   /** The term at which those receivers pass 2 void lookups and stop with permerror, or null. */
-  readonly stopped_at: { readonly term: string; readonly domain: string } | null;
+  readonly stoppedAt: { readonly term: string; readonly domain: string } | null;
 }
 
 export interface SpfRecordNode {
@@ -58,7 +58,7 @@ export interface SpfRecordNode {
   readonly record: string | null;
   /** Lookups counted by this record and everything it includes. */
   readonly lookups: number;
-  readonly void_lookups: number;
+  readonly voidLookups: number;
   readonly errors: readonly string[];
   readonly mechanisms: readonly SpfTermNode[];
 }

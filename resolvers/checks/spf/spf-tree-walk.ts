@@ -24,7 +24,7 @@ export interface SpfTreeWalk {
   voids: number;
   /** Void lookups counted the pyspf way (an mx's empty address lookups too). */
   strictVoids: number;
-  strictStop: SpfStrictVoidCount['stopped_at'];
+  strictStop: SpfStrictVoidCount['stoppedAt'];
   /** Where receivers stop; null while the tree is within the limits. */
   stopped: SpfExpansionStop | null;
 }

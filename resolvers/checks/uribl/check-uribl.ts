@@ -14,7 +14,7 @@ export interface UriblInput {
 
 export interface UriblDomainResult {
   readonly domain: string;
-  readonly domain_unicode: string | null;
+  readonly domainUnicode: string | null;
   /** The registered domain asked (URI lists list registered domains). */
   readonly queried: string | null;
   /** true when any list lists it; false when none does and at least one answered; null when no list gave a usable answer. */
@@ -25,7 +25,7 @@ export interface UriblDomainResult {
 
 export interface UriblAnswer extends CheckResultBase {
   readonly results: readonly UriblDomainResult[];
-  readonly listed_count: number;
+  readonly listedCount: number;
 }
 
 function strip({ target: _target, kind: _kind, ...rest }: DnsblListResult): Omit<DnsblListResult, 'target' | 'kind'> {
@@ -41,13 +41,13 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
   const items = parseBulkDomains(input.domains, 'domains', URIBL_LIMIT);
   const results = await Promise.all(
     items.map(async (item): Promise<UriblDomainResult> => {
-      if (!item.ok) return { domain: item.input, domain_unicode: null, queried: null, listed: null, lists: [], reason: item.reason };
+      if (!item.ok) return { domain: item.input, domainUnicode: null, queried: null, listed: null, lists: [], reason: item.reason };
       const queried = organizationalDomain(item.domain) ?? item.domain;
       const lists = await Promise.all(DOMAIN_LISTS.map((list) => queryDnsbl(ctx, list, queried)));
       const listed = lists.some((l) => l.listed === true) ? true : lists.some((l) => l.listed === false) ? false : null;
       return {
         domain: item.domain,
-        domain_unicode: item.unicode,
+        domainUnicode: item.unicode,
         queried,
         listed,
         lists: lists.map(strip),
@@ -63,7 +63,7 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
       findings.push({
         severity: 'error',
         code: 'uri_listed',
-        message: `${r.domain} is listed on ${on.map((l) => `${l.list} (${l.codes.map((c) => c.meaning).join('; ')})`).join(', ')}: mail that links to it goes to spam. Request removal at ${on.map((l) => l.removal_url).join(', ')}.`,
+        message: `${r.domain} is listed on ${on.map((l) => `${l.list} (${l.codes.map((c) => c.meaning).join('; ')})`).join(', ')}: mail that links to it goes to spam. Request removal at ${on.map((l) => l.removalUrl).join(', ')}.`,
       });
     } else if (r.listed === null) {
       findings.push({ severity: 'warning', code: r.queried ? 'no_usable_answer' : 'invalid_domain', message: `${r.domain}: ${r.reason}` });
@@ -74,7 +74,7 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
       results
         .flatMap((r) => r.lists)
         .filter((l) => l.alive === false)
-        .map((l) => [l.list_id, l]),
+        .map((l) => [l.listId, l]),
     ).values(),
   ];
   if (dead.length > 0) {
@@ -91,5 +91,5 @@ export async function checkUribl(input: UriblInput, ctx: BlacklistContext): Prom
     status === 'error'
       ? 'No URI blocklist gave a usable answer for any domain; nothing could be determined.'
       : `${listedCount} of ${results.length} domain(s) are listed on a URI blocklist.`;
-  return { status, summary, findings, results, listed_count: listedCount };
+  return { status, summary, findings, results, listedCount };
 }

@@ -16,7 +16,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
  *   is_email, whose verdict on those addresses depended on the TLD's own MX.
  */
 export type EmailSyntax =
-  | { readonly valid: true; readonly local: string; readonly domain: string; readonly domain_unicode: string | null }
+  | { readonly valid: true; readonly local: string; readonly domain: string; readonly domainUnicode: string | null }
   | { readonly valid: false; readonly reason: EmailSyntaxError; readonly message: string };
 
 export type EmailSyntaxError =
@@ -79,5 +79,5 @@ export function checkEmailSyntax(address: string): EmailSyntax {
   if (Buffer.byteLength(local, 'utf8') + 1 + ascii.length > 254)
     return refuse('address_too_long', 'The address is longer than 254 characters (RFC 5321 4.5.3.1.3).');
   const unicode = ascii.includes('xn--') ? domainToUnicode(ascii) : ascii;
-  return { valid: true, local, domain: ascii, domain_unicode: unicode !== ascii && unicode !== '' ? unicode : null };
+  return { valid: true, local, domain: ascii, domainUnicode: unicode !== ascii && unicode !== '' ? unicode : null };
 }

@@ -37,17 +37,17 @@ export interface EmailResult {
   readonly email: string;
   /** true: DNS says mail can be delivered; false: it cannot; null: a lookup failed, so we cannot tell. */
   readonly valid: boolean | null;
-  readonly syntax_valid: boolean;
+  readonly syntaxValid: boolean;
   readonly reason: EmailReason;
   readonly detail: string;
   readonly domain: string | null;
-  readonly domain_unicode: string | null;
+  readonly domainUnicode: string | null;
   /** MX records, lowest preference first; for an implicit MX, the domain itself at preference 0. */
   readonly mx: readonly MxRecord[];
   /** No MX, so mail goes to the domain's own A/AAAA address (RFC 5321 section 5.1). */
-  readonly implicit_mx: boolean;
+  readonly implicitMx: boolean;
   /** The RFC 7505 null MX: the domain states it takes no mail. */
-  readonly null_mx: boolean;
+  readonly nullMx: boolean;
   /** The domain (or a parent of it) is a disposable-mail provider. */
   readonly disposable: boolean;
   /** The local part names a role (info, sales, support...) rather than a person. */
@@ -57,13 +57,13 @@ export interface EmailResult {
    * (RFC 7505 section 3), an MX host that is a CNAME (RFC 2181 section 10.3), an IP address as MX
    * (RFC 5321 section 5.1), an MX host without an address. Only the most preferred hosts are judged.
    */
-  readonly mx_issues: readonly Finding[];
+  readonly mxIssues: readonly Finding[];
 }
 
 export interface VerifyEmailAnswer extends CheckResultBase {
   readonly results: readonly EmailResult[];
   readonly counts: { readonly valid: number; readonly invalid: number; readonly unknown: number; readonly disposable: number; readonly role: number };
-  readonly catch_all_note: string;
+  readonly catchAllNote: string;
 }
 
 const CATCH_ALL_NOTE =
@@ -207,17 +207,17 @@ async function inChunks<T, R>(items: readonly T[], work: (item: T) => R): Promis
 const invalidSyntax = (email: string, message: string): EmailResult => ({
   email,
   valid: false,
-  syntax_valid: false,
+  syntaxValid: false,
   reason: 'invalid_syntax',
   detail: message,
   domain: null,
-  domain_unicode: null,
+  domainUnicode: null,
   mx: [],
-  implicit_mx: false,
-  null_mx: false,
+  implicitMx: false,
+  nullMx: false,
   disposable: false,
   role: false,
-  mx_issues: [],
+  mxIssues: [],
 });
 
 /**
@@ -256,17 +256,17 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
     return {
       email,
       valid: verdict.valid,
-      syntax_valid: true,
+      syntaxValid: true,
       reason: verdict.reason,
       detail: verdict.detail,
       domain: syntax.domain,
-      domain_unicode: syntax.domain_unicode,
+      domainUnicode: syntax.domainUnicode,
       mx: route.kind === 'mx' ? route.mx : route.kind === 'implicit_mx' ? [{ preference: 0, exchange: syntax.domain }] : [],
-      implicit_mx: route.kind === 'implicit_mx',
-      null_mx: route.kind === 'null_mx',
+      implicitMx: route.kind === 'implicit_mx',
+      nullMx: route.kind === 'null_mx',
       disposable: disposable.get(syntax.domain) === true,
       role: isRoleLocalPart(syntax.local),
-      mx_issues: verdict.issues,
+      mxIssues: verdict.issues,
     };
   });
 
@@ -292,7 +292,7 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
       code: 'role_addresses',
       message: `${counts.role} address(es) are role addresses (info@, sales@...), which complain and bounce more than personal ones.`,
     });
-  const misconfigured = results.filter((r) => r.mx_issues.length > 0);
+  const misconfigured = results.filter((r) => r.mxIssues.length > 0);
   if (misconfigured.length > 0) {
     const domains = [...new Set(misconfigured.map((r) => r.domain))];
     findings.push({
@@ -312,5 +312,5 @@ export async function verifyEmail(input: VerifyEmailInput, ctx: CheckContext): P
     status === 'error'
       ? `DNS lookups failed for every address; nothing could be verified.`
       : `${counts.valid} of ${results.length} address(es) can receive mail, ${counts.invalid} cannot, ${counts.unknown} unknown. No SMTP check, so catch-all domains count as valid.`;
-  return { status, summary, findings, results, counts, catch_all_note: CATCH_ALL_NOTE };
+  return { status, summary, findings, results, counts, catchAllNote: CATCH_ALL_NOTE };
 }
