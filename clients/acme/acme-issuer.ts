@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
-import { generateKeyPair, X509Certificate } from 'node:crypto';
-import { promisify } from 'node:util';
+import { X509Certificate } from 'node:crypto';
 import acme from 'acme-client';
 
 /**
@@ -56,7 +55,6 @@ export interface AcmeIssuer {
   issue(request: { readonly domain: string; readonly accountKey: string; readonly accountUrl: string | null } & ChallengeAnswer): Promise<IssuedCertificate>;
 }
 
-const generateKeyPairAsync = promisify(generateKeyPair);
 
 /**
  * How acme-client polls an order or authorization still pending: from half a second up to 15 s,
@@ -66,20 +64,16 @@ const generateKeyPairAsync = promisify(generateKeyPair);
 const BACKOFF = { backoffAttempts: 12, backoffMin: 500, backoffMax: 15_000 } as const;
 
 /**
- * The certificate's key (RSA 2048, made by Node) and a CSR naming `domain`. The CSR is made with
- * acme-client's node-forge helpers rather than its @peculiar/x509 ones: with two copies of
- * @peculiar/asn1-schema installed (2.8.0 hoisted, 2.11.1 under asn1-csr), those fail with "Cannot
- * get schema for 'CertificationRequestInfo' target". For the same reason the order is driven step
- * by step here instead of by client.auto(), which reads the CSR back through @peculiar/x509.
+ * The certificate's key (ECDSA P-256, PKCS #8 PEM) and a CSR naming `domain`, both made by
+ * acme-client's @peculiar/x509 helpers. P-256 rather than RSA: every client that speaks TLS 1.2
+ * takes it, a handshake costs less, and the key is made in a millisecond instead of RSA's hundreds.
+ * (package.json's overrides keep one copy of @peculiar/asn1-schema; with two, these helpers failed
+ * with "Cannot get schema for 'CertificationRequestInfo' target".)
  */
 async function certificateRequest(domain: string): Promise<[privateKeyPem: string, csr: Buffer]> {
-  const { privateKey } = await generateKeyPairAsync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-  });
-  const [, csr] = await acme.forge.createCsr({ commonName: domain, altNames: [domain] }, privateKey);
-  return [privateKey, csr];
+  const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+  const [, csr] = await acme.crypto.createCsr({ commonName: domain, altNames: [domain] }, key);
+  return [key.toString(), csr];
 }
 
 /**

@@ -167,6 +167,8 @@ describe('HTTPS on forwarded domains over ACME (pebble)', () => {
     const shown = await handshake(LIVE, pebbleRoot);
     expect(shown.certificate.subjectaltname).toBe(`DNS:${LIVE}`);
     expect(shown.certificate.issuer.CN).toMatch(/^Pebble Intermediate CA/);
+    // Its key is ECDSA P-256 (clients/acme/acme-issuer.ts), not RSA.
+    expect(shown.certificate.asn1Curve).toBe('prime256v1');
     expect(shown).toMatchObject({ authorized: true, error: null });
     expect(await askHttps(LIVE, '/pricing?ref=mail')).toEqual({ status: 301, location: `https://${target}/pricing?ref=mail` });
     expect(await askHttp(LIVE, '/')).toEqual({ status: 301, location: `https://${target}/` });
