@@ -6,7 +6,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { seedDemo, type DemoAccount } from '../admin/seed-demo.js';
 import { createServices } from '../server/create-services.js';
 import { createContext, type Services } from '../resolvers/context.js';
-import { makeRsaDkimKey } from '../jobs/provisioning-adapter.js';
+import { makeRsaDkimKey } from '../clients/mailboxes/provisioning-adapter.js';
 import { jobCheckContext } from '../jobs/job-check-context.js';
 import { storeDkimKey } from '../resolvers/domains/setup/dkim-keys.js';
 import { computeDomainSetup, type SetupDomainRow } from '../resolvers/domains/setup/compute-domain-setup.js';

@@ -6,7 +6,7 @@ import { serviceConfigFromEnv } from '../config/settings.js';
 import { createServices } from '../server/create-services.js';
 import { openGraphileQueue } from '../jobs/graphile-runner.js';
 import { openInProcessQueue } from '../jobs/in-process-runner.js';
-import { createSandboxAdapter } from '../jobs/provisioning-adapter.js';
+import { createSandboxAdapter } from '../clients/mailboxes/provisioning-adapter.js';
 import { createAlertMailer } from '../clients/mail/create-alert-mailer.js';
 import { monitorDomain, monitorSlot } from '../jobs/monitor-domain.js';
 import { TASKS } from '../jobs/task-list.js';

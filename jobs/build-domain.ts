@@ -6,8 +6,8 @@ import { faultPoint, pausePoint, type JobEnvironment, type TaskFunction } from '
 import { checkSetupOnce } from './check-domain-setup.js';
 import { activatePendingMailboxes, findMailboxSecretsOfDomain, setMailboxPassword } from '../db/mailboxes.js';
 import { decryptSecret, encryptSecret } from '../resolvers/secrets/encrypt-secret.js';
-import { generateMailboxPassword, mailboxSealPurpose } from '../resolvers/mailboxes/mailbox-provider.js';
-import type { ProvisionedMailbox } from './provisioning-adapter.js';
+import { generateMailboxPassword, mailboxSealPurpose } from '../resolvers/mailboxes/mailbox-passwords.js';
+import type { ProvisionedMailbox } from '../clients/mailboxes/provisioning-adapter.js';
 
 /**
  * The domain's mailboxes with their passwords: one is generated and sealed for each mailbox that has

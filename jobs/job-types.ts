@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Services } from '../resolvers/context.js';
 import type { JobsConfig } from '../config/settings.js';
-import type { ProvisioningAdapter } from './provisioning-adapter.js';
+import type { ProvisioningAdapter } from '../clients/mailboxes/provisioning-adapter.js';
 import type { AlertMailer } from '../clients/mail/alert-mailer.js';
 
 export interface EnqueueOptions {

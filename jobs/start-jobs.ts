@@ -10,7 +10,7 @@ import { openInProcessQueue } from './in-process-runner.js';
 import type { JobsConfig } from '../config/settings.js';
 import type { JobEnvironment, QueueState } from './job-types.js';
 import type { JobHooks } from '../resolvers/job-hooks.js';
-import { createSandboxAdapter } from './provisioning-adapter.js';
+import { createSandboxAdapter } from '../clients/mailboxes/provisioning-adapter.js';
 import { createAlertMailer } from '../clients/mail/create-alert-mailer.js';
 import { queueDueMonitoring } from './sweep.js';
 import { TASKS } from './task-list.js';
@@ -48,7 +48,7 @@ export async function startJobs(services: Services, database: OpenedDatabase, op
     config,
     // Google's client is loaded only when PROVISIONING=google chose it.
     adapter: config.google
-      ? (await import('./google-workspace-adapter.js')).createGoogleAdapter(config.google, config.sandboxBuildDelayMs)
+      ? (await import('../clients/mailboxes/google-workspace-adapter.js')).createGoogleAdapter(config.google, config.sandboxBuildDelayMs)
       : createSandboxAdapter(config.sandboxBuildDelayMs, config.sandboxSuspendedMailboxes),
     mailer,
     enqueue: (task, payload, opts) => queue.enqueue(task, payload, opts),

@@ -14,7 +14,7 @@ import type { JobHooks } from './job-hooks.js';
 import type { LogIds } from '../observability/log-ids.js';
 import type { AlertMailer } from '../clients/mail/alert-mailer.js';
 import type { DnsblLivenessBoard } from './checks/blacklist/dnsbl-liveness-board.js';
-import type { MailboxProvider } from './mailboxes/mailbox-provider.js';
+import type { MailboxProvider } from '../clients/mailboxes/mailbox-provider.js';
 import type { ReportPool } from './reports/report-pool.js';
 
 /** What lives for the whole process: built once at start, shared by every request. */

@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { MAILBOX_STATUSES } from '../resolvers/mailboxes/mailbox-provider.js';
+import { MAILBOX_STATUSES } from '../clients/mailboxes/mailbox-provider.js';
 import {
   listDomainMailboxes,
   resetMailboxPassword,

@@ -7,7 +7,8 @@ import { recordEvent } from '../events/record-event.js';
 import { decryptSecret, encryptSecret } from '../secrets/encrypt-secret.js';
 import { findAccountMailbox, findMailboxesOfDomain, findMailboxSecretsOfDomain, setMailboxPassword } from '../../db/mailboxes.js';
 import { findOrderStatus } from '../../db/orders.js';
-import { generateMailboxPassword, isMailboxStatus, mailboxSealPurpose, type MailboxProvider, type MailboxStatus } from './mailbox-provider.js';
+import { isMailboxStatus, type MailboxProvider, type MailboxStatus } from '../../clients/mailboxes/mailbox-provider.js';
+import { generateMailboxPassword, mailboxSealPurpose } from './mailbox-passwords.js';
 
 /** One mailbox as lists show it: never a password. */
 export interface MailboxListing {

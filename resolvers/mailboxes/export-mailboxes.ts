@@ -5,7 +5,7 @@ import { findOwnedOrder } from '../changes/find-owned.js';
 import { recordEvent } from '../events/record-event.js';
 import { findMailboxSecretsOfOrder } from '../../db/mailboxes.js';
 import { passwordOf, provider, refuseSuspendedOrder, statusOf } from './domain-mailboxes.js';
-import type { MailConnection } from './mailbox-provider.js';
+import type { MailConnection } from '../../clients/mailboxes/mailbox-provider.js';
 import type { Sequencer } from '../changes/sequencers.js';
 
 /** One exported mailbox: what every format's columns are made from. */

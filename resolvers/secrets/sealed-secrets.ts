@@ -16,7 +16,7 @@ import {
 } from '../../db/sealed-secrets.js';
 import { sealPurpose as dnsConnectionSealPurpose } from '../domains/publishing/dns-connections.js';
 import { dkimSealPurpose } from '../domains/setup/dkim-keys.js';
-import { mailboxSealPurpose } from '../mailboxes/mailbox-provider.js';
+import { mailboxSealPurpose } from '../mailboxes/mailbox-passwords.js';
 import { oauthKeySealPurpose } from '../oauth/oauth-keys.js';
 import { acmeAccountSealPurpose, certificateKeySealPurpose } from '../forwarding/certificate-seals.js';
 

@@ -19,7 +19,7 @@ import { waitFor } from '../jobs/webhook-receiver.js';
 import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
 import { dkimSealPurpose } from '../../resolvers/domains/setup/dkim-keys.js';
 import { serviceConfigFromEnv } from '../../config/settings.js';
-import { makeRsaDkimKey } from '../../jobs/provisioning-adapter.js';
+import { makeRsaDkimKey } from '../../clients/mailboxes/provisioning-adapter.js';
 
 /**
  * A domain's setup through the doors, with the jobs on: the records it needs and their statuses,

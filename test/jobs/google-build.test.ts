@@ -12,7 +12,7 @@ import { FAST_SETUP_RECHECK, publishedSetup } from './jobs-zone.js';
 import { waitForJobsFinished } from './finished-jobs.js';
 import { waitFor } from './webhook-receiver.js';
 import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
-import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-provider.js';
+import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-passwords.js';
 import type { ZoneRecord } from '../support/dns-server.js';
 
 /**

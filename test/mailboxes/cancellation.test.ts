@@ -7,7 +7,7 @@ import { FREE_DOMAINS, orderBody, postJson, startOrderingService, type OrderingH
 import { cancelAtFakeStripe, saveCardAtFakeStripe } from '../orders/support/stripe-webhooks.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
 import { waitForJobsFinished } from '../jobs/finished-jobs.js';
-import type { SandboxAdapter } from '../../jobs/provisioning-adapter.js';
+import type { SandboxAdapter } from '../../clients/mailboxes/provisioning-adapter.js';
 
 /**
  * A cancelled order's mailboxes are suspended at the provider (here the sandbox), with the jobs on:

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGoogleAdapter, type GoogleAdapter } from '../../jobs/google-workspace-adapter.js';
+import { createGoogleAdapter, type GoogleAdapter } from '../../clients/mailboxes/google-workspace-adapter.js';
 import { readSettings } from '../../config/settings.js';
 import { startFakeGoogleDirectory, type FakeGoogleDirectory } from '../support/fake-google-directory.js';
 

@@ -16,8 +16,8 @@ import {
 import { waitFor } from '../jobs/webhook-receiver.js';
 import { createApiKey } from '../../resolvers/auth/api-keys.js';
 import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
-import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-provider.js';
-import type { SandboxAdapter } from '../../jobs/provisioning-adapter.js';
+import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-passwords.js';
+import type { SandboxAdapter } from '../../clients/mailboxes/provisioning-adapter.js';
 import { SEQUENCERS } from '../../resolvers/changes/sequencers.js';
 
 /**

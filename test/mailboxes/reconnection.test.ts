@@ -12,7 +12,7 @@ import {
 } from '../orders/support/ordering-fixture.js';
 import { startWebhookReceiver, waitFor } from '../jobs/webhook-receiver.js';
 import { waitForJobsFinished } from '../jobs/finished-jobs.js';
-import type { SandboxAdapter } from '../../jobs/provisioning-adapter.js';
+import type { SandboxAdapter } from '../../clients/mailboxes/provisioning-adapter.js';
 
 /**
  * The reconnection monitor with the jobs on: the sandbox provider is told (SANDBOX_SUSPENDED_MAILBOXES)

@@ -6,7 +6,7 @@ import { graphql } from '../support/test-service.js';
 import { FREE_DOMAINS, orderBody, postJson, startOrderingService, type OrderingHarness } from '../orders/support/ordering-fixture.js';
 import { cancelAtFakeStripe, saveCardAtFakeStripe } from '../orders/support/stripe-webhooks.js';
 import { waitFor } from '../jobs/webhook-receiver.js';
-import type { SandboxAdapter } from '../../jobs/provisioning-adapter.js';
+import type { SandboxAdapter } from '../../clients/mailboxes/provisioning-adapter.js';
 import { alertEmailText } from '../../jobs/send-alert-email.js';
 import { REINSTATE_GRACE_DAYS } from '../../resolvers/orders/reinstatement-checks.js';
 

@@ -5,7 +5,7 @@ import { startTestService, type TestService } from '../support/test-service.js';
 import { runBrowserTests, launchChromium, NO_CHROMIUM_REASON } from '../support/browser.js';
 import { DESKTOP, PHONE, pageSettled, screenshot, signedInPortal } from '../support/portal-browser.js';
 import { decryptSecret } from '../../resolvers/secrets/encrypt-secret.js';
-import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-provider.js';
+import { mailboxSealPurpose } from '../../resolvers/mailboxes/mailbox-passwords.js';
 import { expectAxeClean } from '../support/axe.js';
 
 /**

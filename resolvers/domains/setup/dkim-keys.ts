@@ -2,14 +2,7 @@ import { findDomainDkimKey, insertDomainDkimKeyOnce } from '../../../db/domain-d
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { encryptSecret } from '../../secrets/encrypt-secret.js';
-
-/** A key pair as the provisioning adapter hands it over: the private key as PKCS#8 PEM. */
-export interface DkimKeyPair {
-  readonly selector: string;
-  /** Base64 DER SubjectPublicKeyInfo, the DKIM record's p=. */
-  readonly publicKey: string;
-  readonly privateKeyPem: string;
-}
+import type { DkimKeyPair } from '../../../clients/mailboxes/provisioning-adapter.js';
 
 /** The domain's key, public half only (the private half stays sealed in the table). */
 export async function findDkimKey(db: Kysely<Database>, domainId: number): Promise<{ selector: string; public_key: string } | undefined> {

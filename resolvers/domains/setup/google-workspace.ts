@@ -26,8 +26,8 @@ export function isGoogleMxHost(host: string): boolean {
 /** The SPF include that authorises Google's outgoing servers. */
 export const GOOGLE_SPF_INCLUDE = '_spf.google.com';
 
-/** Google's default DKIM selector: the key is published at google._domainkey.<domain>. */
-export const GOOGLE_DKIM_SELECTOR = 'google';
+/** Google's default DKIM selector (google._domainkey.<domain>): the adapter's, in clients/mailboxes/. */
+export { GOOGLE_DKIM_SELECTOR } from '../../../clients/mailboxes/provisioning-adapter.js';
 
 /**
  * An address Google sends Workspace mail from (35.190.247.0/24, listed in _netblocks.google.com

@@ -1,8 +1,6 @@
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { DkimKeyPair } from '../resolvers/domains/setup/dkim-keys.js';
-import { GOOGLE_DKIM_SELECTOR } from '../resolvers/domains/setup/google-workspace.js';
-import type { MailConnection, MailboxProvider, MailboxStatus } from '../resolvers/mailboxes/mailbox-provider.js';
+import type { MailConnection, MailboxProvider, MailboxStatus } from './mailbox-provider.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -41,6 +39,14 @@ export interface ProvisioningAdapter extends MailboxProvider {
   ): Promise<{ sent: number; delivered: number; bounced: number; replied: number; inbox_placed: number; spam_placed: number }>;
 }
 
+/** A key pair as the provisioning adapter hands it over: the private key as PKCS#8 PEM. */
+export interface DkimKeyPair {
+  readonly selector: string;
+  /** Base64 DER SubjectPublicKeyInfo, the DKIM record's p=. */
+  readonly publicKey: string;
+  readonly privateKeyPem: string;
+}
+
 export interface ProvisionedMailbox {
   readonly email: string;
   readonly firstName: string;
@@ -56,6 +62,9 @@ export interface SandboxAdapter extends ProvisioningAdapter {
   /** Addresses it reports suspended once made (SANDBOX_SUSPENDED_MAILBOXES seeds it; a test may add or remove). */
   readonly suspended: Set<string>;
 }
+
+/** Google's default DKIM selector: the key is published at google._domainkey.<domain>. */
+export const GOOGLE_DKIM_SELECTOR = 'google';
 
 /** IMAP and SMTP of Google Workspace, which the sandbox stands in for. */
 export const GOOGLE_CONNECTION: MailConnection = { imapHost: 'imap.gmail.com', imapPort: 993, smtpHost: 'smtp.gmail.com', smtpPort: 587 };

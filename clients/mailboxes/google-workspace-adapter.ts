@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { join } from 'node:path';
 import { admin, auth, type admin_directory_v1 } from '@googleapis/admin';
-import type { DkimKeyPair } from '../resolvers/domains/setup/dkim-keys.js';
-import { GOOGLE_DKIM_SELECTOR } from '../resolvers/domains/setup/google-workspace.js';
-import type { MailboxStatus } from '../resolvers/mailboxes/mailbox-provider.js';
-import type { GoogleProvisioningConfig } from '../config/settings.js';
-import { GOOGLE_CONNECTION, type ProvisioningAdapter } from './provisioning-adapter.js';
+import type { MailboxStatus } from './mailbox-provider.js';
+import type { GoogleProvisioningConfig } from '../../config/settings.js';
+import { GOOGLE_CONNECTION, GOOGLE_DKIM_SELECTOR, type DkimKeyPair, type ProvisioningAdapter } from './provisioning-adapter.js';
 
 /** The one scope the adapter asks for: users on the Workspace account (create, read, update). */
 const DIRECTORY_USER_SCOPE = 'https://www.googleapis.com/auth/admin.directory.user';
