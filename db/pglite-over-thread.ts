@@ -12,6 +12,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { log } from '../observability/log.js';
 
 /** How the thread opens its database (its workerData). */
 interface PgliteThreadOpen {
@@ -120,7 +121,11 @@ export async function openPgliteThread(open: PgliteThreadOpen): Promise<PgliteTh
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
   };
-  worker.on('error', (error) => end(new Error(`The embedded database's thread failed: ${error.message}`)));
+  worker.on('error', (error) => {
+    // Every query from now on fails; the operator needs the reason, and a restart.
+    log('error', 'the embedded database thread failed; restart the service', { reason: error.message });
+    end(new Error(`The embedded database's thread failed: ${error.message}`));
+  });
   worker.on('exit', () => end(new Error('PGlite is closed')));
 
   const send = (ask: PgliteAsk): Promise<PgliteReply> => {
