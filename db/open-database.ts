@@ -28,6 +28,10 @@ export interface DatabaseOptions {
   /**
    * Tests: an open, migrated in-memory PGlite to use instead of opening one (test/support/pglite-pool.ts
    * lends them). Closing the database closes it, which for a lent one hands it back to the pool.
+   * Unlike the service's own (openPglite: a worker thread), a lent one runs on the calling thread:
+   * the pool keeps it across test files and empties it through PGlite's own methods, and a test that
+   * fakes Date (test/wire/wire-golden.test.ts) fakes the database's now() with it. A test of the
+   * thread path opens a data folder or `memory` (test/server/database-off-loop.test.ts).
    */
   readonly pglite?: PGlite | undefined;
 }
