@@ -50,11 +50,9 @@ afterAll(async () => {
 describe("the service's database and the event loop", () => {
   it(`answers GET /healthz ${ANSWERS} times while one statement sums ${ROWS.toLocaleString('en')} rows`, async () => {
     let settled = false;
-    const heavy = sql<{ total: string }>`select sum(i)::text as total from generate_series(1, ${ROWS}::int) as i`
-      .execute(service.services.db)
-      .finally(() => {
-        settled = true;
-      });
+    const heavy = sql<{ total: string }>`select sum(i)::text as total from generate_series(1, ${ROWS}::int) as i`.execute(service.services.db).finally(() => {
+      settled = true;
+    });
     // Turns of the event loop while the statement runs, for the message.
     let turns = 0;
     const turn = (): void => {
