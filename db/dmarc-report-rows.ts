@@ -5,9 +5,11 @@ import type { Database, NewDmarcReportRow } from './schema.js';
 const CHUNK = 100;
 
 /**
- * Inserts a report's rows in chunks, giving the event loop a turn between them: embedded PGlite runs
- * each statement on this thread, and its promises resolve as microtasks, so 20,000 rows in one go
- * would hold every other request for seconds.
+ * Inserts a report's rows in chunks, with a turn of the event loop between them. The service's
+ * embedded PGlite runs in a worker thread (db/pglite-over-thread.ts) and has one connection: a
+ * 20,000-row INSERT would hold it, and every other request's query would wait behind it, for
+ * seconds; between chunks they go first. (A PGlite on this thread, as the tests lend, would also
+ * hold the event loop for each chunk's statement.)
  */
 export async function insertDmarcReportRows(db: Kysely<Database>, rows: readonly NewDmarcReportRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {

@@ -5,6 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { openPgliteThread, PgliteThreadDialect, type PgliteThread } from './pglite-over-thread.js';
 
 /** A plain SQL door for libraries that want `query({text, values})` (rate-limiter-flexible). */
 export interface RawQuery {
@@ -27,6 +28,10 @@ export interface DatabaseOptions {
   /**
    * Tests: an open, migrated in-memory PGlite to use instead of opening one (test/support/pglite-pool.ts
    * lends them). Closing the database closes it, which for a lent one hands it back to the pool.
+   * Unlike the service's own (openPglite: a worker thread), a lent one runs on the calling thread:
+   * the pool keeps it across test files and empties it through PGlite's own methods, and a test that
+   * fakes Date (test/wire/wire-golden.test.ts) fakes the database's now() with it. A test of the
+   * thread path opens a data folder or `memory` (test/server/database-off-loop.test.ts).
    */
   readonly pglite?: PGlite | undefined;
 }
@@ -82,25 +87,31 @@ export const IN_MEMORY_START_PARAMS: readonly string[] = [
   'max_locks_per_transaction=320',
 ];
 
+/**
+ * The service's own embedded database (a data folder, or `memory`): PGlite in a worker thread of its
+ * own (db/pglite-over-thread.ts), so its statements run beside the event loop instead of on it. On
+ * the main thread a 100-row INSERT of a report, or a dashboard's aggregate, held every other request
+ * for as long: /healthz answered 4.9× slower at p99 while a 10 MiB report went in (docs/performance.md,
+ * report-stall); in the thread it is the same as on PostgreSQL. The folder's lock and file modes stay
+ * here, on the main thread, before the thread opens it and after it closed it.
+ */
 async function openPglite(dataDir: string): Promise<OpenedDatabase> {
-  let release = () => {};
-  let client: PGlite;
-  if (dataDir === 'memory') {
-    client = new PGlite({ startParams: [...IN_MEMORY_START_PARAMS] });
-  } else {
-    const dir = resolve(dataDir);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    release = holdDataDirLock(dir);
-    client = new PGlite(dir);
-    const unlock = release;
-    release = () => {
-      ownerOnly(dir);
-      unlock();
-    };
+  if (dataDir === 'memory') return overThread(await openPgliteThread({ dataDir: null, startParams: IN_MEMORY_START_PARAMS }), () => {});
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const unlock = holdDataDirLock(dir);
+  let thread: PgliteThread;
+  try {
+    thread = await openPgliteThread({ dataDir: dir });
+  } catch (error) {
+    unlock();
+    throw error;
   }
-  await client.waitReady;
-  if (dataDir !== 'memory') ownerOnly(resolve(dataDir));
-  return overPglite(client, release);
+  ownerOnly(dir);
+  return overThread(thread, () => {
+    ownerOnly(dir);
+    unlock();
+  });
 }
 
 /**
@@ -121,7 +132,29 @@ function ownerOnly(dir: string): void {
   }
 }
 
-/** Kysely and the raw door over an open PGlite; closing closes it, then calls `release`. */
+/** Kysely and the raw door over the database thread; closing closes it and ends the thread, then calls `release`. */
+function overThread(thread: PgliteThread, release: () => void): OpenedDatabase {
+  const db = new Kysely<Database>({ dialect: new PgliteThreadDialect(thread) });
+  return {
+    db,
+    kind: 'pglite',
+    raw: {
+      query: async (q) => {
+        const r = await thread.query(q.text, q.values ?? []);
+        return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      },
+    },
+    close: async () => {
+      await db.destroy();
+      release();
+    },
+  };
+}
+
+/**
+ * Kysely and the raw door over an open PGlite on this thread (the tests' lent databases); closing
+ * closes it, then calls `release`.
+ */
 function overPglite(client: PGlite, release: () => void): OpenedDatabase {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   return {
