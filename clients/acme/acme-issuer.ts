@@ -55,7 +55,6 @@ export interface AcmeIssuer {
   issue(request: { readonly domain: string; readonly accountKey: string; readonly accountUrl: string | null } & ChallengeAnswer): Promise<IssuedCertificate>;
 }
 
-
 /**
  * How acme-client polls an order or authorization still pending: from half a second up to 15 s,
  * twelve times (its default starts at 5 s, which costs every issuance 5 s against an authority that

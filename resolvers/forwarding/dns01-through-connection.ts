@@ -35,7 +35,8 @@ export function dns01ThroughConnection(ctx: Context, connectionId: number, optio
       const row = await findSetupDomain(ctx, domain);
       await requireVerifiedDomain(ctx.services.db, row.account_id, row.domain);
       const result = await publishRecords(ctx, connectionId, [{ type: 'TXT', name, value, ttl: CHALLENGE_TTL }], false);
-      if (result.journal) applyId = await recordSetupApply(ctx, ctx.services.db, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: result.journal });
+      if (result.journal)
+        applyId = await recordSetupApply(ctx, ctx.services.db, { accountId: row.account_id, domain: row.domain, connectionId, rrsets: result.journal });
       await waitUntilServed(ctx, { domain: row.domain, name, value }, options);
     },
     async remove({ domain }) {
