@@ -9,6 +9,7 @@ import { rateLimitHeaders } from '../resolvers/limits/door-policy.js';
 import { admitGraphqlRequest } from './admit-caller.js';
 import { operationTable } from '../operations/operation-table.js';
 import { errorResponse } from '../operations/json-response.js';
+import { ApiError } from '../operations/api-error.js';
 import { graphqlSpend, type GraphqlParams } from './graphql-spend.js';
 import { jsonTooDeep, tooDeepError } from '../operations/parse-json-bounded.js';
 import { accountCorsHeaders } from './account-cors.js';
@@ -113,7 +114,7 @@ async function answerThroughYoga(
   if (single) {
     // The body is read: yoga is handed the request without it (its body limit would pipe the spent stream).
     const bodiless = new Request(request.url, { method: request.method, headers: request.headers });
-    return yoga.fetch(bodiless, { appContext, parsedParams: single.params, regularMediaType: single.mediaType });
+    return withDetail(await yoga.fetch(bodiless, { appContext, parsedParams: single.params, regularMediaType: single.mediaType }), info.requestId);
   }
   // Yoga sees the connection's signal on its Request, as before serve-http stopped putting it there.
   const signal = info.signal ?? request.signal;
@@ -123,7 +124,33 @@ async function answerThroughYoga(
         ? new Request(request, { signal: info.signal })
         : request
       : new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal });
-  return yoga.fetch(forYoga, { appContext, regularMediaType: regularMediaType(request.headers.get('accept')) });
+  return withDetail(await yoga.fetch(forYoga, { appContext, regularMediaType: regularMediaType(request.headers.get('accept')) }), info.requestId);
+}
+
+/**
+ * Yoga refuses a body it cannot read (text/plain, say) with an empty 415, and an Accept it cannot
+ * answer with an empty 406; ours say what to send instead, as every error body does.
+ */
+function withDetail(answer: Response, requestId: string): Response {
+  if (answer.status === 415)
+    return errorResponse(
+      new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the GraphQL request as JSON with "Content-Type: application/json" ({"query": ..., "variables": ...}), or as a GET with ?query=.',
+      ),
+      requestId,
+    );
+  if (answer.status === 406)
+    return errorResponse(
+      new ApiError(
+        406,
+        'not_acceptable',
+        'Ask for the answer as JSON: send "Accept: application/json" or "Accept: application/graphql-response+json", or no Accept header.',
+      ),
+      requestId,
+    );
+  return answer;
 }
 
 /** One GraphQL operation of a JSON body, and the media type its answer is sent as. */

@@ -141,6 +141,17 @@ const CASES: Record<string, Sent> = {
 };
 
 describe('/graphql with its parameters read by the door and parsed by yoga answers alike', () => {
+  it("yoga's bodiless refusals of a media type carry a detail that says what to send", async () => {
+    for (const [name, status, code] of [
+      ['text/plain (415)', 415, 'unsupported_media_type'],
+      ['Accept text/html only (406)', 406, 'not_acceptable'],
+    ] as const) {
+      const refused = await answer(CASES[name]!, true);
+      expect(refused.status).toBe(status);
+      expect(JSON.parse(refused.body)).toMatchObject({ code, detail: expect.stringMatching(/application\/json/) });
+    }
+  });
+
   it.each(Object.keys(CASES))('%s', async (name) => {
     const sent = CASES[name]!;
     const parsedByYoga = await answer(sent, false);
