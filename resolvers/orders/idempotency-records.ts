@@ -25,11 +25,13 @@ export const DEFAULT_CLAIM_MS = 120_000;
  * on the account API (one class, operations/describe-input-error.ts; SPEC 7). Each door names the
  * key as it takes it (a REST header, an MCP argument, a GraphQL argument): the `idempotency_key` term.
  */
-export function checkIdempotencyKey(key: string | null | undefined): string {
+export function checkIdempotencyKey(key: string | null | undefined, what: 'order' | 'reinstatement' = 'order'): string {
   if (key === undefined || key === null || key === '') {
     throw new DomainError(
       'idempotency_key_missing',
-      sentence`Send ${input('idempotency_key')}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.`,
+      what === 'order'
+        ? sentence`Send ${input('idempotency_key')}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each new order (a UUID works). A retry with the same key never places a second order.`
+        : sentence`Send ${input('idempotency_key')}: 8 to 64 letters, digits, ".", "-", ":" or "_", new for each reinstatement you mean (a UUID works). A retry with the same key never charges twice.`,
     );
   }
   if (!KEY.test(key)) {

@@ -49,7 +49,7 @@ export interface ReinstatedOrder {
  * 5. The reactivate_mailboxes job takes the suspended mailboxes up again at the provider.
  */
 export async function reinstateOrder(orderId: number, rawKey: string | null | undefined, ctx: Context): Promise<ReinstatedOrder> {
-  const key = checkIdempotencyKey(rawKey);
+  const key = checkIdempotencyKey(rawKey, 'reinstatement');
   const accountId = await requireAccountId(ctx);
   const db = ctx.services.db;
   const claim = await waitForClaim(ctx, accountId, key, hashOf({ operation: 'reinstate_order', orderId }));

@@ -197,6 +197,7 @@ describe('reinstating a cancelled order within its grace period', () => {
     const missing = await reinstate(placed.gql.order_id, null);
     expect(missing.status).toBe(422);
     expect(missing.body.code).toBe('idempotency_key_missing');
+    expect(missing.body.detail).toMatch(/never charges twice/);
     const unknown = await reinstate(999_999, 'reinstate-unknown-1');
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('order_not_found');
