@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inCi } from './ci.js';
+import { forgetContext, keepContext, lendContext, takeIdleContext, type PooledContext } from './browser-context-pool.js';
 
 /**
  * Debian's Chromium driven by playwright-core (no browser download). CI installs the `chromium`
@@ -32,15 +33,28 @@ export async function launchChromium(): Promise<Browser> {
   return lend(await shared.svcChromium);
 }
 
-/** The file's handle on the shared browser: newContext records what it opens, close() closes those. */
+/** What a file's handle knows: the shared browser, and how to hand back the pooled contexts it holds. */
+interface FileHandle {
+  readonly browser: Browser;
+  readonly lent: Set<() => Promise<void>>;
+}
+const FILE_HANDLE = Symbol('the file handle of the shared browser');
+
+/**
+ * The file's handle on the shared browser: newContext records what it opens, close() closes those
+ * and hands back the pooled contexts (localOnlyContext) the file still holds.
+ */
 function lend(browser: Browser): Browser {
   const opened = new Set<BrowserContext>();
+  const handle: FileHandle = { browser, lent: new Set() };
   return new Proxy(browser, {
     get(target, property) {
+      if (property === FILE_HANDLE) return handle;
       if (property === 'close')
         return async () => {
           await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
           opened.clear();
+          await Promise.all([...handle.lent].map((giveBack) => giveBack()));
         };
       if (property === 'newContext')
         return async (options?: Parameters<Browser['newContext']>[0]) => {
@@ -90,12 +104,6 @@ export interface LocalOnlyContext {
 }
 
 /**
- * A browser context whose pages reach only this machine (launchChromium's proxy makes every other
- * request fail), with every request for anywhere but 127.0.0.1/localhost recorded, so a page that
- * pulled a font, script or image from the internet is caught. The requests are watched, not
- * intercepted: interception would turn the HTTP cache off.
- */
-/**
  * Run in every page before its own scripts: counts the page's fetches started and not yet settled
  * (`window.__requestsInFlight`) and every fetch started (`window.__requestsStarted`), so a test can
  * wait for the page's data to have arrived (pageSettled in portal-browser.ts) instead of guessing.
@@ -111,11 +119,35 @@ const COUNT_REQUESTS_IN_FLIGHT = `(() => {
   };
 })();`;
 
+/**
+ * A browser context whose pages reach only this machine (launchChromium's proxy makes every other
+ * request fail), with every request for anywhere but 127.0.0.1/localhost recorded, so a page that
+ * pulled a font, script or image from the internet is caught. The requests are watched, not
+ * intercepted: interception would turn the HTTP cache off.
+ *
+ * Its close() hands it back to the worker's pool (browser-context-pool.ts) rather than closing it:
+ * a new context costs about 0.65 s of Chromium CPU more than one reused.
+ */
 export async function localOnlyContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<LocalOnlyContext> {
+  const file = (browser as Browser & { [FILE_HANDLE]?: FileHandle })[FILE_HANDLE];
+  if (!file) throw new Error('localOnlyContext takes the browser launchChromium lends to the file.');
+  const key = JSON.stringify(options);
+  const pooled = takeIdleContext(file.browser, key) ?? (await openLocalOnly(file.browser, options));
+  pooled.offsite = [];
+  const context = lendContext(pooled, async () => {
+    file.lent.delete(handBack);
+    await keepContext(file.browser, key, pooled);
+  });
+  const handBack = () => context.close();
+  file.lent.add(handBack);
+  return { context, offsite: pooled.offsite };
+}
+
+async function openLocalOnly(browser: Browser, options: Parameters<Browser['newContext']>[0]): Promise<PooledContext> {
   const context = await browser.newContext(options);
   await context.addInitScript(COUNT_REQUESTS_IN_FLIGHT);
-  await keepRendererAlive(context);
-  const offsite: string[] = [];
+  const pooled: PooledContext = { context, keepAlive: await keepRendererAlive(context), offsite: [] };
+  context.once('close', () => forgetContext(browser, pooled));
   context.on('request', (request) => {
     const url = new URL(request.url());
     const local =
@@ -125,9 +157,9 @@ export async function localOnlyContext(browser: Browser, options: Parameters<Bro
       url.hostname === '127.0.0.1' ||
       url.hostname === 'localhost' ||
       url.hostname === '[::1]';
-    if (!local) offsite.push(url.href);
+    if (!local) pooled.offsite.push(url.href);
   });
-  return { context, offsite };
+  return pooled;
 }
 
 /**
@@ -138,9 +170,10 @@ export async function localOnlyContext(browser: Browser, options: Parameters<Bro
  * part of the site). Measured: 10 portal pages opened and closed in one context, 10.1 s of Chromium
  * CPU without it, 4.8 s with it. Pages still share nothing else: each is its own document.
  */
-async function keepRendererAlive(context: BrowserContext): Promise<void> {
+async function keepRendererAlive(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
   await page.goto(await blankPageUrl());
+  return page;
 }
 
 /** An empty page on 127.0.0.1, served by this worker process (one server per process, not per file). */
