@@ -1,29 +1,30 @@
-import { lazy, type ComponentType } from 'react';
+import { lazyPage, type LazyPage } from './ui/lazy-page';
 
 export interface PortalRoute {
   readonly path: string;
   readonly label: string;
-  readonly component: ComponentType;
+  readonly component: LazyPage<object>;
 }
 
 /*
  * Every signed-in page is its own chunk, fetched when it is first opened (app.tsx and layout.tsx wrap
  * them in <Suspense>): the first load is then the sign-in and sign-up pages, React and the GraphQL
- * client, within the 100 KB of gzipped JavaScript that `npm run bench` holds it to.
+ * client, within the 100 KB of gzipped JavaScript that `npm run bench` holds it to. The chunk of the
+ * page a full load opens is fetched at once, beside the session check (preloadPageAt, main.tsx).
  */
-export const DashboardPage = lazy(() => import('./pages/dashboard').then((m) => ({ default: m.DashboardPage })));
-const OrdersPage = lazy(() => import('./pages/orders').then((m) => ({ default: m.OrdersPage })));
-const MailboxesIndexPage = lazy(() => import('./pages/mailboxes-index').then((m) => ({ default: m.MailboxesIndexPage })));
-const FoldersPage = lazy(() => import('./pages/folders').then((m) => ({ default: m.FoldersPage })));
-const BillingPage = lazy(() => import('./pages/billing').then((m) => ({ default: m.BillingPage })));
-const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
-const RequestsPage = lazy(() => import('./pages/requests').then((m) => ({ default: m.RequestsPage })));
-const ReferralsPage = lazy(() => import('./pages/referrals').then((m) => ({ default: m.ReferralsPage })));
-const NewOrderPage = lazy(() => import('./pages/new-order').then((m) => ({ default: m.NewOrderPage })));
-const VerificationPage = lazy(() => import('./pages/verification').then((m) => ({ default: m.VerificationPage })));
-const SettingsPage = lazy(() => import('./pages/settings').then((m) => ({ default: m.SettingsPage })));
-export const DomainSetupPage = lazy(() => import('./pages/domain-setup').then((m) => ({ default: m.DomainSetupPage })));
-export const MailboxesPage = lazy(() => import('./pages/mailboxes').then((m) => ({ default: m.MailboxesPage })));
+export const DashboardPage = lazyPage(() => import('./pages/dashboard').then((m) => m.DashboardPage));
+const OrdersPage = lazyPage(() => import('./pages/orders').then((m) => m.OrdersPage));
+const MailboxesIndexPage = lazyPage(() => import('./pages/mailboxes-index').then((m) => m.MailboxesIndexPage));
+const FoldersPage = lazyPage(() => import('./pages/folders').then((m) => m.FoldersPage));
+const BillingPage = lazyPage(() => import('./pages/billing').then((m) => m.BillingPage));
+const AnalyticsPage = lazyPage(() => import('./pages/analytics').then((m) => m.AnalyticsPage));
+const RequestsPage = lazyPage(() => import('./pages/requests').then((m) => m.RequestsPage));
+const ReferralsPage = lazyPage(() => import('./pages/referrals').then((m) => m.ReferralsPage));
+const NewOrderPage = lazyPage(() => import('./pages/new-order').then((m) => m.NewOrderPage));
+const VerificationPage = lazyPage(() => import('./pages/verification').then((m) => m.VerificationPage));
+const SettingsPage = lazyPage(() => import('./pages/settings').then((m) => m.SettingsPage));
+export const DomainSetupPage = lazyPage(() => import('./pages/domain-setup').then((m) => m.DomainSetupPage));
+export const MailboxesPage = lazyPage(() => import('./pages/mailboxes').then((m) => m.MailboxesPage));
 
 /** The signed-in pages, in the navigation's order. Paths are under /portal/. */
 export const routes: readonly PortalRoute[] = [
@@ -39,3 +40,22 @@ export const routes: readonly PortalRoute[] = [
   { path: '/referrals', label: 'Referrals', component: ReferralsPage },
   { path: '/settings', label: 'Settings', component: SettingsPage },
 ];
+
+/** The signed-in page a path under /portal opens, if any: routes.tsx's list, then a domain's pages. */
+function pageAt(path: string): LazyPage<object> | undefined {
+  const route = routes.find((r) => r.path === path);
+  if (route) return route.component;
+  if (/^\/domains\/[^/]+\/setup$/.test(path)) return DomainSetupPage;
+  if (/^\/domains\/[^/]+\/mailboxes$/.test(path)) return MailboxesPage;
+  return undefined;
+}
+
+/**
+ * Starts fetching the chunk of the page at this address (location.pathname, under /portal/), so
+ * that a signed-in visitor's page is there when the session answers. A signed-out visitor fetches
+ * one chunk they may not need yet; it is what they see next once signed in.
+ */
+export function preloadPageAt(pathname: string): void {
+  const path = pathname.replace(/^\/portal(?=\/|$)/, '').replace(/(.)\/$/, '$1') || '/';
+  pageAt(path)?.preload();
+}
