@@ -128,7 +128,8 @@ export async function benchReportStall(): Promise<ReportStallFigures> {
 
     // The message is written (report, gzip, MIME) before the clock and the loop watch start, as the
     // REST body is: a receiver's MTA does that on its own machine. Built inside the window, it was
-    // 80-150 ms of this thread's CPU counted as the listener's stall (docs/performance.md).
+    // the SMTP phase's longest stall (30-80 ms of this thread's CPU; 150 ms of work in one profile),
+    // counted as the listener's (docs/performance.md).
     const message = await new MailComposer({
       from: 'noreply-dmarc-support@google.com',
       to: 'dmarc@reports.bench.test',
