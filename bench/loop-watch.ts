@@ -13,10 +13,11 @@ export function mainThreadCpuMs(): number | null {
 }
 
 /** Watches the event loop turn by turn until stopped: the longest gap, wall and main-thread CPU. */
-export function watchLoop(): () => { wall: number; cpu: number | null } {
+export function watchLoop(): () => { wall: number; cpu: number | null; cpuTotal: number | null } {
   let turning = true;
   let lastTurn = performance.now();
-  let lastCpu = mainThreadCpuMs();
+  const firstCpu = mainThreadCpuMs();
+  let lastCpu = firstCpu;
   let wall = 0;
   let cpu: number | null = lastCpu === null ? null : 0;
   const turn = (): void => {
@@ -31,6 +32,7 @@ export function watchLoop(): () => { wall: number; cpu: number | null } {
   setImmediate(turn);
   return () => {
     turning = false;
-    return { wall, cpu };
+    const cpuNow = mainThreadCpuMs();
+    return { wall, cpu, cpuTotal: cpuNow === null || firstCpu === null ? null : cpuNow - firstCpu };
   };
 }

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ingestReports } from '../resolvers/reports/ingest-reports.js';
 import { ReportPoolBusy, type ReportPool } from '../resolvers/reports/report-pool.js';
+import { joinIntoSharedMemory } from '../resolvers/reports/join-into-shared-memory.js';
 import { findReportDomainOwner } from '../db/reports.js';
 import { recordReportFile, recordReportSmtpConnection, recordReportSmtpRefusal } from '../observability/metrics.js';
 import { log } from '../observability/log.js';
@@ -237,9 +238,11 @@ export async function serveReportSmtp(options: ReportSmtpOptions): Promise<{ rea
             connection.bytesAtCheck = connection.socket.bytesRead;
           }
         };
+        // In shared memory: the report pool's threads read it where it lies, no copy per task.
+        const message = joinIntoSharedMemory(chunks);
         Promise.all([
-          forPostmaster ? handlePostmaster(options, session, Buffer.concat(chunks)) : undefined,
-          forReports ? readMessage(options, session, Buffer.concat(chunks)) : undefined,
+          forPostmaster ? handlePostmaster(options, session, message) : undefined,
+          forReports ? readMessage(options, session, message) : undefined,
         ]).then(
           () => {
             done();
