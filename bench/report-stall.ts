@@ -111,7 +111,7 @@ export async function benchReportStall(): Promise<ReportStallFigures> {
   };
   const service = await startService({ ...serviceConfigFromEnv(env), publicPort: 0, apiPort: 0 }, { env });
   const prober = startProber();
-  const probe = prober.probe;
+  const probe: Prober['probe'] = (url, until, count) => prober.probe(url, until, count);
   try {
     const demo = await seedDemo(service.services.db, 'test', new Date());
     const { domain } = await service.services.db
