@@ -4,11 +4,7 @@
 // fetch client and parsing took more than half of the main thread's CPU during an ingest, and were
 // counted against the service (docs/performance.md, report-stall).
 let stopped = false;
-process.on('message', async (order) => {
-  if (order.stop) {
-    stopped = true;
-    return;
-  }
+async function run(order) {
   stopped = false;
   const latencies = [];
   while (order.count > 0 ? latencies.length < order.count : !stopped) {
@@ -18,4 +14,13 @@ process.on('message', async (order) => {
     latencies.push(performance.now() - started);
   }
   process.send({ latencies });
+}
+
+process.on('message', (order) => {
+  if (order.stop) stopped = true;
+  else
+    run(order).catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
 });
