@@ -113,3 +113,26 @@ describe('signing in to the portal in Chromium', () => {
     }
   });
 });
+
+describe("the navigation fetches a page's code ahead of the click", () => {
+  // Referrals and Domain verification: pages no other test of this file opens, so their chunks have not
+  // been fetched from this file's service (its own port, its own cache entries) before.
+  it.skipIf(!runBrowserTests)(`when the pointer reaches a link, or the keyboard's focus does${skipNote}`, async () => {
+    const portal = await signedInPortal(browser!, service);
+    try {
+      const { page } = portal;
+      const navigation = page.getByRole('navigation', { name: 'Portal' });
+      const chunk = (name: string) => page.waitForRequest((request) => new RegExp(`/portal/assets/${name}-[\\w-]+\\.js$`).test(request.url()));
+      const referrals = chunk('referrals');
+      await navigation.getByRole('link', { name: 'Referrals', exact: true }).hover();
+      await referrals;
+      const verification = chunk('verification');
+      await navigation.getByRole('link', { name: 'Domain verification', exact: true }).focus();
+      await verification;
+      // Still on the dashboard: fetching a page's code opens nothing.
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Dashboard');
+    } finally {
+      await portal.close();
+    }
+  });
+});
