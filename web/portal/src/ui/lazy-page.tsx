@@ -3,7 +3,7 @@ import { createElement, lazy, type ComponentType } from 'react';
 /** A page whose code is a chunk of its own (routes.tsx), which can be fetched before it is shown. */
 export type LazyPage<P extends object> = ComponentType<P> & {
   /** Starts fetching the page's chunk; once it is there, the page renders without suspending. */
-  preload(): void;
+  preload(this: void): void;
 };
 
 /**
