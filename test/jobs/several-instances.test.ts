@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureLog } from '../../observability/log.js';
 import { serviceConfigFromEnv } from '../../config/settings.js';
 import { startService, type RunningService } from '../../server/start-service.js';
+import { oneAtATime } from '../support/one-at-a-time.js';
 import { seedDemo, type DemoAccount } from '../../admin/seed-demo.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/test-database.js';
 import { startTestDnsServer, type TestDnsServer } from '../support/dns-server.js';
@@ -25,8 +26,13 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
   let demo: DemoAccount;
   const domains = FREE_DOMAINS.slice(20, 26);
   const faults = new Set(['build_after_building']);
+  let release: (() => void) | undefined;
 
   beforeAll(async () => {
+    // Three instances, each with its pool and graphile-worker's: never beside the other files that
+    // start several (test/support/one-at-a-time.ts), or together they take PostgreSQL's 100
+    // connections (a CI run's killed-worker-postgres got "sorry, too many clients already").
+    release = await oneAtATime('postgres-instances');
     database = await createTestDatabase();
     dns = await startTestDnsServer({ records: jobsZone(domains.slice(0, 3)) });
     rdap = await startJobsRdapServer();
@@ -58,6 +64,7 @@ describe.runIf(usingPostgres)('three instances sharing the queue on PostgreSQL',
     await dns?.close();
     await rdap?.close();
     await database?.drop();
+    release?.();
   });
 
   it("an order's six domains each reach live exactly once, one build retried after it was cut off", async () => {
