@@ -1,20 +1,12 @@
 import { Redirect, Route, Router, Switch } from 'wouter';
 import { Session } from './session';
 import { Layout } from './layout';
-import { lazy } from 'react';
-import { DomainSetupPage, MailboxesPage, routes } from './routes';
+import { AcceptInvitationPage, CardSavedPage, ConfirmSignUpPage, DomainSetupPage, MailboxesPage, ResetPasswordPage, routes } from './routes';
 import { SignInPage } from './pages/sign-in';
 import { SignUpPage } from './pages/sign-up';
 import { Page } from './ui/page';
 import { PageChunk } from './ui/page-chunk';
 import { SignedInLinkPage } from './pages/signed-in-link';
-
-// The signed-out pages people reach from an e-mail's link are their own chunks; sign-in and
-// sign-up, the first page of nearly every visit, are in the first load.
-const ResetPasswordPage = lazy(() => import('./pages/reset-password').then((m) => ({ default: m.ResetPasswordPage })));
-const AcceptInvitationPage = lazy(() => import('./pages/accept-invitation').then((m) => ({ default: m.AcceptInvitationPage })));
-const CardSavedPage = lazy(() => import('./pages/card-saved').then((m) => ({ default: m.CardSavedPage })));
-const ConfirmSignUpPage = lazy(() => import('./pages/confirm-sign-up').then((m) => ({ default: m.ConfirmSignUpPage })));
 
 /** The portal: signed-in pages inside the frame, the sign-in pages for everyone else. */
 export function App() {

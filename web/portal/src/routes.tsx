@@ -26,6 +26,13 @@ const SettingsPage = lazyPage(() => import('./pages/settings').then((m) => m.Set
 export const DomainSetupPage = lazyPage(() => import('./pages/domain-setup').then((m) => m.DomainSetupPage));
 export const MailboxesPage = lazyPage(() => import('./pages/mailboxes').then((m) => m.MailboxesPage));
 
+// The signed-out pages people reach from an e-mail's link are chunks of their own too (app.tsx);
+// sign-in and sign-up, the first page of nearly every visit, are in the first load.
+export const ResetPasswordPage = lazyPage(() => import('./pages/reset-password').then((m) => m.ResetPasswordPage));
+export const AcceptInvitationPage = lazyPage(() => import('./pages/accept-invitation').then((m) => m.AcceptInvitationPage));
+export const CardSavedPage = lazyPage(() => import('./pages/card-saved').then((m) => m.CardSavedPage));
+export const ConfirmSignUpPage = lazyPage(() => import('./pages/confirm-sign-up').then((m) => m.ConfirmSignUpPage));
+
 /** The signed-in pages, in the navigation's order. Paths are under /portal/. */
 export const routes: readonly PortalRoute[] = [
   { path: '/', label: 'Dashboard', component: DashboardPage },
@@ -41,18 +48,26 @@ export const routes: readonly PortalRoute[] = [
   { path: '/settings', label: 'Settings', component: SettingsPage },
 ];
 
-/** The signed-in page a path under /portal opens, if any: routes.tsx's list, then a domain's pages. */
-function pageAt(path: string): LazyPage<object> | undefined {
+/** The signed-out pages an e-mail's link opens, by path (signed in, these paths show a sentence instead). */
+const LINK_PAGES: Readonly<Record<string, { preload(this: void): void }>> = {
+  '/reset-password': ResetPasswordPage,
+  '/accept-invitation': AcceptInvitationPage,
+  '/card-saved': CardSavedPage,
+  '/confirm-sign-up': ConfirmSignUpPage,
+};
+
+/** The page a path under /portal opens, if it is a chunk of its own: routes.tsx's list, a domain's pages, an e-mail link's page. */
+function pageAt(path: string): { preload(this: void): void } | undefined {
   const route = routes.find((r) => r.path === path);
   if (route) return route.component;
   if (/^\/domains\/[^/]+\/setup$/.test(path)) return DomainSetupPage;
   if (/^\/domains\/[^/]+\/mailboxes$/.test(path)) return MailboxesPage;
-  return undefined;
+  return LINK_PAGES[path];
 }
 
 /**
  * Starts fetching the chunk of the page at this address (location.pathname, under /portal/), so
- * that a signed-in visitor's page is there when the session answers. A signed-out visitor fetches
+ * that it is there when the session answers (ui/lazy-page.tsx). A signed-out visitor fetches
  * one chunk they may not need yet; it is what they see next once signed in.
  */
 export function preloadPageAt(pathname: string): void {
